@@ -1,0 +1,11 @@
+/**
+ * The project list: one vitest project per workspace package.
+ * vitest 5 reads `test.projects` from `vitest.config.ts`, which imports this list.
+ */
+export default [
+  "packages/protocol",
+  "packages/core",
+  "packages/server",
+  "packages/client",
+  "packages/testing"
+]
