@@ -1,0 +1,106 @@
+/**
+ * The contract between `McpClient` and the transports that carry its
+ * messages (Streamable HTTP, stdio, in-memory).
+ *
+ * The client builds every JSON-RPC message itself (ids, `_meta`, MRTR
+ * retries) and computes the HTTP headers that mirror it; a transport only
+ * delivers a message and streams back what belongs to it: zero or more
+ * notifications (progress, log) followed by the response. Messages arrive as
+ * parsed JSON values (`unknown`); the client validates them.
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Stream } from "effect"
+import type { RequestId } from "@mrtr/protocol"
+import { TransportError } from "./Errors.ts"
+
+/**
+ * A JSON-RPC request as the client sends it: `{ jsonrpc: "2.0", id, method, params }`.
+ * In 2026-07-28 `params._meta` is always present.
+ *
+ * MCP 2026-07-28, schema `JSONRPCRequest`.
+ *
+ * @since 0.1.0
+ */
+export interface OutgoingRequest {
+  readonly jsonrpc: "2.0"
+  readonly id: RequestId
+  readonly method: string
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/**
+ * A JSON-RPC notification as the client sends it (e.g.
+ * `notifications/cancelled` on stdio): `{ jsonrpc: "2.0", method, params? }`.
+ *
+ * MCP 2026-07-28, schema `JSONRPCNotification`.
+ *
+ * @since 0.1.0
+ */
+export interface OutgoingNotification {
+  readonly jsonrpc: "2.0"
+  readonly method: string
+  readonly params?: Readonly<Record<string, unknown>> | undefined
+}
+
+/**
+ * A transport as `McpClient` sees it.
+ *
+ * - `kind`: `"http"`, `"stdio"` or `"memory"` (diagnostics).
+ * - `usesHeaders`: `true` when the transport sends the HTTP headers the
+ *   client computes (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
+ *   `Mcp-Param-*`). The client then learns tools' `x-mcp-header`
+ *   annotations from `tools/list` before calling them, and refuses tools
+ *   whose annotations are invalid.
+ * - `request(message, headers)`: sends one request; the stream emits the
+ *   messages that belong to it, in order: notifications, then the response
+ *   (the client stops pulling after the response). Interrupting the stream
+ *   cancels the request (HTTP: the connection is closed; stdio: a
+ *   `notifications/cancelled` is sent). Fails with `TransportError` when the
+ *   message cannot be delivered or the stream ends without a response.
+ * - `notify(message, headers)`: sends a notification, expects no answer.
+ * - `notifications`: messages that arrived outside any request's stream
+ *   (stdio only: notifications that cannot be tied to a request); never ends.
+ *
+ * MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export class ClientTransport extends Context.Service<ClientTransport, {
+  readonly kind: "http" | "stdio" | "memory"
+  readonly usesHeaders: boolean
+  readonly request: (
+    message: OutgoingRequest,
+    headers: Readonly<Record<string, string>>
+  ) => Stream.Stream<unknown, TransportError>
+  readonly notify: (
+    message: OutgoingNotification,
+    headers: Readonly<Record<string, string>>
+  ) => Effect.Effect<void, TransportError>
+  readonly notifications: Stream.Stream<unknown>
+}>()("@mrtr/client/ClientTransport") {}
+
+/**
+ * Serializes a message to JSON text, failing with `TransportError` when it
+ * is not serializable (a cycle, a BigInt).
+ *
+ * @since 0.1.0
+ */
+export const encodeJson = (message: unknown): Effect.Effect<string, TransportError> =>
+  Effect.try({
+    try: () => JSON.stringify(message),
+    catch: (cause) => new TransportError({ reason: "Cannot serialize the message as JSON", cause })
+  })
+
+/**
+ * Parses one JSON text, failing with `TransportError` when it is not JSON.
+ *
+ * @since 0.1.0
+ */
+export const decodeJson = (text: string): Effect.Effect<unknown, TransportError> =>
+  Effect.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (cause) => new TransportError({ reason: "The server sent invalid JSON", cause })
+  })

@@ -1,0 +1,177 @@
+/**
+ * Streamable HTTP client transport (MCP 2026-07-28): each JSON-RPC message is
+ * its own POST to the server's single endpoint, with
+ * `Accept: application/json, text/event-stream`; the server answers with one
+ * JSON body, or with a per-request SSE stream that carries request-related
+ * notifications (progress, log) and then the response. Closing the stream
+ * cancels the request. No sessions, no GET stream, no `Last-Event-ID`.
+ *
+ * Built on effect's `HttpClient`; `layerNode` provides the `node:http` one
+ * from `@effect/platform-node`.
+ *
+ * Source: MCP 2026-07-28, basic/transports/streamable-http.
+ *
+ * @since 0.1.0
+ */
+import { NodeHttpClient } from "@effect/platform-node"
+import { Effect, Layer, Stream } from "effect"
+import * as Sse from "effect/encoding/Sse"
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
+import { TransportError } from "./Errors.ts"
+
+/**
+ * Options of the HTTP transport.
+ *
+ * - `url`: the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
+ * - `headers`: extra headers sent with every POST (e.g. `Authorization`);
+ *   the MCP headers the client computes take precedence.
+ * - `maxEventBytes`: largest SSE event accepted, in UTF-16 code units
+ *   (default 16 MiB); a larger one fails the request with `TransportError`.
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  readonly url: string | URL
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  readonly maxEventBytes?: number | undefined
+}
+
+const mediaType = (response: HttpClientResponse.HttpClientResponse): string | undefined =>
+  response.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
+
+const readText = (response: HttpClientResponse.HttpClientResponse) =>
+  response.text.pipe(
+    Effect.mapError((cause) =>
+      new TransportError({ reason: "Cannot read the HTTP response body", status: response.status, cause })
+    )
+  )
+
+/** The JSON-RPC messages carried by an SSE body, parsed, in order. */
+const sseMessages = (
+  response: HttpClientResponse.HttpClientResponse,
+  maxEventSize: number
+): Stream.Stream<unknown, TransportError> =>
+  Stream.suspend(() => {
+    const data: Array<string> = []
+    // `retry:` directives are ignored: 2026-07-28 has no stream resumption.
+    const parser = Sse.makeParser((event) => {
+      if (event._tag === "Event" && event.data !== "") data.push(event.data)
+    }, { maxEventSize })
+    return response.stream.pipe(
+      Stream.mapError((cause) => new TransportError({ reason: "The SSE stream failed", status: response.status, cause })),
+      Stream.decodeText(),
+      Stream.flatMap((chunk) => {
+        const error = parser.feed(chunk)
+        const parsed = Stream.fromIterable(data.splice(0))
+        return error === undefined ? parsed : Stream.concat(
+          parsed,
+          Stream.fail(new TransportError({ reason: "An SSE event is too large", status: response.status, cause: error }))
+        )
+      }),
+      Stream.mapEffect(decodeJson)
+    )
+  })
+
+/**
+ * Builds the transport from an `HttpClient`. Requests are POSTed with
+ * `Content-Type: application/json` and
+ * `Accept: application/json, text/event-stream`.
+ *
+ * Response handling (any status):
+ * - `application/json` body: the one JSON-RPC message it holds (a 400 / 404
+ *   carrying a JSON-RPC error is delivered as that error response);
+ * - `text/event-stream` body: every SSE event's `data` as one message;
+ * - 202 / 204, or any other body: `TransportError` with the status.
+ *
+ * MCP 2026-07-28, basic/transports/streamable-http (sending messages to the server).
+ *
+ * @since 0.1.0
+ */
+export const make = Effect.fnUntraced(function*(options: Options) {
+  const client = HttpClient.withScope(yield* HttpClient.HttpClient)
+  const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
+
+  const post = (message: unknown, headers: Readonly<Record<string, string>>) =>
+    Effect.gen(function*() {
+      const body = yield* encodeJson(message)
+      const request = HttpClientRequest.post(options.url).pipe(
+        HttpClientRequest.setHeaders({
+          ...options.headers,
+          accept: "application/json, text/event-stream",
+          ...headers
+        }),
+        HttpClientRequest.bodyText(body, "application/json")
+      )
+      return yield* client.execute(request).pipe(
+        Effect.catch((cause) =>
+          cause.response === undefined
+            ? Effect.fail(new TransportError({ reason: `HTTP request to ${String(options.url)} failed`, cause }))
+            : Effect.succeed(cause.response)
+        )
+      )
+    })
+
+  const request = (message: unknown, headers: Readonly<Record<string, string>>) =>
+    Stream.unwrap(Effect.gen(function*() {
+      const response = yield* post(message, headers)
+      switch (mediaType(response)) {
+        case "application/json":
+          return Stream.fromEffect(readText(response).pipe(
+            Effect.flatMap((text) =>
+              decodeJson(text).pipe(
+                Effect.mapError((error) =>
+                  new TransportError({ reason: "The HTTP response is not JSON", status: response.status, cause: error })
+                )
+              )
+            )
+          ))
+        case "text/event-stream":
+          return sseMessages(response, maxEventSize)
+        default:
+          return Stream.fail(
+            new TransportError({
+              reason: response.status === 202 || response.status === 204
+                ? "The server accepted the request without answering it"
+                : `Unexpected HTTP response (content-type: ${mediaType(response) ?? "none"})`,
+              status: response.status
+            })
+          )
+      }
+    }))
+
+  const notify = (message: unknown, headers: Readonly<Record<string, string>>) =>
+    post(message, headers).pipe(
+      Effect.flatMap((response) =>
+        response.status >= 200 && response.status < 300
+          ? Effect.void
+          : Effect.fail(new TransportError({ reason: "The server rejected a notification", status: response.status }))
+      ),
+      Effect.scoped
+    )
+
+  return ClientTransport.of({
+    kind: "http",
+    usesHeaders: true,
+    request,
+    notify,
+    notifications: Stream.never
+  })
+})
+
+/**
+ * The HTTP transport as a Layer; requires an `HttpClient`.
+ *
+ * @since 0.1.0
+ */
+export const layer = (options: Options): Layer.Layer<ClientTransport, never, HttpClient.HttpClient> =>
+  Layer.effect(ClientTransport, make(options))
+
+/**
+ * The HTTP transport over `node:http` (`NodeHttpClient.layerNodeHttp` from
+ * `@effect/platform-node`); requires nothing.
+ *
+ * @since 0.1.0
+ */
+export const layerNode = (options: Options): Layer.Layer<ClientTransport> =>
+  layer(options).pipe(Layer.provide(NodeHttpClient.layerNodeHttp))

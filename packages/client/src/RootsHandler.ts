@@ -1,0 +1,55 @@
+/**
+ * `RootsHandler`: the service that answers `roots/list` input requests (the
+ * filesystem roots the server may work in).
+ *
+ * Providing it makes the client declare `{ roots: {} }` (there is no
+ * `listChanged` in 2026-07-28: `notifications/roots/list_changed` was
+ * removed). A `roots/list` input request without a handler ends the call with
+ * `InputRequiredError` (manual mode).
+ *
+ * Source: MCP 2026-07-28, client/roots (deprecated by SEP-2577 but still part
+ * of the revision); basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer } from "effect"
+import type { Root } from "@mrtr/protocol"
+import type { InputHandlerError } from "./Errors.ts"
+import type { InputContext } from "./InputContext.ts"
+
+/**
+ * The roots service: `listRoots` returns the roots (`{ uri: "file://…", name? }[]`)
+ * sent back as `{ roots }`.
+ *
+ * MCP 2026-07-28, client/roots; schema `ListRootsResult`.
+ *
+ * @since 0.1.0
+ */
+export class RootsHandler extends Context.Service<RootsHandler, {
+  readonly listRoots: (context: InputContext) => Effect.Effect<ReadonlyArray<Root>, InputHandlerError>
+}>()("@mrtr/client/RootsHandler") {}
+
+/**
+ * Provides a `RootsHandler` from an effectful function; its services (`R`)
+ * are taken from the Layer's context.
+ *
+ * @since 0.1.0
+ */
+export const layer = <R = never>(
+  listRoots: (context: InputContext) => Effect.Effect<ReadonlyArray<Root>, InputHandlerError, R>
+): Layer.Layer<RootsHandler, never, R> =>
+  Layer.effect(
+    RootsHandler,
+    Effect.gen(function*() {
+      const context = yield* Effect.context<R>()
+      return RootsHandler.of({ listRoots: (ctx) => Effect.provideContext(listRoots(ctx), context) })
+    })
+  )
+
+/**
+ * Provides a `RootsHandler` that always answers the same roots.
+ *
+ * @since 0.1.0
+ */
+export const layerStatic = (roots: ReadonlyArray<Root>): Layer.Layer<RootsHandler> =>
+  Layer.succeed(RootsHandler, RootsHandler.of({ listRoots: () => Effect.succeed(roots) }))

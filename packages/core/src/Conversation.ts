@@ -1,0 +1,67 @@
+/**
+ * The per-request context that asks and steps talk to.
+ *
+ * `Mrtr.run` provides a `Conversation` to the handler it runs. An ask
+ * (`Elicitation.form`, `Sampling.createMessage`, `Roots.list`) checks the
+ * request's `clientCapabilities`, then looks for its answer in the replay
+ * journal and the request's `inputResponses`; without one it registers its
+ * input request and waits, and the round closes once the handler can make no
+ * further progress. A `Mrtr.step` replays its journaled result or runs once.
+ * Handler code never uses this module directly: it is the contract between
+ * the asks and the engine.
+ * Source: MCP 2026-07-28, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Result, Schema } from "effect"
+import type { ClientCapabilities, InputRequest } from "@mrtr/protocol"
+import type { MissingClientCapability } from "./Errors.ts"
+
+/**
+ * The kinds of input an ask can request: elicitation (`elicitation/create`),
+ * sampling (`sampling/createMessage`) and roots (`roots/list`).
+ *
+ * @since 0.1.0
+ */
+export type AskKind = "elicitation" | "sampling" | "roots"
+
+/**
+ * One ask, as the engine sees it.
+ *
+ * - `key`: the `inputRequests` key; when absent the engine derives
+ *   `<kind>-<n>` from the kind and program order (n counts from 1).
+ * - `request`: the `InputRequest` sent to the client (`{ method, params }`).
+ * - `decode`: turns a client's raw `InputResponse` into the ask's outcome, a
+ *   success or one of its typed failures; `undefined` when the response is of
+ *   the wrong kind or shape, in which case the question is asked again.
+ *
+ * @since 0.1.0
+ */
+export interface Ask<A, E> {
+  readonly kind: AskKind
+  readonly key?: string | undefined
+  readonly request: InputRequest
+  readonly decode: (key: string, response: unknown) => Result.Result<A, E> | undefined
+}
+
+/**
+ * The service behind every ask and step of one request.
+ *
+ * - `clientCapabilities`: the capabilities the request declared.
+ * - `ask`: fails with `MissingClientCapability` when the request did not
+ *   declare what the input request needs; otherwise returns the answer or
+ *   suspends the handler until the next round.
+ * - `step`: see `Mrtr.step`.
+ *
+ * @since 0.1.0
+ */
+export class Conversation extends Context.Service<Conversation, {
+  readonly clientCapabilities: ClientCapabilities
+  readonly round: number
+  readonly ask: <A, E>(ask: Ask<A, E>) => Effect.Effect<A, E | MissingClientCapability>
+  readonly step: <A, E, R>(
+    name: string,
+    effect: Effect.Effect<A, E, R>,
+    schema: Schema.Codec<A, any, never, never>
+  ) => Effect.Effect<A, E, R>
+}>()("@mrtr/core/Conversation") {}

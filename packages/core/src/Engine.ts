@@ -1,0 +1,341 @@
+/**
+ * The continuation engine: run a handler against a replay journal, and either
+ * complete or suspend it into an `InputRequiredResult` with a freshly sealed
+ * `requestState`.
+ *
+ * One call of {@link run} is one round of one request. It unseals the
+ * incoming `requestState` (if any) into a journal, merges the request's
+ * `inputResponses`, and runs the handler from the top with a `Conversation`:
+ * answered asks and journaled steps return at once, the first unanswered
+ * asks register their input requests and wait. When the handler completes,
+ * its value is returned; when it can make no further progress without the
+ * pending answers (no step running, nothing changed for two turns of the
+ * event loop), the handler is interrupted, the new journal is sealed and an
+ * `InputRequiredResult` carrying every pending input request is returned.
+ * The engine keeps no memory between calls: any server instance holding the
+ * key ring can run the next round.
+ * Source: MCP 2026-07-28, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { Cause, Context, Deferred, Effect, Exit, Fiber, Option, Result, Schema } from "effect"
+import { Digest } from "effect/crypto"
+import {
+  type ClientCapabilities,
+  type InputRequest,
+  type InputRequiredResult,
+  type InputResponses,
+  makeInputRequiredResult,
+  missingCapabilities,
+  requiredCapabilities
+} from "@mrtr/protocol"
+import { canonicalJson, digestOf } from "./Canonical.ts"
+import { type Ask, Conversation } from "./Conversation.ts"
+import { JournalTooLarge, MissingClientCapability, RoundLimitExceeded } from "./Errors.ts"
+import * as Journal from "./Journal.ts"
+import { type Binding, InvalidRequestState, RequestStateCodec, type RequestStateTooLarge } from "./RequestState.ts"
+
+/**
+ * The server-side bounds of a conversation.
+ *
+ * - `maxRounds`: most `input_required` results one request may produce
+ *   (default 16); past it the request fails with `RoundLimitExceeded`.
+ * - `maxJournalBytes`: most bytes of the journal's JSON (default 32 KiB);
+ *   past it the request fails with `JournalTooLarge`.
+ *
+ * Provide another value with `Effect.provideService(Limits, ...)` or
+ * `Layer.succeed(Limits, ...)`.
+ *
+ * @since 0.1.0
+ */
+export const Limits = Context.Reference<{ readonly maxRounds: number; readonly maxJournalBytes: number }>(
+  "@mrtr/core/Limits",
+  { defaultValue: () => ({ maxRounds: 16, maxJournalBytes: 32 * 1024 }) }
+)
+
+/**
+ * What the engine needs to know about the request it runs.
+ *
+ * - `method`: `"tools/call"`, `"prompts/get"` or `"resources/read"`.
+ * - `target`: the tool or prompt name, or the resource URI.
+ * - `arguments`: the request's arguments (tool arguments, prompt arguments;
+ *   `undefined` for resources), bound to the state by their SHA-256 digest.
+ * - `audience`: the server's identity (e.g. its name or public URL); state
+ *   sealed for one audience is rejected by another.
+ * - `principal`: the authenticated user, when there is one.
+ * - `clientCapabilities`: from `_meta["io.modelcontextprotocol/clientCapabilities"]`.
+ * - `inputResponses`, `requestState`: from the retry's params
+ *   (`InputResponseRequestParams`).
+ *
+ * @since 0.1.0
+ */
+export interface Request {
+  readonly method: string
+  readonly target: string
+  readonly arguments?: unknown
+  readonly audience: string
+  readonly principal?: string | undefined
+  readonly clientCapabilities: ClientCapabilities
+  readonly inputResponses?: InputResponses | undefined
+  readonly requestState?: string | undefined
+}
+
+/**
+ * The outcome of one round:
+ * - `Complete`: the handler returned `value`; `round` is the number of
+ *   `input_required` results that preceded it (0 when it completed at once,
+ *   so a server knows whether the result answers a retry);
+ * - `InputRequired`: the handler is suspended; `result` is the
+ *   `InputRequiredResult` to send (`resultType: "input_required"`, non-empty
+ *   `inputRequests`, sealed `requestState`).
+ *
+ * @since 0.1.0
+ */
+export type Outcome<A> =
+  | { readonly _tag: "Complete"; readonly value: A; readonly round: number }
+  | { readonly _tag: "InputRequired"; readonly result: InputRequiredResult; readonly round: number }
+
+/**
+ * The failures of {@link run} besides the handler's own: a bad, expired or
+ * foreign `requestState` (`InvalidRequestState`, JSON-RPC -32602), too many
+ * rounds, a journal or sealed state too large, and an ask the client cannot
+ * answer when the handler does not catch it (`MissingClientCapability`,
+ * JSON-RPC -32021).
+ *
+ * @since 0.1.0
+ */
+export type RunError =
+  | InvalidRequestState
+  | RoundLimitExceeded
+  | JournalTooLarge
+  | RequestStateTooLarge
+  | MissingClientCapability
+
+interface PendingAsk {
+  readonly digest: string
+  readonly request: InputRequest
+}
+
+const decodeJournal = Schema.decodeUnknownEffect(Journal.Journal)
+
+const macrotask: Effect.Effect<void> = Effect.callback<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
+/**
+ * Runs one round of `handler` for `request`.
+ *
+ * Returns `Complete` or `InputRequired` (see {@link Outcome}); fails with the
+ * handler's own errors or a {@link RunError}. Requires the
+ * `RequestStateCodec` that seals and unseals `requestState`, and a `Digest`
+ * (from `effect/crypto`) for question and argument digests.
+ *
+ * Answers: an `inputResponses` entry is used for the ask with the same key
+ * when that key was pending last round for the same question (same digest),
+ * or when the journal holds no answer for that key yet (so a client may answer
+ * a question before it is asked, as the spec allows). An answer of the wrong
+ * kind or shape counts as missing and the key is asked again; unknown keys are
+ * ignored. A recorded answer is reused only while the question is unchanged.
+ *
+ * @since 0.1.0
+ */
+export const run = <A, E, R>(
+  handler: Effect.Effect<A, E, R>,
+  request: Request
+): Effect.Effect<
+  Outcome<A>,
+  E | RunError,
+  Exclude<R, Conversation> | RequestStateCodec | Digest.Digest
+> =>
+  Effect.gen(function*() {
+    const codec = yield* RequestStateCodec
+    const digestService = yield* Digest.Digest
+    const questionDigest = (question: InputRequest) =>
+      Effect.provideService(digestOf(question, 16), Digest.Digest, digestService)
+    const limits = yield* Limits
+    const argumentsDigest = yield* digestOf(request.arguments ?? null)
+    const binding: Binding = {
+      method: request.method,
+      target: request.target,
+      argumentsDigest,
+      audience: request.audience,
+      ...(request.principal === undefined ? {} : { principal: request.principal })
+    }
+    const journal: Journal.Journal = request.requestState === undefined
+      ? Journal.empty
+      : yield* codec.unseal(request.requestState, binding).pipe(
+        Effect.flatMap((payload) =>
+          decodeJournal(payload).pipe(
+            Effect.tapError((issue) =>
+              Effect.logDebug("requestState payload is not a journal", String(issue)).pipe(
+                Effect.annotateLogs("mrtr.requestState.reason", "journal")
+              )
+            ),
+            Effect.mapError(() => new InvalidRequestState())
+          )
+        )
+      )
+    const incoming = request.inputResponses ?? {}
+
+    // The state of this run, local to this call.
+    const counters: Record<string, number> = {}
+    const answers: Record<string, Journal.Journal["answers"][string]> = {}
+    const steps: Record<string, unknown> = {}
+    const pending = new Map<string, PendingAsk>()
+    let inFlight = 0
+    let version = 0
+    let onChange: (() => void) | undefined
+    const changed = () => {
+      version++
+      const listener = onChange
+      onChange = undefined
+      listener?.()
+    }
+    const firstPending = yield* Deferred.make<void>()
+
+    const answerFor = <A2, E2>(ask: Ask<A2, E2>, key: string, digest: string): Result.Result<A2, E2> | undefined => {
+      const recorded = journal.answers[key]
+      if (recorded !== undefined && recorded.d === digest) {
+        const outcome = ask.decode(key, recorded.r)
+        if (outcome !== undefined) {
+          answers[key] = recorded
+          return outcome
+        }
+      }
+      if (!Object.hasOwn(incoming, key)) return undefined
+      const pinned = journal.pending[key]
+      const acceptable = pinned === undefined ? recorded === undefined : pinned === digest
+      if (!acceptable) return undefined
+      const response = incoming[key]
+      const outcome = ask.decode(key, response)
+      if (outcome !== undefined) answers[key] = { d: digest, r: response }
+      return outcome
+    }
+
+    const conversation = Conversation.of({
+      clientCapabilities: request.clientCapabilities,
+      round: journal.round,
+      ask: <A2, E2>(ask: Ask<A2, E2>) =>
+        Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {
+          let key = ask.key
+          if (key === undefined) {
+            const n = (counters[ask.kind] ?? 0) + 1
+            counters[ask.kind] = n
+            key = `${ask.kind}-${n}`
+          }
+          const required = requiredCapabilities(ask.request)
+          if (missingCapabilities(required, request.clientCapabilities) !== undefined) {
+            return Effect.fail(new MissingClientCapability({ key, requiredCapabilities: required }))
+          }
+          const askKey = key
+          return Effect.flatMap(questionDigest(ask.request), (digest): Effect.Effect<A2, E2> => {
+            const outcome = answerFor(ask, askKey, digest)
+            if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
+            const already = pending.get(askKey)
+            if (already !== undefined && already.digest !== digest) {
+              return Effect.die(
+                new Error(`Two different questions use the ask key "${askKey}" in one round; give each ask its own key`)
+              )
+            }
+            if (already === undefined) {
+              pending.set(askKey, { digest, request: ask.request })
+              changed()
+              Deferred.doneUnsafe(firstPending, Effect.void)
+            }
+            return Effect.never
+          })
+        }),
+      step: <A2, E2, R2>(name: string, effect: Effect.Effect<A2, E2, R2>, schema: Schema.Codec<A2, any, never, never>) =>
+        Effect.suspend(() => {
+          const codec = Schema.toCodecJson(schema)
+          const replay = (encoded: unknown) => Schema.decodeUnknownOption(codec)(encoded)
+          if (Object.hasOwn(steps, name)) {
+            const again = replay(steps[name])
+            if (Option.isSome(again)) return Effect.succeed(again.value)
+          }
+          if (Object.hasOwn(journal.steps, name)) {
+            const recorded = replay(journal.steps[name])
+            if (Option.isSome(recorded)) {
+              steps[name] = journal.steps[name]
+              return Effect.succeed(recorded.value)
+            }
+          }
+          inFlight++
+          changed()
+          return effect.pipe(
+            Effect.tap((value) =>
+              Effect.sync(() => {
+                steps[name] = Schema.encodeSync(codec)(value)
+              })
+            ),
+            Effect.ensuring(Effect.sync(() => {
+              inFlight--
+              changed()
+            }))
+          )
+        })
+    })
+
+    // The round ends when some ask waits, no step runs, and nothing changed
+    // for two turns of the event loop.
+    const roundEnd = Effect.gen(function*() {
+      yield* Deferred.await(firstPending)
+      let quiet = 0
+      while (quiet < 2) {
+        if (inFlight > 0) {
+          yield* Effect.callback<void>((resume) => {
+            onChange = () => resume(Effect.void)
+            return Effect.sync(() => {
+              onChange = undefined
+            })
+          })
+          quiet = 0
+          continue
+        }
+        const before = version
+        yield* macrotask
+        quiet = version === before && inFlight === 0 ? quiet + 1 : 0
+      }
+    })
+
+    const fiber = yield* Effect.forkChild(Effect.provideService(handler, Conversation, conversation), {
+      startImmediately: true
+    })
+    const winner = yield* Effect.raceFirst(
+      Effect.map(Fiber.await(fiber), (exit) => ({ _tag: "Done" as const, exit })),
+      Effect.as(roundEnd, { _tag: "Suspend" as const })
+    )
+    if (winner._tag === "Done") {
+      const exit = winner.exit
+      if (Exit.isSuccess(exit)) return { _tag: "Complete", value: exit.value, round: journal.round } as const
+      return yield* Effect.failCause(exit.cause as Cause.Cause<E | MissingClientCapability>)
+    }
+    yield* Fiber.interrupt(fiber)
+
+    const round = journal.round + 1
+    if (round > limits.maxRounds) return yield* new RoundLimitExceeded({ maxRounds: limits.maxRounds })
+    const inputRequests: Record<string, InputRequest> = {}
+    const pendingDigests: Record<string, string> = {}
+    for (const [key, ask] of pending) {
+      inputRequests[key] = ask.request
+      pendingDigests[key] = ask.digest
+    }
+    // Answers the handler did not reach this round (its path changed before
+    // them) are kept, so the client is not asked the same question twice.
+    const kept: Record<string, Journal.Journal["answers"][string]> = { ...journal.answers }
+    for (const [key, digest] of Object.entries(journal.pending)) {
+      if (Object.hasOwn(incoming, key) && !pending.has(key)) kept[key] = { d: digest, r: incoming[key] }
+    }
+    const next: Journal.Journal = { v: 1, round, answers: { ...kept, ...answers }, steps, pending: pendingDigests }
+    const size = canonicalJson(next).length
+    if (size > limits.maxJournalBytes) {
+      return yield* new JournalTooLarge({ size, maxJournalBytes: limits.maxJournalBytes })
+    }
+    const requestState = yield* codec.seal(next, binding)
+    return {
+      _tag: "InputRequired",
+      result: makeInputRequiredResult({ inputRequests, requestState }),
+      round
+    } as const
+  })

@@ -1,0 +1,129 @@
+/**
+ * The typed failures of the continuation engine.
+ *
+ * A handler sees `ElicitationDeclined`, `ElicitationCancelled` and
+ * `MissingClientCapability` at its asks and may catch them. The other errors
+ * end a request: the server maps each to the JSON-RPC error named in its
+ * docstring (MCP 2026-07-28, basic/patterns/mrtr and basic/lifecycle).
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { ClientCapabilities } from "@mrtr/protocol"
+
+/**
+ * The user explicitly declined an elicitation (`ElicitResult.action === "decline"`).
+ *
+ * `key` is the input request key; `content` is whatever content the client sent
+ * along with the decline (a decline carrying `content` is still a decline).
+ * Source: MCP 2026-07-28, client/elicitation ("Response Actions").
+ *
+ * @since 0.1.0
+ */
+export class ElicitationDeclined extends Schema.TaggedError<ElicitationDeclined>()("ElicitationDeclined", {
+  key: Schema.String,
+  content: Schema.optionalKey(Schema.Unknown)
+}) {
+  override get message(): string {
+    return `The user declined the elicitation "${this.key}"`
+  }
+}
+
+/**
+ * The user dismissed an elicitation without an explicit choice
+ * (`ElicitResult.action === "cancel"`).
+ * Source: MCP 2026-07-28, client/elicitation ("Response Actions").
+ *
+ * @since 0.1.0
+ */
+export class ElicitationCancelled extends Schema.TaggedError<ElicitationCancelled>()("ElicitationCancelled", {
+  key: Schema.String
+}) {
+  override get message(): string {
+    return `The user cancelled the elicitation "${this.key}"`
+  }
+}
+
+/**
+ * An ask needs a client capability that the request's
+ * `_meta["io.modelcontextprotocol/clientCapabilities"]` did not declare.
+ *
+ * `requiredCapabilities` is a `ClientCapabilities` object, e.g. `{ elicitation: {} }`.
+ * A handler may catch it to fall back; uncaught, the server answers JSON-RPC
+ * `-32021` (MissingRequiredClientCapability) with `data.requiredCapabilities`, HTTP 400.
+ * Source: MCP 2026-07-28, basic/patterns/mrtr ("only request input for declared capabilities").
+ *
+ * @since 0.1.0
+ */
+export class MissingClientCapability extends Schema.TaggedError<MissingClientCapability>()(
+  "MissingClientCapability",
+  {
+    key: Schema.String,
+    requiredCapabilities: ClientCapabilities
+  }
+) {
+  override get message(): string {
+    return `The ask "${this.key}" needs the client capability ${
+      JSON.stringify(this.requiredCapabilities)
+    }, which the request did not declare`
+  }
+}
+
+/**
+ * The Effect Schema given to `Elicitation.form` cannot be expressed as the spec's
+ * flat `requestedSchema` subset (top-level primitive properties: strings with
+ * formats email/uri/date/date-time and length bounds, numbers/integers with
+ * bounds, booleans, single- and multi-select enums).
+ *
+ * `path` names the offending property (empty for the top level).
+ * This is a programming error: it is raised when the form is defined
+ * (`Elicitation.formSchema`) and dies at the ask otherwise.
+ * Source: MCP 2026-07-28, client/elicitation ("Requested Schema").
+ *
+ * @since 0.1.0
+ */
+export class InvalidElicitationSchema extends Schema.TaggedError<InvalidElicitationSchema>()(
+  "InvalidElicitationSchema",
+  {
+    path: Schema.String,
+    reason: Schema.String
+  }
+) {
+  override get message(): string {
+    return `Invalid elicitation schema${this.path === "" ? "" : ` at "${this.path}"`}: ${this.reason}`
+  }
+}
+
+/**
+ * The conversation would exceed the server's cap on rounds per request
+ * (`maxRounds`, default 16).
+ *
+ * The server answers JSON-RPC `-32602` (InvalidParams) with this message.
+ *
+ * @since 0.1.0
+ */
+export class RoundLimitExceeded extends Schema.TaggedError<RoundLimitExceeded>()("RoundLimitExceeded", {
+  maxRounds: Schema.Number
+}) {
+  override get message(): string {
+    return `The request needed more than ${this.maxRounds} rounds of input`
+  }
+}
+
+/**
+ * The replay journal would exceed the server's size cap (`maxJournalBytes`,
+ * bytes of its JSON encoding, default 32 KiB).
+ *
+ * The server answers JSON-RPC `-32603` (InternalError): the handler asked for
+ * more than the server is configured to carry.
+ *
+ * @since 0.1.0
+ */
+export class JournalTooLarge extends Schema.TaggedError<JournalTooLarge>()("JournalTooLarge", {
+  size: Schema.Number,
+  maxJournalBytes: Schema.Number
+}) {
+  override get message(): string {
+    return `The replay journal (${this.size} bytes) exceeds the cap of ${this.maxJournalBytes} bytes`
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * `@mrtr/core`: the MRTR continuation engine. Handlers ask in direct style
+ * (`Elicitation`, `Sampling`, `Roots`), journal expensive work with
+ * `Mrtr.step`, and are suspended into a sealed `requestState` by `Mrtr.run`.
+ * Knows nothing of transports.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as Canonical from "./Canonical.ts"
+/** @since 0.1.0 */
+export * as Conversation from "./Conversation.ts"
+/** @since 0.1.0 */
+export * as Elicitation from "./Elicitation.ts"
+/** @since 0.1.0 */
+export * as ElicitationSchema from "./ElicitationSchema.ts"
+/** @since 0.1.0 */
+export * as Engine from "./Engine.ts"
+/** @since 0.1.0 */
+export * from "./Errors.ts"
+/** @since 0.1.0 */
+export * as Journal from "./Journal.ts"
+/** @since 0.1.0 */
+export * as Mrtr from "./Mrtr.ts"
+/** @since 0.1.0 */
+export * as RequestState from "./RequestState.ts"
+/** @since 0.1.0 */
+export * as Roots from "./Roots.ts"
+/** @since 0.1.0 */
+export * as Sampling from "./Sampling.ts"

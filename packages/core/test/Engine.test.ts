@@ -1,0 +1,458 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Layer, Schema } from "effect"
+import { Digest } from "effect/crypto"
+import type { ClientCapabilities, InputRequiredResult, InputResponses } from "@mrtr/protocol"
+import { makeInputRequiredResult } from "@mrtr/protocol"
+import { validateWire } from "../../protocol/test-utils/wire.ts"
+import {
+  Elicitation,
+  ElicitationCancelled,
+  ElicitationDeclined,
+  Engine,
+  JournalTooLarge,
+  MissingClientCapability,
+  Mrtr,
+  Roots,
+  RoundLimitExceeded,
+  Sampling
+} from "../src/index.ts"
+import { codecLayer, fixedKeys } from "./fixtures.ts"
+
+const ALL: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }
+
+const Name = Schema.Struct({ name: Schema.String })
+const Color = Schema.Struct({ color: Schema.Literals(["red", "green", "blue"]) })
+const Confirm = Schema.Struct({ ok: Schema.Boolean })
+
+const base = {
+  method: "tools/call",
+  target: "test_tool",
+  arguments: { a: 1 },
+  audience: "test-server",
+  clientCapabilities: ALL
+}
+
+/** One round on a brand-new engine (fresh codec instance, same key bytes): nothing shared but the state. */
+const round = <A, E>(
+  handler: Effect.Effect<A, E, any>,
+  request: Partial<Engine.Request> = {}
+) =>
+  Engine.run(handler, { ...base, ...request }).pipe(
+    Effect.provide(Layer.mergeAll(codecLayer(fixedKeys), Digest.layerWebCrypto))
+  ) as Effect.Effect<Engine.Outcome<A>, E | Engine.RunError>
+
+const expectInputRequired = <A>(outcome: Engine.Outcome<A>): InputRequiredResult => {
+  expect(outcome._tag).toBe("InputRequired")
+  if (outcome._tag !== "InputRequired") throw new Error("unreachable")
+  validateWire("InputRequiredResult", outcome.result)
+  return outcome.result
+}
+
+const expectComplete = <A>(outcome: Engine.Outcome<A>): A => {
+  expect(outcome._tag).toBe("Complete")
+  if (outcome._tag !== "Complete") throw new Error("unreachable")
+  return outcome.value
+}
+
+const accept = (content: Record<string, unknown>) => ({ action: "accept" as const, content: content as Record<string, string> })
+
+describe("Engine.run", () => {
+  it.effect("completes at once when the handler asks nothing", () =>
+    Effect.gen(function*() {
+      const outcome = yield* round(Effect.succeed(42))
+      expect(outcome).toEqual({ _tag: "Complete", value: 42, round: 0 })
+    }))
+
+  it.effect("a three-round handler resumes across rounds, each on a fresh engine", () =>
+    Effect.gen(function*() {
+      const handler = Effect.gen(function*() {
+        const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Name })
+        const { color } = yield* Elicitation.form({ key: "color", message: `Color, ${name}?`, schema: Color })
+        const { ok } = yield* Elicitation.form({ key: "ok", message: `${name} likes ${color}?`, schema: Confirm })
+        return `${name}:${color}:${ok}`
+      })
+      const r1 = expectInputRequired(yield* round(handler))
+      expect(Object.keys(r1.inputRequests ?? {})).toEqual(["name"])
+      expect(r1.inputRequests?.name?.method).toBe("elicitation/create")
+
+      const r2 = expectInputRequired(
+        yield* round(handler, { requestState: r1.requestState, inputResponses: { name: accept({ name: "Ada" }) } })
+      )
+      expect(Object.keys(r2.inputRequests ?? {})).toEqual(["color"])
+      expect((r2.inputRequests?.color?.params as any).message).toBe("Color, Ada?")
+      expect(r2.requestState).not.toBe(r1.requestState)
+
+      const r3 = expectInputRequired(
+        yield* round(handler, { requestState: r2.requestState, inputResponses: { color: accept({ color: "blue" }) } })
+      )
+      expect(Object.keys(r3.inputRequests ?? {})).toEqual(["ok"])
+
+      const done = yield* round(handler, { requestState: r3.requestState, inputResponses: { ok: accept({ ok: true }) } })
+      expect(done).toEqual({ _tag: "Complete", value: "Ada:blue:true", round: 3 })
+    }))
+
+  it.effect("a step before the first ask runs exactly once over a five-round conversation", () =>
+    Effect.gen(function*() {
+      let runs = 0
+      const handler = Effect.gen(function*() {
+        const ticket = yield* Mrtr.step("ticket", Effect.sync(() => ++runs * 100), Schema.Number)
+        const answers: Array<string> = []
+        for (let i = 1; i <= 5; i++) {
+          const { name } = yield* Elicitation.form({ key: `q${i}`, message: `Question ${i}`, schema: Name })
+          answers.push(name)
+        }
+        return { ticket, answers }
+      })
+      let outcome = yield* round(handler)
+      for (let i = 1; i <= 5; i++) {
+        const irr = expectInputRequired(outcome)
+        outcome = yield* round(handler, {
+          requestState: irr.requestState,
+          inputResponses: { [`q${i}`]: accept({ name: `n${i}` }) } as InputResponses
+        })
+      }
+      expect(expectComplete(outcome)).toEqual({ ticket: 100, answers: ["n1", "n2", "n3", "n4", "n5"] })
+      expect(runs).toBe(1)
+    }))
+
+  it.effect("two concurrent asks make one round with two keys", () =>
+    Effect.gen(function*() {
+      const handler = Effect.gen(function*() {
+        const [a, b] = yield* Mrtr.all([
+          Elicitation.form({ key: "a", message: "A?", schema: Name }),
+          Sampling.createMessage({
+            key: "b",
+            messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+            maxTokens: 10
+          })
+        ])
+        return `${a.name}/${(b.content as any).text}`
+      })
+      const r1 = expectInputRequired(yield* round(handler))
+      expect(Object.keys(r1.inputRequests ?? {}).sort()).toEqual(["a", "b"])
+      const done = yield* round(handler, {
+        requestState: r1.requestState,
+        inputResponses: {
+          a: accept({ name: "x" }),
+          b: { role: "assistant", content: { type: "text", text: "y" }, model: "m" }
+        }
+      })
+      expect(done).toEqual({ _tag: "Complete", value: "x/y", round: 1 })
+    }))
+
+  it.effect("Effect.all with unbounded concurrency also batches, and derived keys follow program order", () =>
+    Effect.gen(function*() {
+      const handler = Effect.all([
+        Elicitation.form({ message: "A?", schema: Name }),
+        Elicitation.form({ message: "B?", schema: Name }),
+        Roots.list()
+      ], { concurrency: "unbounded" })
+      const r1 = expectInputRequired(yield* round(handler))
+      expect(Object.keys(r1.inputRequests ?? {}).sort()).toEqual(["elicitation-1", "elicitation-2", "roots-1"])
+      expect((r1.inputRequests?.["elicitation-1"]?.params as any).message).toBe("A?")
+      expect((r1.inputRequests?.["elicitation-2"]?.params as any).message).toBe("B?")
+    }))
+
+  it.effect("sequential asks make two rounds", () =>
+    Effect.gen(function*() {
+      const handler = Effect.gen(function*() {
+        const a = yield* Elicitation.form({ key: "a", message: "A?", schema: Name })
+        const b = yield* Elicitation.form({ key: "b", message: "B?", schema: Name })
+        return a.name + b.name
+      })
+      const r1 = expectInputRequired(yield* round(handler))
+      expect(Object.keys(r1.inputRequests ?? {})).toEqual(["a"])
+      const r2 = expectInputRequired(
+        yield* round(handler, { requestState: r1.requestState, inputResponses: { a: accept({ name: "1" }) } })
+      )
+      expect(Object.keys(r2.inputRequests ?? {})).toEqual(["b"])
+      const done = yield* round(handler, { requestState: r2.requestState, inputResponses: { b: accept({ name: "2" }) } })
+      expect(expectComplete(done)).toBe("12")
+    }))
+
+  it.effect("a step running concurrently with an ask finishes before the round closes", () =>
+    Effect.gen(function*() {
+      let runs = 0
+      const real = Mrtr.all([
+        Elicitation.form({ key: "a", message: "A?", schema: Name }),
+        Mrtr.step(
+          "slow",
+          Effect.callback<number>((resume) => {
+            const t = setTimeout(() => resume(Effect.succeed(++runs)), 20)
+            return Effect.sync(() => clearTimeout(t))
+          }),
+          Schema.Number
+        ),
+        Effect.callback<void>((resume) => {
+          const t = setTimeout(() => resume(Effect.void), 5)
+          return Effect.sync(() => clearTimeout(t))
+        }).pipe(Effect.andThen(Elicitation.form({ key: "late", message: "Late?", schema: Name })))
+      ])
+      const r1 = expectInputRequired(yield* round(real))
+      expect(runs).toBe(1)
+      expect(Object.keys(r1.inputRequests ?? {}).sort()).toEqual(["a", "late"])
+      const done = yield* round(real, {
+        requestState: r1.requestState,
+        inputResponses: { a: accept({ name: "x" }), late: accept({ name: "y" }) }
+      })
+      expect(expectComplete(done)).toEqual([{ name: "x" }, 1, { name: "y" }])
+      expect(runs).toBe(1)
+    }))
+
+  it.effect("a changed question is asked again instead of reusing the stale answer", () =>
+    Effect.gen(function*() {
+      let topic = "cats"
+      const handler = Effect.gen(function*() {
+        const { name } = yield* Elicitation.form({ key: "q", message: `Favourite ${topic}?`, schema: Name })
+        const { ok } = yield* Elicitation.form({ key: "sure", message: "Sure?", schema: Confirm })
+        return `${name}:${ok}`
+      })
+      const r1 = expectInputRequired(yield* round(handler))
+      const r2 = expectInputRequired(
+        yield* round(handler, { requestState: r1.requestState, inputResponses: { q: accept({ name: "Tom" }) } })
+      )
+      expect(Object.keys(r2.inputRequests ?? {})).toEqual(["sure"])
+      topic = "dogs"
+      const r3 = expectInputRequired(
+        yield* round(handler, { requestState: r2.requestState, inputResponses: { sure: accept({ ok: true }) } })
+      )
+      expect(Object.keys(r3.inputRequests ?? {})).toEqual(["q"])
+      expect((r3.inputRequests?.q?.params as any).message).toBe("Favourite dogs?")
+      // An answer sent for the old question in the same retry is not taken either.
+      const r4 = expectInputRequired(
+        yield* round(handler, { requestState: r3.requestState, inputResponses: {} })
+      )
+      expect(Object.keys(r4.inputRequests ?? {})).toEqual(["q"])
+      const done = yield* round(handler, { requestState: r4.requestState, inputResponses: { q: accept({ name: "Rex" }) } })
+      expect(expectComplete(done)).toBe("Rex:true")
+    }))
+
+  it.effect("an answer of the wrong kind or shape is asked again", () =>
+    Effect.gen(function*() {
+      const handler = Elicitation.form({ key: "user_name", message: "Name?", schema: Name })
+      const wrong: Array<unknown> = [
+        12345,
+        null,
+        "Alice",
+        { action: "accept", content: { name: 42 } },
+        { action: "accept", content: { nom: "Alice" } },
+        { action: "maybe" },
+        { roots: [] },
+        { role: "assistant", content: { type: "text", text: "x" }, model: "m" }
+      ]
+      const r1 = expectInputRequired(yield* round(handler))
+      for (const response of wrong) {
+        const again = expectInputRequired(
+          yield* round(handler, { requestState: r1.requestState, inputResponses: { user_name: response } as InputResponses })
+        )
+        expect(Object.keys(again.inputRequests ?? {})).toEqual(["user_name"])
+        // and also without any state, as a first request
+        const fresh = expectInputRequired(yield* round(handler, { inputResponses: { user_name: response } as InputResponses }))
+        expect(Object.keys(fresh.inputRequests ?? {})).toEqual(["user_name"])
+      }
+      const sampling = Sampling.createMessage({ key: "s", messages: [], maxTokens: 5 })
+      const s1 = expectInputRequired(
+        yield* round(sampling, { inputResponses: { s: accept({ name: "not a sample" }) } as InputResponses })
+      )
+      expect(Object.keys(s1.inputRequests ?? {})).toEqual(["s"])
+      const roots = Roots.list({ key: "r" })
+      const x1 = expectInputRequired(yield* round(roots, { inputResponses: { r: { roots: "nope" } } as unknown as InputResponses }))
+      expect(Object.keys(x1.inputRequests ?? {})).toEqual(["r"])
+    }))
+
+  it.effect("unknown keys in inputResponses are ignored", () =>
+    Effect.gen(function*() {
+      const handler = Elicitation.form({ key: "user_name", message: "Name?", schema: Name })
+      const done = yield* round(handler, {
+        inputResponses: {
+          user_name: accept({ name: "Alice" }),
+          unknown_extra_key: accept({ x: 1 }),
+          another_unexpected: { roots: [] }
+        } as InputResponses
+      })
+      expect(expectComplete(done)).toEqual({ name: "Alice" })
+    }))
+
+  it.effect("decline and cancel reach the handler as typed failures; a decline carrying content is a decline", () =>
+    Effect.gen(function*() {
+      const handler = Elicitation.form({ key: "k", message: "Name?", schema: Name }).pipe(
+        Effect.map((v) => `accepted ${v.name}`),
+        Effect.catchTag("ElicitationDeclined", (e) => Effect.succeed(`declined ${e.key} ${JSON.stringify(e.content)}`)),
+        Effect.catchTag("ElicitationCancelled", (e) => Effect.succeed(`cancelled ${e.key}`))
+      )
+      const declined = yield* round(handler, { inputResponses: { k: { action: "decline" } } })
+      expect(expectComplete(declined)).toBe("declined k undefined")
+      const declinedWithContent = yield* round(handler, {
+        inputResponses: { k: { action: "decline", content: { name: "Eve" } } }
+      })
+      expect(expectComplete(declinedWithContent)).toBe(`declined k {"name":"Eve"}`)
+      const cancelled = yield* round(handler, { inputResponses: { k: { action: "cancel" } } })
+      expect(expectComplete(cancelled)).toBe("cancelled k")
+
+      const uncaught = yield* Effect.exit(round(Elicitation.form({ key: "k", message: "Name?", schema: Name }), {
+        inputResponses: { k: { action: "decline", content: { name: "Eve" } } }
+      }))
+      expect(uncaught).toEqual(Exit.fail(new ElicitationDeclined({ key: "k", content: { name: "Eve" } })))
+      const uncaughtCancel = yield* Effect.exit(round(Elicitation.form({ key: "k", message: "Name?", schema: Name }), {
+        inputResponses: { k: { action: "cancel" } }
+      }))
+      expect(uncaughtCancel).toEqual(Exit.fail(new ElicitationCancelled({ key: "k" })))
+    }))
+
+  it.effect("a decline is replayed from the journal in later rounds", () =>
+    Effect.gen(function*() {
+      const handler = Effect.gen(function*() {
+        const first = yield* Elicitation.form({ key: "a", message: "A?", schema: Name }).pipe(
+          Effect.map((v) => v.name),
+          Effect.catchTag("ElicitationDeclined", () => Effect.succeed("anonymous"))
+        )
+        const second = yield* Elicitation.form({ key: "b", message: `B for ${first}?`, schema: Name })
+        return `${first}/${second.name}`
+      })
+      const r1 = expectInputRequired(yield* round(handler))
+      const r2 = expectInputRequired(
+        yield* round(handler, { requestState: r1.requestState, inputResponses: { a: { action: "decline" } } })
+      )
+      expect((r2.inputRequests?.b?.params as any).message).toBe("B for anonymous?")
+      const done = yield* round(handler, { requestState: r2.requestState, inputResponses: { b: accept({ name: "z" }) } })
+      expect(expectComplete(done)).toBe("anonymous/z")
+    }))
+
+  it.effect("a missing capability is a typed failure the handler may catch, and fails the request when uncaught", () =>
+    Effect.gen(function*() {
+      const fallback = Mrtr.all([
+        Elicitation.form({ key: "elicit_input", message: "Name?", schema: Name }).pipe(
+          Effect.catchTag("MissingClientCapability", () => Effect.succeed(undefined))
+        ),
+        Sampling.createMessage({ key: "sample_input", messages: [], maxTokens: 5 })
+      ])
+      const r1 = expectInputRequired(yield* round(fallback, { clientCapabilities: { sampling: {} } }))
+      expect(Object.keys(r1.inputRequests ?? {})).toEqual(["sample_input"])
+
+      const uncaught = yield* Effect.exit(
+        round(Sampling.createMessage({ key: "s", messages: [], maxTokens: 5 }), { clientCapabilities: {} })
+      )
+      expect(uncaught).toEqual(
+        Exit.fail(new MissingClientCapability({ key: "s", requiredCapabilities: { sampling: {} } }))
+      )
+      const url = yield* Effect.exit(
+        round(Elicitation.url({ key: "login", message: "Sign in", url: "https://example.com/login" }), {
+          clientCapabilities: { elicitation: {} }
+        })
+      )
+      expect(url).toEqual(
+        Exit.fail(new MissingClientCapability({ key: "login", requiredCapabilities: { elicitation: { url: {} } } }))
+      )
+      const tools = yield* Effect.exit(
+        round(
+          Sampling.createMessage({
+            key: "t",
+            messages: [],
+            maxTokens: 5,
+            tools: [{ name: "x", inputSchema: { type: "object" } }]
+          } as any),
+          { clientCapabilities: { sampling: {} } }
+        )
+      )
+      expect(tools).toEqual(
+        Exit.fail(new MissingClientCapability({ key: "t", requiredCapabilities: { sampling: { tools: {} } } }))
+      )
+    }))
+
+  it.effect("url-mode elicitation succeeds on accept without content", () =>
+    Effect.gen(function*() {
+      const handler = Elicitation.url({ key: "login", message: "Sign in", url: "https://example.com/login" }).pipe(
+        Effect.as("signed in")
+      )
+      const caps = { elicitation: { form: {}, url: {} } }
+      const r1 = expectInputRequired(yield* round(handler, { clientCapabilities: caps }))
+      expect(r1.inputRequests?.login).toEqual({
+        method: "elicitation/create",
+        params: { mode: "url", message: "Sign in", url: "https://example.com/login" }
+      })
+      const done = yield* round(handler, {
+        clientCapabilities: caps,
+        requestState: r1.requestState,
+        inputResponses: { login: { action: "accept" } }
+      })
+      expect(expectComplete(done)).toBe("signed in")
+    }))
+
+  it.effect("roots and sampling answers are decoded and returned", () =>
+    Effect.gen(function*() {
+      const handler = Effect.gen(function*() {
+        const roots = yield* Roots.list({ key: "roots" })
+        const sample = yield* Sampling.createMessage({ key: "s", messages: [], maxTokens: 5 })
+        return { roots: roots.map((r) => r.uri), model: sample.model }
+      })
+      const done = yield* round(handler, {
+        inputResponses: {
+          roots: { roots: [{ uri: "file:///a", name: "A" }] },
+          s: { role: "assistant", content: { type: "text", text: "hi" }, model: "m1", stopReason: "endTurn" }
+        }
+      })
+      expect(expectComplete(done)).toEqual({ roots: ["file:///a"], model: "m1" })
+    }))
+
+  it.effect("the round cap ends a conversation with a clear error", () =>
+    Effect.gen(function*() {
+      const endless = Effect.gen(function*() {
+        for (let i = 0; ; i++) yield* Elicitation.form({ key: `q${i}`, message: `Q${i}`, schema: Name })
+      })
+      const limited = <A, E>(effect: Effect.Effect<A, E>) => Effect.provideService(effect, Engine.Limits, { maxRounds: 3, maxJournalBytes: 32 * 1024 })
+      let outcome = yield* limited(round(endless))
+      for (let i = 0; i < 2; i++) {
+        const irr = expectInputRequired(outcome)
+        outcome = yield* limited(round(endless, { requestState: irr.requestState, inputResponses: { [`q${i}`]: accept({ name: "x" }) } }))
+      }
+      const irr = expectInputRequired(outcome)
+      const exit = yield* Effect.exit(limited(round(endless, { requestState: irr.requestState, inputResponses: { q2: accept({ name: "x" }) } })))
+      expect(exit).toEqual(Exit.fail(new RoundLimitExceeded({ maxRounds: 3 })))
+    }))
+
+  it.effect("the journal size cap ends a conversation with a clear error", () =>
+    Effect.gen(function*() {
+      const big = Effect.gen(function*() {
+        yield* Mrtr.step("blob", Effect.succeed("x".repeat(5000)), Schema.String)
+        return yield* Elicitation.form({ key: "q", message: "Q", schema: Name })
+      })
+      const error = yield* Effect.flip(
+        Effect.provideService(round(big), Engine.Limits, { maxRounds: 16, maxJournalBytes: 1024 })
+      )
+      expect(error).toBeInstanceOf(JournalTooLarge)
+      expect(error.message).toMatch(/exceeds the cap of 1024 bytes/)
+    }))
+
+  it.effect("a forged or foreign requestState is rejected before the handler runs", () =>
+    Effect.gen(function*() {
+      let ran = 0
+      const handler = Effect.gen(function*() {
+        ran++
+        return yield* Elicitation.form({ key: "q", message: "Q", schema: Name })
+      })
+      const r1 = expectInputRequired(yield* round(handler))
+      ran = 0
+      for (const request of [
+        { requestState: r1.requestState + "-TAMPERED" },
+        { requestState: "not even close" },
+        { requestState: r1.requestState, target: "other_tool" },
+        { requestState: r1.requestState, arguments: { a: 2 } },
+        { requestState: r1.requestState, method: "prompts/get" },
+        { requestState: r1.requestState, audience: "other-server" },
+        { requestState: r1.requestState, principal: "mallory" }
+      ]) {
+        const exit = yield* Effect.exit(round(handler, request))
+        expect(exit._tag).toBe("Failure")
+        expect(JSON.stringify(exit)).toContain("InvalidRequestState")
+      }
+      expect(ran).toBe(0)
+    }))
+
+  it("an InputRequiredResult with neither inputRequests nor requestState cannot be built", () => {
+    // @ts-expect-error neither field
+    expect(() => makeInputRequiredResult({})).toThrow()
+    // an empty map and no state: the type allows an (empty) map, the constructor refuses it
+    expect(() => makeInputRequiredResult({ inputRequests: {} })).toThrow()
+    expect(makeInputRequiredResult({ requestState: "s" }).resultType).toBe("input_required")
+  })
+})

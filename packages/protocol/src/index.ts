@@ -1,0 +1,14 @@
+/**
+ * `@mrtr/protocol`: the wire model of MCP revision 2026-07-28 ("Multi
+ * Round-Trip Requests") for Effect: JSON-RPC envelopes, error codes,
+ * request/result `_meta`, message schemas, capability checks and the
+ * Streamable HTTP header rules.
+ *
+ * @since 0.1.0
+ */
+export * from "./Capabilities.ts"
+export * from "./ErrorCode.ts"
+export * from "./Headers.ts"
+export * from "./JsonRpc.ts"
+export * from "./Meta.ts"
+export * from "./Schema.ts"

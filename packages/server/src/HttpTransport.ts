@@ -1,0 +1,690 @@
+/**
+ * Streamable HTTP transport for MCP 2026-07-28 (stateless).
+ *
+ * One endpoint (default `/mcp`) that accepts only `POST`. Each POST carries one
+ * JSON-RPC message; the answer is a single JSON body, `202 Accepted` for a
+ * notification, or a per-request Server-Sent Events stream (notifications such
+ * as progress or log messages, then the response, which ends the stream).
+ * There is no GET stream, no DELETE, no `Mcp-Session-Id` and no
+ * `Last-Event-ID` in this revision. Closing the SSE stream cancels the request.
+ *
+ * What this module checks before the dispatcher sees a message, in order:
+ *
+ * | check                                         | status | body                        |
+ * |-----------------------------------------------|--------|-----------------------------|
+ * | `Host` / `Origin` not allowed (DNS rebinding)  | 403    | JSON-RPC -32600, no `id`    |
+ * | method other than `POST`                       | 405    | empty, `Allow: POST`        |
+ * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
+ * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`    |
+ * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
+ *
+ * Everything else (JSON-RPC shape, `MCP-Protocol-Version` / `Mcp-Method` /
+ * `Mcp-Name` headers, `_meta`) is the dispatcher's job: it receives the parsed
+ * value and a case-insensitive header lookup, see `Transport.ts`. Paths other
+ * than the endpoint get `404` from the router.
+ *
+ * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security
+ * warning on DNS rebinding); `/work/shared/spec/README.md` A2.
+ *
+ * @since 0.1.0
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Cause, Context, Effect, Layer, Option, Stream } from "effect"
+import type { Duration } from "effect"
+import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { HttpServerError } from "effect/http"
+import type { NetAddress } from "effect/net"
+import { createServer } from "node:http"
+import { McpHandler } from "./McpHandler.ts"
+import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
+
+// -----------------------------------------------------------------------------
+// Options
+// -----------------------------------------------------------------------------
+
+/**
+ * Options of the MCP endpoint itself, shared by `layer`, `routes`,
+ * `handleRequest`, `httpApp` and `toWebHandler`.
+ *
+ * - `path`: the endpoint path. Default `"/mcp"`.
+ * - `maxBodyBytes`: largest accepted request body, in bytes. Default
+ *   4 MiB (4_194_304). Larger bodies get `413` with a JSON-RPC -32600 error
+ *   body; the limit is checked against `Content-Length` before reading and
+ *   against the bytes actually received while reading (chunked bodies).
+ * - `allowedHosts`: DNS-rebinding protection on the `Host` header. Entries
+ *   are host names or IP literals (`"localhost"`, `"127.0.0.1"`, `"[::1]"`),
+ *   optionally with a port (`"example.com:8443"`); an entry without a port
+ *   matches any port. Matching is case-insensitive. Default: `localhost`,
+ *   `127.0.0.1` and `[::1]` on any port. `"*"` disables the check. A request
+ *   whose `Host` is missing or not allowed gets `403`.
+ * - `allowedOrigins`: checked only when the request has an `Origin` header.
+ *   Entries are origins (`"https://app.example.com"`); an entry without a port
+ *   matches the same scheme and host on any port. Default: `http` and `https`
+ *   on `localhost`, `127.0.0.1` and `[::1]`, any port. `"*"` disables the
+ *   check. An `Origin` that is present and not allowed (including `null`) gets
+ *   `403`.
+ * - `principal`: optional hook that derives the authenticated principal from
+ *   the request (for example from a header your auth middleware set); it is
+ *   passed to the dispatcher as `Incoming.principal`. Reject unauthenticated
+ *   requests in an `HttpRouter` middleware, not here.
+ *
+ * Invalid `allowedHosts` / `allowedOrigins` entries throw an `Error` when the
+ * options are resolved (when `layer`, `routes`, `handleRequest`, ... is called).
+ *
+ * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security warning).
+ *
+ * @since 0.1.0
+ */
+export interface EndpointOptions {
+  readonly path?: HttpRouter.PathInput | undefined
+  readonly maxBodyBytes?: number | undefined
+  readonly allowedHosts?: ReadonlyArray<string> | "*" | undefined
+  readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
+  readonly principal?:
+    | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
+    | undefined
+}
+
+/**
+ * Options of `layer`: the endpoint options plus where to listen.
+ *
+ * - `port`: TCP port. Default `3000`; `0` picks a free ephemeral port (read it
+ *   back with `url` / `HttpEndpoint`).
+ * - `host`: interface to bind. Default `"127.0.0.1"` (loopback only, as the
+ *   spec recommends for local servers). When binding another interface, also
+ *   set `allowedHosts` (and `allowedOrigins` for browser clients), otherwise
+ *   remote requests get `403`.
+ * - `logRequests`: log one line per HTTP request with Effect's
+ *   `HttpMiddleware.logger`. Default `false`.
+ * - `gracefulShutdownTimeout`: how long closing the layer waits for open
+ *   connections (for example SSE streams) before giving up. Default: Node
+ *   platform default (20 seconds).
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export interface LayerOptions extends EndpointOptions {
+  readonly port?: number | undefined
+  readonly host?: string | undefined
+  readonly logRequests?: boolean | undefined
+  readonly gracefulShutdownTimeout?: Duration.Input | undefined
+}
+
+/**
+ * Default endpoint path: `"/mcp"`.
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_PATH = "/mcp" as const
+
+/**
+ * Default body limit: 4 MiB (4_194_304 bytes).
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/**
+ * Default `Host` allow-list: `localhost`, `127.0.0.1`, `[::1]`, any port.
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_ALLOWED_HOSTS: ReadonlyArray<string> = ["localhost", "127.0.0.1", "[::1]"]
+
+/**
+ * Default `Origin` allow-list: `http` and `https` on `localhost`,
+ * `127.0.0.1` and `[::1]`, any port.
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_ALLOWED_ORIGINS: ReadonlyArray<string> = [
+  "http://localhost",
+  "https://localhost",
+  "http://127.0.0.1",
+  "https://127.0.0.1",
+  "http://[::1]",
+  "https://[::1]"
+]
+
+// -----------------------------------------------------------------------------
+// Bound address
+// -----------------------------------------------------------------------------
+
+/**
+ * The endpoint `layer` serves, once the server is listening:
+ *
+ * - `url`: full endpoint URL, e.g. `"http://127.0.0.1:54321/mcp"`.
+ * - `address`: the socket address the server is bound to (port resolved when
+ *   `port: 0` was given).
+ * - `path`: the endpoint path, e.g. `"/mcp"`.
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export class HttpEndpoint extends Context.Service<HttpEndpoint, {
+  readonly url: string
+  readonly address: NetAddress.SocketAddress
+  readonly path: string
+}>()("@mrtr/server/HttpTransport/HttpEndpoint") {}
+
+/**
+ * The full URL of the endpoint served by `layer`, e.g.
+ * `"http://127.0.0.1:54321/mcp"`. Print it once ready:
+ *
+ * ```ts
+ * Effect.gen(function*() {
+ *   yield* Console.error(`listening ${yield* HttpTransport.url}`)
+ *   return yield* Effect.never
+ * }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(dispatcher))))
+ * ```
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useSync((endpoint) => endpoint.url)
+
+// -----------------------------------------------------------------------------
+// Request handling
+// -----------------------------------------------------------------------------
+
+/**
+ * Handles one HTTP request addressed to the MCP endpoint (any method): the
+ * checks listed in the module header, then `handler.handle`, then the reply:
+ *
+ * - `Response` → `reply.httpStatus` with `Content-Type: application/json` and
+ *   the message as body.
+ * - `Accepted` → `202`, empty body.
+ * - `Stream` → `200`, `Content-Type: text/event-stream`, one SSE event per
+ *   message (`event: message` + `data: <json>`), written and flushed as each
+ *   message arrives. The stream ends after the response to the request's `id`
+ *   (the spec's SHOULD), even if the dispatcher's stream would go on. When
+ *   the client disconnects, the response fiber, and with it the dispatcher's
+ *   stream, is interrupted: that is how a request is cancelled on HTTP.
+ *
+ * Accept handling is lenient: a client whose `Accept` lacks
+ * `application/json` or `text/event-stream` is not rejected (no `406`), but it
+ * never receives SSE. For a `Stream` reply to such a client the transport
+ * drains the stream and answers with its final response as JSON (status
+ * mapped from the error code as for `Response`: 200 for a result, -32601 →
+ * 404, -32700/-32600/-32602/-32020/-32021/-32022 → 400, others → 500);
+ * intermediate notifications are dropped. A stream that ends without a
+ * response answers `202` for a notification and `500` (-32603) for a request.
+ * A stream that never ends (`subscriptions/listen`) then holds the request
+ * until the client disconnects.
+ *
+ * A defect in the dispatcher (it should never fail) is logged and answered
+ * with `500` and a JSON-RPC -32603 error carrying the request's `id`.
+ *
+ * The returned function never fails. The router in front of it must route
+ * every method on the endpoint path here (`routes` does, with `"*"`).
+ *
+ * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
+ *
+ * @since 0.1.0
+ */
+export const handleRequest = (
+  options: EndpointOptions = {}
+): (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, McpHandler> => {
+  const config = resolveOptions(options)
+  return (request) => Effect.flatMap(McpHandler, (handler) => handleWith(handler, config, request))
+}
+
+/**
+ * The endpoint as an HTTP app: `handleRequest` applied to the current
+ * `HttpServerRequest`. Mount it in your own router for every method:
+ *
+ * ```ts
+ * HttpRouter.add("*", "/mcp", HttpTransport.httpApp())
+ * ```
+ *
+ * The route then requires `McpHandler` per request (as an
+ * `HttpRouter.Request` requirement); prefer `routes` when you can provide
+ * `McpHandler` to a layer.
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const httpApp = (
+  options: EndpointOptions = {}
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, McpHandler | HttpServerRequest.HttpServerRequest> => {
+  const handle = handleRequest(options)
+  return Effect.flatMap(HttpServerRequest.HttpServerRequest, handle)
+}
+
+/**
+ * A layer that registers the endpoint (all methods on `options.path`) on the
+ * surrounding `HttpRouter`, taking the dispatcher from `McpHandler` once when
+ * the layer is built. Use it to add MCP to an existing effect/http server:
+ *
+ * ```ts
+ * HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
+ * ```
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const routes = (options: EndpointOptions = {}): Layer.Layer<never, never, HttpRouter.HttpRouter | McpHandler> => {
+  const config = resolveOptions(options)
+  return HttpRouter.use((router) =>
+    Effect.flatMap(
+      McpHandler,
+      (handler) => router.add("*", config.path, (request) => handleWith(handler, config, request))
+    )
+  )
+}
+
+/**
+ * Serves the endpoint on Node's `http` server (`NodeHttpServer.layer`),
+ * bound to `host` (default `127.0.0.1`) and `port` (default `3000`, `0` =
+ * ephemeral). Requires `McpHandler` (the dispatcher); provides `HttpEndpoint`
+ * (read the bound URL with `url`). Fails with `ServeError` when the port
+ * cannot be bound. Other paths answer `404`.
+ *
+ * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
+ *
+ * @since 0.1.0
+ */
+export const layer = (
+  options: LayerOptions = {}
+): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
+  const config = resolveOptions(options)
+  const server = NodeHttpServer.layer(createServer, {
+    port: options.port ?? 3000,
+    host: options.host ?? "127.0.0.1",
+    ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
+  })
+  const serve = HttpRouter.serve(routes(options), {
+    disableListenLog: true,
+    disableLogger: options.logRequests !== true
+  })
+  const endpoint = Layer.effect(
+    HttpEndpoint,
+    Effect.map(HttpServer.HttpServer, (server) =>
+      HttpEndpoint.of({
+        url: `${HttpServer.formatAddress(server.address)}${config.path}`,
+        address: server.address,
+        path: config.path
+      }))
+  )
+  return Layer.merge(serve, endpoint).pipe(Layer.provide(server))
+}
+
+/**
+ * Builds a Fetch-style handler (`(request: Request) => Promise<Response>`)
+ * for the endpoint, for serverless hosts or for mounting in a non-Effect
+ * server. `handlerLayer` provides the dispatcher. Call `dispose` on shutdown.
+ * Requests to other paths get `404`.
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const toWebHandler = <E>(
+  handlerLayer: Layer.Layer<McpHandler, E>,
+  options: EndpointOptions = {}
+): {
+  readonly handler: (request: Request) => Promise<Response>
+  readonly dispose: () => Promise<void>
+} => {
+  const web = HttpRouter.toWebHandler(
+    routes(options).pipe(Layer.provide(handlerLayer), Layer.provide(HttpServer.layerServices)),
+    { disableLogger: true }
+  )
+  return { handler: (request) => web.handler(request), dispose: web.dispose }
+}
+
+// -----------------------------------------------------------------------------
+// Internal
+// -----------------------------------------------------------------------------
+
+interface Config {
+  readonly path: HttpRouter.PathInput
+  readonly maxBodyBytes: number
+  readonly hosts: ReadonlyArray<HostRule> | "*"
+  readonly origins: ReadonlyArray<OriginRule> | "*"
+  readonly principal: EndpointOptions["principal"]
+}
+
+interface HostRule {
+  readonly hostname: string
+  readonly port: string | undefined
+}
+
+interface OriginRule {
+  readonly protocol: string
+  readonly hostname: string
+  /** `undefined`: any port. Otherwise the normalized `URL.origin`. */
+  readonly origin: string | undefined
+}
+
+const resolveOptions = (options: EndpointOptions): Config => {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  if (!Number.isFinite(maxBodyBytes) || maxBodyBytes < 0) {
+    throw new Error(`HttpTransport: maxBodyBytes must be a non-negative number, got ${maxBodyBytes}`)
+  }
+  const hosts = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
+  const origins = options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS
+  return {
+    path: options.path ?? DEFAULT_PATH,
+    maxBodyBytes,
+    hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
+    origins: origins === "*" ? "*" : origins.map(parseOriginRule),
+    principal: options.principal
+  }
+}
+
+const parseHostRule = (entry: string): HostRule => {
+  let value = entry.trim().toLowerCase()
+  // A bare IPv6 literal ("::1") has several colons and no brackets.
+  if (!value.startsWith("[") && value.indexOf(":") !== value.lastIndexOf(":")) {
+    value = `[${value}]`
+  }
+  const parsed = splitAuthority(value)
+  if (parsed === undefined || parsed.hostname === "") {
+    throw new Error(`HttpTransport: invalid allowedHosts entry ${JSON.stringify(entry)}`)
+  }
+  return parsed
+}
+
+/** Splits `host[:port]` (host may be a bracketed IPv6 literal); lowercases. */
+const splitAuthority = (authority: string): HostRule | undefined => {
+  const value = authority.trim().toLowerCase()
+  if (value.startsWith("[")) {
+    const end = value.indexOf("]")
+    if (end < 0) return undefined
+    const rest = value.slice(end + 1)
+    if (rest !== "" && !/^:\d+$/.test(rest)) return undefined
+    return { hostname: value.slice(0, end + 1), port: rest === "" ? undefined : rest.slice(1) }
+  }
+  const colon = value.indexOf(":")
+  if (colon < 0) return { hostname: value, port: undefined }
+  const port = value.slice(colon + 1)
+  if (!/^\d+$/.test(port)) return undefined
+  return { hostname: value.slice(0, colon), port }
+}
+
+const hasExplicitPort = (origin: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^:/?#]*):\d+/i.test(origin.trim())
+
+const parseOriginRule = (entry: string): OriginRule => {
+  let parsed: URL
+  try {
+    parsed = new URL(entry.trim())
+  } catch {
+    throw new Error(`HttpTransport: invalid allowedOrigins entry ${JSON.stringify(entry)}`)
+  }
+  return {
+    protocol: parsed.protocol,
+    hostname: parsed.hostname.toLowerCase(),
+    origin: hasExplicitPort(entry) ? parsed.origin.toLowerCase() : undefined
+  }
+}
+
+const hostAllowed = (config: Config, request: HttpServerRequest.HttpServerRequest): boolean => {
+  if (config.hosts === "*") return true
+  const host = request.headers["host"] ?? hostFromUrl(request.originalUrl)
+  if (host === undefined) return false
+  const parsed = splitAuthority(host)
+  if (parsed === undefined) return false
+  return config.hosts.some((rule) =>
+    rule.hostname === parsed.hostname && (rule.port === undefined || rule.port === parsed.port)
+  )
+}
+
+/** Web requests carry the authority in the URL rather than in a `Host` header. */
+const hostFromUrl = (url: string): string | undefined => {
+  if (!/^https?:\/\//i.test(url)) return undefined
+  try {
+    return new URL(url).host
+  } catch {
+    return undefined
+  }
+}
+
+const originAllowed = (config: Config, request: HttpServerRequest.HttpServerRequest): boolean => {
+  const origin = request.headers["origin"]
+  if (origin === undefined || config.origins === "*") return true
+  let parsed: URL
+  try {
+    parsed = new URL(origin.trim())
+  } catch {
+    return false // includes the opaque origin "null"
+  }
+  const hostname = parsed.hostname.toLowerCase()
+  const normalized = parsed.origin.toLowerCase()
+  return config.origins.some((rule) =>
+    rule.origin === undefined
+      ? rule.protocol === parsed.protocol && rule.hostname === hostname
+      : rule.origin === normalized
+  )
+}
+
+/** The media type of a `Content-Type` value, lowercased, without parameters. */
+const mediaType = (value: string | undefined): string | undefined =>
+  value === undefined ? undefined : value.split(";")[0]!.trim().toLowerCase()
+
+/** True when `Accept` lists `text/event-stream` with a non-zero quality. */
+const acceptsEventStream = (accept: string | undefined): boolean => {
+  if (accept === undefined) return false
+  return accept.split(",").some((range) => {
+    const [type, ...params] = range.split(";")
+    if (type === undefined || type.trim().toLowerCase() !== "text/event-stream") return false
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="))
+    return q === undefined || Number(q.slice(2)) > 0
+  })
+}
+
+// JSON-RPC codes (mirrors @mrtr/protocol ErrorCode, kept local so transports do not depend on it).
+const PARSE_ERROR = -32700
+const INVALID_REQUEST = -32600
+const INTERNAL_ERROR = -32603
+
+/** HTTP status for a JSON-RPC error code (mirrors @mrtr/protocol `httpStatusOf`). */
+const httpStatusOfCode = (code: unknown): number => {
+  switch (code) {
+    case -32601:
+      return 404
+    case -32700:
+    case -32600:
+    case -32602:
+    case -32020:
+    case -32021:
+    case -32022:
+      return 400
+    default:
+      return 500
+  }
+}
+
+type RequestId = string | number
+
+const errorBody = (code: number, message: string, id?: RequestId): string =>
+  JSON.stringify(
+    id === undefined
+      ? { jsonrpc: "2.0", error: { code, message } }
+      : { jsonrpc: "2.0", id, error: { code, message } }
+  )
+
+const jsonResponse = (body: string, status: number): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(body, { status, contentType: "application/json" })
+
+const errorResponse = (status: number, code: number, message: string, id?: RequestId) =>
+  jsonResponse(errorBody(code, message, id), status)
+
+const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+const isRequestId = (u: unknown): u is RequestId => typeof u === "string" || typeof u === "number"
+
+/** The `id` of a JSON-RPC request (a message with `method` and `id`). */
+const requestIdOf = (message: unknown): RequestId | undefined =>
+  isObject(message) && typeof message["method"] === "string" && isRequestId(message["id"])
+    ? message["id"]
+    : undefined
+
+const isResponse = (message: WireMessage): boolean =>
+  !("method" in message) && ("result" in message || "error" in message)
+
+/** The response that ends a request's stream: the one with its id (any response if the id is unknown). */
+const isFinalFor = (id: RequestId | undefined) => (message: WireMessage): boolean =>
+  isResponse(message) && (id === undefined || message["id"] === id)
+
+const encodeMessage = (message: WireMessage, id: RequestId | undefined): { body: string; ok: boolean } => {
+  try {
+    return { body: JSON.stringify(message), ok: true }
+  } catch {
+    return { body: errorBody(INTERNAL_ERROR, "Internal error: response is not serializable", id), ok: false }
+  }
+}
+
+const statusOfResponse = (message: WireMessage): number => {
+  const error = message["error"]
+  return error === undefined ? 200 : httpStatusOfCode(isObject(error) ? error["code"] : undefined)
+}
+
+/** What a dispatcher defect becomes: -32603 with the request's id, HTTP 500. */
+const internalErrorReply = (id: RequestId | undefined): Reply => ({
+  _tag: "Response",
+  message: id === undefined
+    ? { jsonrpc: "2.0", error: { code: INTERNAL_ERROR, message: "Internal error" } }
+    : { jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message: "Internal error" } },
+  httpStatus: 500
+})
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/**
+ * One SSE event per message. Written by hand rather than with
+ * `effect/encoding/Sse`'s encoder, which leaves out `event: message` (the
+ * default event type); the explicit line is what the MCP SDKs send.
+ * `JSON.stringify` output has no line breaks, so one `data:` line suffices.
+ */
+const sseEvent = (json: string): Uint8Array => encoder.encode(`event: message\ndata: ${json}\n\n`)
+
+class BodyTooLarge {
+  readonly _tag = "BodyTooLarge"
+}
+
+/** Reads the body, failing with `BodyTooLarge` as soon as more than `max` bytes arrived. */
+const readBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  max: number
+): Effect.Effect<Uint8Array, BodyTooLarge | HttpServerError.HttpServerError> =>
+  Effect.suspend(() => {
+    const chunks: Array<Uint8Array> = []
+    let total = 0
+    return request.stream.pipe(
+      Stream.runForEach((chunk) => {
+        total += chunk.byteLength
+        if (total > max) return Effect.fail(new BodyTooLarge())
+        chunks.push(chunk)
+        return Effect.void
+      }),
+      Effect.map(() => {
+        if (chunks.length === 1) return chunks[0]!
+        const out = new Uint8Array(total)
+        let offset = 0
+        for (const chunk of chunks) {
+          out.set(chunk, offset)
+          offset += chunk.byteLength
+        }
+        return out
+      })
+    )
+  })
+
+const tooLarge = (config: Config) =>
+  errorResponse(413, INVALID_REQUEST, `Request body exceeds ${config.maxBodyBytes} bytes`)
+
+const handleWith = (
+  handler: Handler,
+  config: Config,
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  Effect.gen(function*() {
+    if (!hostAllowed(config, request)) {
+      return errorResponse(403, INVALID_REQUEST, "Forbidden: Host not allowed")
+    }
+    if (!originAllowed(config, request)) {
+      return errorResponse(403, INVALID_REQUEST, "Forbidden: Origin not allowed")
+    }
+    if (request.method !== "POST") {
+      return HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } })
+    }
+    if (mediaType(request.headers["content-type"]) !== "application/json") {
+      return errorResponse(415, INVALID_REQUEST, "Unsupported Media Type: Content-Type must be application/json")
+    }
+    const contentLength = request.headers["content-length"]
+    if (contentLength !== undefined && Number(contentLength) > config.maxBodyBytes) {
+      return tooLarge(config)
+    }
+    const body = yield* Effect.result(readBody(request, config.maxBodyBytes))
+    if (body._tag === "Failure") {
+      return body.failure._tag === "BodyTooLarge"
+        ? tooLarge(config)
+        : errorResponse(400, INVALID_REQUEST, "Could not read the request body")
+    }
+    let message: unknown
+    try {
+      message = JSON.parse(decoder.decode(body.success))
+    } catch {
+      return errorResponse(400, PARSE_ERROR, "Parse error")
+    }
+    const principal = config.principal === undefined ? undefined : yield* config.principal(request)
+    const headers = request.headers
+    const incoming: Incoming = {
+      message,
+      headers: (name) => headers[name.toLowerCase()],
+      principal
+    }
+    const id = requestIdOf(message)
+    const reply = yield* handler.handle(incoming).pipe(
+      Effect.catchCause((cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.as(Effect.logError("HttpTransport: the dispatcher died", cause), internalErrorReply(id))
+      )
+    )
+    switch (reply._tag) {
+      case "Accepted":
+        return HttpServerResponse.empty({ status: 202 })
+      case "Response": {
+        const encoded = encodeMessage(reply.message, id)
+        return jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 500)
+      }
+      case "Stream": {
+        const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
+        if (acceptsEventStream(request.headers["accept"])) {
+          return HttpServerResponse.stream(
+            Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body)),
+            {
+              contentType: "text/event-stream",
+              headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
+            }
+          )
+        }
+        // Collapse for clients that did not ask for SSE: answer with the final response as JSON.
+        const last = yield* Stream.runLast(messages)
+        if (Option.isSome(last) && isResponse(last.value)) {
+          const encoded = encodeMessage(last.value, id)
+          return jsonResponse(encoded.body, encoded.ok ? statusOfResponse(last.value) : 500)
+        }
+        return id === undefined
+          ? HttpServerResponse.empty({ status: 202 })
+          : errorResponse(500, INTERNAL_ERROR, "Internal error: the request ended without a response", id)
+      }
+    }
+  })

@@ -1,0 +1,617 @@
+/**
+ * The MCP 2026-07-28 server: registries of tools, prompts, resources and
+ * resource templates, and the dispatcher that answers one JSON-RPC message.
+ *
+ * The dispatcher validates the envelope, the per-request `_meta`
+ * (protocolVersion, clientCapabilities) and, on HTTP, the standard headers;
+ * routes by method; runs `tools/call`, `prompts/get` and `resources/read`
+ * through the MRTR engine (so their handlers may ask); and stamps every
+ * result with `resultType`, `_meta["io.modelcontextprotocol/serverInfo"]` and,
+ * on cacheable complete results, `ttlMs`/`cacheScope`. Every failure becomes
+ * the spec's JSON-RPC error with its HTTP status. The server keeps no
+ * per-conversation memory: a suspended handler travels in the sealed
+ * `requestState`.
+ *
+ * A server is a Layer (`McpServer.layer`); tools, prompts and resources are
+ * registered by Layers too (`McpServer.tools`, `McpServer.prompts`,
+ * `McpServer.resources`), so an app composes a server from several modules.
+ * Source: MCP 2026-07-28, basic/lifecycle, basic/transports, server/*,
+ * basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { Cause, Context, Effect, Fiber, Layer, Option, PubSub, Queue, Schema, Stream } from "effect"
+import { NodeCrypto } from "@effect/platform-node"
+import {
+  type ClientCapabilities,
+  ErrorCode,
+  httpStatusOf,
+  type Implementation,
+  type InputResponses,
+  McpError,
+  MetaKey,
+  PROTOCOL_VERSION,
+  type RequestId,
+  type ServerCapabilities,
+  validateRequestHeaders
+} from "@mrtr/protocol"
+import {
+  Engine,
+  JournalTooLarge,
+  MissingClientCapability,
+  RequestState,
+  RoundLimitExceeded
+} from "@mrtr/core"
+import { McpHandler } from "./McpHandler.ts"
+import type { Completer, Prompt } from "./Prompt.ts"
+import { McpRequest } from "./RequestContext.ts"
+import type { Resource } from "./Resource.ts"
+import type { Tool } from "./Tool.ts"
+import type { Incoming, Reply, WireMessage } from "./Transport.ts"
+
+/**
+ * The protocol revisions this server answers on the stateless wire.
+ *
+ * @since 0.1.0
+ */
+export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
+
+/**
+ * Server options. Everything but `name` and `version` has a default.
+ *
+ * - `title`, `instructions`: shown to clients (`server/discover`).
+ * - `audience`: the identity sealed states are bound to (default `name`);
+ *   instances sharing a key ring must share it.
+ * - `cache`: `ttlMs` (milliseconds, ≥ 0) and `cacheScope` stamped on complete
+ *   results of `server/discover`, the list methods and `resources/read`
+ *   (default `{ ttlMs: 0, cacheScope: "private" }`: clients must revalidate).
+ * - `maxRounds`, `maxJournalBytes`: bounds of one MRTR conversation
+ *   (defaults 16 rounds and 32 KiB).
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  readonly name: string
+  readonly version: string
+  readonly title?: string | undefined
+  readonly instructions?: string | undefined
+  readonly audience?: string | undefined
+  readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" } | undefined
+  readonly maxRounds?: number | undefined
+  readonly maxJournalBytes?: number | undefined
+}
+
+/**
+ * Which registry changed: sent to `subscriptions/listen` streams as
+ * `notifications/<kind>/list_changed` when the client opted in.
+ *
+ * @since 0.1.0
+ */
+export type ListChanged = "tools" | "prompts" | "resources"
+
+type AnyTool = Tool<any, never>
+type AnyPrompt = Prompt<any, never>
+type AnyResource = Resource<any, never>
+
+/**
+ * The server service: its identity, its registries (which may change at
+ * run time; each change is announced to `subscriptions/listen` streams), and
+ * `handle`, the dispatcher the transports call.
+ *
+ * @since 0.1.0
+ */
+export class McpServer extends Context.Service<McpServer, {
+  readonly info: Implementation
+  readonly addTool: (tool: AnyTool) => Effect.Effect<void>
+  readonly removeTool: (name: string) => Effect.Effect<void>
+  readonly addPrompt: (prompt: AnyPrompt) => Effect.Effect<void>
+  readonly removePrompt: (name: string) => Effect.Effect<void>
+  readonly addResource: (resource: AnyResource) => Effect.Effect<void>
+  readonly removeResource: (uriOrTemplate: string) => Effect.Effect<void>
+  readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
+}>()("@mrtr/server/McpServer") {}
+
+const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
+const CACHEABLE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read"
+])
+const METHODS = new Set([
+  "server/discover",
+  "tools/list",
+  "tools/call",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+  "subscriptions/listen"
+])
+
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+const isRequestId = (u: unknown): u is RequestId =>
+  typeof u === "string" || (typeof u === "number" && Number.isInteger(u))
+
+const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
+  _tag: "Response",
+  message: {
+    jsonrpc: "2.0",
+    ...(id === undefined ? {} : { id }),
+    error: error.toJsonRpc()
+  } as WireMessage,
+  httpStatus: httpStatusOf(error.code)
+})
+
+/** The one frozen answer to every bad, expired or foreign requestState. */
+const INVALID_REQUEST_STATE = McpError.invalidParams("Invalid requestState")
+
+const toMcpError = (error: unknown): McpError | undefined => {
+  if (error instanceof McpError) return error
+  if (error instanceof RequestState.InvalidRequestState) return INVALID_REQUEST_STATE
+  if (error instanceof MissingClientCapability) {
+    return McpError.missingRequiredClientCapability(error.requiredCapabilities)
+  }
+  if (error instanceof RoundLimitExceeded) return McpError.invalidParams(error.message)
+  if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
+    return McpError.internalError(error.message)
+  }
+  const tag = isRecord(error) ? error._tag : undefined
+  if (
+    tag === "InvalidToolArguments" || tag === "InvalidPromptArguments" || tag === "InvalidResourceUri"
+  ) {
+    return McpError.invalidParams((error as unknown as Error).message)
+  }
+  return undefined
+}
+
+interface Parsed {
+  readonly id: RequestId
+  readonly method: string
+  readonly params: Record<string, unknown>
+  readonly clientCapabilities: ClientCapabilities
+}
+
+/**
+ * Builds the server service. Requires the `RequestStateCodec` (the key
+ * ring) and a `Digest`; {@link layer} provides both by default.
+ *
+ * @since 0.1.0
+ */
+export const make = Effect.fnUntraced(function*(options: Options) {
+  const codec = yield* RequestState.RequestStateCodec
+  const digest = yield* Effect.context<import("effect/crypto").Digest.Digest>()
+  const info: Implementation = {
+    name: options.name,
+    version: options.version,
+    ...(options.title === undefined ? {} : { title: options.title })
+  }
+  const audience = options.audience ?? options.name
+  const cache = options.cache ?? { ttlMs: 0, cacheScope: "private" as const }
+  const limits = {
+    maxRounds: options.maxRounds ?? 16,
+    maxJournalBytes: options.maxJournalBytes ?? 32 * 1024
+  }
+  const tools = new Map<string, AnyTool>()
+  const prompts = new Map<string, AnyPrompt>()
+  const resources = new Map<string, AnyResource>()
+  const changes = yield* PubSub.unbounded<ListChanged>()
+  const changed = (kind: ListChanged) => Effect.asVoid(PubSub.publish(changes, kind))
+
+  const capabilities = (): ServerCapabilities => ({
+    tools: { listChanged: true },
+    prompts: { listChanged: true },
+    resources: { listChanged: true },
+    completions: {},
+    logging: {}
+  })
+
+  const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean) => ({
+    ...result,
+    resultType: "complete",
+    ...(CACHEABLE.has(method) ? cacheable ? cache : { ttlMs: 0, cacheScope: "private" } : {}),
+    _meta: { ...(isRecord(result._meta) ? result._meta : {}), [MetaKey.serverInfo]: info }
+  })
+
+  // -- MRTR methods -------------------------------------------------------
+
+  const runMrtr = <E>(
+    parsed: Parsed,
+    principal: string | undefined,
+    target: string,
+    args: unknown,
+    handler: Effect.Effect<Record<string, unknown>, E, any>
+  ) => {
+    const inputResponses = parsed.params.inputResponses
+    const requestState = parsed.params.requestState
+    if (inputResponses !== undefined && !isRecord(inputResponses)) {
+      return Effect.fail(McpError.invalidParams("inputResponses must be an object"))
+    }
+    if (requestState !== undefined && typeof requestState !== "string") {
+      return Effect.fail(McpError.invalidParams("requestState must be a string"))
+    }
+    const retried = inputResponses !== undefined || requestState !== undefined
+    return Engine.run(handler, {
+      method: parsed.method,
+      target,
+      arguments: args,
+      audience,
+      principal,
+      clientCapabilities: parsed.clientCapabilities,
+      inputResponses: inputResponses as InputResponses | undefined,
+      requestState
+    }).pipe(
+      Effect.provideService(Engine.Limits, limits),
+      Effect.provideService(RequestState.RequestStateCodec, codec),
+      Effect.provideContext(digest),
+      Effect.map((outcome) =>
+        outcome._tag === "InputRequired"
+          ? { ...outcome.result, _meta: { [MetaKey.serverInfo]: info } }
+          : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
+      )
+    )
+  }
+
+  const callTool = (parsed: Parsed, principal: string | undefined) => {
+    const name = parsed.params.name
+    if (typeof name !== "string") return Effect.fail(McpError.invalidParams("tools/call needs a string name"))
+    const tool = tools.get(name)
+    if (tool === undefined) return Effect.fail(McpError.invalidParams(`Unknown tool: ${name}`))
+    const args = parsed.params.arguments
+    if (args !== undefined && !isRecord(args)) {
+      return Effect.fail(McpError.invalidParams("tools/call arguments must be an object"))
+    }
+    const handler = tool.call(args ?? {}).pipe(
+      Effect.catch((error: unknown) => {
+        if (toMcpError(error) !== undefined) return Effect.fail(error)
+        // A tool's own typed failure is a tool execution error, reported in the result.
+        const message = isRecord(error) && typeof error.message === "string" ? error.message : String(error)
+        return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
+      })
+    )
+    return runMrtr(parsed, principal, name, args ?? {}, handler as Effect.Effect<Record<string, unknown>, unknown>)
+  }
+
+  const getPrompt = (parsed: Parsed, principal: string | undefined) => {
+    const name = parsed.params.name
+    if (typeof name !== "string") return Effect.fail(McpError.invalidParams("prompts/get needs a string name"))
+    const prompt = prompts.get(name)
+    if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${name}`))
+    const args = parsed.params.arguments
+    if (args !== undefined && !isRecord(args)) {
+      return Effect.fail(McpError.invalidParams("prompts/get arguments must be an object"))
+    }
+    return runMrtr(parsed, principal, name, args ?? {}, prompt.get(args ?? {}) as any)
+  }
+
+  const findResource = (uri: string) => {
+    const exact = resources.get(uri)
+    if (exact !== undefined && exact._tag === "Resource") return { resource: exact, variables: {} }
+    for (const resource of resources.values()) {
+      if (resource._tag !== "ResourceTemplate") continue
+      const variables = resource.match(uri)
+      if (variables !== undefined) return { resource, variables }
+    }
+    return undefined
+  }
+
+  const readResource = (parsed: Parsed, principal: string | undefined) => {
+    const uri = parsed.params.uri
+    if (typeof uri !== "string") return Effect.fail(McpError.invalidParams("resources/read needs a string uri"))
+    const found = findResource(uri)
+    if (found === undefined) return Effect.fail(McpError.invalidParams(`Resource not found: ${uri}`, { uri }))
+    return runMrtr(parsed, principal, uri, null, found.resource.read(uri, found.variables) as any)
+  }
+
+  // -- Other methods --------------------------------------------------------
+
+  const list = <A>(key: string, items: Iterable<A>, cursor: unknown) =>
+    cursor !== undefined && cursor !== null
+      ? Effect.fail(McpError.invalidParams("Invalid cursor"))
+      : Effect.succeed({ [key]: Array.from(items) })
+
+  const complete = (parsed: Parsed) => {
+    const ref = parsed.params.ref
+    const argument = parsed.params.argument
+    if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
+      return Effect.fail(McpError.invalidParams("completion/complete needs ref and argument { name, value }"))
+    }
+    let completer: Completer | undefined
+    if (ref.type === "ref/prompt" && typeof ref.name === "string") {
+      const prompt = prompts.get(ref.name)
+      if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${ref.name}`))
+      completer = prompt.completions[argument.name]
+    } else if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+      const resource = resources.get(ref.uri)
+      if (resource === undefined) return Effect.fail(McpError.invalidParams(`Unknown resource template: ${ref.uri}`))
+      completer = resource.completions[argument.name]
+    } else {
+      return Effect.fail(McpError.invalidParams("completion/complete ref must be ref/prompt or ref/resource"))
+    }
+    const context = isRecord(parsed.params.context) && isRecord(parsed.params.context.arguments)
+      ? parsed.params.context.arguments as Record<string, string>
+      : {}
+    const value = argument.value
+    return (completer === undefined ? Effect.succeed([] as ReadonlyArray<string>) : completer(value, context)).pipe(
+      Effect.map((values) => ({
+        completion: {
+          values: values.slice(0, 100),
+          total: values.length,
+          hasMore: values.length > 100
+        }
+      }))
+    )
+  }
+
+  const listen = (parsed: Parsed): Reply => {
+    const filter = isRecord(parsed.params.notifications) ? parsed.params.notifications : {}
+    const honoured: Record<string, boolean> = {}
+    for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]) {
+      if (filter[key] === true) honoured[key] = true
+    }
+    const subscription = { [MetaKey.subscriptionId]: parsed.id }
+    const wanted = (kind: ListChanged) => honoured[`${kind}ListChanged`] === true
+    const ack: WireMessage = {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: honoured, _meta: subscription }
+    }
+    return {
+      _tag: "Stream",
+      messages: Stream.concat(
+        Stream.succeed(ack),
+        Stream.fromPubSub(changes).pipe(
+          Stream.filter(wanted),
+          Stream.map((kind): WireMessage => ({
+            jsonrpc: "2.0",
+            method: `notifications/${kind}/list_changed`,
+            params: { _meta: subscription }
+          }))
+        )
+      )
+    }
+  }
+
+  // -- Envelope, _meta and headers ------------------------------------------
+
+  const parse = (incoming: Incoming): Parsed | Reply => {
+    const message = incoming.message
+    if (!isRecord(message)) {
+      return errorReply(undefined, McpError.invalidRequest(Array.isArray(message)
+        ? "Batches are not supported"
+        : "A JSON-RPC message must be an object"))
+    }
+    const id = isRequestId(message.id) ? message.id : undefined
+    if (message.jsonrpc !== "2.0") return errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\""))
+    if (typeof message.method !== "string") {
+      return errorReply(id, McpError.invalidRequest("A request needs a string method"))
+    }
+    if (!("id" in message)) return { _tag: "Accepted" }
+    if (id === undefined) return errorReply(undefined, McpError.invalidRequest("id must be a string or an integer"))
+    const method = message.method
+    if (!METHODS.has(method)) return errorReply(id, McpError.methodNotFound(method))
+    const params = message.params
+    if (params !== undefined && !isRecord(params)) return errorReply(id, McpError.invalidParams("params must be an object"))
+    const meta = params?._meta
+    if (!isRecord(meta)) return errorReply(id, McpError.invalidParams("Missing params._meta"))
+    const version = meta[MetaKey.protocolVersion]
+    if (typeof version !== "string") {
+      return errorReply(id, McpError.invalidParams(`Missing _meta["${MetaKey.protocolVersion}"]`))
+    }
+    const clientCapabilities = meta[MetaKey.clientCapabilities]
+    if (!isRecord(clientCapabilities)) {
+      return errorReply(id, McpError.invalidParams(`Missing _meta["${MetaKey.clientCapabilities}"]`))
+    }
+    if (incoming.headers !== undefined) {
+      const mismatch = validateRequestHeaders(incoming.headers, { method, params: params ?? {} })
+      if (mismatch !== undefined) return errorReply(id, mismatch)
+    }
+    if (!SUPPORTED_VERSIONS.includes(version)) {
+      return errorReply(id, McpError.unsupportedProtocolVersion(version, SUPPORTED_VERSIONS))
+    }
+    return { id, method, params: params ?? {}, clientCapabilities: clientCapabilities as ClientCapabilities }
+  }
+
+  const route = (parsed: Parsed, principal: string | undefined): Effect.Effect<unknown, unknown, McpRequest> => {
+    const params = parsed.params
+    switch (parsed.method) {
+      case "server/discover":
+        return Effect.succeed({
+          supportedVersions: SUPPORTED_VERSIONS,
+          capabilities: capabilities(),
+          ...(options.instructions === undefined ? {} : { instructions: options.instructions })
+        })
+      case "tools/list":
+        return list("tools", Array.from(tools.values(), (t) => t.definition), params.cursor)
+      case "prompts/list":
+        return list("prompts", Array.from(prompts.values(), (p) => p.definition), params.cursor)
+      case "resources/list":
+        return list(
+          "resources",
+          Array.from(resources.values()).filter((r) => r._tag === "Resource").map((r) => r.definition),
+          params.cursor
+        )
+      case "resources/templates/list":
+        return list(
+          "resourceTemplates",
+          Array.from(resources.values()).filter((r) => r._tag === "ResourceTemplate").map((r) => r.definition),
+          params.cursor
+        )
+      case "tools/call":
+        return callTool(parsed, principal)
+      case "prompts/get":
+        return getPrompt(parsed, principal)
+      case "resources/read":
+        return readResource(parsed, principal)
+      case "completion/complete":
+        return complete(parsed)
+      default:
+        return Effect.fail(McpError.methodNotFound(parsed.method))
+    }
+  }
+
+  const respond = (parsed: Parsed, principal: string | undefined) =>
+    route(parsed, principal).pipe(
+      Effect.map((result): WireMessage => ({
+        jsonrpc: "2.0",
+        id: parsed.id,
+        result: MRTR_METHODS.has(parsed.method) ? result : stamp(parsed.method, result as Record<string, unknown>, true)
+      })),
+      Effect.catchCause((cause): Effect.Effect<WireMessage> => {
+        const failure = Cause.findErrorOption(cause)
+        const known = Option.isSome(failure) ? toMcpError(failure.value) : undefined
+        if (known !== undefined) {
+          return Effect.succeed({ jsonrpc: "2.0", id: parsed.id, error: known.toJsonRpc() })
+        }
+        return Effect.logError("Request failed", cause).pipe(
+          Effect.annotateLogs({ method: parsed.method }),
+          Effect.as({
+            jsonrpc: "2.0",
+            id: parsed.id,
+            error: Option.isSome(failure) && isRecord(failure.value) && typeof failure.value.message === "string"
+              ? { code: ErrorCode.InternalError, message: failure.value.message }
+              : McpError.internalError().toJsonRpc()
+          })
+        )
+      })
+    )
+
+  const statusOf = (message: WireMessage) =>
+    isRecord(message.error) && typeof message.error.code === "number" ? httpStatusOf(message.error.code) : 200
+
+  // Runs a request; the first notification it emits turns the reply into a stream.
+  const handleRequest = (parsed: Parsed, incoming: Incoming) =>
+    Effect.gen(function*() {
+      const meta = parsed.params._meta as Record<string, unknown>
+      const accept = incoming.headers?.("accept")
+      const canStream = incoming.headers === undefined || accept === undefined || accept.includes("text/event-stream")
+      const queue = yield* Queue.unbounded<WireMessage, Cause.Done>()
+      const logLevel = meta[MetaKey.logLevel]
+      const progressToken = meta.progressToken
+      const clientInfo = meta[MetaKey.clientInfo]
+      const context = McpRequest.of({
+        id: parsed.id,
+        method: parsed.method,
+        clientCapabilities: parsed.clientCapabilities,
+        clientInfo: isRecord(clientInfo) ? clientInfo as Implementation : undefined,
+        logLevel: typeof logLevel === "string" ? logLevel as any : undefined,
+        progressToken: typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined,
+        principal: incoming.principal,
+        notify: (notification) => canStream ? Effect.asVoid(Queue.offer(queue, notification)) : Effect.void
+      })
+      const fiber = yield* respond(parsed, incoming.principal).pipe(
+        Effect.provideService(McpRequest, context),
+        Effect.tap((response) => Queue.offer(queue, response).pipe(Effect.andThen(Queue.end(queue)))),
+        Effect.forkDetach
+      )
+      const first = yield* Queue.take(queue).pipe(Effect.orDie)
+      if ("id" in first) return { _tag: "Response", message: first, httpStatus: statusOf(first) } as Reply
+      return {
+        _tag: "Stream",
+        messages: Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(
+          Stream.ensuring(Fiber.interrupt(fiber))
+        )
+      } as Reply
+    })
+
+  const handle = (incoming: Incoming): Effect.Effect<Reply> => {
+    const parsed = parse(incoming)
+    if ("_tag" in parsed) return Effect.succeed(parsed)
+    if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed))
+    return handleRequest(parsed, incoming)
+  }
+
+  return McpServer.of({
+    info,
+    addTool: (tool) => Effect.suspend(() => (tools.set(tool.name, tool), changed("tools"))),
+    removeTool: (name) => Effect.suspend(() => (tools.delete(name) ? changed("tools") : Effect.void)),
+    addPrompt: (prompt) => Effect.suspend(() => (prompts.set(prompt.name, prompt), changed("prompts"))),
+    removePrompt: (name) => Effect.suspend(() => (prompts.delete(name) ? changed("prompts") : Effect.void)),
+    addResource: (resource) => Effect.suspend(() => (resources.set(resource.key, resource), changed("resources"))),
+    removeResource: (key) => Effect.suspend(() => (resources.delete(key) ? changed("resources") : Effect.void)),
+    handle
+  })
+})
+
+/**
+ * The server as a Layer, providing `McpServer` and the `McpHandler` the
+ * transports need.
+ *
+ * With zero configuration it reads the key ring from
+ * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged) and the
+ * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes), and uses
+ * `node:crypto` for digests. Provide `requestState` to use another codec
+ * layer (e.g. `RequestState.RequestStateCodec.layer({ keyRing, ttl })`).
+ *
+ * @since 0.1.0
+ */
+export const layer = (
+  options: Options & {
+    readonly requestState?: Layer.Layer<RequestState.RequestStateCodec> | undefined
+  }
+): Layer.Layer<McpServer | McpHandler> => {
+  const server = Layer.effect(McpServer, make(options))
+  const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle })))
+  return Layer.provideMerge(handler, server).pipe(
+    Layer.provide(options.requestState ?? RequestState.RequestStateCodec.layerConfig),
+    Layer.provide(NodeCrypto.layerDigest)
+  )
+}
+
+const register = <A, R>(
+  items: ReadonlyArray<A>,
+  add: (server: McpServer["Service"], item: A) => Effect.Effect<void>,
+  withContext: (item: A, context: Context.Context<R>) => A
+): Layer.Layer<never, never, McpServer | R> =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const server = yield* McpServer
+    const context = yield* Effect.context<R>()
+    for (const item of items) yield* add(server, withContext(item, context))
+  }))
+
+/**
+ * Registers tools with the server. The Layer requires what the tools'
+ * handlers require (besides the engine's services), and provides it to them.
+ *
+ * @since 0.1.0
+ */
+export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
+  ...items: T
+): Layer.Layer<never, never, McpServer | (T[number] extends Tool<any, infer R> ? R : never)> =>
+  register(items, (s, t) => s.addTool(t as AnyTool), (tool, context) => ({
+    ...tool,
+    call: (args: unknown) => Effect.provideContext(tool.call(args), context as Context.Context<any>)
+  })) as any
+
+/**
+ * Registers prompts with the server; see {@link tools}.
+ *
+ * @since 0.1.0
+ */
+export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
+  ...items: P
+): Layer.Layer<never, never, McpServer | (P[number] extends Prompt<any, infer R> ? R : never)> =>
+  register(items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, context) => ({
+    ...prompt,
+    get: (args: unknown) => Effect.provideContext(prompt.get(args), context as Context.Context<any>)
+  })) as any
+
+/**
+ * Registers resources and resource templates with the server; see {@link tools}.
+ *
+ * @since 0.1.0
+ */
+export const resources = <const T extends ReadonlyArray<Resource<any, any>>>(
+  ...items: T
+): Layer.Layer<never, never, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
+  register(items, (s, r) => s.addResource(r as AnyResource), (resource, context) => ({
+    ...resource,
+    read: (uri: string, variables: Readonly<Record<string, string>>) =>
+      Effect.provideContext(resource.read(uri, variables), context as Context.Context<any>)
+  })) as any

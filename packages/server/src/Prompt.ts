@@ -1,0 +1,139 @@
+/**
+ * Prompts: templated messages with string arguments, optional argument
+ * completions, and handlers that may ask.
+ *
+ * Arguments are an Effect Schema struct of string fields; required fields
+ * become required `PromptArgument`s, and field `description`/`title`
+ * annotations are carried over. The handler may ask (`prompts/get` supports
+ * MRTR) and returns messages.
+ * Source: MCP 2026-07-28, server/prompts; server/utilities/completion;
+ * basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import type { GetPromptResult, Prompt as WirePrompt, PromptArgument, PromptMessage } from "@mrtr/protocol"
+import type { Conversation as ConversationModule } from "@mrtr/core"
+import type { McpRequest } from "./RequestContext.ts"
+
+type Conversation = ConversationModule.Conversation
+
+/**
+ * What a prompt handler may return: a string (one user text message), an
+ * array of `PromptMessage`s, or a `GetPromptResult` without `resultType`.
+ *
+ * @since 0.1.0
+ */
+export type PromptOutput = string | ReadonlyArray<PromptMessage> | Omit<GetPromptResult, "resultType">
+
+/**
+ * Completes one argument: receives the partial `value` typed so far and the
+ * other arguments already filled in, returns candidate values (at most 100
+ * are sent, per the spec).
+ *
+ * @since 0.1.0
+ */
+export type Completer = (
+  value: string,
+  context: Readonly<Record<string, string>>
+) => Effect.Effect<ReadonlyArray<string>>
+
+/**
+ * A prompt ready to register: its wire definition (`prompts/list` entry),
+ * `get`, and its argument completers.
+ *
+ * `get` fails with `InvalidPromptArguments` when the arguments do not decode.
+ *
+ * @since 0.1.0
+ */
+export interface Prompt<E = never, R = never> {
+  readonly name: string
+  readonly definition: WirePrompt
+  readonly get: (args: unknown) => Effect.Effect<Omit<GetPromptResult, "resultType">, E | InvalidPromptArguments, R | Conversation | McpRequest>
+  readonly completions: Readonly<Record<string, Completer>>
+}
+
+/**
+ * The arguments of a `prompts/get` do not match the prompt's arguments.
+ * The server answers JSON-RPC `-32602` (InvalidParams).
+ *
+ * @since 0.1.0
+ */
+export class InvalidPromptArguments extends Schema.TaggedError<InvalidPromptArguments>()("InvalidPromptArguments", {
+  prompt: Schema.String,
+  issue: Schema.String
+}) {
+  override get message(): string {
+    return `Invalid arguments for prompt ${this.prompt}: ${this.issue}`
+  }
+}
+
+type Arguments = Schema.Codec<any, any, never, never>
+
+/**
+ * The options of {@link make}: `arguments` (a struct of string fields,
+ * default none), `completions` per argument name, and the `handler`.
+ *
+ * @since 0.1.0
+ */
+export interface Options<A extends Arguments, E, R> {
+  readonly title?: string | undefined
+  readonly description?: string | undefined
+  readonly arguments?: A | undefined
+  readonly completions?: Readonly<Record<string, Completer>> | undefined
+  readonly handler: (args: A["Type"]) => Effect.Effect<PromptOutput, E, R>
+}
+
+const NoArguments = Schema.Struct({})
+
+const argumentsOf = (schema: Schema.Top): Array<PromptArgument> => {
+  const root = Schema.toJsonSchemaDocument(schema).schema as {
+    type?: string
+    properties?: Record<string, { title?: string; description?: string }>
+    required?: Array<string>
+  }
+  if (root.type !== "object") throw new Error("The arguments of a prompt must be a Schema.Struct of strings")
+  const required = new Set(root.required ?? [])
+  return Object.entries(root.properties ?? {}).map(([name, js]) => ({
+    name,
+    ...(js.title === undefined ? {} : { title: js.title }),
+    ...(js.description === undefined ? {} : { description: js.description }),
+    required: required.has(name)
+  }))
+}
+
+const toResult = (output: PromptOutput): Omit<GetPromptResult, "resultType"> =>
+  typeof output === "string"
+    ? { messages: [{ role: "user", content: { type: "text", text: output } }] }
+    : Array.isArray(output)
+    ? { messages: output as Array<PromptMessage> }
+    : output as Omit<GetPromptResult, "resultType">
+
+/**
+ * Defines a prompt.
+ *
+ * @since 0.1.0
+ */
+export const make = <A extends Arguments = typeof NoArguments, E = never, R = never>(
+  name: string,
+  options: Options<A, E, R>
+): Prompt<E, Exclude<R, Conversation | McpRequest>> => {
+  const schema: Arguments = options.arguments ?? NoArguments
+  const decode = Schema.decodeUnknownEffect(schema)
+  return {
+    name,
+    definition: {
+      name,
+      ...(options.title === undefined ? {} : { title: options.title }),
+      ...(options.description === undefined ? {} : { description: options.description }),
+      arguments: argumentsOf(schema)
+    },
+    completions: options.completions ?? {},
+    get: (args) =>
+      decode(args ?? {}).pipe(
+        Effect.mapError((issue) => new InvalidPromptArguments({ prompt: name, issue: issue.message })),
+        Effect.flatMap((decoded) => options.handler(decoded)),
+        Effect.map(toResult)
+      ) as Effect.Effect<Omit<GetPromptResult, "resultType">, E | InvalidPromptArguments, Exclude<R, Conversation | McpRequest> | Conversation | McpRequest>
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Tools: typed parameters in, a result out, and asks in between.
+ *
+ * A tool's `inputSchema` is generated from its Effect Schema parameters and
+ * its arguments are decoded with the same schema; an optional `output`
+ * schema generates `outputSchema` and fills `structuredContent`. The handler
+ * is an Effect that may ask (`Elicitation`, `Sampling`, `Roots`) and use
+ * `Mrtr.step`; the server runs it with the MRTR engine.
+ * Source: MCP 2026-07-28, server/tools; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
+import type { Conversation as ConversationModule } from "@mrtr/core"
+import type { McpRequest } from "./RequestContext.ts"
+
+type Conversation = ConversationModule.Conversation
+
+/**
+ * What a tool handler may return:
+ * - a string (one text content block),
+ * - an array of content blocks,
+ * - a `CallToolResult` without `resultType` (`{ content, structuredContent?, isError? }`),
+ * - or, when the tool has an `output` schema, a value of that schema's type.
+ *
+ * @since 0.1.0
+ */
+export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolResult, "resultType">
+
+/**
+ * A tool ready to register: its wire definition (`tools/list` entry) and a
+ * `call` that decodes raw arguments and runs the handler.
+ *
+ * `call` fails with `InvalidToolArguments` when the arguments do not decode;
+ * other failures are the handler's (`E`). `R` is what the handler needs
+ * besides the engine's `Conversation`.
+ *
+ * @since 0.1.0
+ */
+export interface Tool<E = never, R = never> {
+  readonly name: string
+  readonly definition: WireTool
+  readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
+}
+
+/**
+ * The arguments of a `tools/call` do not match the tool's parameters.
+ * The server answers JSON-RPC `-32602` (InvalidParams) with `message`.
+ *
+ * @since 0.1.0
+ */
+export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArguments>()("InvalidToolArguments", {
+  tool: Schema.String,
+  issue: Schema.String
+}) {
+  override get message(): string {
+    return `Invalid arguments for tool ${this.tool}: ${this.issue}`
+  }
+}
+
+type Parameters = Schema.Codec<any, any, never, never>
+
+/**
+ * The options of {@link make}.
+ *
+ * - `parameters`: an Effect Schema of the arguments object (default: no
+ *   parameters). Fields annotated `{ "x-mcp-header": "Name" }` are mirrored
+ *   by clients into an `Mcp-Param-Name` HTTP header.
+ * - `output`: optional Effect Schema of the structured result.
+ * - `handler`: receives the decoded arguments.
+ *
+ * @since 0.1.0
+ */
+export interface Options<P extends Parameters, O, E, R> {
+  readonly title?: string | undefined
+  readonly description?: string | undefined
+  readonly annotations?: ToolAnnotations | undefined
+  readonly parameters?: P | undefined
+  readonly output?: Schema.Codec<O, any, never, never> | undefined
+  readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
+}
+
+const NoParameters = Schema.Struct({})
+
+const includeAnnotationKey = (key: string) => key.startsWith("x-mcp-")
+
+const objectSchema = (schema: Schema.Top, what: string) => {
+  const document = Schema.toJsonSchemaDocument(schema, { includeAnnotationKey })
+  const root = document.schema as Record<string, unknown>
+  if (root.type !== "object") throw new Error(`The ${what} of a tool must be an object schema (a Schema.Struct)`)
+  const definitions = document.definitions as Record<string, unknown>
+  return Object.keys(definitions).length === 0 ? root : { ...root, $defs: definitions }
+}
+
+const toResult = (output: unknown): Omit<CallToolResult, "resultType"> =>
+  typeof output === "string"
+    ? { content: [{ type: "text", text: output }] }
+    : Array.isArray(output)
+    ? { content: output as Array<ContentBlock> }
+    : output as Omit<CallToolResult, "resultType">
+
+/**
+ * Defines a tool.
+ *
+ * Throws at definition time when `parameters` or `output` is not an object
+ * schema (the spec requires `inputSchema.type === "object"`).
+ *
+ * @example
+ * ```ts
+ * const greet = Tool.make("greet", {
+ *   parameters: Schema.Struct({ greeting: Schema.String }),
+ *   handler: Effect.fn(function*({ greeting }) {
+ *     const { name } = yield* Elicitation.form({ message: "Your name?", schema: Schema.Struct({ name: Schema.String }) })
+ *     return `${greeting}, ${name}!`
+ *   })
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ */
+export const make = <P extends Parameters = typeof NoParameters, O = never, E = never, R = never>(
+  name: string,
+  options: Options<P, O, E, R>
+): Tool<E, Exclude<R, Conversation | McpRequest>> => {
+  const parameters: Parameters = options.parameters ?? NoParameters
+  const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters))
+  const output = options.output
+  const encodeOutput = output === undefined ? undefined : Schema.encodeEffect(Schema.toCodecJson(output))
+  const definition: WireTool = {
+    name,
+    ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.description === undefined ? {} : { description: options.description }),
+    inputSchema: objectSchema(parameters, "parameters") as WireTool["inputSchema"],
+    ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output") as WireTool["outputSchema"] }),
+    ...(options.annotations === undefined ? {} : { annotations: options.annotations })
+  }
+  return {
+    name,
+    definition,
+    call: (args) =>
+      decode(args ?? {}).pipe(
+        Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message })),
+        Effect.flatMap((params) => options.handler(params)),
+        Effect.flatMap((value) =>
+          encodeOutput === undefined
+            ? Effect.succeed(toResult(value))
+            : encodeOutput(value as O).pipe(
+              Effect.orDie,
+              Effect.map((structured) => ({
+                content: [{ type: "text" as const, text: JSON.stringify(structured) }],
+                structuredContent: structured as Record<string, unknown>
+              }))
+            )
+        )
+      ) as Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, Exclude<R, Conversation | McpRequest> | Conversation | McpRequest>
+  }
+}

@@ -1,0 +1,425 @@
+/**
+ * Streamable HTTP transport (MCP 2026-07-28, basic/transports) over real
+ * sockets: every status the transport produces, SSE framing, cancellation on
+ * disconnect, DNS-rebinding protection, and that the server keeps serving
+ * after each rejected request.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
+import * as Http from "node:http"
+import * as HttpTransport from "../src/HttpTransport.ts"
+import { McpHandler } from "../src/McpHandler.ts"
+import type { Handler, Incoming, Reply, WireMessage } from "../src/Transport.ts"
+
+// -----------------------------------------------------------------------------
+// Fake dispatcher
+// -----------------------------------------------------------------------------
+
+const asRecord = (u: unknown): Record<string, unknown> => (typeof u === "object" && u !== null ? u as any : {})
+
+/**
+ * - notifications (no id) → Accepted
+ * - "error" → -32601 with HTTP 404
+ * - "stream" → a progress notification, then the response
+ * - "hang" → a notification, then never ends; records its exit in `streamExit`
+ * - "die" → a defect
+ * - anything else → echo of params and of some headers
+ */
+const makeHandler = (streamExit?: Deferred.Deferred<Exit.Exit<unknown, unknown>>): Handler => ({
+  handle: (incoming: Incoming): Effect.Effect<Reply> => {
+    const message = asRecord(incoming.message)
+    const id = message["id"]
+    const method = message["method"]
+    if (id === undefined) return Effect.succeed({ _tag: "Accepted" })
+    const response = (result: unknown): WireMessage => ({ jsonrpc: "2.0", id, result })
+    switch (method) {
+      case "error":
+        return Effect.succeed({
+          _tag: "Response",
+          message: { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found: error" } },
+          httpStatus: 404
+        })
+      case "stream":
+        return Effect.succeed({
+          _tag: "Stream",
+          messages: Stream.make<Array<WireMessage>>(
+            { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } },
+            response({ done: true }),
+            // after the response: the transport must end the stream before this one
+            { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "late" } }
+          )
+        })
+      case "die":
+        return Effect.die(new Error("boom"))
+      case "hang":
+        return Effect.succeed({
+          _tag: "Stream",
+          messages: Stream.concat(
+            Stream.make<Array<WireMessage>>({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 0 } }),
+            Stream.never
+          ).pipe(Stream.onExit((exit) => streamExit ? Deferred.succeed(streamExit, exit) : Effect.void))
+        })
+      default:
+        return Effect.succeed({
+          _tag: "Response",
+          message: response({
+            params: message["params"] ?? null,
+            protocolVersion: incoming.headers?.("MCP-PROTOCOL-VERSION") ?? null,
+            method: incoming.headers?.("mcp-method") ?? null,
+            principal: incoming.principal ?? null
+          }),
+          httpStatus: 200
+        })
+    }
+  }
+})
+
+/** Starts the transport on an ephemeral port for the duration of the test; returns the endpoint URL. */
+const startServer = (
+  options: HttpTransport.LayerOptions = {},
+  handler: Handler = makeHandler()
+): Effect.Effect<URL, unknown, import("effect").Scope.Scope> =>
+  Effect.gen(function*() {
+    const context = yield* Layer.build(
+      HttpTransport.layer({ port: 0, gracefulShutdownTimeout: "1 second", ...options }).pipe(
+        Layer.provide(Layer.succeed(McpHandler, handler))
+      )
+    )
+    return new URL(Context.get(context, HttpTransport.HttpEndpoint).url)
+  })
+
+// -----------------------------------------------------------------------------
+// Raw HTTP client (node:http: full control over Host, chunking, disconnects)
+// -----------------------------------------------------------------------------
+
+interface RawResponse {
+  readonly status: number
+  readonly headers: Http.IncomingHttpHeaders
+  readonly body: string
+}
+
+interface RawRequest {
+  readonly method?: string
+  readonly path?: string
+  readonly headers?: Record<string, string>
+  /** A string is sent with Content-Length; an array is sent chunked, one write per element. */
+  readonly body?: string | ReadonlyArray<string>
+}
+
+const raw = (url: URL, request: RawRequest = {}): Effect.Effect<RawResponse> =>
+  Effect.callback<RawResponse>((resume) => {
+    const headers: Record<string, string> = { ...request.headers }
+    if (typeof request.body === "string" && headers["content-length"] === undefined) {
+      headers["content-length"] = String(Buffer.byteLength(request.body))
+    }
+    const req = Http.request({
+      host: url.hostname,
+      port: url.port,
+      method: request.method ?? "POST",
+      path: request.path ?? url.pathname,
+      headers,
+      agent: false
+    }, (res) => {
+      let body = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk: string) => (body += chunk))
+      res.on("end", () => resume(Effect.succeed({ status: res.statusCode ?? 0, headers: res.headers, body })))
+      res.on("error", (error) => resume(Effect.die(error)))
+    })
+    req.on("error", (error) => resume(Effect.die(error)))
+    if (request.body === undefined) {
+      req.end()
+    } else if (typeof request.body === "string") {
+      req.end(request.body)
+    } else {
+      for (const chunk of request.body) req.write(chunk)
+      req.end()
+    }
+    return Effect.sync(() => req.destroy())
+  })
+
+const MCP_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28"
+}
+
+const post = (url: URL, message: unknown, headers: Record<string, string> = {}) =>
+  raw(url, { body: JSON.stringify(message), headers: { ...MCP_HEADERS, ...headers } })
+
+const echo = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo" } })
+
+/** A normal request still succeeds: the server keeps serving after an error. */
+const expectServing = (url: URL) =>
+  Effect.gen(function*() {
+    const res = yield* post(url, echo(99))
+    assert.strictEqual(res.status, 200)
+    assert.strictEqual(JSON.parse(res.body).id, 99)
+  })
+
+const expectJsonRpcError = (res: RawResponse, status: number, code: number) => {
+  assert.strictEqual(res.status, status)
+  assert.match(String(res.headers["content-type"]), /^application\/json/)
+  const body = JSON.parse(res.body)
+  assert.strictEqual(body.jsonrpc, "2.0")
+  assert.strictEqual(body.error.code, code)
+  assert.isString(body.error.message)
+  assert.isFalse("id" in body, "transport-level errors carry no id")
+}
+
+const parseSse = (body: string): Array<{ event: string | undefined; data: unknown }> =>
+  body.split("\n\n").filter((block) => block.trim() !== "").map((block) => {
+    const lines = block.split("\n")
+    const event = lines.find((l) => l.startsWith("event: "))?.slice(7)
+    const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n")
+    return { event, data: JSON.parse(data) }
+  })
+
+// -----------------------------------------------------------------------------
+// Tests
+// -----------------------------------------------------------------------------
+
+describe("HttpTransport", () => {
+  it.live("binds 127.0.0.1 and exposes the endpoint URL", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      assert.match(url.href, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+      assert.notStrictEqual(url.port, "0")
+    }))
+
+  it.live("200: a Response reply is a JSON body with the reply's status; headers are case-insensitive", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ principal: () => Effect.succeed("alice") })
+      const res = yield* post(url, echo(1), {
+        "content-type": "application/json; charset=utf-8",
+        "Mcp-Method": "tools/call"
+      })
+      assert.strictEqual(res.status, 200)
+      assert.match(String(res.headers["content-type"]), /^application\/json/)
+      assert.deepStrictEqual(JSON.parse(res.body), {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { params: { name: "echo" }, protocolVersion: "2026-07-28", method: "tools/call", principal: "alice" }
+      })
+    }))
+
+  it.live("passes the dispatcher's error status through (404 for -32601)", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const res = yield* post(url, { jsonrpc: "2.0", id: 2, method: "error", params: {} })
+      assert.strictEqual(res.status, 404)
+      assert.strictEqual(JSON.parse(res.body).error.code, -32601)
+      yield* expectServing(url)
+    }))
+
+  it.live("500 with -32603 and the request id when the dispatcher dies", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const res = yield* post(url, { jsonrpc: "2.0", id: 9, method: "die", params: {} })
+      assert.strictEqual(res.status, 500)
+      assert.deepStrictEqual(JSON.parse(res.body), {
+        jsonrpc: "2.0",
+        id: 9,
+        error: { code: -32603, message: "Internal error" }
+      })
+      yield* expectServing(url)
+    }).pipe(Effect.provide(Logger.layer([]))))
+
+  it.live("202: a notification gets an empty 202", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const res = yield* post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })
+      assert.strictEqual(res.status, 202)
+      assert.strictEqual(res.body, "")
+    }))
+
+  it.live("SSE: a Stream reply is text/event-stream, one `event: message` per message, ending at the response", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const res = yield* post(url, { jsonrpc: "2.0", id: 3, method: "stream", params: {} })
+      assert.strictEqual(res.status, 200)
+      assert.match(String(res.headers["content-type"]), /^text\/event-stream/)
+      const events = parseSse(res.body)
+      assert.strictEqual(events.length, 2)
+      assert.deepStrictEqual(events.map((e) => e.event), ["message", "message"])
+      assert.strictEqual(asRecord(events[0]!.data)["method"], "notifications/progress")
+      assert.deepStrictEqual(events[1]!.data, { jsonrpc: "2.0", id: 3, result: { done: true } })
+    }))
+
+  it.live("no SSE for a client whose Accept lacks text/event-stream: the final response comes as JSON", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const res = yield* post(url, { jsonrpc: "2.0", id: 4, method: "stream", params: {} }, {
+        accept: "application/json"
+      })
+      assert.strictEqual(res.status, 200)
+      assert.match(String(res.headers["content-type"]), /^application\/json/)
+      assert.deepStrictEqual(JSON.parse(res.body), { jsonrpc: "2.0", id: 4, result: { done: true } })
+    }))
+
+  it.live("closing the SSE stream interrupts the reply stream (cancels the request)", () =>
+    Effect.gen(function*() {
+      const streamExit = yield* Deferred.make<Exit.Exit<unknown, unknown>>()
+      const url = yield* startServer({}, makeHandler(streamExit))
+      const firstEvent = yield* Effect.callback<string>((resume) => {
+        const req = Http.request({
+          host: url.hostname,
+          port: url.port,
+          method: "POST",
+          path: url.pathname,
+          headers: MCP_HEADERS,
+          agent: false
+        }, (res) => {
+          res.setEncoding("utf8")
+          res.once("data", (chunk: string) => {
+            // Got the first event: hang up.
+            req.destroy()
+            resume(Effect.succeed(`${res.headers["content-type"]}|${chunk}`))
+          })
+        })
+        req.on("error", () => {})
+        req.end(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "hang", params: {} }))
+      })
+      assert.match(firstEvent, /^text\/event-stream\|event: message\ndata: /)
+      const exit = yield* Deferred.await(streamExit).pipe(Effect.timeout("5 seconds"))
+      assert.isTrue(Exit.hasInterrupts(exit), "the reply stream was interrupted")
+      yield* expectServing(url)
+    }))
+
+  it.live("405 with Allow: POST for GET, DELETE and other methods on the endpoint", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      for (const method of ["GET", "DELETE", "PUT"]) {
+        const res = yield* raw(url, { method, headers: { accept: "text/event-stream" } })
+        assert.strictEqual(res.status, 405, method)
+        assert.strictEqual(res.headers["allow"], "POST")
+        yield* expectServing(url)
+      }
+    }))
+
+  it.live("404 for other paths", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const res = yield* raw(url, { path: "/other", body: JSON.stringify(echo(1)), headers: MCP_HEADERS })
+      assert.strictEqual(res.status, 404)
+      yield* expectServing(url)
+    }))
+
+  it.live("serves a configured path", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ path: "/api/mcp" })
+      assert.strictEqual(url.pathname, "/api/mcp")
+      yield* expectServing(url)
+      const res = yield* raw(url, { path: "/mcp", body: JSON.stringify(echo(1)), headers: MCP_HEADERS })
+      assert.strictEqual(res.status, 404)
+    }))
+
+  it.live("415 when Content-Type is missing or not application/json", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const body = JSON.stringify(echo(1))
+      expectJsonRpcError(yield* raw(url, { body, headers: { accept: MCP_HEADERS.accept } }), 415, -32600)
+      yield* expectServing(url)
+      expectJsonRpcError(yield* raw(url, { body, headers: { ...MCP_HEADERS, "content-type": "text/plain" } }), 415, -32600)
+      yield* expectServing(url)
+    }))
+
+  it.live("413 when Content-Length exceeds maxBodyBytes (checked before reading)", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ maxBodyBytes: 1024 })
+      const big = JSON.stringify({ ...echo(1), params: { pad: "x".repeat(2000) } })
+      expectJsonRpcError(yield* raw(url, { body: big, headers: MCP_HEADERS }), 413, -32600)
+      yield* expectServing(url)
+      // Announce 100 MB and send a few bytes: answered at once, without waiting for (or buffering) the body.
+      const announced = yield* raw(url, {
+        body: "{\"jsonrpc\":",
+        headers: { ...MCP_HEADERS, "content-length": String(100 * 1024 * 1024) }
+      }).pipe(Effect.timeout("5 seconds"))
+      expectJsonRpcError(announced, 413, -32600)
+      yield* expectServing(url)
+    }))
+
+  it.live("413 for a chunked body without Content-Length once the bytes read exceed maxBodyBytes", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ maxBodyBytes: 1024 })
+      const chunks = [`{"jsonrpc":"2.0","id":1,"method":"x","params":{"pad":"`, "x".repeat(600), "x".repeat(600), `"}}`]
+      const res = yield* raw(url, { body: chunks, headers: MCP_HEADERS })
+      expectJsonRpcError(res, 413, -32600)
+      yield* expectServing(url)
+      // A chunked body under the limit is fine.
+      const ok = yield* raw(url, { body: [`{"jsonrpc":"2.0",`, `"id":7,"method":"tools/call"}`], headers: MCP_HEADERS })
+      assert.strictEqual(ok.status, 200)
+      assert.strictEqual(JSON.parse(ok.body).id, 7)
+    }))
+
+  it.live("400 with -32700 for a body that is not JSON (and for an empty body)", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      expectJsonRpcError(yield* raw(url, { body: "{not json", headers: MCP_HEADERS }), 400, -32700)
+      yield* expectServing(url)
+      expectJsonRpcError(yield* raw(url, { body: "", headers: MCP_HEADERS }), 400, -32700)
+      yield* expectServing(url)
+    }))
+
+  it.live("403 for a foreign Origin; localhost origins on any port are allowed", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      expectJsonRpcError(yield* post(url, echo(1), { origin: "http://evil.example" }), 403, -32600)
+      yield* expectServing(url)
+      expectJsonRpcError(yield* post(url, echo(1), { origin: "null" }), 403, -32600)
+      yield* expectServing(url)
+      // The check runs before the method check.
+      expectJsonRpcError(yield* raw(url, { method: "GET", headers: { origin: "http://evil.example" } }), 403, -32600)
+      const ok = yield* post(url, echo(2), { origin: "http://localhost:5173" })
+      assert.strictEqual(ok.status, 200)
+    }))
+
+  it.live("403 for a foreign Host (DNS rebinding); localhost on any port is allowed", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      expectJsonRpcError(yield* post(url, echo(1), { host: `evil.example:${url.port}` }), 403, -32600)
+      yield* expectServing(url)
+      const ok = yield* post(url, echo(2), { host: "LOCALHOST:1" })
+      assert.strictEqual(ok.status, 200)
+      const v6 = yield* post(url, echo(3), { host: `[::1]:${url.port}` })
+      assert.strictEqual(v6.status, 200)
+    }))
+
+  it.live("allowedHosts / allowedOrigins are configurable, and \"*\" disables them", () =>
+    Effect.gen(function*() {
+      const custom = yield* startServer({ allowedHosts: ["mcp.example.com"], allowedOrigins: ["https://app.example.com"] })
+      assert.strictEqual((yield* post(custom, echo(1), { host: "mcp.example.com" })).status, 200)
+      assert.strictEqual((yield* post(custom, echo(1))).status, 403) // 127.0.0.1 no longer listed
+      assert.strictEqual(
+        (yield* post(custom, echo(1), { host: "mcp.example.com", origin: "https://app.example.com:8443" })).status,
+        200
+      )
+      assert.strictEqual(
+        (yield* post(custom, echo(1), { host: "mcp.example.com", origin: "http://app.example.com" })).status,
+        403
+      )
+      const open = yield* startServer({ allowedHosts: "*", allowedOrigins: "*" })
+      assert.strictEqual((yield* post(open, echo(1), { host: "anything.example", origin: "https://x.example" })).status, 200)
+    }))
+
+  it.effect("toWebHandler serves the endpoint as a fetch handler", () =>
+    Effect.gen(function*() {
+      const { dispose, handler } = HttpTransport.toWebHandler(Layer.succeed(McpHandler, makeHandler()))
+      yield* Effect.addFinalizer(() => Effect.promise(dispose))
+      const response = yield* Effect.promise(() =>
+        handler(
+          new Request("http://localhost:3000/mcp", {
+            method: "POST",
+            headers: MCP_HEADERS,
+            body: JSON.stringify(echo(8))
+          })
+        )
+      )
+      assert.strictEqual(response.status, 200)
+      assert.strictEqual((yield* Effect.promise(() => response.json())).id, 8)
+      const evil = yield* Effect.promise(() =>
+        handler(new Request("http://evil.example/mcp", { method: "POST", headers: MCP_HEADERS, body: "{}" }))
+      )
+      assert.strictEqual(evil.status, 403)
+    }))
+})
