@@ -28,7 +28,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { McpError } from "@mrtr/protocol"
+import { InputRequests, McpError } from "@mrtr/protocol"
 
 export {
   /**
@@ -55,7 +55,7 @@ export {
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   reason: Schema.String,
   status: Schema.optionalKey(Schema.Int),
-  cause: Schema.optionalKey(Schema.Defect)
+  cause: Schema.optionalKey(Schema.Defect())
 }) {
   override get message(): string {
     return this.status === undefined ? this.reason : `${this.reason} (HTTP ${this.status})`
@@ -111,7 +111,7 @@ export class ProtocolViolation extends Schema.TaggedError<ProtocolViolation>()("
  */
 export class InputRequiredError extends Schema.TaggedError<InputRequiredError>()("InputRequiredError", {
   method: Schema.String,
-  inputRequests: Schema.Record(Schema.String, Schema.Unknown),
+  inputRequests: InputRequests,
   requestState: Schema.optionalKey(Schema.String),
   result: Schema.Unknown,
   round: Schema.Int
@@ -152,7 +152,7 @@ export class InputHandlerError extends Schema.TaggedError<InputHandlerError>()("
   kind: Schema.optionalKey(Schema.Literals(["elicitation", "sampling", "roots"])),
   key: Schema.optionalKey(Schema.String),
   reason: Schema.String,
-  cause: Schema.optionalKey(Schema.Defect)
+  cause: Schema.optionalKey(Schema.Defect())
 }) {
   override get message(): string {
     return this.key === undefined ? this.reason : `${this.reason} (input request '${this.key}')`

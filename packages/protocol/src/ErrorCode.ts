@@ -43,7 +43,11 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022
 } as const
-/** @since 0.1.0 */
+/**
+ * One of the numeric codes in `ErrorCode`.
+ *
+ * @since 0.1.0
+ */
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode]
 
 /**

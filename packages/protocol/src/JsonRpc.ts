@@ -36,7 +36,11 @@ export const JSONRPC_VERSION = "2.0" as const
  * @since 0.1.0
  */
 export const RequestId = Schema.Union([Schema.String, Schema.Int])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `RequestId` schema.
+ *
+ * @since 0.1.0
+ */
 export type RequestId = typeof RequestId.Type
 
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
@@ -58,7 +62,11 @@ export const JsonRpcRequest = Schema.Struct({
   method: Schema.String,
   params: Schema.optionalKey(JsonObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `JsonRpcRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type JsonRpcRequest = typeof JsonRpcRequest.Type
 
 /**
@@ -77,7 +85,11 @@ export const JsonRpcNotification = Schema.Struct({
   method: Schema.String,
   params: Schema.optionalKey(JsonObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `JsonRpcNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type JsonRpcNotification = typeof JsonRpcNotification.Type
 
 /**
@@ -95,7 +107,11 @@ export const JsonRpcSuccess = Schema.Struct({
   id: RequestId,
   result: JsonObject
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `JsonRpcSuccess` schema.
+ *
+ * @since 0.1.0
+ */
 export type JsonRpcSuccess = typeof JsonRpcSuccess.Type
 
 /**
@@ -111,7 +127,11 @@ export const JsonRpcErrorObject = Schema.Struct({
   message: Schema.String,
   data: Schema.optionalKey(Schema.Unknown)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `JsonRpcErrorObject` schema.
+ *
+ * @since 0.1.0
+ */
 export type JsonRpcErrorObject = typeof JsonRpcErrorObject.Type
 
 /**
@@ -137,7 +157,11 @@ export const JsonRpcErrorResponse = Schema.Struct({
   ),
   error: JsonRpcErrorObject
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `JsonRpcErrorResponse` schema.
+ *
+ * @since 0.1.0
+ */
 export type JsonRpcErrorResponse = typeof JsonRpcErrorResponse.Type
 
 /**
@@ -148,7 +172,11 @@ export type JsonRpcErrorResponse = typeof JsonRpcErrorResponse.Type
  * @since 0.1.0
  */
 export const JsonRpcResponse = Schema.Union([JsonRpcSuccess, JsonRpcErrorResponse])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `JsonRpcResponse` schema.
+ *
+ * @since 0.1.0
+ */
 export type JsonRpcResponse = typeof JsonRpcResponse.Type
 
 /**
@@ -160,7 +188,11 @@ export type JsonRpcResponse = typeof JsonRpcResponse.Type
  * @since 0.1.0
  */
 export const JsonRpcMessage = Schema.Union([JsonRpcRequest, JsonRpcNotification, JsonRpcSuccess, JsonRpcErrorResponse])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `JsonRpcMessage` schema.
+ *
+ * @since 0.1.0
+ */
 export type JsonRpcMessage = typeof JsonRpcMessage.Type
 
 /**

@@ -93,7 +93,11 @@ export const LoggingLevel = Schema.Literals([
   "alert",
   "emergency"
 ])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `LoggingLevel` schema.
+ *
+ * @since 0.1.0
+ */
 export type LoggingLevel = typeof LoggingLevel.Type
 
 const Rest = Schema.Record(Schema.String, Schema.Unknown)
@@ -124,7 +128,11 @@ export const RequestMeta = Schema.StructWithRest(
   }),
   [Rest]
 )
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `RequestMeta` schema.
+ *
+ * @since 0.1.0
+ */
 export type RequestMeta = typeof RequestMeta.Type
 
 /**
@@ -141,7 +149,11 @@ export const ResultMeta = Schema.StructWithRest(
   }),
   [Rest]
 )
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResultMeta` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResultMeta = typeof ResultMeta.Type
 
 /**
@@ -159,7 +171,11 @@ export const NotificationMeta = Schema.StructWithRest(
   }),
   [Rest]
 )
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `NotificationMeta` schema.
+ *
+ * @since 0.1.0
+ */
 export type NotificationMeta = typeof NotificationMeta.Type
 
 /**

@@ -165,7 +165,11 @@ export const REMOVED_METHODS: ReadonlyArray<string> = [
  * @since 0.1.0
  */
 export const ResultType = Schema.String
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResultType` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResultType = typeof ResultType.Type
 
 const CompleteResultType = Schema.Literal("complete").pipe(
@@ -192,7 +196,11 @@ export const Result = Schema.StructWithRest(
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 )
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Result` schema.
+ *
+ * @since 0.1.0
+ */
 export type Result = typeof Result.Type
 
 /**
@@ -203,7 +211,11 @@ export type Result = typeof Result.Type
  * @since 0.1.0
  */
 export const EmptyResult = Schema.Struct(resultFields)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `EmptyResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type EmptyResult = typeof EmptyResult.Type
 
 /**
@@ -217,7 +229,11 @@ export type EmptyResult = typeof EmptyResult.Type
  * @since 0.1.0
  */
 export const CacheScope = Schema.Literals(["public", "private"])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CacheScope` schema.
+ *
+ * @since 0.1.0
+ */
 export type CacheScope = typeof CacheScope.Type
 
 /**
@@ -228,7 +244,11 @@ export type CacheScope = typeof CacheScope.Type
  * @since 0.1.0
  */
 export const TtlMs = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `TtlMs` schema.
+ *
+ * @since 0.1.0
+ */
 export type TtlMs = typeof TtlMs.Type
 
 const cacheableFields = {
@@ -254,7 +274,11 @@ const cacheableFields = {
  * @since 0.1.0
  */
 export const Role = Schema.Literals(["user", "assistant"])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Role` schema.
+ *
+ * @since 0.1.0
+ */
 export type Role = typeof Role.Type
 
 /**
@@ -270,7 +294,11 @@ export const Annotations = Schema.Struct({
   priority: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }))),
   lastModified: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Annotations` schema.
+ *
+ * @since 0.1.0
+ */
 export type Annotations = typeof Annotations.Type
 
 const MetaObject = JsonObject
@@ -288,7 +316,11 @@ export const TextContent = Schema.Struct({
   annotations: Schema.optionalKey(Annotations),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `TextContent` schema.
+ *
+ * @since 0.1.0
+ */
 export type TextContent = typeof TextContent.Type
 
 /**
@@ -305,7 +337,11 @@ export const ImageContent = Schema.Struct({
   annotations: Schema.optionalKey(Annotations),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ImageContent` schema.
+ *
+ * @since 0.1.0
+ */
 export type ImageContent = typeof ImageContent.Type
 
 /**
@@ -322,7 +358,11 @@ export const AudioContent = Schema.Struct({
   annotations: Schema.optionalKey(Annotations),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `AudioContent` schema.
+ *
+ * @since 0.1.0
+ */
 export type AudioContent = typeof AudioContent.Type
 
 const resourceDescriptorFields = {
@@ -349,7 +389,11 @@ export const ResourceLink = Schema.Struct({
   type: Schema.Literal("resource_link"),
   ...resourceDescriptorFields
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResourceLink` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResourceLink = typeof ResourceLink.Type
 
 /**
@@ -365,7 +409,11 @@ export const TextResourceContents = Schema.Struct({
   text: Schema.String,
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `TextResourceContents` schema.
+ *
+ * @since 0.1.0
+ */
 export type TextResourceContents = typeof TextResourceContents.Type
 
 /**
@@ -381,7 +429,11 @@ export const BlobResourceContents = Schema.Struct({
   blob: Schema.String,
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `BlobResourceContents` schema.
+ *
+ * @since 0.1.0
+ */
 export type BlobResourceContents = typeof BlobResourceContents.Type
 
 /**
@@ -393,7 +445,11 @@ export type BlobResourceContents = typeof BlobResourceContents.Type
  * @since 0.1.0
  */
 export const ResourceContents = Schema.Union([TextResourceContents, BlobResourceContents])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResourceContents` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResourceContents = typeof ResourceContents.Type
 
 /**
@@ -409,7 +465,11 @@ export const EmbeddedResource = Schema.Struct({
   annotations: Schema.optionalKey(Annotations),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `EmbeddedResource` schema.
+ *
+ * @since 0.1.0
+ */
 export type EmbeddedResource = typeof EmbeddedResource.Type
 
 /**
@@ -421,7 +481,11 @@ export type EmbeddedResource = typeof EmbeddedResource.Type
  * @since 0.1.0
  */
 export const ContentBlock = Schema.Union([TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ContentBlock` schema.
+ *
+ * @since 0.1.0
+ */
 export type ContentBlock = typeof ContentBlock.Type
 
 /**
@@ -438,7 +502,11 @@ export const ToolUseContent = Schema.Struct({
   input: JsonObject,
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ToolUseContent` schema.
+ *
+ * @since 0.1.0
+ */
 export type ToolUseContent = typeof ToolUseContent.Type
 
 /**
@@ -457,7 +525,11 @@ export const ToolResultContent = Schema.Struct({
   isError: Schema.optionalKey(Schema.Boolean),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ToolResultContent` schema.
+ *
+ * @since 0.1.0
+ */
 export type ToolResultContent = typeof ToolResultContent.Type
 
 /**
@@ -474,7 +546,11 @@ export const SamplingMessageContentBlock = Schema.Union([
   ToolUseContent,
   ToolResultContent
 ])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SamplingMessageContentBlock` schema.
+ *
+ * @since 0.1.0
+ */
 export type SamplingMessageContentBlock = typeof SamplingMessageContentBlock.Type
 
 // =============================================================================
@@ -496,7 +572,11 @@ export const ToolAnnotations = Schema.Struct({
   idempotentHint: Schema.optionalKey(Schema.Boolean),
   openWorldHint: Schema.optionalKey(Schema.Boolean)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ToolAnnotations` schema.
+ *
+ * @since 0.1.0
+ */
 export type ToolAnnotations = typeof ToolAnnotations.Type
 
 /**
@@ -515,7 +595,11 @@ export const ToolInputSchema = Schema.StructWithRest(
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 )
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ToolInputSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type ToolInputSchema = typeof ToolInputSchema.Type
 
 /**
@@ -531,7 +615,11 @@ export const ToolOutputSchema = Schema.StructWithRest(
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 )
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ToolOutputSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type ToolOutputSchema = typeof ToolOutputSchema.Type
 
 /**
@@ -552,7 +640,11 @@ export const Tool = Schema.Struct({
   annotations: Schema.optionalKey(ToolAnnotations),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Tool` schema.
+ *
+ * @since 0.1.0
+ */
 export type Tool = typeof Tool.Type
 
 // =============================================================================
@@ -580,7 +672,11 @@ export const StringSchema = Schema.Struct({
   format: Schema.optionalKey(Schema.Literals(["email", "uri", "date", "date-time"])),
   default: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `StringSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type StringSchema = typeof StringSchema.Type
 
 /**
@@ -598,7 +694,11 @@ export const NumberSchema = Schema.Struct({
   maximum: Schema.optionalKey(Schema.Number),
   default: Schema.optionalKey(Schema.Number)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `NumberSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type NumberSchema = typeof NumberSchema.Type
 
 /**
@@ -613,7 +713,11 @@ export const BooleanSchema = Schema.Struct({
   ...titleDescription,
   default: Schema.optionalKey(Schema.Boolean)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `BooleanSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type BooleanSchema = typeof BooleanSchema.Type
 
 /**
@@ -630,7 +734,11 @@ export const UntitledSingleSelectEnumSchema = Schema.Struct({
   enum: Schema.Array(Schema.String),
   default: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `UntitledSingleSelectEnumSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type UntitledSingleSelectEnumSchema = typeof UntitledSingleSelectEnumSchema.Type
 
 const TitledOption = Schema.Struct({ const: Schema.String, title: Schema.String })
@@ -649,7 +757,11 @@ export const TitledSingleSelectEnumSchema = Schema.Struct({
   oneOf: Schema.Array(TitledOption),
   default: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `TitledSingleSelectEnumSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type TitledSingleSelectEnumSchema = typeof TitledSingleSelectEnumSchema.Type
 
 /**
@@ -671,7 +783,11 @@ export const UntitledMultiSelectEnumSchema = Schema.Struct({
   }),
   default: Schema.optionalKey(Schema.Array(Schema.String))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `UntitledMultiSelectEnumSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type UntitledMultiSelectEnumSchema = typeof UntitledMultiSelectEnumSchema.Type
 
 /**
@@ -692,7 +808,11 @@ export const TitledMultiSelectEnumSchema = Schema.Struct({
   }),
   default: Schema.optionalKey(Schema.Array(Schema.String))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `TitledMultiSelectEnumSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type TitledMultiSelectEnumSchema = typeof TitledMultiSelectEnumSchema.Type
 
 /**
@@ -710,7 +830,11 @@ export const LegacyTitledEnumSchema = Schema.Struct({
   enumNames: Schema.optionalKey(Schema.Array(Schema.String)),
   default: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `LegacyTitledEnumSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type LegacyTitledEnumSchema = typeof LegacyTitledEnumSchema.Type
 
 /**
@@ -721,7 +845,11 @@ export type LegacyTitledEnumSchema = typeof LegacyTitledEnumSchema.Type
  * @since 0.1.0
  */
 export const SingleSelectEnumSchema = Schema.Union([TitledSingleSelectEnumSchema, UntitledSingleSelectEnumSchema])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SingleSelectEnumSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type SingleSelectEnumSchema = typeof SingleSelectEnumSchema.Type
 
 /**
@@ -732,7 +860,11 @@ export type SingleSelectEnumSchema = typeof SingleSelectEnumSchema.Type
  * @since 0.1.0
  */
 export const MultiSelectEnumSchema = Schema.Union([TitledMultiSelectEnumSchema, UntitledMultiSelectEnumSchema])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `MultiSelectEnumSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type MultiSelectEnumSchema = typeof MultiSelectEnumSchema.Type
 
 /**
@@ -749,7 +881,11 @@ export const EnumSchema = Schema.Union([
   TitledMultiSelectEnumSchema,
   UntitledMultiSelectEnumSchema
 ])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `EnumSchema` schema.
+ *
+ * @since 0.1.0
+ */
 export type EnumSchema = typeof EnumSchema.Type
 
 /**
@@ -771,7 +907,11 @@ export const PrimitiveSchemaDefinition = Schema.Union([
   NumberSchema,
   BooleanSchema
 ])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `PrimitiveSchemaDefinition` schema.
+ *
+ * @since 0.1.0
+ */
 export type PrimitiveSchemaDefinition = typeof PrimitiveSchemaDefinition.Type
 
 /**
@@ -793,7 +933,11 @@ export const ElicitRequestFormParams = Schema.Struct({
     required: Schema.optionalKey(Schema.Array(Schema.String))
   })
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ElicitRequestFormParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type ElicitRequestFormParams = typeof ElicitRequestFormParams.Type
 
 /**
@@ -810,7 +954,11 @@ export const ElicitRequestURLParams = Schema.Struct({
   message: Schema.String,
   url: Schema.String
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ElicitRequestURLParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type ElicitRequestURLParams = typeof ElicitRequestURLParams.Type
 
 /**
@@ -821,7 +969,11 @@ export type ElicitRequestURLParams = typeof ElicitRequestURLParams.Type
  * @since 0.1.0
  */
 export const ElicitRequestParams = Schema.Union([ElicitRequestURLParams, ElicitRequestFormParams])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ElicitRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type ElicitRequestParams = typeof ElicitRequestParams.Type
 
 /**
@@ -836,7 +988,11 @@ export const ElicitRequest = Schema.Struct({
   method: Schema.Literal(Method.elicitationCreate),
   params: ElicitRequestParams
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ElicitRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type ElicitRequest = typeof ElicitRequest.Type
 
 /**
@@ -849,7 +1005,11 @@ export type ElicitRequest = typeof ElicitRequest.Type
  * @since 0.1.0
  */
 export const ElicitValue = Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String)])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ElicitValue` schema.
+ *
+ * @since 0.1.0
+ */
 export type ElicitValue = typeof ElicitValue.Type
 
 /**
@@ -865,7 +1025,11 @@ export const ElicitResult = Schema.Struct({
   action: Schema.Literals(["accept", "decline", "cancel"]),
   content: Schema.optionalKey(Schema.Record(Schema.String, ElicitValue))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ElicitResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type ElicitResult = typeof ElicitResult.Type
 
 // =============================================================================
@@ -885,7 +1049,11 @@ export const SamplingMessage = Schema.Struct({
   content: Schema.Union([SamplingMessageContentBlock, Schema.Array(SamplingMessageContentBlock)]),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SamplingMessage` schema.
+ *
+ * @since 0.1.0
+ */
 export type SamplingMessage = typeof SamplingMessage.Type
 
 /**
@@ -898,7 +1066,11 @@ export type SamplingMessage = typeof SamplingMessage.Type
 export const ModelHint = Schema.Struct({
   name: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ModelHint` schema.
+ *
+ * @since 0.1.0
+ */
 export type ModelHint = typeof ModelHint.Type
 
 const Priority = Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }))
@@ -917,7 +1089,11 @@ export const ModelPreferences = Schema.Struct({
   speedPriority: Schema.optionalKey(Priority),
   intelligencePriority: Schema.optionalKey(Priority)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ModelPreferences` schema.
+ *
+ * @since 0.1.0
+ */
 export type ModelPreferences = typeof ModelPreferences.Type
 
 /**
@@ -930,7 +1106,11 @@ export type ModelPreferences = typeof ModelPreferences.Type
 export const ToolChoice = Schema.Struct({
   mode: Schema.optionalKey(Schema.Literals(["auto", "required", "none"]))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ToolChoice` schema.
+ *
+ * @since 0.1.0
+ */
 export type ToolChoice = typeof ToolChoice.Type
 
 /**
@@ -955,7 +1135,11 @@ export const CreateMessageRequestParams = Schema.Struct({
   tools: Schema.optionalKey(Schema.Array(Tool)),
   toolChoice: Schema.optionalKey(ToolChoice)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CreateMessageRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type CreateMessageRequestParams = typeof CreateMessageRequestParams.Type
 
 /**
@@ -969,7 +1153,11 @@ export const CreateMessageRequest = Schema.Struct({
   method: Schema.Literal(Method.samplingCreateMessage),
   params: CreateMessageRequestParams
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CreateMessageRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type CreateMessageRequest = typeof CreateMessageRequest.Type
 
 /**
@@ -989,7 +1177,11 @@ export const CreateMessageResult = Schema.Struct({
   stopReason: Schema.optionalKey(Schema.String),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CreateMessageResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type CreateMessageResult = typeof CreateMessageResult.Type
 
 // =============================================================================
@@ -1008,7 +1200,11 @@ export const Root = Schema.Struct({
   name: Schema.optionalKey(Schema.String),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Root` schema.
+ *
+ * @since 0.1.0
+ */
 export type Root = typeof Root.Type
 
 /**
@@ -1024,7 +1220,11 @@ export const ListRootsRequest = Schema.Struct({
     _meta: Schema.optionalKey(MetaObject)
   }))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListRootsRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListRootsRequest = typeof ListRootsRequest.Type
 
 /**
@@ -1037,7 +1237,11 @@ export type ListRootsRequest = typeof ListRootsRequest.Type
 export const ListRootsResult = Schema.Struct({
   roots: Schema.Array(Root)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListRootsResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListRootsResult = typeof ListRootsResult.Type
 
 // =============================================================================
@@ -1054,7 +1258,11 @@ export type ListRootsResult = typeof ListRootsResult.Type
  * @since 0.1.0
  */
 export const InputRequest = Schema.Union([ElicitRequest, CreateMessageRequest, ListRootsRequest])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `InputRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type InputRequest = typeof InputRequest.Type
 
 /**
@@ -1065,7 +1273,11 @@ export type InputRequest = typeof InputRequest.Type
  * @since 0.1.0
  */
 export const InputRequests = Schema.Record(Schema.String, InputRequest)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `InputRequests` schema.
+ *
+ * @since 0.1.0
+ */
 export type InputRequests = typeof InputRequests.Type
 
 /**
@@ -1077,7 +1289,11 @@ export type InputRequests = typeof InputRequests.Type
  * @since 0.1.0
  */
 export const InputResponse = Schema.Union([ElicitResult, CreateMessageResult, ListRootsResult])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `InputResponse` schema.
+ *
+ * @since 0.1.0
+ */
 export type InputResponse = typeof InputResponse.Type
 
 /**
@@ -1088,7 +1304,11 @@ export type InputResponse = typeof InputResponse.Type
  * @since 0.1.0
  */
 export const InputResponses = Schema.Record(Schema.String, InputResponse)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `InputResponses` schema.
+ *
+ * @since 0.1.0
+ */
 export type InputResponses = typeof InputResponses.Type
 
 const inputResponseFields = {
@@ -1109,7 +1329,11 @@ export const InputResponseRequestParams = Schema.Struct({
   _meta: RequestMeta,
   ...inputResponseFields
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `InputResponseRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type InputResponseRequestParams = typeof InputResponseRequestParams.Type
 
 const hasInputRequests = (inputRequests: InputRequests | undefined): boolean =>
@@ -1123,10 +1347,11 @@ const INPUT_REQUIRED_MESSAGE =
  * original request with a new JSON-RPC id:
  * `{ resultType: "input_required", inputRequests?, requestState?, _meta? }`.
  *
- * Decoding and encoding check that `inputRequests` is non-empty or
- * `requestState` is present. (The JSON schema requires neither; the spec
- * text requires at least one.) Only `tools/call`, `prompts/get` and
- * `resources/read` may return it, and it is never cached.
+ * Decoding and encoding check that at least one of `inputRequests` and
+ * `requestState` is present (the spec text requires it; the JSON schema
+ * does not). `makeInputRequiredResult` is stricter and also refuses an empty
+ * `inputRequests` without `requestState`. Only `tools/call`, `prompts/get`
+ * and `resources/read` may return it, and it is never cached.
  *
  * MCP 2026-07-28, schema `InputRequiredResult`; basic/patterns/mrtr.
  *
@@ -1139,11 +1364,18 @@ export const InputRequiredResult = Schema.Struct({
   _meta: Schema.optionalKey(ResultMeta)
 }).check(
   Schema.makeFilter(
-    (r) => hasInputRequests(r.inputRequests) || r.requestState !== undefined ? undefined : INPUT_REQUIRED_MESSAGE,
+    (r) =>
+      r.inputRequests !== undefined || r.requestState !== undefined ?
+        undefined :
+        "InputRequiredResult must include at least one of inputRequests or requestState",
     { title: "InputRequiredResult.atLeastOne" }
   )
 )
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `InputRequiredResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type InputRequiredResult = typeof InputRequiredResult.Type
 
 /**
@@ -1210,7 +1442,11 @@ export const isInputRequiredResult = (result: { readonly resultType?: string | u
 export const RequestParams = Schema.Struct({
   _meta: RequestMeta
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `RequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type RequestParams = typeof RequestParams.Type
 
 /**
@@ -1221,7 +1457,11 @@ export type RequestParams = typeof RequestParams.Type
  * @since 0.1.0
  */
 export const Cursor = Schema.String
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Cursor` schema.
+ *
+ * @since 0.1.0
+ */
 export type Cursor = typeof Cursor.Type
 
 /**
@@ -1235,7 +1475,11 @@ export const PaginatedRequestParams = Schema.Struct({
   _meta: RequestMeta,
   cursor: Schema.optionalKey(Cursor)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `PaginatedRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type PaginatedRequestParams = typeof PaginatedRequestParams.Type
 
 // =============================================================================
@@ -1266,7 +1510,11 @@ export const ServerCapabilities = Schema.Struct({
   })),
   extensions: Schema.optionalKey(Schema.Record(Schema.String, JsonObject))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ServerCapabilities` schema.
+ *
+ * @since 0.1.0
+ */
 export type ServerCapabilities = typeof ServerCapabilities.Type
 
 /**
@@ -1286,7 +1534,11 @@ export const DiscoverResult = Schema.Struct({
   capabilities: ServerCapabilities,
   instructions: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `DiscoverResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type DiscoverResult = typeof DiscoverResult.Type
 
 // =============================================================================
@@ -1306,7 +1558,11 @@ export const ListToolsResult = Schema.Struct({
   tools: Schema.Array(Tool),
   nextCursor: Schema.optionalKey(Cursor)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListToolsResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListToolsResult = typeof ListToolsResult.Type
 
 /**
@@ -1322,7 +1578,11 @@ export const CallToolRequestParams = Schema.Struct({
   arguments: Schema.optionalKey(JsonObject),
   ...inputResponseFields
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CallToolRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type CallToolRequestParams = typeof CallToolRequestParams.Type
 
 /**
@@ -1340,7 +1600,11 @@ export const CallToolResult = Schema.Struct({
   structuredContent: Schema.optionalKey(Schema.Unknown),
   isError: Schema.optionalKey(Schema.Boolean)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CallToolResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type CallToolResult = typeof CallToolResult.Type
 
 /**
@@ -1351,7 +1615,11 @@ export type CallToolResult = typeof CallToolResult.Type
  * @since 0.1.0
  */
 export const CallToolResultOrInputRequired = Schema.Union([InputRequiredResult, CallToolResult])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CallToolResultOrInputRequired` schema.
+ *
+ * @since 0.1.0
+ */
 export type CallToolResultOrInputRequired = typeof CallToolResultOrInputRequired.Type
 
 // =============================================================================
@@ -1371,7 +1639,11 @@ export const PromptArgument = Schema.Struct({
   description: Schema.optionalKey(Schema.String),
   required: Schema.optionalKey(Schema.Boolean)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `PromptArgument` schema.
+ *
+ * @since 0.1.0
+ */
 export type PromptArgument = typeof PromptArgument.Type
 
 /**
@@ -1389,7 +1661,11 @@ export const Prompt = Schema.Struct({
   icons: Schema.optionalKey(Schema.Array(Icon)),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Prompt` schema.
+ *
+ * @since 0.1.0
+ */
 export type Prompt = typeof Prompt.Type
 
 /**
@@ -1403,7 +1679,11 @@ export const PromptMessage = Schema.Struct({
   role: Role,
   content: ContentBlock
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `PromptMessage` schema.
+ *
+ * @since 0.1.0
+ */
 export type PromptMessage = typeof PromptMessage.Type
 
 /**
@@ -1419,7 +1699,11 @@ export const ListPromptsResult = Schema.Struct({
   prompts: Schema.Array(Prompt),
   nextCursor: Schema.optionalKey(Cursor)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListPromptsResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListPromptsResult = typeof ListPromptsResult.Type
 
 /**
@@ -1435,7 +1719,11 @@ export const GetPromptRequestParams = Schema.Struct({
   arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
   ...inputResponseFields
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `GetPromptRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type GetPromptRequestParams = typeof GetPromptRequestParams.Type
 
 /**
@@ -1450,7 +1738,11 @@ export const GetPromptResult = Schema.Struct({
   description: Schema.optionalKey(Schema.String),
   messages: Schema.Array(PromptMessage)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `GetPromptResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type GetPromptResult = typeof GetPromptResult.Type
 
 /**
@@ -1461,7 +1753,11 @@ export type GetPromptResult = typeof GetPromptResult.Type
  * @since 0.1.0
  */
 export const GetPromptResultOrInputRequired = Schema.Union([InputRequiredResult, GetPromptResult])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `GetPromptResultOrInputRequired` schema.
+ *
+ * @since 0.1.0
+ */
 export type GetPromptResultOrInputRequired = typeof GetPromptResultOrInputRequired.Type
 
 // =============================================================================
@@ -1476,7 +1772,11 @@ export type GetPromptResultOrInputRequired = typeof GetPromptResultOrInputRequir
  * @since 0.1.0
  */
 export const Resource = Schema.Struct(resourceDescriptorFields)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Resource` schema.
+ *
+ * @since 0.1.0
+ */
 export type Resource = typeof Resource.Type
 
 /**
@@ -1497,7 +1797,11 @@ export const ResourceTemplate = Schema.Struct({
   annotations: Schema.optionalKey(Annotations),
   _meta: Schema.optionalKey(MetaObject)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResourceTemplate` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResourceTemplate = typeof ResourceTemplate.Type
 
 /**
@@ -1513,7 +1817,11 @@ export const ListResourcesResult = Schema.Struct({
   resources: Schema.Array(Resource),
   nextCursor: Schema.optionalKey(Cursor)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListResourcesResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListResourcesResult = typeof ListResourcesResult.Type
 
 /**
@@ -1530,7 +1838,11 @@ export const ListResourceTemplatesResult = Schema.Struct({
   resourceTemplates: Schema.Array(ResourceTemplate),
   nextCursor: Schema.optionalKey(Cursor)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListResourceTemplatesResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListResourceTemplatesResult = typeof ListResourceTemplatesResult.Type
 
 /**
@@ -1546,7 +1858,11 @@ export const ReadResourceRequestParams = Schema.Struct({
   uri: Schema.String,
   ...inputResponseFields
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ReadResourceRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type ReadResourceRequestParams = typeof ReadResourceRequestParams.Type
 
 /**
@@ -1562,7 +1878,11 @@ export const ReadResourceResult = Schema.Struct({
   ...cacheableFields,
   contents: Schema.Array(ResourceContents)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ReadResourceResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type ReadResourceResult = typeof ReadResourceResult.Type
 
 /**
@@ -1573,7 +1893,11 @@ export type ReadResourceResult = typeof ReadResourceResult.Type
  * @since 0.1.0
  */
 export const ReadResourceResultOrInputRequired = Schema.Union([InputRequiredResult, ReadResourceResult])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ReadResourceResultOrInputRequired` schema.
+ *
+ * @since 0.1.0
+ */
 export type ReadResourceResultOrInputRequired = typeof ReadResourceResultOrInputRequired.Type
 
 // =============================================================================
@@ -1592,7 +1916,11 @@ export const PromptReference = Schema.Struct({
   name: Schema.String,
   title: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `PromptReference` schema.
+ *
+ * @since 0.1.0
+ */
 export type PromptReference = typeof PromptReference.Type
 
 /**
@@ -1606,7 +1934,11 @@ export const ResourceTemplateReference = Schema.Struct({
   type: Schema.Literal("ref/resource"),
   uri: Schema.String
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResourceTemplateReference` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResourceTemplateReference = typeof ResourceTemplateReference.Type
 
 /**
@@ -1628,7 +1960,11 @@ export const CompleteRequestParams = Schema.Struct({
     arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
   }))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CompleteRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type CompleteRequestParams = typeof CompleteRequestParams.Type
 
 /**
@@ -1647,7 +1983,11 @@ export const CompleteResult = Schema.Struct({
     hasMore: Schema.optionalKey(Schema.Boolean)
   })
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CompleteResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type CompleteResult = typeof CompleteResult.Type
 
 // =============================================================================
@@ -1669,7 +2009,11 @@ export const SubscriptionFilter = Schema.Struct({
   resourcesListChanged: Schema.optionalKey(Schema.Boolean),
   resourceSubscriptions: Schema.optionalKey(Schema.Array(Schema.String))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SubscriptionFilter` schema.
+ *
+ * @since 0.1.0
+ */
 export type SubscriptionFilter = typeof SubscriptionFilter.Type
 
 /**
@@ -1685,7 +2029,11 @@ export const SubscriptionsListenRequestParams = Schema.Struct({
   _meta: RequestMeta,
   notifications: SubscriptionFilter
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SubscriptionsListenRequestParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type SubscriptionsListenRequestParams = typeof SubscriptionsListenRequestParams.Type
 
 /**
@@ -1703,7 +2051,11 @@ export const SubscriptionsListenResultMeta = Schema.StructWithRest(
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 )
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SubscriptionsListenResultMeta` schema.
+ *
+ * @since 0.1.0
+ */
 export type SubscriptionsListenResultMeta = typeof SubscriptionsListenResultMeta.Type
 
 /**
@@ -1718,7 +2070,11 @@ export const SubscriptionsListenResult = Schema.Struct({
   resultType: CompleteResultType,
   _meta: SubscriptionsListenResultMeta
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SubscriptionsListenResult` schema.
+ *
+ * @since 0.1.0
+ */
 export type SubscriptionsListenResult = typeof SubscriptionsListenResult.Type
 
 // =============================================================================
@@ -1735,7 +2091,11 @@ export type SubscriptionsListenResult = typeof SubscriptionsListenResult.Type
 export const NotificationParams = Schema.Struct({
   _meta: Schema.optionalKey(NotificationMeta)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `NotificationParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type NotificationParams = typeof NotificationParams.Type
 
 /**
@@ -1750,7 +2110,11 @@ export const SubscriptionsAcknowledgedNotificationParams = Schema.Struct({
   notifications: SubscriptionFilter,
   _meta: Schema.optionalKey(NotificationMeta)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SubscriptionsAcknowledgedNotificationParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type SubscriptionsAcknowledgedNotificationParams = typeof SubscriptionsAcknowledgedNotificationParams.Type
 
 /**
@@ -1768,7 +2132,11 @@ export const LoggingMessageNotificationParams = Schema.Struct({
   data: Schema.Unknown,
   _meta: Schema.optionalKey(NotificationMeta)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `LoggingMessageNotificationParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type LoggingMessageNotificationParams = typeof LoggingMessageNotificationParams.Type
 
 /**
@@ -1786,7 +2154,11 @@ export const ProgressNotificationParams = Schema.Struct({
   message: Schema.optionalKey(Schema.String),
   _meta: Schema.optionalKey(NotificationMeta)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ProgressNotificationParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type ProgressNotificationParams = typeof ProgressNotificationParams.Type
 
 /**
@@ -1802,7 +2174,11 @@ export const CancelledNotificationParams = Schema.Struct({
   reason: Schema.optionalKey(Schema.String),
   _meta: Schema.optionalKey(NotificationMeta)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CancelledNotificationParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type CancelledNotificationParams = typeof CancelledNotificationParams.Type
 
 /**
@@ -1816,7 +2192,11 @@ export const ResourceUpdatedNotificationParams = Schema.Struct({
   uri: Schema.String,
   _meta: Schema.optionalKey(NotificationMeta)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResourceUpdatedNotificationParams` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResourceUpdatedNotificationParams = typeof ResourceUpdatedNotificationParams.Type
 
 const jsonrpc = Schema.Literal(JSONRPC_VERSION)
@@ -1834,7 +2214,11 @@ export const ToolListChangedNotification = Schema.Struct({
   method: Schema.Literal(Method.notificationsToolsListChanged),
   params: Schema.optionalKey(NotificationParams)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ToolListChangedNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type ToolListChangedNotification = typeof ToolListChangedNotification.Type
 
 /**
@@ -1849,7 +2233,11 @@ export const PromptListChangedNotification = Schema.Struct({
   method: Schema.Literal(Method.notificationsPromptsListChanged),
   params: Schema.optionalKey(NotificationParams)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `PromptListChangedNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type PromptListChangedNotification = typeof PromptListChangedNotification.Type
 
 /**
@@ -1864,7 +2252,11 @@ export const ResourceListChangedNotification = Schema.Struct({
   method: Schema.Literal(Method.notificationsResourcesListChanged),
   params: Schema.optionalKey(NotificationParams)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResourceListChangedNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResourceListChangedNotification = typeof ResourceListChangedNotification.Type
 
 /**
@@ -1879,7 +2271,11 @@ export const ResourceUpdatedNotification = Schema.Struct({
   method: Schema.Literal(Method.notificationsResourcesUpdated),
   params: ResourceUpdatedNotificationParams
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ResourceUpdatedNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type ResourceUpdatedNotification = typeof ResourceUpdatedNotification.Type
 
 /**
@@ -1894,7 +2290,11 @@ export const SubscriptionsAcknowledgedNotification = Schema.Struct({
   method: Schema.Literal(Method.notificationsSubscriptionsAcknowledged),
   params: SubscriptionsAcknowledgedNotificationParams
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SubscriptionsAcknowledgedNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type SubscriptionsAcknowledgedNotification = typeof SubscriptionsAcknowledgedNotification.Type
 
 /**
@@ -1909,7 +2309,11 @@ export const LoggingMessageNotification = Schema.Struct({
   method: Schema.Literal(Method.notificationsMessage),
   params: LoggingMessageNotificationParams
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `LoggingMessageNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type LoggingMessageNotification = typeof LoggingMessageNotification.Type
 
 /**
@@ -1924,7 +2328,11 @@ export const ProgressNotification = Schema.Struct({
   method: Schema.Literal(Method.notificationsProgress),
   params: ProgressNotificationParams
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ProgressNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type ProgressNotification = typeof ProgressNotification.Type
 
 /**
@@ -1939,7 +2347,11 @@ export const CancelledNotification = Schema.Struct({
   method: Schema.Literal(Method.notificationsCancelled),
   params: CancelledNotificationParams
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CancelledNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type CancelledNotification = typeof CancelledNotification.Type
 
 /**
@@ -1959,7 +2371,11 @@ export const ServerNotification = Schema.Union([
   ToolListChangedNotification,
   LoggingMessageNotification
 ])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ServerNotification` schema.
+ *
+ * @since 0.1.0
+ */
 export type ServerNotification = typeof ServerNotification.Type
 
 // =============================================================================
@@ -1982,7 +2398,11 @@ const request = <M extends string, P extends Schema.Top>(method: M, params: P) =
  * @since 0.1.0
  */
 export const DiscoverRequest = request(Method.discover, RequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `DiscoverRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type DiscoverRequest = typeof DiscoverRequest.Type
 
 /**
@@ -1993,7 +2413,11 @@ export type DiscoverRequest = typeof DiscoverRequest.Type
  * @since 0.1.0
  */
 export const ListToolsRequest = request(Method.toolsList, PaginatedRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListToolsRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListToolsRequest = typeof ListToolsRequest.Type
 
 /**
@@ -2004,7 +2428,11 @@ export type ListToolsRequest = typeof ListToolsRequest.Type
  * @since 0.1.0
  */
 export const CallToolRequest = request(Method.toolsCall, CallToolRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CallToolRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type CallToolRequest = typeof CallToolRequest.Type
 
 /**
@@ -2015,7 +2443,11 @@ export type CallToolRequest = typeof CallToolRequest.Type
  * @since 0.1.0
  */
 export const ListPromptsRequest = request(Method.promptsList, PaginatedRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListPromptsRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListPromptsRequest = typeof ListPromptsRequest.Type
 
 /**
@@ -2026,7 +2458,11 @@ export type ListPromptsRequest = typeof ListPromptsRequest.Type
  * @since 0.1.0
  */
 export const GetPromptRequest = request(Method.promptsGet, GetPromptRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `GetPromptRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type GetPromptRequest = typeof GetPromptRequest.Type
 
 /**
@@ -2037,7 +2473,11 @@ export type GetPromptRequest = typeof GetPromptRequest.Type
  * @since 0.1.0
  */
 export const ListResourcesRequest = request(Method.resourcesList, PaginatedRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListResourcesRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListResourcesRequest = typeof ListResourcesRequest.Type
 
 /**
@@ -2048,7 +2488,11 @@ export type ListResourcesRequest = typeof ListResourcesRequest.Type
  * @since 0.1.0
  */
 export const ListResourceTemplatesRequest = request(Method.resourcesTemplatesList, PaginatedRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ListResourceTemplatesRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type ListResourceTemplatesRequest = typeof ListResourceTemplatesRequest.Type
 
 /**
@@ -2059,7 +2503,11 @@ export type ListResourceTemplatesRequest = typeof ListResourceTemplatesRequest.T
  * @since 0.1.0
  */
 export const ReadResourceRequest = request(Method.resourcesRead, ReadResourceRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ReadResourceRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type ReadResourceRequest = typeof ReadResourceRequest.Type
 
 /**
@@ -2070,7 +2518,11 @@ export type ReadResourceRequest = typeof ReadResourceRequest.Type
  * @since 0.1.0
  */
 export const CompleteRequest = request(Method.completionComplete, CompleteRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `CompleteRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type CompleteRequest = typeof CompleteRequest.Type
 
 /**
@@ -2081,7 +2533,11 @@ export type CompleteRequest = typeof CompleteRequest.Type
  * @since 0.1.0
  */
 export const SubscriptionsListenRequest = request(Method.subscriptionsListen, SubscriptionsListenRequestParams)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `SubscriptionsListenRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type SubscriptionsListenRequest = typeof SubscriptionsListenRequest.Type
 
 /**
@@ -2103,5 +2559,9 @@ export const ClientRequest = Schema.Union([
   CallToolRequest,
   CompleteRequest
 ])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ClientRequest` schema.
+ *
+ * @since 0.1.0
+ */
 export type ClientRequest = typeof ClientRequest.Type

@@ -20,7 +20,7 @@
  *
  * @since 0.1.0
  */
-import { Cause, Context, Effect, Fiber, Layer, Option, PubSub, Queue, Schema, Stream } from "effect"
+import { Cause, type Config, Context, Effect, Fiber, Layer, Option, PubSub, Queue, Stream } from "effect"
 import { NodeCrypto } from "@effect/platform-node"
 import {
   type ClientCapabilities,
@@ -275,7 +275,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
       })
     )
-    return runMrtr(parsed, principal, name, args ?? {}, handler as Effect.Effect<Record<string, unknown>, unknown>)
+    return runMrtr(parsed, principal, name, args ?? {}, handler as unknown as Effect.Effect<Record<string, unknown>, unknown>)
   }
 
   const getPrompt = (parsed: Parsed, principal: string | undefined) => {
@@ -544,7 +544,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * transports need.
  *
  * With zero configuration it reads the key ring from
- * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged) and the
+ * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged; a
+ * malformed value fails the layer with a `ConfigError`) and the
  * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes), and uses
  * `node:crypto` for digests. Provide `requestState` to use another codec
  * layer (e.g. `RequestState.RequestStateCodec.layer({ keyRing, ttl })`).
@@ -555,7 +556,7 @@ export const layer = (
   options: Options & {
     readonly requestState?: Layer.Layer<RequestState.RequestStateCodec> | undefined
   }
-): Layer.Layer<McpServer | McpHandler> => {
+): Layer.Layer<McpServer | McpHandler, Config.ConfigError> => {
   const server = Layer.effect(McpServer, make(options))
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle })))
   return Layer.provideMerge(handler, server).pipe(

@@ -86,6 +86,11 @@ const NoParameters = Schema.Struct({})
 const includeAnnotationKey = (key: string) => key.startsWith("x-mcp-")
 
 const objectSchema = (schema: Schema.Top, what: string) => {
+  // Effect renders the empty struct as "any non-nullish value"; the spec wants an object.
+  const ast = schema.ast as { readonly _tag: string; readonly propertySignatures?: ReadonlyArray<unknown>; readonly indexSignatures?: ReadonlyArray<unknown> }
+  if (ast._tag === "Objects" && ast.propertySignatures?.length === 0 && (ast.indexSignatures?.length ?? 0) === 0) {
+    return { type: "object", properties: {} }
+  }
   const document = Schema.toJsonSchemaDocument(schema, { includeAnnotationKey })
   const root = document.schema as Record<string, unknown>
   if (root.type !== "object") throw new Error(`The ${what} of a tool must be an object schema (a Schema.Struct)`)
@@ -134,7 +139,7 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
     inputSchema: objectSchema(parameters, "parameters") as WireTool["inputSchema"],
     ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output") as WireTool["outputSchema"] }),
     ...(options.annotations === undefined ? {} : { annotations: options.annotations })
-  }
+  } as WireTool
   return {
     name,
     definition,

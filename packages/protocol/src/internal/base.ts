@@ -19,7 +19,11 @@ import * as Schema from "effect/Schema"
  * @since 0.1.0
  */
 export const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `JsonObject` schema.
+ *
+ * @since 0.1.0
+ */
 export type JsonObject = typeof JsonObject.Type
 
 /**
@@ -37,7 +41,11 @@ export const Icon = Schema.Struct({
   sizes: Schema.optionalKey(Schema.Array(Schema.String)),
   theme: Schema.optionalKey(Schema.Literals(["light", "dark"]))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Icon` schema.
+ *
+ * @since 0.1.0
+ */
 export type Icon = typeof Icon.Type
 
 /**
@@ -59,7 +67,11 @@ export const Implementation = Schema.Struct({
   icons: Schema.optionalKey(Schema.Array(Icon)),
   websiteUrl: Schema.optionalKey(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `Implementation` schema.
+ *
+ * @since 0.1.0
+ */
 export type Implementation = typeof Implementation.Type
 
 /**
@@ -89,7 +101,11 @@ export const ClientCapabilities = Schema.Struct({
   })),
   extensions: Schema.optionalKey(Schema.Record(Schema.String, JsonObject))
 })
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ClientCapabilities` schema.
+ *
+ * @since 0.1.0
+ */
 export type ClientCapabilities = typeof ClientCapabilities.Type
 
 /**
@@ -101,5 +117,9 @@ export type ClientCapabilities = typeof ClientCapabilities.Type
  * @since 0.1.0
  */
 export const ProgressToken = Schema.Union([Schema.String, Schema.Int])
-/** @since 0.1.0 */
+/**
+ * The decoded (`Type`) side of the `ProgressToken` schema.
+ *
+ * @since 0.1.0
+ */
 export type ProgressToken = typeof ProgressToken.Type

@@ -1,0 +1,28 @@
+/**
+ * `@mrtr/server`: an MCP 2026-07-28 server runtime whose tool, prompt and
+ * resource handlers ask in direct style (MRTR), with Streamable HTTP, stdio
+ * and in-memory transports.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as HttpTransport from "./HttpTransport.ts"
+/** @since 0.1.0 */
+export * from "./McpHandler.ts"
+/** @since 0.1.0 */
+export * as McpServer from "./McpServer.ts"
+/** @since 0.1.0 */
+export * as MemoryTransport from "./MemoryTransport.ts"
+/** @since 0.1.0 */
+export * as Prompt from "./Prompt.ts"
+/** @since 0.1.0 */
+export * as RequestContext from "./RequestContext.ts"
+/** @since 0.1.0 */
+export * as Resource from "./Resource.ts"
+/** @since 0.1.0 */
+export * as StdioTransport from "./StdioTransport.ts"
+/** @since 0.1.0 */
+export * as Tool from "./Tool.ts"
+/** @since 0.1.0 */
+export * as Transport from "./Transport.ts"

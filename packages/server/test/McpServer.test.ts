@@ -1,0 +1,237 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Layer, Stream } from "effect"
+import { validateWire } from "../../protocol/test-utils/wire.ts"
+import { McpServer, type Transport } from "../src/index.ts"
+import { request, serverLayer } from "./fixtures.ts"
+
+const handle = (message: unknown, headers?: Record<string, string>) =>
+  McpServer.McpServer.use((server) =>
+    server.handle({
+      message,
+      ...(headers === undefined ? {} : { headers: (name: string) => headers[name.toLowerCase()] })
+    })
+  )
+
+const response = (reply: Transport.Reply) => {
+  expect(reply._tag).toBe("Response")
+  if (reply._tag !== "Response") throw new Error("unreachable")
+  return reply
+}
+
+const result = (reply: Transport.Reply) => {
+  const r = response(reply)
+  expect(r.httpStatus).toBe(200)
+  expect(r.message.error).toBeUndefined()
+  return r.message.result as Record<string, any>
+}
+
+const error = (reply: Transport.Reply, code: number, status: number) => {
+  const r = response(reply)
+  expect(r.httpStatus).toBe(status)
+  validateWire("JSONRPCErrorResponse", r.message)
+  const e = r.message.error as { code: number; message: string; data?: unknown }
+  expect(e.code).toBe(code)
+  return e
+}
+
+const layer = serverLayer()
+
+describe("McpServer dispatch", () => {
+  it.effect("server/discover answers the DiscoverResult with serverInfo and cache fields", () =>
+    Effect.gen(function*() {
+      const r = result(yield* handle(request("server/discover")))
+      validateWire("DiscoverResult", r)
+      expect(r.supportedVersions).toEqual(["2026-07-28"])
+      expect(r._meta["io.modelcontextprotocol/serverInfo"]).toEqual({ name: "test-server", version: "1.0.0" })
+      expect(r).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" })
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("lists carry resultType, ttlMs and cacheScope and validate against the schema", () =>
+    Effect.gen(function*() {
+      const tools = result(yield* handle(request("tools/list")))
+      validateWire("ListToolsResult", tools)
+      expect(tools.tools.map((t: any) => t.name)).toEqual(["greet", "plan", "fails", "needs_sampling", "progress"])
+      expect(tools.tools[0].inputSchema).toMatchObject({
+        type: "object",
+        properties: { greeting: { type: "string" } },
+        required: ["greeting"]
+      })
+      validateWire("ListPromptsResult", result(yield* handle(request("prompts/list"))))
+      const resources = result(yield* handle(request("resources/list")))
+      validateWire("ListResourcesResult", resources)
+      expect(resources.resources.map((r: any) => r.uri)).toEqual(["test://readme"])
+      const templates = result(yield* handle(request("resources/templates/list")))
+      validateWire("ListResourceTemplatesResult", templates)
+      expect(templates.resourceTemplates.map((r: any) => r.uriTemplate)).toEqual(["test://files/{+path}"])
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("tools/call runs an MRTR conversation to completion", () =>
+    Effect.gen(function*() {
+      const r1 = result(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })))
+      validateWire("InputRequiredResult", r1)
+      expect(r1.resultType).toBe("input_required")
+      expect(r1.ttlMs).toBeUndefined()
+      expect(r1.inputRequests.name.method).toBe("elicitation/create")
+      const r2 = result(yield* handle(request("tools/call", {
+        name: "greet",
+        arguments: { greeting: "Hi" },
+        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+        requestState: r1.requestState
+      })))
+      validateWire("CallToolResult", r2)
+      expect(r2.content).toEqual([{ type: "text", text: "Hi, Ada!" }])
+      expect(r2.resultType).toBe("complete")
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("a state for one tool, arguments or method is refused by another with the one frozen -32602", () =>
+    Effect.gen(function*() {
+      const r1 = result(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })))
+      const attempts = [
+        request("tools/call", { name: "greet", arguments: { greeting: "Yo" }, requestState: r1.requestState }),
+        request("tools/call", { name: "plan", arguments: { city: "Rome" }, requestState: r1.requestState }),
+        request("prompts/get", { name: "topic", arguments: { subject: "x" }, requestState: r1.requestState }),
+        request("tools/call", { name: "greet", arguments: { greeting: "Hi" }, requestState: r1.requestState + "-TAMPERED" })
+      ]
+      for (const attempt of attempts) {
+        const e = error(yield* handle(attempt), -32602, 400)
+        expect(e).toEqual({ code: -32602, message: "Invalid requestState" })
+      }
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("a missing capability is -32021 with data.requiredCapabilities", () =>
+    Effect.gen(function*() {
+      const e = error(yield* handle(request("tools/call", { name: "needs_sampling" }, { elicitation: {} })), -32021, 400)
+      expect(e.data).toEqual({ requiredCapabilities: { sampling: {} } })
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("a tool's own failure is a tool execution error, not a protocol error", () =>
+    Effect.gen(function*() {
+      const r = result(yield* handle(request("tools/call", { name: "fails" })))
+      expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: "the tool broke" }] })
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("unknown tools, bad arguments and bad params are -32602", () =>
+    Effect.gen(function*() {
+      error(yield* handle(request("tools/call", { name: "nope" })), -32602, 400)
+      const bad = error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: 1 } })), -32602, 400)
+      expect(bad.message).toMatch(/Invalid arguments for tool greet/)
+      error(yield* handle(request("tools/call", { name: "greet", arguments: "x" })), -32602, 400)
+      error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, inputResponses: null })), -32602, 400)
+      error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, requestState: 5 })), -32602, 400)
+      error(yield* handle(request("resources/read", { uri: "test://nowhere" })), -32602, 400)
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("envelope, _meta and version errors", () =>
+    Effect.gen(function*() {
+      error(yield* handle([request("tools/list")]), -32600, 400)
+      error(yield* handle("hello"), -32600, 400)
+      error(yield* handle({ jsonrpc: "1.0", id: 1, method: "tools/list" }), -32600, 400)
+      error(yield* handle({ jsonrpc: "2.0", id: { x: 1 }, method: "tools/list" }), -32600, 400)
+      const missingMeta = response(yield* handle({ jsonrpc: "2.0", id: 7, method: "tools/list", params: {} }))
+      expect(missingMeta.message.id).toBe(7)
+      expect(missingMeta.httpStatus).toBe(400)
+      const noCaps = request("tools/list")
+      delete (noCaps.params._meta as any)["io.modelcontextprotocol/clientCapabilities"]
+      error(yield* handle(noCaps), -32602, 400)
+      const noVersion = request("tools/list")
+      delete (noVersion.params._meta as any)["io.modelcontextprotocol/protocolVersion"]
+      error(yield* handle(noVersion), -32602, 400)
+      const future = request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" } })
+      const e = error(yield* handle(future), -32022, 400)
+      expect(e.data).toEqual({ supported: ["2026-07-28"], requested: "2099-01-01" })
+      for (const method of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "unknown/method"]) {
+        const m = response(yield* handle(request(method)))
+        expect(m.httpStatus).toBe(404)
+        expect((m.message.error as any).code).toBe(-32601)
+      }
+      const noted = yield* handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })
+      expect(noted._tag).toBe("Accepted")
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("header mismatches are -32020", () =>
+    Effect.gen(function*() {
+      const message = request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
+      const good = {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "greet",
+        accept: "application/json, text/event-stream"
+      }
+      result(yield* handle(message, good))
+      error(yield* handle(message, { ...good, "mcp-protocol-version": "2025-11-25" }), -32020, 400)
+      error(yield* handle(message, { ...good, "mcp-method": "tools/list" }), -32020, 400)
+      error(yield* handle(message, { ...good, "mcp-name": "other" }), -32020, 400)
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("prompts/get and a resource template run MRTR too; completion/complete completes", () =>
+    Effect.gen(function*() {
+      const p1 = result(yield* handle(request("prompts/get", { name: "topic", arguments: { subject: "cats" } })))
+      expect(p1.resultType).toBe("input_required")
+      const p2 = result(yield* handle(request("prompts/get", {
+        name: "topic",
+        arguments: { subject: "cats" },
+        inputResponses: { name: { action: "accept", content: { name: "Bo" } } },
+        requestState: p1.requestState
+      })))
+      validateWire("GetPromptResult", p2)
+      expect(p2.messages[0].content.text).toBe("Write about cats for Bo")
+
+      const f1 = result(yield* handle(request("resources/read", { uri: "test://files/a/b.txt" })))
+      expect(Object.keys(f1.inputRequests)).toEqual(["roots"])
+      const f2 = result(yield* handle(request("resources/read", {
+        uri: "test://files/a/b.txt",
+        inputResponses: { roots: { roots: [{ uri: "file:///home" }] } },
+        requestState: f1.requestState
+      })))
+      validateWire("ReadResourceResult", f2)
+      expect(f2.contents).toEqual([{ uri: "test://files/a/b.txt", mimeType: "text/plain", text: "a/b.txt under file:///home" }])
+      expect(f2).toMatchObject({ ttlMs: 0, cacheScope: "private" })
+
+      const c = result(yield* handle(request("completion/complete", {
+        ref: { type: "ref/prompt", name: "topic" },
+        argument: { name: "subject", value: "ca" }
+      })))
+      validateWire("CompleteResult", c)
+      expect(c.completion.values).toEqual(["cats", "cars"])
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("a request that emits progress and logs turns into a stream ending with the response", () =>
+    Effect.gen(function*() {
+      const message = request("tools/call", {
+        name: "progress",
+        _meta: { progressToken: "p1", "io.modelcontextprotocol/logLevel": "info" }
+      })
+      const reply = yield* handle(message)
+      expect(reply._tag).toBe("Stream")
+      if (reply._tag !== "Stream") return
+      const messages = Array.from(yield* Stream.runCollect(reply.messages))
+      expect(messages.map((m) => m.method ?? "response")).toEqual([
+        "notifications/progress",
+        "notifications/message",
+        "notifications/progress",
+        "response"
+      ])
+      validateWire("ProgressNotification", messages[0])
+      validateWire("LoggingMessageNotification", messages[1])
+      // without a token or a log level, nothing is emitted
+      const quiet = yield* handle(request("tools/call", { name: "progress" }))
+      expect(result(quiet).content).toEqual([{ type: "text", text: "done" }])
+    }).pipe(Effect.provide(layer)))
+
+  it.live("subscriptions/listen acknowledges, then forwards only the list changes asked for", () =>
+    Effect.gen(function*() {
+      const server = yield* McpServer.McpServer
+      const reply = yield* handle(request("subscriptions/listen", { notifications: { toolsListChanged: true } }))
+      expect(reply._tag).toBe("Stream")
+      if (reply._tag !== "Stream") return
+      const collected = yield* reply.messages.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
+      yield* Effect.sleep("10 millis")
+      yield* server.removePrompt("topic")
+      yield* server.removeTool("fails")
+      const messages: Array<any> = Array.from(yield* Fiber.join(collected))
+      expect(messages[0].method).toBe("notifications/subscriptions/acknowledged")
+      expect(messages[0].params.notifications).toEqual({ toolsListChanged: true })
+      expect(messages[1].method).toBe("notifications/tools/list_changed")
+      expect(messages[1].params._meta["io.modelcontextprotocol/subscriptionId"]).toBeDefined()
+    }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
+})

@@ -1,0 +1,91 @@
+/**
+ * `Recorder`: captures every question the server asked the (scripted) user,
+ * with the answer given, so tests can assert on them.
+ *
+ * `ScriptedUser.layer` provides one and records into it; tests read it with
+ * `Recorder.questions`.
+ *
+ * Source: MCP 2026-07-28, basic/patterns/mrtr (input requests).
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Ref } from "effect"
+import type { InputContext } from "@mrtr/client/InputContext"
+import type { InputRequest, InputResponse } from "@mrtr/protocol"
+
+/**
+ * One recorded question:
+ *
+ * - `kind`: `"elicitation"`, `"sampling"` or `"roots"`.
+ * - `key`, `method`, `target`, `round`: see `InputContext` (the input
+ *   request's key, the request being retried, its tool / prompt / URI, the
+ *   1-based exchange that asked).
+ * - `request`: the input request as the server sent it (`{ method, params }`).
+ * - `answer`: what the scripted user answered, or `undefined` when the
+ *   handler failed (no scripted answer).
+ *
+ * @since 0.1.0
+ */
+export interface Question extends InputContext {
+  readonly kind: "elicitation" | "sampling" | "roots"
+  readonly request: InputRequest
+  readonly answer: InputResponse | undefined
+}
+
+/**
+ * The recorder service: `record` appends a question, `questions` returns all
+ * of them in the order they were answered, `clear` forgets them.
+ *
+ * @since 0.1.0
+ */
+export class Recorder extends Context.Service<Recorder, {
+  readonly record: (question: Question) => Effect.Effect<void>
+  readonly questions: Effect.Effect<ReadonlyArray<Question>>
+  readonly clear: Effect.Effect<void>
+}>()("@mrtr/testing/Recorder") {}
+
+/**
+ * Builds an empty recorder.
+ *
+ * @since 0.1.0
+ */
+export const make: Effect.Effect<Recorder["Service"]> = Effect.map(
+  Ref.make<ReadonlyArray<Question>>([]),
+  (ref) =>
+    Recorder.of({
+      record: (question) => Ref.update(ref, (all) => [...all, question]),
+      questions: Ref.get(ref),
+      clear: Ref.set(ref, [])
+    })
+)
+
+/**
+ * A fresh recorder as a Layer.
+ *
+ * @since 0.1.0
+ */
+export const layer: Layer.Layer<Recorder> = Layer.effect(Recorder, make)
+
+/**
+ * Every recorded question so far.
+ *
+ * @since 0.1.0
+ */
+export const questions: Effect.Effect<ReadonlyArray<Question>, never, Recorder> = Recorder.use((r) => r.questions)
+
+/**
+ * The recorded questions of one kind.
+ *
+ * @since 0.1.0
+ */
+export const questionsOf = (
+  kind: Question["kind"]
+): Effect.Effect<ReadonlyArray<Question>, never, Recorder> =>
+  Effect.map(questions, (all) => all.filter((q) => q.kind === kind))
+
+/**
+ * Forgets every recorded question.
+ *
+ * @since 0.1.0
+ */
+export const clear: Effect.Effect<void, never, Recorder> = Recorder.use((r) => r.clear)
