@@ -86,6 +86,8 @@ export class ClientTransport extends Context.Service<ClientTransport, {
  * Serializes a message to JSON text, failing with `TransportError` when it
  * is not serializable (a cycle, a BigInt).
  *
+ * MCP 2026-07-28, basic/transports (messages are UTF-8 encoded JSON-RPC).
+ *
  * @since 0.1.0
  */
 export const encodeJson = (message: unknown): Effect.Effect<string, TransportError> =>
@@ -96,6 +98,8 @@ export const encodeJson = (message: unknown): Effect.Effect<string, TransportErr
 
 /**
  * Parses one JSON text, failing with `TransportError` when it is not JSON.
+ *
+ * MCP 2026-07-28, basic/transports (messages are UTF-8 encoded JSON-RPC).
  *
  * @since 0.1.0
  */

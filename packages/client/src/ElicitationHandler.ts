@@ -25,6 +25,8 @@ import type { InputContext } from "./InputContext.ts"
  * `{ action: "accept", content }`, `{ action: "decline" }` or
  * `{ action: "cancel" }`.
  *
+ * MCP 2026-07-28, client/elicitation.
+ *
  * @since 0.1.0
  */
 export type FormHandler<R = never> = (
@@ -36,6 +38,8 @@ export type FormHandler<R = never> = (
  * Answers a URL-mode elicitation (`mode: "url"`): send the user to
  * `params.url`, return `{ action: "accept" }` (no content) once they went
  * there, or `decline` / `cancel`.
+ *
+ * MCP 2026-07-28, client/elicitation.
  *
  * @since 0.1.0
  */
@@ -67,6 +71,8 @@ export class ElicitationHandler extends Context.Service<ElicitationHandler, {
  *   form: (params) => Effect.succeed(ElicitationHandler.accept({ name: "Alice" }))
  * })
  * ```
+ *
+ * MCP 2026-07-28, client/elicitation.
  *
  * @since 0.1.0
  */
@@ -117,12 +123,16 @@ export const accept = (content?: ElicitResult["content"]): ElicitResult =>
 /**
  * `{ action: "decline" }`: the user explicitly refused.
  *
+ * MCP 2026-07-28, client/elicitation.
+ *
  * @since 0.1.0
  */
 export const decline: ElicitResult = { action: "decline" }
 
 /**
  * `{ action: "cancel" }`: the user dismissed the request without choosing.
+ *
+ * MCP 2026-07-28, client/elicitation.
  *
  * @since 0.1.0
  */

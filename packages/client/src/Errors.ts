@@ -146,6 +146,8 @@ export class MaxRoundsExceeded extends Schema.TaggedError<MaxRoundsExceeded>()("
  * Handlers fail with this to abort the whole call; to refuse one question,
  * answer it instead (`{ action: "decline" }` / `{ action: "cancel" }`).
  *
+ * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
+ *
  * @since 0.1.0
  */
 export class InputHandlerError extends Schema.TaggedError<InputHandlerError>()("InputHandlerError", {
@@ -181,6 +183,8 @@ export class InvalidToolDefinition extends Schema.TaggedError<InvalidToolDefinit
  * What a plain (non-MRTR) request can fail with: a JSON-RPC error, a
  * transport failure or a protocol violation.
  *
+ * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
+ *
  * @since 0.1.0
  */
 export type RequestError = McpError | TransportError | ProtocolViolation
@@ -190,12 +194,16 @@ export type RequestError = McpError | TransportError | ProtocolViolation
  * `RequestError` plus the MRTR loop's `InputRequiredError`,
  * `MaxRoundsExceeded` and `InputHandlerError`.
  *
+ * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
+ *
  * @since 0.1.0
  */
 export type MrtrError = RequestError | InputRequiredError | MaxRoundsExceeded | InputHandlerError
 
 /**
  * Every typed failure of `McpClient`.
+ *
+ * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
  *
  * @since 0.1.0
  */

@@ -29,6 +29,8 @@ import { TransportError } from "./Errors.ts"
  * - `maxEventBytes`: largest SSE event accepted, in UTF-16 code units
  *   (default 16 MiB); a larger one fails the request with `TransportError`.
  *
+ * MCP 2026-07-28, basic/transports/streamable-http.
+ *
  * @since 0.1.0
  */
 export interface Options {
@@ -162,6 +164,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 /**
  * The HTTP transport as a Layer; requires an `HttpClient`.
  *
+ * MCP 2026-07-28, basic/transports/streamable-http.
+ *
  * @since 0.1.0
  */
 export const layer = (options: Options): Layer.Layer<ClientTransport, never, HttpClient.HttpClient> =>
@@ -170,6 +174,8 @@ export const layer = (options: Options): Layer.Layer<ClientTransport, never, Htt
 /**
  * The HTTP transport over `node:http` (`NodeHttpClient.layerNodeHttp` from
  * `@effect/platform-node`); requires nothing.
+ *
+ * MCP 2026-07-28, basic/transports/streamable-http.
  *
  * @since 0.1.0
  */

@@ -18,6 +18,8 @@
  * - `target`: the tool or prompt name, or the resource URI.
  * - `round`: 1-based number of the exchange whose result asked the question.
  *
+ * MCP 2026-07-28, basic/patterns/mrtr (InputRequests keys).
+ *
  * @since 0.1.0
  */
 export interface InputContext {

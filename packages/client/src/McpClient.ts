@@ -122,8 +122,13 @@ export interface Notification {
  *   it servers send no `notifications/message`.
  * - `onNotification`: called for every notification received (see also
  *   `McpClient.notifications` and the per-call option).
- * - `capabilities`: `experimental` / `extensions` entries to declare besides
- *   the ones derived from the input handlers.
+ * - `capabilities`: capabilities to declare in addition to the ones derived
+ *   from the input handlers (merged with them): `experimental` /
+ *   `extensions` entries, or e.g. `{ elicitation: {} }` to receive
+ *   elicitation requests without a handler and answer them by hand (manual
+ *   mode: the call fails with `InputRequiredError`).
+ *
+ * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
  * @since 0.1.0
  */
@@ -133,7 +138,7 @@ export interface Options {
   readonly stateOnlyBackoff?: Schedule.Schedule<unknown> | undefined
   readonly logLevel?: LoggingLevel | undefined
   readonly onNotification?: ((notification: Notification) => Effect.Effect<void>) | undefined
-  readonly capabilities?: Pick<ClientCapabilities, "experimental" | "extensions"> | undefined
+  readonly capabilities?: ClientCapabilities | undefined
 }
 
 /**
@@ -144,6 +149,8 @@ export interface Options {
  * - `progressToken`: sent as `_meta.progressToken`, asking the server for
  *   `notifications/progress`.
  * - `maxRounds`: overrides the client's `maxRounds` for this call.
+ *
+ * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
  * @since 0.1.0
  */
@@ -248,7 +255,9 @@ export type CompleteParams = Omit<CompleteRequestParams, "_meta">
  * Failures: `RequestError` (`McpError` for a JSON-RPC error, e.g. -32602,
  * -32601, -32020, -32021, -32022; `TransportError`; `ProtocolViolation`) and,
  * for the MRTR methods, `InputRequiredError`, `MaxRoundsExceeded`,
- * `InputHandlerError`; `callTool` also `InvalidToolDefinition`.
+ * `InputHandlerError`; `callTool` also `InvalidToolDefinition`. A -32022
+ * (UnsupportedProtocolVersion) whose `data.supported` lists `2026-07-28` is
+ * retried once, with a new id, before it is reported.
  *
  * MCP 2026-07-28, basic/lifecycle, basic/patterns/mrtr, server/*.
  *
@@ -283,6 +292,13 @@ export class McpClient extends Context.Service<McpClient, {
 // Helpers
 // =============================================================================
 
+/**
+ * JSON-RPC ids come from one process-wide counter, so no two requests sent by
+ * any clients of this process share an id (a manual-mode retry made through a
+ * fresh client still gets a new id).
+ */
+let nextRequestId = 1
+
 const DEFAULT_CLIENT_INFO: Implementation = { name: "@mrtr/client", version: "0.1.0" }
 const DEFAULT_MAX_ROUNDS = 10
 const MAX_LIST_PAGES = 100
@@ -290,6 +306,8 @@ const MAX_LIST_PAGES = 100
 /**
  * The default backoff between state-only rounds: 100 ms, doubling, capped at
  * 5 seconds.
+ *
+ * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
  * @since 0.1.0
  */
@@ -343,8 +361,8 @@ const handlersInContext: Effect.Effect<Handlers> = Effect.all({
 /**
  * The capabilities declared for a set of input handlers: `elicitation`
  * (modes the handler implements), `sampling` (`tools` / `context` when
- * supported), `roots: {}`; merged with the configured `experimental` /
- * `extensions` entries. `{}` when no handler is present.
+ * supported), `roots: {}`; merged (`mergeCapabilities`) with `extra`, the
+ * explicitly configured capabilities. `{}` when there is neither.
  *
  * MCP 2026-07-28, basic (capabilities); client/elicitation, client/sampling, client/roots.
  *
@@ -356,16 +374,15 @@ export const capabilitiesOf = (
     readonly sampling?: Sampling.SamplingHandler["Service"] | undefined
     readonly roots?: RootsHandler["Service"] | undefined
   },
-  extra: Pick<ClientCapabilities, "experimental" | "extensions"> = {}
+  extra: ClientCapabilities = {}
 ): ClientCapabilities => {
   const elicitation = handlers.elicitation === undefined ? undefined : Elicitation.capability(handlers.elicitation)
-  return {
-    ...(extra.experimental === undefined ? {} : { experimental: extra.experimental }),
+  const derived: ClientCapabilities = {
     ...(handlers.roots === undefined ? {} : { roots: {} }),
     ...(handlers.sampling === undefined ? {} : { sampling: Sampling.capability(handlers.sampling) }),
-    ...(elicitation === undefined ? {} : { elicitation }),
-    ...(extra.extensions === undefined ? {} : { extensions: extra.extensions })
+    ...(elicitation === undefined ? {} : { elicitation })
   }
+  return Object.keys(extra).length === 0 ? derived : mergeCapabilities(derived, extra)
 }
 
 type Outcome =
@@ -432,9 +449,14 @@ const checkEncoded = <A>(schema: Schema.Codec<A, any>, kind: "elicitation" | "sa
 // =============================================================================
 
 /**
- * Builds the client over the `ClientTransport` in context. Input handlers
- * present in the construction context are used for every call (handlers in a
- * call's own context take precedence).
+ * Builds the client over the `ClientTransport` in context (requires a
+ * `Scope`, which owns the fiber forwarding the transport's unsolicited
+ * notifications). Input handlers present in the construction context are
+ * used for every call; handlers in a call's own context take precedence.
+ * JSON-RPC ids come from a process-wide counter, so every request (and
+ * every retry) gets a new id.
+ *
+ * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
  * @since 0.1.0
  */
@@ -448,7 +470,6 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const tools = new Map<string, Tool>()
   const rejected = new Map<string, string>()
   let listedTools = false
-  let nextId = 1
 
   const publish = (notification: Notification, callOptions: CallOptions | undefined) =>
     Effect.all([
@@ -496,7 +517,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     callOptions: CallOptions | undefined
   ): Effect.Effect<Record<string, unknown>, RequestError> =>
     Effect.gen(function*() {
-      const id = nextId++
+      const id = nextRequestId++
       const message = { jsonrpc: "2.0" as const, id, method, params }
       const headers = transport.usesHeaders ? requestHeaders(message, tool) : {}
       const violation = (reason: string, result?: unknown) =>
@@ -810,6 +831,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
  *   Layer.provide(ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ ok: true })) }))
  * )
  * ```
+ *
+ * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
  * @since 0.1.0
  */

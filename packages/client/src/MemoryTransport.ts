@@ -23,6 +23,8 @@ import type { TransportError } from "./Errors.ts"
  * when simulating HTTP, a case-insensitive header lookup.
  * (Structurally `Incoming` of `@mrtr/server`.)
  *
+ * MCP 2026-07-28, basic/transports.
+ *
  * @since 0.1.0
  */
 export interface Incoming {
@@ -35,6 +37,8 @@ export interface Incoming {
  * or a stream of messages ending with the response.
  * (Structurally `Reply` of `@mrtr/server`.)
  *
+ * MCP 2026-07-28, basic/transports.
+ *
  * @since 0.1.0
  */
 export type Reply =
@@ -45,6 +49,8 @@ export type Reply =
 /**
  * A server dispatcher: `handle(incoming)` never fails.
  * (Structurally `Handler` of `@mrtr/server`, i.e. the `McpHandler` service.)
+ *
+ * MCP 2026-07-28, basic/transports.
  *
  * @since 0.1.0
  */
@@ -58,6 +64,8 @@ export interface Handler {
  * server validates `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
  * `Mcp-Param-*` exactly as on Streamable HTTP.
  *
+ * MCP 2026-07-28, basic/transports.
+ *
  * @since 0.1.0
  */
 export interface Options {
@@ -69,6 +77,8 @@ const roundTrip = (value: unknown): Effect.Effect<unknown, TransportError> =>
 
 /**
  * Builds the transport over `handler`.
+ *
+ * MCP 2026-07-28, basic/transports.
  *
  * @since 0.1.0
  */
@@ -105,6 +115,8 @@ export const make = (handler: Handler, options: Options = {}): ClientTransport["
 
 /**
  * The transport as a Layer over a given handler.
+ *
+ * MCP 2026-07-28, basic/transports.
  *
  * @since 0.1.0
  */

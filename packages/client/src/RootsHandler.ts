@@ -33,6 +33,8 @@ export class RootsHandler extends Context.Service<RootsHandler, {
  * Provides a `RootsHandler` from an effectful function; its services (`R`)
  * are taken from the Layer's context.
  *
+ * MCP 2026-07-28, client/roots.
+ *
  * @since 0.1.0
  */
 export const layer = <R = never>(
@@ -48,6 +50,8 @@ export const layer = <R = never>(
 
 /**
  * Provides a `RootsHandler` that always answers the same roots.
+ *
+ * MCP 2026-07-28, client/roots.
  *
  * @since 0.1.0
  */

@@ -22,6 +22,8 @@ import type { InputContext } from "./InputContext.ts"
 /**
  * Samples one message: returns `{ role, content, model, stopReason? }`.
  *
+ * MCP 2026-07-28, client/sampling.
+ *
  * @since 0.1.0
  */
 export type CreateMessage<R = never> = (
@@ -47,6 +49,8 @@ export class SamplingHandler extends Context.Service<SamplingHandler, {
 /**
  * Provides a `SamplingHandler`; the services `createMessage` needs (`R`) are
  * taken from the Layer's context.
+ *
+ * MCP 2026-07-28, client/sampling.
  *
  * @since 0.1.0
  */

@@ -34,6 +34,8 @@ import { TransportError } from "./Errors.ts"
  * - `shutdownTimeout`: grace period between closing stdin and killing the
  *   process when the scope closes (default 2 seconds).
  *
+ * MCP 2026-07-28, basic/transports (stdio).
+ *
  * @since 0.1.0
  */
 export interface Options {
@@ -74,6 +76,8 @@ interface Pending {
  * Failures: `TransportError` when the process cannot be spawned; every
  * request in flight, and every later request, fails with `TransportError`
  * once the process exits or its stdout ends.
+ *
+ * MCP 2026-07-28, basic/transports (stdio).
  *
  * @since 0.1.0
  */
@@ -207,6 +211,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * The stdio transport as a Layer; the process lives as long as the Layer.
  * Requires a `ChildProcessSpawner`.
  *
+ * MCP 2026-07-28, basic/transports (stdio).
+ *
  * @since 0.1.0
  */
 export const layer = (options: Options): Layer.Layer<ClientTransport, TransportError, ChildProcessSpawner.ChildProcessSpawner> =>
@@ -215,6 +221,8 @@ export const layer = (options: Options): Layer.Layer<ClientTransport, TransportE
 /**
  * The stdio transport with Node's `ChildProcessSpawner` (from
  * `@effect/platform-node`); requires nothing.
+ *
+ * MCP 2026-07-28, basic/transports (stdio).
  *
  * @since 0.1.0
  */

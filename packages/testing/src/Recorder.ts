@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Layer, Ref } from "effect"
-import type { InputContext } from "@mrtr/client/InputContext"
+import type { InputContext as InputContextModule } from "@mrtr/client"
 import type { InputRequest, InputResponse } from "@mrtr/protocol"
 
 /**
@@ -24,9 +24,11 @@ import type { InputRequest, InputResponse } from "@mrtr/protocol"
  * - `answer`: what the scripted user answered, or `undefined` when the
  *   handler failed (no scripted answer).
  *
+ * MCP 2026-07-28, basic/patterns/mrtr (input requests).
+ *
  * @since 0.1.0
  */
-export interface Question extends InputContext {
+export interface Question extends InputContextModule.InputContext {
   readonly kind: "elicitation" | "sampling" | "roots"
   readonly request: InputRequest
   readonly answer: InputResponse | undefined
@@ -35,6 +37,8 @@ export interface Question extends InputContext {
 /**
  * The recorder service: `record` appends a question, `questions` returns all
  * of them in the order they were answered, `clear` forgets them.
+ *
+ * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
  * @since 0.1.0
  */
@@ -46,6 +50,8 @@ export class Recorder extends Context.Service<Recorder, {
 
 /**
  * Builds an empty recorder.
+ *
+ * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
  * @since 0.1.0
  */
@@ -62,6 +68,8 @@ export const make: Effect.Effect<Recorder["Service"]> = Effect.map(
 /**
  * A fresh recorder as a Layer.
  *
+ * MCP 2026-07-28, basic/patterns/mrtr (input requests).
+ *
  * @since 0.1.0
  */
 export const layer: Layer.Layer<Recorder> = Layer.effect(Recorder, make)
@@ -69,12 +77,16 @@ export const layer: Layer.Layer<Recorder> = Layer.effect(Recorder, make)
 /**
  * Every recorded question so far.
  *
+ * MCP 2026-07-28, basic/patterns/mrtr (input requests).
+ *
  * @since 0.1.0
  */
 export const questions: Effect.Effect<ReadonlyArray<Question>, never, Recorder> = Recorder.use((r) => r.questions)
 
 /**
  * The recorded questions of one kind.
+ *
+ * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
  * @since 0.1.0
  */
@@ -85,6 +97,8 @@ export const questionsOf = (
 
 /**
  * Forgets every recorded question.
+ *
+ * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
  * @since 0.1.0
  */

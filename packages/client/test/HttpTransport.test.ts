@@ -1,0 +1,257 @@
+/**
+ * Streamable HTTP transport (MCP 2026-07-28, basic/transports/streamable-http)
+ * against a real local `node:http` server: JSON and SSE answers, progress and
+ * log notifications surfaced to the caller, the standard and `Mcp-Param-*`
+ * headers, HTTP error statuses, and tools excluded for invalid
+ * `x-mcp-header` annotations.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Fiber, Layer, Ref, Stream } from "effect"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Errors from "../src/Errors.ts"
+import * as ElicitationHandler from "../src/ElicitationHandler.ts"
+import * as HttpTransport from "../src/HttpTransport.ts"
+import * as McpClient from "../src/McpClient.ts"
+import { validateRequest } from "./fixtures.ts"
+
+interface Received {
+  readonly headers: Http.IncomingHttpHeaders
+  readonly body: Record<string, any>
+}
+
+type Respond = (body: Record<string, any>, res: Http.ServerResponse) => void
+
+const json = (res: Http.ServerResponse, status: number, message: unknown) => {
+  res.writeHead(status, { "content-type": "application/json" })
+  res.end(JSON.stringify(message))
+}
+
+const sse = (res: Http.ServerResponse, messages: ReadonlyArray<unknown>) => {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
+  // a retry directive and a comment, which the client must ignore
+  res.write("retry: 1000\n: keep-alive\n\n")
+  for (const message of messages) res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`)
+  res.end()
+}
+
+/** A local HTTP server on 127.0.0.1 (ephemeral port) answering with `respond`; closed with the scope. */
+const serve = (respond: Respond) =>
+  Effect.gen(function*() {
+    const received: Array<Received> = []
+    const server = yield* Effect.acquireRelease(
+      Effect.callback<Http.Server>((resume) => {
+        const server = Http.createServer((req, res) => {
+          let text = ""
+          req.setEncoding("utf8")
+          req.on("data", (chunk) => (text += chunk))
+          req.on("end", () => {
+            const body = JSON.parse(text)
+            received.push({ headers: req.headers, body })
+            respond(body, res)
+          })
+        })
+        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+      }),
+      (server) =>
+        Effect.callback<void>((resume) => {
+          server.closeAllConnections()
+          server.close(() => resume(Effect.void))
+        })
+    )
+    const { port } = server.address() as AddressInfo
+    return { url: `http://127.0.0.1:${port}/mcp`, received }
+  })
+
+const tools = [
+  {
+    name: "weather",
+    inputSchema: {
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" }, days: { type: "integer", "x-mcp-header": "Days" } }
+    }
+  },
+  {
+    name: "bad_tool",
+    inputSchema: { type: "object", properties: { score: { type: "number", "x-mcp-header": "Score" } } }
+  }
+]
+
+/** Ids of requests whose response stream the client closed. */
+const closed: Array<unknown> = []
+
+const respond: Respond = (body, res) => {
+  const id = body.id
+  const params = body.params ?? {}
+  switch (body.method) {
+    case "tools/list":
+      return json(res, 200, { jsonrpc: "2.0", id, result: { resultType: "complete", tools, ttlMs: 0, cacheScope: "private" } })
+    case "tools/call":
+      switch (params.name) {
+        case "weather":
+          if (params.inputResponses === undefined) {
+            return sse(res, [
+              {
+                jsonrpc: "2.0",
+                method: "notifications/progress",
+                params: { progressToken: params._meta.progressToken ?? 0, progress: 1, total: 2 }
+              },
+              { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "looking outside" } },
+              {
+                jsonrpc: "2.0",
+                id,
+                result: {
+                  resultType: "input_required",
+                  inputRequests: {
+                    unit: {
+                      method: "elicitation/create",
+                      params: {
+                        message: "Unit?",
+                        requestedSchema: { type: "object", properties: { unit: { type: "string" } } }
+                      }
+                    }
+                  },
+                  requestState: "st-1"
+                }
+              }
+            ])
+          }
+          return json(res, 200, {
+            jsonrpc: "2.0",
+            id,
+            result: {
+              resultType: "complete",
+              content: [{ type: "text", text: `sunny, in ${params.inputResponses.unit.content.unit}` }]
+            }
+          })
+        case "mismatch":
+          return json(res, 400, { jsonrpc: "2.0", id, error: { code: -32020, message: "Header mismatch: Mcp-Name" } })
+        case "crash":
+          res.writeHead(500, { "content-type": "text/plain" })
+          return res.end("boom")
+        case "hang":
+          res.writeHead(200, { "content-type": "text/event-stream" })
+          res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 0, progress: 0 } })}\n\n`)
+          res.on("close", () => closed.push(id))
+          return
+        case "accepted":
+          res.writeHead(202)
+          return res.end()
+        default:
+          return json(res, 200, { jsonrpc: "2.0", id, result: { resultType: "complete", content: [] } })
+      }
+    default:
+      return json(res, 404, { jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${body.method}` } })
+  }
+}
+
+const user = ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ unit: "celsius" })) })
+
+const withClient = <A, E>(url: string, body: Effect.Effect<A, E, McpClient.McpClient>) =>
+  body.pipe(
+    Effect.provide(McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(user)))
+  )
+
+describe("HttpTransport", () => {
+  it.live("JSON and SSE answers, MRTR over HTTP, standard and Mcp-Param headers", () =>
+    Effect.gen(function*() {
+      const { url, received } = yield* serve(respond)
+      const result = yield* withClient(url, McpClient.McpClient.use((c) =>
+        c.callTool({ name: "weather", arguments: { region: "Zürich", days: 3 } })
+      ))
+      assert.deepStrictEqual(result.content, [{ type: "text", text: "sunny, in celsius" }])
+      // the first call learned the tools' x-mcp-header annotations from tools/list
+      assert.deepStrictEqual(received.map((r) => r.body.method), ["tools/list", "tools/call", "tools/call"])
+      for (const { body, headers } of received) {
+        validateRequest(body)
+        assert.strictEqual(headers["mcp-protocol-version"], "2026-07-28")
+        assert.strictEqual(headers["mcp-method"], body.method)
+        assert.strictEqual(headers["accept"], "application/json, text/event-stream")
+        assert.include(headers["content-type"], "application/json")
+      }
+      const [, first, retry] = received
+      assert.strictEqual(first!.headers["mcp-name"], "weather")
+      assert.strictEqual(first!.headers["mcp-param-region"], `=?base64?${Buffer.from("Zürich").toString("base64")}?=`)
+      assert.strictEqual(first!.headers["mcp-param-days"], "3")
+      assert.strictEqual(retry!.headers["mcp-param-region"], first!.headers["mcp-param-region"])
+      assert.strictEqual(retry!.body.params.requestState, "st-1")
+      assert.notStrictEqual(retry!.body.id, first!.body.id)
+    }))
+
+  it.live("progress and log notifications on an SSE answer reach the caller", () =>
+    Effect.gen(function*() {
+      const { url } = yield* serve(respond)
+      const seen = yield* Ref.make<ReadonlyArray<McpClient.Notification>>([])
+      const fromStream = yield* withClient(url, Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const collector = yield* client.notifications.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
+        yield* Effect.sleep("10 millis")
+        yield* client.callTool(
+          { name: "weather", arguments: { region: "Oslo" } },
+          { progressToken: "p-1", onNotification: (n) => Ref.update(seen, (all) => [...all, n]) }
+        )
+        return yield* Fiber.join(collector)
+      }))
+      const notifications = yield* Ref.get(seen)
+      assert.deepStrictEqual(notifications.map((n) => n.method), ["notifications/progress", "notifications/message"])
+      assert.deepStrictEqual(notifications[0]!.params, { progressToken: "p-1", progress: 1, total: 2 })
+      assert.strictEqual(notifications[0]!.request?.method, "tools/call")
+      assert.deepStrictEqual(fromStream.map((n) => n.method), ["notifications/progress", "notifications/message"])
+    }))
+
+  it.live("a 400 carrying a JSON-RPC error is an McpError; other statuses are TransportErrors", () =>
+    Effect.gen(function*() {
+      const { url } = yield* serve(respond)
+      const [mismatch, crash, accepted, unknown] = yield* withClient(url, Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        return yield* Effect.all([
+          Effect.flip(client.callTool({ name: "mismatch" })),
+          Effect.flip(client.callTool({ name: "crash" })),
+          Effect.flip(client.callTool({ name: "accepted" })),
+          Effect.flip(client.listPrompts())
+        ])
+      }))
+      assert.strictEqual(mismatch._tag, "McpError")
+      if (mismatch._tag === "McpError") assert.strictEqual(mismatch.code, -32020)
+      assert.strictEqual(crash._tag, "TransportError")
+      if (crash._tag === "TransportError") assert.strictEqual(crash.status, 500)
+      assert.strictEqual(accepted._tag, "TransportError")
+      if (accepted._tag === "TransportError") assert.strictEqual(accepted.status, 202)
+      assert.strictEqual(unknown._tag, "McpError")
+      if (unknown._tag === "McpError") assert.strictEqual(unknown.code, -32601)
+    }))
+
+  it.live("tools with invalid x-mcp-header annotations are excluded and never called", () =>
+    Effect.gen(function*() {
+      const { url, received } = yield* serve(respond)
+      const [listed, error] = yield* withClient(url, Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const listed = yield* client.listTools()
+        const error = yield* Effect.flip(client.callTool({ name: "bad_tool", arguments: { score: 1.5 } }))
+        return [listed, error] as const
+      }))
+      assert.deepStrictEqual(listed.tools.map((t) => t.name), ["weather"])
+      assert.instanceOf(error, Errors.InvalidToolDefinition)
+      assert.isFalse(received.some((r) => r.body.params?.name === "bad_tool"))
+    }))
+
+  it.live("interrupting a call closes its response stream (cancellation)", () =>
+    Effect.gen(function*() {
+      const { url, received } = yield* serve(respond)
+      const outcome = yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name: "hang" }))).pipe(
+        Effect.timeoutOption("300 millis")
+      )
+      assert.strictEqual(outcome._tag, "None")
+      const id = received.find((r) => r.body.params?.name === "hang")!.body.id
+      for (let i = 0; i < 50 && !closed.includes(id); i++) yield* Effect.sleep("20 millis")
+      assert.include(closed, id)
+    }))
+
+  it.live("an unreachable server is a TransportError", () =>
+    Effect.gen(function*() {
+      const error = yield* withClient("http://127.0.0.1:1/mcp", McpClient.McpClient.use((c) => c.listTools())).pipe(
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "TransportError")
+    }))
+})

@@ -1,0 +1,289 @@
+/**
+ * The input_required loop (MCP 2026-07-28, basic/patterns/mrtr) against
+ * scripted in-memory servers, including misbehaving ones: every call ends as
+ * documented, within the round cap, with the right typed error, and no
+ * request carries stale MRTR fields. Every request the fake server receives
+ * is validated against the official JSON Schema.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Layer, Ref, Schedule } from "effect"
+import { TestClock } from "effect/testing"
+import * as ElicitationHandler from "../src/ElicitationHandler.ts"
+import * as Errors from "../src/Errors.ts"
+import * as McpClient from "../src/McpClient.ts"
+import * as RootsHandler from "../src/RootsHandler.ts"
+import * as SamplingHandler from "../src/SamplingHandler.ts"
+import {
+  clientLayer,
+  complete,
+  elicit,
+  type FakeServer,
+  fakeServer,
+  inputRequired,
+  roots,
+  sample
+} from "./fixtures.ts"
+
+const acceptAlice = ElicitationHandler.layer({
+  form: () => Effect.succeed(ElicitationHandler.accept({ name: "Alice" }))
+})
+
+const fast = { stateOnlyBackoff: Schedule.spaced("1 millis") }
+
+const callTool = (params: McpClient.CallToolParams = { name: "t" }, options?: McpClient.CallOptions) =>
+  McpClient.McpClient.use((client) => client.callTool(params, options))
+
+/** The MRTR fields of a received request. */
+const mrtrFields = (request: Record<string, any>) => ({
+  inputResponses: request.params.inputResponses,
+  requestState: request.params.requestState
+})
+
+const assertValid = (server: FakeServer) => assert.deepStrictEqual(server.invalid, [])
+
+describe("input_required loop", () => {
+  it.effect("answers, then retries with a new id, the original params, inputResponses and the echoed state", () =>
+    Effect.gen(function*() {
+      const state = " {\"a\": [1, 2],\n \"é\": \"\u2028\u0000\"}  ==\t"
+      const server = fakeServer((_, n) =>
+        n === 1 ? inputRequired({ inputRequests: { user_name: elicit() }, requestState: state }) : complete("Hello")
+      )
+      const result = yield* callTool({ name: "greet", arguments: { greeting: "Hi", nested: { a: [1] } } }).pipe(
+        Effect.provide(clientLayer(server, {}, acceptAlice))
+      )
+      assert.deepStrictEqual(result.content, [{ type: "text", text: "Hello" }])
+      const [first, second] = server.received
+      assert.strictEqual(server.received.length, 2)
+      assert.notStrictEqual(first!.id, second!.id)
+      assert.deepStrictEqual(second!.params.name, first!.params.name)
+      assert.deepStrictEqual(second!.params.arguments, first!.params.arguments)
+      assert.deepStrictEqual(second!.params._meta, first!.params._meta)
+      // byte-for-byte
+      assert.strictEqual(second!.params.requestState, state)
+      assert.deepStrictEqual(second!.params.inputResponses, { user_name: { action: "accept", content: { name: "Alice" } } })
+      assert.deepStrictEqual(mrtrFields(first!), { inputResponses: undefined, requestState: undefined })
+      assertValid(server)
+    }))
+
+  it.effect("omits requestState when the server gave none", () =>
+    Effect.gen(function*() {
+      const server = fakeServer((_, n) => n === 1 ? inputRequired({ inputRequests: { confirm: elicit() } }) : complete())
+      yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)))
+      assert.isFalse("requestState" in server.received[1]!.params)
+      assert.deepStrictEqual(Object.keys(server.received[1]!.params.inputResponses), ["confirm"])
+      assertValid(server)
+    }))
+
+  it.effect("input_required forever: stops after maxRounds (default 10) with the last result", () =>
+    Effect.gen(function*() {
+      const server = fakeServer((_, n) =>
+        inputRequired({ inputRequests: { [`q${n}`]: elicit(`question ${n}`) }, requestState: `s${n}` })
+      )
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)), Effect.flip)
+      assert.strictEqual(error._tag, "MaxRoundsExceeded")
+      if (error._tag !== "MaxRoundsExceeded") return
+      assert.strictEqual(error.rounds, 10)
+      assert.strictEqual(server.received.length, 10)
+      assert.deepStrictEqual((error.lastResult as any).requestState, "s10")
+      // Each retry answers exactly the previous round's keys, with the previous round's state: nothing stale.
+      for (let i = 1; i < server.received.length; i++) {
+        assert.deepStrictEqual(Object.keys(server.received[i]!.params.inputResponses), [`q${i}`])
+        assert.strictEqual(server.received[i]!.params.requestState, `s${i}`)
+      }
+      assert.strictEqual(new Set(server.received.map((r) => r.id)).size, 10)
+      assertValid(server)
+    }))
+
+  it.effect("maxRounds is configurable per client and per call", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => inputRequired({ inputRequests: { q: elicit() } }))
+      const layer = clientLayer(server, { maxRounds: 3 }, acceptAlice)
+      const a = yield* callTool().pipe(Effect.provide(layer), Effect.flip)
+      assert.strictEqual(a._tag, "MaxRoundsExceeded")
+      assert.strictEqual(server.received.length, 3)
+      const b = yield* callTool({ name: "t" }, { maxRounds: 1 }).pipe(Effect.provide(layer), Effect.flip)
+      assert.strictEqual(b._tag, "MaxRoundsExceeded")
+      assert.strictEqual(server.received.length, 4)
+    }))
+
+  it.effect("an empty inputRequests map with no state is a protocol error, not a loop", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => inputRequired({ inputRequests: {} }))
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)), Effect.flip)
+      assert.strictEqual(error._tag, "ProtocolViolation")
+      assert.strictEqual(server.received.length, 1)
+    }))
+
+  it.effect("an input_required result with neither field is a protocol error", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => ({ resultType: "input_required" }))
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server)), Effect.flip)
+      assert.strictEqual(error._tag, "ProtocolViolation")
+      assert.strictEqual(server.received.length, 1)
+    }))
+
+  it.effect("an input request of an unknown method is a protocol error and nothing is answered", () =>
+    Effect.gen(function*() {
+      const asked = yield* Ref.make(0)
+      const counting = ElicitationHandler.layer({
+        form: () => Ref.update(asked, (n) => n + 1).pipe(Effect.as(ElicitationHandler.accept({ name: "x" })))
+      })
+      const server = fakeServer(() =>
+        inputRequired({ inputRequests: { a: elicit(), b: { method: "tasks/create", params: {} } }, requestState: "s" })
+      )
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, counting)), Effect.flip)
+      assert.strictEqual(error._tag, "ProtocolViolation")
+      if (error._tag === "ProtocolViolation") assert.include(error.reason, "tasks/create")
+      assert.strictEqual(server.received.length, 1)
+      assert.strictEqual(yield* Ref.get(asked), 0)
+    }))
+
+  it.effect("a malformed input request of a known method is a protocol error", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => inputRequired({ inputRequests: { a: { method: "sampling/createMessage", params: {} } } }))
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)), Effect.flip)
+      assert.strictEqual(error._tag, "ProtocolViolation")
+      assert.strictEqual(server.received.length, 1)
+    }))
+
+  it.effect("a missing resultType means complete, even when the result looks like input_required", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => ({
+        content: [{ type: "text", text: "legacy" }],
+        inputRequests: { q: elicit() },
+        requestState: "s"
+      }))
+      const result = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)))
+      assert.strictEqual(result.resultType, "complete")
+      assert.deepStrictEqual(result.content, [{ type: "text", text: "legacy" }])
+      assert.strictEqual(server.received.length, 1)
+    }))
+
+  it.effect("an unknown resultType is a protocol error", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => ({ resultType: "task", taskId: "1" }))
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)), Effect.flip)
+      assert.strictEqual(error._tag, "ProtocolViolation")
+      if (error._tag === "ProtocolViolation") {
+        assert.include(error.reason, "task")
+        assert.deepStrictEqual(error.result, { resultType: "task", taskId: "1" })
+      }
+      assert.strictEqual(server.received.length, 1)
+    }))
+
+  it.effect("a non-string resultType is a protocol error", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => ({ resultType: 7, content: [] }))
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server)), Effect.flip)
+      assert.strictEqual(error._tag, "ProtocolViolation")
+    }))
+
+  it.effect("input_required on a method that may not return it is a protocol error", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => inputRequired({ requestState: "s" }))
+      const error = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
+        Effect.provide(clientLayer(server)),
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "ProtocolViolation")
+      assert.strictEqual(server.received.length, 1)
+    }))
+
+  it.live("state-only rounds: retries with the state only, no stale inputResponses", () =>
+    Effect.gen(function*() {
+      const server = fakeServer((_, n) =>
+        n === 1
+          ? inputRequired({ inputRequests: { q: elicit() }, requestState: "s1" })
+          : n === 2
+          ? inputRequired({ requestState: "s2" })
+          : n === 3
+          ? inputRequired({ inputRequests: {}, requestState: "s3" })
+          : complete()
+      )
+      yield* callTool().pipe(Effect.provide(clientLayer(server, fast, acceptAlice)))
+      assert.strictEqual(server.received.length, 4)
+      assert.deepStrictEqual(mrtrFields(server.received[1]!), {
+        inputResponses: { q: { action: "accept", content: { name: "Alice" } } },
+        requestState: "s1"
+      })
+      assert.deepStrictEqual(mrtrFields(server.received[2]!), { inputResponses: undefined, requestState: "s2" })
+      assert.deepStrictEqual(mrtrFields(server.received[3]!), { inputResponses: undefined, requestState: "s3" })
+      assertValid(server)
+    }))
+
+  it.live("a new state each round: always the latest one is echoed", () =>
+    Effect.gen(function*() {
+      const server = fakeServer((_, n) => n <= 4 ? inputRequired({ requestState: `state-${n}-${"x".repeat(n)}` }) : complete())
+      yield* callTool().pipe(Effect.provide(clientLayer(server, fast)))
+      assert.strictEqual(server.received.length, 5)
+      for (let i = 1; i < 5; i++) assert.strictEqual(server.received[i]!.params.requestState, `state-${i}-${"x".repeat(i)}`)
+    }))
+
+  it.live("state-only forever ends at the round cap", () =>
+    Effect.gen(function*() {
+      const server = fakeServer((_, n) => inputRequired({ requestState: `s${n}` }))
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server, { ...fast, maxRounds: 5 })), Effect.flip)
+      assert.strictEqual(error._tag, "MaxRoundsExceeded")
+      assert.strictEqual(server.received.length, 5)
+    }))
+
+  it.effect("backs off between state-only rounds (default schedule: 100 ms, doubling)", () =>
+    Effect.gen(function*() {
+      const server = fakeServer((_, n) => n <= 3 ? inputRequired({ requestState: `s${n}` }) : complete())
+      const fiber = yield* callTool().pipe(Effect.provide(clientLayer(server)), Effect.forkChild)
+      yield* Effect.yieldNow
+      assert.strictEqual(server.received.length, 1)
+      yield* TestClock.adjust("99 millis")
+      assert.strictEqual(server.received.length, 1)
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(server.received.length, 2)
+      yield* TestClock.adjust("199 millis")
+      assert.strictEqual(server.received.length, 2)
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(server.received.length, 3)
+      yield* TestClock.adjust("400 millis")
+      yield* Fiber.join(fiber)
+      assert.strictEqual(server.received.length, 4)
+    }))
+
+  it.live("fulfils the input requests of a round concurrently", () =>
+    Effect.gen(function*() {
+      // Each handler waits until all three have started: a sequential client would never finish.
+      const started = yield* Ref.make(0)
+      const allStarted = yield* Deferred.make<void>()
+      const arrive = Ref.updateAndGet(started, (n) => n + 1).pipe(
+        Effect.flatMap((n) => n === 3 ? Deferred.succeed(allStarted, undefined) : Effect.void),
+        Effect.andThen(Deferred.await(allStarted))
+      )
+      const user = Layer.mergeAll(
+        ElicitationHandler.layer({ form: () => arrive.pipe(Effect.as(ElicitationHandler.accept({ name: "A" }))) }),
+        SamplingHandler.layer({
+          createMessage: () =>
+            arrive.pipe(Effect.as({ role: "assistant" as const, content: { type: "text" as const, text: "Paris" }, model: "m" }))
+        }),
+        RootsHandler.layer(() => arrive.pipe(Effect.as([{ uri: "file:///w", name: "w" }])))
+      )
+      const server = fakeServer((_, n) =>
+        n === 1 ? inputRequired({ inputRequests: { e: elicit(), s: sample, r: roots }, requestState: "s" }) : complete()
+      )
+      yield* callTool().pipe(Effect.provide(clientLayer(server, {}, user)), Effect.timeout("5 seconds"))
+      assert.deepStrictEqual(server.received[1]!.params.inputResponses, {
+        e: { action: "accept", content: { name: "A" } },
+        s: { role: "assistant", content: { type: "text", text: "Paris" }, model: "m" },
+        r: { roots: [{ uri: "file:///w", name: "w" }] }
+      })
+      assertValid(server)
+    }))
+
+  it.effect("a failing handler fails the call with InputHandlerError", () =>
+    Effect.gen(function*() {
+      const failing = SamplingHandler.layer({
+        createMessage: (_, ctx) =>
+          Effect.fail(new Errors.InputHandlerError({ kind: "sampling", key: ctx.key, reason: "model offline" }))
+      })
+      const server = fakeServer(() => inputRequired({ inputRequests: { s: sample } }))
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, failing)), Effect.flip)
+      assert.strictEqual(error._tag, "InputHandlerError")
+      assert.strictEqual(server.received.length, 1)
+    }))
+})

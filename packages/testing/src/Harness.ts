@@ -1,0 +1,187 @@
+/**
+ * `Harness`: runs an `@mrtr/server` server and an `@mrtr/client` client
+ * together in memory, for `@effect/vitest` tests (`it.effect`, `it.layer`).
+ *
+ * The client talks to the server's dispatcher (`McpHandler`) through the
+ * in-memory transport (JSON round trip both ways, optionally with the HTTP
+ * headers checked as on Streamable HTTP), so a test exercises the real wire:
+ * `_meta`, `input_required` rounds, sealed `requestState`, the user's
+ * answers. Every message the client sends (with the HTTP headers it
+ * computed) and every reply it gets is logged in `Wire`, for assertions on
+ * what went over the wire.
+ *
+ * @example
+ * ```ts
+ * const TestLayer = Harness.layer({
+ *   server: McpServer.tools(bookTrip).pipe(Layer.provideMerge(McpServer.layer({ name: "s", version: "1" }))),
+ *   user: ScriptedUser.layer({ elicitation: { byKey: { dates: ScriptedUser.accept({ from: "2026-08-01" }) } } })
+ * })
+ *
+ * it.layer(TestLayer)((it) => {
+ *   it.effect("books a trip", () =>
+ *     Effect.gen(function*() {
+ *       const client = yield* McpClient.McpClient
+ *       const result = yield* client.callTool({ name: "book_trip", arguments: { city: "Oslo" } })
+ *       const questions = yield* Recorder.questions
+ *     }))
+ * })
+ * ```
+ *
+ * Source: MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Ref, Stream } from "effect"
+import { ClientTransport, McpClient, MemoryTransport } from "@mrtr/client"
+import { McpHandler } from "@mrtr/server"
+
+/**
+ * One logged message on the in-memory wire: `direction` (`"request"` for a
+ * message the client sent, `"reply"` for one the server sent back), the JSON
+ * `message` (as carried, after a JSON round trip) and, for requests, the HTTP
+ * `headers` the client computed (empty unless `simulateHttp`).
+ *
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export interface WireEntry {
+  readonly direction: "request" | "reply"
+  readonly message: unknown
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * The wire log: `entries` (everything, in order), `requests` (only the
+ * messages the client sent), `clear`.
+ *
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export class Wire extends Context.Service<Wire, {
+  readonly entries: Effect.Effect<ReadonlyArray<WireEntry>>
+  readonly requests: Effect.Effect<ReadonlyArray<Record<string, any>>>
+  readonly clear: Effect.Effect<void>
+}>()("@mrtr/testing/Harness/Wire") {}
+
+/**
+ * Every message the client sent so far (JSON-RPC requests and
+ * notifications), as the server received them.
+ *
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const requests: Effect.Effect<ReadonlyArray<Record<string, any>>, never, Wire> = Wire.use((w) => w.requests)
+
+/**
+ * Every logged entry (requests with their headers, and replies), in order.
+ *
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const entries: Effect.Effect<ReadonlyArray<WireEntry>, never, Wire> = Wire.use((w) => w.entries)
+
+const copy = (value: unknown): unknown => JSON.parse(JSON.stringify(value))
+
+/**
+ * Wraps a client transport so every message through it is logged.
+ */
+const logging = (
+  transport: ClientTransport.ClientTransport["Service"],
+  log: Ref.Ref<ReadonlyArray<WireEntry>>
+): ClientTransport.ClientTransport["Service"] => {
+  const record = (entry: WireEntry) => Ref.update(log, (all) => [...all, entry])
+  return {
+    ...transport,
+    request: (message, headers) =>
+      Stream.unwrap(
+        record({ direction: "request", message: copy(message), headers: { ...headers } }).pipe(
+          Effect.as(
+            Stream.tap(transport.request(message, headers), (reply) => record({ direction: "reply", message: reply }))
+          )
+        )
+      ),
+    notify: (message, headers) =>
+      record({ direction: "request", message: copy(message), headers: { ...headers } }).pipe(
+        Effect.andThen(transport.notify(message, headers))
+      )
+  }
+}
+
+/**
+ * Options of the harness.
+ *
+ * - `server`: a Layer providing the server's `McpHandler` (e.g.
+ *   `McpServer.tools(...)` merged with `McpServer.layer(...)`); its other
+ *   outputs (e.g. `McpServer`) are exposed to the test too.
+ * - `user`: a Layer providing input handlers (usually `ScriptedUser.layer`);
+ *   its outputs (e.g. `Recorder`) are exposed to the test. Without it the
+ *   client declares no capabilities and runs in manual mode.
+ * - `client`: `McpClient` options (`maxRounds`, `stateOnlyBackoff`, ...).
+ * - `simulateHttp`: pass the client's HTTP headers to the server, which then
+ *   checks them as on Streamable HTTP (default `false`).
+ *
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export interface Options<RS, ES, RSIn, RU, EU, RUIn> {
+  readonly server: Layer.Layer<RS | McpHandler, ES, RSIn>
+  readonly user?: Layer.Layer<RU, EU, RUIn> | undefined
+  readonly client?: McpClient.Options | undefined
+  readonly simulateHttp?: boolean | undefined
+}
+
+/**
+ * The harness as a Layer: provides `McpClient`, the `Wire` log, and the
+ * outputs of the `server` and `user` Layers.
+ *
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
+  options: Options<RS, ES, RSIn, RU, EU, RUIn>
+): Layer.Layer<McpClient.McpClient | Wire | RS | McpHandler | RU, ES | EU, RSIn | RUIn> => {
+  const wire = Layer.unwrap(Effect.gen(function*() {
+    const log = yield* Ref.make<ReadonlyArray<WireEntry>>([])
+    const handler = yield* McpHandler
+    const service = Wire.of({
+      entries: Ref.get(log),
+      requests: Effect.map(
+        Ref.get(log),
+        (all) => all.filter((e) => e.direction === "request").map((e) => e.message as Record<string, any>)
+      ),
+      clear: Ref.set(log, [])
+    })
+    const transport = MemoryTransport.make(handler, { simulateHttp: options.simulateHttp ?? false })
+    return Layer.merge(
+      Layer.succeed(Wire, service),
+      Layer.succeed(ClientTransport.ClientTransport, logging(transport, log))
+    )
+  }))
+  const client = McpClient.layer(options.client).pipe(Layer.provideMerge(wire))
+  const withUser: Layer.Layer<any, any, any> = options.user === undefined
+    ? client
+    : client.pipe(Layer.provideMerge(options.user))
+  return withUser.pipe(Layer.provideMerge(options.server)) as unknown as Layer.Layer<McpClient.McpClient | Wire | RS | McpHandler | RU, ES | EU, RSIn | RUIn>
+}
+
+/**
+ * A client transport Layer over the `McpHandler` in context (for tests that
+ * build their own client).
+ *
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const transport = (
+  options: MemoryTransport.Options = {}
+): Layer.Layer<ClientTransport.ClientTransport, never, McpHandler> =>
+  Layer.effect(
+    ClientTransport.ClientTransport,
+    McpHandler.useSync((handler) => MemoryTransport.make(handler, options))
+  )

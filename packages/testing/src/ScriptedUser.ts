@@ -1,0 +1,279 @@
+/**
+ * `ScriptedUser`: Layers that play the user in tests. They provide the
+ * client's input handlers (`ElicitationHandler`, `SamplingHandler`,
+ * `RootsHandler`) from a script, plus a `Recorder` of every question asked.
+ *
+ * Only the kinds present in the script are provided, so the client declares
+ * exactly those capabilities (a script without `sampling` makes the client
+ * declare no `sampling`, and a sampling question then ends the call with
+ * `InputRequiredError`).
+ *
+ * Answers are chosen per question: first by the input request's key
+ * (`byKey`), then by the first matching predicate (`when`), then
+ * `otherwise`; a question with no scripted answer fails the call with
+ * `InputHandlerError` (so a test never silently answers something it did not
+ * expect).
+ *
+ * @example
+ * ```ts
+ * const user = ScriptedUser.layer({
+ *   elicitation: {
+ *     byKey: { name: ScriptedUser.accept({ name: "Alice" }) },
+ *     when: [[(q) => q.message.includes("confirm"), ScriptedUser.decline]]
+ *   },
+ *   sampling: { otherwise: ScriptedUser.text("Paris") },
+ *   roots: [{ uri: "file:///work", name: "work" }]
+ * })
+ * ```
+ *
+ * Source: MCP 2026-07-28, client/elicitation, client/sampling, client/roots,
+ * basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Layer } from "effect"
+import { ElicitationHandler, Errors, type InputContext, RootsHandler, SamplingHandler } from "@mrtr/client"
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  InputRequest,
+  InputResponse,
+  Root
+} from "@mrtr/protocol"
+import * as Recorder from "./Recorder.ts"
+
+type Context = InputContext.InputContext
+
+/**
+ * A scripted answer: a fixed value, or a function of the question (its
+ * params and context) returning one (effectfully, so it may fail with
+ * `InputHandlerError` or wait).
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export type Answer<Params, A> =
+  | A
+  | ((params: Params, context: Context) => A | Effect.Effect<A, Errors.InputHandlerError>)
+
+/**
+ * How to answer one kind of question:
+ *
+ * - `byKey`: answers by input-request key (e.g. `{ user_name: accept({ name: "Alice" }) }`).
+ * - `when`: `[predicate, answer]` pairs tried in order when no key matches;
+ *   the predicate sees the question's params and context.
+ * - `otherwise`: the answer when nothing else matches (default: none, the
+ *   call fails with `InputHandlerError`).
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export interface Rules<Params, A> {
+  readonly byKey?: Readonly<Record<string, Answer<Params, A>>> | undefined
+  readonly when?:
+    | ReadonlyArray<readonly [(params: Params, context: Context) => boolean, Answer<Params, A>]>
+    | undefined
+  readonly otherwise?: Answer<Params, A> | undefined
+}
+
+/**
+ * The elicitation script: `Rules` plus `modes`, the modes the scripted user
+ * supports (default `["form"]`; add `"url"` to declare
+ * `elicitation.url` and answer URL-mode requests).
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export interface ElicitationScript extends Rules<ElicitRequestParams, ElicitResult> {
+  readonly modes?: ReadonlyArray<"form" | "url"> | undefined
+}
+
+/**
+ * The sampling script: `Rules` plus whether to declare `sampling.tools` and
+ * `sampling.context` (both default `false`).
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export interface SamplingScript extends Rules<CreateMessageRequestParams, CreateMessageResult> {
+  readonly tools?: boolean | undefined
+  readonly context?: boolean | undefined
+}
+
+/**
+ * The whole script. `roots` is either the fixed list of roots or a function
+ * of the question's context.
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export interface Script {
+  readonly elicitation?: ElicitationScript | undefined
+  readonly sampling?: SamplingScript | undefined
+  readonly roots?: ReadonlyArray<Root> | ((context: Context) => ReadonlyArray<Root>) | undefined
+}
+
+/**
+ * `{ action: "accept", content? }`.
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const accept = ElicitationHandler.accept
+
+/**
+ * `{ action: "decline" }`.
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const decline: ElicitResult = ElicitationHandler.decline
+
+/**
+ * `{ action: "cancel" }`.
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const cancel: ElicitResult = ElicitationHandler.cancel
+
+/**
+ * A sampled text message: `{ role: "assistant", content: { type: "text", text }, model, stopReason: "endTurn" }`
+ * (`model` defaults to `"scripted-model"`).
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const text = (value: string, model = "scripted-model"): CreateMessageResult => ({
+  role: "assistant",
+  content: { type: "text", text: value },
+  model,
+  stopReason: "endTurn"
+})
+
+const resolve = <Params, A>(
+  kind: "elicitation" | "sampling",
+  rules: Rules<Params, A>,
+  params: Params,
+  context: Context
+): Effect.Effect<A, Errors.InputHandlerError> => {
+  const byKey = rules.byKey !== undefined && Object.hasOwn(rules.byKey, context.key)
+    ? rules.byKey[context.key]
+    : undefined
+  const matched = byKey ?? rules.when?.find(([predicate]) => predicate(params, context))?.[1] ?? rules.otherwise
+  if (matched === undefined) {
+    return Effect.fail(
+      new Errors.InputHandlerError({ kind, key: context.key, reason: `no scripted ${kind} answer` })
+    )
+  }
+  if (typeof matched !== "function") return Effect.succeed(matched as A)
+  const out = (matched as (params: Params, context: Context) => A | Effect.Effect<A, Errors.InputHandlerError>)(
+    params,
+    context
+  )
+  return Effect.isEffect(out) ? out : Effect.succeed(out)
+}
+
+const recorded = <A extends InputResponse>(
+  recorder: Recorder.Recorder["Service"],
+  kind: Recorder.Question["kind"],
+  request: InputRequest,
+  context: Context,
+  answer: Effect.Effect<A, Errors.InputHandlerError>
+): Effect.Effect<A, Errors.InputHandlerError> =>
+  answer.pipe(
+    Effect.tap((value) => recorder.record({ ...context, kind, request, answer: value })),
+    Effect.tapError(() => recorder.record({ ...context, kind, request, answer: undefined }))
+  )
+
+/**
+ * The scripted user as a Layer: the input handlers for the kinds present in
+ * `script`, and the `Recorder` they record into.
+ *
+ * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const layer = (
+  script: Script
+): Layer.Layer<
+  Recorder.Recorder | ElicitationHandler.ElicitationHandler | SamplingHandler.SamplingHandler | RootsHandler.RootsHandler
+> =>
+  Layer.unwrap(Effect.gen(function*() {
+    const recorder = yield* Recorder.make
+    let handlers: Layer.Layer<any> = Layer.succeed(Recorder.Recorder, recorder)
+    const elicitation = script.elicitation
+    if (elicitation !== undefined) {
+      const modes = elicitation.modes ?? ["form"]
+      const answer = (params: ElicitRequestParams, context: Context) =>
+        recorded(
+          recorder,
+          "elicitation",
+          { method: "elicitation/create", params },
+          context,
+          resolve("elicitation", elicitation, params, context)
+        )
+      handlers = Layer.merge(
+        handlers,
+        Layer.succeed(
+          ElicitationHandler.ElicitationHandler,
+          ElicitationHandler.ElicitationHandler.of({
+            ...(modes.includes("form") ? { form: answer } : {}),
+            ...(modes.includes("url") ? { url: answer } : {})
+          })
+        )
+      )
+    }
+    const sampling = script.sampling
+    if (sampling !== undefined) {
+      handlers = Layer.merge(
+        handlers,
+        Layer.succeed(
+          SamplingHandler.SamplingHandler,
+          SamplingHandler.SamplingHandler.of({
+            createMessage: (params, context) =>
+              recorded(
+                recorder,
+                "sampling",
+                { method: "sampling/createMessage", params },
+                context,
+                resolve("sampling", sampling, params, context)
+              ),
+            tools: sampling.tools ?? false,
+            context: sampling.context ?? false
+          })
+        )
+      )
+    }
+    const roots = script.roots
+    if (roots !== undefined) {
+      handlers = Layer.merge(
+        handlers,
+        Layer.succeed(
+          RootsHandler.RootsHandler,
+          RootsHandler.RootsHandler.of({
+            listRoots: (context) =>
+              recorded(
+                recorder,
+                "roots",
+                { method: "roots/list", params: {} },
+                context,
+                Effect.sync(() => ({ roots: typeof roots === "function" ? roots(context) : roots }))
+              ).pipe(Effect.map((result) => result.roots))
+          })
+        )
+      )
+    }
+    return handlers
+  }))

@@ -1,0 +1,86 @@
+/**
+ * End to end: `@mrtr/client` against `@mrtr/server` over real transports,
+ * Streamable HTTP (the server's `HttpTransport` on 127.0.0.1, ephemeral
+ * port) and stdio (the server spawned as a child process), with the scripted
+ * user answering. Source: MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Ref } from "effect"
+import { fileURLToPath } from "node:url"
+import { HttpTransport as ClientHttp, McpClient, StdioTransport as ClientStdio } from "@mrtr/client"
+import { HttpTransport } from "@mrtr/server"
+import { Recorder, ScriptedUser } from "../src/index.ts"
+import { server } from "./fixtures.ts"
+
+const user = ScriptedUser.layer({
+  elicitation: {
+    byKey: { who: ScriptedUser.accept({ name: "Kim" }), confirm: ScriptedUser.accept({ ok: false }) }
+  },
+  sampling: { otherwise: ScriptedUser.text("eat pastries") },
+  roots: [{ uri: "file:///srv" }]
+})
+
+const textOf = (result: { readonly content: ReadonlyArray<unknown> }) => (result.content[0] as { text: string }).text
+
+const scenario = Effect.gen(function*() {
+  const client = yield* McpClient.McpClient
+  const seen = yield* Ref.make<ReadonlyArray<string>>([])
+  const planned = yield* client.callTool({ name: "plan", arguments: { city: "Lisboa" } })
+  const regional = yield* client.callTool({ name: "regional", arguments: { region: "ünïcode", query: "q" } })
+  const slow = yield* client.callTool(
+    { name: "slow" },
+    { progressToken: "tok", onNotification: (n) => Ref.update(seen, (all) => [...all, n.method]) }
+  )
+  return {
+    planned: textOf(planned),
+    regional: textOf(regional),
+    slow: textOf(slow),
+    notifications: yield* Ref.get(seen),
+    questions: (yield* Recorder.questions).map((q) => q.key)
+  }
+})
+
+const expectOutcome = (outcome: Effect.Success<typeof scenario>) => {
+  assert.strictEqual(outcome.planned, "Kim: eat pastries (1 roots) not booked")
+  assert.strictEqual(outcome.regional, "q in ünïcode")
+  assert.strictEqual(outcome.slow, "done")
+  assert.sameMembers(outcome.questions, ["who", "idea", "roots", "confirm"])
+}
+
+describe("end to end", () => {
+  it.live("over Streamable HTTP", () =>
+    Effect.gen(function*() {
+      const url = yield* HttpTransport.url
+      const outcome = yield* scenario.pipe(
+        Effect.provide(
+          McpClient.layer({ logLevel: "info" }).pipe(
+            Layer.provide(ClientHttp.layerNode({ url })),
+            Layer.provideMerge(user)
+          )
+        )
+      )
+      expectOutcome(outcome)
+      // progress and the log line arrive on the SSE stream of the call
+      assert.deepStrictEqual(outcome.notifications, [
+        "notifications/progress",
+        "notifications/message",
+        "notifications/progress"
+      ])
+    }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server)))))
+
+  it.live("over stdio", () =>
+    Effect.gen(function*() {
+      const root = fileURLToPath(new URL("../../../", import.meta.url))
+      const script = fileURLToPath(new URL("./stdio-server.ts", import.meta.url))
+      const outcome = yield* scenario.pipe(
+        Effect.provide(
+          McpClient.layer({ logLevel: "info" }).pipe(
+            Layer.provide(ClientStdio.layerNode({ command: process.execPath, args: ["--import", "tsx", script], cwd: root })),
+            Layer.provideMerge(user)
+          )
+        )
+      )
+      expectOutcome(outcome)
+      assert.include(outcome.notifications, "notifications/progress")
+    }), { timeout: 30_000 })
+})
