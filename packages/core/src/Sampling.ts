@@ -52,3 +52,16 @@ export const createMessage = (
     })
   )
 }
+
+/**
+ * The text of a sampled message: its text content blocks joined (an empty
+ * string when the model answered with images, audio or tool use only).
+ *
+ * @since 0.1.0
+ */
+export const textOf = (result: CreateMessageResult): string => {
+  const blocks: ReadonlyArray<{ readonly type: string; readonly text?: string }> = Array.isArray(result.content)
+    ? result.content
+    : [result.content as { readonly type: string; readonly text?: string }]
+  return blocks.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("")
+}

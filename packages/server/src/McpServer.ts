@@ -409,7 +409,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return errorReply(id, McpError.invalidParams(`Missing _meta["${MetaKey.clientCapabilities}"]`))
     }
     if (incoming.headers !== undefined) {
-      const mismatch = validateRequestHeaders(incoming.headers, { method, params: params ?? {} })
+      // On tools/call, the tool's x-mcp-header parameters must be mirrored in Mcp-Param-* headers.
+      const tool = method === "tools/call" && typeof params?.name === "string" ? tools.get(params.name) : undefined
+      const mismatch = validateRequestHeaders(incoming.headers, { method, params: params ?? {} }, tool?.definition)
       if (mismatch !== undefined) return errorReply(id, mismatch)
     }
     if (!SUPPORTED_VERSIONS.includes(version)) {

@@ -87,6 +87,11 @@ export interface Options<A extends Arguments, E, R> {
 const NoArguments = Schema.Struct({})
 
 const argumentsOf = (schema: Schema.Top): Array<PromptArgument> => {
+  // Effect renders the empty struct (the default: no arguments) as "any non-nullish value", not as an object.
+  const ast = schema.ast as { readonly _tag: string; readonly propertySignatures?: ReadonlyArray<unknown>; readonly indexSignatures?: ReadonlyArray<unknown> }
+  if (ast._tag === "Objects" && ast.propertySignatures?.length === 0 && (ast.indexSignatures?.length ?? 0) === 0) {
+    return []
+  }
   const root = Schema.toJsonSchemaDocument(schema).schema as {
     type?: string
     properties?: Record<string, { title?: string; description?: string }>

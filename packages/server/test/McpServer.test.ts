@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Stream } from "effect"
+import { Effect, Fiber, Layer, Schema, Stream } from "effect"
 import { validateWire } from "../../protocol/test-utils/wire.ts"
-import { McpServer, type Transport } from "../src/index.ts"
+import { McpServer, Prompt, Tool, type Transport } from "../src/index.ts"
 import { request, serverLayer } from "./fixtures.ts"
 
 const handle = (message: unknown, headers?: Record<string, string>) =>
@@ -234,4 +234,66 @@ describe("McpServer dispatch", () => {
       expect(messages[1].method).toBe("notifications/tools/list_changed")
       expect(messages[1].params._meta["io.modelcontextprotocol/subscriptionId"]).toBeDefined()
     }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
+
+  // Regression: Prompt.make without `arguments` (the default) threw at definition time, because Effect
+  // renders the empty struct's JSON Schema as "any non-nullish value" rather than as an object.
+  it.effect("a prompt without arguments is listed with no arguments and can be got", () =>
+    Effect.gen(function*() {
+      const listed = result(yield* handle(request("prompts/list")))
+      validateWire("ListPromptsResult", listed)
+      expect(listed.prompts.find((p: any) => p.name === "no_args")).toEqual({
+        name: "no_args",
+        description: "Takes no arguments",
+        arguments: []
+      })
+      const got = result(yield* handle(request("prompts/get", { name: "no_args" })))
+      validateWire("GetPromptResult", got)
+      expect(got.messages).toEqual([{ role: "user", content: { type: "text", text: "no arguments needed" } }])
+    }).pipe(Effect.provide(withExtras())))
+
+  // Regression: the dispatcher did not pass the tool to the header check, so Mcp-Param-* headers of
+  // x-mcp-header parameters were never validated (missing, malformed or mismatching ones were accepted).
+  it.effect("tools/call checks the Mcp-Param-* headers of the tool's x-mcp-header parameters", () =>
+    Effect.gen(function*() {
+      const message = request("tools/call", { name: "regional", arguments: { region: "Hello" } })
+      const headers = {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "regional",
+        accept: "application/json, text/event-stream"
+      }
+      expect(result(yield* handle(message, { ...headers, "mcp-param-region": "Hello" })).content)
+        .toEqual([{ type: "text", text: "region=Hello" }])
+      // the base64 form of the same value
+      result(yield* handle(message, { ...headers, "mcp-param-region": "=?base64?SGVsbG8=?=" }))
+      // missing, mismatching, non-canonical base64 (bad padding) and non-alphabet characters
+      error(yield* handle(message, headers), -32020, 400)
+      error(yield* handle(message, { ...headers, "mcp-param-region": "Bye" }), -32020, 400)
+      error(yield* handle(message, { ...headers, "mcp-param-region": "=?base64?SGVsbG8?=" }), -32020, 400)
+      error(yield* handle(message, { ...headers, "mcp-param-region": "=?base64?SGVs!!!bG8=?=" }), -32020, 400)
+      // a header sent for an argument the body does not carry
+      const absent = request("tools/call", { name: "regional", arguments: {} })
+      error(yield* handle(absent, { ...headers, "mcp-param-region": "Hello" }), -32020, 400)
+      // without HTTP headers (stdio, in-memory) there is nothing to check
+      expect(result(yield* handle(message)).content).toEqual([{ type: "text", text: "region=Hello" }])
+    }).pipe(Effect.provide(withExtras())))
 })
+
+const regional = Tool.make("regional", {
+  description: "Echoes its region, mirrored in Mcp-Param-Region",
+  parameters: Schema.Struct({
+    region: Schema.optionalKey(Schema.String.annotate({ "x-mcp-header": "Region" }))
+  }),
+  handler: ({ region }) => Effect.succeed(`region=${region ?? "none"}`)
+})
+
+/** Built when a test runs, so that a definition that throws fails that test only. */
+const withExtras = () => {
+  const noArgs = Prompt.make("no_args", {
+    description: "Takes no arguments",
+    handler: () => Effect.succeed("no arguments needed")
+  })
+  return Layer.mergeAll(McpServer.tools(regional), McpServer.prompts(noArgs)).pipe(
+    Layer.provideMerge(serverLayer())
+  )
+}

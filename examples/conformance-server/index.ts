@@ -1,0 +1,69 @@
+/**
+ * The conformance fixture server: every tool, prompt and resource the official
+ * MCP conformance suite (`@modelcontextprotocol/conformance`, server scenarios
+ * at `--requirements 2026-07-28`) calls, served over Streamable HTTP.
+ *
+ * ```sh
+ * npm run -s example:conformance-server -- --port 3000 [--host 127.0.0.1]
+ * ```
+ *
+ * Serves `http://<host>:<port>/mcp` (`--port 0` picks a free port) and prints
+ * exactly one line on stdout when ready: `listening <url>`. Logs go to stderr.
+ * The MRTR handlers ask in direct style (`./mrtr.ts`); the runtime suspends
+ * them into a sealed `requestState` (key ring from `MRTR_REQUEST_STATE_KEYS`,
+ * else a random per-process key).
+ */
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { Console, Effect, Layer, Logger, Schema } from "effect"
+import { Command, Flag } from "effect/cli"
+import { HttpTransport, McpServer } from "@mrtr/server"
+import * as Everything from "./everything.ts"
+import * as Mrtr from "./mrtr.ts"
+import * as Stateless from "./stateless.ts"
+
+/** The fixtures as one Layer on top of the server. */
+export const ServerLive = Layer.mergeAll(
+  McpServer.tools(...Mrtr.tools, ...Stateless.tools, ...Everything.tools),
+  McpServer.prompts(Mrtr.prompt, ...Everything.prompts),
+  McpServer.resources(...Everything.resources)
+).pipe(
+  Layer.provideMerge(McpServer.layer({
+    name: "mrtr-conformance-server",
+    version: "0.1.0",
+    title: "MRTR conformance fixture server",
+    instructions: "Fixture server for the MCP conformance suite (2026-07-28, MRTR)."
+  }))
+)
+
+const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }, {
+  message: "--port must be an integer between 0 and 65535 (0 picks a free port)"
+}))
+
+const command = Command.make(
+  "conformance-server",
+  {
+    port: Flag.Int("port").pipe(
+      Flag.withSchema(Port),
+      Flag.withDescription("TCP port to listen on (0 picks a free port)"),
+      Flag.withDefault(3000)
+    ),
+    host: Flag.String("host").pipe(
+      Flag.withDescription("Interface to bind"),
+      Flag.withDefault("127.0.0.1")
+    )
+  },
+  ({ host, port }) =>
+    Effect.gen(function*() {
+      yield* Console.log(`listening ${yield* HttpTransport.url}`)
+      return yield* Effect.never
+    }).pipe(
+      Effect.provide(HttpTransport.layer({ port, host }).pipe(Layer.provide(ServerLive)))
+    )
+).pipe(Command.withDescription("MCP 2026-07-28 conformance fixture server (Streamable HTTP)"))
+
+command.pipe(
+  Command.run({ version: "0.1.0" }),
+  Effect.provideService(Logger.LogToStderr, true),
+  Effect.provide(NodeServices.layer),
+  NodeRuntime.runMain
+)

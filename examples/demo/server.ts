@@ -1,0 +1,206 @@
+/**
+ * The demo server: a trip planner whose tools, prompt and resource template
+ * ask the user, a model and the client's roots in direct style.
+ *
+ * - `plan_trip` (tool): a form with several field types, a `Mrtr.step` doing
+ *   the real work (routing over a small rail network with Dijkstra's
+ *   algorithm, run once per conversation), a sampling request for a tagline
+ *   and a roots request for where to file the plan, then a confirmation.
+ * - `packing_list` (prompt): asks for the traveller's style before writing
+ *   the prompt.
+ * - `weather://{city}/{date}` (resource template): asks which unit to use.
+ *
+ * `layer` is the server; `main` (when run directly) serves it over
+ * Streamable HTTP on 127.0.0.1 and prints `listening <url>`.
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Layer, References, Schema } from "effect"
+import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
+import { HttpTransport, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
+
+// -- A small rail network: the "real work" of the demo --------------------------
+
+const RAIL: ReadonlyArray<readonly [string, string, number]> = [
+  ["Paris", "Lyon", 117],
+  ["Paris", "Brussels", 82],
+  ["Brussels", "Amsterdam", 110],
+  ["Paris", "Strasbourg", 106],
+  ["Strasbourg", "Zurich", 140],
+  ["Lyon", "Geneva", 110],
+  ["Geneva", "Zurich", 165],
+  ["Zurich", "Milan", 197],
+  ["Lyon", "Marseille", 100],
+  ["Marseille", "Nice", 155],
+  ["Nice", "Milan", 290],
+  ["Milan", "Rome", 175],
+  ["Amsterdam", "Berlin", 380],
+  ["Berlin", "Prague", 260],
+  ["Prague", "Vienna", 240],
+  ["Vienna", "Zurich", 470]
+]
+
+export const CITIES = Array.from(new Set(RAIL.flatMap(([a, b]) => [a, b]))).sort()
+
+/** Fastest route between two cities (Dijkstra over minutes of travel). */
+export const route = (from: string, to: string): { readonly stops: ReadonlyArray<string>; readonly minutes: number } => {
+  const distance = new Map<string, number>(CITIES.map((c) => [c, Infinity]))
+  const previous = new Map<string, string>()
+  distance.set(from, 0)
+  const open = new Set(CITIES)
+  while (open.size > 0) {
+    let current: string | undefined
+    for (const city of open) if (current === undefined || distance.get(city)! < distance.get(current)!) current = city
+    if (current === undefined || distance.get(current) === Infinity) break
+    open.delete(current)
+    if (current === to) break
+    for (const [a, b, minutes] of RAIL) {
+      const next = a === current ? b : b === current ? a : undefined
+      if (next === undefined || !open.has(next)) continue
+      const candidate = distance.get(current)! + minutes
+      if (candidate < distance.get(next)!) {
+        distance.set(next, candidate)
+        previous.set(next, current)
+      }
+    }
+  }
+  const stops = [to]
+  while (stops[0] !== from && previous.has(stops[0]!)) stops.unshift(previous.get(stops[0]!)!)
+  return { stops: stops[0] === from ? stops : [], minutes: distance.get(to) ?? Infinity }
+}
+
+// -- The tool ------------------------------------------------------------------
+
+const City = Schema.Literals(CITIES as [string, ...Array<string>])
+
+/** The traveller's details: one form, several field types. */
+export const TripDetails = Elicitation.formSchema(Schema.Struct({
+  traveller: Schema.String.check(Schema.isMinLength(1)).annotate({ title: "Your name" }),
+  email: Schema.String.annotate({ title: "Email for the tickets", format: "email" }),
+  date: Schema.String.annotate({ title: "Departure date", format: "date" }),
+  passengers: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 8 })).annotate({ title: "Passengers" }),
+  firstClass: Schema.Boolean.annotate({ title: "First class?", default: false }),
+  seat: Schema.Literals(["window", "aisle", "any"]).annotate({ title: "Seat", default: "any" }),
+  extras: Schema.optionalKey(
+    Schema.Array(Schema.Literals(["bike", "pet", "wifi", "meal"])).annotate({ title: "Extras" })
+  )
+}))
+
+const Confirm = Schema.Struct({ book: Schema.Boolean.annotate({ title: "Book it?" }) })
+
+const Route = Schema.Struct({ stops: Schema.Array(Schema.String), minutes: Schema.Number })
+
+export const planTrip = Tool.make("plan_trip", {
+  title: "Plan a train trip",
+  description: "Plans a rail trip between two European cities, asking the traveller, a model and the client's roots",
+  parameters: Schema.Struct({ from: City, to: City }),
+  handler: ({ from, to }) =>
+    Effect.gen(function*() {
+      const details = yield* Elicitation.form({
+        key: "details",
+        message: `Planning ${from} → ${to}. Who is travelling, and when?`,
+        schema: TripDetails
+      })
+      // Real work, run once per conversation: its result travels in the journal.
+      const trip = yield* Mrtr.step("route", Effect.sync(() => route(from, to)), Route)
+      if (trip.stops.length === 0) return `No rail route from ${from} to ${to}.`
+      // Two asks at once: one round.
+      const [tagline, roots] = yield* Mrtr.all([
+        Sampling.createMessage({
+          key: "tagline",
+          messages: [{
+            role: "user",
+            content: { type: "text", text: `Write a one-line tagline for a train trip via ${trip.stops.join(", ")}.` }
+          }],
+          maxTokens: 60
+        }),
+        Roots.list({ key: "roots" })
+      ])
+      const folder = roots[0]?.uri ?? "(no root)"
+      const hours = `${Math.floor(trip.minutes / 60)}h${String(trip.minutes % 60).padStart(2, "0")}`
+      const { book } = yield* Elicitation.form({
+        key: "confirm",
+        message: `${trip.stops.join(" → ")} (${hours}), ${details.passengers} passenger(s) on ${details.date}. Book it?`,
+        schema: Confirm
+      })
+      const text = Sampling.textOf(tagline) || "(no tagline)"
+      return book
+        ? `Booked for ${details.traveller} <${details.email}>: ${trip.stops.join(" → ")}, ${hours}, ${details.seat} seat` +
+          `${details.firstClass ? ", first class" : ""}${details.extras?.length ? `, extras: ${details.extras.join(", ")}` : ""}.` +
+          ` "${text}" Plan filed under ${folder}.`
+        : `Not booked. The plan (${trip.stops.join(" → ")}) was not filed.`
+    })
+})
+
+// -- The prompt ----------------------------------------------------------------
+
+export const packingList = Prompt.make("packing_list", {
+  title: "Packing list",
+  description: "A prompt asking a model for a packing list, tailored to the traveller's style",
+  arguments: Schema.Struct({ city: Schema.String.annotate({ description: "Destination" }) }),
+  completions: { city: (value) => Effect.succeed(CITIES.filter((c) => c.toLowerCase().startsWith(value.toLowerCase()))) },
+  handler: ({ city }) =>
+    Effect.gen(function*() {
+      const { style } = yield* Elicitation.form({
+        key: "style",
+        message: `How do you travel to ${city}?`,
+        schema: Schema.Struct({
+          style: Schema.Union([
+            Schema.Literal("light").annotate({ title: "Carry-on only" }),
+            Schema.Literal("comfort").annotate({ title: "Comfort first" })
+          ])
+        })
+      })
+      return `Write a ${style === "light" ? "minimal carry-on" : "comfortable"} packing list for a trip to ${city}.`
+    })
+})
+
+// -- The resource template -----------------------------------------------------
+
+export const weather = Resource.template({
+  uriTemplate: "weather://{city}/{date}",
+  name: "weather",
+  title: "Weather forecast",
+  mimeType: "text/plain",
+  completions: { city: (value) => Effect.succeed(CITIES.filter((c) => c.startsWith(value))) },
+  handler: ({ city, date }) =>
+    Effect.gen(function*() {
+      const { unit } = yield* Elicitation.form({
+        key: "unit",
+        message: "Which temperature unit?",
+        schema: Schema.Struct({ unit: Schema.Literals(["celsius", "fahrenheit"]) })
+      })
+      // A deterministic "forecast" from the city and date.
+      const seed = Array.from(`${city}${date}`).reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 9973, 7)
+      const celsius = 8 + (seed % 18)
+      const value = unit === "celsius" ? `${celsius}°C` : `${Math.round(celsius * 9 / 5 + 32)}°F`
+      return `${city} on ${date}: ${["sunny", "cloudy", "light rain"][seed % 3]}, ${value}`
+    })
+})
+
+/** The demo server, as a Layer (zero configuration: a random per-process key ring). */
+export const layer = Layer.mergeAll(
+  McpServer.tools(planTrip),
+  McpServer.prompts(packingList),
+  McpServer.resources(weather)
+).pipe(Layer.provideMerge(McpServer.layer({
+  name: "trip-planner",
+  version: "1.0.0",
+  title: "Trip planner (MRTR demo)",
+  instructions: "Plans rail trips; tools ask the traveller for details."
+})))
+
+/** Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port). */
+export const serve = (port = 0) =>
+  HttpTransport.layer({ port }).pipe(Layer.provide(layer))
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0
+  Effect.gen(function*() {
+    yield* Console.log(`listening ${yield* HttpTransport.url}`)
+    return yield* Effect.never
+  }).pipe(
+    Effect.provide(serve(port)),
+    Effect.provideService(References.LogToStderr, true),
+    NodeRuntime.runMain
+  )
+}

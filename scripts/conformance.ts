@@ -1,0 +1,415 @@
+/**
+ * `npm run conformance`: runs the official MCP conformance suite against this
+ * project's fixtures.
+ *
+ * 1. Installs the pinned runner (`node@22` and
+ *    `@modelcontextprotocol/conformance@0.2.0-alpha.12`) into `.conformance/`
+ *    (gitignored), unless it is already there at those versions. The runner
+ *    needs Node 22; the npm package `node` ships that binary, so the project's
+ *    own Node is left alone.
+ * 2. Starts the fixture server (`examples/conformance-server/index.ts --port 0`),
+ *    waits for its `listening <url>` line, runs
+ *    `server --url <url> --requirements 2026-07-28 -o .conformance/results/server`,
+ *    then stops the server. Its stderr goes to `.conformance/results/server.log`.
+ * 3. Client scenarios: when `examples/conformance-client/index.ts` exists, runs
+ *    each scenario of `CLIENT_SCENARIOS` with
+ *    `client --command "npx tsx examples/conformance-client/index.ts" --scenario <s>`
+ *    into `.conformance/results/client`.
+ * 4. Prints SUCCESS/FAILURE/WARNING counts per scenario (from each
+ *    `checks.json`), writes `.conformance/results/summary.json`, and exits 1
+ *    when a scored scenario (the runner's own `list --requirements 2026-07-28`)
+ *    has a FAILURE or produced no checks, or when the runner itself reports a
+ *    failure. Scenarios the requirements file lists as not scored (extensions,
+ *    pending) are reported but never fail the run, unless asked for with
+ *    `--scenario`.
+ *
+ * Options: `--server-only`, `--client-only`, `--scenario <name>` (repeatable:
+ * run only these server scenarios, at the 2026-07-28 wire).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+const DIR = join(ROOT, ".conformance")
+const RESULTS = join(DIR, "results")
+const REVISION = "2026-07-28"
+const PINNED = { conformance: "0.2.0-alpha.12", nodeMajor: 22 } as const
+const RUNNER_JS = join(DIR, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+const RUNNER_NODE = join(DIR, "node_modules", ".bin", "node")
+const SERVER_ENTRY = "examples/conformance-server/index.ts"
+const TSX = join(ROOT, "node_modules", ".bin", "tsx")
+
+/**
+ * The client leg. Runs only when `CLIENT_ENTRY` exists; each scenario is run
+ * on its own (`client --scenario <s> --spec-version 2026-07-28`).
+ */
+const CLIENT_ENTRY = "examples/conformance-client/index.ts"
+const CLIENT_COMMAND = `npx tsx ${CLIENT_ENTRY}`
+const CLIENT_SCENARIOS = [
+  "sep-2322-client-request-state",
+  "request-metadata",
+  "http-standard-headers",
+  "http-custom-headers",
+  "http-invalid-tool-headers"
+] as const
+
+const SERVER_START_TIMEOUT_MS = 60_000
+
+type Status = "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO"
+
+interface Check {
+  readonly id: string
+  readonly status: Status
+  readonly errorMessage?: string
+}
+
+interface ScenarioResult {
+  readonly leg: "server" | "client"
+  readonly scenario: string
+  readonly scored: boolean
+  readonly checksFile: string | undefined
+  readonly counts: Record<Status, number>
+  readonly failures: ReadonlyArray<{ readonly id: string; readonly message: string }>
+  readonly passed: boolean
+}
+
+const log = (line: string) => process.stderr.write(`[conformance] ${line}\n`)
+
+const fail = (message: string): never => {
+  log(`error: ${message}`)
+  process.exit(2)
+}
+
+// -- Options --------------------------------------------------------------------
+
+const parseOptions = (argv: ReadonlyArray<string>) => {
+  const scenarios: Array<string> = []
+  let serverLeg = true
+  let clientLeg = true
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === "--server-only") clientLeg = false
+    else if (arg === "--client-only") serverLeg = false
+    else if (arg === "--scenario") {
+      const value = argv[++i]
+      if (value === undefined || value.startsWith("--")) fail("--scenario needs a scenario name")
+      scenarios.push(value!)
+    } else if (arg === "--help" || arg === "-h") {
+      process.stdout.write("usage: npm run conformance -- [--server-only | --client-only] [--scenario <name>]...\n")
+      process.exit(0)
+    } else fail(`unknown option ${arg} (try --help)`)
+  }
+  if (!serverLeg && !clientLeg) fail("--server-only and --client-only exclude each other")
+  return { scenarios, serverLeg, clientLeg }
+}
+
+// -- Installing the runner --------------------------------------------------------
+
+const versionOf = (packageDir: string): string | undefined => {
+  try {
+    return JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")).version
+  } catch {
+    return undefined
+  }
+}
+
+/** The runner actually starts (a partial install fails here rather than mid-run). */
+const runnerStarts = (): boolean =>
+  spawnSync(RUNNER_NODE, [RUNNER_JS, "--version"], { cwd: ROOT, encoding: "utf8" }).stdout?.trim() === PINNED.conformance
+
+const installed = () => {
+  const conformance = versionOf(join(DIR, "node_modules", "@modelcontextprotocol", "conformance"))
+  const node = versionOf(join(DIR, "node_modules", "node"))
+  return {
+    conformance,
+    node,
+    ok: conformance === PINNED.conformance && node?.split(".")[0] === String(PINNED.nodeMajor) &&
+      existsSync(RUNNER_NODE) && existsSync(RUNNER_JS) && runnerStarts()
+  }
+}
+
+/**
+ * The environment for npm: ours without the `npm_*` variables `npm run` sets
+ * for the root project (`npm_config_local_prefix=<root>` and friends). They
+ * reach the nested `npm install` the `node` package's preinstall runs; an
+ * install started that way once left a partial tree here (most `.js` files of
+ * the runner's dependencies missing), an install with a clean environment
+ * never did.
+ */
+const cleanEnv = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+
+const install = () => {
+  mkdirSync(DIR, { recursive: true })
+  // The `node` package installs its binary from a preinstall script; npm >= 11.16 wants it allowed.
+  writeFileSync(
+    join(DIR, "package.json"),
+    JSON.stringify({ name: "conformance-runner", private: true, allowScripts: { node: true } }, null, 2) + "\n"
+  )
+  rmSync(join(DIR, "node_modules"), { recursive: true, force: true })
+  rmSync(join(DIR, "package-lock.json"), { force: true })
+  const npm = spawnSync("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--save-exact",
+    `node@${PINNED.nodeMajor}`,
+    `@modelcontextprotocol/conformance@${PINNED.conformance}`
+  ], { cwd: DIR, env: cleanEnv(), stdio: ["ignore", "inherit", "inherit"] })
+  if (npm.status !== 0) fail(`npm install in ${DIR} failed with status ${npm.status}`)
+}
+
+const ensureRunner = () => {
+  const before = installed()
+  if (before.ok) {
+    log(`runner present: @modelcontextprotocol/conformance@${before.conformance}, node@${before.node}`)
+    return
+  }
+  log(`installing the runner into ${relative(ROOT, DIR)}/ (found conformance=${before.conformance ?? "none"}, node=${before.node ?? "none"})`)
+  install()
+  const after = installed()
+  if (!after.ok) fail(`after npm install: conformance=${after.conformance}, node=${after.node}; expected ${PINNED.conformance} and ${PINNED.nodeMajor}.x`)
+  log(`installed @modelcontextprotocol/conformance@${after.conformance}, node@${after.node}`)
+}
+
+/** Runs the runner with Node 22, inheriting stdout/stderr. Resolves with its exit code. */
+const runRunner = (args: ReadonlyArray<string>): Promise<number> =>
+  new Promise((resolvePromise) => {
+    const child = spawn(RUNNER_NODE, [RUNNER_JS, ...args], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] })
+    child.on("error", (error) => fail(`could not start the runner: ${error.message}`))
+    child.on("exit", (code, signal) => resolvePromise(code ?? (signal === null ? 1 : 128)))
+  })
+
+/** The scenarios the requirements file scores, per leg, as the runner itself lists them. */
+const scoredScenarios = (): { server: Set<string>; client: Set<string> } => {
+  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", REVISION], { cwd: ROOT, encoding: "utf8" })
+  if (listed.status !== 0) fail(`runner list --requirements ${REVISION} failed: ${listed.stderr}`)
+  const sets = { server: new Set<string>(), client: new Set<string>() }
+  let section: keyof typeof sets | undefined
+  for (const line of listed.stdout.split("\n")) {
+    if (line.startsWith("Server scenarios")) section = "server"
+    else if (line.startsWith("Client scenarios")) section = "client"
+    else if (!line.startsWith("  ")) section = undefined
+    else if (section !== undefined) {
+      const match = /^ {2}- (\S+)$/.exec(line)
+      if (match) sets[section].add(match[1]!)
+    }
+  }
+  if (sets.server.size === 0) fail(`could not read the scored scenarios from \`list --requirements ${REVISION}\``)
+  return sets
+}
+
+// -- The fixture server -----------------------------------------------------------
+
+interface RunningServer {
+  readonly url: string
+  readonly stop: () => Promise<void>
+}
+
+const startServer = (): Promise<RunningServer> =>
+  new Promise((resolvePromise, reject) => {
+    mkdirSync(RESULTS, { recursive: true })
+    const logFile = join(RESULTS, "server.log")
+    const stderr = createWriteStream(logFile)
+    const child: ChildProcess = spawn(TSX, [SERVER_ENTRY, "--port", "0"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    child.stderr!.pipe(stderr)
+    let exited = false
+    const exitedPromise = new Promise<void>((done) =>
+      child.on("exit", () => {
+        exited = true
+        done()
+      })
+    )
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`the fixture server printed no \`listening <url>\` line within ${SERVER_START_TIMEOUT_MS} ms (see ${logFile})`))
+    }, SERVER_START_TIMEOUT_MS)
+    child.on("error", (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`the fixture server exited (code ${code}, signal ${signal}) before it was ready; see ${logFile}`))
+    })
+    const lines = createInterface({ input: child.stdout! })
+    let seen = false
+    lines.on("line", (line) => {
+      if (seen) {
+        log(`unexpected stdout from the fixture server: ${line}`)
+        return
+      }
+      seen = true
+      const match = /^listening (http:\/\/\S+)$/.exec(line)
+      if (match === null) {
+        clearTimeout(timer)
+        child.kill("SIGKILL")
+        reject(new Error(`the fixture server's first stdout line is not \`listening <url>\`: ${JSON.stringify(line)}`))
+        return
+      }
+      clearTimeout(timer)
+      const stop = async () => {
+        if (exited) return
+        child.kill("SIGTERM")
+        const killer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+        await exitedPromise
+        clearTimeout(killer)
+      }
+      resolvePromise({ url: match[1]!, stop })
+    })
+  })
+
+// -- Results ------------------------------------------------------------------------
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/
+
+/** The runner writes `<out>/<prefix><scenario>-<timestamp>/checks.json`; the newest wins. */
+const checksFileOf = (outDir: string, prefix: string, scenario: string): string | undefined => {
+  if (!existsSync(outDir)) return undefined
+  const head = `${prefix}${scenario.replaceAll("/", "-")}-`
+  const dirs = readdirSync(outDir)
+    .filter((name) => name.startsWith(head) && TIMESTAMP.test(name.slice(head.length)))
+    .sort()
+  const newest = dirs.at(-1)
+  if (newest === undefined) return undefined
+  const file = join(outDir, newest, "checks.json")
+  return existsSync(file) ? file : undefined
+}
+
+const summarize = (
+  leg: "server" | "client",
+  scenario: string,
+  scored: boolean,
+  checksFile: string | undefined
+): ScenarioResult => {
+  const counts: Record<Status, number> = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 }
+  const failures: Array<{ id: string; message: string }> = []
+  let checks: ReadonlyArray<Check> = []
+  if (checksFile !== undefined) {
+    try {
+      checks = JSON.parse(readFileSync(checksFile, "utf8"))
+    } catch (error) {
+      failures.push({ id: "checks.json", message: `unreadable: ${String(error)}` })
+    }
+  } else {
+    failures.push({ id: "checks.json", message: "the runner wrote no checks.json for this scenario" })
+  }
+  for (const check of checks) {
+    counts[check.status] = (counts[check.status] ?? 0) + 1
+    if (check.status === "FAILURE") failures.push({ id: check.id, message: check.errorMessage ?? "" })
+  }
+  const passed = checksFile !== undefined && checks.length > 0 && counts.FAILURE === 0 && failures.length === 0
+  return { leg, scenario, scored, checksFile, counts, failures, passed }
+}
+
+const printTable = (results: ReadonlyArray<ScenarioResult>) => {
+  const width = Math.max(...results.map((r) => r.scenario.length), 8)
+  const out: Array<string> = ["", "=== Conformance summary (from checks.json) ===", ""]
+  out.push(`     ${"scenario".padEnd(width)}  SUCCESS FAILURE WARNING  leg     scored`)
+  for (const r of results) {
+    const mark = r.passed ? "PASS" : "FAIL"
+    out.push(
+      `${mark} ${r.scenario.padEnd(width)}  ${String(r.counts.SUCCESS).padStart(7)} ${String(r.counts.FAILURE).padStart(7)} ${
+        String(r.counts.WARNING).padStart(7)
+      }  ${r.leg.padEnd(7)} ${r.scored ? "yes" : "no"}`
+    )
+    for (const f of r.failures) out.push(`       ${r.scored ? "!" : "~"} ${f.id}: ${f.message.split("\n")[0]}`)
+  }
+  const scored = results.filter((r) => r.scored)
+  const failed = scored.filter((r) => !r.passed)
+  const unscoredFailed = results.filter((r) => !r.scored && !r.passed)
+  out.push("")
+  out.push(`Scored: ${scored.length - failed.length}/${scored.length} scenarios passed` +
+    (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : ""))
+  out.push(`Not scored: ${results.length - scored.length} run, ${unscoredFailed.length} failing (not scored by the ${REVISION} requirements)`)
+  process.stdout.write(out.join("\n") + "\n")
+}
+
+// -- Main -----------------------------------------------------------------------------
+
+const main = async () => {
+  const options = parseOptions(process.argv.slice(2))
+  ensureRunner()
+  const scored = scoredScenarios()
+  const results: Array<ScenarioResult> = []
+  let serverRunnerFailed = false
+
+  if (options.serverLeg) {
+    const outDir = join(RESULTS, "server")
+    rmSync(outDir, { recursive: true, force: true })
+    mkdirSync(outDir, { recursive: true })
+    log(`starting the fixture server (${SERVER_ENTRY})`)
+    const server = await startServer().catch((error: Error) => fail(error.message))
+    log(`fixture server at ${server.url}`)
+    let runnerExit: number
+    const selectors = options.scenarios.length > 0
+      ? options.scenarios.map((scenario) => ["--scenario", scenario, "--spec-version", REVISION, "--force"])
+      : [["--requirements", REVISION]]
+    try {
+      runnerExit = 0
+      for (const selector of selectors) {
+        const code = await runRunner(["server", "--url", server.url, ...selector, "-o", relative(ROOT, outDir)])
+        runnerExit = Math.max(runnerExit, code)
+      }
+    } finally {
+      await server.stop()
+      log("fixture server stopped")
+    }
+    log(`server runner exited with ${runnerExit}`)
+    // With --requirements the runner fails only on scored scenarios; with --scenario, on any FAILURE.
+    serverRunnerFailed = runnerExit !== 0
+    const ran = readdirSync(outDir)
+      .map((name) => /^server-(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/.exec(name)?.[1])
+      .filter((name): name is string => name !== undefined)
+    const expected = options.scenarios.length > 0 ? options.scenarios : [...scored.server]
+    for (const scenario of new Set([...expected, ...ran])) {
+      results.push(summarize("server", scenario, scored.server.has(scenario), checksFileOf(outDir, "server-", scenario)))
+    }
+  }
+
+  if (options.clientLeg && options.scenarios.length === 0) {
+    if (!existsSync(join(ROOT, CLIENT_ENTRY))) {
+      log(`client leg skipped: ${CLIENT_ENTRY} does not exist yet`)
+    } else {
+      const outDir = join(RESULTS, "client")
+      rmSync(outDir, { recursive: true, force: true })
+      mkdirSync(outDir, { recursive: true })
+      for (const scenario of CLIENT_SCENARIOS) {
+        const code = await runRunner([
+          "client",
+          "--command",
+          CLIENT_COMMAND,
+          "--scenario",
+          scenario,
+          "--spec-version",
+          REVISION,
+          "-o",
+          relative(ROOT, outDir)
+        ])
+        log(`client scenario ${scenario}: runner exited with ${code}`)
+        results.push(summarize("client", scenario, scored.client.has(scenario), checksFileOf(outDir, "", scenario)))
+      }
+    }
+  }
+
+  printTable(results)
+  writeFileSync(
+    join(RESULTS, "summary.json"),
+    JSON.stringify(
+      results.map(({ checksFile, ...r }) => ({ ...r, checksFile: checksFile && relative(ROOT, checksFile) })),
+      null,
+      2
+    ) + "\n"
+  )
+  const explicit = options.scenarios.length > 0
+  const failed = results.some((r) => (r.scored || explicit) && !r.passed) || serverRunnerFailed
+  process.exit(failed ? 1 : 0)
+}
+
+main().catch((error) => fail(error instanceof Error ? error.stack ?? error.message : String(error)))
