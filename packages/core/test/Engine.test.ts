@@ -456,3 +456,65 @@ describe("Engine.run", () => {
     expect(makeInputRequiredResult({ requestState: "s" }).resultType).toBe("input_required")
   })
 })
+
+describe("Engine.run against mutated states", () => {
+  it.effect("thousands of mutated states never reach the handler and all fail identically", () =>
+    Effect.gen(function*() {
+      let ran = 0
+      const handler = Effect.gen(function*() {
+        ran++
+        const { name } = yield* Elicitation.form({ key: "q", message: "Q", schema: Name })
+        return name
+      })
+      const r1 = expectInputRequired(yield* round(handler))
+      const state = r1.requestState!
+      ran = 0
+      // a seeded xorshift PRNG, so a failure is reproducible
+      let seed = 0x2f6b3c1d
+      const next = (n: number) => {
+        seed ^= seed << 13
+        seed ^= seed >>> 17
+        seed ^= seed << 5
+        return Math.abs(seed) % n
+      }
+      const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."
+      const mutate = (s: string): string => {
+        switch (next(5)) {
+          case 0: { // replace one character
+            const i = next(s.length)
+            return s.slice(0, i) + alphabet.charAt(next(alphabet.length)) + s.slice(i + 1)
+          }
+          case 1: // truncate
+            return s.slice(0, next(s.length))
+          case 2: // extend
+            return s + alphabet.charAt(next(alphabet.length)).repeat(1 + next(8))
+          case 3: { // swap two characters
+            const i = next(s.length)
+            const j = next(s.length)
+            const chars = s.split("")
+            ;[chars[i], chars[j]] = [chars[j]!, chars[i]!]
+            return chars.join("")
+          }
+          default: { // drop one character
+            const i = next(s.length)
+            return s.slice(0, i) + s.slice(i + 1)
+          }
+        }
+      }
+      const errors = new Set<string>()
+      let attempts = 0
+      for (let i = 0; i < 2000; i++) {
+        const forged = mutate(state)
+        if (forged === state) continue
+        attempts++
+        const error = yield* Effect.flip(round(handler, {
+          requestState: forged,
+          inputResponses: { q: accept({ name: "Mallory" }) }
+        }))
+        errors.add(JSON.stringify({ tag: (error as any)._tag, message: (error as any).message }))
+      }
+      expect(attempts).toBeGreaterThan(1900)
+      expect(ran).toBe(0)
+      expect([...errors]).toEqual([JSON.stringify({ tag: "InvalidRequestState", message: "Invalid requestState" })])
+    }), { timeout: 60_000 })
+})

@@ -549,20 +549,32 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged; a
  * malformed value fails the layer with a `ConfigError`) and the
  * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes), and uses
- * `node:crypto` for digests. Provide `requestState` to use another codec
- * layer (e.g. `RequestState.RequestStateCodec.layer({ keyRing, ttl })`).
+ * `node:crypto` for digests. `requestState` configures sealing instead:
+ * either codec options (`{ keyRing, ttl?, maxSize?, singleUse? }`, see
+ * `RequestState.RequestStateCodecOptions`; e.g.
+ * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`)
+ * or a whole codec Layer.
  *
  * @since 0.1.0
  */
-export const layer = (
+export const layer = <E = never>(
   options: Options & {
-    readonly requestState?: Layer.Layer<RequestState.RequestStateCodec> | undefined
+    readonly requestState?:
+      | Layer.Layer<RequestState.RequestStateCodec, E>
+      | RequestState.RequestStateCodecOptions<E>
+      | undefined
   }
-): Layer.Layer<McpServer | McpHandler, Config.ConfigError> => {
+): Layer.Layer<McpServer | McpHandler, Config.ConfigError | E> => {
   const server = Layer.effect(McpServer, make(options))
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle })))
+  const requestState = options.requestState
+  const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E> = requestState === undefined
+    ? RequestState.RequestStateCodec.layerConfig
+    : Layer.isLayer(requestState)
+    ? requestState as Layer.Layer<RequestState.RequestStateCodec, E>
+    : RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
   return Layer.provideMerge(handler, server).pipe(
-    Layer.provide(options.requestState ?? RequestState.RequestStateCodec.layerConfig),
+    Layer.provide(codec),
     Layer.provide(NodeCrypto.layerDigest)
   )
 }

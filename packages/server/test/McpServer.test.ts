@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Schema, Stream } from "effect"
+import { type Duration, Effect, Fiber, Layer, Schema, Stream } from "effect"
+import { TestClock } from "effect/testing"
+import { RequestState } from "@mrtr/core"
 import { validateWire } from "../../protocol/test-utils/wire.ts"
 import { McpServer, Prompt, Tool, type Transport } from "../src/index.ts"
-import { request, serverLayer } from "./fixtures.ts"
+import { greet, request, serverLayer } from "./fixtures.ts"
 
 const handle = (message: unknown, headers?: Record<string, string>) =>
   McpServer.McpServer.use((server) =>
@@ -297,3 +299,41 @@ const withExtras = () => {
     Layer.provideMerge(serverLayer())
   )
 }
+
+describe("McpServer.layer options", () => {
+  const configured = (requestState: { readonly ttl?: Duration.Input; readonly singleUse?: boolean }) =>
+    Layer.fresh(McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({
+      name: "configured",
+      version: "1",
+      requestState: {
+        keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(3) }]),
+        ...requestState
+      }
+    })), Layer.orDie))
+
+  const start = request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
+  const retry = (requestState: string) =>
+    request("tools/call", {
+      name: "greet",
+      arguments: { greeting: "Hi" },
+      inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+      requestState
+    })
+
+  it.effect("a configured expiry rejects state past its ttl with the frozen -32602", () =>
+    Effect.gen(function*() {
+      const r1 = result(yield* handle(start))
+      yield* TestClock.adjust("59 seconds")
+      expect(result(yield* handle(retry(r1.requestState))).content[0].text).toBe("Hi, Ada!")
+      const r2 = result(yield* handle(start))
+      yield* TestClock.adjust("61 seconds")
+      expect(error(yield* handle(retry(r2.requestState)), -32602, 400).message).toBe("Invalid requestState")
+    }).pipe(Effect.provide(configured({ ttl: "1 minute" }))))
+
+  it.effect("single use: a state is redeemed once", () =>
+    Effect.gen(function*() {
+      const r1 = result(yield* handle(start))
+      expect(result(yield* handle(retry(r1.requestState))).content[0].text).toBe("Hi, Ada!")
+      expect(error(yield* handle(retry(r1.requestState)), -32602, 400).message).toBe("Invalid requestState")
+    }).pipe(Effect.provide(configured({ singleUse: true }))))
+})
