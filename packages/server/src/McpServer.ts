@@ -20,11 +20,10 @@
  *
  * @since 0.1.0
  */
-import { Cause, type Config, Context, Effect, Fiber, Layer, Option, PubSub, Queue, Stream } from "effect"
+import { Cause, type Config, Context, Effect, Exit, Fiber, Layer, Option, PubSub, Queue, Schema, Stream } from "effect"
 import { NodeCrypto } from "@effect/platform-node"
 import {
-  type ClientCapabilities,
-  ErrorCode,
+  ClientCapabilities,
   httpStatusOf,
   type Implementation,
   type InputResponses,
@@ -136,8 +135,32 @@ const METHODS = new Set([
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
+// Integers beyond 2^53 do not survive JSON.parse: the echoed id would differ.
 const isRequestId = (u: unknown): u is RequestId =>
-  typeof u === "string" || (typeof u === "number" && Number.isInteger(u))
+  typeof u === "string" || (typeof u === "number" && Number.isSafeInteger(u))
+
+/**
+ * How deeply `params` may nest (objects and arrays). Deeper messages are
+ * refused with -32602 before any handler, digest or decoder recurses into them.
+ *
+ * @since 0.1.0
+ */
+export const MAX_PARAMS_DEPTH = 64
+
+const nestedDeeperThan = (value: unknown, max: number): boolean => {
+  const stack: Array<[unknown, number]> = [[value, 1]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (typeof node !== "object" || node === null) continue
+    if (depth > max) return true
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
+    }
+  }
+  return false
+}
+
+const decodeClientCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
 
 const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
   _tag: "Response",
@@ -159,8 +182,9 @@ const toMcpError = (error: unknown): McpError | undefined => {
     return McpError.missingRequiredClientCapability(error.requiredCapabilities)
   }
   if (error instanceof RoundLimitExceeded) return McpError.invalidParams(error.message)
+  // The answers a client sends make the journal grow: its size is the client's to fix.
   if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
-    return McpError.internalError(error.message)
+    return McpError.invalidParams("The conversation exceeds the server's size limit for requestState")
   }
   const tag = isRecord(error) ? error._tag : undefined
   if (
@@ -326,11 +350,11 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     if (ref.type === "ref/prompt" && typeof ref.name === "string") {
       const prompt = prompts.get(ref.name)
       if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${ref.name}`))
-      completer = prompt.completions[argument.name]
+      completer = Object.hasOwn(prompt.completions, argument.name) ? prompt.completions[argument.name] : undefined
     } else if (ref.type === "ref/resource" && typeof ref.uri === "string") {
       const resource = resources.get(ref.uri)
       if (resource === undefined) return Effect.fail(McpError.invalidParams(`Unknown resource template: ${ref.uri}`))
-      completer = resource.completions[argument.name]
+      completer = Object.hasOwn(resource.completions, argument.name) ? resource.completions[argument.name] : undefined
     } else {
       return Effect.fail(McpError.invalidParams("completion/complete ref must be ref/prompt or ref/resource"))
     }
@@ -338,7 +362,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       ? parsed.params.context.arguments as Record<string, string>
       : {}
     const value = argument.value
-    return (completer === undefined ? Effect.succeed([] as ReadonlyArray<string>) : completer(value, context)).pipe(
+    const found = completer
+    return (found === undefined ? Effect.succeed([] as ReadonlyArray<string>) : Effect.suspend(() => found(value, context))).pipe(
       Effect.map((values) => ({
         completion: {
           values: values.slice(0, 100),
@@ -404,9 +429,17 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     if (typeof version !== "string") {
       return errorReply(id, McpError.invalidParams(`Missing _meta["${MetaKey.protocolVersion}"]`))
     }
-    const clientCapabilities = meta[MetaKey.clientCapabilities]
-    if (!isRecord(clientCapabilities)) {
+    const declared = meta[MetaKey.clientCapabilities]
+    if (!isRecord(declared)) {
       return errorReply(id, McpError.invalidParams(`Missing _meta["${MetaKey.clientCapabilities}"]`))
+    }
+    const decoded = decodeClientCapabilities(declared)
+    if (Exit.isFailure(decoded)) {
+      return errorReply(id, McpError.invalidParams(`Invalid _meta["${MetaKey.clientCapabilities}"]`))
+    }
+    const clientCapabilities = decoded.value
+    if (nestedDeeperThan(params, MAX_PARAMS_DEPTH)) {
+      return errorReply(id, McpError.invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`))
     }
     if (incoming.headers !== undefined) {
       // On tools/call, the tool's x-mcp-header parameters must be mirrored in Mcp-Param-* headers.
@@ -417,7 +450,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     if (!SUPPORTED_VERSIONS.includes(version)) {
       return errorReply(id, McpError.unsupportedProtocolVersion(version, SUPPORTED_VERSIONS))
     }
-    return { id, method, params: params ?? {}, clientCapabilities: clientCapabilities as ClientCapabilities }
+    return { id, method, params: params ?? {}, clientCapabilities }
   }
 
   const route = (parsed: Parsed, principal: string | undefined): Effect.Effect<unknown, unknown, McpRequest> => {
@@ -473,13 +506,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         }
         return Effect.logError("Request failed", cause).pipe(
           Effect.annotateLogs({ method: parsed.method }),
-          Effect.as({
-            jsonrpc: "2.0",
-            id: parsed.id,
-            error: Option.isSome(failure) && isRecord(failure.value) && typeof failure.value.message === "string"
-              ? { code: ErrorCode.InternalError, message: failure.value.message }
-              : McpError.internalError().toJsonRpc()
-          })
+          // The details stay in the log: a handler's own failure may carry internals.
+          // (A handler that wants the client to see an error fails with an McpError.)
+          Effect.as({ jsonrpc: "2.0", id: parsed.id, error: McpError.internalError().toJsonRpc() })
         )
       })
     )

@@ -337,3 +337,67 @@ describe("McpServer.layer options", () => {
       expect(error(yield* handle(retry(r1.requestState)), -32602, 400).message).toBe("Invalid requestState")
     }).pipe(Effect.provide(configured({ singleUse: true }))))
 })
+
+describe("McpServer hostile input", () => {
+  it.effect("params nested too deeply are -32602 before any handler or digest recurses", () =>
+    Effect.gen(function*() {
+      let deep: unknown = "x"
+      for (let i = 0; i < 5000; i++) deep = [deep]
+      const e = error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", deep } })), -32602, 400)
+      expect(e.message).toMatch(/nested more than 64 levels/)
+      let ok: unknown = "x"
+      for (let i = 0; i < 40; i++) ok = { a: ok }
+      result(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", ok } })))
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("malformed clientCapabilities are -32602, not a crash", () =>
+    Effect.gen(function*() {
+      for (const capabilities of [{ elicitation: null }, { elicitation: "yes" }, { sampling: [] }, { roots: 1 }]) {
+        const e = error(
+          yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi" } }, capabilities)),
+          -32602,
+          400
+        )
+        expect(e.message).toMatch(/Invalid _meta\["io.modelcontextprotocol\/clientCapabilities"\]/)
+      }
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("completion of an argument named like an Object.prototype member completes nothing", () =>
+    Effect.gen(function*() {
+      for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+        const r = result(yield* handle(request("completion/complete", {
+          ref: { type: "ref/prompt", name: "topic" },
+          argument: { name, value: "x" }
+        })))
+        expect(r.completion.values).toEqual([])
+      }
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("ids beyond 2^53 are refused rather than echoed wrong", () =>
+    Effect.gen(function*() {
+      const message = { ...request("tools/list"), id: 2 ** 64 }
+      error(yield* handle(message), -32600, 400)
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("answers that outgrow the journal cap are the client's error (-32602), without internals", () =>
+    Effect.gen(function*() {
+      const r1 = result(yield* handle(request("tools/call", { name: "plan", arguments: { city: "Rome" } })))
+      const e = error(yield* handle(request("tools/call", {
+        name: "plan",
+        arguments: { city: "Rome" },
+        requestState: r1.requestState,
+        inputResponses: { who: { action: "accept", content: { name: "x".repeat(40_000) } } }
+      })), -32602, 400)
+      expect(e.message).not.toMatch(/\d+ bytes/)
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("a prompt's own failure is -32603 Internal error, its message stays in the log", () =>
+    Effect.gen(function*() {
+      class Secret extends Schema.TaggedError<Secret>()("Secret", { message: Schema.String }) {}
+      const leaky = Prompt.make("leaky", { handler: () => Effect.fail(new Secret({ message: "db password is hunter2" })) })
+      const server = yield* McpServer.McpServer
+      yield* server.addPrompt(leaky as any)
+      const e = error(yield* handle(request("prompts/get", { name: "leaky" })), -32603, 500)
+      expect(e).toEqual({ code: -32603, message: "Internal error" })
+    }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
+})
