@@ -28,6 +28,9 @@ import { TransportError } from "./Errors.ts"
  *   the MCP headers the client computes take precedence.
  * - `maxEventBytes`: largest SSE event accepted, in UTF-16 code units
  *   (default 16 MiB); a larger one fails the request with `TransportError`.
+ * - `maxBodyBytes`: largest JSON response body accepted, in bytes (default
+ *   16 MiB); a larger one fails the request with `TransportError` without
+ *   reading the rest.
  *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
@@ -37,17 +40,42 @@ export interface Options {
   readonly url: string | URL
   readonly headers?: Readonly<Record<string, string>> | undefined
   readonly maxEventBytes?: number | undefined
+  readonly maxBodyBytes?: number | undefined
 }
 
 const mediaType = (response: HttpClientResponse.HttpClientResponse): string | undefined =>
   response.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
 
-const readText = (response: HttpClientResponse.HttpClientResponse) =>
-  response.text.pipe(
-    Effect.mapError((cause) =>
-      new TransportError({ reason: "Cannot read the HTTP response body", status: response.status, cause })
+/** Reads a response body as UTF-8, refusing bodies over `maxBytes` (announced or streamed). */
+const readText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number) =>
+  Effect.gen(function*() {
+    const tooLarge = new TransportError({
+      reason: `The HTTP response body exceeds ${maxBytes} bytes`,
+      status: response.status
+    })
+    const announced = Number(response.headers["content-length"])
+    if (Number.isFinite(announced) && announced > maxBytes) return yield* tooLarge
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    yield* response.stream.pipe(
+      Stream.mapError((cause) =>
+        new TransportError({ reason: "Cannot read the HTTP response body", status: response.status, cause })
+      ),
+      Stream.runForEach((chunk) => {
+        size += chunk.length
+        if (size > maxBytes) return Effect.fail(tooLarge)
+        chunks.push(chunk)
+        return Effect.void
+      })
     )
-  )
+    const body = new Uint8Array(size)
+    let offset = 0
+    for (const chunk of chunks) {
+      body.set(chunk, offset)
+      offset += chunk.length
+    }
+    return new TextDecoder().decode(body)
+  })
 
 /** The JSON-RPC messages carried by an SSE body, parsed, in order. */
 const sseMessages = (
@@ -93,6 +121,7 @@ const sseMessages = (
 export const make = Effect.fnUntraced(function*(options: Options) {
   const client = HttpClient.withScope(yield* HttpClient.HttpClient)
   const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
+  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024
 
   const post = (message: unknown, headers: Readonly<Record<string, string>>) =>
     Effect.gen(function*() {
@@ -119,7 +148,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const response = yield* post(message, headers)
       switch (mediaType(response)) {
         case "application/json":
-          return Stream.fromEffect(readText(response).pipe(
+          return Stream.fromEffect(readText(response, maxBodyBytes).pipe(
             Effect.flatMap((text) =>
               decodeJson(text).pipe(
                 Effect.mapError((error) =>

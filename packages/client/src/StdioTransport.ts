@@ -33,6 +33,9 @@ import { TransportError } from "./Errors.ts"
  *   into the parent's environment).
  * - `shutdownTimeout`: grace period between closing stdin and killing the
  *   process when the scope closes (default 2 seconds).
+ * - `maxLineBytes`: longest line accepted from the server, in UTF-16 code
+ *   units (default 16 MiB); a longer one ends the connection with
+ *   `TransportError` (every pending request fails with it).
  *
  * MCP 2026-07-28, basic/transports (stdio).
  *
@@ -44,6 +47,7 @@ export interface Options {
   readonly cwd?: string | undefined
   readonly env?: Readonly<Record<string, string>> | undefined
   readonly shutdownTimeout?: Duration.Input | undefined
+  readonly maxLineBytes?: number | undefined
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -139,8 +143,19 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     Effect.forkIn(scope)
   )
   yield* Stream.runDrain(handle.stderr).pipe(Effect.ignore, Effect.forkIn(scope))
+  // A line longer than maxLineBytes (UTF-16 code units) ends the connection
+  // instead of growing without bound.
+  const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024
+  let partial = 0
+  let overflow = false
   yield* handle.stdout.pipe(
     Stream.decodeText(),
+    Stream.takeWhile((chunk) => {
+      const newline = chunk.lastIndexOf("\n")
+      partial = newline === -1 ? partial + chunk.length : chunk.length - newline - 1
+      overflow = partial > maxLine
+      return !overflow
+    }),
     Stream.splitLines,
     Stream.filter((line) => line.trim() !== ""),
     Stream.runForEach((line) =>
@@ -150,7 +165,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       )
     ),
     Effect.catchCause(() => Effect.void),
-    Effect.andThen(close(new TransportError({ reason: "The MCP server process closed its stdout" }))),
+    Effect.andThen(Effect.suspend(() =>
+      close(new TransportError({
+        reason: overflow
+          ? `The MCP server wrote a line longer than ${maxLine} characters`
+          : "The MCP server process closed its stdout"
+      }))
+    )),
     Effect.forkIn(scope)
   )
   yield* handle.exitCode.pipe(

@@ -254,4 +254,26 @@ describe("HttpTransport", () => {
       )
       assert.strictEqual(error._tag, "TransportError")
     }))
+
+  it.live("a JSON body over maxBodyBytes is a TransportError, announced or streamed", () =>
+    Effect.gen(function*() {
+      const big = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { resultType: "complete", tools: [], padding: "x".repeat(300_000) } })
+      for (const chunked of [false, true]) {
+        const { url } = yield* serve((_body, res) => {
+          res.writeHead(200, chunked ? { "content-type": "application/json" } : {
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(big))
+          })
+          res.end(big)
+        })
+        const error = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          return yield* Effect.flip(client.listTools())
+        }).pipe(Effect.provide(McpClient.layer().pipe(
+          Layer.provide(HttpTransport.layerNode({ url, maxBodyBytes: 100_000 }))
+        )))
+        assert.strictEqual(error._tag, "TransportError")
+        assert.match((error as { reason: string }).reason, /exceeds 100000 bytes/)
+      }
+    }).pipe(Effect.scoped))
 })

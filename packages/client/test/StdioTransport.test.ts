@@ -98,4 +98,21 @@ describe("StdioTransport", () => {
       assert.strictEqual(exited._tag, "TransportError")
       assert.strictEqual(after._tag, "TransportError")
     }))
+
+  it.live("a line longer than maxLineBytes ends the connection with a TransportError", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        return yield* Effect.flip(client.callTool({ name: "flood" }))
+      }).pipe(Effect.provide(McpClient.layer().pipe(
+        Layer.provide(StdioTransport.layerNode({
+          command: process.execPath,
+          args: [script],
+          shutdownTimeout: "300 millis",
+          maxLineBytes: 1024 * 1024
+        }))
+      )))
+      assert.strictEqual(error._tag, "TransportError")
+      assert.match((error as { reason: string }).reason, /longer than 1048576/)
+    }))
 })

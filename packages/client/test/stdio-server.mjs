@@ -41,6 +41,9 @@ rl.on("line", (line) => {
       return
     case "cancelled":
       return result(id, text(JSON.stringify(cancelled)))
+    case "flood":
+      // a line that never ends
+      return process.stdout.write("x".repeat(4 * 1024 * 1024))
     case "exit":
       return process.exit(3)
     default:
