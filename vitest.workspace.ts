@@ -7,5 +7,6 @@ export default [
   "packages/core",
   "packages/server",
   "packages/client",
-  "packages/testing"
+  "packages/testing",
+  "packages/cli"
 ]

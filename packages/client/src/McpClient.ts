@@ -149,6 +149,11 @@ export interface Options {
  * - `progressToken`: sent as `_meta.progressToken`, asking the server for
  *   `notifications/progress`.
  * - `maxRounds`: overrides the client's `maxRounds` for this call.
+ * - `onRound`: called once per `input_required` round, after the round's
+ *   answers are gathered and before the retry is sent (see `Round`); not
+ *   called for the final, complete result, nor when the round cap or a
+ *   missing handler ends the call first. The callback cannot fail
+ *   (`Effect<void>`); a slow one delays the retry.
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
@@ -158,6 +163,35 @@ export interface CallOptions {
   readonly onNotification?: ((notification: Notification) => Effect.Effect<void>) | undefined
   readonly progressToken?: ProgressToken | undefined
   readonly maxRounds?: number | undefined
+  readonly onRound?: ((round: Round) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * One `input_required` round of a `tools/call` / `prompts/get` /
+ * `resources/read`, as seen by `CallOptions.onRound`:
+ *
+ * - `round`: 1-based number of the exchange whose result asked
+ *   (`InputContext.round` of its questions).
+ * - `method`, `target`: the request being retried and its tool or prompt
+ *   name, or resource URI.
+ * - `inputRequests`: the questions of the round, by key (`{}` for a round
+ *   that carried only a `requestState`).
+ * - `requestState`: the opaque state echoed on the retry, when the server
+ *   gave one (its size is what travels with the client).
+ * - `inputResponses`: the answers gathered, by key, sent on the retry
+ *   (absent for a state-only round).
+ *
+ * MCP 2026-07-28, basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export interface Round {
+  readonly round: number
+  readonly method: "tools/call" | "prompts/get" | "resources/read"
+  readonly target: string
+  readonly inputRequests: InputRequests
+  readonly requestState?: string | undefined
+  readonly inputResponses?: InputResponses | undefined
 }
 
 /**
@@ -760,6 +794,16 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           inputResponses = Object.fromEntries(answers)
         }
         requestState = outcome.requestState
+        if (callOptions?.onRound !== undefined) {
+          yield* callOptions.onRound({
+            round,
+            method,
+            target,
+            inputRequests: outcome.inputRequests,
+            ...(requestState === undefined ? {} : { requestState }),
+            ...(inputResponses === undefined ? {} : { inputResponses })
+          })
+        }
       }
     })
 

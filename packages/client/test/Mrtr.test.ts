@@ -275,6 +275,61 @@ describe("input_required loop", () => {
       assertValid(server)
     }))
 
+  it.live("onRound reports each round after its answers are gathered and before the retry", () =>
+    Effect.gen(function*() {
+      const seen: Array<{ readonly round: McpClient.Round; readonly sentBefore: number }> = []
+      const server = fakeServer((_, n) =>
+        n === 1
+          ? inputRequired({ inputRequests: { who: elicit(), r: roots }, requestState: "s1" })
+          : n === 2
+          ? inputRequired({ requestState: "s2" })
+          : complete()
+      )
+      const user = Layer.merge(acceptAlice, RootsHandler.layerStatic([{ uri: "file:///w" }]))
+      const result = yield* callTool({ name: "plan" }, {
+        onRound: (round) => Effect.sync(() => seen.push({ round, sentBefore: server.received.length }))
+      }).pipe(Effect.provide(clientLayer(server, fast, user)))
+      assert.deepStrictEqual(result.content, [{ type: "text", text: "done" }])
+      assert.deepStrictEqual(seen, [
+        {
+          round: {
+            round: 1,
+            method: "tools/call",
+            target: "plan",
+            inputRequests: { who: elicit(), r: roots } as McpClient.Round["inputRequests"],
+            requestState: "s1",
+            inputResponses: {
+              who: { action: "accept", content: { name: "Alice" } },
+              r: { roots: [{ uri: "file:///w" }] }
+            }
+          },
+          sentBefore: 1
+        },
+        // a state-only round: nothing asked, nothing answered
+        { round: { round: 2, method: "tools/call", target: "plan", inputRequests: {}, requestState: "s2" }, sentBefore: 2 }
+      ])
+      // the retries carry exactly what onRound reported
+      assert.deepStrictEqual(server.received[1]!.params.inputResponses, seen[0]!.round.inputResponses)
+      assert.strictEqual(server.received[2]!.params.requestState, "s2")
+    }))
+
+  it.effect("onRound is not called for a complete first result nor when the round cap ends the call", () =>
+    Effect.gen(function*() {
+      let calls = 0
+      const onRound = () => Effect.sync(() => void calls++)
+      yield* McpClient.McpClient.use((c) => c.readResource({ uri: "x://y" }, { onRound })).pipe(
+        Effect.provide(clientLayer(fakeServer(() => ({ resultType: "complete", contents: [] })), {}))
+      )
+      assert.strictEqual(calls, 0)
+      const server = fakeServer((_, n) => inputRequired({ inputRequests: { [`q${n}`]: elicit() }, requestState: `s${n}` }))
+      const error = yield* callTool({ name: "t" }, { onRound, maxRounds: 2 }).pipe(
+        Effect.provide(clientLayer(server, {}, acceptAlice)),
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "MaxRoundsExceeded")
+      assert.strictEqual(calls, 1)
+    }))
+
   it.effect("a failing handler fails the call with InputHandlerError", () =>
     Effect.gen(function*() {
       const failing = SamplingHandler.layer({

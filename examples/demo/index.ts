@@ -1,0 +1,206 @@
+/**
+ * `npm run demo`: the trip-planner server (./server.ts) and a client that
+ * drives every tool, the prompt and a resource template read to completion
+ * over Streamable HTTP on 127.0.0.1, printing each round as it happens.
+ *
+ * - default: the answers come from a built-in script (an answers file, as
+ *   `mrtr call --answers` takes), so it runs unattended and in CI;
+ * - `--interactive`: you answer at the terminal (forms, the model's reply),
+ *   with the same prompts as `mrtr call` in a terminal.
+ *
+ * Exits 0 when every conversation completes, non-zero on any failure, and
+ * gives up after 60 seconds (10 minutes with `--interactive`).
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Layer, Predicate, References } from "effect"
+import { AnswersFile, Report, TerminalUser } from "@mrtr/cli"
+import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
+import { HttpTransport as ServerHttp } from "@mrtr/server"
+import { serve } from "./server.ts"
+
+const interactive = process.argv.includes("--interactive")
+const s = Report.style(Report.colorsFor(process.stdout))
+
+/** The scripted traveller: answers by input-request key (AnswersFile shorthands). */
+export const script: AnswersFile.Answers = {
+  // plan_trip, round 1: the form (an object = the accepted form's content)
+  details: {
+    traveller: "Ada Lovelace",
+    email: "ada@example.com",
+    date: "2026-08-01",
+    passengers: 2,
+    firstClass: false,
+    seat: "window",
+    extras: ["bike", "wifi"]
+  },
+  // plan_trip, round 2: a sampling request (a string = the model's reply) and a roots request (URIs)
+  tagline: "Croissant in Paris, espresso in Milan, the Alps in between.",
+  roots: ["file:///home/ada/trips"],
+  // plan_trip, round 3: the confirmation (the full ElicitResult form works too)
+  confirm: { action: "accept", content: { book: true } },
+  // packing_list
+  style: { style: "light" },
+  // weather://{city}/{date}
+  unit: { unit: "celsius" }
+}
+
+/** Arguments for each tool the server lists: the demo drives every one of them. */
+const TOOL_ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
+  plan_trip: { from: "Paris", to: "Milan" }
+}
+const PROMPT = { name: "packing_list", arguments: { city: "Rome" } }
+const RESOURCE = "weather://Zurich/2026-08-01"
+
+const say = (text = "") => Console.log(text)
+
+const header = (url: string) =>
+  say(
+    [
+      s.bold("MRTR demo: Multi Round-Trip Requests (MCP 2026-07-28)"),
+      "",
+      `A trip-planner MCP server is running at ${s.cyan(url)} (Streamable HTTP). Its tool, prompt and resource`,
+      "need answers from the user, a model and the client's roots halfway through a request. In 2026-07-28 a server",
+      `never calls back into the client: it answers ${s.yellow("input_required")} with the questions (${s.bold("inputRequests")}, by key)`,
+      `and a sealed ${s.bold("requestState")}. The client answers and retries the same request with ${s.bold("inputResponses")}`,
+      "and the state echoed byte for byte, until the result is complete. The server keeps nothing between rounds:",
+      "its journal (answers so far, work already done) travels inside requestState, encrypted and authenticated,",
+      "so the client carries it but cannot read or change it, and any server instance can resume the request.",
+      "",
+      interactive
+        ? `You answer the questions at the terminal (${s.dim("Esc cancels a form")}).`
+        : `The answers come from a built-in script (${s.dim("npm run demo -- --interactive")} to answer yourself).`,
+      s.dim("Below, ← is what the server answered and → what the client sent back.")
+    ].join("\n")
+  )
+
+interface Tally {
+  conversations: number
+  failed: number
+  rounds: number
+  stateBytes: number
+}
+
+const quoteLines = (text: string) => text.split("\n").map((line) => `           ${line}`).join("\n")
+
+/**
+ * Drives one conversation, printing its rounds and its result (`show`). A
+ * failure (e.g. a form declined or cancelled at the terminal, which the
+ * handler does not catch) is printed and counted; the demo goes on with
+ * the next conversation and exits non-zero at the end.
+ */
+const conversation = <A>(
+  tally: Tally,
+  title: string,
+  run: (options: McpClient.CallOptions) => Effect.Effect<A, unknown>,
+  show: (result: A) => { readonly text: string; readonly error?: boolean }
+) =>
+  Effect.gen(function*() {
+    tally.conversations++
+    yield* say()
+    yield* say(s.bold(`━━ ${tally.conversations}. ${title} ━━`))
+    let rounds = 0
+    const outcome = yield* Effect.result(run({
+      onRound: (round) =>
+        Effect.suspend(() => {
+          rounds = round.round
+          tally.rounds++
+          tally.stateBytes = Math.max(tally.stateBytes, round.requestState === undefined ? 0 : Report.byteSize(round.requestState))
+          return say(Report.roundLines(round, s).join("\n"))
+        })
+    }))
+    const label = s.bold("result".padEnd(9))
+    if (outcome._tag === "Failure") {
+      tally.failed++
+      const error = outcome.failure
+      const message = error instanceof Error
+        ? Predicate.hasProperty(error, "code") && Predicate.isNumber(error.code)
+          ? `the server answered JSON-RPC error ${error.code}: ${error.message}`
+          : error.message
+        : String(error)
+      return yield* say(`${label}${s.red("✗ failed")}: ${message}`)
+    }
+    const { text, error } = show(outcome.success)
+    if (error === true) tally.failed++
+    yield* say(
+      `${label}${error === true ? s.red("✗ the tool reported an error") : s.green("✓ complete")}` +
+        ` after ${rounds + 1} requests (${rounds} input round${rounds === 1 ? "" : "s"}):`
+    )
+    yield* say(quoteLines(text))
+  })
+
+const main = Effect.gen(function*() {
+  const url = yield* ServerHttp.url
+  yield* header(url)
+  const tally: Tally = { conversations: 0, failed: 0, rounds: 0, stateBytes: 0 }
+
+  const user = interactive
+    ? TerminalUser.layerNode({})
+    : AnswersFile.layer(script)
+  const clientLayer = McpClient.layer({ clientInfo: { name: "mrtr-demo", version: "0.1.0" } }).pipe(
+    Layer.provide(ClientHttp.layerNode({ url })),
+    Layer.provide(user)
+  )
+
+  yield* Effect.gen(function*() {
+    const client = yield* McpClient.McpClient
+    const discovered = yield* client.discover()
+    const { tools } = yield* client.listTools()
+    const { prompts } = yield* client.listPrompts()
+    const { resourceTemplates } = yield* client.listResourceTemplates()
+    const info = discovered._meta?.["io.modelcontextprotocol/serverInfo"] as { readonly name?: string } | undefined
+    yield* say()
+    yield* say(
+      `${s.bold("server/discover")}: ${info?.name ?? "?"}, protocol ${discovered.supportedVersions.join(", ")}; ` +
+        `tools: ${tools.map((t) => t.name).join(", ")}; prompts: ${prompts.map((p) => p.name).join(", ")}; ` +
+        `resource templates: ${resourceTemplates.map((t) => t.uriTemplate).join(", ")}`
+    )
+
+    for (const tool of tools) {
+      const args = TOOL_ARGUMENTS[tool.name]
+      if (args === undefined) return yield* Effect.fail(new Error(`the demo has no arguments for the tool ${tool.name}`))
+      yield* conversation(
+        tally,
+        `tools/call ${tool.name} ${JSON.stringify(args)}`,
+        (options) => client.callTool({ name: tool.name, arguments: args }, options),
+        (result) => ({ text: Report.textOf(result.content), error: result.isError === true })
+      )
+    }
+
+    yield* conversation(
+      tally,
+      `prompts/get ${PROMPT.name} ${JSON.stringify(PROMPT.arguments)}`,
+      (options) => client.getPrompt(PROMPT, options),
+      (result) => ({ text: result.messages.map((m) => `${m.role}: ${Report.textOf(m.content)}`).join("\n") })
+    )
+
+    yield* conversation(
+      tally,
+      `resources/read ${RESOURCE}  (template ${resourceTemplates[0]?.uriTemplate ?? "?"})`,
+      (options) => client.readResource({ uri: RESOURCE }, options),
+      (result) => ({ text: result.contents.map((c) => "text" in c ? c.text : `[${c.mimeType ?? "blob"}]`).join("\n") })
+    )
+  }).pipe(Effect.provide(clientLayer))
+
+  yield* say()
+  if (tally.failed > 0) {
+    return yield* Effect.fail(new Error(`${tally.failed} of ${tally.conversations} conversations did not complete`))
+  }
+  yield* say(
+    s.green(`✓ ${tally.conversations} conversations complete`) +
+      ` (${tally.rounds} input rounds; the largest requestState was ${tally.stateBytes} bytes, carried by the client,` +
+      ` none of it kept by the server).`
+  )
+})
+
+main.pipe(
+  Effect.timeoutOrElse({
+    duration: interactive ? "10 minutes" : "60 seconds",
+    orElse: () => Effect.fail(new Error("the demo did not finish in time"))
+  }),
+  Effect.provide(serve(0)),
+  // The server logs to stderr; only errors, so the output stays readable (the default key ring, a random
+  // per-process key, is what a single-instance demo wants: the server warns about it otherwise).
+  Effect.provideService(References.LogToStderr, true),
+  Effect.provideService(References.MinimumLogLevel, "Error"),
+  NodeRuntime.runMain
+)

@@ -1,0 +1,687 @@
+/**
+ * The `mrtr` command: an MCP 2026-07-28 client on the command line that
+ * drives Multi Round-Trip Requests to completion.
+ *
+ * ```text
+ * mrtr call       (--http <url> | --stdio "<command>") <tool> [<json arguments>]
+ * mrtr get-prompt (--http <url> | --stdio "<command>") <name> [<json arguments>]
+ * mrtr read       (--http <url> | --stdio "<command>") <uri>
+ * mrtr discover   (--http <url> | --stdio "<command>")
+ * ```
+ *
+ * The result is printed to stdout as JSON; each round (input requests,
+ * answers, `requestState` size), prompts and errors go to stderr. Answers
+ * come from `--answers <file.json>` (see `AnswersFile`), `--root`,
+ * `--sampling-reply`, and, in a terminal, from the person (`TerminalUser`).
+ *
+ * Exit codes: 0 success; 1 the tool reported an error (`isError: true`);
+ * 2 usage (bad flags or arguments, unusable answers file); 3 protocol
+ * error, round cap, or a question nobody could answer; 70 internal error.
+ *
+ * Built with `effect/cli` (`Command`, `Flag`, `Argument`; `Prompt` for the
+ * interactive parts).
+ *
+ * @since 0.1.0
+ */
+import { NodeChildProcessSpawner, NodeFileSystem, NodePath, NodeStdio } from "@effect/platform-node"
+import { Cause, Console, Context, Effect, Layer, Option, Predicate, References, Schema } from "effect"
+import { Argument, CliError, CliOutput, Command, Flag, type Prompt } from "effect/cli"
+import { HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
+import type { Errors } from "@mrtr/client"
+import type { InputRequest, Root } from "@mrtr/protocol"
+import * as AnswersFile from "./AnswersFile.ts"
+import { colorsFor, describeRequest, roundLines, style } from "./Report.ts"
+import * as TerminalUser from "./TerminalUser.ts"
+
+/**
+ * The version of the `mrtr` command.
+ *
+ * @since 0.1.0
+ */
+export const VERSION = "0.1.0"
+
+// -----------------------------------------------------------------------------
+// Errors and exit codes
+// -----------------------------------------------------------------------------
+
+/**
+ * A usage error found after parsing: both or neither of `--http` /
+ * `--stdio`, JSON arguments that are not a JSON object, a bad URL. Exit 2.
+ *
+ * @since 0.1.0
+ */
+export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+/**
+ * The tool answered with `isError: true` (the result was printed). Exit 1.
+ *
+ * @since 0.1.0
+ */
+export class ToolReportedError extends Schema.TaggedError<ToolReportedError>()("ToolReportedError", {
+  tool: Schema.String
+}) {
+  override get message(): string {
+    return `the tool ${this.tool} reported an error (isError: true)`
+  }
+}
+
+/**
+ * The exit codes of `mrtr`.
+ *
+ * @since 0.1.0
+ */
+export const ExitCode = {
+  success: 0,
+  toolError: 1,
+  usage: 2,
+  protocol: 3,
+  internal: 70
+} as const
+
+/**
+ * Every failure a `mrtr` command can end with.
+ *
+ * @since 0.1.0
+ */
+export type Failure =
+  | CliError.CliError
+  | UsageError
+  | ToolReportedError
+  | AnswersFile.AnswersFileError
+  | Errors.McpClientError
+
+const hasTag = (u: unknown): u is { readonly _tag: string } => Predicate.isObject(u) && Predicate.hasProperty(u, "_tag")
+
+/**
+ * The exit code for a failure: 1 tool error; 2 usage (CLI parse errors,
+ * `UsageError`, an unusable answers file, also when found while answering);
+ * 3 protocol (`McpError`, `TransportError`, `ProtocolViolation`,
+ * `MaxRoundsExceeded`, `InputRequiredError`, `InvalidToolDefinition`, and a
+ * failing input handler, e.g. a question nobody could answer); 70 anything
+ * else.
+ *
+ * @since 0.1.0
+ */
+export const exitCodeOf = (error: unknown): number => {
+  if (CliError.isCliError(error)) return ExitCode.usage
+  if (!hasTag(error)) return ExitCode.internal
+  switch (error._tag) {
+    case "ToolReportedError":
+      return ExitCode.toolError
+    case "UsageError":
+    case "AnswersFileError":
+      return ExitCode.usage
+    case "InputHandlerError":
+      return (error as Errors.InputHandlerError).cause instanceof AnswersFile.AnswersFileError
+        ? ExitCode.usage
+        : ExitCode.protocol
+    case "McpError":
+    case "TransportError":
+    case "ProtocolViolation":
+    case "MaxRoundsExceeded":
+    case "InputRequiredError":
+    case "InvalidToolDefinition":
+      return ExitCode.protocol
+    default:
+      return ExitCode.internal
+  }
+}
+
+const indent = (text: string, by = "  ") => text.split("\n").map((line) => by + line).join("\n")
+
+/**
+ * The message printed to stderr for a failure (nothing for CLI parse
+ * errors, which `effect/cli` already presented).
+ *
+ * @since 0.1.0
+ */
+export const describeFailure = (error: unknown): string | undefined => {
+  if (CliError.isCliError(error)) return undefined
+  if (!hasTag(error)) return `mrtr: internal error: ${String(error)}`
+  const e = error as Failure
+  switch (e._tag) {
+    case "ToolReportedError":
+      return `mrtr: ${e.message}`
+    case "UsageError":
+      return `mrtr: ${e.reason}\nRun 'mrtr <command> --help' for usage.`
+    case "AnswersFileError":
+      return `mrtr: the answers file cannot be used: ${e.message}`
+    case "McpError":
+      return `mrtr: the server answered with JSON-RPC error ${e.code}: ${e.message}` +
+        (e.data === undefined ? "" : `\n${indent(JSON.stringify(e.data))}`)
+    case "TransportError":
+      return `mrtr: transport error: ${e.message}`
+    case "ProtocolViolation":
+      return `mrtr: the server broke the protocol: ${e.message}`
+    case "MaxRoundsExceeded":
+      return `mrtr: ${e.method} still asked for input after ${e.rounds} rounds (the cap; raise it with --max-rounds)`
+    case "InputRequiredError":
+      return `mrtr: ${e.message}\n` +
+        Object.entries(e.inputRequests).map(([key, request]) => `  ${key}  ${describeRequest(request)}`).join("\n")
+    case "InvalidToolDefinition":
+      return `mrtr: ${e.message}`
+    case "InputHandlerError": {
+      const cause = e.cause
+      if (cause instanceof AnswersFile.AnswersFileError) return `mrtr: the answers file cannot be used: ${cause.message}`
+      if (cause instanceof AnswersFile.Unanswered) {
+        const request = cause.request as InputRequest
+        return [
+          `mrtr: the server asked '${cause.key}' and there is nobody to answer:`,
+          `  ${cause.key}  ${describeRequest(request)}`,
+          `There is no answer for '${cause.key}' in --answers and stdin is not a terminal to ask.`,
+          `Answer it in an answers file (--answers answers.json), e.g.:`,
+          indent(JSON.stringify({ [cause.key]: AnswersFile.template(request) }, null, 2))
+        ].join("\n")
+      }
+      return `mrtr: could not answer the server: ${e.message}`
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Transport and answers
+// -----------------------------------------------------------------------------
+
+/**
+ * Splits a command line into words, honouring single and double quotes and
+ * backslash escapes (no other shell syntax): `node "my server.js" --x` →
+ * `["node", "my server.js", "--x"]`.
+ *
+ * @since 0.1.0
+ */
+export const splitCommandLine = (line: string): Array<string> => {
+  const words: Array<string> = []
+  let word = ""
+  let started = false
+  let quote: "'" | "\"" | undefined
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined
+      else if (c === "\\" && quote === "\"" && i + 1 < line.length) word += line[++i]
+      else word += c
+    } else if (c === "'" || c === "\"") {
+      quote = c
+      started = true
+    } else if (c === "\\" && i + 1 < line.length) {
+      word += line[++i]
+      started = true
+    } else if (/\s/.test(c)) {
+      if (started) words.push(word)
+      word = ""
+      started = false
+    } else {
+      word += c
+      started = true
+    }
+  }
+  if (started) words.push(word)
+  return words
+}
+
+/**
+ * Where the server is: exactly one of `--http <url>` / `--stdio "<command>"`.
+ *
+ * @since 0.1.0
+ */
+export type Target =
+  | { readonly _tag: "http"; readonly url: string }
+  | { readonly _tag: "stdio"; readonly command: string; readonly args: ReadonlyArray<string> }
+
+/**
+ * Checks the transport flags: exactly one, a valid `http(s)` URL, a
+ * non-empty command.
+ *
+ * @since 0.1.0
+ */
+export const target = (flags: {
+  readonly http: Option.Option<string>
+  readonly stdio: Option.Option<string>
+}): Effect.Effect<Target, UsageError> => {
+  if (Option.isSome(flags.http) && Option.isSome(flags.stdio)) {
+    return Effect.fail(new UsageError({ reason: "give either --http <url> or --stdio \"<command>\", not both" }))
+  }
+  if (Option.isSome(flags.http)) {
+    const url = flags.http.value
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(url)
+    } catch {
+      parsed = undefined
+    }
+    if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+      return Effect.fail(new UsageError({ reason: `--http needs an http(s) URL, got '${url}'` }))
+    }
+    return Effect.succeed({ _tag: "http", url })
+  }
+  if (Option.isSome(flags.stdio)) {
+    const [command, ...args] = splitCommandLine(flags.stdio.value)
+    if (command === undefined) return Effect.fail(new UsageError({ reason: "--stdio needs a command line" }))
+    return Effect.succeed({ _tag: "stdio", command, args })
+  }
+  return Effect.fail(new UsageError({ reason: "give the server: --http <url> or --stdio \"<command>\"" }))
+}
+
+const transportLayer = (t: Target) =>
+  t._tag === "http"
+    ? HttpTransport.layerNode({ url: t.url })
+    : StdioTransport.layerNode({ command: t.command, args: t.args })
+
+const describeTarget = (t: Target) => t._tag === "http" ? t.url : `stdio: ${[t.command, ...t.args].join(" ")}`
+
+/**
+ * The input handlers for a run: answers from the file by key first; then
+ * `--root` (or the working directory) for roots and `--sampling-reply` for
+ * sampling; then, in a terminal, the person (`TerminalUser`); otherwise the
+ * question fails the call (`Unanswered`, exit 3). The prompts use the
+ * `Terminal` in context (`services` provides the stderr one).
+ *
+ * @since 0.1.0
+ */
+export const handlersLayer = (options: {
+  readonly answers: AnswersFile.Answers
+  readonly roots: ReadonlyArray<Root>
+  readonly samplingReply: string | undefined
+  readonly interactive: boolean
+}) => {
+  const reply = options.samplingReply
+  const fallback: AnswersFile.Fallback<Prompt.Environment> = {
+    listRoots: () => Effect.succeed(options.roots),
+    ...(reply === undefined ? {} : { createMessage: () => Effect.succeed(TerminalUser.textReply(reply, "mrtr")) }),
+    ...(options.interactive
+      ? {
+        form: TerminalUser.form,
+        url: TerminalUser.url(),
+        ...(reply === undefined ? { createMessage: TerminalUser.createMessage } : {})
+      }
+      : {})
+  }
+  return AnswersFile.layer(options.answers, fallback)
+}
+
+const rootsFrom = (uris: ReadonlyArray<string>): ReadonlyArray<Root> =>
+  uris.length === 0 ? [TerminalUser.workingDirectory()] : uris.map((uri) => ({ uri }))
+
+// -----------------------------------------------------------------------------
+// Output
+// -----------------------------------------------------------------------------
+
+/**
+ * Where results go: a function writing to stdout and completing once the
+ * text is handed to the OS (so exiting right after loses nothing). A
+ * reference, so tests running the command in-process can capture it.
+ *
+ * @since 0.1.0
+ */
+export const Stdout = Context.Reference<(text: string) => Effect.Effect<void>>("@mrtr/cli/Stdout", {
+  defaultValue: () => (text) =>
+    Effect.callback<void>((resume) => {
+      process.stdout.write(text, () => resume(Effect.void))
+    })
+})
+
+const printJson = (value: unknown) =>
+  Effect.flatMap(Effect.service(Stdout), (write) => write(`${JSON.stringify(value, null, 2)}\n`))
+
+const stderrStyle = () => style(colorsFor(process.stderr))
+
+const info = (quiet: boolean, text: string) => quiet ? Effect.void : Console.error(text)
+
+const parseJsonObject = (what: string, text: Option.Option<string>) =>
+  Option.match(text, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (json) =>
+      Effect.try({
+        try: () => JSON.parse(json) as unknown,
+        catch: (error) => new UsageError({ reason: `${what} are not valid JSON: ${(error as Error).message}` })
+      }).pipe(
+        Effect.filterOrFail(
+          (value): value is Record<string, unknown> => Predicate.isObject(value) && !Array.isArray(value),
+          () => new UsageError({ reason: `${what} must be a JSON object, e.g. '{"city":"Paris"}'` })
+        )
+      )
+  })
+
+// -----------------------------------------------------------------------------
+// Commands
+// -----------------------------------------------------------------------------
+
+const http = Flag.String("http").pipe(
+  Flag.withMetavar("url"),
+  Flag.withDescription("The server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp"),
+  Flag.optional
+)
+
+const stdio = Flag.String("stdio").pipe(
+  Flag.withMetavar("command"),
+  Flag.withDescription("Spawn a stdio server with this command line, e.g. \"node server.js\" (quoted as one argument)"),
+  Flag.optional
+)
+
+/**
+ * The root command; `--http` / `--stdio` are shared by every subcommand
+ * (accepted before or after the subcommand's name).
+ *
+ * @since 0.1.0
+ */
+export const mrtr = Command.make("mrtr").pipe(
+  Command.withSharedFlags({ http, stdio }),
+  Command.withDescription(
+    "An MCP 2026-07-28 client that drives Multi Round-Trip Requests: it answers each round of input requests " +
+      "(forms, URLs, sampling, roots) from an answers file, flags, or you at the terminal, and retries until the result is complete. " +
+      "The result goes to stdout as JSON; rounds and prompts go to stderr. " +
+      "Exit codes: 0 success, 1 the tool reported an error, 2 usage, 3 protocol error or round cap."
+  )
+)
+
+const answerFlags = {
+  answers: Flag.String("answers").pipe(
+    Flag.withMetavar("file.json"),
+    Flag.withDescription(
+      "Answers by input-request key, instead of asking: { \"<key>\": <answer> } where an answer is an ElicitResult, " +
+        "CreateMessageResult or ListRootsResult, or a shorthand: an object = an accepted form's content, " +
+        "\"decline\" / \"cancel\", a string = a sampling reply, an array of URIs = roots"
+    ),
+    Flag.optional
+  ),
+  roots: Flag.String("root").pipe(
+    Flag.withMetavar("uri"),
+    Flag.withDescription("Answer roots/list with this root (repeatable; default: the working directory)"),
+    Flag.atLeast(0)
+  ),
+  samplingReply: Flag.String("sampling-reply").pipe(
+    Flag.withMetavar("text"),
+    Flag.withDescription("Answer every sampling request with this text (default: ask at the terminal)"),
+    Flag.optional
+  ),
+  maxRounds: Flag.Int("max-rounds").pipe(
+    Flag.withDescription("The most requests one call may send, the first included (default 10)"),
+    Flag.withDefault(10)
+  ),
+  quiet: Flag.Boolean("quiet").pipe(
+    Flag.withAlias("q"),
+    Flag.withDescription("Do not print the rounds to stderr"),
+    Flag.withDefault(false)
+  )
+}
+
+interface AnswerFlags {
+  readonly answers: Option.Option<string>
+  readonly roots: ReadonlyArray<string>
+  readonly samplingReply: Option.Option<string>
+  readonly maxRounds: number
+  readonly quiet: boolean
+}
+
+/**
+ * Runs one MRTR method (`call`) with the client built for the flags:
+ * transport, handlers, round reporting on stderr.
+ */
+const runMrtr = <A>(
+  flags: AnswerFlags,
+  describe: string,
+  call: (client: McpClient.McpClient["Service"], options: McpClient.CallOptions) => Effect.Effect<A, Errors.McpClientError>
+) =>
+  Effect.gen(function*() {
+    const root = yield* mrtr
+    const where = yield* target(root)
+    if (flags.maxRounds < 1) return yield* new UsageError({ reason: "--max-rounds must be at least 1" })
+    const answers = Option.isSome(flags.answers)
+      ? yield* AnswersFile.load(flags.answers.value).pipe(Effect.provide(NodeFileSystem.layer))
+      : {}
+    const s = stderrStyle()
+    let rounds = 0
+    const options: McpClient.CallOptions = {
+      maxRounds: flags.maxRounds,
+      onRound: (round) =>
+        Effect.suspend(() => {
+          rounds = round.round
+          return flags.quiet ? Effect.void : Console.error(roundLines(round, s).join("\n"))
+        })
+    }
+    yield* info(flags.quiet, s.dim(`→ ${describe}  (${describeTarget(where)})`))
+    const result = yield* McpClient.McpClient.use((client) => call(client, options)).pipe(
+      Effect.provide(
+        McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(
+          Layer.provide(transportLayer(where)),
+          Layer.provide(handlersLayer({
+            answers,
+            roots: rootsFrom(flags.roots),
+            samplingReply: Option.getOrUndefined(flags.samplingReply),
+            interactive: TerminalUser.isInteractive()
+          }))
+        )
+      )
+    )
+    yield* info(
+      flags.quiet,
+      s.green(`✓ complete`) + s.dim(` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${rounds === 1 ? "" : "s"})`)
+    )
+    return result
+  })
+
+/**
+ * `mrtr call <tool> [<json arguments>]`.
+ *
+ * @since 0.1.0
+ */
+export const call = Command.make(
+  "call",
+  {
+    tool: Argument.String("tool").pipe(Argument.withDescription("The tool's name")),
+    arguments: Argument.String("json-arguments").pipe(
+      Argument.withDescription("The tool's arguments as a JSON object, e.g. '{\"from\":\"Paris\",\"to\":\"Milan\"}'"),
+      Argument.optional
+    ),
+    ...answerFlags
+  },
+  Effect.fnUntraced(function*(input) {
+    const args = yield* parseJsonObject("the tool's arguments", input.arguments)
+    const result = yield* runMrtr(
+      input,
+      `tools/call ${input.tool}${args === undefined ? "" : ` ${JSON.stringify(args)}`}`,
+      (client, options) =>
+        client.callTool({ name: input.tool, ...(args === undefined ? {} : { arguments: args }) }, options)
+    )
+    yield* printJson(result)
+    if (result.isError === true) return yield* new ToolReportedError({ tool: input.tool })
+  })
+).pipe(
+  Command.withDescription("Call a tool and drive every round of input requests to the final result"),
+  Command.withExamples([
+    {
+      command: "mrtr call --http http://127.0.0.1:3000/mcp plan_trip '{\"from\":\"Paris\",\"to\":\"Milan\"}'",
+      description: "Call a tool, answering its questions at the terminal"
+    },
+    {
+      command: "mrtr call --stdio \"node server.js\" plan_trip '{\"from\":\"Paris\",\"to\":\"Rome\"}' --answers answers.json",
+      description: "Call a tool over stdio, answering from a file (no terminal needed)"
+    }
+  ])
+)
+
+/**
+ * `mrtr get-prompt <name> [<json arguments>]`.
+ *
+ * @since 0.1.0
+ */
+export const getPrompt = Command.make(
+  "get-prompt",
+  {
+    name: Argument.String("name").pipe(Argument.withDescription("The prompt's name")),
+    arguments: Argument.String("json-arguments").pipe(
+      Argument.withDescription("The prompt's arguments as a JSON object of strings, e.g. '{\"city\":\"Rome\"}'"),
+      Argument.optional
+    ),
+    ...answerFlags
+  },
+  Effect.fnUntraced(function*(input) {
+    const args = yield* parseJsonObject("the prompt's arguments", input.arguments)
+    if (args !== undefined && Object.values(args).some((value) => typeof value !== "string")) {
+      return yield* new UsageError({ reason: "prompt arguments are strings: give a JSON object of strings" })
+    }
+    const result = yield* runMrtr(
+      input,
+      `prompts/get ${input.name}${args === undefined ? "" : ` ${JSON.stringify(args)}`}`,
+      (client, options) =>
+        client.getPrompt(
+          { name: input.name, ...(args === undefined ? {} : { arguments: args as Record<string, string> }) },
+          options
+        )
+    )
+    yield* printJson(result)
+  })
+).pipe(Command.withDescription("Get a prompt, driving every round of input requests"))
+
+/**
+ * `mrtr read <uri>`.
+ *
+ * @since 0.1.0
+ */
+export const read = Command.make(
+  "read",
+  {
+    uri: Argument.String("uri").pipe(Argument.withDescription("The resource's URI, e.g. weather://Rome/2026-08-01")),
+    ...answerFlags
+  },
+  Effect.fnUntraced(function*(input) {
+    const result = yield* runMrtr(
+      input,
+      `resources/read ${input.uri}`,
+      (client, options) => client.readResource({ uri: input.uri }, options)
+    )
+    yield* printJson(result)
+  })
+).pipe(Command.withDescription("Read a resource (or a resource template's URI), driving every round of input requests"))
+
+const allPages = <A>(
+  list: (cursor: string | undefined) => Effect.Effect<{ readonly nextCursor?: string | undefined } & A, Errors.RequestError>,
+  items: (page: A) => ReadonlyArray<unknown>
+) =>
+  Effect.gen(function*() {
+    const out: Array<unknown> = []
+    let cursor: string | undefined
+    for (let page = 0; page < 100; page++) {
+      const result = yield* list(cursor)
+      out.push(...items(result))
+      if (result.nextCursor === undefined || result.nextCursor === cursor) break
+      cursor = result.nextCursor
+    }
+    return out
+  })
+
+/**
+ * `mrtr discover`: `server/discover`, then the tools, prompts, resources and
+ * resource templates the server advertises.
+ *
+ * @since 0.1.0
+ */
+export const discover = Command.make(
+  "discover",
+  {},
+  Effect.fnUntraced(function*() {
+    const root = yield* mrtr
+    const where = yield* target(root)
+    const result = yield* Effect.gen(function*() {
+      const client = yield* McpClient.McpClient
+      const discovered = yield* client.discover()
+      const capabilities = discovered.capabilities
+      const page = (cursor: string | undefined) => cursor === undefined ? undefined : { cursor }
+      return {
+        ...discovered,
+        ...(capabilities.tools === undefined
+          ? {}
+          : { tools: yield* allPages((c) => client.listTools(page(c)), (r) => r.tools) }),
+        ...(capabilities.prompts === undefined
+          ? {}
+          : { prompts: yield* allPages((c) => client.listPrompts(page(c)), (r) => r.prompts) }),
+        ...(capabilities.resources === undefined ? {} : {
+          resources: yield* allPages((c) => client.listResources(page(c)), (r) => r.resources),
+          resourceTemplates: yield* allPages((c) => client.listResourceTemplates(page(c)), (r) => r.resourceTemplates)
+        })
+      }
+    }).pipe(
+      Effect.provide(
+        McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(Layer.provide(transportLayer(where)))
+      )
+    )
+    yield* printJson(result)
+  })
+).pipe(
+  Command.withDescription(
+    "server/discover, plus the tools, prompts, resources and resource templates the server lists"
+  )
+)
+
+/**
+ * The whole command tree.
+ *
+ * @since 0.1.0
+ */
+export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover]))
+
+/**
+ * Help and version to stdout when asked for (`--help`, `--version`);
+ * everything else `effect/cli` prints (implicit help, parse errors) to
+ * stderr, so stdout only ever carries what was asked for.
+ *
+ * @since 0.1.0
+ */
+export const presenter = CliOutput.layerPresenter({
+  present: (event) =>
+    Effect.gen(function*() {
+      const formatter = yield* CliOutput.Formatter
+      switch (event._tag) {
+        case "Help":
+          return event.reason === "Requested"
+            ? yield* Console.log(formatter.formatHelpDoc(event.helpDoc))
+            : yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
+        case "InvalidInvocation":
+          yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
+          return yield* Console.error(formatter.formatErrors(event.errors))
+        case "Version":
+          return yield* Console.log(formatter.formatVersion(event.name, event.version))
+      }
+    })
+})
+
+/**
+ * The platform services `effect/cli` needs, with the stderr `Terminal`.
+ *
+ * @since 0.1.0
+ */
+export const services = Layer.mergeAll(
+  NodeChildProcessSpawner.layer,
+  presenter
+).pipe(
+  Layer.provideMerge(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeStdio.layer, TerminalUser.environment))
+)
+
+/**
+ * Runs `mrtr` with `args` (without the program name) and returns the exit
+ * code; failures are described on stderr.
+ *
+ * @since 0.1.0
+ */
+export const run = (args: ReadonlyArray<string>): Effect.Effect<number> =>
+  Command.runWith(command, { version: VERSION })(args).pipe(
+    Effect.as(ExitCode.success as number),
+    Effect.catchCause((cause) => {
+      if (Cause.hasInterruptsOnly(cause)) return Effect.succeed(130)
+      const error = Cause.squash(cause)
+      const message = describeFailure(error)
+      const code = Cause.hasFails(cause) ? exitCodeOf(error) : ExitCode.internal
+      return (message === undefined ? Effect.void : Console.error(
+        code === ExitCode.internal ? `${message}\n${Cause.pretty(cause)}` : message
+      )).pipe(Effect.as(code))
+    }),
+    Effect.provide(services),
+    // logs (e.g. the client's warnings) never go to stdout, which carries the result
+    Effect.provideService(References.LogToStderr, true)
+  )

@@ -1,0 +1,612 @@
+/**
+ * `TerminalUser`: the person at the terminal answers the server's input
+ * requests. Layers providing the client's `ElicitationHandler`,
+ * `SamplingHandler` and `RootsHandler`, built on `effect/cli`'s `Prompt`:
+ *
+ * - form-mode elicitation: the message, then "fill in / decline / cancel",
+ *   then one prompt per field of `requestedSchema` (see `fieldPrompt` for
+ *   the mapping); Esc or Ctrl+C answers `cancel`;
+ * - URL-mode elicitation: the message and the URL, then "open / decline /
+ *   cancel" (accepting opens the URL in the browser, best effort);
+ * - sampling: the conversation the server wants completed, then the person
+ *   types the model's reply (or a fixed `samplingReply` answers it);
+ * - roots: a fixed list (by default the working directory).
+ *
+ * Prompts and notes go to the `Terminal` in context; `environment` provides
+ * one that writes to **stderr** (Node's own writes to stdout, which the
+ * `mrtr` command keeps for the JSON result).
+ *
+ * Source: MCP 2026-07-28, client/elicitation (form and URL modes, the
+ * requested schema's primitive types), client/sampling, client/roots,
+ * basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+import { NodeFileSystem, NodePath, NodeTerminal } from "@effect/platform-node"
+import { Effect, Layer, Option, Semaphore, Terminal } from "effect"
+import { Prompt } from "effect/cli"
+import { spawn } from "node:child_process"
+import { basename } from "node:path"
+import { pathToFileURL } from "node:url"
+import { ElicitationHandler, Errors, type InputContext, RootsHandler, SamplingHandler } from "@mrtr/client"
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  PrimitiveSchemaDefinition,
+  Root
+} from "@mrtr/protocol"
+import { colorsFor, type Style, style, textOf } from "./Report.ts"
+
+type Context = InputContext.InputContext
+
+/**
+ * A value of a form field as sent in `ElicitResult.content`.
+ *
+ * @since 0.1.0
+ */
+export type FieldValue = string | number | boolean | ReadonlyArray<string>
+
+/**
+ * The `requestedSchema` of a form-mode elicitation.
+ *
+ * @since 0.1.0
+ */
+export type RequestedSchema = ElicitRequestFormParams["requestedSchema"]
+
+/**
+ * How a field is asked, decided by `fieldKind` from its schema:
+ *
+ * | schema | kind | prompt |
+ * |---|---|---|
+ * | `string` | `text` | `Prompt.Text` (`minLength` / `maxLength` checked) |
+ * | `string` + `format: "email"` / `"uri"` | `email` / `uri` | `Prompt.Text`, checked |
+ * | `string` + `format: "date"` / `"date-time"` | `date` / `date-time` | `Prompt.Date` (`YYYY-MM-DD` / `YYYY-MM-DD HH:mm`) |
+ * | `integer` / `number` | `integer` / `number` | `Prompt.Int` / `Prompt.Number` with `minimum` / `maximum` |
+ * | `boolean` | `boolean` | `Prompt.Confirm` |
+ * | `string` + `enum` / `oneOf` (+ legacy `enumNames`) | `select` | `Prompt.Select` (titles shown, values sent) |
+ * | `array` of `enum` / `anyOf` | `multi-select` | `Prompt.MultiSelect` (`minItems` / `maxItems`) |
+ *
+ * Defaults are pre-filled (text typed in, choice pre-selected, number
+ * entered, date set). Required fields must be answered (an empty text is
+ * refused). Optional fields can be skipped: an empty text, a "(skip)"
+ * choice, no choice ticked, or "no" to "Set …?" before a number or a date;
+ * a skipped field is left out of the content.
+ *
+ * @since 0.1.0
+ */
+export type FieldKind =
+  | "text"
+  | "email"
+  | "uri"
+  | "date"
+  | "date-time"
+  | "integer"
+  | "number"
+  | "boolean"
+  | "select"
+  | "multi-select"
+
+/**
+ * The kind of prompt for a field schema (see `FieldKind`).
+ *
+ * @since 0.1.0
+ */
+export const fieldKind = (schema: PrimitiveSchemaDefinition): FieldKind => {
+  if (schema.type === "array") return "multi-select"
+  if (schema.type === "boolean") return "boolean"
+  if (schema.type === "integer" || schema.type === "number") return schema.type
+  if ("enum" in schema || "oneOf" in schema) return "select"
+  switch ((schema as { readonly format?: string }).format) {
+    case "email":
+      return "email"
+    case "uri":
+      return "uri"
+    case "date":
+      return "date"
+    case "date-time":
+      return "date-time"
+    default:
+      return "text"
+  }
+}
+
+/**
+ * The choices of a single- or multi-select field: `{ title, value }` with
+ * the display title (`oneOf` / `anyOf` titles, legacy `enumNames`) and the
+ * value sent.
+ *
+ * @since 0.1.0
+ */
+export const choicesOf = (schema: PrimitiveSchemaDefinition): ReadonlyArray<{ readonly title: string; readonly value: string }> => {
+  if (schema.type === "array") {
+    const items = schema.items
+    return "anyOf" in items
+      ? items.anyOf.map((option) => ({ title: option.title, value: option.const }))
+      : items.enum.map((value) => ({ title: value, value }))
+  }
+  if ("oneOf" in schema) return schema.oneOf.map((option) => ({ title: option.title, value: option.const }))
+  if ("enum" in schema) {
+    const names = "enumNames" in schema ? schema.enumNames : undefined
+    return schema.enum.map((value, i) => ({ title: names?.[i] ?? value, value }))
+  }
+  return []
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const canParseUrl = (value: string): boolean => {
+  try {
+    new URL(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const two = (n: number) => String(n).padStart(2, "0")
+
+/** `YYYY-MM-DD` of a date, in local time (as the date prompt shows it). */
+export const formatDate = (date: Date): string => `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`
+
+const parseDate = (text: string | undefined, withTime: boolean): Date | undefined => {
+  if (text === undefined) return undefined
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (day !== null && !withTime) return new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]))
+  const parsed = new Date(text)
+  return Number.isNaN(parsed.getTime()) ? undefined : parsed
+}
+
+/**
+ * The one-line label of a field: its title (or name), its description, and
+ * hints (format, bounds, "optional").
+ *
+ * @since 0.1.0
+ */
+export const fieldLabel = (name: string, schema: PrimitiveSchemaDefinition, required: boolean): string => {
+  const hints: Array<string> = []
+  const kind = fieldKind(schema)
+  if (kind === "email" || kind === "uri") hints.push(kind)
+  if (kind === "date") hints.push("YYYY-MM-DD")
+  if (kind === "date-time") hints.push("date and time")
+  const bounds = schema as { readonly minimum?: number; readonly maximum?: number }
+  if ((kind === "integer" || kind === "number") && (bounds.minimum !== undefined || bounds.maximum !== undefined)) {
+    const s = bounds
+    hints.push(
+      s.minimum !== undefined && s.maximum !== undefined
+        ? `${s.minimum}–${s.maximum}`
+        : s.minimum !== undefined
+        ? `≥ ${s.minimum}`
+        : `≤ ${s.maximum}`
+    )
+  }
+  if (kind === "integer") hints.push("integer")
+  if (kind === "multi-select") {
+    const s = schema as { readonly minItems?: number; readonly maxItems?: number }
+    hints.push(
+      s.minItems !== undefined && s.maxItems !== undefined
+        ? `pick ${s.minItems}–${s.maxItems}`
+        : s.minItems !== undefined
+        ? `pick at least ${s.minItems}`
+        : s.maxItems !== undefined
+        ? `pick at most ${s.maxItems}`
+        : "space to tick"
+    )
+  }
+  if (!required) hints.push("optional")
+  const title = schema.title ?? name
+  const description = schema.description === undefined ? "" : ` — ${schema.description}`
+  return `${title}${description}${hints.length > 0 ? ` (${hints.join(", ")})` : ""}`
+}
+
+const SKIP_TITLE = "(skip)"
+
+/** `Set <label>?` before a field that cannot be left empty in its own prompt. */
+const gate = <A>(label: string, prompt: Prompt.Prompt<A>): Prompt.Prompt<Option.Option<A>> =>
+  Prompt.Confirm({ message: `Set ${label}?`, initial: false }).pipe(
+    Prompt.flatMap((set) => set ? prompt.pipe(Prompt.map(Option.some)) : Prompt.succeed(Option.none()))
+  )
+
+/**
+ * The prompt for one field of a form: `Some(value)` when answered,
+ * `None` when an optional field was skipped (see `FieldKind`).
+ *
+ * @since 0.1.0
+ */
+export const fieldPrompt = (
+  name: string,
+  schema: PrimitiveSchemaDefinition,
+  required: boolean
+): Prompt.Prompt<Option.Option<FieldValue>> => {
+  const message = fieldLabel(name, schema, required)
+  const kind = fieldKind(schema)
+  switch (kind) {
+    case "text":
+    case "email":
+    case "uri": {
+      const s = schema as { readonly minLength?: number; readonly maxLength?: number; readonly default?: string }
+      return Prompt.String({
+        message,
+        ...(s.default === undefined ? {} : { default: s.default }),
+        validate: (value) => {
+          if (value === "") return required ? Effect.fail("Required") : Effect.succeed(value)
+          if (s.minLength !== undefined && value.length < s.minLength) {
+            return Effect.fail(`At least ${s.minLength} character${s.minLength === 1 ? "" : "s"}`)
+          }
+          if (s.maxLength !== undefined && value.length > s.maxLength) {
+            return Effect.fail(`At most ${s.maxLength} characters`)
+          }
+          if (kind === "email" && !EMAIL.test(value)) return Effect.fail("Expected an email address, e.g. ada@example.com")
+          if (kind === "uri" && !canParseUrl(value)) return Effect.fail("Expected a URI, e.g. https://example.com/")
+          return Effect.succeed(value)
+        }
+      }).pipe(Prompt.map((value) => value === "" ? Option.none() : Option.some(value)))
+    }
+    case "date":
+    case "date-time": {
+      const withTime = kind === "date-time"
+      const fallback = parseDate((schema as { readonly default?: string }).default, withTime)
+      const date = Prompt.Date({
+        message,
+        dateMask: withTime ? "YYYY-MM-DD HH:mm" : "YYYY-MM-DD",
+        initial: fallback ?? new Date()
+      }).pipe(Prompt.map((value): FieldValue => withTime ? value.toISOString() : formatDate(value)))
+      return required || fallback !== undefined ? date.pipe(Prompt.map(Option.some)) : gate(schema.title ?? name, date)
+    }
+    case "integer":
+    case "number": {
+      const s = schema as { readonly minimum?: number; readonly maximum?: number; readonly default?: number }
+      const options = {
+        message,
+        ...(s.default === undefined ? {} : { default: s.default }),
+        ...(s.minimum === undefined ? {} : { min: s.minimum }),
+        ...(s.maximum === undefined ? {} : { max: s.maximum })
+      }
+      const number: Prompt.Prompt<FieldValue> = kind === "integer"
+        ? Prompt.Int(options)
+        : Prompt.Number({ ...options, precision: 6 })
+      return required || s.default !== undefined ? number.pipe(Prompt.map(Option.some)) : gate(schema.title ?? name, number)
+    }
+    case "boolean": {
+      const fallback = (schema as { readonly default?: boolean }).default
+      if (required || fallback !== undefined) {
+        return Prompt.Confirm({ message, initial: fallback ?? false }).pipe(Prompt.map((value) => Option.some(value)))
+      }
+      return Prompt.Select<Option.Option<FieldValue>>({
+        message,
+        choices: [
+          { title: SKIP_TITLE, value: Option.none() },
+          { title: "yes", value: Option.some(true) },
+          { title: "no", value: Option.some(false) }
+        ]
+      })
+    }
+    case "select": {
+      const fallback = (schema as { readonly default?: string }).default
+      const choices = choicesOf(schema).map((choice) => ({
+        title: choice.title,
+        value: Option.some<FieldValue>(choice.value),
+        ...(choice.title === choice.value ? {} : { description: choice.value }),
+        ...(choice.value === fallback ? { selected: true } : {})
+      }))
+      const skip = { title: SKIP_TITLE, value: Option.none<FieldValue>() }
+      return Prompt.Select({
+        message,
+        choices: required ? choices : fallback === undefined ? [skip, ...choices] : [...choices, skip]
+      })
+    }
+    case "multi-select": {
+      const s = schema as { readonly minItems?: number; readonly maxItems?: number; readonly default?: ReadonlyArray<string> }
+      const fallback = new Set(s.default ?? [])
+      const choices = choicesOf(schema).map((choice) => ({
+        title: choice.title,
+        value: choice.value,
+        ...(choice.title === choice.value ? {} : { description: choice.value }),
+        ...(fallback.has(choice.value) ? { selected: true } : {})
+      }))
+      const ask = (error: string | undefined): Prompt.Prompt<Option.Option<FieldValue>> =>
+        Prompt.MultiSelect({
+          message: error === undefined ? message : `${message} — ${error}`,
+          choices,
+          ...(required && s.minItems !== undefined ? { min: s.minItems } : {}),
+          ...(s.maxItems === undefined ? {} : { max: s.maxItems })
+        }).pipe(
+          Prompt.flatMap((values): Prompt.Prompt<Option.Option<FieldValue>> => {
+            if (values.length === 0 && !required) return Prompt.succeed(Option.none())
+            // optional: none, or at least minItems
+            if (s.minItems !== undefined && values.length < s.minItems) {
+              return ask(`pick none or at least ${s.minItems}`)
+            }
+            return Prompt.succeed(Option.some(values))
+          })
+        )
+      return ask(undefined)
+    }
+  }
+}
+
+/**
+ * The prompts of a whole form, field by field in the order of
+ * `requestedSchema.properties`; the answer is the `content` of an accepted
+ * `ElicitResult` (skipped optional fields left out).
+ *
+ * @since 0.1.0
+ */
+export const formPrompt = (schema: RequestedSchema): Prompt.Prompt<Record<string, FieldValue>> => {
+  const required = new Set(schema.required ?? [])
+  return Object.entries(schema.properties).reduce<Prompt.Prompt<Record<string, FieldValue>>>(
+    (previous, [name, field]) =>
+      previous.pipe(
+        Prompt.flatMap((content) =>
+          fieldPrompt(name, field, required.has(name)).pipe(
+            Prompt.map((value) => Option.isSome(value) ? { ...content, [name]: value.value } : content)
+          )
+        )
+      ),
+    Prompt.succeed({})
+  )
+}
+
+// -----------------------------------------------------------------------------
+// Handlers
+// -----------------------------------------------------------------------------
+
+/**
+ * One conversation with the person at a time: the client answers the input
+ * requests of a round concurrently, and two prompts drawn at once would
+ * garble the terminal. (One terminal per process, so one lock.)
+ */
+const terminalLock = Semaphore.makeUnsafe(1)
+
+const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Semaphore.withPermit(terminalLock, effect)
+
+const styled: Effect.Effect<Style> = Effect.map(Prompt.Theme, (theme) => style(theme.colors))
+
+const display = (text: string): Effect.Effect<void, never, Terminal.Terminal> =>
+  Effect.gen(function*() {
+    const terminal = yield* Terminal.Terminal
+    yield* Effect.orDie(terminal.display(text))
+  })
+
+const header = (context: Context, kind: string, message: string) =>
+  Effect.flatMap(styled, (s) =>
+    display(
+      `\n${s.bold(`┌ round ${context.round}`)} ${s.dim("·")} ${s.cyan(context.key)} ${s.dim(`· ${kind} · ${context.method} ${context.target}`)}\n` +
+        message.split("\n").map((line) => `${s.bold("│")} ${line}\n`).join("")
+    ))
+
+const note = (text: string) => Effect.flatMap(styled, (s) => display(`${s.dim(text)}\n`))
+
+/**
+ * Answers a form-mode elicitation at the terminal: shows the message, asks
+ * whether to fill in the form, decline or cancel, then asks every field
+ * (`formPrompt`). Esc / Ctrl+C at any point answers `cancel`. One question
+ * at a time: questions of the same round wait for the terminal in turn.
+ *
+ * @since 0.1.0
+ */
+export const form = (
+  params: ElicitRequestFormParams,
+  context: Context
+): Effect.Effect<ElicitResult, never, Prompt.Environment> =>
+  Effect.gen(function*() {
+    yield* header(context, "form", params.message)
+    const action = yield* Prompt.Select<ElicitResult["action"]>({
+      message: "Answer?",
+      choices: [
+        { title: "Fill in the form", value: "accept", description: "accept: send the answers" },
+        { title: "Decline", value: "decline", description: "decline: refuse explicitly" },
+        { title: "Cancel", value: "cancel", description: "cancel: dismiss without choosing" }
+      ]
+    })
+    if (action !== "accept") return { action }
+    const content = yield* formPrompt(params.requestedSchema)
+    return ElicitationHandler.accept(content as NonNullable<ElicitResult["content"]>)
+  }).pipe(
+    Effect.catchTag("QuitError", () => note("\n  (cancelled)").pipe(Effect.as(ElicitationHandler.cancel))),
+    exclusive
+  )
+
+/**
+ * Opens a URL in the default browser, best effort (`open` on macOS, `start`
+ * on Windows, `xdg-open` elsewhere); never fails.
+ *
+ * @since 0.1.0
+ */
+export const openInBrowser = (url: string): Effect.Effect<void> =>
+  Effect.sync(() => {
+    const [command, args] = process.platform === "darwin"
+      ? ["open", [url]] as const
+      : process.platform === "win32"
+      ? ["cmd", ["/c", "start", "", url]] as const
+      : ["xdg-open", [url]] as const
+    try {
+      const child = spawn(command, [...args], { detached: true, stdio: "ignore" })
+      child.on("error", () => {})
+      child.unref()
+    } catch {
+      // best effort
+    }
+  })
+
+/**
+ * Answers a URL-mode elicitation at the terminal: shows the message and the
+ * URL and asks before opening it: open (`accept`, then `openUrl`), decline
+ * or cancel. Esc / Ctrl+C answers `cancel`.
+ *
+ * @since 0.1.0
+ */
+export const url = (openUrl: (url: string) => Effect.Effect<void> = openInBrowser) =>
+(
+  params: ElicitRequestURLParams,
+  context: Context
+): Effect.Effect<ElicitResult, never, Prompt.Environment> =>
+  Effect.gen(function*() {
+    const s = yield* styled
+    yield* header(context, "url", `${params.message}\n${s.bold("URL:")} ${s.cyan(params.url)}`)
+    const action = yield* Prompt.Select<ElicitResult["action"]>({
+      message: "Open this URL?",
+      choices: [
+        { title: "Open it", value: "accept", description: "accept: open it in the browser and continue" },
+        { title: "Decline", value: "decline", description: "decline: refuse explicitly" },
+        { title: "Cancel", value: "cancel", description: "cancel: dismiss without choosing" }
+      ]
+    })
+    if (action === "accept") {
+      yield* openUrl(params.url)
+      yield* note(`  opening ${params.url} (if no browser opens, visit it yourself)`)
+    }
+    return { action }
+  }).pipe(
+    Effect.catchTag("QuitError", () => note("\n  (cancelled)").pipe(Effect.as(ElicitationHandler.cancel))),
+    exclusive
+  )
+
+/**
+ * A sampled text reply: `{ role: "assistant", content: { type: "text", text }, model, stopReason: "endTurn" }`.
+ *
+ * @since 0.1.0
+ */
+export const textReply = (text: string, model: string): CreateMessageResult => ({
+  role: "assistant",
+  content: { type: "text", text },
+  model,
+  stopReason: "endTurn"
+})
+
+/**
+ * Answers a sampling request at the terminal: shows the system prompt and
+ * the messages, and the person types the model's reply (`model: "human"`).
+ * Esc / Ctrl+C fails the call (`InputHandlerError`): a sampling request has
+ * no "decline".
+ *
+ * @since 0.1.0
+ */
+export const createMessage = (
+  params: CreateMessageRequestParams,
+  context: Context
+): Effect.Effect<CreateMessageResult, Errors.InputHandlerError, Prompt.Environment> =>
+  Effect.gen(function*() {
+    const s = yield* styled
+    const lines = [
+      s.dim(`The server asks a model to reply (at most ${params.maxTokens} tokens); you play the model.`),
+      ...(params.systemPrompt === undefined ? [] : [`${s.bold("system:")} ${params.systemPrompt}`]),
+      ...params.messages.map((message) => `${s.bold(`${message.role}:`)} ${textOf(message.content)}`)
+    ]
+    yield* header(context, "sampling", lines.join("\n"))
+    const text = yield* Prompt.String({
+      message: "Reply as the model",
+      validate: (value) => value.trim() === "" ? Effect.fail("Type a reply (Esc aborts the call)") : Effect.succeed(value)
+    })
+    return textReply(text, "human")
+  }).pipe(
+    Effect.catchTag("QuitError", () =>
+      Effect.fail(
+        new Errors.InputHandlerError({ kind: "sampling", key: context.key, reason: "the sampling request was refused at the terminal" })
+      )),
+    exclusive
+  )
+
+/**
+ * The working directory as a root: `{ uri: "file:///…", name: <its basename> }`.
+ *
+ * @since 0.1.0
+ */
+export const workingDirectory = (): Root => {
+  const cwd = process.cwd()
+  return { uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd }
+}
+
+/**
+ * Options of the terminal user.
+ *
+ * - `samplingReply`: answer every sampling request with this text (model
+ *   `"mrtr"`) instead of asking.
+ * - `roots`: the roots to answer `roots/list` with (default: the working
+ *   directory).
+ * - `openUrl`: how an accepted URL is opened (default `openInBrowser`).
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  readonly samplingReply?: string | undefined
+  readonly roots?: ReadonlyArray<Root> | undefined
+  readonly openUrl?: ((url: string) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * The terminal user's handlers: `ElicitationHandler` (form and URL modes),
+ * `SamplingHandler` and `RootsHandler`. Requires the prompts' environment
+ * (`Terminal`, `FileSystem`, `Path`): provide `environment` for the real
+ * terminal on stderr, or a scripted `Terminal` in tests.
+ *
+ * @since 0.1.0
+ */
+export const layer = (
+  options: Options = {}
+): Layer.Layer<
+  ElicitationHandler.ElicitationHandler | SamplingHandler.SamplingHandler | RootsHandler.RootsHandler,
+  never,
+  Prompt.Environment
+> => {
+  const reply = options.samplingReply
+  return Layer.mergeAll(
+    ElicitationHandler.layer({ form, url: url(options.openUrl) }),
+    SamplingHandler.layer({
+      createMessage: reply === undefined ? createMessage : () => Effect.succeed(textReply(reply, "mrtr"))
+    }),
+    RootsHandler.layerStatic(options.roots ?? [workingDirectory()])
+  )
+}
+
+/**
+ * A `Terminal` like Node's (`NodeTerminal.make`: key input from stdin,
+ * raw mode while reading keys), except that `display` writes to
+ * **stderr**, and `columns` / `rows` are stderr's.
+ *
+ * @since 0.1.0
+ */
+export const makeStderrTerminal = Effect.gen(function*() {
+  const terminal = yield* NodeTerminal.make()
+  const stderr = process.stderr
+  return Terminal.make({
+    ...terminal,
+    columns: Effect.sync(() => stderr.columns ?? 0),
+    rows: Effect.sync(() => stderr.rows ?? 0),
+    display: (text) =>
+      Effect.callback<void>((resume) => {
+        stderr.write(text, () => resume(Effect.void))
+      })
+  })
+})
+
+/**
+ * The prompts' environment on the real terminal: the stderr `Terminal`,
+ * Node's `FileSystem` and `Path`, and a prompt theme colored when stderr is
+ * a TTY (and `NO_COLOR` is unset).
+ *
+ * @since 0.1.0
+ */
+export const environment: Layer.Layer<Prompt.Environment> = Layer.mergeAll(
+  Layer.effect(Terminal.Terminal, makeStderrTerminal),
+  NodeFileSystem.layer,
+  NodePath.layer,
+  Layer.sync(Prompt.Theme, () => Prompt.makeTheme({ colors: colorsFor(process.stderr) }))
+) as Layer.Layer<Prompt.Environment>
+
+/**
+ * `layer` on the real terminal (`environment`).
+ *
+ * @since 0.1.0
+ */
+export const layerNode = (options: Options = {}) => layer(options).pipe(Layer.provide(environment))
+
+/**
+ * Whether a person can be asked: stdin and stderr are both TTYs.
+ *
+ * @since 0.1.0
+ */
+export const isInteractive = (): boolean => process.stdin.isTTY === true && process.stderr.isTTY === true
