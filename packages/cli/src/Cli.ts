@@ -24,13 +24,12 @@
  * @since 0.1.0
  */
 import { NodeChildProcessSpawner, NodeFileSystem, NodePath, NodeStdio } from "@effect/platform-node"
-import { Cause, Console, Context, Effect, Layer, Option, Predicate, References, Schema } from "effect"
+import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, References, Schema } from "effect"
 import { Argument, CliError, CliOutput, Command, Flag, type Prompt } from "effect/cli"
-import { HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
-import type { Errors } from "@mrtr/client"
+import { Errors, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { InputRequest, Root } from "@mrtr/protocol"
 import * as AnswersFile from "./AnswersFile.ts"
-import { colorsFor, describeRequest, roundLines, style } from "./Report.ts"
+import { clean, colorsFor, describeRequest, roundLines, style } from "./Report.ts"
 import * as TerminalUser from "./TerminalUser.ts"
 
 /**
@@ -327,7 +326,11 @@ export const Stdout = Context.Reference<(text: string) => Effect.Effect<void>>("
 })
 
 const printJson = (value: unknown) =>
-  Effect.flatMap(Effect.service(Stdout), (write) => write(`${JSON.stringify(value, null, 2)}\n`))
+  Effect.try({
+    try: () => JSON.stringify(value, null, 2),
+    // e.g. a result nested too deeply for the stack
+    catch: () => new Errors.ProtocolViolation({ method: "output", reason: "the server's result cannot be printed as JSON" })
+  }).pipe(Effect.flatMap((json) => Effect.flatMap(Effect.service(Stdout), (write) => write(`${json}\n`))))
 
 const stderrStyle = () => style(colorsFor(process.stderr))
 
@@ -400,6 +403,10 @@ const answerFlags = {
     Flag.withDescription("Answer every sampling request with this text (default: ask at the terminal)"),
     Flag.optional
   ),
+  timeout: Flag.Int("timeout").pipe(
+    Flag.withDescription("Give up when the call has not completed after this many seconds, answering time included (default: no limit)"),
+    Flag.optional
+  ),
   maxRounds: Flag.Int("max-rounds").pipe(
     Flag.withDescription("The most requests one call may send, the first included (default 10)"),
     Flag.withDefault(10)
@@ -417,6 +424,7 @@ interface AnswerFlags {
   readonly samplingReply: Option.Option<string>
   readonly maxRounds: number
   readonly quiet: boolean
+  readonly timeout: Option.Option<number>
 }
 
 /**
@@ -432,6 +440,9 @@ const runMrtr = <A>(
     const root = yield* mrtr
     const where = yield* target(root)
     if (flags.maxRounds < 1) return yield* new UsageError({ reason: "--max-rounds must be at least 1" })
+    if (Option.isSome(flags.timeout) && flags.timeout.value < 1) {
+      return yield* new UsageError({ reason: "--timeout must be at least 1 second" })
+    }
     const answers = Option.isSome(flags.answers)
       ? yield* AnswersFile.load(flags.answers.value).pipe(Effect.provide(NodeFileSystem.layer))
       : {}
@@ -446,7 +457,15 @@ const runMrtr = <A>(
         })
     }
     yield* info(flags.quiet, s.dim(`→ ${describe}  (${describeTarget(where)})`))
-    const result = yield* McpClient.McpClient.use((client) => call(client, options)).pipe(
+    const seconds = Option.getOrUndefined(flags.timeout)
+    const limited = (effect: Effect.Effect<A, Errors.McpClientError>) =>
+      seconds === undefined ? effect : effect.pipe(
+        Effect.timeoutOrElse({
+          duration: Duration.seconds(seconds),
+          orElse: () => Effect.fail(new Errors.TransportError({ reason: `no complete answer within ${seconds} seconds (--timeout)` }))
+        })
+      )
+    const result = yield* McpClient.McpClient.use((client) => limited(call(client, options))).pipe(
       Effect.provide(
         McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(
           Layer.provide(transportLayer(where)),
@@ -677,8 +696,9 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<number> =>
       const error = Cause.squash(cause)
       const message = describeFailure(error)
       const code = Cause.hasFails(cause) ? exitCodeOf(error) : ExitCode.internal
+      // messages may quote the server: no control characters reach the terminal
       return (message === undefined ? Effect.void : Console.error(
-        code === ExitCode.internal ? `${message}\n${Cause.pretty(cause)}` : message
+        code === ExitCode.internal ? `${clean(message)}\n${Cause.pretty(cause)}` : clean(message)
       )).pipe(Effect.as(code))
     }),
     Effect.provide(services),

@@ -57,10 +57,21 @@ export const colorsFor = (stream: { readonly isTTY?: boolean | undefined }): boo
  */
 export const byteSize = (text: string): number => Buffer.byteLength(text, "utf8")
 
+/**
+ * Server-provided text made safe to show at a terminal: control characters
+ * (C0 except newline, DEL, C1; so no escape or OSC sequences that could clear
+ * the screen, retitle the window or hide text) and bidirectional overrides
+ * are removed. Everything the server sends goes through it before display.
+ *
+ * @since 0.1.0
+ */
+export const clean = (text: string): string =>
+  text.replace(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, "")
+
 const truncate = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max - 1)}…`
 
-const quote = (text: string, max = 90) => JSON.stringify(truncate(text.replace(/\s+/g, " ").trim(), max))
+const quote = (text: string, max = 90) => JSON.stringify(truncate(clean(text).replace(/\s+/g, " ").trim(), max))
 
 /**
  * The text of sampling messages / results: text blocks joined, other blocks
@@ -89,8 +100,8 @@ export const describeRequest = (request: InputRequest): string => {
   switch (request.method) {
     case "elicitation/create": {
       const params = request.params
-      if (params.mode === "url") return `elicitation/create (url)  ${quote(params.message)}  ${params.url}`
-      const fields = Object.keys(params.requestedSchema.properties)
+      if (params.mode === "url") return `elicitation/create (url)  ${quote(params.message)}  ${clean(params.url)}`
+      const fields = Object.keys(params.requestedSchema.properties).map(clean)
       return `elicitation/create (form: ${fields.join(", ")})  ${quote(params.message)}`
     }
     case "sampling/createMessage": {
@@ -112,11 +123,11 @@ export const describeRequest = (request: InputRequest): string => {
 export const describeResponse = (request: InputRequest | undefined, response: InputResponse): string => {
   const value = response as Record<string, unknown>
   if (request?.method === "sampling/createMessage" || ("role" in value && "content" in value)) {
-    return `${quote(textOf(value.content))} (model ${String(value.model)})`
+    return `${quote(textOf(value.content))} (model ${clean(String(value.model))})`
   }
   if (request?.method === "roots/list" || Array.isArray(value.roots)) {
     const roots = Array.isArray(value.roots) ? value.roots as ReadonlyArray<{ readonly uri?: unknown }> : []
-    return roots.length === 0 ? "no roots" : roots.map((root) => String(root.uri)).join(", ")
+    return roots.length === 0 ? "no roots" : roots.map((root) => clean(String(root.uri))).join(", ")
   }
   const action = String(value.action)
   return value.content === undefined ? action : `${action} ${truncate(JSON.stringify(value.content), 160)}`
@@ -149,12 +160,12 @@ export const roundLines = (round: McpClient.Round, s: Style = style(false)): Rea
   lines.push(
     `${s.bold(label)}${s.yellow("← input_required")}: ${keys.length} input request${keys.length === 1 ? "" : "s"}, ${state}`
   )
-  for (const key of keys) lines.push(`           ${s.cyan(pad(key, width))}${describeRequest(round.inputRequests[key]!)}`)
+  for (const key of keys) lines.push(`           ${s.cyan(pad(clean(key), width))}${describeRequest(round.inputRequests[key]!)}`)
   const responses = round.inputResponses ?? {}
   if (keys.length > 0) {
     lines.push(`         ${s.green("→ answered")}`)
     for (const key of Object.keys(responses)) {
-      lines.push(`           ${s.cyan(pad(key, width))}${describeResponse(round.inputRequests[key], responses[key]!)}`)
+      lines.push(`           ${s.cyan(pad(clean(key), width))}${describeResponse(round.inputRequests[key], responses[key]!)}`)
     }
   }
   const carrying = [

@@ -38,7 +38,7 @@ import type {
   PrimitiveSchemaDefinition,
   Root
 } from "@mrtr/protocol"
-import { colorsFor, type Style, style, textOf } from "./Report.ts"
+import { clean, colorsFor, type Style, style, textOf } from "./Report.ts"
 
 type Context = InputContext.InputContext
 
@@ -124,13 +124,13 @@ export const choicesOf = (schema: PrimitiveSchemaDefinition): ReadonlyArray<{ re
   if (schema.type === "array") {
     const items = schema.items
     return "anyOf" in items
-      ? items.anyOf.map((option) => ({ title: option.title, value: option.const }))
-      : items.enum.map((value) => ({ title: value, value }))
+      ? items.anyOf.map((option) => ({ title: clean(option.title), value: option.const }))
+      : items.enum.map((value) => ({ title: clean(value), value }))
   }
-  if ("oneOf" in schema) return schema.oneOf.map((option) => ({ title: option.title, value: option.const }))
+  if ("oneOf" in schema) return schema.oneOf.map((option) => ({ title: clean(option.title), value: option.const }))
   if ("enum" in schema) {
     const names = "enumNames" in schema ? schema.enumNames : undefined
-    return schema.enum.map((value, i) => ({ title: names?.[i] ?? value, value }))
+    return schema.enum.map((value, i) => ({ title: clean(names?.[i] ?? value), value }))
   }
   return []
 }
@@ -196,8 +196,8 @@ export const fieldLabel = (name: string, schema: PrimitiveSchemaDefinition, requ
     )
   }
   if (!required) hints.push("optional")
-  const title = schema.title ?? name
-  const description = schema.description === undefined ? "" : ` — ${schema.description}`
+  const title = clean(schema.title ?? name)
+  const description = schema.description === undefined ? "" : ` — ${clean(schema.description)}`
   return `${title}${description}${hints.length > 0 ? ` (${hints.join(", ")})` : ""}`
 }
 
@@ -371,10 +371,11 @@ const display = (text: string): Effect.Effect<void, never, Terminal.Terminal> =>
     yield* Effect.orDie(terminal.display(text))
   })
 
+/** The heading of a question; `message` must already be `clean`ed where it comes from the server. */
 const header = (context: Context, kind: string, message: string) =>
   Effect.flatMap(styled, (s) =>
     display(
-      `\n${s.bold(`┌ round ${context.round}`)} ${s.dim("·")} ${s.cyan(context.key)} ${s.dim(`· ${kind} · ${context.method} ${context.target}`)}\n` +
+      `\n${s.bold(`┌ round ${context.round}`)} ${s.dim("·")} ${s.cyan(clean(context.key))} ${s.dim(`· ${kind} · ${context.method} ${clean(context.target)}`)}\n` +
         message.split("\n").map((line) => `${s.bold("│")} ${line}\n`).join("")
     ))
 
@@ -393,7 +394,7 @@ export const form = (
   context: Context
 ): Effect.Effect<ElicitResult, never, Prompt.Environment> =>
   Effect.gen(function*() {
-    yield* header(context, "form", params.message)
+    yield* header(context, "form", clean(params.message))
     const action = yield* Prompt.Select<ElicitResult["action"]>({
       message: "Answer?",
       choices: [
@@ -411,18 +412,37 @@ export const form = (
   )
 
 /**
- * Opens a URL in the default browser, best effort (`open` on macOS, `start`
- * on Windows, `xdg-open` elsewhere); never fails.
+ * True for the URLs the terminal user may open: absolute `http:` / `https:`
+ * URLs. Anything else (`javascript:`, `file:`, application schemes, relative
+ * or malformed URLs) is shown but never opened.
+ *
+ * @since 0.1.0
+ */
+export const isOpenable = (url: string): boolean => {
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === "http:" || parsed.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Opens an `http:` / `https:` URL in the default browser, best effort
+ * (`open` on macOS, the URL protocol handler on Windows, without a shell;
+ * `xdg-open` elsewhere); does nothing for other URLs; never fails.
  *
  * @since 0.1.0
  */
 export const openInBrowser = (url: string): Effect.Effect<void> =>
   Effect.sync(() => {
+    if (!isOpenable(url)) return
+    const href = new URL(url).href
     const [command, args] = process.platform === "darwin"
-      ? ["open", [url]] as const
+      ? ["open", [href]] as const
       : process.platform === "win32"
-      ? ["cmd", ["/c", "start", "", url]] as const
-      : ["xdg-open", [url]] as const
+      ? ["rundll32", ["url.dll,FileProtocolHandler", href]] as const
+      : ["xdg-open", [href]] as const
     try {
       const child = spawn(command, [...args], { detached: true, stdio: "ignore" })
       child.on("error", () => {})
@@ -446,18 +466,22 @@ export const url = (openUrl: (url: string) => Effect.Effect<void> = openInBrowse
 ): Effect.Effect<ElicitResult, never, Prompt.Environment> =>
   Effect.gen(function*() {
     const s = yield* styled
-    yield* header(context, "url", `${params.message}\n${s.bold("URL:")} ${s.cyan(params.url)}`)
+    const openable = isOpenable(params.url)
+    yield* header(context, "url", `${clean(params.message)}\n${s.bold("URL:")} ${s.cyan(clean(params.url))}`)
+    if (!openable) yield* note("  This is not an http(s) URL: it will not be opened.")
     const action = yield* Prompt.Select<ElicitResult["action"]>({
-      message: "Open this URL?",
+      message: openable ? "Open this URL?" : "Answer?",
       choices: [
-        { title: "Open it", value: "accept", description: "accept: open it in the browser and continue" },
+        ...(openable
+          ? [{ title: "Open it", value: "accept" as const, description: "accept: open it in the browser and continue" }]
+          : []),
         { title: "Decline", value: "decline", description: "decline: refuse explicitly" },
         { title: "Cancel", value: "cancel", description: "cancel: dismiss without choosing" }
       ]
     })
     if (action === "accept") {
       yield* openUrl(params.url)
-      yield* note(`  opening ${params.url} (if no browser opens, visit it yourself)`)
+      yield* note(`  opening ${clean(params.url)} (if no browser opens, visit it yourself)`)
     }
     return { action }
   }).pipe(
@@ -493,8 +517,8 @@ export const createMessage = (
     const s = yield* styled
     const lines = [
       s.dim(`The server asks a model to reply (at most ${params.maxTokens} tokens); you play the model.`),
-      ...(params.systemPrompt === undefined ? [] : [`${s.bold("system:")} ${params.systemPrompt}`]),
-      ...params.messages.map((message) => `${s.bold(`${message.role}:`)} ${textOf(message.content)}`)
+      ...(params.systemPrompt === undefined ? [] : [`${s.bold("system:")} ${clean(params.systemPrompt)}`]),
+      ...params.messages.map((message) => `${s.bold(`${clean(message.role)}:`)} ${clean(textOf(message.content))}`)
     ]
     yield* header(context, "sampling", lines.join("\n"))
     const text = yield* Prompt.String({

@@ -358,3 +358,41 @@ describe.concurrent("mrtr over stdio", () => {
     assert.strictEqual(missing.stdout, "")
   })
 })
+
+describe("mrtr against a server that never answers", () => {
+  it("--timeout gives up with exit 3 instead of hanging; a too-deep result is a clear error, not a crash", async () => {
+    const { createServer } = await import("node:http")
+    const deep = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[],"structuredContent":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}}`
+    const server = createServer((req, res) => {
+      let body = ""
+      req.on("data", (chunk) => (body += chunk))
+      req.on("end", () => {
+        const message = JSON.parse(body)
+        if (message.params?.name === "deep") {
+          res.writeHead(200, { "content-type": "application/json" })
+          res.end(deep.replace('"id":1', `"id":${JSON.stringify(message.id)}`))
+        } else if (message.method === "tools/list") {
+          res.writeHead(200, { "content-type": "application/json" })
+          res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] } }))
+        }
+        // anything else: headers never sent, the request hangs
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const hung = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`
+    try {
+      const started = Date.now()
+      const run = await inProcess(["call", "--http", hung, "slow", "--timeout", "1", "-q"])
+      assert.strictEqual(run.code, 3, run.stderr)
+      assert.include(run.stderr, "within 1 seconds")
+      assert.isBelow(Date.now() - started, 15_000)
+      const deepRun = await inProcess(["call", "--http", hung, "deep", "-q"])
+      assert.strictEqual(deepRun.code, 3, deepRun.stderr)
+      assert.strictEqual(deepRun.stdout, "")
+      assert.include(deepRun.stderr, "cannot be printed as JSON")
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  }, 60_000)
+})

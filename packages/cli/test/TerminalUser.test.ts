@@ -12,6 +12,7 @@ import type { Prompt } from "effect/cli"
 import { ElicitationHandler, McpClient, MemoryTransport, SamplingHandler } from "@mrtr/client"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol"
 import { TripDetails } from "../../../examples/demo/server.ts"
+import { clean } from "../src/Report.ts"
 import * as TerminalUser from "../src/TerminalUser.ts"
 import { backspace, char, down, enter, escape, key, right, scripted, space, type, up } from "./terminal.ts"
 
@@ -363,4 +364,48 @@ describe("terminal handlers", () => {
       assert.deepStrictEqual(ElicitationHandler.capability(elicitation), { form: {}, url: {} })
       assert.deepStrictEqual(SamplingHandler.capability(sampling), {})
     }).pipe(Effect.provide(TerminalUser.layer().pipe(Layer.provide(scripted([]).layer)))))
+})
+
+describe("hostile servers", () => {
+  it("escape sequences and bidi overrides from the server never reach the terminal", () =>
+    Effect.gen(function*() {
+      const evil = "\u001b[2J\u001b[H\u001b]0;PWNED\u0007Type your password:\u001b[8m\u202e"
+      const { output } = yield* drive(
+        TerminalUser.form(
+          {
+            message: `hello ${evil}`,
+            requestedSchema: {
+              type: "object",
+              properties: { [`x${evil}`]: { type: "string", title: `T${evil}`, description: `D${evil}` } }
+            }
+          } as any,
+          { ...context, key: `k${evil}` }
+        ),
+        [key("escape")]
+      )
+      const shown = output
+      assert.notInclude(shown, "PWNED\u0007")
+      assert.notInclude(shown, "\u001b]0;")
+      assert.notInclude(shown, "\u001b[2J")
+      assert.notInclude(shown, "\u202e")
+      assert.include(shown, "hello [2J[H]0;PWNEDType your password:[8m")
+      assert.strictEqual(clean(`a${evil}b`), "a[2J[H]0;PWNEDType your password:[8mb")
+    }))
+
+  it("only http(s) URLs are offered for opening", () =>
+    Effect.gen(function*() {
+      assert.isTrue(TerminalUser.isOpenable("https://example.com/login"))
+      for (const url of ["javascript:alert(1)", "file:///etc/passwd", "vscode://x", "not a url", "//example.com"]) {
+        assert.isFalse(TerminalUser.isOpenable(url), url)
+      }
+      const opened: Array<string> = []
+      const open = (url: string) => Effect.sync(() => void opened.push(url))
+      // the first choice is Decline when the URL cannot be opened: Enter declines, nothing opens
+      const { value } = yield* drive(
+        TerminalUser.url(open)({ mode: "url", message: "click", url: "javascript:alert(1)" }, context),
+        [enter]
+      )
+      assert.deepStrictEqual(value, { action: "decline" })
+      assert.deepStrictEqual(opened, [])
+    }))
 })
