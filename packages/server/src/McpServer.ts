@@ -24,6 +24,7 @@ import { Cause, type Config, Context, Effect, Exit, Fiber, Layer, Option, PubSub
 import { NodeCrypto } from "@effect/platform-node"
 import {
   ClientCapabilities,
+  ErrorCode,
   httpStatusOf,
   type Implementation,
   type InputResponses,
@@ -35,6 +36,8 @@ import {
   validateRequestHeaders
 } from "@mrtr/protocol"
 import {
+  ElicitationCancelled,
+  ElicitationDeclined,
   Engine,
   JournalTooLarge,
   MissingClientCapability,
@@ -182,6 +185,12 @@ const toMcpError = (error: unknown): McpError | undefined => {
     return McpError.missingRequiredClientCapability(error.requiredCapabilities)
   }
   if (error instanceof RoundLimitExceeded) return McpError.invalidParams(error.message)
+  // A prompt or resource handler that does not catch the user's "no": the
+  // request cannot complete, through no fault of the server (tools report it
+  // as a tool error instead). Not logged as an error.
+  if (error instanceof ElicitationDeclined || error instanceof ElicitationCancelled) {
+    return new McpError({ code: ErrorCode.InternalError, message: error.message })
+  }
   // The answers a client sends make the journal grow: its size is the client's to fix.
   if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
     return McpError.invalidParams("The conversation exceeds the server's size limit for requestState")

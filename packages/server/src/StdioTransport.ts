@@ -24,7 +24,7 @@
  *
  * @since 0.1.0
  */
-import { NodeStdio } from "@effect/platform-node"
+import { NodeRuntime, NodeStdio } from "@effect/platform-node"
 import { Cause, Duration, Effect, Fiber, FiberMap, FiberSet, Layer, Queue, References, Semaphore, Stdio, Stream } from "effect"
 import { McpHandler } from "./McpHandler.ts"
 import type { Handler, WireMessage } from "./Transport.ts"
@@ -184,6 +184,29 @@ export const layer = (options: Options = {}): Layer.Layer<never, never, McpHandl
  */
 export const layerNode = (options: Options = {}): Layer.Layer<never, never, McpHandler> =>
   layer(options).pipe(Layer.provide(NodeStdio.layer))
+
+/**
+ * Runs a server over the process's stdin/stdout as the program's main
+ * effect: builds `server` (any Layer providing `McpHandler`, e.g.
+ * `McpServer.layer(...)` with its tools), serves until stdin ends, then
+ * exits. Every log line, including those written while `server` is built
+ * (such as the random key ring warning), goes to stderr, so stdout carries
+ * nothing but JSON-RPC.
+ *
+ * ```ts
+ * StdioTransport.main(McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({ name: "s", version: "1" }))))
+ * ```
+ *
+ * Source: MCP 2026-07-28, basic/transports (stdio: "the server MUST NOT write anything to stdout that is not a valid MCP message").
+ *
+ * @since 0.1.0
+ */
+export const main = <E>(server: Layer.Layer<McpHandler, E>, options: Options = {}): void =>
+  serve(options).pipe(
+    Effect.provide(Layer.merge(server, NodeStdio.layer)),
+    Effect.provideService(References.LogToStderr, true),
+    NodeRuntime.runMain
+  )
 
 // -----------------------------------------------------------------------------
 // Internal

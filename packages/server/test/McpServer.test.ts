@@ -401,3 +401,17 @@ describe("McpServer hostile input", () => {
       expect(e).toEqual({ code: -32603, message: "Internal error" })
     }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
 })
+
+describe("McpServer and the user's no", () => {
+  it.effect("a prompt whose elicitation is declined or cancelled answers -32603 with what happened", () =>
+    Effect.gen(function*() {
+      for (const [answer, text] of [[{ action: "decline" }, "declined"], [{ action: "cancel" }, "cancelled"]] as const) {
+        const e = error(yield* handle(request("prompts/get", {
+          name: "topic",
+          arguments: { subject: "cats" },
+          inputResponses: { name: answer }
+        })), -32603, 500)
+        expect(e.message).toBe(`The user ${text} the elicitation "name"`)
+      }
+    }).pipe(Effect.provide(layer)))
+})
