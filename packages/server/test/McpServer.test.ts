@@ -415,3 +415,15 @@ describe("McpServer and the user's no", () => {
       }
     }).pipe(Effect.provide(layer)))
 })
+
+describe("McpServer and the user's no, in a tool", () => {
+  it.effect("a tool whose elicitation is declined reports a tool execution error (isError), not a protocol error", () =>
+    Effect.gen(function*() {
+      const r = result(yield* handle(request("tools/call", {
+        name: "greet",
+        arguments: { greeting: "Hi" },
+        inputResponses: { name: { action: "decline" } }
+      })))
+      expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: `The user declined the elicitation "name"` }] })
+    }).pipe(Effect.provide(layer)))
+})
