@@ -6,7 +6,11 @@
  * Run: `npx tsx bench/requestState.ts`. Prints the median and p95 of the
  * seal+unseal time in microseconds over 2,000 rounds (after 2,000 warm-up
  * rounds) and the sealed size in bytes. Target: < 100 µs and < 1024 B for 3 answers.
+ *
+ * `bench/index.ts` (`npm run bench`) imports {@link runRequestStateBench} and
+ * {@link formatRequestStateBench} to put the same numbers in its report.
  */
+import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import { Aead, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
@@ -47,11 +51,19 @@ const binding: Binding = {
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
-const program = Effect.gen(function*() {
+/** One row of the benchmark: times in µs, sizes in bytes. */
+export interface RequestStateResult {
+  readonly answers: number
+  readonly median: number
+  readonly p95: number
+  readonly size: number
+  readonly journalBytes: number
+  readonly aead: number
+}
+
+const measure = Effect.gen(function*() {
   const codec = yield* RequestStateCodec
-  const results: Array<
-    { answers: number; median: number; p95: number; size: number; journalBytes: number; aead: number }
-  > = []
+  const results: Array<RequestStateResult> = []
   for (const answers of [1, 3, 10]) {
     const payload = journal(answers)
     for (let i = 0; i < warmup; i++) {
@@ -90,9 +102,22 @@ const program = Effect.gen(function*() {
       journalBytes: new TextEncoder().encode(JSON.stringify(payload)).length
     })
   }
-  console.log(`requestState seal+unseal, XChaCha20-Poly1305, ${iterations} rounds after ${warmup} warm-up (${process.version})`)
+  return results
+})
+
+/** Runs the benchmark (synchronously, a second or so) and returns one row per journal size (1, 3, 10 answers). */
+export const runRequestStateBench = (): ReadonlyArray<RequestStateResult> => {
+  const keyRing = KeyRing.fromBytes([{ id: "bench", bytes: SecureRandom.randomBytesUnsafe(32) }])
+  return Effect.runSync(measure.pipe(Effect.provide(RequestStateCodec.layer({ keyRing }))))
+}
+
+/** The report lines: one per row, then the target and PASS/MISS for 3 answers. */
+export const formatRequestStateBench = (results: ReadonlyArray<RequestStateResult>): Array<string> => {
+  const lines = [
+    `requestState seal+unseal, XChaCha20-Poly1305, ${iterations} rounds after ${warmup} warm-up (${process.version})`
+  ]
   for (const r of results) {
-    console.log(
+    lines.push(
       `  ${String(r.answers).padStart(2)} answer(s): journal ${String(r.journalBytes).padStart(5)} B  ` +
         `sealed ${String(r.size).padStart(5)} B  median ${r.median.toFixed(1).padStart(6)} µs  p95 ${
           r.p95.toFixed(1).padStart(6)
@@ -101,10 +126,12 @@ const program = Effect.gen(function*() {
   }
   const three = results.find((r) => r.answers === 3)!
   const pass = three.median < 100 && three.size < 1024
-  console.log("target: < 100 µs and < 1024 B for 3 answers")
-  console.log(`${pass ? "PASS" : "MISS"}: ${three.median.toFixed(1)} µs, ${three.size} B`)
-})
+  lines.push("target: < 100 µs and < 1024 B for 3 answers")
+  lines.push(`${pass ? "PASS" : "MISS"}: ${three.median.toFixed(1)} µs, ${three.size} B`)
+  return lines
+}
 
-const keyRing = KeyRing.fromBytes([{ id: "bench", bytes: SecureRandom.randomBytesUnsafe(32) }])
-
-Effect.runSync(program.pipe(Effect.provide(RequestStateCodec.layer({ keyRing }))))
+// Standalone mode: `npx tsx bench/requestState.ts`.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const line of formatRequestStateBench(runRequestStateBench())) console.log(line)
+}

@@ -25,6 +25,63 @@ const encoder = new TextEncoder()
  */
 export const canonicalJson = (value: unknown): string => canonicalize(value) ?? "null"
 
+// Base64url of the digest: the runtime's native `Buffer` codec when there is
+// one (Node.js, Bun, Deno), `effect/encoding` elsewhere; same unpadded output.
+interface NativeBuffer {
+  readonly from: (bytes: ArrayBufferLike, byteOffset: number, length: number) => { toString(encoding: "base64url"): string }
+}
+const nativeBuffer = (globalThis as { readonly Buffer?: NativeBuffer }).Buffer
+const encodeBase64Url: (bytes: Uint8Array) => string = nativeBuffer === undefined
+  ? Base64Url.encode
+  : (bytes) => nativeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url")
+
+// Digests of small values by their `JSON.stringify` text. The engine digests
+// the same questions (one per ask, every round) and often the same arguments
+// over and over; canonicalizing and hashing them each time was a visible share
+// of a round on the benchmark. Equal `JSON.stringify` texts are the same JSON
+// value, so they have the same canonical form and digest (one exception:
+// `NaN`/`±Infinity`, which JSON.stringify writes as `null` where canonicalization
+// rejects them, may hit the entry of the same value with `null`; arguments come
+// from JSON and cannot hold them). Bounded: only texts up to `cacheableLength`
+// characters, and the cache is emptied when full.
+const cacheableLength = 2048
+const cacheEntries = 1024
+const cache = new Map<string, string>()
+
+const remember = (key: string, digest: string): string => {
+  if (cache.size >= cacheEntries) cache.clear()
+  cache.set(key, digest)
+  return digest
+}
+
+/**
+ * `digestOf` with an explicit `Digest` service (the engine resolves it once
+ * per request instead of once per ask).
+ *
+ * @since 0.1.0
+ */
+export const digestWith = (digest: Digest.Digest["Service"], value: unknown, bytes = 32): Effect.Effect<string> =>
+  Effect.suspend(() => {
+    let json: string | undefined
+    try {
+      json = JSON.stringify(value)
+    } catch {
+      json = undefined // not plain JSON (a cycle, a bigint): canonicalize reports it below
+    }
+    const key = json !== undefined && json.length <= cacheableLength ? `${bytes}:${json}` : undefined
+    if (key !== undefined) {
+      const known = cache.get(key)
+      if (known !== undefined) return Effect.succeed(known)
+    }
+    return Effect.map(
+      digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))),
+      (hash) => {
+        const encoded = encodeBase64Url(hash.subarray(0, bytes))
+        return key === undefined ? encoded : remember(key, encoded)
+      }
+    )
+  })
+
 /**
  * SHA-256 of the canonical JSON of `value`, base64url without padding.
  *
@@ -35,9 +92,4 @@ export const canonicalJson = (value: unknown): string => canonicalize(value) ?? 
  * @since 0.1.0
  */
 export const digestOf = (value: unknown, bytes = 32): Effect.Effect<string, never, Digest.Digest> =>
-  Digest.Digest.use((digest) =>
-    Effect.map(
-      digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))),
-      (hash) => Base64Url.encode(hash.subarray(0, bytes))
-    )
-  )
+  Digest.Digest.use((digest) => digestWith(digest, value, bytes))

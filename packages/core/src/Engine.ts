@@ -29,7 +29,7 @@ import {
   missingCapabilities,
   requiredCapabilities
 } from "@mrtr/protocol"
-import { canonicalJson, digestOf } from "./Canonical.ts"
+import { digestWith } from "./Canonical.ts"
 import { type Ask, Conversation } from "./Conversation.ts"
 import { JournalTooLarge, MissingClientCapability, RoundLimitExceeded } from "./Errors.ts"
 import * as Journal from "./Journal.ts"
@@ -151,10 +151,9 @@ export const run = <A, E, R>(
   Effect.gen(function*() {
     const codec = yield* RequestStateCodec
     const digestService = yield* Digest.Digest
-    const questionDigest = (question: InputRequest) =>
-      Effect.provideService(digestOf(question, 16), Digest.Digest, digestService)
+    const questionDigest = (question: InputRequest) => digestWith(digestService, question, 16)
     const limits = yield* Limits
-    const argumentsDigest = yield* digestOf(request.arguments ?? null)
+    const argumentsDigest = yield* digestWith(digestService, request.arguments ?? null)
     const binding: Binding = {
       method: request.method,
       target: request.target,
@@ -229,7 +228,18 @@ export const run = <A, E, R>(
             return Effect.fail(new MissingClientCapability({ key, requiredCapabilities: required }))
           }
           const askKey = key
-          return Effect.flatMap(questionDigest(ask.request), (digest): Effect.Effect<A2, E2> => {
+          // The question's digest counts as work in progress, like a step: with
+          // an asynchronous `Digest` (WebCrypto) the round must not end before
+          // this ask has registered, or concurrent asks land in separate rounds.
+          inFlight++
+          const digested = Effect.ensuring(
+            questionDigest(ask.request),
+            Effect.sync(() => {
+              inFlight--
+              changed()
+            })
+          )
+          return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
             const outcome = answerFor(ask, askKey, digest)
             if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
             const already = pending.get(askKey)
@@ -328,7 +338,10 @@ export const run = <A, E, R>(
       if (Object.hasOwn(incoming, key) && !pending.has(key)) kept[key] = { d: digest, r: incoming[key] }
     }
     const next: Journal.Journal = { v: 1, round, answers: { ...kept, ...answers }, steps, pending: pendingDigests }
-    const size = canonicalJson(next).length
+    // The size of the journal's JSON: key order does not change it, so plain
+    // `JSON.stringify` measures it (canonicalizing only to count was a visible
+    // cost per suspended round).
+    const size = JSON.stringify(next).length
     if (size > limits.maxJournalBytes) {
       return yield* new JournalTooLarge({ size, maxJournalBytes: limits.maxJournalBytes })
     }
