@@ -201,12 +201,17 @@ export const layer = (options: Options): Layer.Layer<ClientTransport, never, Htt
   Layer.effect(ClientTransport, make(options))
 
 /**
- * The HTTP transport over `node:http` (`NodeHttpClient.layerNodeHttp` from
- * `@effect/platform-node`); requires nothing.
+ * The HTTP transport over `node:http` (`NodeHttpClient` from
+ * `@effect/platform-node`) with keep-alive connections, which an MRTR
+ * conversation reuses round after round (a new TCP connection per round
+ * roughly doubles a round's latency on loopback); requires nothing. The
+ * agent's sockets are closed with the layer.
  *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
  * @since 0.1.0
  */
 export const layerNode = (options: Options): Layer.Layer<ClientTransport> =>
-  layer(options).pipe(Layer.provide(NodeHttpClient.layerNodeHttp))
+  layer(options).pipe(
+    Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: true }))
+  )
