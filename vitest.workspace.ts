@@ -1,5 +1,5 @@
 /**
- * The project list: one vitest project per workspace package.
+ * The project list: one vitest project per workspace package, and the README's examples.
  * vitest 5 reads `test.projects` from `vitest.config.ts`, which imports this list.
  */
 export default [
@@ -8,5 +8,6 @@ export default [
   "packages/server",
   "packages/client",
   "packages/testing",
-  "packages/cli"
+  "packages/cli",
+  "examples/readme"
 ]

@@ -69,7 +69,8 @@ const header = (url: string) =>
       interactive
         ? `You answer the questions at the terminal (${s.dim("Esc cancels a form")}).`
         : `The answers come from a built-in script (${s.dim("npm run demo -- --interactive")} to answer yourself).`,
-      s.dim("Below, ← is what the server answered and → what the client sent back.")
+      s.dim("Below, ← is what the server answered and → what the client sent back; the first column of a round is the"),
+      s.dim("key of each input request, under which the answer goes back.")
     ].join("\n")
   )
 
@@ -191,6 +192,11 @@ const main = Effect.gen(function*() {
       ` none of it kept by the server).`
   )
 })
+
+if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
+  process.stderr.write("npm run demo -- --interactive asks you questions: run it in a terminal (stdin and stdout a TTY).\n")
+  process.exit(2)
+}
 
 main.pipe(
   Effect.timeoutOrElse({

@@ -163,13 +163,13 @@ export const toElicitResult = (
 
 /**
  * The `CreateMessageResult` an answer stands for: a string is the model's
- * text reply (model `"mrtr-answers"`), an object a full result.
+ * text reply (model `"scripted"`), an object a full result.
  *
  * @since 0.1.0
  */
 export const toCreateMessageResult = (key: string, value: unknown): Effect.Effect<CreateMessageResult, AnswersFileError> =>
   typeof value === "string"
-    ? Effect.succeed({ role: "assistant", content: { type: "text", text: value }, model: "mrtr-answers", stopReason: "endTurn" })
+    ? Effect.succeed({ role: "assistant", content: { type: "text", text: value }, model: "scripted", stopReason: "endTurn" })
     : decodeCreateMessageResult(key, value)
 
 /**
@@ -222,16 +222,32 @@ const invalid = (request: InputRequest, context: Context) => (error: AnswersFile
  */
 const answer = <A, R>(
   answers: Answers,
+  answered: Map<string, number>,
   request: InputRequest,
   context: Context,
   interpret: (key: string, value: unknown) => Effect.Effect<A, AnswersFileError>,
   orElse: (() => Effect.Effect<A, Errors.InputHandlerError, R>) | undefined
-): Effect.Effect<A, Errors.InputHandlerError, R> =>
-  Object.hasOwn(answers, context.key)
-    ? Effect.mapError(interpret(context.key, answers[context.key]), invalid(request, context))
-    : orElse === undefined
-    ? Effect.fail(unanswered(request, context))
-    : orElse()
+): Effect.Effect<A, Errors.InputHandlerError, R> => {
+  if (!Object.hasOwn(answers, context.key)) {
+    return orElse === undefined ? Effect.fail(unanswered(request, context)) : orElse()
+  }
+  // The same question again, later in the same conversation: the server did not
+  // accept the file's answer (wrong shape, out of bounds). Sending it again
+  // would only loop until the round cap.
+  const id = `${context.method} ${context.target} ${context.key}`
+  const before = answered.get(id)
+  if (before !== undefined && context.round > before) {
+    return Effect.fail(
+      new Errors.InputHandlerError({
+        kind: kindOf[request.method],
+        key: context.key,
+        reason: `the server asked '${context.key}' again after round ${before}: it did not accept the answer from the answers file`
+      })
+    )
+  }
+  answered.set(id, context.round)
+  return Effect.mapError(interpret(context.key, answers[context.key]), invalid(request, context))
+}
 
 /**
  * Handlers answering from `answers` by key, and from `fallback` for the
@@ -249,12 +265,15 @@ export const layer = <R = never>(
   ElicitationHandler.ElicitationHandler | SamplingHandler.SamplingHandler | RootsHandler.RootsHandler,
   never,
   R
-> =>
-  Layer.mergeAll(
+> => {
+  // question (method, target, key) -> the round the file answered it in
+  const answered = new Map<string, number>()
+  return Layer.mergeAll(
     ElicitationHandler.layer<R>({
       form: (params: ElicitRequestFormParams, context) =>
         answer(
           answers,
+          answered,
           { method: "elicitation/create", params },
           context,
           (key, value) => toElicitResult(key, value, "form"),
@@ -263,6 +282,7 @@ export const layer = <R = never>(
       url: (params: ElicitRequestURLParams, context) =>
         answer(
           answers,
+          answered,
           { method: "elicitation/create", params },
           context,
           (key, value) => toElicitResult(key, value, "url"),
@@ -273,6 +293,7 @@ export const layer = <R = never>(
       createMessage: (params: CreateMessageRequestParams, context) =>
         answer(
           answers,
+          answered,
           { method: "sampling/createMessage", params },
           context,
           toCreateMessageResult,
@@ -282,6 +303,7 @@ export const layer = <R = never>(
     RootsHandler.layer<R>((context) =>
       answer(
         answers,
+        answered,
         { method: "roots/list", params: {} },
         context,
         toRoots,
@@ -289,6 +311,7 @@ export const layer = <R = never>(
       )
     )
   )
+}
 
 /**
  * A skeleton answer for a question, to show someone writing an answers

@@ -159,7 +159,7 @@ export const describeFailure = (error: unknown): string | undefined => {
     case "ProtocolViolation":
       return `mrtr: the server broke the protocol: ${e.message}`
     case "MaxRoundsExceeded":
-      return `mrtr: ${e.method} still asked for input after ${e.rounds} rounds (the cap; raise it with --max-rounds)`
+      return `mrtr: ${e.method} still asked for input after ${e.rounds} requests (the cap; raise it with --max-rounds)`
     case "InputRequiredError":
       return `mrtr: ${e.message}\n` +
         Object.entries(e.inputRequests).map(([key, request]) => `  ${key}  ${describeRequest(request)}`).join("\n")

@@ -60,7 +60,7 @@ describe("answers file", () => {
       assert.deepStrictEqual(yield* AnswersFile.toCreateMessageResult("k", "Paris"), {
         role: "assistant",
         content: { type: "text", text: "Paris" },
-        model: "mrtr-answers",
+        model: "scripted",
         stopReason: "endTurn"
       })
       const full = { role: "assistant", content: { type: "text", text: "x" }, model: "m" }

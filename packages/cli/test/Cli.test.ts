@@ -198,7 +198,7 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     ])
     assert.strictEqual(run.code, 3, run.stderr)
     assert.strictEqual(run.stdout, "")
-    assert.include(run.stderr, "still asked for input after 2 rounds")
+    assert.include(run.stderr, "still asked for input after 2 requests")
   })
 
   it("a protocol error (a JSON-RPC error from the server): exit 3", async () => {
@@ -274,7 +274,7 @@ describe("mrtr in process (the same Cli.run, without booting a process per case)
       [["read", "--http", url, "nowhere://x"], "JSON-RPC error"],
       [["get-prompt", "--http", url, "no_such_prompt"], "JSON-RPC error -32602"],
       [["read", "--http", url, "weather://Rome/2026-08-01"], "the server asked 'unit'"],
-      [["get-prompt", "--http", url, "packing_list", "{\"city\":\"Rome\"}", "--max-rounds", "1"], "after 1 rounds"]
+      [["get-prompt", "--http", url, "packing_list", "{\"city\":\"Rome\"}", "--max-rounds", "1"], "after 1 requests"]
     ]
     for (const [args, message] of cases) {
       const run = await inProcess(args)
@@ -282,6 +282,14 @@ describe("mrtr in process (the same Cli.run, without booting a process per case)
       assert.strictEqual(run.stdout, "", args.join(" "))
       assert.include(run.stderr, message, args.join(" "))
     }
+  })
+
+  it("an answer the server does not accept is reported at once (exit 3), not re-sent until the round cap", async () => {
+    const file = answersFile("out-of-range.json", { ...TRAVELLER, details: { ...TRAVELLER.details, passengers: 200 } })
+    const run = await inProcess(["call", "--http", url, "plan_trip", TRIP, "--answers", file, "-q"])
+    assert.strictEqual(run.code, 3, run.stderr)
+    assert.strictEqual(run.stdout, "")
+    assert.include(run.stderr, "the server asked 'details' again after round 1: it did not accept the answer from the answers file")
   })
 
   it("--root and --sampling-reply answer roots and sampling; --quiet keeps stderr empty", async () => {
