@@ -30,7 +30,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Cause, Context, Effect, Layer, Option, Stream } from "effect"
-import type { Duration } from "effect"
+import { Duration } from "effect"
 import { type Headers, HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpServerError } from "effect/http"
 import type { NetAddress } from "effect/net"
@@ -99,6 +99,11 @@ export interface EndpointOptions {
  * - `gracefulShutdownTimeout`: how long closing the layer waits for open
  *   connections (for example SSE streams) before giving up. Default: Node
  *   platform default (20 seconds).
+ * - `requestTimeout`: how long a client may take to send a whole request
+ *   (headers and body; not the response, so SSE answers are unaffected)
+ *   before the connection is closed with 408, against slow-body clients
+ *   holding buffers open. Default 30 seconds; headers alone get at most 10
+ *   seconds (or `requestTimeout`, when shorter).
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
@@ -109,6 +114,7 @@ export interface LayerOptions extends EndpointOptions {
   readonly host?: string | undefined
   readonly logRequests?: boolean | undefined
   readonly gracefulShutdownTimeout?: Duration.Input | undefined
+  readonly requestTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -301,7 +307,13 @@ export const layer = (
   options: LayerOptions = {}
 ): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
   const config = resolveOptions(options)
-  const server = NodeHttpServer.layer(createServer, {
+  const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
+  const server = NodeHttpServer.layer(() =>
+    createServer({
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 10_000),
+      connectionsCheckingInterval: Math.min(requestTimeout, 5_000)
+    }), {
     port: options.port ?? 3000,
     host: options.host ?? "127.0.0.1",
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })

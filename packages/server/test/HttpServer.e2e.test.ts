@@ -209,3 +209,32 @@ describe("Streamable HTTP server, black box", () => {
       results.forEach((result, i) => expect(result.who).toBe(`user-${i}`))
     }).pipe(Effect.scoped), { timeout: 60_000 })
 })
+
+describe("Streamable HTTP server, slow clients", () => {
+  it.live("a client that never finishes its request is cut off after requestTimeout", () =>
+    Effect.gen(function*() {
+      const context = yield* Layer.build(
+        HttpTransport.layer({ port: 0, requestTimeout: "1 second" }).pipe(Layer.provide(serverLayer()), Layer.orDie)
+      )
+      const url = new URL(yield* Effect.provide(HttpTransport.url, context))
+      const { net } = yield* Effect.promise(async () => ({ net: await import("node:net") }))
+      const outcome = yield* Effect.promise(() =>
+        new Promise<{ readonly status: string; readonly ms: number }>((resolve) => {
+          const started = Date.now()
+          const socket = net.connect(Number(url.port), url.hostname, () => {
+            socket.write(
+              `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`
+            )
+          })
+          let received = ""
+          socket.on("data", (chunk) => (received += chunk))
+          socket.on("close", () => resolve({ status: received.split("\r\n")[0] ?? "", ms: Date.now() - started }))
+        })
+      )
+      expect(outcome.status).toMatch(/408/)
+      expect(outcome.ms).toBeLessThan(10_000)
+      // and the server still serves
+      const ok = yield* rpc(url.href, body("tools/list"))
+      expect(ok.status).toBe(200)
+    }).pipe(Effect.scoped), { timeout: 30_000 })
+})
