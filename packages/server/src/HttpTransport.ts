@@ -36,6 +36,7 @@ import type { HttpServerError } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer } from "node:http"
 import { McpHandler } from "./McpHandler.ts"
+import { ErrorCode, errorJson, httpStatusOf, isObject, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 
 // -----------------------------------------------------------------------------
@@ -506,53 +507,20 @@ const acceptsEventStream = (accept: string | undefined): boolean => {
   })
 }
 
-// JSON-RPC codes (mirrors @mrtr/protocol ErrorCode, kept local so transports do not depend on it).
-const PARSE_ERROR = -32700
-const INVALID_REQUEST = -32600
-const INTERNAL_ERROR = -32603
+const PARSE_ERROR = ErrorCode.ParseError
+const INVALID_REQUEST = ErrorCode.InvalidRequest
+const INTERNAL_ERROR = ErrorCode.InternalError
 
-/** HTTP status for a JSON-RPC error code (mirrors @mrtr/protocol `httpStatusOf`). */
-const httpStatusOfCode = (code: unknown): number => {
-  switch (code) {
-    case -32601:
-      return 404
-    case -32700:
-    case -32600:
-    case -32602:
-    case -32020:
-    case -32021:
-    case -32022:
-      return 400
-    default:
-      return 500
-  }
-}
+/** HTTP status for a JSON-RPC error code carried in a response. */
+const httpStatusOfCode = (code: unknown): number => typeof code === "number" ? httpStatusOf(code) : 500
 
-type RequestId = string | number
-
-const errorBody = (code: number, message: string, id?: RequestId): string =>
-  JSON.stringify(
-    id === undefined
-      ? { jsonrpc: "2.0", error: { code, message } }
-      : { jsonrpc: "2.0", id, error: { code, message } }
-  )
+const errorBody = errorJson
 
 const jsonResponse = (body: string, status: number): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.text(body, { status, contentType: "application/json" })
 
 const errorResponse = (status: number, code: number, message: string, id?: RequestId) =>
   jsonResponse(errorBody(code, message, id), status)
-
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
-
-const isRequestId = (u: unknown): u is RequestId => typeof u === "string" || typeof u === "number"
-
-/** The `id` of a JSON-RPC request (a message with `method` and `id`). */
-const requestIdOf = (message: unknown): RequestId | undefined =>
-  isObject(message) && typeof message["method"] === "string" && isRequestId(message["id"])
-    ? message["id"]
-    : undefined
 
 const isResponse = (message: WireMessage): boolean =>
   !("method" in message) && ("result" in message || "error" in message)

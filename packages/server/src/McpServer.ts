@@ -44,6 +44,7 @@ import {
   RequestState,
   RoundLimitExceeded
 } from "@mrtr/core"
+import { isRequestId } from "./internal/jsonRpc.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Completer, Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
@@ -137,10 +138,6 @@ const METHODS = new Set([
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
-
-// Integers beyond 2^53 do not survive JSON.parse: the echoed id would differ.
-const isRequestId = (u: unknown): u is RequestId =>
-  typeof u === "string" || (typeof u === "number" && Number.isSafeInteger(u))
 
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are

@@ -13,7 +13,7 @@
  * @since 0.1.0
  */
 import { Context, Effect } from "effect"
-import type { ClientCapabilities, Implementation, LoggingLevel, RequestId } from "@mrtr/protocol"
+import { type ClientCapabilities, type Implementation, LoggingLevel, type RequestId } from "@mrtr/protocol"
 import type { WireMessage } from "./Transport.ts"
 
 /**
@@ -37,16 +37,8 @@ export class McpRequest extends Context.Service<McpRequest, {
   readonly notify: (notification: WireMessage) => Effect.Effect<void>
 }>()("@mrtr/server/McpRequest") {}
 
-const LEVELS: ReadonlyArray<LoggingLevel> = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency"
-]
+// Severities in RFC 5424 order, debug first.
+const LEVELS: ReadonlyArray<LoggingLevel> = LoggingLevel.literals
 
 /**
  * Reports progress on the current request: `notifications/progress` with

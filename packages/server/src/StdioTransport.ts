@@ -27,6 +27,7 @@
 import { NodeRuntime, NodeStdio } from "@effect/platform-node"
 import { Cause, Duration, Effect, Fiber, FiberMap, FiberSet, Layer, Queue, References, Semaphore, Stdio, Stream } from "effect"
 import { McpHandler } from "./McpHandler.ts"
+import { ErrorCode, errorJson, isObject, isRequestId, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, WireMessage } from "./Transport.ts"
 
 /**
@@ -212,29 +213,11 @@ export const main = <E>(server: Layer.Layer<McpHandler, E>, options: Options = {
 // Internal
 // -----------------------------------------------------------------------------
 
-type RequestId = string | number
+const PARSE_ERROR = ErrorCode.ParseError
+const INVALID_REQUEST = ErrorCode.InvalidRequest
+const INTERNAL_ERROR = ErrorCode.InternalError
 
-// JSON-RPC codes (mirrors @mrtr/protocol ErrorCode, kept local so transports do not depend on it).
-const PARSE_ERROR = -32700
-const INVALID_REQUEST = -32600
-const INTERNAL_ERROR = -32603
-
-const errorLine = (code: number, message: string, id?: RequestId): string =>
-  JSON.stringify(
-    id === undefined
-      ? { jsonrpc: "2.0", error: { code, message } }
-      : { jsonrpc: "2.0", id, error: { code, message } }
-  )
-
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
-
-const isRequestId = (u: unknown): u is RequestId => typeof u === "string" || typeof u === "number"
-
-const requestIdOf = (message: unknown): RequestId | undefined =>
-  isObject(message) && typeof message["method"] === "string" && isRequestId(message["id"])
-    ? message["id"]
-    : undefined
+const errorLine = errorJson
 
 const cancelledRequestId = (message: unknown): RequestId | undefined => {
   if (!isObject(message) || message["method"] !== "notifications/cancelled" || "id" in message) return undefined
