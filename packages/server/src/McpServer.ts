@@ -28,6 +28,7 @@ import {
   httpStatusOf,
   type Implementation,
   type InputResponses,
+  type LoggingLevel,
   McpError,
   MetaKey,
   PROTOCOL_VERSION,
@@ -528,27 +529,39 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   // Written with combinators rather than `Effect.gen`: a generator suspended
   // here for the whole request measurably raised CPU and GC time per request
   // on the benchmark (bench/index.ts).
-  const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> =>
-    Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) => {
-      const meta = parsed.params._meta as Record<string, unknown>
-      const accept = incoming.headers?.("accept")
-      const canStream = incoming.headers === undefined || accept === undefined || accept.includes("text/event-stream")
-      const logLevel = meta[MetaKey.logLevel]
-      const progressToken = meta.progressToken
-      const clientInfo = meta[MetaKey.clientInfo]
-      const context = McpRequest.of({
+  const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> => {
+    const meta = parsed.params._meta as Record<string, unknown>
+    const accept = incoming.headers?.("accept")
+    const canStream = incoming.headers === undefined || accept === undefined || accept.includes("text/event-stream")
+    const logLevel = typeof meta[MetaKey.logLevel] === "string" ? meta[MetaKey.logLevel] as LoggingLevel : undefined
+    const progressToken = typeof meta.progressToken === "string" || typeof meta.progressToken === "number"
+      ? meta.progressToken
+      : undefined
+    const clientInfo = meta[MetaKey.clientInfo]
+    const context = (notify: McpRequest["Service"]["notify"]) =>
+      McpRequest.of({
         id: parsed.id,
         method: parsed.method,
         clientCapabilities: parsed.clientCapabilities,
         clientInfo: isRecord(clientInfo) ? clientInfo as Implementation : undefined,
-        logLevel: typeof logLevel === "string" ? logLevel as any : undefined,
-        progressToken: typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined,
+        logLevel,
+        progressToken,
         principal: incoming.principal,
-        notify: (notification) => canStream ? Effect.asVoid(Queue.offer(queue, notification)) : Effect.void
+        notify
       })
-      return Effect.flatMap(
+    // Without a progress token or a log level the request can emit nothing
+    // before its response (the spec forbids unrequested notifications), so it
+    // runs in place: no queue, no fiber.
+    if (!canStream || (progressToken === undefined && logLevel === undefined)) {
+      return Effect.map(
+        Effect.provideService(respond(parsed, incoming.principal), McpRequest, context(() => Effect.void)),
+        (message): Reply => ({ _tag: "Response", message, httpStatus: statusOf(message) })
+      )
+    }
+    return Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) =>
+      Effect.flatMap(
         respond(parsed, incoming.principal).pipe(
-          Effect.provideService(McpRequest, context),
+          Effect.provideService(McpRequest, context((notification) => Effect.asVoid(Queue.offer(queue, notification)))),
           Effect.tap((response) => Queue.offer(queue, response).pipe(Effect.andThen(Queue.end(queue)))),
           Effect.forkDetach
         ),
@@ -562,8 +575,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
                   Stream.ensuring(Fiber.interrupt(fiber))
                 )
               })
-      )
-    })
+      ))
+  }
 
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
     const parsed = parse(incoming)
