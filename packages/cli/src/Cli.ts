@@ -363,7 +363,7 @@ const http = Flag.String("http").pipe(
 
 const stdio = Flag.String("stdio").pipe(
   Flag.withMetavar("command"),
-  Flag.withDescription("Spawn a stdio server with this command line, e.g. \"node server.js\" (quoted as one argument)"),
+  Flag.withDescription("Spawn a stdio server with this command line, e.g. \"npx tsx server.ts\" (quoted as one argument)"),
   Flag.optional
 )
 
@@ -519,7 +519,7 @@ export const call = Command.make(
       description: "Call a tool, answering its questions at the terminal"
     },
     {
-      command: "mrtr call --stdio \"node server.js\" plan_trip '{\"from\":\"Paris\",\"to\":\"Rome\"}' --answers answers.json",
+      command: "mrtr call --stdio \"npx tsx server.ts\" plan_trip '{\"from\":\"Paris\",\"to\":\"Rome\"}' --answers answers.json",
       description: "Call a tool over stdio, answering from a file (no terminal needed)"
     }
   ])
