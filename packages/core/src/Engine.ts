@@ -18,7 +18,7 @@
  *
  * @since 0.1.0
  */
-import { Cause, Context, Deferred, Effect, Exit, Fiber, Option, Result, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Fiber, Option, Result, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import {
   type ClientCapabilities,
@@ -118,10 +118,89 @@ interface PendingAsk {
 
 const decodeJournal = Schema.decodeUnknownEffect(Journal.Journal)
 
-const macrotask: Effect.Effect<void> = Effect.callback<void>((resume) => {
-  const handle = setImmediate(() => resume(Effect.void))
-  return Effect.sync(() => clearImmediate(handle))
-})
+type Winner<A, E> =
+  | { readonly _tag: "Done"; readonly exit: Exit.Exit<A, E> }
+  | { readonly _tag: "Suspend" }
+
+/**
+ * Decides when a round can make no more progress without answers: some ask
+ * waits (`waiting`), no step or question digest is in flight (`begin`/`end`), and
+ * nothing changed (`changed`) for two consecutive turns of the event loop
+ * (`setImmediate`), so work that is about to register another ask of the same
+ * round (a concurrent branch of `Mrtr.all`, a microtask, an I/O callback that
+ * already fired) does so first. Plain callbacks rather than a fiber: it runs on
+ * every suspended round.
+ */
+const roundEndWatch = () => {
+  let version = 0
+  let mark = 0
+  let quiet = 0
+  let busy = 0
+  let started = false
+  let waitingForChange = false
+  let timer: ReturnType<typeof setImmediate> | undefined
+  let suspended = false
+  let stopped = false
+  let listener: (() => void) | undefined
+  const suspend = () => {
+    suspended = true
+    const notify = listener
+    listener = undefined
+    notify?.()
+  }
+  const tick = () => {
+    timer = undefined
+    if (stopped) return
+    quiet = version === mark && busy === 0 ? quiet + 1 : 0
+    if (quiet >= 2) suspend()
+    else next()
+  }
+  const next = () => {
+    if (busy > 0) {
+      waitingForChange = true
+      return
+    }
+    mark = version
+    timer = setImmediate(tick)
+  }
+  const changed = () => {
+    version++
+    if (waitingForChange && !stopped) {
+      waitingForChange = false
+      quiet = 0
+      next()
+    }
+  }
+  return {
+    /** Something happened that may lead to more asks this round. */
+    changed,
+    /** A step or a question digest starts. */
+    begin: () => {
+      busy++
+    },
+    /** A step or a question digest ended (a change). */
+    end: () => {
+      busy--
+      changed()
+    },
+    /** An ask registered an input request: from now on the round may end. */
+    waiting: () => {
+      if (started || stopped) return
+      started = true
+      next()
+    },
+    onSuspend: (f: () => void) => {
+      if (suspended) f()
+      else listener = f
+    },
+    stop: () => {
+      stopped = true
+      listener = undefined
+      if (timer !== undefined) clearImmediate(timer)
+      timer = undefined
+    }
+  }
+}
 
 /**
  * Runs one round of `handler` for `request`.
@@ -149,10 +228,36 @@ export const run = <A, E, R>(
   Exclude<R, Conversation> | RequestStateCodec | Digest.Digest
 > =>
   Effect.gen(function*() {
-    const codec = yield* RequestStateCodec
-    const digestService = yield* Digest.Digest
+    const services: Services = { codec: yield* RequestStateCodec, digest: yield* Digest.Digest, limits: yield* Limits }
+    return yield* runWith(services, handler, request)
+  })
+
+/**
+ * The services {@link runWith} takes as arguments instead of from the context.
+ *
+ * @since 0.1.0
+ */
+export interface Services {
+  readonly codec: RequestStateCodec["Service"]
+  readonly digest: Digest.Digest["Service"]
+  readonly limits: { readonly maxRounds: number; readonly maxJournalBytes: number }
+}
+
+/**
+ * {@link run} with its services given as arguments: for a dispatcher that
+ * resolves them once (at construction) rather than on every request.
+ * Same outcomes and failures as {@link run}.
+ *
+ * @since 0.1.0
+ */
+export const runWith = <A, E, R>(
+  services: Services,
+  handler: Effect.Effect<A, E, R>,
+  request: Request
+): Effect.Effect<Outcome<A>, E | RunError, Exclude<R, Conversation>> =>
+  Effect.gen(function*() {
+    const { codec, digest: digestService, limits } = services
     const questionDigest = (question: InputRequest) => digestWith(digestService, question, 16)
-    const limits = yield* Limits
     const argumentsDigest = yield* digestWith(digestService, request.arguments ?? null)
     const binding: Binding = {
       method: request.method,
@@ -182,16 +287,7 @@ export const run = <A, E, R>(
     const answers: Record<string, Journal.Journal["answers"][string]> = {}
     const steps: Record<string, unknown> = {}
     const pending = new Map<string, PendingAsk>()
-    let inFlight = 0
-    let version = 0
-    let onChange: (() => void) | undefined
-    const changed = () => {
-      version++
-      const listener = onChange
-      onChange = undefined
-      listener?.()
-    }
-    const firstPending = yield* Deferred.make<void>()
+    const watch = roundEndWatch()
 
     const answerFor = <A2, E2>(ask: Ask<A2, E2>, key: string, digest: string): Result.Result<A2, E2> | undefined => {
       const recorded = journal.answers[key]
@@ -231,14 +327,8 @@ export const run = <A, E, R>(
           // The question's digest counts as work in progress, like a step: with
           // an asynchronous `Digest` (WebCrypto) the round must not end before
           // this ask has registered, or concurrent asks land in separate rounds.
-          inFlight++
-          const digested = Effect.ensuring(
-            questionDigest(ask.request),
-            Effect.sync(() => {
-              inFlight--
-              changed()
-            })
-          )
+          watch.begin()
+          const digested = Effect.ensuring(questionDigest(ask.request), Effect.sync(watch.end))
           return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
             const outcome = answerFor(ask, askKey, digest)
             if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
@@ -250,8 +340,8 @@ export const run = <A, E, R>(
             }
             if (already === undefined) {
               pending.set(askKey, { digest, request: ask.request })
-              changed()
-              Deferred.doneUnsafe(firstPending, Effect.void)
+              watch.waiting()
+              watch.changed()
             }
             return Effect.never
           })
@@ -271,51 +361,47 @@ export const run = <A, E, R>(
               return Effect.succeed(recorded.value)
             }
           }
-          inFlight++
-          changed()
+          watch.begin()
+          watch.changed()
           return effect.pipe(
             Effect.tap((value) =>
               Effect.sync(() => {
                 steps[name] = Schema.encodeSync(codec)(value)
               })
             ),
-            Effect.ensuring(Effect.sync(() => {
-              inFlight--
-              changed()
-            }))
+            Effect.ensuring(Effect.sync(watch.end))
           )
         })
     })
 
-    // The round ends when some ask waits, no step runs, and nothing changed
-    // for two turns of the event loop.
-    const roundEnd = Effect.gen(function*() {
-      yield* Deferred.await(firstPending)
-      let quiet = 0
-      while (quiet < 2) {
-        if (inFlight > 0) {
-          yield* Effect.callback<void>((resume) => {
-            onChange = () => resume(Effect.void)
-            return Effect.sync(() => {
-              onChange = undefined
-            })
-          })
-          quiet = 0
-          continue
-        }
-        const before = version
-        yield* macrotask
-        quiet = version === before && inFlight === 0 ? quiet + 1 : 0
-      }
-    })
-
+    // The handler runs in a child fiber (interrupted with this one). A round
+    // that needs no answer usually completes while it starts; otherwise the
+    // round ends with whichever comes first: the handler's exit, or the
+    // watch's "suspend" (see `roundEndWatch`). No fiber, race or deferred
+    // beyond the handler's own: this runs on every round of every request.
     const fiber = yield* Effect.forkChild(Effect.provideService(handler, Conversation, conversation), {
       startImmediately: true
     })
-    const winner = yield* Effect.raceFirst(
-      Effect.map(Fiber.await(fiber), (exit) => ({ _tag: "Done" as const, exit })),
-      Effect.as(roundEnd, { _tag: "Suspend" as const })
-    )
+    const polled = fiber.pollUnsafe()
+    const winner: Winner<A, E | MissingClientCapability> = polled !== undefined
+      ? { _tag: "Done", exit: polled }
+      : yield* Effect.callback<Winner<A, E | MissingClientCapability>>((resume) => {
+        let settled = false
+        const settle = (winner: Winner<A, E | MissingClientCapability>) => {
+          if (settled) return
+          settled = true
+          removeObserver()
+          watch.stop()
+          resume(Effect.succeed(winner))
+        }
+        const removeObserver = fiber.addObserver((exit) => settle({ _tag: "Done", exit }))
+        watch.onSuspend(() => settle({ _tag: "Suspend" }))
+        return Effect.sync(() => {
+          settled = true
+          removeObserver()
+          watch.stop()
+        })
+      })
     if (winner._tag === "Done") {
       const exit = winner.exit
       if (Exit.isSuccess(exit)) return { _tag: "Complete", value: exit.value, round: journal.round } as const

@@ -20,8 +20,9 @@
  *
  * @since 0.1.0
  */
-import { Cause, type Config, Context, Effect, Exit, Fiber, Layer, Option, PubSub, Queue, Schema, Stream } from "effect"
+import { Cause, type Config, Context, Effect, Exit, Fiber, Layer, Option, PubSub, Queue, Schema, Scope, Stream } from "effect"
 import { NodeCrypto } from "@effect/platform-node"
+import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
   ErrorCode,
@@ -219,7 +220,7 @@ interface Parsed {
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
   const codec = yield* RequestState.RequestStateCodec
-  const digest = yield* Effect.context<import("effect/crypto").Digest.Digest>()
+  const digest = yield* Digest.Digest
   const info: Implementation = {
     name: options.name,
     version: options.version,
@@ -227,9 +228,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   }
   const audience = options.audience ?? options.name
   const cache = options.cache ?? { ttlMs: 0, cacheScope: "private" as const }
-  const limits = {
-    maxRounds: options.maxRounds ?? 16,
-    maxJournalBytes: options.maxJournalBytes ?? 32 * 1024
+  const engine: Engine.Services = {
+    codec,
+    digest,
+    limits: {
+      maxRounds: options.maxRounds ?? 16,
+      maxJournalBytes: options.maxJournalBytes ?? 32 * 1024
+    }
   }
   const tools = new Map<string, AnyTool>()
   const prompts = new Map<string, AnyPrompt>()
@@ -270,7 +275,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return Effect.fail(McpError.invalidParams("requestState must be a string"))
     }
     const retried = inputResponses !== undefined || requestState !== undefined
-    return Engine.run(handler, {
+    return Engine.runWith(engine, handler, {
       method: parsed.method,
       target,
       arguments: args,
@@ -280,9 +285,6 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       inputResponses: inputResponses as InputResponses | undefined,
       requestState
     }).pipe(
-      Effect.provideService(Engine.Limits, limits),
-      Effect.provideService(RequestState.RequestStateCodec, codec),
-      Effect.provideContext(digest),
       Effect.map((outcome) =>
         outcome._tag === "InputRequired"
           ? { ...outcome.result, _meta: { [MetaKey.serverInfo]: info } }
@@ -635,15 +637,36 @@ export const layer = <E = never>(
   )
 }
 
+/**
+ * Provides a registering layer's context to the handler of one of its items.
+ * Usually every service in it is already in the request's context (a handler
+ * that needs nothing of its own): then nothing is merged, since a merge
+ * copies every service of the application on every request.
+ */
+const provideRegistered = (context: Context.Context<any>) => {
+  const entries = Array.from(context.mapUnsafe, ([id, value]) => [Context.Service<unknown>(id), value] as const)
+  const provide = (current: Context.Context<never>): Context.Context<never> => {
+    for (const [key, value] of entries) {
+      if (Context.getOrUndefined(current, key) !== value) return Context.merge(current, context)
+    }
+    return current
+  }
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, never> =>
+    Effect.updateContext(effect as Effect.Effect<A, E, never>, provide)
+}
+
 const register = <A, R>(
   items: ReadonlyArray<A>,
   add: (server: McpServer["Service"], item: A) => Effect.Effect<void>,
-  withContext: (item: A, context: Context.Context<R>) => A
+  withContext: (item: A, provide: <A2, E2, R2>(effect: Effect.Effect<A2, E2, R2>) => Effect.Effect<A2, E2, never>) => A
 ): Layer.Layer<never, never, McpServer | R> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const server = yield* McpServer
-    const context = yield* Effect.context<R>()
-    for (const item of items) yield* add(server, withContext(item, context))
+    // Not the layer's own Scope: a handler that needs one gets the request's
+    // (effect/http opens one per request), not one that lives as long as the server.
+    const context = Context.omit(Scope.Scope)(yield* Effect.context<R>())
+    const provide = provideRegistered(context)
+    for (const item of items) yield* add(server, withContext(item, provide))
   }))
 
 /**
@@ -655,9 +678,9 @@ const register = <A, R>(
 export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
   ...items: T
 ): Layer.Layer<never, never, McpServer | (T[number] extends Tool<any, infer R> ? R : never)> =>
-  register(items, (s, t) => s.addTool(t as AnyTool), (tool, context) => ({
+  register(items, (s, t) => s.addTool(t as AnyTool), (tool, provide) => ({
     ...tool,
-    call: (args: unknown) => Effect.provideContext(tool.call(args), context as Context.Context<any>)
+    call: (args: unknown) => provide(tool.call(args))
   })) as any
 
 /**
@@ -668,9 +691,9 @@ export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
 export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
   ...items: P
 ): Layer.Layer<never, never, McpServer | (P[number] extends Prompt<any, infer R> ? R : never)> =>
-  register(items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, context) => ({
+  register(items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, provide) => ({
     ...prompt,
-    get: (args: unknown) => Effect.provideContext(prompt.get(args), context as Context.Context<any>)
+    get: (args: unknown) => provide(prompt.get(args))
   })) as any
 
 /**
@@ -681,8 +704,8 @@ export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
 export const resources = <const T extends ReadonlyArray<Resource<any, any>>>(
   ...items: T
 ): Layer.Layer<never, never, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
-  register(items, (s, r) => s.addResource(r as AnyResource), (resource, context) => ({
+  register(items, (s, r) => s.addResource(r as AnyResource), (resource, provide) => ({
     ...resource,
     read: (uri: string, variables: Readonly<Record<string, string>>) =>
-      Effect.provideContext(resource.read(uri, variables), context as Context.Context<any>)
+      provide(resource.read(uri, variables))
   })) as any

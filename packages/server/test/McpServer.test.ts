@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { type Duration, Effect, Fiber, Layer, Schema, Stream } from "effect"
+import { Context, type Duration, Effect, Fiber, Layer, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { RequestState } from "@mrtr/core"
+import { Elicitation, RequestState } from "@mrtr/core"
 import { validateWire } from "../../protocol/test-utils/wire.ts"
 import { McpServer, Prompt, Tool, type Transport } from "../src/index.ts"
-import { greet, request, serverLayer } from "./fixtures.ts"
+import { greet, Name, request, serverLayer } from "./fixtures.ts"
 
 const handle = (message: unknown, headers?: Record<string, string>) =>
   McpServer.McpServer.use((server) =>
@@ -426,4 +426,72 @@ describe("McpServer and the user's no, in a tool", () => {
       })))
       expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: `The user declined the elicitation "name"` }] })
     }).pipe(Effect.provide(layer)))
+})
+
+describe("McpServer and the services of handlers", () => {
+  class Greeting extends Context.Service<Greeting, { readonly word: string }>()("test/Greeting") {}
+  const greeter = (name: string) =>
+    Tool.make(name, {
+      handler: () =>
+        Effect.gen(function*() {
+          const { word } = yield* Greeting
+          const { name } = yield* Elicitation.form({ key: "name", message: "Your name?", schema: Name })
+          return `${word}, ${name}!`
+        })
+    })
+  const codec = RequestState.RequestStateCodec.layer({
+    keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(3) }])
+  }).pipe(Layer.orDie)
+  // Two registrations, each with its own Greeting; the server itself has none.
+  const twoGreetings = Layer.mergeAll(
+    McpServer.tools(greeter("hello")).pipe(Layer.provide(Layer.succeed(Greeting, { word: "Hello" }))),
+    McpServer.tools(greeter("bonjour")).pipe(Layer.provide(Layer.succeed(Greeting, { word: "Bonjour" })))
+  ).pipe(Layer.provideMerge(McpServer.layer({ name: "greetings", version: "1.0.0", requestState: codec })))
+
+  const converse = (tool: string) =>
+    Effect.gen(function*() {
+      const r1 = result(yield* handle(request("tools/call", { name: tool, arguments: {} })))
+      expect(r1.resultType).toBe("input_required")
+      const r2 = result(yield* handle(request("tools/call", {
+        name: tool,
+        arguments: {},
+        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+        requestState: r1.requestState
+      })))
+      return r2.content[0].text
+    })
+
+  it.effect("each tool gets the services of the layer that registered it, in every round", () =>
+    Effect.gen(function*() {
+      expect(yield* converse("hello")).toBe("Hello, Ada!")
+      expect(yield* converse("bonjour")).toBe("Bonjour, Ada!")
+    }).pipe(Effect.provide(twoGreetings)))
+
+  it.effect("the registering layer's services win over the request's own", () =>
+    Effect.gen(function*() {
+      expect(yield* converse("hello")).toBe("Hello, Ada!")
+      expect(yield* converse("bonjour")).toBe("Bonjour, Ada!")
+    }).pipe(Effect.provide(twoGreetings), Effect.provideService(Greeting, { word: "Hi" })))
+
+  it.effect("a handler's scoped resources are released with the request, not with the server", () =>
+    Effect.gen(function*() {
+      const released: Array<string> = []
+      const scoped = Tool.make("scoped", {
+        handler: () =>
+          Effect.gen(function*() {
+            yield* Effect.addFinalizer(() => Effect.sync(() => released.push("round")))
+            return "done"
+          })
+      })
+      const server = McpServer.tools(scoped).pipe(
+        Layer.provideMerge(McpServer.layer({ name: "scoped", version: "1.0.0", requestState: codec }))
+      )
+      yield* Effect.gen(function*() {
+        // as effect/http runs a request: in a Scope of its own
+        yield* Effect.scoped(handle(request("tools/call", { name: "scoped", arguments: {} })))
+        expect(released).toEqual(["round"])
+        yield* Effect.scoped(handle(request("tools/call", { name: "scoped", arguments: {} })))
+        expect(released).toEqual(["round", "round"])
+      }).pipe(Effect.provide(server))
+    }))
 })
