@@ -46,9 +46,18 @@ const encodeBase64Url: (bytes: Uint8Array) => string = nativeBuffer === undefine
 // characters, and the cache is emptied when full.
 const cacheableLength = 2048
 const cacheEntries = 1024
-const cache = new Map<string, string>()
+// One cache per digest length, keyed by the JSON text itself.
+const caches = new Map<number, Map<string, string>>()
+const cacheFor = (bytes: number): Map<string, string> => {
+  let cache = caches.get(bytes)
+  if (cache === undefined) {
+    cache = new Map()
+    caches.set(bytes, cache)
+  }
+  return cache
+}
 
-const remember = (key: string, digest: string): string => {
+const remember = (cache: Map<string, string>, key: string, digest: string): string => {
   if (cache.size >= cacheEntries) cache.clear()
   cache.set(key, digest)
   return digest
@@ -68,7 +77,8 @@ export const digestWith = (digest: Digest.Digest["Service"], value: unknown, byt
     } catch {
       json = undefined // not plain JSON (a cycle, a bigint): canonicalize reports it below
     }
-    const key = json !== undefined && json.length <= cacheableLength ? `${bytes}:${json}` : undefined
+    const cache = cacheFor(bytes)
+    const key = json !== undefined && json.length <= cacheableLength ? json : undefined
     if (key !== undefined) {
       const known = cache.get(key)
       if (known !== undefined) return Effect.succeed(known)
@@ -77,7 +87,7 @@ export const digestWith = (digest: Digest.Digest["Service"], value: unknown, byt
       digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))),
       (hash) => {
         const encoded = encodeBase64Url(hash.subarray(0, bytes))
-        return key === undefined ? encoded : remember(key, encoded)
+        return key === undefined ? encoded : remember(cache, key, encoded)
       }
     )
   })

@@ -227,10 +227,13 @@ export const run = <A, E, R>(
   E | RunError,
   Exclude<R, Conversation> | RequestStateCodec | Digest.Digest
 > =>
-  Effect.gen(function*() {
-    const services: Services = { codec: yield* RequestStateCodec, digest: yield* Digest.Digest, limits: yield* Limits }
-    return yield* runWith(services, handler, request)
-  })
+  Effect.contextWith((context: Context.Context<RequestStateCodec | Digest.Digest>) =>
+    runWith({
+      codec: Context.get(context, RequestStateCodec),
+      digest: Context.get(context, Digest.Digest),
+      limits: Context.get(context, Limits)
+    }, handler, request)
+  )
 
 /**
  * The services {@link runWith} takes as arguments instead of from the context.
@@ -255,10 +258,10 @@ export const runWith = <A, E, R>(
   handler: Effect.Effect<A, E, R>,
   request: Request
 ): Effect.Effect<Outcome<A>, E | RunError, Exclude<R, Conversation>> =>
-  Effect.gen(function*() {
-    const { codec, digest: digestService, limits } = services
-    const questionDigest = (question: InputRequest) => digestWith(digestService, question, 16)
-    const argumentsDigest = yield* digestWith(digestService, request.arguments ?? null)
+  // Written with combinators rather than `Effect.gen`: a generator suspended
+  // across the round (until its end is detected) costs CPU and garbage on
+  // every request.
+  Effect.flatMap(digestWith(services.digest, request.arguments ?? null), (argumentsDigest) => {
     const binding: Binding = {
       method: request.method,
       target: request.target,
@@ -266,151 +269,158 @@ export const runWith = <A, E, R>(
       audience: request.audience,
       ...(request.principal === undefined ? {} : { principal: request.principal })
     }
-    const journal: Journal.Journal = request.requestState === undefined
-      ? Journal.empty
-      : yield* codec.unseal(request.requestState, binding).pipe(
-        Effect.flatMap((payload) =>
-          decodeJournal(payload).pipe(
-            Effect.tapError((issue) =>
-              Effect.logDebug("requestState payload is not a journal", String(issue)).pipe(
-                Effect.annotateLogs("mrtr.requestState.reason", "journal")
-              )
-            ),
-            Effect.mapError(() => new InvalidRequestState())
-          )
+    if (request.requestState === undefined) return runRound(services, handler, request, binding, Journal.empty)
+    return services.codec.unseal(request.requestState, binding).pipe(
+      Effect.flatMap((payload) =>
+        decodeJournal(payload).pipe(
+          Effect.tapError((issue) =>
+            Effect.logDebug("requestState payload is not a journal", String(issue)).pipe(
+              Effect.annotateLogs("mrtr.requestState.reason", "journal")
+            )
+          ),
+          Effect.mapError(() => new InvalidRequestState())
         )
-      )
-    const incoming = request.inputResponses ?? {}
+      ),
+      Effect.flatMap((journal) => runRound(services, handler, request, binding, journal))
+    )
+  })
 
-    // The state of this run, local to this call.
-    const counters: Record<string, number> = {}
-    const answers: Record<string, Journal.Journal["answers"][string]> = {}
-    const steps: Record<string, unknown> = {}
-    const pending = new Map<string, PendingAsk>()
-    const watch = roundEndWatch()
+/** One round against the given journal: run the handler until it completes or can only wait for answers. */
+const runRound = <A, E, R>(
+  services: Services,
+  handler: Effect.Effect<A, E, R>,
+  request: Request,
+  binding: Binding,
+  journal: Journal.Journal
+): Effect.Effect<Outcome<A>, E | RunError, Exclude<R, Conversation>> => {
+  const { codec, digest: digestService, limits } = services
+  const questionDigest = (question: InputRequest) => digestWith(digestService, question, 16)
+  const incoming = request.inputResponses ?? {}
 
-    const answerFor = <A2, E2>(ask: Ask<A2, E2>, key: string, digest: string): Result.Result<A2, E2> | undefined => {
-      const recorded = journal.answers[key]
-      if (recorded !== undefined && recorded.d === digest) {
-        const outcome = ask.decode(key, recorded.r)
-        if (outcome !== undefined) {
-          answers[key] = recorded
-          return outcome
-        }
+  // The state of this run, local to this call.
+  const counters: Record<string, number> = {}
+  const answers: Record<string, Journal.Journal["answers"][string]> = {}
+  const steps: Record<string, unknown> = {}
+  const pending = new Map<string, PendingAsk>()
+  const watch = roundEndWatch()
+
+  const answerFor = <A2, E2>(ask: Ask<A2, E2>, key: string, digest: string): Result.Result<A2, E2> | undefined => {
+    const recorded = journal.answers[key]
+    if (recorded !== undefined && recorded.d === digest) {
+      const outcome = ask.decode(key, recorded.r)
+      if (outcome !== undefined) {
+        answers[key] = recorded
+        return outcome
       }
-      if (!Object.hasOwn(incoming, key)) return undefined
-      const pinned = journal.pending[key]
-      const acceptable = pinned === undefined ? recorded === undefined : pinned === digest
-      if (!acceptable) return undefined
-      const response = incoming[key]
-      const outcome = ask.decode(key, response)
-      if (outcome !== undefined) answers[key] = { d: digest, r: response }
-      return outcome
     }
+    if (!Object.hasOwn(incoming, key)) return undefined
+    const pinned = journal.pending[key]
+    const acceptable = pinned === undefined ? recorded === undefined : pinned === digest
+    if (!acceptable) return undefined
+    const response = incoming[key]
+    const outcome = ask.decode(key, response)
+    if (outcome !== undefined) answers[key] = { d: digest, r: response }
+    return outcome
+  }
 
-    const conversation = Conversation.of({
-      clientCapabilities: request.clientCapabilities,
-      round: journal.round,
-      ask: <A2, E2>(ask: Ask<A2, E2>) =>
-        Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {
-          let key = ask.key
-          if (key === undefined) {
-            const n = (counters[ask.kind] ?? 0) + 1
-            counters[ask.kind] = n
-            key = `${ask.kind}-${n}`
-          }
-          const required = requiredCapabilities(ask.request)
-          if (missingCapabilities(required, request.clientCapabilities) !== undefined) {
-            return Effect.fail(new MissingClientCapability({ key, requiredCapabilities: required }))
-          }
-          const askKey = key
-          // The question's digest counts as work in progress, like a step: with
-          // an asynchronous `Digest` (WebCrypto) the round must not end before
-          // this ask has registered, or concurrent asks land in separate rounds.
-          watch.begin()
-          const digested = Effect.ensuring(questionDigest(ask.request), Effect.sync(watch.end))
-          return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
-            const outcome = answerFor(ask, askKey, digest)
-            if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
-            const already = pending.get(askKey)
-            if (already !== undefined && already.digest !== digest) {
-              return Effect.die(
-                new Error(`Two different questions use the ask key "${askKey}" in one round; give each ask its own key`)
-              )
-            }
-            if (already === undefined) {
-              pending.set(askKey, { digest, request: ask.request })
-              watch.waiting()
-              watch.changed()
-            }
-            return Effect.never
-          })
-        }),
-      step: <A2, E2, R2>(name: string, effect: Effect.Effect<A2, E2, R2>, schema: Schema.Codec<A2, any, never, never>) =>
-        Effect.suspend(() => {
-          const codec = Schema.toCodecJson(schema)
-          const replay = (encoded: unknown) => Schema.decodeUnknownOption(codec)(encoded)
-          if (Object.hasOwn(steps, name)) {
-            const again = replay(steps[name])
-            if (Option.isSome(again)) return Effect.succeed(again.value)
-          }
-          if (Object.hasOwn(journal.steps, name)) {
-            const recorded = replay(journal.steps[name])
-            if (Option.isSome(recorded)) {
-              steps[name] = journal.steps[name]
-              return Effect.succeed(recorded.value)
-            }
-          }
-          watch.begin()
-          watch.changed()
-          return effect.pipe(
-            Effect.tap((value) =>
-              Effect.sync(() => {
-                steps[name] = Schema.encodeSync(codec)(value)
-              })
-            ),
-            Effect.ensuring(Effect.sync(watch.end))
-          )
-        })
-    })
-
-    // The handler runs in a child fiber (interrupted with this one). A round
-    // that needs no answer usually completes while it starts; otherwise the
-    // round ends with whichever comes first: the handler's exit, or the
-    // watch's "suspend" (see `roundEndWatch`). No fiber, race or deferred
-    // beyond the handler's own: this runs on every round of every request.
-    const fiber = yield* Effect.forkChild(Effect.provideService(handler, Conversation, conversation), {
-      startImmediately: true
-    })
-    const polled = fiber.pollUnsafe()
-    const winner: Winner<A, E | MissingClientCapability> = polled !== undefined
-      ? { _tag: "Done", exit: polled }
-      : yield* Effect.callback<Winner<A, E | MissingClientCapability>>((resume) => {
-        let settled = false
-        const settle = (winner: Winner<A, E | MissingClientCapability>) => {
-          if (settled) return
-          settled = true
-          removeObserver()
-          watch.stop()
-          resume(Effect.succeed(winner))
+  const conversation = Conversation.of({
+    clientCapabilities: request.clientCapabilities,
+    round: journal.round,
+    ask: <A2, E2>(ask: Ask<A2, E2>) =>
+      Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {
+        let key = ask.key
+        if (key === undefined) {
+          const n = (counters[ask.kind] ?? 0) + 1
+          counters[ask.kind] = n
+          key = `${ask.kind}-${n}`
         }
-        const removeObserver = fiber.addObserver((exit) => settle({ _tag: "Done", exit }))
-        watch.onSuspend(() => settle({ _tag: "Suspend" }))
-        return Effect.sync(() => {
-          settled = true
-          removeObserver()
-          watch.stop()
+        const required = requiredCapabilities(ask.request)
+        if (missingCapabilities(required, request.clientCapabilities) !== undefined) {
+          return Effect.fail(new MissingClientCapability({ key, requiredCapabilities: required }))
+        }
+        const askKey = key
+        // The question's digest counts as work in progress, like a step: with
+        // an asynchronous `Digest` (WebCrypto) the round must not end before
+        // this ask has registered, or concurrent asks land in separate rounds.
+        watch.begin()
+        const digested = Effect.ensuring(questionDigest(ask.request), Effect.sync(watch.end))
+        return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
+          const outcome = answerFor(ask, askKey, digest)
+          if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
+          const already = pending.get(askKey)
+          if (already !== undefined && already.digest !== digest) {
+            return Effect.die(
+              new Error(`Two different questions use the ask key "${askKey}" in one round; give each ask its own key`)
+            )
+          }
+          if (already === undefined) {
+            pending.set(askKey, { digest, request: ask.request })
+            watch.waiting()
+            watch.changed()
+          }
+          return Effect.never
         })
+      }),
+    step: <A2, E2, R2>(name: string, effect: Effect.Effect<A2, E2, R2>, schema: Schema.Codec<A2, any, never, never>) =>
+      Effect.suspend(() => {
+        const codec = Schema.toCodecJson(schema)
+        const replay = (encoded: unknown) => Schema.decodeUnknownOption(codec)(encoded)
+        if (Object.hasOwn(steps, name)) {
+          const again = replay(steps[name])
+          if (Option.isSome(again)) return Effect.succeed(again.value)
+        }
+        if (Object.hasOwn(journal.steps, name)) {
+          const recorded = replay(journal.steps[name])
+          if (Option.isSome(recorded)) {
+            steps[name] = journal.steps[name]
+            return Effect.succeed(recorded.value)
+          }
+        }
+        watch.begin()
+        watch.changed()
+        return effect.pipe(
+          Effect.tap((value) =>
+            Effect.sync(() => {
+              steps[name] = Schema.encodeSync(codec)(value)
+            })
+          ),
+          Effect.ensuring(Effect.sync(watch.end))
+        )
       })
-    if (winner._tag === "Done") {
-      const exit = winner.exit
-      if (Exit.isSuccess(exit)) return { _tag: "Complete", value: exit.value, round: journal.round } as const
-      return yield* Effect.failCause(exit.cause as Cause.Cause<E | MissingClientCapability>)
-    }
-    yield* Fiber.interrupt(fiber)
+  })
 
+  // The handler runs in a child fiber (interrupted with this one). A round
+  // that needs no answer usually completes while it starts; otherwise the
+  // round ends with whichever comes first: the handler's exit, or the
+  // watch's "suspend" (see `roundEndWatch`). No fiber, race or deferred
+  // beyond the handler's own: this runs on every round of every request.
+  type Settled = Winner<A, E | MissingClientCapability>
+  const wait = (fiber: Fiber.Fiber<A, E | MissingClientCapability>): Effect.Effect<Settled> => {
+    const polled = fiber.pollUnsafe()
+    if (polled !== undefined) return Effect.succeed({ _tag: "Done", exit: polled })
+    return Effect.callback<Settled>((resume) => {
+      let settled = false
+      const settle = (winner: Settled) => {
+        if (settled) return
+        settled = true
+        removeObserver()
+        watch.stop()
+        resume(Effect.succeed(winner))
+      }
+      const removeObserver = fiber.addObserver((exit) => settle({ _tag: "Done", exit }))
+      watch.onSuspend(() => settle({ _tag: "Suspend" }))
+      return Effect.sync(() => {
+        settled = true
+        removeObserver()
+        watch.stop()
+      })
+    })
+  }
+
+  // The handler is suspended: seal the new journal with every pending ask.
+  const suspend = (): Effect.Effect<Outcome<A>, RunError> => {
     const round = journal.round + 1
-    if (round > limits.maxRounds) return yield* new RoundLimitExceeded({ maxRounds: limits.maxRounds })
+    if (round > limits.maxRounds) return Effect.fail(new RoundLimitExceeded({ maxRounds: limits.maxRounds }))
     const inputRequests: Record<string, InputRequest> = {}
     const pendingDigests: Record<string, string> = {}
     for (const [key, ask] of pending) {
@@ -429,12 +439,24 @@ export const runWith = <A, E, R>(
     // cost per suspended round).
     const size = JSON.stringify(next).length
     if (size > limits.maxJournalBytes) {
-      return yield* new JournalTooLarge({ size, maxJournalBytes: limits.maxJournalBytes })
+      return Effect.fail(new JournalTooLarge({ size, maxJournalBytes: limits.maxJournalBytes }))
     }
-    const requestState = yield* codec.seal(next, binding)
-    return {
+    return Effect.map(codec.seal(next, binding), (requestState): Outcome<A> => ({
       _tag: "InputRequired",
       result: makeInputRequiredResult({ inputRequests, requestState }),
       round
-    } as const
-  })
+    }))
+  }
+
+  return Effect.flatMap(
+    Effect.forkChild(Effect.provideService(handler, Conversation, conversation), { startImmediately: true }),
+    (fiber) =>
+      Effect.flatMap(wait(fiber), (winner): Effect.Effect<Outcome<A>, E | RunError> => {
+        if (winner._tag === "Suspend") return Effect.flatMap(Fiber.interrupt(fiber), suspend)
+        const exit = winner.exit
+        return Exit.isSuccess(exit)
+          ? Effect.succeed({ _tag: "Complete", value: exit.value, round: journal.round })
+          : Effect.failCause(exit.cause)
+      })
+  ) as Effect.Effect<Outcome<A>, E | RunError, Exclude<R, Conversation>>
+}

@@ -250,11 +250,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     logging: {}
   })
 
+  // The `_meta` every result carries, built once (results are serialized, never mutated).
+  const serverMeta: Readonly<Record<string, unknown>> = Object.freeze({ [MetaKey.serverInfo]: info })
   const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean) => ({
     ...result,
     resultType: "complete",
     ...(CACHEABLE.has(method) ? cacheable ? cache : { ttlMs: 0, cacheScope: "private" } : {}),
-    _meta: { ...(isRecord(result._meta) ? result._meta : {}), [MetaKey.serverInfo]: info }
+    _meta: isRecord(result._meta) ? { ...result._meta, ...serverMeta } : serverMeta
   })
 
   // -- MRTR methods -------------------------------------------------------
@@ -287,7 +289,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }).pipe(
       Effect.map((outcome) =>
         outcome._tag === "InputRequired"
-          ? { ...outcome.result, _meta: { [MetaKey.serverInfo]: info } }
+          ? { ...outcome.result, _meta: serverMeta }
           : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
       )
     )
