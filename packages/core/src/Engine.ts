@@ -342,8 +342,12 @@ const runRound = <A, E, R>(
         // The question's digest counts as work in progress, like a step: with
         // an asynchronous `Digest` (WebCrypto) the round must not end before
         // this ask has registered, or concurrent asks land in separate rounds.
+        // (It never fails; if it is interrupted, so is the round, and the watch with it.)
         watch.begin()
-        const digested = Effect.ensuring(questionDigest(ask.request), Effect.sync(watch.end))
+        const digested = Effect.map(questionDigest(ask.request), (digest) => {
+          watch.end()
+          return digest
+        })
         return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
           const outcome = answerFor(ask, askKey, digest)
           if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
