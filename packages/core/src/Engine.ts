@@ -236,7 +236,11 @@ export const run = <A, E, R>(
   )
 
 /**
- * The services {@link runWith} takes as arguments instead of from the context.
+ * The services {@link runWith} takes as arguments instead of from the context:
+ * `codec`, the `RequestStateCodec` service that seals and unseals
+ * `requestState`; `digest`, an `effect/crypto` `Digest` service (SHA-256 of
+ * canonical JSON, for question and arguments digests); `limits`, the bounds of
+ * {@link Limits} (`maxRounds` in rounds, `maxJournalBytes` in bytes).
  *
  * @since 0.1.0
  */
@@ -249,7 +253,10 @@ export interface Services {
 /**
  * {@link run} with its services given as arguments: for a dispatcher that
  * resolves them once (at construction) rather than on every request.
- * Same outcomes and failures as {@link run}.
+ * Same outcomes and failures as {@link run} (`InvalidRequestState` and the
+ * size and round limits answer JSON-RPC -32602, `MissingClientCapability`
+ * -32021, through the server's dispatcher).
+ * Source: MCP 2026-07-28, basic/patterns/mrtr.
  *
  * @since 0.1.0
  */

@@ -673,7 +673,10 @@ const register = <A, R>(
 
 /**
  * Registers tools with the server. The Layer requires what the tools'
- * handlers require (besides the engine's services), and provides it to them.
+ * handlers require (besides the engine's services), and provides it to them
+ * on every round. A handler that needs a `Scope` gets the request's
+ * (Streamable HTTP opens one per request), so what it acquires is released
+ * when the request ends, not when the server stops.
  *
  * @since 0.1.0
  */
