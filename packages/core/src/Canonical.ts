@@ -93,6 +93,23 @@ export const digestWith = (digest: Digest.Digest["Service"], value: unknown, byt
   })
 
 /**
+ * The digest {@link digestWith} would give for `value` (same `bytes`) when it
+ * is already known, without computing it; `undefined` otherwise. Lets the
+ * engine take the synchronous path for a question it has digested before.
+ *
+ * @since 0.1.0
+ */
+export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
+  let json: string | undefined
+  try {
+    json = JSON.stringify(value)
+  } catch {
+    return undefined
+  }
+  return json !== undefined && json.length <= cacheableLength ? caches.get(bytes)?.get(json) : undefined
+}
+
+/**
  * SHA-256 of the canonical JSON of `value`, base64url without padding.
  *
  * `bytes` truncates the digest (default 32 bytes = 43 characters; 16 bytes =

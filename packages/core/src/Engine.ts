@@ -18,7 +18,7 @@
  *
  * @since 0.1.0
  */
-import { Cause, Context, Effect, Exit, Fiber, Option, Result, Schema } from "effect"
+import { Context, Effect, Exit, Fiber, Option, Result, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import {
   type ClientCapabilities,
@@ -29,7 +29,7 @@ import {
   missingCapabilities,
   requiredCapabilities
 } from "@mrtr/protocol"
-import { digestWith } from "./Canonical.ts"
+import { digestWith, knownDigest } from "./Canonical.ts"
 import { type Ask, Conversation } from "./Conversation.ts"
 import { JournalTooLarge, MissingClientCapability, RoundLimitExceeded } from "./Errors.ts"
 import * as Journal from "./Journal.ts"
@@ -349,12 +349,16 @@ const runRound = <A, E, R>(
         // The question's digest counts as work in progress, like a step: with
         // an asynchronous `Digest` (WebCrypto) the round must not end before
         // this ask has registered, or concurrent asks land in separate rounds.
-        // (It never fails; if it is interrupted, so is the round, and the watch with it.)
-        watch.begin()
-        const digested = Effect.map(questionDigest(ask.request), (digest) => {
-          watch.end()
-          return digest
-        })
+        // A question digested before is known at once (the common case: the same
+        // asks every round), and needs no bookkeeping.
+        const known = knownDigest(ask.request, 16)
+        let digested: Effect.Effect<string>
+        if (known !== undefined) {
+          digested = Effect.succeed(known)
+        } else {
+          watch.begin()
+          digested = Effect.ensuring(questionDigest(ask.request), Effect.sync(watch.end))
+        }
         return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
           const outcome = answerFor(ask, askKey, digest)
           if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)

@@ -115,6 +115,19 @@ describe("Engine.run", () => {
       expect(runs).toBe(1)
     }))
 
+  it.effect("an ask interrupted while its question is being digested does not hold the round open", () =>
+    Effect.gen(function*() {
+      // Questions never asked before, so their digests run (asynchronously, on WebCrypto).
+      const nonce = crypto.randomUUID()
+      const handler = Mrtr.all([
+        Elicitation.form({ key: "kept", message: `Kept ${nonce}?`, schema: Name }),
+        // the handler's own race drops this ask while its digest is in flight
+        Effect.raceFirst(Elicitation.form({ key: "dropped", message: `Dropped ${nonce}?`, schema: Color }), Effect.yieldNow)
+      ])
+      const r1 = expectInputRequired(yield* round(handler))
+      expect(Object.keys(r1.inputRequests ?? {})).toEqual(["kept"])
+    }), 5_000)
+
   it.effect("two concurrent asks make one round with two keys", () =>
     Effect.gen(function*() {
       const handler = Effect.gen(function*() {
