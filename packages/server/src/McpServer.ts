@@ -149,15 +149,18 @@ const isRecord = (u: unknown): u is Record<string, unknown> =>
  */
 export const MAX_PARAMS_DEPTH = 64
 
-const nestedDeeperThan = (value: unknown, max: number): boolean => {
-  const stack: Array<[unknown, number]> = [[value, 1]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
-    if (typeof node !== "object" || node === null) continue
-    if (depth > max) return true
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
+// Recursive, but never deeper than `max` + 1 calls: it stops at that depth.
+const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
+  if (typeof value !== "object" || value === null) return false
+  if (depth > max) return true
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (nestedDeeperThan(value[i], max, depth + 1)) return true
     }
+    return false
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && nestedDeeperThan((value as Record<string, unknown>)[key], max, depth + 1)) return true
   }
   return false
 }
