@@ -18,7 +18,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Exit, Fiber, Option, Result, Schema } from "effect"
+import { Context, Effect, Exit, Fiber, Option, Result, Scheduler, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import {
   type ClientCapabilities,
@@ -114,6 +114,8 @@ export type RunError =
 interface PendingAsk {
   readonly digest: string
   readonly request: InputRequest
+  /** How many asks of the handler wait for this answer (the same ask may run in two branches). */
+  waiters: number
 }
 
 const decodeJournal = Schema.decodeUnknownEffect(Journal.Journal)
@@ -123,21 +125,52 @@ type Winner<A, E> =
   | { readonly _tag: "Suspend" }
 
 /**
+ * The scheduler the handler's fibers run on: `base`, reporting every task it
+ * queues for them to the watch as work in progress until the task has run. A
+ * fiber that yields (every 2048 operations) or resumes after an asynchronous
+ * callback is busy, so a long computation between two concurrent asks does not
+ * split them into two rounds.
+ */
+const trackingScheduler = (base: Scheduler.Scheduler, watch: RoundEndWatch): Scheduler.Scheduler => ({
+  executionMode: base.executionMode,
+  shouldYield: (fiber) => base.shouldYield(fiber),
+  makeDispatcher: () => {
+    const dispatcher = base.makeDispatcher()
+    return {
+      scheduleTask: (task, priority) => {
+        watch.begin()
+        dispatcher.scheduleTask(() => {
+          try {
+            task()
+          } finally {
+            watch.end()
+          }
+        }, priority)
+      },
+      flush: () => dispatcher.flush()
+    }
+  }
+})
+
+type RoundEndWatch = ReturnType<typeof roundEndWatch>
+
+/**
  * Decides when a round can make no more progress without answers: some ask
- * waits (`waiting`), no step or question digest is in flight (`begin`/`end`), and
+ * waits (`asking`), no step, question digest or scheduled task of the
+ * handler's fibers is in flight (`begin`/`end`), and
  * nothing changed (`changed`) for two consecutive turns of the event loop
  * (`setImmediate`), so work that is about to register another ask of the same
  * round (a concurrent branch of `Mrtr.all`, a microtask, an I/O callback that
  * already fired) does so first. Plain callbacks rather than a fiber: it runs on
  * every suspended round.
  */
-const roundEndWatch = () => {
+const roundEndWatch = (asking: () => boolean) => {
   let version = 0
   let mark = 0
   let quiet = 0
   let busy = 0
-  let started = false
-  let waitingForChange = false
+  // Waiting for a change until an ask waits (`asking`) and no work is in flight.
+  let waitingForChange = true
   let timer: ReturnType<typeof setImmediate> | undefined
   let suspended = false
   let stopped = false
@@ -152,11 +185,15 @@ const roundEndWatch = () => {
     timer = undefined
     if (stopped) return
     quiet = version === mark && busy === 0 ? quiet + 1 : 0
-    if (quiet >= 2) suspend()
-    else next()
+    if (quiet < 2) return next()
+    if (asking()) return suspend()
+    // Quiet, but no ask waits (the handler dropped the ones it made): the
+    // round goes on until something changes.
+    quiet = 0
+    waitingForChange = true
   }
   const next = () => {
-    if (busy > 0) {
+    if (busy > 0 || !asking()) {
       waitingForChange = true
       return
     }
@@ -174,21 +211,17 @@ const roundEndWatch = () => {
   return {
     /** Something happened that may lead to more asks this round. */
     changed,
-    /** A step or a question digest starts. */
+    /** A step, a question digest or a task scheduled for the handler's fibers starts. */
     begin: () => {
       busy++
     },
-    /** A step or a question digest ended (a change). */
+    /** It ended (a change). */
     end: () => {
       busy--
       changed()
     },
-    /** An ask registered an input request: from now on the round may end. */
-    waiting: () => {
-      if (started || stopped) return
-      started = true
-      next()
-    },
+    /** The round is over (decided, or the request was interrupted). */
+    isStopped: () => stopped,
     onSuspend: (f: () => void) => {
       if (suspended) f()
       else listener = f
@@ -309,7 +342,7 @@ const runRound = <A, E, R>(
   const answers: Record<string, Journal.Journal["answers"][string]> = {}
   const steps: Record<string, unknown> = {}
   const pending = new Map<string, PendingAsk>()
-  const watch = roundEndWatch()
+  const watch = roundEndWatch(() => pending.size > 0)
 
   const answerFor = <A2, E2>(ask: Ask<A2, E2>, key: string, digest: string): Result.Result<A2, E2> | undefined => {
     const recorded = journal.answers[key]
@@ -330,7 +363,20 @@ const runRound = <A, E, R>(
     return outcome
   }
 
-  const conversation = Conversation.of({
+  // Counts `effect` as work in progress for as long as it runs, however it
+  // ends: the count and its release cannot be separated by an interruption
+  // (which could otherwise land between them, at a scheduler yield).
+  const inFlight = <A2, E2, R2>(effect: Effect.Effect<A2, E2, R2>): Effect.Effect<A2, E2, R2> =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => {
+        watch.begin()
+        watch.changed()
+      }),
+      () => effect,
+      () => Effect.sync(watch.end)
+    )
+
+  const conversation: Conversation["Service"] = Conversation.of({
     clientCapabilities: request.clientCapabilities,
     round: journal.round,
     ask: <A2, E2>(ask: Ask<A2, E2>) =>
@@ -354,26 +400,48 @@ const runRound = <A, E, R>(
         const known = knownDigest(ask.request, 16)
         let digested: Effect.Effect<string>
         if (known !== undefined) {
+          // a change all the same: a replayed answer is progress of the round
+          watch.changed()
           digested = Effect.succeed(known)
         } else {
-          watch.begin()
-          digested = Effect.ensuring(questionDigest(ask.request), Effect.sync(watch.end))
+          digested = inFlight(questionDigest(ask.request))
         }
         return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
           const outcome = answerFor(ask, askKey, digest)
           if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
-          const already = pending.get(askKey)
-          if (already !== undefined && already.digest !== digest) {
-            return Effect.die(
-              new Error(`Two different questions use the ask key "${askKey}" in one round; give each ask its own key`)
-            )
-          }
-          if (already === undefined) {
-            pending.set(askKey, { digest, request: ask.request })
-            watch.waiting()
-            watch.changed()
-          }
-          return Effect.never
+          // Registered, waited for and unregistered as one: an interruption
+          // cannot fall between the registration and its release.
+          return Effect.acquireUseRelease(
+            Effect.suspend(() => {
+              let entry = pending.get(askKey)
+              if (entry !== undefined && entry.digest !== digest) {
+                return Effect.die(
+                  new Error(`Two different questions use the ask key "${askKey}" in one round; give each ask its own key`)
+                )
+              }
+              if (entry === undefined) {
+                entry = { digest, request: ask.request, waiters: 0 }
+                pending.set(askKey, entry)
+                watch.changed()
+              }
+              entry.waiters++
+              return Effect.succeed(entry)
+            }),
+            // Interruptible even inside an uninterruptible region of the
+            // handler (an `acquire`), so the round can always end here.
+            () => Effect.interruptible(Effect.never),
+            (entry) =>
+              Effect.sync(() => {
+                // The handler itself gave up on the answer (a race, a timeout):
+                // unless the round is over, the question is no longer asked.
+                if (watch.isStopped()) return
+                entry.waiters--
+                if (entry.waiters === 0 && pending.get(askKey) === entry) {
+                  pending.delete(askKey)
+                  watch.changed()
+                }
+              })
+          )
         })
       }),
     step: <A2, E2, R2>(name: string, effect: Effect.Effect<A2, E2, R2>, schema: Schema.Codec<A2, any, never, never>) =>
@@ -391,17 +459,29 @@ const runRound = <A, E, R>(
             return Effect.succeed(recorded.value)
           }
         }
-        watch.begin()
-        watch.changed()
-        return effect.pipe(
-          Effect.tap((value) =>
-            Effect.sync(() => {
-              steps[name] = Schema.encodeSync(codec)(value)
-            })
-          ),
-          Effect.ensuring(Effect.sync(watch.end))
+        return inFlight(
+          effect.pipe(
+            Effect.provideService(Conversation, inStep),
+            Effect.tap((value) =>
+              Effect.sync(() => {
+                steps[name] = Schema.encodeSync(codec)(value)
+              })
+            )
+          )
         )
       })
+  })
+
+  // Inside a step, an ask could never be answered (the step would wait for it
+  // and the round for the step): it is a defect with a message instead.
+  const inStep: Conversation["Service"] = Conversation.of({
+    ...conversation,
+    ask: (ask) =>
+      Effect.die(
+        new Error(
+          `The ask "${ask.key ?? ask.kind}" runs inside Mrtr.step; a step is work between asks: ask before or after it`
+        )
+      )
   })
 
   // The handler runs in a child fiber (interrupted with this one). A round
@@ -464,7 +544,14 @@ const runRound = <A, E, R>(
   }
 
   return Effect.flatMap(
-    Effect.forkChild(Effect.provideService(handler, Conversation, conversation), { startImmediately: true }),
+    Effect.forkChild(
+      Effect.updateService(
+        Effect.provideService(handler, Conversation, conversation),
+        Scheduler.Scheduler,
+        (scheduler) => trackingScheduler(scheduler, watch)
+      ),
+      { startImmediately: true }
+    ),
     (fiber) =>
       Effect.flatMap(wait(fiber), (winner): Effect.Effect<Outcome<A>, E | RunError> => {
         if (winner._tag === "Suspend") return Effect.flatMap(Fiber.interrupt(fiber), suspend)

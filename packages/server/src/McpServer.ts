@@ -648,13 +648,25 @@ export const layer = <E = never>(
  * that needs nothing of its own): then nothing is merged, since a merge
  * copies every service of the application on every request.
  */
-const provideRegistered = (context: Context.Context<any>) => {
+const provideRegistered = (registered: Context.Context<any>) => {
+  // Not the layer's own Scope when the request has one: a handler that needs a
+  // Scope gets the request's (its resources are released with the request).
+  const context = Context.omit(Scope.Scope)(registered)
+  const layerScope = Context.getOption(registered, Scope.Scope)
   const entries = Array.from(context.mapUnsafe, ([id, value]) => [Context.Service<unknown>(id), value] as const)
   const provide = (current: Context.Context<never>): Context.Context<never> => {
+    let next = current
     for (const [key, value] of entries) {
-      if (Context.getOrUndefined(current, key) !== value) return Context.merge(current, context)
+      if (Context.getOrUndefined(current, key) !== value) {
+        next = Context.merge(current, context)
+        break
+      }
     }
-    return current
+    // A request run without a Scope (a custom transport) falls back to the layer's.
+    if (Option.isSome(layerScope) && Option.isNone(Context.getOption(next, Scope.Scope))) {
+      next = Context.add(next, Scope.Scope, layerScope.value)
+    }
+    return next
   }
   return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, never> =>
     Effect.updateContext(effect as Effect.Effect<A, E, never>, provide)
@@ -667,10 +679,7 @@ const register = <A, R>(
 ): Layer.Layer<never, never, McpServer | R> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const server = yield* McpServer
-    // Not the layer's own Scope: a handler that needs one gets the request's
-    // (effect/http opens one per request), not one that lives as long as the server.
-    const context = Context.omit(Scope.Scope)(yield* Effect.context<R>())
-    const provide = provideRegistered(context)
+    const provide = provideRegistered(yield* Effect.context<R>())
     for (const item of items) yield* add(server, withContext(item, provide))
   }))
 
@@ -678,8 +687,10 @@ const register = <A, R>(
  * Registers tools with the server. The Layer requires what the tools'
  * handlers require (besides the engine's services), and provides it to them
  * on every round. A handler that needs a `Scope` gets the request's
- * (Streamable HTTP opens one per request), so what it acquires is released
- * when the request ends, not when the server stops.
+ * (Streamable HTTP and stdio open one per request), so what it acquires is
+ * released when the request ends; a request handled without one (a custom
+ * transport calling `handle` outside any Scope) gets the layer's, released
+ * when the server stops.
  *
  * @since 0.1.0
  */

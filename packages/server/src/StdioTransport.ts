@@ -259,6 +259,9 @@ const dispatch = (
         )
     }
   }).pipe(
+    // One Scope per request, closed once its response is written: what a
+    // handler acquires in it is released with the request.
+    Effect.scoped,
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)
         ? Effect.failCause(cause)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, type Duration, Effect, Fiber, Layer, Schema, Stream } from "effect"
+import { Context, type Duration, Effect, Exit, Fiber, Layer, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { validateWire } from "../../protocol/test-utils/wire.ts"
-import { McpServer, Prompt, Tool, type Transport } from "../src/index.ts"
+import { McpServer, Prompt, StdioTransport, Tool, type Transport } from "../src/index.ts"
 import { greet, Name, request, serverLayer } from "./fixtures.ts"
 
 const handle = (message: unknown, headers?: Record<string, string>) =>
@@ -493,5 +493,29 @@ describe("McpServer and the services of handlers", () => {
         yield* Effect.scoped(handle(request("tools/call", { name: "scoped", arguments: {} })))
         expect(released).toEqual(["round", "round"])
       }).pipe(Effect.provide(server))
+
+      // on stdio, each request has its Scope too
+      released.length = 0
+      const lines: Array<string> = []
+      const input = Stream.make(new TextEncoder().encode(JSON.stringify(request("tools/call", { name: "scoped", arguments: {} })) + "\n"))
+      yield* StdioTransport.run(input, (line) => Effect.sync(() => lines.push(line))).pipe(Effect.provide(server))
+      expect(JSON.parse(lines[0]!).result.content[0].text).toBe("done")
+      expect(released).toEqual(["round"])
+    }))
+
+  it.live("a handler that needs a Scope still runs when the dispatcher is called outside any Scope", () =>
+    Effect.gen(function*() {
+      const scoped = Tool.make("scoped", {
+        handler: () => Effect.as(Effect.addFinalizer(() => Effect.void), "done")
+      })
+      const server = McpServer.tools(scoped).pipe(
+        Layer.provideMerge(McpServer.layer({ name: "scoped", version: "1.0.0", requestState: codec }))
+      )
+      // a custom transport: the dispatcher run with nothing around it (the
+      // types ask for a Scope, which `handle`'s own type does not show)
+      const bare = handle(request("tools/call", { name: "scoped", arguments: {} })).pipe(Effect.provide(server))
+      const exit = yield* Effect.promise(() => Effect.runPromiseExit(bare as Effect.Effect<Transport.Reply>))
+      expect(Exit.isSuccess(exit)).toBe(true)
+      if (Exit.isSuccess(exit)) expect(result(exit.value).content[0].text).toBe("done")
     }))
 })
