@@ -545,11 +545,13 @@ const runRound = <A, E, R>(
 
   return Effect.flatMap(
     Effect.forkChild(
-      Effect.updateService(
-        Effect.provideService(handler, Conversation, conversation),
-        Scheduler.Scheduler,
-        (scheduler) => trackingScheduler(scheduler, watch)
-      ),
+      // One context update for both (each update refreshes the fiber's caches).
+      Effect.updateContext(handler as Effect.Effect<A, E, never>, (context: Context.Context<never>) =>
+        Context.add(
+          Context.add(context, Conversation, conversation),
+          Scheduler.Scheduler,
+          trackingScheduler(Context.get(context, Scheduler.Scheduler), watch)
+        )),
       { startImmediately: true }
     ),
     (fiber) =>
