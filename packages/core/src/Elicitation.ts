@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Result, Schema } from "effect"
+import { Effect, type Option, Result, Schema } from "effect"
 import { ElicitResult, type ElicitRequest } from "@mrtr/protocol"
 import { Conversation } from "./Conversation.ts"
 import * as ElicitationSchema from "./ElicitationSchema.ts"
@@ -67,6 +67,41 @@ export interface FormOptions<A> {
   readonly schema: ElicitationSchema.FormSchemaInput<A> | ElicitationSchema.FormSchema<A>
 }
 
+// One content decoder per schema, built once: `Schema.toCodecJson` and
+// `decodeUnknownOption` make new objects on every call, several times the
+// cost of the decoding itself, and the same form is asked on every round.
+const decoders = new WeakMap<object, (content: unknown) => Option.Option<any>>()
+const contentDecoder = <A>(schema: Schema.Codec<A, any>): (content: unknown) => Option.Option<A> => {
+  let decoder = decoders.get(schema)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknownOption(Schema.toCodecJson(schema))
+    decoders.set(schema, decoder)
+  }
+  return decoder
+}
+
+// The same frozen question object for the same form and message: the engine
+// knows the digest of a frozen question it has seen by identity, without
+// serializing it again on every round (bounded per form).
+const requests = new WeakMap<object, Map<string, ElicitRequest>>()
+const formRequest = (requestedSchema: object, message: string): ElicitRequest => {
+  let byMessage = requests.get(requestedSchema)
+  if (byMessage === undefined) {
+    byMessage = new Map()
+    requests.set(requestedSchema, byMessage)
+  }
+  let request = byMessage.get(message)
+  if (request === undefined) {
+    if (byMessage.size >= 64) byMessage.clear()
+    request = Object.freeze({
+      method: "elicitation/create",
+      params: Object.freeze({ mode: "form", message, requestedSchema })
+    }) as ElicitRequest
+    byMessage.set(message, request)
+  }
+  return request
+}
+
 /**
  * Asks the user to fill in a form and returns the accepted content decoded
  * with `schema` (through its JSON codec, so `Schema.Date` fields and the like
@@ -91,11 +126,8 @@ export const form = <A>(
       : ElicitationSchema.make(options.schema)
     if (Result.isFailure(made)) return Effect.die(made.failure)
     const { requestedSchema, schema } = made.success
-    const decodeContent = Schema.decodeUnknownOption(Schema.toCodecJson(schema as Schema.Codec<A, any>))
-    const request: ElicitRequest = {
-      method: "elicitation/create",
-      params: { mode: "form", message: options.message, requestedSchema } as ElicitRequest["params"]
-    }
+    const decodeContent = contentDecoder(schema as Schema.Codec<A, any>)
+    const request = formRequest(requestedSchema, options.message)
     return Conversation.use((conversation) =>
       conversation.ask({
         kind: "elicitation",

@@ -120,6 +120,9 @@ interface PendingAsk {
 
 const decodeJournal = Schema.decodeUnknownEffect(Journal.Journal)
 
+// Question digests of frozen questions, by identity (see `conversation.ask`).
+const frozenDigests = new WeakMap<object, string>()
+
 type Winner<A, E> =
   | { readonly _tag: "Done"; readonly exit: Exit.Exit<A, E> }
   | { readonly _tag: "Suspend" }
@@ -397,7 +400,12 @@ const runRound = <A, E, R>(
         // this ask has registered, or concurrent asks land in separate rounds.
         // A question digested before is known at once (the common case: the same
         // asks every round), and needs no bookkeeping.
-        const known = knownDigest(ask.request, 16)
+        const question = ask.request as { readonly params?: { readonly requestedSchema?: unknown } }
+        // A question frozen all the way to its form (Elicitation.form's) cannot
+        // have changed since it was digested: its digest is known by identity.
+        const frozen = Object.isFrozen(question) && Object.isFrozen(question.params) &&
+          (question.params?.requestedSchema === undefined || Object.isFrozen(question.params.requestedSchema))
+        const known = (frozen ? frozenDigests.get(question) : undefined) ?? knownDigest(question, 16)
         let digested: Effect.Effect<string>
         if (known !== undefined) {
           // a change all the same: a replayed answer is progress of the round
@@ -407,6 +415,7 @@ const runRound = <A, E, R>(
           digested = inFlight(questionDigest(ask.request))
         }
         return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
+          if (frozen) frozenDigests.set(question, digest)
           const outcome = answerFor(ask, askKey, digest)
           if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
           // Registered, waited for and unregistered as one: an interruption
