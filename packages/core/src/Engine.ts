@@ -9,9 +9,12 @@
  * answered asks and journaled steps return at once, the first unanswered
  * asks register their input requests and wait. When the handler completes,
  * its value is returned; when it can make no further progress without the
- * pending answers (no step running, nothing changed for two turns of the
- * event loop), the handler is interrupted, the new journal is sealed and an
- * `InputRequiredResult` carrying every pending input request is returned.
+ * pending answers (no step, digest or scheduled task of its fibers running,
+ * nothing changed for two turns of the event loop), the handler is
+ * interrupted, the new journal is sealed and an `InputRequiredResult`
+ * carrying every pending input request is returned. An ask the handler itself
+ * abandons (a lost race, a timeout) is withdrawn; an ask inside `Mrtr.step`
+ * is a defect.
  * The engine keeps no memory between calls: any server instance holding the
  * key ring can run the next round.
  * Source: MCP 2026-07-28, basic/patterns/mrtr.
