@@ -33,6 +33,8 @@ export {
  * run. `name` must be unique within the handler. A step that fails is not
  * journaled (it runs again next round if the handler reaches it). When a
  * journaled value no longer decodes (the schema changed), the step runs again.
+ * A step is work between asks: an ask inside `effect` dies with a defect
+ * that says so (it could never be answered while the step waits for it).
  *
  * @since 0.1.0
  */
