@@ -80,28 +80,6 @@ const contentDecoder = <A>(schema: Schema.Codec<A, any>): (content: unknown) => 
   return decoder
 }
 
-// The same frozen question object for the same form and message: the engine
-// knows the digest of a frozen question it has seen by identity, without
-// serializing it again on every round (bounded per form).
-const requests = new WeakMap<object, Map<string, ElicitRequest>>()
-const formRequest = (requestedSchema: object, message: string): ElicitRequest => {
-  let byMessage = requests.get(requestedSchema)
-  if (byMessage === undefined) {
-    byMessage = new Map()
-    requests.set(requestedSchema, byMessage)
-  }
-  let request = byMessage.get(message)
-  if (request === undefined) {
-    if (byMessage.size >= 64) byMessage.clear()
-    request = Object.freeze({
-      method: "elicitation/create",
-      params: Object.freeze({ mode: "form", message, requestedSchema })
-    }) as ElicitRequest
-    byMessage.set(message, request)
-  }
-  return request
-}
-
 /**
  * Asks the user to fill in a form and returns the accepted content decoded
  * with `schema` (through its JSON codec, so `Schema.Date` fields and the like
@@ -127,7 +105,10 @@ export const form = <A>(
     if (Result.isFailure(made)) return Effect.die(made.failure)
     const { requestedSchema, schema } = made.success
     const decodeContent = contentDecoder(schema as Schema.Codec<A, any>)
-    const request = formRequest(requestedSchema, options.message)
+    const request: ElicitRequest = {
+      method: "elicitation/create",
+      params: { mode: "form", message: options.message, requestedSchema } as ElicitRequest["params"]
+    }
     return Conversation.use((conversation) =>
       conversation.ask({
         kind: "elicitation",

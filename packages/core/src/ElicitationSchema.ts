@@ -199,17 +199,8 @@ export const make = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>
   const cached = cache.get(schema)
   if (cached !== undefined) return cached
   const result = convert(schema)
-  // Frozen: the same `requestedSchema` object goes into every question asked
-  // with this form (see `Elicitation.form`).
-  if (Result.isSuccess(result)) deepFreeze(result.success.requestedSchema)
   cache.set(schema, result)
   return result
-}
-
-const deepFreeze = (value: unknown): void => {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return
-  Object.freeze(value)
-  for (const child of Object.values(value)) deepFreeze(child)
 }
 
 /**

@@ -123,19 +123,16 @@ interface PendingAsk {
 
 const decodeJournal = Schema.decodeUnknownEffect(Journal.Journal)
 
-// Question digests of frozen questions, by identity (see `conversation.ask`).
-const frozenDigests = new WeakMap<object, string>()
-
 type Winner<A, E> =
   | { readonly _tag: "Done"; readonly exit: Exit.Exit<A, E> }
   | { readonly _tag: "Suspend" }
 
 /**
- * The scheduler the handler's fibers run on: `base`, reporting every task it
- * queues for them to the watch as work in progress until the task has run. A
- * fiber that yields (every 2048 operations) or resumes after an asynchronous
- * callback is busy, so a long computation between two concurrent asks does not
- * split them into two rounds.
+ * The scheduler the handler's fibers run on: `base`, reporting to the watch
+ * every task it queues for them until the task has run. A fiber that yields
+ * (every 2048 operations) or resumes after an asynchronous callback is
+ * active, so a long computation between two concurrent asks does not split
+ * them into two rounds.
  */
 const trackingScheduler = (base: Scheduler.Scheduler, watch: RoundEndWatch): Scheduler.Scheduler => ({
   executionMode: base.executionMode,
@@ -144,12 +141,12 @@ const trackingScheduler = (base: Scheduler.Scheduler, watch: RoundEndWatch): Sch
     const dispatcher = base.makeDispatcher()
     return {
       scheduleTask: (task, priority) => {
-        watch.begin()
+        watch.taskQueued()
         dispatcher.scheduleTask(() => {
           try {
             task()
           } finally {
-            watch.end()
+            watch.taskRan()
           }
         }, priority)
       },
@@ -158,23 +155,35 @@ const trackingScheduler = (base: Scheduler.Scheduler, watch: RoundEndWatch): Sch
   }
 })
 
+/**
+ * How many consecutive turns of the event loop the handler's fibers may keep
+ * running (see `trackingScheduler`) without any ask, step or digest changing
+ * before the round ends anyway: enough for some hundred thousand operations of
+ * work between two concurrent asks, and an end for a fiber that never stops
+ * (a busy polling loop).
+ */
+const MAX_ACTIVE_TURNS = 64
+
 type RoundEndWatch = ReturnType<typeof roundEndWatch>
 
 /**
  * Decides when a round can make no more progress without answers: some ask
- * waits (`asking`), no step, question digest or scheduled task of the
- * handler's fibers is in flight (`begin`/`end`), and
- * nothing changed (`changed`) for two consecutive turns of the event loop
- * (`setImmediate`), so work that is about to register another ask of the same
- * round (a concurrent branch of `Mrtr.all`, a microtask, an I/O callback that
- * already fired) does so first. Plain callbacks rather than a fiber: it runs on
- * every suspended round.
+ * waits (`asking`), no step or question digest is in flight (`begin`/`end`),
+ * and for two consecutive turns of the event loop (`setImmediate`) nothing
+ * changed (`changed`) and the handler's fibers ran nothing (`taskQueued`/
+ * `taskRan`, for at most {@link MAX_ACTIVE_TURNS} turns), so work that is
+ * about to register another ask of the same round (a concurrent branch of
+ * `Mrtr.all`, a microtask, an I/O callback that already fired) does so first.
+ * Plain callbacks rather than a fiber: it runs on every suspended round.
  */
 const roundEndWatch = (asking: () => boolean) => {
   let version = 0
   let mark = 0
   let quiet = 0
   let busy = 0
+  let tasks = 0
+  let ranTask = false
+  let activeTurns = 0
   // Waiting for a change until an ask waits (`asking`) and no work is in flight.
   let waitingForChange = true
   let timer: ReturnType<typeof setImmediate> | undefined
@@ -190,7 +199,12 @@ const roundEndWatch = (asking: () => boolean) => {
   const tick = () => {
     timer = undefined
     if (stopped) return
-    quiet = version === mark && busy === 0 ? quiet + 1 : 0
+    const changedSince = version !== mark
+    const active = tasks > 0 || ranTask
+    ranTask = false
+    activeTurns = changedSince ? 0 : active ? activeTurns + 1 : 0
+    const still = !changedSince && busy === 0 && (!active || activeTurns > MAX_ACTIVE_TURNS)
+    quiet = still ? quiet + 1 : 0
     if (quiet < 2) return next()
     if (asking()) return suspend()
     // Quiet, but no ask waits (the handler dropped the ones it made): the
@@ -217,7 +231,7 @@ const roundEndWatch = (asking: () => boolean) => {
   return {
     /** Something happened that may lead to more asks this round. */
     changed,
-    /** A step, a question digest or a task scheduled for the handler's fibers starts. */
+    /** A step or a question digest starts. */
     begin: () => {
       busy++
     },
@@ -225,6 +239,15 @@ const roundEndWatch = (asking: () => boolean) => {
     end: () => {
       busy--
       changed()
+    },
+    /** A task was queued for one of the handler's fibers. */
+    taskQueued: () => {
+      tasks++
+    },
+    /** It ran. */
+    taskRan: () => {
+      tasks--
+      ranTask = true
     },
     /** The round is over (decided, or the request was interrupted). */
     isStopped: () => stopped,
@@ -387,6 +410,13 @@ const runRound = <A, E, R>(
     round: journal.round,
     ask: <A2, E2>(ask: Ask<A2, E2>) =>
       Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {
+        if (watch.isStopped()) {
+          return Effect.die(
+            new Error(
+              `The ask "${ask.key ?? ask.kind}" runs after its round was decided (in a finalizer or an interruption handler); ask in the handler's body`
+            )
+          )
+        }
         let key = ask.key
         if (key === undefined) {
           const n = (counters[ask.kind] ?? 0) + 1
@@ -403,12 +433,7 @@ const runRound = <A, E, R>(
         // this ask has registered, or concurrent asks land in separate rounds.
         // A question digested before is known at once (the common case: the same
         // asks every round), and needs no bookkeeping.
-        const question = ask.request as { readonly params?: { readonly requestedSchema?: unknown } }
-        // A question frozen all the way to its form (Elicitation.form's) cannot
-        // have changed since it was digested: its digest is known by identity.
-        const frozen = Object.isFrozen(question) && Object.isFrozen(question.params) &&
-          (question.params?.requestedSchema === undefined || Object.isFrozen(question.params.requestedSchema))
-        const known = (frozen ? frozenDigests.get(question) : undefined) ?? knownDigest(question, 16)
+        const known = knownDigest(ask.request, 16)
         let digested: Effect.Effect<string>
         if (known !== undefined) {
           // a change all the same: a replayed answer is progress of the round
@@ -418,7 +443,6 @@ const runRound = <A, E, R>(
           digested = inFlight(questionDigest(ask.request))
         }
         return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
-          if (frozen) frozenDigests.set(question, digest)
           const outcome = answerFor(ask, askKey, digest)
           if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
           // Registered, waited for and unregistered as one: an interruption
@@ -504,7 +528,10 @@ const runRound = <A, E, R>(
   type Settled = Winner<A, E | MissingClientCapability>
   const wait = (fiber: Fiber.Fiber<A, E | MissingClientCapability>): Effect.Effect<Settled> => {
     const polled = fiber.pollUnsafe()
-    if (polled !== undefined) return Effect.succeed({ _tag: "Done", exit: polled })
+    if (polled !== undefined) {
+      watch.stop()
+      return Effect.succeed({ _tag: "Done", exit: polled })
+    }
     return Effect.callback<Settled>((resume) => {
       let settled = false
       const settle = (winner: Settled) => {

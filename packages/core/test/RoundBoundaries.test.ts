@@ -4,7 +4,7 @@
  * a step, and misuse is a defect with a message rather than a hang.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Layer, Schema } from "effect"
+import { Cause, Effect, Exit, Fiber, Layer, Schedule, Schema, Stream } from "effect"
 import { Digest } from "effect/crypto"
 import { NodeCrypto } from "@effect/platform-node"
 import type { ClientCapabilities, InputResponses } from "@mrtr/protocol"
@@ -138,6 +138,28 @@ describe("a round always ends", () => {
     }))
 })
 
+describe("a round ends while the handler's own background work goes on", () => {
+  const cases: ReadonlyArray<readonly [string, Effect.Effect<unknown>]> = [
+    ["a busy loop of scheduler yields", Effect.forever(Effect.yieldNow)],
+    ["a loop of pure operations", Effect.forever(Effect.void)],
+    ["a repeat without pause", Effect.repeat(Effect.void, Schedule.forever)],
+    ["a repeat every millisecond", Effect.repeat(Effect.void, Schedule.spaced("1 millis"))],
+    ["an endless stream", Stream.runDrain(Stream.iterate(0, (n) => n + 1))]
+  ]
+  for (const [what, background] of cases) {
+    it.live(what, () =>
+      Effect.gen(function*() {
+        const handler = Effect.gen(function*() {
+          yield* Effect.forkChild(background)
+          return yield* ask("a", false)
+        })
+        const outcome = yield* round(NodeCrypto.layerDigest, handler).pipe(Effect.timeoutOption("5 seconds"))
+        expect(outcome._tag).toBe("Some")
+        if (outcome._tag === "Some") expect(keysOf(outcome.value)).toEqual(["a"])
+      }), 10_000)
+  }
+})
+
 describe("what the handler gave up on is not asked", () => {
   it.live("an ask that loses the handler's own race is withdrawn; the same ask still awaited elsewhere stays", () =>
     Effect.gen(function*() {
@@ -154,7 +176,69 @@ describe("what the handler gave up on is not asked", () => {
     }))
 })
 
+describe("a changed question is asked again", () => {
+  it.effect("even when the caller's own form object changes between rounds", () =>
+    Effect.gen(function*() {
+      const field = { type: "boolean" as const, description: "Transfer 10 EUR to Bob?" }
+      const form = {
+        schema: Schema.Struct({ ok: Schema.Boolean }),
+        requestedSchema: Object.freeze({ type: "object" as const, properties: { ok: field } })
+      }
+      const handler = Effect.gen(function*() {
+        const a = yield* Elicitation.form({ key: "confirm", message: "Please confirm", schema: form })
+        const b = yield* Elicitation.form({ key: "sure", message: "Sure?", schema: form })
+        return [a.ok, b.ok]
+      })
+      const digest = NodeCrypto.layerDigest
+      const r1 = yield* round(digest, handler)
+      if (r1._tag !== "InputRequired") throw new Error("expected input_required")
+      const r2 = yield* round(digest, handler, {
+        requestState: r1.result.requestState,
+        inputResponses: { confirm: { action: "accept", content: { ok: true } } }
+      })
+      expect(keysOf(r2)).toEqual(["sure"])
+      if (r2._tag !== "InputRequired") throw new Error("expected input_required")
+      field.description = "Transfer 10000 EUR to Mallory?"
+      const r3 = yield* round(digest, handler, {
+        requestState: r2.result.requestState,
+        inputResponses: { sure: { action: "accept", content: { ok: true } } }
+      })
+      expect(keysOf(r3)).toEqual(["confirm"])
+    }))
+})
+
 describe("misuse is a defect with a message, not a hang", () => {
+  const squashed = (exit: Exit.Exit<unknown, unknown>) => Exit.isFailure(exit) ? String(Cause.squash(exit.cause)) : "success"
+
+  it.live("an ask in a finalizer or an interruption handler does not join the round it interrupts", () =>
+    Effect.gen(function*() {
+      for (
+        const handler of [
+          ask("a", false).pipe(Effect.ensuring(Effect.ignore(ask("feedback", false)))),
+          ask("a", false).pipe(Effect.onInterrupt(() => Effect.ignore(ask("why", false)))),
+          Effect.acquireUseRelease(Effect.void, () => ask("a", false), () => Effect.ignore(ask("cleanup", false)))
+        ]
+      ) {
+        const outcome = yield* round(NodeCrypto.layerDigest, handler).pipe(Effect.timeoutOption("2 seconds"))
+        expect(outcome._tag).toBe("Some")
+        if (outcome._tag === "Some") expect(keysOf(outcome.value)).toEqual(["a"])
+      }
+    }), 10_000)
+
+  it.live("an ask in a finalizer of the request's Scope: a defect when the Scope closes, not a stuck close", () =>
+    Effect.gen(function*() {
+      const handler = Effect.gen(function*() {
+        yield* Effect.addFinalizer(() => Effect.ignore(ask("bye", false)))
+        return yield* ask("a", false)
+      })
+      const exit = yield* Effect.scoped(round(NodeCrypto.layerDigest, handler)).pipe(
+        Effect.exit,
+        Effect.timeoutOption("2 seconds")
+      )
+      expect(exit._tag).toBe("Some")
+      if (exit._tag === "Some") expect(squashed(exit.value)).toMatch(/The ask "bye" runs after its round was decided/)
+    }), 10_000)
+
   it.live("an ask inside a step", () =>
     Effect.gen(function*() {
       const handler = Mrtr.step("s", ask("a", false), Name)

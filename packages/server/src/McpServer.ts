@@ -20,7 +20,22 @@
  *
  * @since 0.1.0
  */
-import { Cause, type Config, Context, Effect, Exit, Fiber, Layer, Option, PubSub, Queue, Schema, Scope, Stream } from "effect"
+import {
+  Cause,
+  type Config,
+  Context,
+  Effect,
+  Exit,
+  Fiber,
+  Layer,
+  Option,
+  PubSub,
+  Queue,
+  Scheduler,
+  Schema,
+  Scope,
+  Stream
+} from "effect"
 import { NodeCrypto } from "@effect/platform-node"
 import { Digest } from "effect/crypto"
 import {
@@ -651,7 +666,8 @@ export const layer = <E = never>(
 const provideRegistered = (registered: Context.Context<any>) => {
   // Not the layer's own Scope when the request has one: a handler that needs a
   // Scope gets the request's (its resources are released with the request).
-  const context = Context.omit(Scope.Scope)(registered)
+  // Nor a Scheduler: the handler runs on the engine's, which tracks its work.
+  const context = Context.omit(Scope.Scope, Scheduler.Scheduler)(registered)
   const layerScope = Context.getOption(registered, Scope.Scope)
   const entries = Array.from(context.mapUnsafe, ([id, value]) => [Context.Service<unknown>(id), value] as const)
   const provide = (current: Context.Context<never>): Context.Context<never> => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, type Duration, Effect, Exit, Fiber, Layer, Schema, Stream } from "effect"
+import { Context, type Duration, Effect, Exit, Fiber, Layer, Scheduler, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { Elicitation, RequestState } from "@mrtr/core"
+import { Elicitation, Mrtr, RequestState } from "@mrtr/core"
 import { validateWire } from "../../protocol/test-utils/wire.ts"
 import { McpServer, Prompt, StdioTransport, Tool, type Transport } from "../src/index.ts"
 import { greet, Name, request, serverLayer } from "./fixtures.ts"
@@ -466,6 +466,25 @@ describe("McpServer and the services of handlers", () => {
       expect(yield* converse("hello")).toBe("Hello, Ada!")
       expect(yield* converse("bonjour")).toBe("Bonjour, Ada!")
     }).pipe(Effect.provide(twoGreetings)))
+
+  it.live("a Scheduler in the registering layer's context does not replace the engine's", () =>
+    Effect.gen(function*() {
+      const yields = (n: number) => Effect.forEach(Array.from({ length: n }), () => Effect.yieldNow, { discard: true })
+      const two = Tool.make("two", {
+        handler: () =>
+          Mrtr.all([
+            Elicitation.form({ key: "a", message: "A?", schema: Name }),
+            yields(5).pipe(Effect.andThen(Elicitation.form({ key: "b", message: "B?", schema: Name })))
+          ]).pipe(Effect.as("done"))
+      })
+      const server = McpServer.tools(two).pipe(
+        Layer.provide(Layer.succeed(Scheduler.Scheduler, new Scheduler.MixedScheduler())),
+        Layer.provideMerge(McpServer.layer({ name: "scheduled", version: "1.0.0", requestState: codec }))
+      )
+      const r1 = yield* handle(request("tools/call", { name: "two", arguments: {} })).pipe(Effect.provide(server))
+      // both concurrent asks in one round
+      expect(Object.keys(result(r1).inputRequests).sort()).toEqual(["a", "b"])
+    }))
 
   it.effect("the registering layer's services win over the request's own", () =>
     Effect.gen(function*() {
