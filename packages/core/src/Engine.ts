@@ -331,13 +331,15 @@ export const runWith = <A, E, R>(
   // across the round (until its end is detected) costs CPU and garbage on
   // every request.
   Effect.flatMap(digestWith(services.digest, request.arguments ?? null), (argumentsDigest) => {
-    const binding: Binding = {
-      method: request.method,
-      target: request.target,
-      argumentsDigest,
-      audience: request.audience,
-      ...(request.principal === undefined ? {} : { principal: request.principal })
-    }
+    const binding: Binding = request.principal === undefined
+      ? { method: request.method, target: request.target, argumentsDigest, audience: request.audience }
+      : {
+        method: request.method,
+        target: request.target,
+        argumentsDigest,
+        audience: request.audience,
+        principal: request.principal
+      }
     if (request.requestState === undefined) return runRound(services, handler, request, binding, Journal.empty)
     return services.codec.unseal(request.requestState, binding).pipe(
       Effect.flatMap((payload) =>

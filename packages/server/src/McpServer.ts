@@ -132,6 +132,7 @@ export class McpServer extends Context.Service<McpServer, {
 }>()("@mrtr/server/McpServer") {}
 
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
+const NOT_CACHEABLE = { ttlMs: 0, cacheScope: "private" } as const
 const CACHEABLE = new Set([
   "server/discover",
   "tools/list",
@@ -270,12 +271,19 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   // The `_meta` every result carries, built once (results are serialized, never mutated).
   const serverMeta: Readonly<Record<string, unknown>> = Object.freeze({ [MetaKey.serverInfo]: info })
-  const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean) => ({
-    ...result,
-    resultType: "complete",
-    ...(CACHEABLE.has(method) ? cacheable ? cache : { ttlMs: 0, cacheScope: "private" } : {}),
-    _meta: isRecord(result._meta) ? { ...result._meta, ...serverMeta } : serverMeta
-  })
+  // Same keys, values and order as spreading; built in place (spreading the
+  // conditional parts was a visible cost per result).
+  const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean) => {
+    const stamped: Record<string, unknown> = Object.assign({}, result)
+    stamped.resultType = "complete"
+    if (CACHEABLE.has(method)) {
+      const fields = cacheable ? cache : NOT_CACHEABLE
+      stamped.ttlMs = fields.ttlMs
+      stamped.cacheScope = fields.cacheScope
+    }
+    stamped._meta = isRecord(result._meta) ? Object.assign({}, result._meta, serverMeta) : serverMeta
+    return stamped
+  }
 
   // -- MRTR methods -------------------------------------------------------
 
