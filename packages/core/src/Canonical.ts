@@ -46,18 +46,20 @@ const encodeBase64Url: (bytes: Uint8Array) => string = nativeBuffer === undefine
 // characters, and the cache is emptied when full.
 const cacheableLength = 2048
 const cacheEntries = 1024
-// One cache per digest length, keyed by the JSON text itself.
-const caches = new Map<number, Map<string, string>>()
-const cacheFor = (bytes: number): Map<string, string> => {
-  let cache = caches.get(bytes)
-  if (cache === undefined) {
-    cache = new Map()
-    caches.set(bytes, cache)
+const cache = new Map<string, string>()
+
+/** The cache key of `value`'s digest: its JSON text and the length; `undefined` when not cacheable. */
+const cacheKey = (value: unknown, bytes: number): string | undefined => {
+  let json: string | undefined
+  try {
+    json = JSON.stringify(value)
+  } catch {
+    return undefined // not plain JSON (a cycle, a bigint): canonicalize reports it
   }
-  return cache
+  return json !== undefined && json.length <= cacheableLength ? `${bytes}:${json}` : undefined
 }
 
-const remember = (cache: Map<string, string>, key: string, digest: string): string => {
+const remember = (key: string, digest: string): string => {
   if (cache.size >= cacheEntries) cache.clear()
   cache.set(key, digest)
   return digest
@@ -71,23 +73,14 @@ const remember = (cache: Map<string, string>, key: string, digest: string): stri
  */
 export const digestWith = (digest: Digest.Digest["Service"], value: unknown, bytes = 32): Effect.Effect<string> =>
   Effect.suspend(() => {
-    let json: string | undefined
-    try {
-      json = JSON.stringify(value)
-    } catch {
-      json = undefined // not plain JSON (a cycle, a bigint): canonicalize reports it below
-    }
-    const cache = cacheFor(bytes)
-    const key = json !== undefined && json.length <= cacheableLength ? json : undefined
-    if (key !== undefined) {
-      const known = cache.get(key)
-      if (known !== undefined) return Effect.succeed(known)
-    }
+    const key = cacheKey(value, bytes)
+    const known = key === undefined ? undefined : cache.get(key)
+    if (known !== undefined) return Effect.succeed(known)
     return Effect.map(
       digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))),
       (hash) => {
         const encoded = encodeBase64Url(hash.subarray(0, bytes))
-        return key === undefined ? encoded : remember(cache, key, encoded)
+        return key === undefined ? encoded : remember(key, encoded)
       }
     )
   })
@@ -100,13 +93,8 @@ export const digestWith = (digest: Digest.Digest["Service"], value: unknown, byt
  * @since 0.1.0
  */
 export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
-  let json: string | undefined
-  try {
-    json = JSON.stringify(value)
-  } catch {
-    return undefined
-  }
-  return json !== undefined && json.length <= cacheableLength ? caches.get(bytes)?.get(json) : undefined
+  const key = cacheKey(value, bytes)
+  return key === undefined ? undefined : cache.get(key)
 }
 
 /**

@@ -246,7 +246,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     ...(options.title === undefined ? {} : { title: options.title })
   }
   const audience = options.audience ?? options.name
-  const cache = options.cache ?? { ttlMs: 0, cacheScope: "private" as const }
+  const cache = options.cache ?? NOT_CACHEABLE
   const engine: Engine.Services = {
     codec,
     digest,
