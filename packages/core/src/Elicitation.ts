@@ -89,8 +89,9 @@ const contentDecoder = <A>(schema: Schema.Codec<A, any>): (content: unknown) => 
  * message, requestedSchema } }`. Needs the client capability `elicitation`.
  * Fails with `ElicitationDeclined` (action `decline`, even when it carries
  * content), `ElicitationCancelled` (action `cancel`) or
- * `MissingClientCapability`. An accepted answer whose content does not decode
- * is treated as missing and the form is asked again. A schema outside the
+ * `MissingClientCapability`. An accepted answer whose content does not decode,
+ * or breaks a `format` of the form (email, uri, date, date-time), is treated
+ * as missing and the form is asked again. A schema outside the
  * spec's subset is a defect (`InvalidElicitationSchema`).
  *
  * @since 0.1.0
@@ -116,6 +117,8 @@ export const form = <A>(
         request,
         decode: (key, response) =>
           outcomeOf(key, response, (content) => {
+            // a value that breaks a `format` of the form counts as missing, like a wrong shape
+            if (!ElicitationSchema.formatsHold(requestedSchema, content)) return undefined
             const value = decodeContent(content ?? {})
             return value._tag === "Some" ? Result.succeed(value.value) : undefined
           })

@@ -53,6 +53,47 @@ export type FormSchemaInput<A> = Schema.Codec<A, any, never, never>
 type Json = { readonly [key: string]: unknown }
 
 const STRING_FORMATS = new Set(["email", "uri", "date", "date-time"])
+
+const isCalendarDate = (year: number, month: number, day: number): boolean => {
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+// JSON Schema 2020-12 formats (RFC 3339 full-date / date-time, RFC 3986 URI,
+// an address with one "@" and no spaces), checked as JSON Schema validators do.
+const FORMAT_CHECKS: Readonly<Record<string, (value: string) => boolean>> = {
+  email: (value) => /^[^\s@]+@[^\s@]+$/.test(value),
+  uri: (value) => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) && URL.canParse(value),
+  date: (value) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+    return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))
+  },
+  "date-time": (value) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(value)
+    return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) &&
+      Number(match[4]) < 24 && Number(match[5]) < 60 && Number(match[6]) < 61
+  }
+}
+
+/**
+ * True when every string field of `content` that `requestedSchema` gives a
+ * `format` (email, uri, date, date-time) has that format. The Effect Schema
+ * behind a form may only annotate a format, so accepted answers are checked
+ * against the `requestedSchema` the client was shown as well.
+ *
+ * @since 0.1.0
+ */
+export const formatsHold = (requestedSchema: RequestedSchema, content: unknown): boolean => {
+  if (typeof content !== "object" || content === null) return true
+  for (const [name, field] of Object.entries(requestedSchema.properties)) {
+    const format = (field as { readonly format?: unknown }).format
+    if (typeof format !== "string" || !Object.hasOwn(content, name)) continue
+    const value = (content as Record<string, unknown>)[name]
+    const check = FORMAT_CHECKS[format]
+    if (typeof value === "string" && check !== undefined && !check(value)) return false
+  }
+  return true
+}
 const ANNOTATIONS = ["title", "description"] as const
 
 const fail = <A = never>(path: string, reason: string): Result.Result<A, InvalidElicitationSchema> =>

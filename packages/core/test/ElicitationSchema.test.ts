@@ -65,3 +65,39 @@ describe("ElicitationSchema", () => {
     })
   }
 })
+
+describe("ElicitationSchema.formatsHold", () => {
+  const { requestedSchema } = ElicitationSchema.makeUnsafe(Schema.Struct({
+    email: Schema.String.annotate({ format: "email" }),
+    site: Schema.optionalKey(Schema.String.annotate({ format: "uri" })),
+    born: Schema.String.annotate({ format: "date" }),
+    at: Schema.optionalKey(Schema.String.annotate({ format: "date-time" })),
+    name: Schema.String
+  }))
+  const good = { email: "ada@example.org", site: "https://example.org/x", born: "1815-12-10", at: "2026-08-01T09:30:00Z", name: "x y" }
+
+  it("accepts values of the declared formats, and fields that are absent", () => {
+    expect(ElicitationSchema.formatsHold(requestedSchema, good)).toBe(true)
+    expect(ElicitationSchema.formatsHold(requestedSchema, { email: "a@b", born: "2024-02-29", at: "2026-08-01t23:59:60.5+02:00" })).toBe(true)
+    expect(ElicitationSchema.formatsHold(requestedSchema, {})).toBe(true)
+  })
+
+  it("refuses values that break their format", () => {
+    for (
+      const bad of [
+        { email: "<script>not an email" },
+        { email: "two@@signs" },
+        { site: "not a uri" },
+        { site: "/relative/path" },
+        { born: "yesterday" },
+        { born: "2026-13-45" },
+        { born: "2023-02-29" },
+        { at: "2026-08-01 09:30" },
+        { at: "2026-08-01T25:00:00Z" }
+      ]
+    ) {
+      expect(ElicitationSchema.formatsHold(requestedSchema, { ...good, ...bad })).toBe(false)
+    }
+  })
+
+})

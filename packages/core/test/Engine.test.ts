@@ -128,6 +128,16 @@ describe("Engine.run", () => {
       expect(Object.keys(r1.inputRequests ?? {})).toEqual(["kept"])
     }), 5_000)
 
+  it.effect("an accepted answer that breaks a format of the form is asked again", () =>
+    Effect.gen(function*() {
+      const Contact = Schema.Struct({ email: Schema.String.annotate({ format: "email" }) })
+      const handler = Elicitation.form({ key: "contact", message: "Email?", schema: Contact })
+      const bad = expectInputRequired(yield* round(handler, { inputResponses: { contact: accept({ email: "<script>" }) } }))
+      expect(Object.keys(bad.inputRequests ?? {})).toEqual(["contact"])
+      const good = yield* round(handler, { inputResponses: { contact: accept({ email: "ada@example.org" }) } })
+      expect(expectComplete(good)).toEqual({ email: "ada@example.org" })
+    }))
+
   it.effect("two concurrent asks make one round with two keys", () =>
     Effect.gen(function*() {
       const handler = Effect.gen(function*() {

@@ -44,7 +44,7 @@ import {
   httpStatusOf,
   type Implementation,
   type InputResponses,
-  type LoggingLevel,
+  LoggingLevel,
   McpError,
   MetaKey,
   PROTOCOL_VERSION,
@@ -182,6 +182,7 @@ const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
 }
 
 const decodeClientCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
+const isLoggingLevel = Schema.is(LoggingLevel)
 
 const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
   _tag: "Response",
@@ -467,6 +468,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     const version = meta[MetaKey.protocolVersion]
     if (typeof version !== "string") {
       return errorReply(id, McpError.invalidParams(`Missing _meta["${MetaKey.protocolVersion}"]`))
+    }
+    const logLevel = meta[MetaKey.logLevel]
+    if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
+      return errorReply(id, McpError.invalidParams(`Invalid _meta["${MetaKey.logLevel}"]: not a logging level`))
     }
     const declared = meta[MetaKey.clientCapabilities]
     if (!isRecord(declared)) {

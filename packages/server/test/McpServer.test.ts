@@ -350,6 +350,20 @@ describe("McpServer hostile input", () => {
       result(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", ok } })))
     }).pipe(Effect.provide(layer)))
 
+  it.effect("a _meta logLevel that is not a logging level is -32602, not \"log everything\"", () =>
+    Effect.gen(function*() {
+      for (const level of ["nonsense", 3, null]) {
+        const message = request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
+        ;(message.params._meta as Record<string, unknown>)["io.modelcontextprotocol/logLevel"] = level
+        const e = error(yield* handle(message), -32602, 400)
+        expect(e.message).toMatch(/logLevel/)
+      }
+      // a valid level is accepted
+      const ok = request("tools/list")
+      ;(ok.params._meta as Record<string, unknown>)["io.modelcontextprotocol/logLevel"] = "warning"
+      result(yield* handle(ok))
+    }).pipe(Effect.provide(layer)))
+
   it.effect("malformed clientCapabilities are -32602, not a crash", () =>
     Effect.gen(function*() {
       for (const capabilities of [{ elicitation: null }, { elicitation: "yes" }, { sampling: [] }, { roots: 1 }]) {
