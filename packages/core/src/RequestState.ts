@@ -45,6 +45,7 @@
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
+import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
 
 // -----------------------------------------------------------------------------
 // Binding
@@ -701,7 +702,11 @@ const makeCodec = Effect.fnUntraced(function*<E>(
   return RequestStateCodec.of({ seal, unseal })
 })
 
-const cryptoLayer = Aead.layerWebCrypto.pipe(Layer.provideMerge(SecureRandom.layerWebCrypto))
+// XChaCha20-Poly1305 on `node:crypto` where the runtime has it (same bytes,
+// about twice as fast), else effect's pure TypeScript implementation.
+const cryptoLayer = Aead.layerWebCryptoWith(
+  nativeXChaCha20Poly1305 === undefined ? {} : { implementations: { xchacha20Poly1305: nativeXChaCha20Poly1305 } }
+).pipe(Layer.provideMerge(SecureRandom.layerWebCrypto))
 
 /**
  * Seals and unseals `requestState` (see the module header for the envelope).
@@ -716,8 +721,10 @@ const cryptoLayer = Aead.layerWebCrypto.pipe(Layer.provideMerge(SecureRandom.lay
  *   on the `Clock`) and, in single-use mode, was not redeemed before. Every
  *   other case fails with the same {@link InvalidRequestState}.
  *
- * Both run synchronously (pure TypeScript XChaCha20-Poly1305, no WebCrypto
- * promise on the hot path).
+ * Both run synchronously (no WebCrypto promise on the hot path):
+ * XChaCha20-Poly1305 on `node:crypto`'s ChaCha20-Poly1305 where the runtime
+ * has it (Node.js 20.16 and later), else effect's pure TypeScript
+ * implementation; the bytes are the same.
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("requestState ... protect its
  * integrity ... bind ... a short expiry ... one-time use").
@@ -740,7 +747,8 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
   ) => Effect.Effect<RequestStateCodec["Service"], E, Aead.Aead | SecureRandom.SecureRandom> = makeCodec
 
   /**
-   * A layer of the codec with its own `Aead.layerWebCrypto` and
+   * A layer of the codec with its own `Aead` (`Aead.layerWebCryptoWith`, with
+   * XChaCha20-Poly1305 on `node:crypto` where available) and
    * `SecureRandom.layerWebCrypto`, so it has no requirements. In single-use
    * mode it uses a provided {@link ReplayGuard} if any, else an in-memory one.
    *

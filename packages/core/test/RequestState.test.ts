@@ -254,6 +254,47 @@ describe("RequestState", () => {
       }))
   })
 
+  describe("portability of the cipher", () => {
+    it.effect("without node:crypto, the pure TypeScript XChaCha20-Poly1305 interoperates with the native one", () =>
+      Effect.gen(function*() {
+        // fresh copies of the modules that see no `process.getBuiltinModule` at load time
+        const { portable, native } = yield* Effect.promise(async () => {
+          vi.resetModules()
+          const original = Object.getOwnPropertyDescriptor(process, "getBuiltinModule")
+          Object.defineProperty(process, "getBuiltinModule", { value: undefined, configurable: true, writable: true })
+          try {
+            return {
+              portable: await import("../src/RequestState.ts"),
+              native: await import("../src/internal/nativeXChaCha.ts")
+            }
+          } finally {
+            if (original === undefined) delete (process as { getBuiltinModule?: unknown }).getBuiltinModule
+            else Object.defineProperty(process, "getBuiltinModule", original)
+          }
+        })
+        expect(native.nativeXChaCha20Poly1305).toBeUndefined()
+        const nativeCodec = yield* codecOf({ keyRing: ringOf({ id: "k", bytes: keyBytesA }) })
+        const portableCodec = yield* Effect.provide(
+          Effect.service(portable.RequestStateCodec),
+          portable.RequestStateCodec.layer({
+            keyRing: portable.KeyRing.fromBytes([{ id: "k", bytes: keyBytesA }])
+          })
+        )
+        for (let n = 0; n < 20; n++) {
+          const payload = { ...journal, filler: "z".repeat(n * 7) }
+          expect(yield* nativeCodec.unseal(yield* portableCodec.seal(payload, binding), binding)).toEqual(payload)
+          const fromNative = yield* nativeCodec.seal(payload, binding)
+          expect(yield* portableCodec.unseal(fromNative, binding)).toEqual(payload)
+          // a forged tag is refused by both
+          const parts = splitState(fromNative)
+          parts.bytes[parts.bytes.length - 1]! ^= 0x01
+          const forged = `${parts.version}.${parts.keyId}.${Base64Url.encode(parts.bytes)}`
+          expect(Exit.isFailure(yield* Effect.exit(portableCodec.unseal(forged, binding)))).toBe(true)
+          expect(publicShape(yield* rejection(nativeCodec, forged, binding))).toEqual(invalidShape)
+        }
+      }))
+  })
+
   describe("binding", () => {
     it.effect("rejects every changed field, and principal present/absent", () =>
       Effect.gen(function*() {

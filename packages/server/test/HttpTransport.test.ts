@@ -6,6 +6,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
+import { NodeHttpServer } from "@effect/platform-node"
+import { HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
 import * as Http from "node:http"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { McpHandler } from "../src/McpHandler.ts"
@@ -350,6 +352,38 @@ describe("HttpTransport", () => {
       const ok = yield* raw(url, { body: [`{"jsonrpc":"2.0",`, `"id":7,"method":"tools/call"}`], headers: MCP_HEADERS })
       assert.strictEqual(ok.status, 200)
       assert.strictEqual(JSON.parse(ok.body).id, 7)
+    }))
+
+  it.live("mounted with routes() behind a middleware that read the body first, the request still gets through", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      // a global middleware that reads the whole body first (say, to check a signature over it)
+      const readsBody = HttpRouter.middleware(
+        (httpEffect) =>
+          Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+            Effect.flatMap(Effect.orDie(request.text), (text) => {
+              seen.push(text)
+              return httpEffect
+            })),
+        { global: true }
+      )
+      const app = Layer.mergeAll(HttpTransport.routes(), readsBody).pipe(
+        Layer.provide(Layer.succeed(McpHandler, makeHandler()))
+      )
+      const context = yield* Layer.build(
+        HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+          Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port: 0, host: "127.0.0.1" }))
+        )
+      )
+      const address = Context.get(context, HttpServer.HttpServer).address
+      const url = new URL(`${HttpServer.formatAddress(address)}/mcp`)
+      const body = JSON.stringify({ ...echo(5), params: { name: "echo", chunked: true } })
+      for (const request of [{ body }, { body: [body.slice(0, 10), body.slice(10)] }]) {
+        const res = yield* raw(url, { ...request, headers: MCP_HEADERS })
+        assert.strictEqual(res.status, 200)
+        assert.deepStrictEqual(JSON.parse(res.body).result.params, { name: "echo", chunked: true })
+      }
+      assert.deepStrictEqual(seen, [body, body])
     }))
 
   it.live("400 with -32700 for a body that is not JSON (and for an empty body)", () =>
