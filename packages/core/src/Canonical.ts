@@ -48,6 +48,47 @@ const cacheableLength = 2048
 const cacheEntries = 1024
 const cache = new Map<string, string>()
 
+// Digests of deep-frozen values by identity (see `freezeJson`): a value that
+// cannot change needs neither serializing nor canonicalizing again. One entry
+// per registered object, holding its digests by length.
+const frozenDigests = new WeakMap<object, Record<number, string>>()
+
+const register = (value: unknown): void => {
+  if (typeof value !== "object" || value === null || frozenDigests.has(value)) return
+  frozenDigests.set(value, {})
+  for (const child of Array.isArray(value) ? value : Object.values(value)) register(child)
+  Object.freeze(value)
+}
+
+/**
+ * Deep-freezes a JSON value (every object and array in it, recursively) and
+ * returns it. Its digests are then remembered with the value itself, so
+ * {@link digestWith}, {@link digestOf} and {@link knownDigest} find them by
+ * identity, without serializing it again: for values built once and asked
+ * about on every request (the runtime freezes the questions of its asks this
+ * way). The digests are those of an equal unfrozen value. The value must be
+ * plain JSON without cycles.
+ *
+ * @since 0.1.0
+ */
+export const freezeJson = <A>(value: A): A => {
+  register(value)
+  return value
+}
+
+/**
+ * True when `value` was deep-frozen by {@link freezeJson} (so it, and
+ * everything in it, can never change).
+ *
+ * @since 0.1.0
+ */
+export const isFrozenJson = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && frozenDigests.has(value)
+
+/** The digests remembered with `value` when {@link freezeJson} registered it. */
+const frozenEntry = (value: unknown): Record<number, string> | undefined =>
+  typeof value === "object" && value !== null ? frozenDigests.get(value) : undefined
+
 /** The cache key of `value`'s digest: its JSON text and the length; `undefined` when not cacheable. */
 const cacheKey = (value: unknown, bytes: number): string | undefined => {
   let json: string | undefined
@@ -73,13 +114,20 @@ const remember = (key: string, digest: string): string => {
  */
 export const digestWith = (digest: Digest.Digest["Service"], value: unknown, bytes = 32): Effect.Effect<string> =>
   Effect.suspend(() => {
+    const frozen = frozenEntry(value)
+    const remembered = frozen?.[bytes]
+    if (remembered !== undefined) return Effect.succeed(remembered)
     const key = cacheKey(value, bytes)
     const known = key === undefined ? undefined : cache.get(key)
-    if (known !== undefined) return Effect.succeed(known)
+    if (known !== undefined) {
+      if (frozen !== undefined) frozen[bytes] = known
+      return Effect.succeed(known)
+    }
     return Effect.map(
       digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))),
       (hash) => {
         const encoded = encodeBase64Url(hash.subarray(0, bytes))
+        if (frozen !== undefined) frozen[bytes] = encoded
         return key === undefined ? encoded : remember(key, encoded)
       }
     )
@@ -93,8 +141,13 @@ export const digestWith = (digest: Digest.Digest["Service"], value: unknown, byt
  * @since 0.1.0
  */
 export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
+  const frozen = frozenEntry(value)
+  const remembered = frozen?.[bytes]
+  if (remembered !== undefined) return remembered
   const key = cacheKey(value, bytes)
-  return key === undefined ? undefined : cache.get(key)
+  const known = key === undefined ? undefined : cache.get(key)
+  if (known !== undefined && frozen !== undefined) frozen[bytes] = known
+  return known
 }
 
 /**

@@ -14,6 +14,7 @@
  */
 import { Result, Schema } from "effect"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol"
+import { freezeJson } from "./Canonical.ts"
 import { InvalidElicitationSchema } from "./Errors.ts"
 
 /**
@@ -227,7 +228,8 @@ const cache = new WeakMap<object, Result.Result<FormSchema<any>, InvalidElicitat
 
 /**
  * Checks an Effect Schema against the elicitation subset and generates its
- * `requestedSchema`. Results are cached per schema object.
+ * `requestedSchema`. Results are cached per schema object; the
+ * `requestedSchema` is deep-frozen (`Canonical.freezeJson`), as it is shared.
  *
  * Fails with `InvalidElicitationSchema` (naming the offending property) for a
  * non-object schema, nested objects, records, tuples, unions other than string
@@ -343,10 +345,12 @@ const convert = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>, In
   const required = Array.isArray(root.required) ? (root.required as Array<string>) : []
   return Result.succeed({
     schema,
-    requestedSchema: {
+    // Deep-frozen: it is cached per schema and shared by every ask of the form
+    // (and its digest is then found by identity).
+    requestedSchema: freezeJson({
       type: "object",
       properties,
-      ...(required.length > 0 ? { required } : {})
-    }
+      ...(required.length > 0 ? { required: [...required] } : {})
+    })
   })
 }

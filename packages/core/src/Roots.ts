@@ -8,10 +8,14 @@
  */
 import { Effect, Result, Schema } from "effect"
 import { ListRootsResult, type Root } from "@mrtr/protocol"
+import { freezeJson } from "./Canonical.ts"
 import { Conversation } from "./Conversation.ts"
 import type { MissingClientCapability } from "./Errors.ts"
 
 const decodeResult = Schema.decodeUnknownOption(ListRootsResult)
+
+// The one question of every roots ask, frozen: its digest is found by identity.
+const question = freezeJson({ method: "roots/list", params: {} } as const)
 
 /**
  * Asks the client for its roots and returns them (`ListRootsResult.roots`,
@@ -31,7 +35,7 @@ export const list = (
     conversation.ask({
       kind: "roots",
       key: options.key,
-      request: { method: "roots/list", params: {} },
+      request: question,
       decode: (_key, response) => {
         const decoded = decodeResult(response)
         return decoded._tag === "Some" ? Result.succeed(decoded.value.roots) : undefined

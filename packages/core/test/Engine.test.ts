@@ -5,8 +5,10 @@ import type { ClientCapabilities, InputRequiredResult, InputResponses } from "@m
 import { makeInputRequiredResult } from "@mrtr/protocol"
 import { validateWire } from "../../protocol/test-utils/wire.ts"
 import {
+  Canonical,
   Elicitation,
   ElicitationCancelled,
+  ElicitationSchema,
   ElicitationDeclined,
   Engine,
   JournalTooLarge,
@@ -248,6 +250,43 @@ describe("Engine.run", () => {
       expect(Object.keys(r4.inputRequests ?? {})).toEqual(["q"])
       const done = yield* round(handler, { requestState: r4.requestState, inputResponses: { q: accept({ name: "Rex" }) } })
       expect(expectComplete(done)).toBe("Rex:true")
+    }))
+
+  it.effect("a form's question is built once per message and frozen; a changed message or schema is a new question", () =>
+    Effect.gen(function*() {
+      let message = "Name?"
+      let schema: typeof Name | typeof Color = Name
+      // the question the client is sent in round one (the engine's own object)
+      const ask = () =>
+        Effect.map(
+          round(Effect.suspend(() => Elicitation.form({ key: "q", message, schema: schema as typeof Name }))),
+          (outcome) => expectInputRequired(outcome).inputRequests!.q!
+        )
+      const first = yield* ask()
+      expect(Canonical.isFrozenJson(first)).toBe(true)
+      expect(yield* ask()).toBe(first)
+      message = "Your name?"
+      const renamed = yield* ask()
+      expect(renamed).not.toBe(first)
+      expect((renamed.params as { message: string }).message).toBe("Your name?")
+      schema = Color
+      const recolored = yield* ask()
+      expect((recolored.params as { requestedSchema: unknown }).requestedSchema).toEqual(
+        ElicitationSchema.makeUnsafe(Color).requestedSchema
+      )
+      // more messages than a form keeps: still the right question each time
+      for (let i = 0; i < 70; i++) {
+        message = `Question ${i}?`
+        expect(((yield* ask()).params as { message: string }).message).toBe(`Question ${i}?`)
+      }
+      // a hand-made FormSchema (not frozen by the runtime) is not frozen for it
+      const handMade = {
+        schema: Name,
+        requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] }
+      }
+      const outcome = yield* round(Elicitation.form({ key: "q", message: "Hand?", schema: handMade }))
+      expect(Canonical.isFrozenJson(expectInputRequired(outcome).inputRequests!.q)).toBe(false)
+      expect(Object.isFrozen(handMade.requestedSchema)).toBe(false)
     }))
 
   it.effect("an answer of the wrong kind or shape is asked again", () =>

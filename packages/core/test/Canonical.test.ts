@@ -1,0 +1,114 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { Digest } from "effect/crypto"
+import { Canonical, ElicitationSchema } from "../src/index.ts"
+
+const digestLayer = Digest.layerWebCrypto
+
+/** A fresh JSON value, equal for equal `n`, never the same object twice. */
+const question = (n: number) => ({
+  method: "elicitation/create",
+  params: {
+    mode: "form",
+    message: `Question ${n}?`,
+    requestedSchema: { type: "object", properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string", enum: ["a", "b"] } } }, required: ["name"] }
+  }
+})
+
+describe("Canonical", () => {
+  it("canonicalJson sorts keys and drops whitespace (RFC 8785)", () => {
+    expect(Canonical.canonicalJson({ b: 1, a: [true, null, { d: "x", c: 2.5 }] })).toBe(
+      "{\"a\":[true,null,{\"c\":2.5,\"d\":\"x\"}],\"b\":1}"
+    )
+  })
+
+  it.effect("digestOf is the same for equal values whatever their key order, and differs for different ones", () =>
+    Effect.gen(function*() {
+      const a = yield* Canonical.digestOf({ x: 1, y: [1, 2] })
+      const b = yield* Canonical.digestOf({ y: [1, 2], x: 1 })
+      const c = yield* Canonical.digestOf({ x: 1, y: [2, 1] })
+      expect(a).toBe(b)
+      expect(a).not.toBe(c)
+      expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      const short = yield* Canonical.digestOf({ x: 1, y: [1, 2] }, 16)
+      expect(short).toMatch(/^[A-Za-z0-9_-]{22}$/)
+      expect(short.slice(0, 21)).toBe(a.slice(0, 21))
+    }).pipe(Effect.provide(digestLayer)))
+
+  describe("freezeJson", () => {
+    it("deep-freezes every object and array and returns the same value", () => {
+      const value = question(1)
+      const frozen = Canonical.freezeJson(value)
+      expect(frozen).toBe(value)
+      expect(Canonical.isFrozenJson(frozen)).toBe(true)
+      expect(Object.isFrozen(frozen.params)).toBe(true)
+      expect(Object.isFrozen(frozen.params.requestedSchema.properties.tags.items.enum)).toBe(true)
+      expect(Canonical.isFrozenJson(frozen.params.requestedSchema.required)).toBe(true)
+      expect(() => {
+        ;(frozen.params.requestedSchema.properties.name as { type: string }).type = "number"
+      }).toThrow(TypeError)
+      expect(Canonical.isFrozenJson(question(1))).toBe(false)
+      expect(Canonical.isFrozenJson(Object.freeze({ shallow: {} }))).toBe(false)
+      // scalars and null pass through; a cycle does not hang
+      expect(Canonical.freezeJson(7)).toBe(7)
+      expect(Canonical.freezeJson(null)).toBe(null)
+      const cyclic: Record<string, unknown> = {}
+      cyclic.self = cyclic
+      expect(Canonical.freezeJson(cyclic)).toBe(cyclic)
+    })
+
+    it.effect("a frozen value has the digests of an equal unfrozen one, for every length, remembered with it", () =>
+      Effect.gen(function*() {
+        const digest = yield* Digest.Digest
+        const frozen = Canonical.freezeJson(question(2))
+        expect(Canonical.knownDigest(frozen, 16)).toBeUndefined()
+        const long = yield* Canonical.digestWith(digest, frozen)
+        const short = yield* Canonical.digestWith(digest, frozen, 16)
+        expect(long).toBe(yield* Canonical.digestWith(digest, question(2)))
+        expect(short).toBe(yield* Canonical.digestWith(digest, question(2), 16))
+        // the short digest is the long one truncated (16 of 32 bytes: 21 whole base64url characters)
+        expect(short.slice(0, 21)).toBe(long.slice(0, 21))
+        expect(Canonical.knownDigest(frozen, 16)).toBe(short)
+        expect(Canonical.knownDigest(frozen)).toBe(long)
+        // a frozen value digested before it was frozen (through an equal value) is known too
+        const before = question(3)
+        const expected = yield* Canonical.digestWith(digest, before, 16)
+        const later = Canonical.freezeJson(question(3))
+        expect(Canonical.knownDigest(later, 16)).toBe(expected)
+      }).pipe(Effect.provide(digestLayer)))
+
+    it.effect("a frozen value's digest is found without serializing it again", () =>
+      Effect.gen(function*() {
+        const digest = yield* Digest.Digest
+        const frozen = Canonical.freezeJson(question(4))
+        const first = yield* Canonical.digestWith(digest, frozen, 16)
+        // counts serializations: the text-keyed cache would call JSON.stringify
+        const stringify = JSON.stringify
+        let calls = 0
+        JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
+          calls++
+          return stringify(...args)
+        }) as typeof JSON.stringify
+        try {
+          expect(Canonical.knownDigest(frozen, 16)).toBe(first)
+          expect(yield* Canonical.digestWith(digest, frozen, 16)).toBe(first)
+        } finally {
+          JSON.stringify = stringify
+        }
+        expect(calls).toBe(0)
+      }).pipe(Effect.provide(digestLayer)))
+  })
+
+  it("a generated requestedSchema is deep-frozen", () => {
+    const form = ElicitationSchema.makeUnsafe(Schema.Struct({
+      name: Schema.String,
+      size: Schema.Literals(["s", "m"]),
+      tags: Schema.optionalKey(Schema.Array(Schema.Literals(["a", "b"])))
+    }))
+    expect(Canonical.isFrozenJson(form.requestedSchema)).toBe(true)
+    expect(Object.isFrozen(form.requestedSchema.required)).toBe(true)
+    expect(() => {
+      ;(form.requestedSchema.properties as Record<string, unknown>).extra = { type: "string" }
+    }).toThrow(TypeError)
+  })
+})
