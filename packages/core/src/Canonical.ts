@@ -53,11 +53,15 @@ const cache = new Map<string, string>()
 // per registered object, holding its digests by length.
 const frozenDigests = new WeakMap<object, Record<number, string>>()
 
-const register = (value: unknown): void => {
-  if (typeof value !== "object" || value === null || frozenDigests.has(value)) return
-  frozenDigests.set(value, {})
-  for (const child of Array.isArray(value) ? value : Object.values(value)) register(child)
-  Object.freeze(value)
+/** Plain JSON containers: arrays and objects of `Object.prototype` (or none) without accessors. */
+const plainContainer = (value: object): boolean => {
+  if (Array.isArray(value)) return true
+  const prototype = Object.getPrototypeOf(value)
+  if (prototype !== Object.prototype && prototype !== null) return false
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
+    if (descriptor.get !== undefined || descriptor.set !== undefined) return false
+  }
+  return true
 }
 
 /**
@@ -66,13 +70,30 @@ const register = (value: unknown): void => {
  * {@link digestWith}, {@link digestOf} and {@link knownDigest} find them by
  * identity, without serializing it again: for values built once and asked
  * about on every request (the runtime freezes the questions of its asks this
- * way). The digests are those of an equal unfrozen value. The value must be
- * plain JSON without cycles.
+ * way). The digests are those of an equal unfrozen value. Throws a
+ * `TypeError`, leaving the value as it was, when it holds anything but plain
+ * JSON: objects of another prototype (a `Date`, a typed array, a class
+ * instance) or with accessors.
  *
  * @since 0.1.0
  */
 export const freezeJson = <A>(value: A): A => {
-  register(value)
+  // Check everything first, then freeze and register: a value that is not
+  // plain JSON is left as it was.
+  const containers: Array<object> = []
+  const seen = new Set<object>()
+  const visit = (node: unknown): void => {
+    if (typeof node !== "object" || node === null || frozenDigests.has(node) || seen.has(node)) return
+    if (!plainContainer(node)) {
+      throw new TypeError(`Canonical.freezeJson: not plain JSON (${Object.prototype.toString.call(node)})`)
+    }
+    seen.add(node)
+    containers.push(node)
+    for (const child of Array.isArray(node) ? node : Object.values(node)) visit(child)
+  }
+  visit(value)
+  for (const container of containers) Object.freeze(container)
+  for (const container of containers) frozenDigests.set(container, {})
   return value
 }
 

@@ -345,12 +345,14 @@ const convert = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>, In
   const required = Array.isArray(root.required) ? (root.required as Array<string>) : []
   return Result.succeed({
     schema,
-    // Deep-frozen: it is cached per schema and shared by every ask of the form
-    // (and its digest is then found by identity).
-    requestedSchema: freezeJson({
-      type: "object",
+    // A deep-frozen copy: it is cached per schema and shared by every ask of
+    // the form (and its digest is then found by identity); a copy, as the JSON
+    // Schema generator hands annotation values (a `default` array) through by
+    // reference, and those stay the user's.
+    requestedSchema: freezeJson(structuredClone({
+      type: "object" as const,
       properties,
-      ...(required.length > 0 ? { required: [...required] } : {})
-    })
+      ...(required.length > 0 ? { required } : {})
+    }))
   })
 }

@@ -57,6 +57,33 @@ describe("Canonical", () => {
       expect(Canonical.freezeJson(cyclic)).toBe(cyclic)
     })
 
+    it("refuses anything but plain JSON with a TypeError, and leaves such a value as it was", () => {
+      class Point {
+        constructor(readonly x: number) {}
+      }
+      const withGetter = { inner: {}, get now() { return Date.now() } }
+      for (
+        const value of [
+          { inner: {}, when: new Date(0) },
+          { inner: {}, bytes: new Uint8Array([1]) },
+          { inner: {}, point: new Point(1) },
+          { inner: {}, map: new Map() },
+          withGetter,
+          [{}, new Date(0)]
+        ]
+      ) {
+        expect(() => Canonical.freezeJson(value)).toThrow(TypeError)
+        expect(Canonical.isFrozenJson(value)).toBe(false)
+        expect(Object.isFrozen(value)).toBe(false)
+        const inner = Array.isArray(value) ? value[0] : value.inner
+        expect(Object.isFrozen(inner)).toBe(false)
+        expect(Canonical.isFrozenJson(inner)).toBe(false)
+      }
+      // objects without a prototype are plain
+      const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: [1] })
+      expect(Canonical.isFrozenJson(Canonical.freezeJson(bare))).toBe(true)
+    })
+
     it.effect("a frozen value has the digests of an equal unfrozen one, for every length, remembered with it", () =>
       Effect.gen(function*() {
         const digest = yield* Digest.Digest
@@ -97,6 +124,18 @@ describe("Canonical", () => {
         }
         expect(calls).toBe(0)
       }).pipe(Effect.provide(digestLayer)))
+  })
+
+  it("a generated requestedSchema is a deep-frozen copy: annotation values stay the user's", () => {
+    const tagsDefault: Array<"a" | "b"> = ["a"]
+    const form = ElicitationSchema.makeUnsafe(Schema.Struct({
+      tags: Schema.Array(Schema.Literals(["a", "b"])).annotate({ default: tagsDefault })
+    }))
+    expect((form.requestedSchema.properties.tags as { default?: unknown }).default).toEqual(["a"])
+    expect(Canonical.isFrozenJson(form.requestedSchema.properties.tags)).toBe(true)
+    tagsDefault.push("b")
+    expect(tagsDefault).toEqual(["a", "b"])
+    expect((form.requestedSchema.properties.tags as { default?: unknown }).default).toEqual(["a"])
   })
 
   it("a generated requestedSchema is deep-frozen", () => {

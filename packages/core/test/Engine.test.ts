@@ -279,6 +279,12 @@ describe("Engine.run", () => {
         message = `Question ${i}?`
         expect(((yield* ask()).params as { message: string }).message).toBe(`Question ${i}?`)
       }
+      // a long message (it may quote the request's arguments) is not kept: a fresh question each time
+      message = `Delete ${"x".repeat(2000)}?`
+      const long = yield* ask()
+      expect(Canonical.isFrozenJson(long)).toBe(false)
+      expect(yield* ask()).not.toBe(long)
+      expect((long.params as { message: string }).message).toBe(message)
       // a hand-made FormSchema (not frozen by the runtime) is not frozen for it
       const handMade = {
         schema: Name,

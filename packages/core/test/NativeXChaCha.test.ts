@@ -81,6 +81,17 @@ describe("XChaCha20-Poly1305 on node:crypto", () => {
     expect(native.decrypt(key, nonce, new Uint8Array(0), aad)).toBeUndefined()
   })
 
+  it("refuses keys and nonces of the wrong length, as the pure implementation does", () => {
+    const bytes = bytesFrom(3)
+    const plaintext = bytes(10)
+    const sealed = native.encrypt(bytes(32), bytes(24), plaintext, new Uint8Array(0))
+    for (const [key, nonce] of [[bytes(31), bytes(24)], [bytes(0), bytes(24)], [bytes(32), bytes(23)], [bytes(32), bytes(12)], [bytes(32), bytes(25)]] as const) {
+      expect(() => native.encrypt(key, nonce, plaintext, new Uint8Array(0))).toThrow(RangeError)
+      expect(() => native.decrypt(key, nonce, sealed, new Uint8Array(0))).toThrow(RangeError)
+      expect(() => pure.encrypt(key, nonce, plaintext, new Uint8Array(0))).toThrow()
+    }
+  })
+
   it("leaves its inputs unchanged (the key is the caller's, not a copy)", () => {
     const bytes = bytesFrom(11)
     const key = bytes(32)

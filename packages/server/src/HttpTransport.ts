@@ -48,7 +48,8 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  * `handleRequest`, `httpApp` and `toWebHandler`.
  *
  * - `path`: the endpoint path. Default `"/mcp"`.
- * - `maxBodyBytes`: largest accepted request body, in bytes. Default
+ * - `maxBodyBytes`: largest accepted request body, in bytes (a non-negative
+ *   integer; anything else is a defect when the endpoint is built). Default
  *   4 MiB (4_194_304). Larger bodies get `413` with a JSON-RPC -32600 error
  *   body; the limit is checked against `Content-Length` before reading and
  *   against the bytes actually received while reading (chunked bodies).
@@ -283,15 +284,16 @@ export const httpApp = (
  *
  * @since 0.1.0
  */
-export const routes = (options: EndpointOptions = {}): Layer.Layer<never, never, HttpRouter.HttpRouter | McpHandler> => {
-  const config = resolveOptions(options)
-  return HttpRouter.use((router) =>
+export const routes = (options: EndpointOptions = {}): Layer.Layer<never, never, HttpRouter.HttpRouter | McpHandler> =>
+  routesWith(resolveOptions(options))
+
+const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRouter | McpHandler> =>
+  HttpRouter.use((router) =>
     Effect.flatMap(
       McpHandler,
       (handler) => router.add("*", config.path, (request) => handleWith(handler, config, request))
     )
   )
-}
 
 /**
  * Serves the endpoint on Node's `http` server (`NodeHttpServer.layer`),
@@ -307,7 +309,7 @@ export const routes = (options: EndpointOptions = {}): Layer.Layer<never, never,
 export const layer = (
   options: LayerOptions = {}
 ): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
-  const config = resolveOptions(options)
+  const config = resolveOptions(options, true)
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const server = NodeHttpServer.layer(() =>
     createServer({
@@ -319,7 +321,7 @@ export const layer = (
     host: options.host ?? "127.0.0.1",
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
   })
-  const serve = HttpRouter.serve(routes(options), {
+  const serve = HttpRouter.serve(routesWith(config), {
     disableListenLog: true,
     disableLogger: options.logRequests !== true
   })
@@ -371,6 +373,11 @@ interface Config {
   readonly principal: EndpointOptions["principal"]
   /** Last verdicts of `hostAllowed` by `Host` value (at most 64). */
   readonly hostVerdicts: Map<string, boolean>
+  /**
+   * The endpoint is the whole server (`layer`): no middleware of the user's
+   * reads the body before or after it, so it may read a Node body directly.
+   */
+  readonly ownsServer: boolean
 }
 
 interface HostRule {
@@ -385,10 +392,10 @@ interface OriginRule {
   readonly origin: string | undefined
 }
 
-const resolveOptions = (options: EndpointOptions): Config => {
+const resolveOptions = (options: EndpointOptions, ownsServer = false): Config => {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  if (!Number.isFinite(maxBodyBytes) || maxBodyBytes < 0) {
-    throw new Error(`HttpTransport: maxBodyBytes must be a non-negative number, got ${maxBodyBytes}`)
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
+    throw new Error(`HttpTransport: maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`)
   }
   const hosts = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
   const origins = options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS
@@ -398,7 +405,8 @@ const resolveOptions = (options: EndpointOptions): Config => {
     hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
     origins: origins === "*" ? "*" : origins.map(parseOriginRule),
     principal: options.principal,
-    hostVerdicts: new Map()
+    hostVerdicts: new Map(),
+    ownsServer
   }
 }
 
@@ -563,21 +571,30 @@ const decoder = new TextDecoder()
 const sseEvent = (json: string): Uint8Array => encoder.encode(`event: message\ndata: ${json}\n\n`)
 
 /**
- * Reads the body, capped at `max` bytes received (so chunked bodies are capped
- * too; `Content-Length` is checked before). Fails with `"BodyTooLarge"` past
- * the cap and `"Unreadable"` otherwise. On Node.js, a body nobody has read yet
- * is read straight from the `IncomingMessage` with `NodeStream.toArrayBuffer`
- * (what effect/http's own reader runs, without the cached copy and the fiber it
- * makes for each request); otherwise through effect/http's buffered reader,
- * capped through `HttpIncomingMessage.MaxBodySize`. Either is cheaper than
- * pulling `request.stream` through a `Stream`.
+ * Reads the body, capped at `config.maxBodyBytes` bytes received (so chunked
+ * bodies are capped too; `Content-Length` is checked before). Fails with
+ * `"BodyTooLarge"` past the cap and `"Unreadable"` otherwise.
+ *
+ * Through effect/http's buffered reader (`request.arrayBuffer`, capped with
+ * `HttpIncomingMessage.MaxBodySize`), which keeps the body for middleware that
+ * reads it before or after the endpoint, answers `Expect: 100-continue`, and
+ * frames the body of an `Upgrade` offer. When the endpoint is the whole server
+ * (`layer`: no user middleware) and the request is neither, a Node body is read
+ * straight from the `IncomingMessage` with `NodeStream.toArrayBuffer` (what
+ * that reader runs, without the cached copy and the fiber it makes per
+ * request). Either is cheaper than pulling `request.stream` through a `Stream`.
  */
 const readBody = (
   request: HttpServerRequest.HttpServerRequest,
-  max: number
+  headers: Headers.Headers,
+  config: Config
 ): Effect.Effect<ArrayBuffer, "BodyTooLarge" | "Unreadable"> => {
+  const max = config.maxBodyBytes
   const source = request.source
-  if (source instanceof IncomingMessage && !source.readableDidRead) {
+  if (
+    config.ownsServer && source instanceof IncomingMessage && !source.readableDidRead &&
+    headers["expect"] === undefined && headers["upgrade"] === undefined
+  ) {
     return NodeStream.toArrayBuffer(() => source, {
       maxBytes: max,
       // drain rather than destroy past the cap, so the 413 still reaches the client
@@ -591,7 +608,9 @@ const readBody = (
       error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
         ? "BodyTooLarge" as const
         : "Unreadable" as const
-    )
+    ),
+    // A middleware that read the body first read it under its own cap, if any.
+    Effect.filterOrFail((body) => body.byteLength <= max, () => "BodyTooLarge" as const)
   )
 }
 
@@ -627,7 +646,7 @@ const handleWith = (
   if (contentLength !== undefined && Number(contentLength) > config.maxBodyBytes) {
     return Effect.succeed(tooLarge(config))
   }
-  return Effect.matchEffect(readBody(request, config.maxBodyBytes), {
+  return Effect.matchEffect(readBody(request, headers, config), {
     onFailure: (failure) =>
       Effect.succeed(
         failure === "BodyTooLarge"

@@ -9,6 +9,7 @@ import { Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
 import { NodeHttpServer } from "@effect/platform-node"
 import { HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
 import * as Http from "node:http"
+import * as Net from "node:net"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { McpHandler } from "../src/McpHandler.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "../src/Transport.ts"
@@ -354,37 +355,113 @@ describe("HttpTransport", () => {
       assert.strictEqual(JSON.parse(ok.body).id, 7)
     }))
 
-  it.live("mounted with routes() behind a middleware that read the body first, the request still gets through", () =>
+  it.live("mounted with routes() among middleware that reads the body before or after it, all see the body; the cap holds", () =>
     Effect.gen(function*() {
-      const seen: Array<string> = []
-      // a global middleware that reads the whole body first (say, to check a signature over it)
-      const readsBody = HttpRouter.middleware(
-        (httpEffect) =>
-          Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-            Effect.flatMap(Effect.orDie(request.text), (text) => {
-              seen.push(text)
-              return httpEffect
-            })),
-        { global: true }
-      )
-      const app = Layer.mergeAll(HttpTransport.routes(), readsBody).pipe(
-        Layer.provide(Layer.succeed(McpHandler, makeHandler()))
-      )
-      const context = yield* Layer.build(
-        HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
-          Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port: 0, host: "127.0.0.1" }))
-        )
-      )
-      const address = Context.get(context, HttpServer.HttpServer).address
-      const url = new URL(`${HttpServer.formatAddress(address)}/mcp`)
+      const before: Array<string> = []
+      const after: Array<string> = []
+      const readBody = (into: Array<string>) =>
+        Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+          // (after the endpoint refused an oversized body, the body cannot be read: noted, not fatal)
+          Effect.match(request.text, {
+            onFailure: () => {
+              into.push("(unreadable)")
+            },
+            onSuccess: (text) => {
+              into.push(text)
+            }
+          }))
+      // a global middleware that reads the whole body first (say, to check a signature over it),
+      // and one that reads it after the endpoint answered (say, an audit log)
+      const readsFirst = HttpRouter.middleware((httpEffect) => Effect.andThen(readBody(before), httpEffect), {
+        global: true
+      })
+      const readsAfter = HttpRouter.middleware((httpEffect) => Effect.tap(httpEffect, () => readBody(after)), {
+        global: true
+      })
+      const serveWith = (middleware: Layer.Layer<never, never, HttpRouter.HttpRouter>) =>
+        Effect.gen(function*() {
+          const app = Layer.mergeAll(HttpTransport.routes({ maxBodyBytes: 1024 }), middleware).pipe(
+            Layer.provide(Layer.succeed(McpHandler, makeHandler()))
+          )
+          const context = yield* Layer.build(
+            HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+              Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port: 0, host: "127.0.0.1" }))
+            )
+          )
+          return new URL(`${HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)}/mcp`)
+        })
       const body = JSON.stringify({ ...echo(5), params: { name: "echo", chunked: true } })
-      for (const request of [{ body }, { body: [body.slice(0, 10), body.slice(10)] }]) {
-        const res = yield* raw(url, { ...request, headers: MCP_HEADERS })
-        assert.strictEqual(res.status, 200)
-        assert.deepStrictEqual(JSON.parse(res.body).result.params, { name: "echo", chunked: true })
+      for (const middleware of [readsFirst, readsAfter]) {
+        const url = yield* serveWith(middleware)
+        for (const request of [{ body }, { body: [body.slice(0, 10), body.slice(10)] }]) {
+          const res = yield* raw(url, { ...request, headers: MCP_HEADERS })
+          assert.strictEqual(res.status, 200)
+          assert.deepStrictEqual(JSON.parse(res.body).result.params, { name: "echo", chunked: true })
+        }
+        // a chunked body over the cap, read first by a middleware without one: still 413 at the endpoint
+        const big = [`{"jsonrpc":"2.0","id":1,"method":"x","params":{"pad":"`, "x".repeat(700), "x".repeat(700), `"}}`]
+        expectJsonRpcError(yield* raw(url, { body: big, headers: MCP_HEADERS }), 413, -32600)
       }
-      assert.deepStrictEqual(seen, [body, body])
+      assert.deepStrictEqual(before.slice(0, 2), [body, body])
+      assert.deepStrictEqual(after, [body, body, "(unreadable)"])
     }))
+
+  it.live("Expect: 100-continue is answered, and a body after an Upgrade offer is read (HTTP/1.1 on a raw socket)", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const body = JSON.stringify(echo(9))
+      const head = (extra: string) =>
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n`
+      /** Sends `head`, then the body once `ready(received)` holds; resolves with all received at close. */
+      const exchange = (request: string, ready: (received: string) => boolean) =>
+        Effect.callback<string>((resume) => {
+          const socket = Net.connect(Number(url.port), url.hostname)
+          let received = ""
+          let sent = false
+          const send = () => {
+            if (!sent && ready(received)) {
+              sent = true
+              socket.write(body)
+            }
+          }
+          socket.on("connect", () => {
+            socket.write(request)
+            send()
+          })
+          socket.on("data", (chunk) => {
+            received += chunk.toString("utf8")
+            send()
+          })
+          socket.on("close", () => resume(Effect.succeed(received)))
+          socket.on("error", () => resume(Effect.succeed(received)))
+          return Effect.sync(() => socket.destroy())
+        }).pipe(Effect.timeout("5 seconds"))
+      // a client that waits for "100 Continue" before sending its body
+      const continued = yield* exchange(head("Expect: 100-continue\r\n"), (received) => received.includes("100 Continue"))
+      assert.match(continued, /^HTTP\/1\.1 100 Continue/)
+      assert.match(continued, /HTTP\/1\.1 200 OK/)
+      assert.strictEqual(JSON.parse(continued.slice(continued.indexOf("\r\n\r\n{") + 4)).id, 9)
+      // an h2c upgrade offer (what `curl --http2` sends) with a body: served as HTTP/1.1
+      const upgraded = yield* exchange(
+        head("Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n").replace(
+          "Connection: close",
+          "Connection: Upgrade, HTTP2-Settings, close"
+        ),
+        () => true
+      )
+      assert.match(upgraded, /^HTTP\/1\.1 200 OK/)
+      assert.strictEqual(JSON.parse(upgraded.slice(upgraded.indexOf("\r\n\r\n") + 4)).id, 9)
+      yield* expectServing(url)
+    }))
+
+  it("maxBodyBytes must be a non-negative integer (a defect when the endpoint is built)", () => {
+    for (const maxBodyBytes of [1000.5, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      assert.throws(() => HttpTransport.routes({ maxBodyBytes }), /maxBodyBytes must be a non-negative integer/)
+      assert.throws(() => HttpTransport.handleRequest({ maxBodyBytes }), /maxBodyBytes must be a non-negative integer/)
+    }
+  })
 
   it.live("400 with -32700 for a body that is not JSON (and for an empty body)", () =>
     Effect.gen(function*() {

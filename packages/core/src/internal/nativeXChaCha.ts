@@ -66,6 +66,9 @@ const loadNativeCrypto = (): NativeCrypto | undefined => {
 
 /** The ChaCha20-Poly1305 key and nonce of an XChaCha20-Poly1305 key and 24-byte nonce. */
 const derive = (key: Uint8Array, nonce: Uint8Array): { readonly key: Uint8Array; readonly nonce: Uint8Array } => {
+  // The Aead layer checks both; this implementation may also be called directly.
+  if (key.length !== 32) throw new RangeError("XChaCha20-Poly1305 keys must contain exactly 32 bytes")
+  if (nonce.length !== 24) throw new RangeError("XChaCha20-Poly1305 nonces must contain exactly 24 bytes")
   const keyWords = new Uint32Array(8)
   const nonceWords = new Uint32Array(4)
   const subkey = new Uint32Array(8)
