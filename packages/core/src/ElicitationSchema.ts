@@ -343,16 +343,19 @@ const convert = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>, In
     properties[name] = converted.success
   }
   const required = Array.isArray(root.required) ? (root.required as Array<string>) : []
-  return Result.succeed({
-    schema,
-    // A deep-frozen copy: it is cached per schema and shared by every ask of
-    // the form (and its digest is then found by identity); a copy, as the JSON
-    // Schema generator hands annotation values (a `default` array) through by
-    // reference, and those stay the user's.
-    requestedSchema: freezeJson(structuredClone({
-      type: "object" as const,
+  // The requestedSchema as the client receives it (a JSON copy: the JSON Schema
+  // generator hands annotation values, a `default` array say, through by
+  // reference, and those stay the user's), deep-frozen: it is cached per schema
+  // and shared by every ask of the form, and its digest is then found by identity.
+  let requestedSchema: RequestedSchema
+  try {
+    requestedSchema = JSON.parse(JSON.stringify({
+      type: "object",
       properties,
       ...(required.length > 0 ? { required } : {})
     }))
-  })
+  } catch (cause) {
+    return fail("", `the requestedSchema is not JSON: ${String(cause)}`)
+  }
+  return Result.succeed({ schema, requestedSchema: freezeJson(requestedSchema) })
 }

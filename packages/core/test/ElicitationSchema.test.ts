@@ -66,6 +66,24 @@ describe("ElicitationSchema", () => {
   }
 })
 
+describe("ElicitationSchema: annotations that are not JSON", () => {
+  it("a Date or bigint default, a function example or a symbol title neither break the form nor reach the requestedSchema", () => {
+    const form = ElicitationSchema.makeUnsafe(Schema.Struct({
+      at: Schema.String.annotate({ default: new Date(0) } as never),
+      n: Schema.Number.annotate({ default: 10n, examples: [() => 1], title: Symbol("x") } as never)
+    }))
+    expect(form.requestedSchema).toEqual({
+      type: "object",
+      properties: { at: { type: "string" }, n: { type: "number" } },
+      required: ["at", "n"]
+    })
+    validateWire("ElicitRequest", {
+      method: "elicitation/create",
+      params: { mode: "form", message: "?", requestedSchema: form.requestedSchema }
+    })
+  })
+})
+
 describe("ElicitationSchema.formatsHold", () => {
   const { requestedSchema } = ElicitationSchema.makeUnsafe(Schema.Struct({
     email: Schema.String.annotate({ format: "email" }),
