@@ -53,11 +53,21 @@ const cache = new Map<string, string>()
 // per registered object, holding its digests by length.
 const frozenDigests = new WeakMap<object, Record<number, string>>()
 
-/** Plain JSON containers: arrays and objects of `Object.prototype` (or none) without accessors. */
+/**
+ * Plain JSON containers: arrays of `Array.prototype` without holes, and
+ * objects of `Object.prototype` (or none) without a `toJSON` method; neither
+ * with accessors, so what `JSON.stringify` sees is what was checked.
+ */
 const plainContainer = (value: object): boolean => {
-  if (Array.isArray(value)) return true
   const prototype = Object.getPrototypeOf(value)
-  if (prototype !== Object.prototype && prototype !== null) return false
+  if (Array.isArray(value)) {
+    if (prototype !== Array.prototype) return false
+    for (let i = 0; i < value.length; i++) if (!Object.hasOwn(value, i)) return false
+  } else if (prototype !== Object.prototype && prototype !== null) {
+    return false
+  } else if (typeof (value as { readonly toJSON?: unknown }).toJSON === "function") {
+    return false
+  }
   for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
     if (descriptor.get !== undefined || descriptor.set !== undefined) return false
   }
@@ -73,7 +83,8 @@ const plainContainer = (value: object): boolean => {
  * way). The digests are those of an equal unfrozen value. Throws a
  * `TypeError`, leaving the value as it was, when it holds anything but plain
  * JSON: objects of another prototype (a `Date`, a typed array, a class
- * instance) or with accessors.
+ * instance, an `Array` subclass), accessors, `toJSON` methods, or arrays with
+ * holes.
  *
  * @since 0.1.0
  */
@@ -89,7 +100,11 @@ export const freezeJson = <A>(value: A): A => {
     }
     seen.add(node)
     containers.push(node)
-    for (const child of Array.isArray(node) ? node : Object.values(node)) visit(child)
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) visit(node[i])
+    } else {
+      for (const key of Object.keys(node)) visit((node as Record<string, unknown>)[key])
+    }
   }
   visit(value)
   for (const container of containers) Object.freeze(container)

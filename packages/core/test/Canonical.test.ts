@@ -62,6 +62,14 @@ describe("Canonical", () => {
         constructor(readonly x: number) {}
       }
       const withGetter = { inner: {}, get now() { return Date.now() } }
+      let n = 0
+      const getterElement: Array<unknown> = [{}]
+      Object.defineProperty(getterElement, 1, { get: () => ++n, enumerable: true, configurable: true })
+      class Items extends Array<unknown> {}
+      const subclassed = new Items()
+      subclassed.push({})
+      // eslint-disable-next-line no-sparse-arrays
+      const holey: Array<unknown> = [{}, , 3]
       for (
         const value of [
           { inner: {}, when: new Date(0) },
@@ -69,8 +77,12 @@ describe("Canonical", () => {
           { inner: {}, point: new Point(1) },
           { inner: {}, map: new Map() },
           withGetter,
-          [{}, new Date(0)]
-        ]
+          [{}, new Date(0)],
+          getterElement,
+          subclassed,
+          holey,
+          { inner: {}, toJSON: () => ({ n: ++n }) }
+        ] as ReadonlyArray<any>
       ) {
         expect(() => Canonical.freezeJson(value)).toThrow(TypeError)
         expect(Canonical.isFrozenJson(value)).toBe(false)

@@ -49,7 +49,8 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *
  * - `path`: the endpoint path. Default `"/mcp"`.
  * - `maxBodyBytes`: largest accepted request body, in bytes (a non-negative
- *   integer; anything else is a defect when the endpoint is built). Default
+ *   integer; anything else throws when `layer`, `routes`, `handleRequest`,
+ *   `httpApp` or `toWebHandler` is called). Default
  *   4 MiB (4_194_304). Larger bodies get `413` with a JSON-RPC -32600 error
  *   body; the limit is checked against `Content-Length` before reading and
  *   against the bytes actually received while reading (chunked bodies).
@@ -105,7 +106,11 @@ export interface EndpointOptions {
  *   (headers and body; not the response, so SSE answers are unaffected)
  *   before the connection is closed with 408, against slow-body clients
  *   holding buffers open. Default 30 seconds; headers alone get at most 10
- *   seconds (or `requestTimeout`, when shorter).
+ *   seconds (or `requestTimeout`, when shorter). The body of a request that
+ *   offers an `Upgrade` (say `h2c`, as `curl --http2` does), which Node hands
+ *   over with the socket and no longer times, must arrive within the same
+ *   time, else `408` with a JSON-RPC -32600 error body (30 seconds at
+ *   endpoints mounted with `routes`, `handleRequest`, `httpApp`).
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
@@ -309,8 +314,8 @@ const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRo
 export const layer = (
   options: LayerOptions = {}
 ): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
-  const config = resolveOptions(options, true)
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
+  const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
   const server = NodeHttpServer.layer(() =>
     createServer({
       requestTimeout,
@@ -378,6 +383,8 @@ interface Config {
    * reads the body before or after it, so it may read a Node body directly.
    */
   readonly ownsServer: boolean
+  /** How long the body of an `Upgrade` offer may take to arrive (Node's own timeouts no longer cover it). */
+  readonly upgradeBodyTimeoutMillis: number
 }
 
 interface HostRule {
@@ -392,7 +399,13 @@ interface OriginRule {
   readonly origin: string | undefined
 }
 
-const resolveOptions = (options: EndpointOptions, ownsServer = false): Config => {
+const resolveOptions = (
+  options: EndpointOptions,
+  server: { readonly owned: boolean; readonly requestTimeoutMillis: number } = {
+    owned: false,
+    requestTimeoutMillis: 30_000
+  }
+): Config => {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
     throw new Error(`HttpTransport: maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`)
@@ -406,7 +419,8 @@ const resolveOptions = (options: EndpointOptions, ownsServer = false): Config =>
     origins: origins === "*" ? "*" : origins.map(parseOriginRule),
     principal: options.principal,
     hostVerdicts: new Map(),
-    ownsServer
+    ownsServer: server.owned,
+    upgradeBodyTimeoutMillis: server.requestTimeoutMillis
   }
 }
 
@@ -588,7 +602,7 @@ const readBody = (
   request: HttpServerRequest.HttpServerRequest,
   headers: Headers.Headers,
   config: Config
-): Effect.Effect<ArrayBuffer, "BodyTooLarge" | "Unreadable"> => {
+): Effect.Effect<ArrayBuffer, "BodyTooLarge" | "Unreadable" | "Timeout"> => {
   const max = config.maxBodyBytes
   const source = request.source
   if (
@@ -602,7 +616,7 @@ const readBody = (
       onError: (error) => error instanceof NodeStream.MaxBytesError ? "BodyTooLarge" as const : "Unreadable" as const
     })
   }
-  return request.arrayBuffer.pipe(
+  const read = request.arrayBuffer.pipe(
     Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(max)),
     Effect.mapError((error) =>
       error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
@@ -611,6 +625,12 @@ const readBody = (
     ),
     // A middleware that read the body first read it under its own cap, if any.
     Effect.filterOrFail((body) => body.byteLength <= max, () => "BodyTooLarge" as const)
+  )
+  return headers["upgrade"] === undefined ? read : read.pipe(
+    Effect.timeoutOrElse({
+      duration: config.upgradeBodyTimeoutMillis,
+      orElse: () => Effect.fail("Timeout" as const)
+    })
   )
 }
 
@@ -651,6 +671,8 @@ const handleWith = (
       Effect.succeed(
         failure === "BodyTooLarge"
           ? tooLarge(config)
+          : failure === "Timeout"
+          ? errorResponse(408, INVALID_REQUEST, "Request timeout: the body did not arrive in time")
           : errorResponse(400, INVALID_REQUEST, "Could not read the request body")
       ),
     onSuccess: (body) => {

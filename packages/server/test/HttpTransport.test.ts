@@ -456,7 +456,32 @@ describe("HttpTransport", () => {
       yield* expectServing(url)
     }))
 
-  it("maxBodyBytes must be a non-negative integer (a defect when the endpoint is built)", () => {
+  it.live("an Upgrade offer whose body never arrives is answered 408 and closed after requestTimeout", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ requestTimeout: "1 second" })
+      const started = Date.now()
+      const received = yield* Effect.callback<string>((resume) => {
+        const socket = Net.connect(Number(url.port), url.hostname)
+        let text = ""
+        socket.on("connect", () =>
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\n` +
+              `Connection: Upgrade\r\nUpgrade: h2c\r\nContent-Length: 50\r\n\r\n{`
+          ))
+        socket.on("data", (chunk) => (text += chunk.toString("utf8")))
+        socket.on("close", () => resume(Effect.succeed(text)))
+        socket.on("error", () => resume(Effect.succeed(text)))
+        return Effect.sync(() => socket.destroy())
+      }).pipe(Effect.timeout("10 seconds"))
+      const elapsed = Date.now() - started
+      assert.match(received, /^HTTP\/1\.1 408/)
+      assert.strictEqual(JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4)).error.code, -32600)
+      assert.isAtLeast(elapsed, 900)
+      assert.isBelow(elapsed, 5000)
+      yield* expectServing(url)
+    }))
+
+  it("maxBodyBytes must be a non-negative integer (thrown when the endpoint is made)", () => {
     for (const maxBodyBytes of [1000.5, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
       assert.throws(() => HttpTransport.routes({ maxBodyBytes }), /maxBodyBytes must be a non-negative integer/)
       assert.throws(() => HttpTransport.handleRequest({ maxBodyBytes }), /maxBodyBytes must be a non-negative integer/)
