@@ -15,8 +15,9 @@
  * `--sampling-reply`, and, in a terminal, from the person (`TerminalUser`).
  *
  * Exit codes: 0 success; 1 the tool reported an error (`isError: true`);
- * 2 usage (bad flags or arguments, unusable answers file); 3 protocol
- * error, round cap, or a question nobody could answer; 70 internal error.
+ * 2 usage (bad flags or arguments, unusable answers file); 3 protocol or
+ * transport error, round cap, timeout (`--timeout`), or a question nobody
+ * could answer; 70 internal error.
  *
  * Built with `effect/cli` (`Command`, `Flag`, `Argument`; `Prompt` for the
  * interactive parts).
@@ -379,9 +380,31 @@ export const mrtr = Command.make("mrtr").pipe(
     "An MCP 2026-07-28 client that drives Multi Round-Trip Requests: it answers each round of input requests " +
       "(forms, URLs, sampling, roots) from an answers file, flags, or you at the terminal, and retries until the result is complete. " +
       "The result goes to stdout as JSON; rounds and prompts go to stderr. " +
-      "Exit codes: 0 success, 1 the tool reported an error, 2 usage, 3 protocol error or round cap."
+      "Exit codes: 0 success, 1 the tool reported an error, 2 usage, " +
+      "3 protocol or transport error, round cap, timeout or a question nobody answered."
   )
 )
+
+const timeoutFlag = Flag.Int("timeout").pipe(
+  Flag.withDescription("Give up when the call has not completed after this many seconds, answering time included (default: no limit)"),
+  Flag.optional
+)
+
+/** `effect` limited to `--timeout` seconds (a `TransportError` past it); `UsageError` for a value below 1. */
+const withTimeout = <A, E, R>(
+  timeout: Option.Option<number>,
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Errors.TransportError | UsageError, R> => {
+  if (Option.isNone(timeout)) return effect
+  const seconds = timeout.value
+  if (seconds < 1) return Effect.fail(new UsageError({ reason: "--timeout must be at least 1 second" }))
+  return effect.pipe(
+    Effect.timeoutOrElse({
+      duration: Duration.seconds(seconds),
+      orElse: () => Effect.fail(new Errors.TransportError({ reason: `no complete answer within ${seconds} seconds (--timeout)` }))
+    })
+  )
+}
 
 const answerFlags = {
   answers: Flag.String("answers").pipe(
@@ -403,10 +426,7 @@ const answerFlags = {
     Flag.withDescription("Answer every sampling request with this text (default: ask at the terminal)"),
     Flag.optional
   ),
-  timeout: Flag.Int("timeout").pipe(
-    Flag.withDescription("Give up when the call has not completed after this many seconds, answering time included (default: no limit)"),
-    Flag.optional
-  ),
+  timeout: timeoutFlag,
   maxRounds: Flag.Int("max-rounds").pipe(
     Flag.withDescription("The most requests one call may send, the first included (default 10)"),
     Flag.withDefault(10)
@@ -457,15 +477,7 @@ const runMrtr = <A>(
         })
     }
     yield* info(flags.quiet, s.dim(`→ ${describe}  (${describeTarget(where)})`))
-    const seconds = Option.getOrUndefined(flags.timeout)
-    const limited = (effect: Effect.Effect<A, Errors.McpClientError>) =>
-      seconds === undefined ? effect : effect.pipe(
-        Effect.timeoutOrElse({
-          duration: Duration.seconds(seconds),
-          orElse: () => Effect.fail(new Errors.TransportError({ reason: `no complete answer within ${seconds} seconds (--timeout)` }))
-        })
-      )
-    const result = yield* McpClient.McpClient.use((client) => limited(call(client, options))).pipe(
+    const result = yield* McpClient.McpClient.use((client) => withTimeout(flags.timeout, call(client, options))).pipe(
       Effect.provide(
         McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(
           Layer.provide(transportLayer(where)),
@@ -603,11 +615,11 @@ const allPages = <A>(
  */
 export const discover = Command.make(
   "discover",
-  {},
-  Effect.fnUntraced(function*() {
+  { timeout: timeoutFlag },
+  Effect.fnUntraced(function*(flags) {
     const root = yield* mrtr
     const where = yield* target(root)
-    const result = yield* Effect.gen(function*() {
+    const result = yield* withTimeout(flags.timeout, Effect.gen(function*() {
       const client = yield* McpClient.McpClient
       const discovered = yield* client.discover()
       const capabilities = discovered.capabilities
@@ -625,7 +637,7 @@ export const discover = Command.make(
           resourceTemplates: yield* allPages((c) => client.listResourceTemplates(page(c)), (r) => r.resourceTemplates)
         })
       }
-    }).pipe(
+    })).pipe(
       Effect.provide(
         McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(Layer.provide(transportLayer(where)))
       )

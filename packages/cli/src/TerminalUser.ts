@@ -169,8 +169,9 @@ export const fieldLabel = (name: string, schema: PrimitiveSchemaDefinition, requ
   const hints: Array<string> = []
   const kind = fieldKind(schema)
   if (kind === "email" || kind === "uri") hints.push(kind)
-  if (kind === "date") hints.push("YYYY-MM-DD")
-  if (kind === "date-time") hints.push("date and time")
+  // the date prompt edits one part at a time: say how to move between them
+  if (kind === "date") hints.push("YYYY-MM-DD, ←/→ between parts")
+  if (kind === "date-time") hints.push("date and time, ←/→ between parts")
   const bounds = schema as { readonly minimum?: number; readonly maximum?: number }
   if ((kind === "integer" || kind === "number") && (bounds.minimum !== undefined || bounds.maximum !== undefined)) {
     const s = bounds

@@ -368,7 +368,7 @@ describe.concurrent("mrtr over stdio", () => {
 })
 
 describe("mrtr against a server that never answers", () => {
-  it("--timeout gives up with exit 3 instead of hanging; a too-deep result is a clear error, not a crash", async () => {
+  it("--timeout (call, discover) gives up with exit 3 instead of hanging; a too-deep result is a clear error, not a crash", async () => {
     const { createServer } = await import("node:http")
     const deep = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[],"structuredContent":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}}`
     const server = createServer((req, res) => {
@@ -394,6 +394,14 @@ describe("mrtr against a server that never answers", () => {
       assert.strictEqual(run.code, 3, run.stderr)
       assert.include(run.stderr, "within 1 seconds")
       assert.isBelow(Date.now() - started, 15_000)
+      // discover takes --timeout too (server/discover is never answered here)
+      const discovered = await inProcess(["discover", "--http", hung, "--timeout", "1"])
+      assert.strictEqual(discovered.code, 3, discovered.stderr)
+      assert.include(discovered.stderr, "within 1 seconds")
+      assert.strictEqual(discovered.stdout, "")
+      const zero = await inProcess(["discover", "--http", hung, "--timeout", "0"])
+      assert.strictEqual(zero.code, 2, zero.stderr)
+      assert.include(zero.stderr, "--timeout must be at least 1 second")
       const deepRun = await inProcess(["call", "--http", hung, "deep", "-q"])
       assert.strictEqual(deepRun.code, 3, deepRun.stderr)
       assert.strictEqual(deepRun.stdout, "")

@@ -66,6 +66,10 @@ describe("requestedSchema → prompt", () => {
       TerminalUser.fieldLabel("x", { type: "array", minItems: 1, items: { type: "string", enum: ["a"] } }, true),
       "x (pick at least 1)"
     )
+    assert.strictEqual(
+      TerminalUser.fieldLabel("departure", { type: "string", format: "date", title: "Departure" }, true),
+      "Departure (YYYY-MM-DD, ←/→ between parts)"
+    )
   })
 
   it("titled choices show titles and send values (oneOf, anyOf, legacy enumNames)", () => {
