@@ -16,6 +16,7 @@
  * | method other than `POST`                       | 405    | empty, `Allow: POST`        |
  * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
  * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`    |
+ * | body of an `Upgrade` offer not in time         | 408    | JSON-RPC -32600, no `id`    |
  * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
  *
  * Everything else (JSON-RPC shape, `MCP-Protocol-Version` / `Mcp-Method` /
@@ -587,7 +588,9 @@ const sseEvent = (json: string): Uint8Array => encoder.encode(`event: message\nd
 /**
  * Reads the body, capped at `config.maxBodyBytes` bytes received (so chunked
  * bodies are capped too; `Content-Length` is checked before). Fails with
- * `"BodyTooLarge"` past the cap and `"Unreadable"` otherwise.
+ * `"BodyTooLarge"` past the cap, `"Timeout"` when the body of an `Upgrade`
+ * offer has not arrived after `config.upgradeBodyTimeoutMillis`, and
+ * `"Unreadable"` otherwise.
  *
  * Through effect/http's buffered reader (`request.arrayBuffer`, capped with
  * `HttpIncomingMessage.MaxBodySize`), which keeps the body for middleware that
