@@ -83,8 +83,8 @@ const plainContainer = (value: object): boolean => {
  * way). The digests are those of an equal unfrozen value. Throws a
  * `TypeError`, leaving the value as it was, when it holds anything but plain
  * JSON: objects of another prototype (a `Date`, a typed array, a class
- * instance, an `Array` subclass), accessors, `toJSON` methods, or arrays with
- * holes.
+ * instance, an `Array` subclass), accessors, `toJSON` methods, arrays with
+ * holes, or a cycle.
  *
  * @since 0.1.0
  */
@@ -93,18 +93,23 @@ export const freezeJson = <A>(value: A): A => {
   // plain JSON is left as it was.
   const containers: Array<object> = []
   const seen = new Set<object>()
+  const path = new Set<object>()
   const visit = (node: unknown): void => {
-    if (typeof node !== "object" || node === null || frozenDigests.has(node) || seen.has(node)) return
+    if (typeof node !== "object" || node === null || frozenDigests.has(node)) return
+    if (path.has(node)) throw new TypeError("Canonical.freezeJson: not plain JSON (a cycle)")
+    if (seen.has(node)) return // shared, not cyclic: JSON writes it twice
     if (!plainContainer(node)) {
       throw new TypeError(`Canonical.freezeJson: not plain JSON (${Object.prototype.toString.call(node)})`)
     }
     seen.add(node)
+    path.add(node)
     containers.push(node)
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) visit(node[i])
     } else {
       for (const key of Object.keys(node)) visit((node as Record<string, unknown>)[key])
     }
+    path.delete(node)
   }
   visit(value)
   for (const container of containers) Object.freeze(container)

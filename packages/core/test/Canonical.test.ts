@@ -49,12 +49,13 @@ describe("Canonical", () => {
       }).toThrow(TypeError)
       expect(Canonical.isFrozenJson(question(1))).toBe(false)
       expect(Canonical.isFrozenJson(Object.freeze({ shallow: {} }))).toBe(false)
-      // scalars and null pass through; a cycle does not hang
+      // scalars and null pass through; a value shared twice (not a cycle) is fine
       expect(Canonical.freezeJson(7)).toBe(7)
       expect(Canonical.freezeJson(null)).toBe(null)
-      const cyclic: Record<string, unknown> = {}
-      cyclic.self = cyclic
-      expect(Canonical.freezeJson(cyclic)).toBe(cyclic)
+      const shared = { k: 1 }
+      const twice = Canonical.freezeJson({ a: shared, b: [shared] })
+      expect(Canonical.isFrozenJson(twice.b)).toBe(true)
+      expect(Object.isFrozen(shared)).toBe(true)
     })
 
     it("refuses anything but plain JSON with a TypeError, and leaves such a value as it was", () => {
@@ -91,6 +92,12 @@ describe("Canonical", () => {
         expect(Object.isFrozen(inner)).toBe(false)
         expect(Canonical.isFrozenJson(inner)).toBe(false)
       }
+      // a cycle is not JSON either
+      const cyclic: Record<string, unknown> = { inner: {} }
+      ;(cyclic.inner as Record<string, unknown>).back = cyclic
+      expect(() => Canonical.freezeJson(cyclic)).toThrow(TypeError)
+      expect(Object.isFrozen(cyclic)).toBe(false)
+      expect(Canonical.isFrozenJson(cyclic.inner)).toBe(false)
       // objects without a prototype are plain
       const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: [1] })
       expect(Canonical.isFrozenJson(Canonical.freezeJson(bare))).toBe(true)
