@@ -34,6 +34,10 @@ export type AskKind = "elicitation" | "sampling" | "roots"
  * - `decode`: turns a client's raw `InputResponse` into the ask's outcome, a
  *   success or one of its typed failures; `undefined` when the response is of
  *   the wrong kind or shape, in which case the question is asked again.
+ * - `record` (optional): the response as the replay journal keeps it, called
+ *   once `decode` gave it an outcome; by default the response as received. It
+ *   must decode to the same outcome: it drops what `decode` ignores (unknown
+ *   keys), so that a client cannot grow the sealed `requestState` with them.
  *
  * @since 0.1.0
  */
@@ -42,6 +46,7 @@ export interface Ask<A, E> {
   readonly key?: string | undefined
   readonly request: InputRequest
   readonly decode: (key: string, response: unknown) => Result.Result<A, E> | undefined
+  readonly record?: ((response: unknown) => unknown) | undefined
 }
 
 /**

@@ -52,6 +52,25 @@ const outcomeOf = <A>(
 }
 
 /**
+ * An answer to an elicitation as the journal keeps it: `action`, and for an
+ * acceptance only the fields the form asked for (`fields`; none for a URL);
+ * other keys, which nothing decodes, are dropped. A decline keeps its content
+ * as sent (`ElicitationDeclined.content`).
+ */
+const recordAnswer = (response: unknown, fields: ReadonlyArray<string>): unknown => {
+  const decoded = decodeElicitResult(response)
+  if (decoded._tag === "None") return response
+  const { action, content } = decoded.value
+  if (content === undefined || action === "cancel") return { action }
+  if (action === "decline") return { action, content }
+  const kept: Record<string, unknown> = {}
+  for (const field of fields) {
+    if (Object.hasOwn(content, field)) kept[field] = (content as Record<string, unknown>)[field]
+  }
+  return { action, content: kept }
+}
+
+/**
  * The options of a form elicitation.
  *
  * - `key`: the `inputRequests` key (default `elicitation-<n>` by program order);
@@ -151,7 +170,8 @@ export const form = <A>(
             if (!ElicitationSchema.formatsHold(requestedSchema, content)) return undefined
             const value = decodeContent(content ?? {})
             return value._tag === "Some" ? Result.succeed(value.value) : undefined
-          })
+          }),
+        record: (response) => recordAnswer(response, Object.keys(requestedSchema.properties))
       })
     )
   })
@@ -191,6 +211,7 @@ export const url = (
         method: "elicitation/create",
         params: { mode: "url", message: options.message, url: options.url } as ElicitRequest["params"]
       },
-      decode: (key, response) => outcomeOf(key, response, () => Result.succeed(undefined))
+      decode: (key, response) => outcomeOf(key, response, () => Result.succeed(undefined)),
+      record: (response) => recordAnswer(response, [])
     })
   )

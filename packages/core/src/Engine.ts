@@ -390,7 +390,7 @@ const runRound = <A, E, R>(
     if (!acceptable) return undefined
     const response = incoming[key]
     const outcome = ask.decode(key, response)
-    if (outcome !== undefined) answers[key] = { d: digest, r: response }
+    if (outcome !== undefined) answers[key] = { d: digest, r: ask.record === undefined ? response : ask.record(response) }
     return outcome
   }
 

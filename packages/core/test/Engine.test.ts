@@ -341,6 +341,41 @@ describe("Engine.run", () => {
       expect(expectComplete(done)).toEqual({ name: "Alice" })
     }))
 
+  it.effect("keys of an accepted answer that nothing decodes are not kept: the state stays small, replays the same", () =>
+    Effect.gen(function*() {
+      const handler = Effect.gen(function*() {
+        const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Name })
+        yield* Elicitation.url({ key: "login", message: "Sign in", url: "https://example.com/login" })
+        const { ok } = yield* Elicitation.form({ key: "sure", message: `Sure, ${name}?`, schema: Confirm })
+        return `${name}:${ok}`
+      })
+      const junk = "x".repeat(40_000)
+      const clientCapabilities = { elicitation: { form: {}, url: {} } }
+      const r1 = expectInputRequired(yield* round(handler, { clientCapabilities }))
+      // a junk field in the content, a junk key beside it, and a junk _meta: none of it decodes
+      const r2 = expectInputRequired(yield* round(handler, {
+        clientCapabilities,
+        requestState: r1.requestState,
+        inputResponses: {
+          name: { action: "accept", content: { name: "Ada", junk }, junk, _meta: { junk } } as never
+        }
+      }))
+      expect(Object.keys(r2.inputRequests ?? {})).toEqual(["login"])
+      const r3 = expectInputRequired(yield* round(handler, {
+        clientCapabilities,
+        requestState: r2.requestState,
+        inputResponses: { login: { action: "accept", content: { junk }, junk } as never }
+      }))
+      expect(Object.keys(r3.inputRequests ?? {})).toEqual(["sure"])
+      expect(r3.requestState!.length).toBeLessThan(1_000)
+      const done = yield* round(handler, {
+        clientCapabilities,
+        requestState: r3.requestState,
+        inputResponses: { sure: accept({ ok: true }) }
+      })
+      expect(expectComplete(done)).toBe("Ada:true")
+    }))
+
   it.effect("decline and cancel reach the handler as typed failures; a decline carrying content is a decline", () =>
     Effect.gen(function*() {
       const handler = Elicitation.form({ key: "k", message: "Name?", schema: Name }).pipe(
