@@ -371,6 +371,9 @@ const runRound = <A, E, R>(
   // The state of this run, local to this call.
   const counters: Record<string, number> = {}
   const answers: Record<string, Journal.Journal["answers"][string]> = {}
+  // How the answers taken this round are journaled (`Ask.record`), applied only
+  // when a journal is sealed: a round that completes needs none of it.
+  const recorders = new Map<string, (response: unknown) => unknown>()
   const steps: Record<string, unknown> = {}
   const pending = new Map<string, PendingAsk>()
   const watch = roundEndWatch(() => pending.size > 0)
@@ -390,7 +393,10 @@ const runRound = <A, E, R>(
     if (!acceptable) return undefined
     const response = incoming[key]
     const outcome = ask.decode(key, response)
-    if (outcome !== undefined) answers[key] = { d: digest, r: ask.record === undefined ? response : ask.record(response) }
+    if (outcome !== undefined) {
+      answers[key] = { d: digest, r: response }
+      if (ask.record !== undefined) recorders.set(key, ask.record)
+    }
     return outcome
   }
 
@@ -568,6 +574,10 @@ const runRound = <A, E, R>(
     const kept: Record<string, Journal.Journal["answers"][string]> = { ...journal.answers }
     for (const [key, digest] of Object.entries(journal.pending)) {
       if (Object.hasOwn(incoming, key) && !pending.has(key)) kept[key] = { d: digest, r: incoming[key] }
+    }
+    for (const [key, record] of recorders) {
+      const answer = answers[key]
+      if (answer !== undefined) answers[key] = { d: answer.d, r: record(answer.r) }
     }
     const next: Journal.Journal = { v: 1, round, answers: { ...kept, ...answers }, steps, pending: pendingDigests }
     // The size of the journal's JSON: key order does not change it, so plain
