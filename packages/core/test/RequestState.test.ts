@@ -66,6 +66,13 @@ const ringOf = (...keys: ReadonlyArray<{ readonly id?: string; readonly bytes: U
 const codecOf = <E>(options: RequestStateCodecOptions<E>) =>
   Effect.provide(Effect.service(RequestStateCodec), RequestStateCodec.layer(options))
 
+/** The codec of a fresh copy of the module (imported after `vi.resetModules()`), keyed "k" with `keyBytesA`. */
+const codecOfCopy = (copy: typeof import("../src/RequestState.ts")) =>
+  Effect.provide(
+    Effect.service(copy.RequestStateCodec),
+    copy.RequestStateCodec.layer({ keyRing: copy.KeyRing.fromBytes([{ id: "k", bytes: keyBytesA }]) })
+  )
+
 const publicShape = (error: unknown) => ({
   tag: (error as { _tag?: unknown })._tag,
   message: (error as Error).message,
@@ -232,12 +239,7 @@ describe("RequestState", () => {
           }
         })
         const nativeCodec = yield* codecOf({ keyRing: ringOf({ id: "k", bytes: keyBytesA }) })
-        const portableCodec = yield* Effect.provide(
-          Effect.service(portable.RequestStateCodec),
-          portable.RequestStateCodec.layer({
-            keyRing: portable.KeyRing.fromBytes([{ id: "k", bytes: keyBytesA }])
-          })
-        )
+        const portableCodec = yield* codecOfCopy(portable)
         for (let n = 0; n < 30; n++) {
           const payload = { ...journal, filler: "y".repeat(n) }
           const fromPortable = yield* portableCodec.seal(payload, binding)
@@ -274,12 +276,7 @@ describe("RequestState", () => {
         })
         expect(native.nativeXChaCha20Poly1305).toBeUndefined()
         const nativeCodec = yield* codecOf({ keyRing: ringOf({ id: "k", bytes: keyBytesA }) })
-        const portableCodec = yield* Effect.provide(
-          Effect.service(portable.RequestStateCodec),
-          portable.RequestStateCodec.layer({
-            keyRing: portable.KeyRing.fromBytes([{ id: "k", bytes: keyBytesA }])
-          })
-        )
+        const portableCodec = yield* codecOfCopy(portable)
         for (let n = 0; n < 20; n++) {
           const payload = { ...journal, filler: "z".repeat(n * 7) }
           expect(yield* nativeCodec.unseal(yield* portableCodec.seal(payload, binding), binding)).toEqual(payload)
