@@ -467,7 +467,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     if (!isRecord(meta)) return errorReply(id, McpError.invalidParams("Missing params._meta"))
     const version = meta[MetaKey.protocolVersion]
     if (typeof version !== "string") {
-      return errorReply(id, McpError.invalidParams(`Missing _meta["${MetaKey.protocolVersion}"]`))
+      return errorReply(
+        id,
+        McpError.invalidParams(
+          version === undefined
+            ? `Missing _meta["${MetaKey.protocolVersion}"]`
+            : `Invalid _meta["${MetaKey.protocolVersion}"]: not a string`
+        )
+      )
     }
     const logLevel = meta[MetaKey.logLevel]
     if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
@@ -475,7 +482,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
     const declared = meta[MetaKey.clientCapabilities]
     if (!isRecord(declared)) {
-      return errorReply(id, McpError.invalidParams(`Missing _meta["${MetaKey.clientCapabilities}"]`))
+      return errorReply(
+        id,
+        McpError.invalidParams(
+          declared === undefined
+            ? `Missing _meta["${MetaKey.clientCapabilities}"]`
+            : `Invalid _meta["${MetaKey.clientCapabilities}"]: not an object`
+        )
+      )
     }
     const decoded = decodeClientCapabilities(declared)
     if (Exit.isFailure(decoded)) {

@@ -364,6 +364,24 @@ describe("McpServer hostile input", () => {
       result(yield* handle(ok))
     }).pipe(Effect.provide(layer)))
 
+  it.effect("a _meta protocolVersion or clientCapabilities of the wrong type is called invalid, an absent one missing", () =>
+    Effect.gen(function*() {
+      const meta = (message: ReturnType<typeof request>) => message.params._meta as Record<string, unknown>
+      for (
+        const [key, value, expected] of [
+          ["io.modelcontextprotocol/protocolVersion", 5, /Invalid _meta\["io.modelcontextprotocol\/protocolVersion"\]/],
+          ["io.modelcontextprotocol/protocolVersion", undefined, /Missing _meta\["io.modelcontextprotocol\/protocolVersion"\]/],
+          ["io.modelcontextprotocol/clientCapabilities", "all", /Invalid _meta\["io.modelcontextprotocol\/clientCapabilities"\]/],
+          ["io.modelcontextprotocol/clientCapabilities", undefined, /Missing _meta\["io.modelcontextprotocol\/clientCapabilities"\]/]
+        ] as const
+      ) {
+        const message = request("tools/list")
+        if (value === undefined) delete meta(message)[key]
+        else meta(message)[key] = value
+        expect(error(yield* handle(message), -32602, 400).message).toMatch(expected)
+      }
+    }).pipe(Effect.provide(layer)))
+
   it.effect("malformed clientCapabilities are -32602, not a crash", () =>
     Effect.gen(function*() {
       for (const capabilities of [{ elicitation: null }, { elicitation: "yes" }, { sampling: [] }, { roots: 1 }]) {
