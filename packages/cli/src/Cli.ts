@@ -527,12 +527,13 @@ export const call = Command.make(
   Command.withDescription("Call a tool and drive every round of input requests to the final result"),
   Command.withExamples([
     {
-      command: "mrtr call --http http://127.0.0.1:3000/mcp plan_trip '{\"from\":\"Paris\",\"to\":\"Milan\"}'",
-      description: "Call a tool, answering its questions at the terminal"
+      command: "mrtr call --http http://127.0.0.1:3000/mcp book_trip '{\"city\":\"Lisbon\"}'",
+      description: "Call a tool (here the README's example server's), answering its questions at the terminal"
     },
     {
-      command: "mrtr call --stdio \"npx tsx server.ts\" plan_trip '{\"from\":\"Paris\",\"to\":\"Rome\"}' --answers answers.json",
-      description: "Call a tool over stdio, answering from a file (no terminal needed)"
+      command:
+        "mrtr call --stdio \"npx tsx examples/readme/main.ts --stdio\" book_trip '{\"city\":\"Lisbon\"}' --answers examples/readme/answers.json",
+      description: "The same over stdio, answering from a file (no terminal needed)"
     }
   ])
 )
