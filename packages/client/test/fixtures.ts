@@ -5,7 +5,7 @@
  * official 2026-07-28 JSON Schema.
  */
 import { Effect, Layer } from "effect"
-import { validateWire } from "@mrtr/protocol/test-utils/wire"
+import { validateWire } from "@mrtr/test-support/wire"
 import * as McpClient from "../src/McpClient.ts"
 import * as MemoryTransport from "../src/MemoryTransport.ts"
 

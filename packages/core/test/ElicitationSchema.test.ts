@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
-import { validateWire } from "../../protocol/test-utils/wire.ts"
+import { validateWire } from "@mrtr/test-support/wire"
 import { Elicitation, ElicitationSchema, InvalidElicitationSchema } from "../src/index.ts"
 
 const Titled = (value: string, title: string) => Schema.Literal(value).annotate({ title })

@@ -3,7 +3,7 @@ import { Effect, Exit, Layer, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import type { ClientCapabilities, InputRequiredResult, InputResponses } from "@mrtr/protocol"
 import { makeInputRequiredResult } from "@mrtr/protocol"
-import { validateWire } from "../../protocol/test-utils/wire.ts"
+import { validateWire } from "@mrtr/test-support/wire"
 import {
   Canonical,
   Elicitation,

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as P from "../src/index.ts"
-import { validateWire } from "../test-utils/wire.ts"
+import { validateWire } from "@mrtr/test-support/wire"
 
 const formRequest: P.InputRequest = {
   method: "elicitation/create",

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as P from "../src/index.ts"
-import { validateWire } from "../test-utils/wire.ts"
+import { validateWire } from "@mrtr/test-support/wire"
 
 describe("ErrorCode / httpStatusOf", () => {
   it("has the codes of the spec", () => {

@@ -15,7 +15,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as P from "../src/index.ts"
-import { schemaJson, validateWire } from "../test-utils/wire.ts"
+import { schemaJson, validateWire } from "@mrtr/test-support/wire"
 
 const schemasByDef: Readonly<Record<string, Schema.Codec<unknown, unknown>>> = Object.fromEntries(
   Object.entries({

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
 import * as P from "../src/index.ts"
-import { wireErrors } from "../test-utils/wire.ts"
+import { wireErrors } from "@mrtr/test-support/wire"
 import { elicitRequest } from "./fixtures.ts"
 
 const meta = P.makeRequestMeta({ clientCapabilities: {} })

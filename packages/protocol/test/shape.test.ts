@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as P from "../src/index.ts"
-import { schemaJson } from "../test-utils/wire.ts"
+import { schemaJson } from "@mrtr/test-support/wire"
 
 type JsonSchemaObject = {
   readonly properties?: Record<string, unknown>

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as P from "../src/index.ts"
-import { schemaJson, validateWire, wireErrors } from "../test-utils/wire.ts"
+import { schemaJson, validateWire, wireErrors } from "@mrtr/test-support/wire"
 import * as F from "./fixtures.ts"
 
 const encode = <S extends Schema.Codec<any, any>>(schema: S, value: S["Type"]): unknown =>

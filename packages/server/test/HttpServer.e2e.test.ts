@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { validateWire } from "../../protocol/test-utils/wire.ts"
+import { validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport } from "../src/index.ts"
 import { ALL_CAPS, serverLayer } from "./fixtures.ts"
 

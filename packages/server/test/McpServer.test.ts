@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, type Duration, Effect, Exit, Fiber, Layer, Scheduler, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Elicitation, Mrtr, RequestState } from "@mrtr/core"
-import { validateWire } from "../../protocol/test-utils/wire.ts"
+import { validateWire } from "@mrtr/test-support/wire"
 import { McpServer, Prompt, StdioTransport, Tool, type Transport } from "../src/index.ts"
 import { greet, Name, request, serverLayer } from "./fixtures.ts"
 

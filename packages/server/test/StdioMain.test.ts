@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { validateWire } from "../../protocol/test-utils/wire.ts"
+import { validateWire } from "@mrtr/test-support/wire"
 
 const script = fileURLToPath(new URL("./stdio-main.ts", import.meta.url))
 const meta = {

@@ -10,7 +10,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Ref } from "effect"
 import { McpClient } from "@mrtr/client"
 import { MetaKey } from "@mrtr/protocol"
-import { validateWire } from "@mrtr/protocol/test-utils/wire"
+import { validateWire } from "@mrtr/test-support/wire"
 import { Harness, Recorder, ScriptedUser } from "../src/index.ts"
 import { server } from "./fixtures.ts"
 

@@ -1,9 +1,10 @@
 /**
  * Test helper: validates values against the official MCP 2026-07-28 JSON
- * Schema (`/work/shared/spec/schema-2026-07-28.json`, JSON Schema 2020-12)
- * with ajv. Not part of the published package source; tests of every package
- * import it (`../../protocol/test-utils/wire.ts` or
- * `@mrtr/protocol/test-utils/wire`).
+ * Schema (`packages/test-support/spec/schema-2026-07-28.json`, JSON Schema 2020-12)
+ * with ajv. Part of the private `@mrtr/test-support` workspace package (never
+ * published); tests of every package import it as `@mrtr/test-support/wire`.
+ * The schemas are copies kept in this repository (`spec/README.md` says where
+ * they come from), so no test reads anything outside the checkout.
  *
  * `defName` is a key of the schema's `$defs` (e.g. `"CallToolResult"`,
  * `"JSONRPCResultResponse"`, `"InputRequiredResult"`).
@@ -22,7 +23,7 @@ export const SCHEMA_ID = "schema-2026-07-28.json"
 export const LEGACY_SCHEMA_ID = "schema-2025-11-25.json"
 
 const load = (file: string): { readonly $defs: Record<string, Record<string, unknown>> } =>
-  JSON.parse(fs.readFileSync(new URL(`../../../../shared/spec/${file}`, import.meta.url), "utf8"))
+  JSON.parse(fs.readFileSync(new URL(`./spec/${file}`, import.meta.url), "utf8"))
 
 /** The parsed 2026-07-28 JSON Schema document. */
 export const schemaJson = load(SCHEMA_ID)
