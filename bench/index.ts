@@ -113,6 +113,8 @@ const compileServers = async (): Promise<string> => {
     format: "esm",
     target: "node20",
     logLevel: "warning",
+    // The workspace packages from their sources (as tests do), not a possibly stale dist/.
+    conditions: ["@mrtr/source"],
     // CommonJS dependencies bundled into an ES module still call `require`.
     banner: { js: "import { createRequire as __mrtrCreateRequire } from 'node:module'; const require = __mrtrCreateRequire(import.meta.url);" }
   })

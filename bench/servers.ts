@@ -2,7 +2,7 @@
  * The servers of `bench/index.ts`, one per child process:
  *
  *   node --expose-gc <servers.ts compiled by bench/index.ts> <kind>
- *   node --expose-gc --import tsx bench/servers.ts <kind>      (uncompiled)
+ *   node --expose-gc --conditions=@mrtr/source --import tsx bench/servers.ts <kind>      (uncompiled)
  *
  * Each serves the same two-round elicitation tool `greet` on
  * `http://127.0.0.1:<ephemeral>/mcp`:

@@ -13,7 +13,7 @@
  *    then stops the server. Its stderr goes to `.conformance/results/server.log`.
  * 3. Client scenarios: when `examples/conformance-client/index.ts` exists, runs
  *    each scenario of `CLIENT_SCENARIOS` with
- *    `client --command "npx tsx examples/conformance-client/index.ts" --scenario <s>`
+ *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --scenario <s>`
  *    into `.conformance/results/client`.
  * 4. Prints SUCCESS/FAILURE/WARNING counts per scenario (from each
  *    `checks.json`), writes `.conformance/results/summary.json`, and exits 1
@@ -47,7 +47,7 @@ const TSX = join(ROOT, "node_modules", ".bin", "tsx")
  * on its own (`client --scenario <s> --spec-version 2026-07-28`).
  */
 const CLIENT_ENTRY = "examples/conformance-client/index.ts"
-const CLIENT_COMMAND = `npx tsx ${CLIENT_ENTRY}`
+const CLIENT_COMMAND = `npx tsx --conditions=@mrtr/source ${CLIENT_ENTRY}`
 const CLIENT_SCENARIOS = [
   "sep-2322-client-request-state",
   "request-metadata",
@@ -214,7 +214,7 @@ const startServer = (): Promise<RunningServer> =>
     mkdirSync(RESULTS, { recursive: true })
     const logFile = join(RESULTS, "server.log")
     const stderr = createWriteStream(logFile)
-    const child: ChildProcess = spawn(TSX, [SERVER_ENTRY, "--port", "0"], {
+    const child: ChildProcess = spawn(TSX, ["--conditions=@mrtr/source", SERVER_ENTRY, "--port", "0"], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"]
     })

@@ -1,6 +1,8 @@
 import { defineProject } from "vitest/config"
+import { sourceResolution } from "../../vitest.shared.ts"
 
 export default defineProject({
+  ...sourceResolution,
   test: {
     name: "testing",
     include: ["test/**/*.test.ts"]

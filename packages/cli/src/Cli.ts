@@ -27,7 +27,15 @@
 import { NodeChildProcessSpawner, NodeFileSystem, NodePath, NodeStdio } from "@effect/platform-node"
 import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, References, Schema } from "effect"
 import { Argument, CliError, CliOutput, Command, Flag, type Prompt } from "effect/cli"
-import { Errors, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
+import {
+  type ElicitationHandler,
+  Errors,
+  HttpTransport,
+  McpClient,
+  type RootsHandler,
+  type SamplingHandler,
+  StdioTransport
+} from "@mrtr/client"
 import type { InputRequest, Root } from "@mrtr/protocol"
 import * as AnswersFile from "./AnswersFile.ts"
 import { clean, colorsFor, describeRequest, roundLines, style } from "./Report.ts"
@@ -289,7 +297,11 @@ export const handlersLayer = (options: {
   readonly roots: ReadonlyArray<Root>
   readonly samplingReply: string | undefined
   readonly interactive: boolean
-}) => {
+}): Layer.Layer<
+  ElicitationHandler.ElicitationHandler | SamplingHandler.SamplingHandler | RootsHandler.RootsHandler,
+  never,
+  Prompt.Environment
+> => {
   const reply = options.samplingReply
   const fallback: AnswersFile.Fallback<Prompt.Environment> = {
     listRoots: () => Effect.succeed(options.roots),

@@ -18,12 +18,13 @@ import { fileURLToPath } from "node:url"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { HttpTransport } from "@mrtr/server"
 import { serve } from "../../../examples/demo/server.ts"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
 import * as Cli from "../src/Cli.ts"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 const BIN = fileURLToPath(new URL("../bin/mrtr.js", import.meta.url))
 const STDIO_SERVER = fileURLToPath(new URL("./stdio-server.ts", import.meta.url))
-const STDIO = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(STDIO_SERVER)}`
+const STDIO = [process.execPath, ...sourceNodeArgs, STDIO_SERVER].map((part) => JSON.stringify(part)).join(" ")
 
 interface Run {
   readonly code: number | null

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { validateWire } from "@mrtr/test-support/wire"
 
 const script = fileURLToPath(new URL("./stdio-main.ts", import.meta.url))
@@ -16,7 +17,7 @@ const meta = {
 
 describe("StdioTransport.main", () => {
   it("writes only JSON-RPC to stdout, logs to stderr, and exits when stdin ends", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", script], {
+    const child = spawn(process.execPath, [...sourceNodeArgs, script], {
       cwd: fileURLToPath(new URL("../../..", import.meta.url)),
       env: { ...process.env, MRTR_REQUEST_STATE_KEYS: "" },
       stdio: ["pipe", "pipe", "pipe"]

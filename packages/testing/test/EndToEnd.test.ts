@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url"
 import { HttpTransport as ClientHttp, McpClient, StdioTransport as ClientStdio } from "@mrtr/client"
 import { HttpTransport } from "@mrtr/server"
 import { Recorder, ScriptedUser } from "../src/index.ts"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { server } from "./fixtures.ts"
 
 const user = ScriptedUser.layer({
@@ -75,7 +76,7 @@ describe("end to end", () => {
       const outcome = yield* scenario.pipe(
         Effect.provide(
           McpClient.layer({ logLevel: "info" }).pipe(
-            Layer.provide(ClientStdio.layerNode({ command: process.execPath, args: ["--import", "tsx", script], cwd: root })),
+            Layer.provide(ClientStdio.layerNode({ command: process.execPath, args: [...sourceNodeArgs, script], cwd: root })),
             Layer.provideMerge(user)
           )
         )
