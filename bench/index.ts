@@ -30,7 +30,8 @@
  * - the client's overhead per round (`bench/client.ts`): `@mrtr/client`'s
  *   `McpClient` against an instant stub and over HTTP against `ours`, next to
  *   the raw driver;
- * - the seal+unseal micro-benchmark of `bench/requestState.ts`.
+ * - the seal+unseal micro-benchmark of `bench/requestState.ts`;
+ * - the start-up of the compiled `mrtr` bin (`mrtr --help`, `bench/startup.ts`).
  *
  * Options: `--concurrency 32`, `--seconds 1.5`, `--trials 5`, `--suspended 10000`,
  * `--memory-all` (the memory test for effect-ai and bare too), `--no-floors`
@@ -41,6 +42,7 @@ import { fork, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { conversation, roundOne, runPool, type Target, target } from "./driver.ts"
 import { formatRequestStateBench, runRequestStateBench } from "./requestState.ts"
+import { formatStartupBench, runStartupBench } from "./startup.ts"
 import type { ServerKind } from "./servers.ts"
 
 // -----------------------------------------------------------------------------
@@ -362,6 +364,9 @@ const main = async () => {
 
     section("requestState seal + unseal (bench/requestState.ts)")
     for (const line of formatRequestStateBench(requestState)) console.log(line)
+
+    section("mrtr start-up (bench/startup.ts)")
+    for (const line of formatStartupBench(runStartupBench(quick ? 5 : 15))) console.log(line)
   } finally {
     for (const server of servers) stop(server)
     const { rmSync } = await import("node:fs")
