@@ -24,7 +24,10 @@
  *
  * @since 0.1.0
  */
-import { NodeChildProcessSpawner, NodeFileSystem, NodePath, NodeStdio } from "@effect/platform-node"
+import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, References, Schema } from "effect"
 import { Argument, CliError, CliOutput, Command, Flag, type Prompt } from "effect/cli"
 import {

@@ -22,7 +22,9 @@
  *
  * @since 0.1.0
  */
-import { NodeFileSystem, NodePath, NodeTerminal } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import { Effect, Layer, Option, Semaphore, Terminal } from "effect"
 import { Prompt } from "effect/cli"
 import { spawn } from "node:child_process"

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
 import * as Cli from "./Cli.ts"
 

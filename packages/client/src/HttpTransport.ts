@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer, Stream } from "effect"
 import * as Sse from "effect/encoding/Sse"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"

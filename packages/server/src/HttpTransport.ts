@@ -29,7 +29,8 @@
  *
  * @since 0.1.0
  */
-import { NodeHttpServer, NodeStream } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeStream from "@effect/platform-node/NodeStream"
 import { ByteSize, Cause, Context, Effect, Layer, Option, Stream } from "effect"
 import { Duration } from "effect"
 import { type Headers, HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"

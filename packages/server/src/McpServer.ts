@@ -36,7 +36,7 @@ import {
   Scope,
   Stream
 } from "effect"
-import { NodeCrypto } from "@effect/platform-node"
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,

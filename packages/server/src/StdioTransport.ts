@@ -24,7 +24,8 @@
  *
  * @since 0.1.0
  */
-import { NodeRuntime, NodeStdio } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import { Cause, Duration, Effect, Fiber, FiberMap, FiberSet, Layer, Queue, References, Semaphore, Stdio, Stream } from "effect"
 import { McpHandler } from "./McpHandler.ts"
 import { ErrorCode, errorJson, isObject, isRequestId, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
