@@ -32,9 +32,11 @@ const NODE_MAJORS = [22, 24] as const
 const STEP_TIMEOUT_MS = 120_000
 
 const log = (line: string) => process.stdout.write(`[consumer] ${line}\n`)
+
+/** A failed step: thrown (never `process.exit` here), so `finally` blocks stop the servers and remove the folders. */
+class StepFailed extends Error {}
 const fail = (line: string): never => {
-  process.stderr.write(`[consumer] FAILED: ${line}\n`)
-  process.exit(1)
+  throw new StepFailed(line)
 }
 
 /** npm's own `npm_*` variables (set by `npm run`) would make nested npm commands act on this repository. */
@@ -277,4 +279,7 @@ const main = async () => {
   }
 }
 
-main().catch((error) => fail(String(error?.stack ?? error)))
+main().catch((error) => {
+  process.stderr.write(`[consumer] FAILED: ${error instanceof StepFailed ? error.message : String(error?.stack ?? error)}\n`)
+  process.exit(1)
+})
