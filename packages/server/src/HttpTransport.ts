@@ -143,8 +143,8 @@ export type CorsOptions = Cors.CorsOptions
  *   back with `url` / `HttpEndpoint`).
  * - `host`: interface to bind. Default `"127.0.0.1"` (loopback only, as the
  *   spec recommends for local servers). When binding another interface, also
- *   set `allowedHosts` (and `allowedOrigins` for browser clients), otherwise
- *   remote requests get `403`.
+ *   set `allowedHosts` (and `allowedOrigins`, with `cors`, for browser
+ *   clients), otherwise remote requests get `403`.
  * - `logRequests`: log one line per HTTP request with Effect's
  *   `HttpMiddleware.logger`. Default `false`.
  * - `gracefulShutdownTimeout`: how long closing the layer waits for open
