@@ -36,13 +36,32 @@
  * `decryption-failed` (tampered, other key, other binding), `payload-invalid`,
  * `expired`, `missing-jti`, `replayed`.
  *
+ * A single-use state that the {@link ReplayGuard} has no room to redeem is
+ * not a rejection: it fails with the distinct {@link ReplayGuardFull} (and
+ * counts in the `mrtr_replay_guard_full_total` metric).
+ *
  * Keys come from `MRTR_REQUEST_STATE_KEYS` ({@link KeyRing.fromConfig}); the
  * random per-process key of {@link KeyRing.generate} is only the documented
- * single-instance default (DESIGN.md, "Sealed requestState").
+ * single-instance default (DESIGN.md, "Sealed requestState"). The expiry is
+ * `MRTR_REQUEST_STATE_TTL` whenever the codec's options give no `ttl`,
+ * however the codec is built.
  *
  * @since 0.1.0
  */
-import { Config, Context, Duration, Effect, Layer, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
+import {
+  Config,
+  Context,
+  Duration,
+  Effect,
+  Layer,
+  Logger,
+  Metric,
+  Option,
+  Redacted,
+  Result,
+  Schema,
+  SchemaIssue
+} from "effect"
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
@@ -122,6 +141,32 @@ export class RequestStateTooLarge extends Schema.TaggedError<RequestStateTooLarg
 }) {
   override get message(): string {
     return `The sealed requestState (${this.size} bytes) would exceed the cap of ${this.maxSize} bytes`
+  }
+}
+
+/**
+ * A single-use `requestState` that is valid but cannot be redeemed now: the
+ * {@link ReplayGuard} holds as many live (unexpired) redeemed ids as it may,
+ * for the request's principal (`scope: "principal"`, at most
+ * `maxEntriesPerPrincipal`) or for all requests without a principal
+ * (`scope: "anonymous"`, at most `maxEntries`). Nothing is forgotten to make
+ * room (that would allow a replay); room comes back as the oldest states
+ * expire, at the latest one TTL later. `capacity` is the bound that was hit.
+ *
+ * Distinct from {@link InvalidRequestState} (which would tell an honest
+ * client its state was forged): the server answers JSON-RPC `-32603`
+ * (InternalError) with this message, and the in-memory guard counts each in
+ * the counter `mrtr_replay_guard_full_total` (attribute `scope`).
+ *
+ * @since 0.1.0
+ */
+export class ReplayGuardFull extends Schema.TaggedError<ReplayGuardFull>()("ReplayGuardFull", {
+  scope: Schema.Literals(["principal", "anonymous"]),
+  capacity: Schema.Number
+}) {
+  override get message(): string {
+    return `The server cannot redeem this single-use requestState now: its replay guard holds ${this.capacity} live ` +
+      `states ${this.scope === "principal" ? "for this principal" : "for unauthenticated requests"}; retry later`
   }
 }
 
@@ -253,12 +298,22 @@ const generate: Effect.Effect<KeyRing> = Effect.gen(function*() {
   const random = yield* SecureRandom.SecureRandom
   const bytes = yield* random.randomBytes(keyLength)
   const ring = yield* Effect.orDie(fromBytes([{ bytes }]))
-  yield* Effect.logWarning(
-    `requestState is sealed with a random per-process key: it will not survive a restart and will not be ` +
-      `accepted by other instances. Set ${keysConfigName} for a fleet or for restarts.`
-  )
+  yield* warnRandomKey
   return ring
 }).pipe(Effect.provide(SecureRandom.layerWebCrypto))
+
+// Once per process (even with two copies of this module loaded), and on
+// stderr: a stdio server's stdout carries the protocol.
+const warnedKey = Symbol.for("@mrtr/core/RequestState/randomKeyWarned")
+const warnRandomKey: Effect.Effect<void> = Effect.suspend(() => {
+  const registry = globalThis as { [warnedKey]?: true }
+  if (registry[warnedKey] === true) return Effect.void
+  registry[warnedKey] = true
+  return Effect.logWarning(
+    `requestState is sealed with a random per-process key: it will not survive a restart and will not be ` +
+      `accepted by other instances. Set ${keysConfigName} for a fleet or for restarts.`
+  ).pipe(Effect.provideService(Logger.LogToStderr, true))
+})
 
 const configError = (message: string): Config.ConfigError =>
   new Config.ConfigError(
@@ -319,8 +374,8 @@ const fromConfig: Effect.Effect<KeyRing, Config.ConfigError> = Effect.gen(functi
  *   (8 characters): deterministic, so every instance derives the same id.
  *   Fails with {@link InvalidKeyRing}.
  * - `generate`: one random key. The single-instance default: it logs a
- *   warning (once per generated ring) that states will not survive a restart
- *   nor be accepted by other instances.
+ *   warning (once per process, on stderr with the default logger) that
+ *   states will not survive a restart nor be accepted by other instances.
  * - `fromConfig`: reads `Config.Redacted("MRTR_REQUEST_STATE_KEYS")`, a
  *   comma-separated list of base64url-encoded 32-byte keys, each optionally
  *   prefixed `id:` (e.g. `k2:…,k1:…`); the first is current. An absent (or,
@@ -354,24 +409,90 @@ export const KeyRing: {
 /**
  * Options of {@link ReplayGuard.makeMemory}.
  *
- * `maxEntries` bounds the number of unexpired redeemed ids kept in memory
- * (default 100,000). When it is reached even after pruning expired ids, the
- * guard fails closed: `redeem` answers `false` (and logs a warning) rather
- * than forget an id that could then be replayed.
+ * - `maxEntries`: most live (unexpired) redeemed ids kept for requests
+ *   without a principal, and, separately, for all principals together
+ *   (default 100,000 each; about 120 bytes per id, so some 12 MB each when
+ *   full). Unauthenticated traffic therefore never takes the room of
+ *   authenticated users.
+ * - `maxEntriesPerPrincipal`: most live ids of one principal (default
+ *   10,000), so one authenticated client cannot fill the guard for others.
+ *
+ * An id is kept only until its state's own expiry; expired ids are evicted on
+ * use. At a bound, redemption fails with {@link ReplayGuardFull} rather than
+ * forget a live id that could then be replayed.
  *
  * @since 0.1.0
  */
 export interface ReplayGuardMemoryOptions {
   readonly maxEntries?: number | undefined
+  readonly maxEntriesPerPrincipal?: number | undefined
+}
+
+/**
+ * Counter of single-use redemptions refused because the in-memory
+ * {@link ReplayGuard} was full, by `scope` (`principal` or `anonymous`).
+ *
+ * @since 0.1.0
+ */
+export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total", {
+  description: "Single-use requestState redemptions refused because the replay guard was full",
+  incremental: true
+})
+
+const positiveInteger = (name: string, value: number): number => {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`ReplayGuard.makeMemory: ${name} must be a positive integer`)
+  }
+  return value
+}
+
+/**
+ * Live redeemed ids of one pool (anonymous, or all principals), in insertion
+ * order: ids arrive in roughly expiry order (one TTL per codec), so pruning
+ * from the oldest stops at the first live id; a full sweep runs at a bound.
+ */
+const makePool = () => {
+  const redeemed = new Map<string, { readonly expiresAt: number; readonly principal: string | undefined }>()
+  const perPrincipal = new Map<string, number>()
+  const forget = (jti: string, principal: string | undefined) => {
+    redeemed.delete(jti)
+    if (principal === undefined) return
+    const left = (perPrincipal.get(principal) ?? 1) - 1
+    if (left === 0) perPrincipal.delete(principal)
+    else perPrincipal.set(principal, left)
+  }
+  return {
+    has: (jti: string) => redeemed.has(jti),
+    size: () => redeemed.size,
+    countOf: (principal: string) => perPrincipal.get(principal) ?? 0,
+    add: (jti: string, expiresAt: number, principal: string | undefined) => {
+      redeemed.set(jti, { expiresAt, principal })
+      if (principal !== undefined) perPrincipal.set(principal, (perPrincipal.get(principal) ?? 0) + 1)
+    },
+    pruneHead: (now: number) => {
+      for (const [jti, entry] of redeemed) {
+        if (entry.expiresAt > now) return
+        forget(jti, entry.principal)
+      }
+    },
+    sweep: (now: number) => {
+      for (const [jti, entry] of redeemed) {
+        if (entry.expiresAt <= now) forget(jti, entry.principal)
+      }
+    }
+  }
 }
 
 /**
  * Server-side one-time-use enforcement for single-use `requestState`.
  *
- * `redeem(jti, expiresAt)` answers `true` the first time an id is redeemed
- * and `false` afterwards; `expiresAt` (epoch ms) is when the state expires,
- * after which the guard may forget the id (the codec rejects expired states
- * before redeeming). Redemption must be atomic.
+ * `redeem(jti, expiresAt, principal?)` answers `true` the first time an id is
+ * redeemed and `false` afterwards; `expiresAt` (epoch ms) is when the state
+ * expires, after which the guard may forget the id (the codec rejects expired
+ * states before redeeming); `principal` is the authenticated principal the
+ * state is bound to, if any, for per-principal bounds. Redemption must be
+ * atomic. A guard that cannot take one more id fails with
+ * {@link ReplayGuardFull} (never answers `false` for it: that is a replay).
  *
  * {@link ReplayGuard.layerMemory} keeps ids in process memory: right for one
  * instance only. A fleet needs a shared store (e.g. Redis `SET jti 1 NX PXAT
@@ -383,59 +504,60 @@ export interface ReplayGuardMemoryOptions {
  * @since 0.1.0
  */
 export class ReplayGuard extends Context.Service<ReplayGuard, {
-  readonly redeem: (jti: string, expiresAt: number) => Effect.Effect<boolean>
+  readonly redeem: (
+    jti: string,
+    expiresAt: number,
+    principal?: string | undefined
+  ) => Effect.Effect<boolean, ReplayGuardFull>
 }>()("@mrtr/core/RequestState/ReplayGuard") {
   /**
-   * An in-memory guard: a `Map` from id to expiry, pruned of expired ids on
-   * use and bounded by `maxEntries` (fails closed when full). Time comes from
-   * the `Clock` service.
+   * An in-memory guard (see {@link ReplayGuardMemoryOptions} for its bounds):
+   * each id is kept until its state's expiry, expired ids are evicted on use,
+   * and a bound reached fails with {@link ReplayGuardFull}, counted in
+   * {@link replayGuardFullTotal}. Time comes from the `Clock` service. Throws
+   * a `RangeError` for a bound that is not a positive integer.
    *
    * @since 0.1.0
    */
   static readonly makeMemory = (options?: ReplayGuardMemoryOptions): Effect.Effect<ReplayGuard["Service"]> =>
     Effect.sync(() => {
-      const maxEntries = options?.maxEntries ?? 100_000
-      if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-        throw new RangeError("ReplayGuard.makeMemory: maxEntries must be a positive integer")
-      }
-      const redeemed = new Map<string, number>()
-      // Ids arrive in roughly expiry order (one TTL per codec), so pruning
-      // from the oldest stops at the first live id; a full sweep runs when full.
-      const pruneHead = (now: number) => {
-        for (const [jti, expiresAt] of redeemed) {
-          if (expiresAt > now) return
-          redeemed.delete(jti)
-        }
-      }
-      const sweep = (now: number) => {
-        for (const [jti, expiresAt] of redeemed) {
-          if (expiresAt <= now) redeemed.delete(jti)
-        }
-      }
+      const maxEntries = positiveInteger("maxEntries", options?.maxEntries ?? 100_000)
+      const maxPerPrincipal = positiveInteger("maxEntriesPerPrincipal", options?.maxEntriesPerPrincipal ?? 10_000)
+      const anonymous = makePool()
+      const authenticated = makePool()
+      const full = (scope: "principal" | "anonymous", capacity: number) =>
+        Effect.andThen(
+          Effect.andThen(
+            Metric.update(Metric.withAttributes(replayGuardFullTotal, { scope }), 1),
+            Effect.logWarning(`ReplayGuard is full (${capacity} live ids, scope ${scope}): refusing single-use redemption`)
+          ),
+          Effect.fail(new ReplayGuardFull({ scope, capacity }))
+        )
       return ReplayGuard.of({
-        redeem: (jti, expiresAt) =>
+        redeem: (jti, expiresAt, principal) =>
           Effect.clockWith((clock) => {
             const now = clock.currentTimeMillisUnsafe()
-            pruneHead(now)
-            if (redeemed.has(jti)) return Effect.succeed(false)
-            if (redeemed.size >= maxEntries) {
-              sweep(now)
-              if (redeemed.size >= maxEntries) {
-                return Effect.as(
-                  Effect.logWarning(`ReplayGuard is full (${maxEntries} live ids): refusing single-use redemption`),
-                  false
-                )
-              }
+            const pool = principal === undefined ? anonymous : authenticated
+            pool.pruneHead(now)
+            if (pool.has(jti)) return Effect.succeed(false)
+            if (principal !== undefined && pool.countOf(principal) >= maxPerPrincipal) {
+              pool.sweep(now)
+              if (pool.countOf(principal) >= maxPerPrincipal) return full("principal", maxPerPrincipal)
             }
-            redeemed.set(jti, expiresAt)
+            if (pool.size() >= maxEntries) {
+              pool.sweep(now)
+              if (pool.size() >= maxEntries) return full(principal === undefined ? "anonymous" : "principal", maxEntries)
+            }
+            pool.add(jti, expiresAt, principal)
             return Effect.succeed(true)
           })
       })
     })
 
   /**
-   * The default in-memory {@link ReplayGuard} (100,000 live ids). For a single
-   * instance only; swap this layer for a shared store in a fleet.
+   * The default in-memory {@link ReplayGuard} (100,000 live ids without a
+   * principal, 100,000 for all principals, 10,000 per principal). For a
+   * single instance only; swap this layer for a shared store in a fleet.
    *
    * @since 0.1.0
    */
@@ -450,7 +572,10 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
  * Options of {@link RequestStateCodec.make} and {@link RequestStateCodec.layer}.
  *
  * - `keyRing`: the keys, or an effect producing them (e.g. `KeyRing.fromConfig`).
- * - `ttl`: lifetime of a sealed state, default 10 minutes. Must be finite and positive.
+ * - `ttl`: lifetime of a sealed state. Must be finite and positive. When
+ *   absent, the optional Duration `MRTR_REQUEST_STATE_TTL` (read through
+ *   `Config`, so a `ConfigProvider` may supply it), else 10 minutes: the
+ *   same expiry whichever way the codec is built.
  * - `maxSize`: cap on the sealed string, in bytes (it is ASCII), default
  *   65,536. Sealing above it fails with {@link RequestStateTooLarge}; a longer
  *   state is rejected at unseal before any decoding.
@@ -466,6 +591,20 @@ export interface RequestStateCodecOptions<E = never> {
   readonly maxSize?: number | undefined
   readonly singleUse?: boolean | undefined
 }
+
+const ttlConfigError = (message: string): Config.ConfigError =>
+  new Config.ConfigError(
+    new Schema.SchemaError(new SchemaIssue.Pointer([ttlConfigName], new SchemaIssue.InvalidValue({ message })))
+  )
+
+/** `MRTR_REQUEST_STATE_TTL` (default 10 minutes), checked finite and positive. */
+const configuredTtl: Effect.Effect<Duration.Duration, Config.ConfigError> = Effect.gen(function*() {
+  const ttl = yield* Config.Duration(ttlConfigName).pipe(Config.withDefault(defaultTtl))
+  if (!Duration.isFinite(ttl) || !(Duration.toMillis(ttl) > 0)) {
+    return yield* Effect.fail(ttlConfigError("must be a finite, positive duration"))
+  }
+  return ttl
+})
 
 /**
  * Default lifetime of a sealed `requestState`: 10 minutes.
@@ -591,9 +730,9 @@ const parsePlaintext = (bytes: Uint8Array): Sealed | undefined => {
 
 const makeCodec = Effect.fnUntraced(function*<E>(
   options: RequestStateCodecOptions<E>
-): Effect.fn.Return<RequestStateCodec["Service"], E, Aead.Aead | SecureRandom.SecureRandom> {
+): Effect.fn.Return<RequestStateCodec["Service"], E | Config.ConfigError, Aead.Aead | SecureRandom.SecureRandom> {
   const keyRing = Effect.isEffect(options.keyRing) ? yield* options.keyRing : options.keyRing
-  const ttl = Duration.fromInputUnsafe(options.ttl ?? defaultTtl)
+  const ttl = options.ttl === undefined ? yield* configuredTtl : Duration.fromInputUnsafe(options.ttl)
   const ttlMillis = Duration.toMillis(ttl)
   if (!Duration.isFinite(ttl) || !(ttlMillis > 0)) {
     return yield* Effect.die(new RangeError("RequestStateCodec: ttl must be a finite, positive duration"))
@@ -658,19 +797,19 @@ const makeCodec = Effect.fnUntraced(function*<E>(
         )
       }))
 
-  const open = (sealed: Sealed): Effect.Effect<unknown, InvalidRequestState> =>
+  const open = (sealed: Sealed, principal: string | undefined): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull> =>
     Effect.clockWith((clock) => {
       if (clock.currentTimeMillisUnsafe() >= sealed.exp) return reject("expired")
       if (guard === undefined) return Effect.succeed(sealed.p)
       const jti = sealed.jti
       if (jti === undefined) return reject("missing-jti")
       return Effect.flatMap(
-        guard.redeem(jti, sealed.exp),
+        guard.redeem(jti, sealed.exp, principal),
         (first) => first ? Effect.succeed(sealed.p) : reject("replayed")
       )
     })
 
-  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState> =>
+  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull> =>
     Effect.suspend(() => {
       if (typeof state !== "string") return reject("malformed")
       if (state.length > maxSize) return reject("too-large")
@@ -693,7 +832,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
           onFailure: () => reject("decryption-failed"),
           onSuccess: (plaintext) => {
             const sealed = parsePlaintext(plaintext)
-            return sealed === undefined ? reject("payload-invalid") : open(sealed)
+            return sealed === undefined ? reject("payload-invalid") : open(sealed, binding.principal)
           }
         }
       )
@@ -719,7 +858,8 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  * - `unseal(state, binding)`: returns the payload when `state` was sealed by a
  *   key of the ring for the same {@link Binding}, has not expired (`now < exp`
  *   on the `Clock`) and, in single-use mode, was not redeemed before. Every
- *   other case fails with the same {@link InvalidRequestState}.
+ *   other case fails with the same {@link InvalidRequestState}, except a
+ *   single-use state the guard has no room for: {@link ReplayGuardFull}.
  *
  * Both run synchronously (no WebCrypto promise on the hot path):
  * XChaCha20-Poly1305 on `node:crypto`'s ChaCha20-Poly1305 where the runtime
@@ -733,18 +873,20 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  */
 export class RequestStateCodec extends Context.Service<RequestStateCodec, {
   readonly seal: (payload: unknown, binding: Binding) => Effect.Effect<string, RequestStateTooLarge>
-  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState>
+  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull>
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
   /**
    * Builds the service on the `Aead` and `SecureRandom` services of the
    * context. Dies on an invalid `ttl` or `maxSize`; fails with the error of an
-   * effectful `keyRing`.
+   * effectful `keyRing`, or with a `ConfigError` for an invalid
+   * `MRTR_REQUEST_STATE_TTL` (read when `ttl` is absent).
    *
    * @since 0.1.0
    */
   static readonly make: <E = never>(
     options: RequestStateCodecOptions<E>
-  ) => Effect.Effect<RequestStateCodec["Service"], E, Aead.Aead | SecureRandom.SecureRandom> = makeCodec
+  ) => Effect.Effect<RequestStateCodec["Service"], E | Config.ConfigError, Aead.Aead | SecureRandom.SecureRandom> =
+    makeCodec
 
   /**
    * A layer of the codec with its own `Aead` (`Aead.layerWebCryptoWith`, with
@@ -754,7 +896,9 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    *
    * @since 0.1.0
    */
-  static readonly layer = <E = never>(options: RequestStateCodecOptions<E>): Layer.Layer<RequestStateCodec, E> =>
+  static readonly layer = <E = never>(
+    options: RequestStateCodecOptions<E>
+  ): Layer.Layer<RequestStateCodec, E | Config.ConfigError> =>
     Layer.effect(RequestStateCodec, makeCodec(options).pipe(Effect.provide(cryptoLayer)))
 
   /**
@@ -767,22 +911,6 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    * @since 0.1.0
    */
   static readonly layerConfig: Layer.Layer<RequestStateCodec, Config.ConfigError> = Layer.unwrap(
-    Effect.gen(function*() {
-      const keyRing = yield* KeyRing.fromConfig
-      const ttl = yield* Config.Duration(ttlConfigName).pipe(Config.withDefault(defaultTtl))
-      if (!Duration.isFinite(ttl) || !(Duration.toMillis(ttl) > 0)) {
-        return yield* Effect.fail(
-          new Config.ConfigError(
-            new Schema.SchemaError(
-              new SchemaIssue.Pointer(
-                [ttlConfigName],
-                new SchemaIssue.InvalidValue({ message: "must be a finite, positive duration" })
-              )
-            )
-          )
-        )
-      }
-      return RequestStateCodec.layer({ keyRing, ttl })
-    })
+    Effect.map(configuredTtl, (ttl) => RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, ttl }))
   )
 }
