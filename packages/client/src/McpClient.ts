@@ -445,7 +445,8 @@ const classify = (method: string, raw: Record<string, unknown>): Effect.Effect<O
     if (entries.length === 0 && requestState === undefined) {
       return yield* violation("an input_required result must carry inputRequests or requestState")
     }
-    const decoded: Record<string, InputRequest> = {}
+    // Null prototype: keys come from the server (`__proto__`, `toString` are keys like any other).
+    const decoded: Record<string, InputRequest> = Object.create(null)
     for (const [key, request] of entries) {
       const requestMethod = isRecord(request) ? request.method : undefined
       if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
@@ -791,7 +792,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
               ),
             { concurrency: "unbounded" }
           )
-          inputResponses = Object.fromEntries(answers)
+          // Own data properties, whatever the keys (no `__proto__` setter runs).
+          inputResponses = Object.assign(Object.create(null), Object.fromEntries(answers))
         }
         requestState = outcome.requestState
         if (callOptions?.onRound !== undefined) {
