@@ -256,14 +256,50 @@ export const make = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>
 /**
  * Like {@link make}, but throws the `InvalidElicitationSchema` at once: use it
  * at module level so that a schema outside the subset is rejected when the
- * form is defined, not when a user first reaches it.
+ * form is defined, not when a user first reaches it. `name` (e.g. the ask's
+ * key) is written into the error's reason, next to the offending field.
  *
  * @since 0.1.0
  */
-export const makeUnsafe = <A>(schema: FormSchemaInput<A>): FormSchema<A> => {
+export const makeUnsafe = <A>(schema: FormSchemaInput<A>, name?: string): FormSchema<A> => {
   const result = make(schema)
-  if (Result.isFailure(result)) throw result.failure
+  if (Result.isFailure(result)) {
+    if (name === undefined) throw result.failure
+    throw new InvalidElicitationSchema({ path: result.failure.path, reason: `${result.failure.reason} (form "${name}")` })
+  }
   return result.success
+}
+
+/**
+ * The form schemas a tool, prompt or resource declares it asks, by form name
+ * (usually the ask's key): Effect Schemas or ready `FormSchema`s.
+ *
+ * @since 0.1.0
+ */
+export type DeclaredForms = Readonly<Record<string, FormSchemaInput<any> | FormSchema<any>>>
+
+/**
+ * Checks every declared form of `owner` (e.g. `tool "book"`) against the
+ * elicitation subset, and throws the first `InvalidElicitationSchema`, its
+ * `path` the field and its reason naming the owner and the form, e.g.
+ * `Invalid elicitation schema at "street": ... (tool "book", form "address")`.
+ * For definitions (`Tool.make`, `Prompt.make`, `Resource.make`), so that a
+ * form the spec does not allow is refused when defined, not when called.
+ *
+ * @since 0.1.0
+ */
+export const checkForms = (owner: string, forms: DeclaredForms | undefined): void => {
+  if (forms === undefined) return
+  for (const [name, form] of Object.entries(forms)) {
+    if ("requestedSchema" in form) continue
+    const result = make(form)
+    if (Result.isFailure(result)) {
+      throw new InvalidElicitationSchema({
+        path: result.failure.path,
+        reason: `${result.failure.reason} (${owner}, form "${name}")`
+      })
+    }
+  }
 }
 
 // The checks a form field may carry: those the requestedSchema expresses

@@ -7,9 +7,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { Elicitation, RequestState } from "@mrtr/core"
+import { Elicitation, InvalidElicitationSchema, RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
-import { McpServer, Tool, type Transport } from "../src/index.ts"
+import { McpServer, Prompt, Resource, Tool, type Transport } from "../src/index.ts"
 import { request } from "./fixtures.ts"
 
 const handle = (message: unknown) => McpServer.McpServer.use((server) => server.handle({ message }))
@@ -232,4 +232,52 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
         )
       )
     ))
+})
+
+describe("a form schema the spec does not allow is refused when defined (issue 10)", () => {
+  const Nested = Schema.Struct({ street: Schema.Struct({ line: Schema.String }), city: Schema.String })
+  const thrown = (define: () => unknown): Error => {
+    try {
+      define()
+    } catch (error) {
+      return error as Error
+    }
+    throw new Error("the definition was accepted")
+  }
+
+  it("Tool.make, Prompt.make, Resource.make and Resource.template name the owner, the form and the field", () => {
+    const cases: ReadonlyArray<readonly [() => unknown, string]> = [
+      [() => Tool.make("book", { forms: { address: Nested }, handler: () => Effect.succeed("x") }), "tool \"book\""],
+      [() => Prompt.make("plan", { forms: { address: Nested }, handler: () => Effect.succeed("x") }), "prompt \"plan\""],
+      [
+        () => Resource.make({ name: "r", uri: "test://r", forms: { address: Nested }, handler: Effect.succeed("x") }),
+        "resource \"test://r\""
+      ],
+      [
+        () =>
+          Resource.template({
+            name: "t",
+            uriTemplate: "test://t/{id}",
+            forms: { address: Nested },
+            handler: () => Effect.succeed("x")
+          }),
+        "resource template \"test://t/{id}\""
+      ]
+    ]
+    for (const [define, owner] of cases) {
+      const error = thrown(define)
+      expect(error).toBeInstanceOf(InvalidElicitationSchema)
+      expect(error.message).toContain("at \"street\"")
+      expect(error.message).toContain(`${owner}, form "address"`)
+    }
+    // a valid form is accepted
+    expect(Tool.make("fine", { forms: { who: Schema.Struct({ name: Schema.String }) }, handler: () => Effect.succeed("x") }).name)
+      .toBe("fine")
+  })
+
+  it("Elicitation.formSchema names the form and the field", () => {
+    const error = thrown(() => Elicitation.formSchema(Nested, "address"))
+    expect(error.message).toContain("at \"street\"")
+    expect(error.message).toContain("form \"address\"")
+  })
 })
