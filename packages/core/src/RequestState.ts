@@ -411,8 +411,9 @@ export const KeyRing: {
  *
  * - `maxEntries`: most live (unexpired) redeemed ids kept for requests
  *   without a principal, and, separately, for all principals together
- *   (default 100,000 each; about 120 bytes per id, so some 12 MB each when
- *   full). Unauthenticated traffic therefore never takes the room of
+ *   (default 100,000 each; some 90–110 bytes of bookkeeping per id plus the
+ *   id string, see `bench/replayGuard.ts`, so about 15 MB each when full).
+ *   Unauthenticated traffic therefore never takes the room of
  *   authenticated users.
  * - `maxEntriesPerPrincipal`: most live ids of one principal (default
  *   10,000), so one authenticated client cannot fill the guard for others.
