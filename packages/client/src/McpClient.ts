@@ -372,7 +372,11 @@ export const toolHeaderError = (tool: Tool): string | undefined => {
   if (error !== undefined) return error
   for (const { header, path } of headerAnnotations(tool)) {
     let schema: unknown = tool.inputSchema
-    for (const key of path) schema = isRecord(schema) && isRecord(schema.properties) ? schema.properties[key] : undefined
+    for (const key of path) {
+      schema = isRecord(schema) && isRecord(schema.properties) && Object.hasOwn(schema.properties, key)
+        ? schema.properties[key]
+        : undefined
+    }
     if (isRecord(schema) && schema.type === "number") {
       return `x-mcp-header '${header}' on '${path.join(".")}' annotates a number property (only string, integer and boolean are allowed)`
     }
