@@ -8,8 +8,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { Elicitation, InvalidElicitationSchema, RequestState } from "@mrtr/core"
+import { httpStatusOf } from "@mrtr/protocol"
 import { validateWire } from "@mrtr/test-support/wire"
-import { McpServer, Prompt, Resource, Tool, type Transport } from "../src/index.ts"
+import { HttpTransport, McpServer, Prompt, Resource, Tool, type Transport } from "../src/index.ts"
 import { request } from "./fixtures.ts"
 
 const handle = (message: unknown) => McpServer.McpServer.use((server) => server.handle({ message }))
@@ -25,12 +26,20 @@ const ok = (r: Transport.Reply) => {
   expect(res.httpStatus).toBe(200)
   return res.message.result as Record<string, any>
 }
-const failed = (r: Transport.Reply, code: number, status: number) => {
+/** A JSON-RPC error reply with `code`, sent with the status the transport's table gives that code. */
+const failed = (r: Transport.Reply, code: number) => {
   const res = reply(r)
   validateWire("JSONRPCErrorResponse", res.message)
   expect(res.message.error).toMatchObject({ code })
-  expect(res.httpStatus).toBe(status)
+  expect(res.httpStatus).toBe(httpStatusOf(code))
   return res.message.error as { code: number; message: string }
+}
+
+/** The client's fault: -32602, never a server error status. */
+const invalidParams = (r: Transport.Reply) => {
+  const error = failed(r, -32602)
+  expect(httpStatusOf(-32602)).toBeLessThan(500)
+  return error
 }
 
 const echo = Tool.make("echo", {
@@ -104,7 +113,7 @@ describe("arguments canonical JSON cannot represent (issue 11, item 1)", () => {
       const forged = JSON.parse(JSON.stringify(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState }))
         .replace('"arguments":{"x":null}', '"arguments":{"x":1e400}'))
       expect(forged.params.arguments.x).toBe(Infinity)
-      const error = failed(yield* handle(forged), -32602, 400)
+      const error = invalidParams(yield* handle(forged))
       expect(error.message).toContain("arguments/x")
       expect(error.message).toContain("Infinity")
       // the honest retry still completes
@@ -124,7 +133,7 @@ describe("arguments canonical JSON cannot represent (issue 11, item 1)", () => {
         const message = JSON.parse(JSON.stringify(call("echo", { arguments: "ARGS" })).replace('"ARGS"', text))
         for (let i = 0; i < 2; i++) {
           // twice: the same answer whether or not anything was cached
-          const error = failed(yield* handle({ ...message, id: `${text}-${i}` }), -32602, 400)
+          const error = invalidParams(yield* handle({ ...message, id: `${text}-${i}` }))
           expect(error.message, text).toContain(words)
         }
       }
@@ -210,7 +219,7 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
       expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
         .toBe("complete")
       yield* TestClock.adjust("400 millis")
-      expect(failed(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })), -32602, 400)
+      expect(invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })))
         .message).toBe("Invalid requestState")
     }).pipe(
       Effect.provide(server({ keyRing: RequestState.KeyRing.fromConfig, singleUse: true }).pipe(Layer.provide(provider)))
@@ -222,7 +231,7 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
       const b = ok(yield* handle(call("sign_up")))
       expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
         .toBe("complete")
-      const error = failed(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })), -32603, 500)
+      const error = failed(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })), -32603)
       expect(error.message).not.toBe("Invalid requestState")
       expect(error.message).toContain("replay guard")
     }).pipe(
@@ -280,4 +289,43 @@ describe("a form schema the spec does not allow is refused when defined (issue 1
     expect(error.message).toContain("at \"street\"")
     expect(error.message).toContain("form \"address\"")
   })
+})
+
+describe("over Streamable HTTP on 127.0.0.1 (issue 11, items 1 and 2)", () => {
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call"
+  }
+  const post = (url: string, text: string, name: string) =>
+    Effect.promise(async () => {
+      const response = await fetch(url, { method: "POST", body: text, headers: { ...headers, "mcp-name": name } })
+      return { status: response.status, json: JSON.parse(await response.text()) }
+    })
+
+  it.live("no argument or answer text makes a round answer a 5xx", () =>
+    Effect.gen(function*() {
+      const url = yield* HttpTransport.url
+      const raw = (name: string, params?: string) =>
+        params === undefined
+          ? JSON.stringify(call(name))
+          : JSON.stringify(call(name)).replace(`"name":"${name}"`, `"name":"${name}",${params}`)
+      for (const args of ['{"x":1e400}', '{"x":-1e400}', '{"x":"\\ud800"}', '{"\\udfff":true}']) {
+        const reply = yield* post(url, raw("echo", `"arguments":${args}`), "echo")
+        expect(reply.status, args).toBeLessThan(500)
+        validateWire("JSONRPCErrorResponse", reply.json)
+        expect(reply.json.error.code, args).toBe(-32602)
+      }
+      const first = yield* post(url, raw("quote"), "quote")
+      const again = yield* post(
+        url,
+        raw("quote", `"inputResponses":{"name":{"action":"accept","content":{"name":"A\\ud800B"}}},` +
+          `"requestState":${JSON.stringify(first.json.result.requestState)}`),
+        "quote"
+      )
+      expect(again.status).toBe(200)
+      validateWire("InputRequiredResult", again.json.result)
+      expect(again.json.result.inputRequests.name.params.message).toContain("not valid Unicode")
+    }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server()), Layer.orDie))))
 })
