@@ -12,7 +12,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
-import type { Conversation as ConversationModule } from "@mrtr/core"
+import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
@@ -69,6 +69,11 @@ type Parameters = Schema.Codec<any, any, never, never>
  *   by clients into an `Mcp-Param-Name` HTTP header.
  * - `output`: optional Effect Schema of the structured result.
  * - `handler`: receives the decoded arguments.
+ * - `forms`: the form schemas the handler asks, by form name (e.g. the
+ *   ask's key): checked against the elicitation subset when this is defined,
+ *   so a form the spec does not allow (a nested struct) throws
+ *   `InvalidElicitationSchema` naming the tool, the form and the field
+ *   instead of failing when called. Optional; unchecked forms are checked at the ask.
  *
  * @since 0.1.0
  */
@@ -79,6 +84,7 @@ export interface Options<P extends Parameters, O, E, R> {
   readonly parameters?: P | undefined
   readonly output?: Schema.Codec<O, any, never, never> | undefined
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
+  readonly forms?: ElicitationSchema.DeclaredForms | undefined
 }
 
 const NoParameters = Schema.Struct({})
@@ -109,7 +115,9 @@ const toResult = (output: unknown): Omit<CallToolResult, "resultType"> =>
  * Defines a tool.
  *
  * Throws at definition time when `parameters` or `output` is not an object
- * schema (the spec requires `inputSchema.type === "object"`).
+ * schema (the spec requires `inputSchema.type === "object"`), or when a
+ * declared form (`forms`) is outside the elicitation subset
+ * (`InvalidElicitationSchema` naming the tool, the form and the field).
  *
  * @example
  * ```ts
@@ -128,6 +136,7 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
   name: string,
   options: Options<P, O, E, R>
 ): Tool<E, Exclude<R, Conversation | McpRequest>> => {
+  ElicitationSchema.checkForms(`tool "${name}"`, options.forms)
   const parameters: Parameters = options.parameters ?? NoParameters
   const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters))
   const output = options.output
