@@ -40,6 +40,7 @@ import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
+  declaresTasks,
   ErrorCode,
   httpStatusOf,
   type Implementation,
@@ -50,12 +51,15 @@ import {
   PROTOCOL_VERSION,
   type RequestId,
   type ServerCapabilities,
+  TASKS_EXTENSION,
+  tasksRequiredCapabilities,
   validateRequestHeaders
 } from "@mrtr/protocol"
 import {
   ElicitationCancelled,
   ElicitationDeclined,
   Engine,
+  Journal,
   JournalTooLarge,
   MissingClientCapability,
   NotCanonicalJson,
@@ -63,10 +67,12 @@ import {
   RoundLimitExceeded
 } from "@mrtr/core"
 import { isRequestId } from "./internal/jsonRpc.ts"
+import { makeTasks, TASK_METHODS, type TaskOptions } from "./internal/tasks.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Completer, Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
+import * as TaskStore from "./TaskStore.ts"
 import type { Tool } from "./Tool.ts"
 import type { Incoming, Reply, WireMessage } from "./Transport.ts"
 
@@ -88,6 +94,9 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   (default `{ ttlMs: 0, cacheScope: "private" }`: clients must revalidate).
  * - `maxRounds`, `maxJournalBytes`: bounds of one MRTR conversation
  *   (defaults 16 rounds and 32 KiB).
+ * - `tasks`: defaults of the tasks this server creates (Tasks extension,
+ *   SEP-2663): `ttlMs` (milliseconds from creation, `null` = unlimited;
+ *   default 300 000) and `pollIntervalMs` (default 1 000).
  *
  * @since 0.1.0
  */
@@ -100,6 +109,7 @@ export interface Options {
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" } | undefined
   readonly maxRounds?: number | undefined
   readonly maxJournalBytes?: number | undefined
+  readonly tasks?: TaskOptions | undefined
 }
 
 /**
@@ -152,7 +162,8 @@ const METHODS = new Set([
   "resources/templates/list",
   "resources/read",
   "completion/complete",
-  "subscriptions/listen"
+  "subscriptions/listen",
+  ...TASK_METHODS
 ])
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -241,7 +252,8 @@ interface Parsed {
 
 /**
  * Builds the server service. Requires the `RequestStateCodec` (the key
- * ring) and a `Digest`; {@link layer} provides both by default.
+ * ring), a `Digest` and the `TaskStore` (with a `Scope` its tasks run in);
+ * {@link layer} provides them by default.
  *
  * @since 0.1.0
  */
@@ -274,7 +286,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     prompts: { listChanged: true },
     resources: { listChanged: true },
     completions: {},
-    logging: {}
+    logging: {},
+    extensions: { [TASKS_EXTENSION]: {} }
   })
 
   // The `_meta` every result carries, built once (results are serialized, never mutated).
@@ -300,7 +313,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     principal: string | undefined,
     target: string,
     args: unknown,
-    handler: Effect.Effect<Record<string, unknown>, E, any>
+    handler: Effect.Effect<Record<string, unknown>, E, any>,
+    // A task-eligible tools/call: `Task.detach` ends the round, and its journal becomes a task.
+    detached?: (journal: Journal.Journal) => Effect.Effect<Record<string, unknown>, McpError>
   ) => {
     const inputResponses = parsed.params.inputResponses
     const requestState = parsed.params.requestState
@@ -319,12 +334,15 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       principal,
       clientCapabilities: parsed.clientCapabilities,
       inputResponses: inputResponses as InputResponses | undefined,
-      requestState
+      requestState,
+      detach: detached !== undefined
     }).pipe(
-      Effect.map((outcome) =>
+      Effect.flatMap((outcome): Effect.Effect<Record<string, unknown>, McpError> =>
         outcome._tag === "InputRequired"
-          ? { ...outcome.result, _meta: serverMeta }
-          : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
+          ? Effect.succeed({ ...outcome.result, _meta: serverMeta })
+          : outcome._tag === "Detached"
+          ? detached!(outcome.journal)
+          : Effect.succeed(stamp(parsed.method, outcome.value, !retried && outcome.round === 0))
       )
     )
   }
@@ -338,16 +356,43 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     if (args !== undefined && !isRecord(args)) {
       return Effect.fail(McpError.invalidParams("tools/call arguments must be an object"))
     }
-    const handler = tool.call(args ?? {}).pipe(
+    // Tasks extension (SEP-2663): the tool's policy and the request's own declaration decide.
+    const support = tool.task?.support ?? "forbidden"
+    const declared = declaresTasks(parsed.clientCapabilities)
+    if (support === "required" && !declared) {
+      return Effect.fail(McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
+    }
+    const handler = toolHandler(tool, args ?? {})
+    if (support === "forbidden" || !declared) return runMrtr(parsed, principal, name, args ?? {}, handler)
+    const call = { tool: name, arguments: args ?? {}, clientCapabilities: parsed.clientCapabilities, principal }
+    return tool.task?.start === "detach"
+      ? runMrtr(parsed, principal, name, args ?? {}, handler, (journal) => tasks.create(call, journal))
+      : tasks.create(call, Journal.empty)
+  }
+
+  const toolHandler = (tool: AnyTool, args: Record<string, unknown>): Effect.Effect<Record<string, unknown>, unknown, any> =>
+    tool.call(args).pipe(
       Effect.catch((error: unknown) => {
         if (toMcpError(error) !== undefined) return Effect.fail(error)
         // A tool's own typed failure is a tool execution error, reported in the result.
         const message = isRecord(error) && typeof error.message === "string" ? error.message : String(error)
         return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
       })
-    )
-    return runMrtr(parsed, principal, name, args ?? {}, handler as unknown as Effect.Effect<Record<string, unknown>, unknown>)
-  }
+    ) as Effect.Effect<Record<string, unknown>, unknown, any>
+
+  const tasks = makeTasks({
+    store: yield* TaskStore.TaskStore,
+    scope: yield* Effect.scope,
+    engine,
+    audience,
+    serverMeta,
+    options: options.tasks ?? {},
+    handlerFor: (name, args) => {
+      const tool = tools.get(name)
+      return tool === undefined ? undefined : toolHandler(tool, args)
+    },
+    toMcpError: (error) => toMcpError(error) ?? userSaidNo(error)
+  })
 
   const getPrompt = (parsed: Parsed, principal: string | undefined) => {
     const name = parsed.params.name
@@ -551,6 +596,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         return readResource(parsed, principal)
       case "completion/complete":
         return complete(parsed)
+      case "tasks/get":
+      case "tasks/update":
+      case "tasks/cancel":
+        return tasks.dispatch(parsed.method, params, parsed.clientCapabilities, principal)
       default:
         return Effect.fail(McpError.methodNotFound(parsed.method))
     }
@@ -665,7 +714,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * either codec options (`{ keyRing, ttl?, maxSize?, singleUse? }`, see
  * `RequestState.RequestStateCodecOptions`; e.g.
  * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`)
- * or a whole codec Layer.
+ * or a whole codec Layer. `taskStore` is where tasks live (default
+ * `TaskStore.layerMemory()`, one per server); servers that share one
+ * (with the same key ring and `audience`) resume each other's tasks.
  *
  * @since 0.1.0
  */
@@ -675,17 +726,20 @@ export const layer = <E = never>(
       | Layer.Layer<RequestState.RequestStateCodec, E>
       | RequestState.RequestStateCodecOptions<E>
       | undefined
+    readonly taskStore?: Layer.Layer<TaskStore.TaskStore> | undefined
   }
 ): Layer.Layer<McpServer | McpHandler, Config.ConfigError | E> => {
   const server = Layer.effect(McpServer, make(options))
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle })))
   const requestState = options.requestState
+  const taskStore = options.taskStore ?? TaskStore.layerMemory()
   const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E> = requestState === undefined
     ? RequestState.RequestStateCodec.layerConfig
     : Layer.isLayer(requestState)
     ? requestState as Layer.Layer<RequestState.RequestStateCodec, E>
     : RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
   return Layer.provideMerge(handler, server).pipe(
+    Layer.provide(taskStore),
     Layer.provide(codec),
     Layer.provide(NodeCrypto.layerDigest)
   )

@@ -12,7 +12,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
-import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
+import { type Conversation as ConversationModule, ElicitationSchema, type Task } from "@mrtr/core"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
@@ -34,13 +34,15 @@ export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolRes
  *
  * `call` fails with `InvalidToolArguments` when the arguments do not decode;
  * other failures are the handler's (`E`). `R` is what the handler needs
- * besides the engine's `Conversation`.
+ * besides the engine's `Conversation`. `task` is the tool's task policy
+ * (Tasks extension, SEP-2663; absent = `forbidden`), never sent on the wire.
  *
  * @since 0.1.0
  */
 export interface Tool<E = never, R = never> {
   readonly name: string
   readonly definition: WireTool
+  readonly task?: TaskPolicy | undefined
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
 }
 
@@ -62,6 +64,19 @@ export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArgument
 type Parameters = Schema.Codec<any, any, never, never>
 
 /**
+ * A tool's task policy (Tasks extension, SEP-2663): `support` says whether a
+ * call may (`optional`) or must (`required`) run as a task, `start` where it
+ * goes asynchronous (`"call"`: at once; `"detach"`: at the handler's
+ * `Task.detach`, after MRTR rounds). See `Task.TaskSupport`, `Task.TaskStart`.
+ *
+ * @since 0.1.0
+ */
+export interface TaskPolicy {
+  readonly support: Task.TaskSupport
+  readonly start: Task.TaskStart
+}
+
+/**
  * The options of {@link make}.
  *
  * - `parameters`: an Effect Schema of the arguments object (default: no
@@ -74,6 +89,11 @@ type Parameters = Schema.Codec<any, any, never, never>
  *   so a form the spec does not allow (a nested struct) throws
  *   `InvalidElicitationSchema` naming the tool, the form and the field
  *   instead of failing when called. Optional; unchecked forms are checked at the ask.
+ * - `task`: the task policy (Tasks extension): `"forbidden"` (default),
+ *   `"optional"`, `"required"`, or `{ support, start }` where `start` is
+ *   `"call"` (default: the task starts before the handler) or `"detach"`
+ *   (it starts at the handler's `yield* Task.detach`; asks before it are MRTR
+ *   rounds of the `tools/call`).
  *
  * @since 0.1.0
  */
@@ -85,6 +105,7 @@ export interface Options<P extends Parameters, O, E, R> {
   readonly output?: Schema.Codec<O, any, never, never> | undefined
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
+  readonly task?: Task.TaskSupport | { readonly support: Task.TaskSupport; readonly start?: Task.TaskStart | undefined } | undefined
 }
 
 const NoParameters = Schema.Struct({})
@@ -149,9 +170,18 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
     ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output") as WireTool["outputSchema"] }),
     ...(options.annotations === undefined ? {} : { annotations: options.annotations })
   } as WireTool
+  const task = options.task
+  const policy: TaskPolicy | undefined = task === undefined || task === "forbidden"
+    ? undefined
+    : typeof task === "string"
+    ? { support: task, start: "call" }
+    : task.support === "forbidden"
+    ? undefined
+    : { support: task.support, start: task.start ?? "call" }
   return {
     name,
     definition,
+    ...(policy === undefined ? {} : { task: policy }),
     call: (args) =>
       decode(args ?? {}).pipe(
         Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message })),
