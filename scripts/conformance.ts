@@ -23,6 +23,10 @@
  *    pending) are reported but never fail the run, unless asked for with
  *    `--scenario`.
  *
+ * 5. The Tasks extension leg: the ten `tasks-*` scenarios (`TASKS_SCENARIOS`),
+ *    one run each against the same fixture server, counted on a line of their
+ *    own; any failure among them fails the run.
+ *
  * Options: `--server-only`, `--client-only`, `--scenario <name>` (repeatable:
  * run only these server scenarios, at the 2026-07-28 wire).
  */
@@ -56,6 +60,39 @@ const CLIENT_SCENARIOS = [
   "http-invalid-tool-headers"
 ] as const
 
+/**
+ * The Tasks extension leg (SEP-2663): its ten `tasks-*` server scenarios are
+ * pending in the runner (`--requirements` skips them), so each runs on its
+ * own, without `--spec-version` (which would skip it), against the same
+ * fixture server, into `.conformance/results/tasks`. Reported as their own
+ * summary line; a failure there fails the run.
+ */
+const TASKS_SCENARIOS = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-status-notifications",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition"
+] as const
+
+const runTasksLeg = async (url: string): Promise<Array<ScenarioResult>> => {
+  const outDir = join(RESULTS, "tasks")
+  rmSync(outDir, { recursive: true, force: true })
+  mkdirSync(outDir, { recursive: true })
+  const results: Array<ScenarioResult> = []
+  for (const scenario of TASKS_SCENARIOS) {
+    const code = await runRunner(["server", "--url", url, "--scenario", scenario, "-o", relative(ROOT, outDir)])
+    const result = summarize("server", scenario, false, checksFileOf(outDir, "server-", scenario))
+    results.push({ ...result, leg: "tasks", passed: result.passed && code === 0 })
+  }
+  return results
+}
+
 const SERVER_START_TIMEOUT_MS = 60_000
 
 type Status = "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO"
@@ -67,7 +104,7 @@ interface Check {
 }
 
 interface ScenarioResult {
-  readonly leg: "server" | "client"
+  readonly leg: "server" | "client" | "tasks"
   readonly scenario: string
   readonly scored: boolean
   readonly checksFile: string | undefined
@@ -323,11 +360,17 @@ const printTable = (results: ReadonlyArray<ScenarioResult>) => {
   }
   const scored = results.filter((r) => r.scored)
   const failed = scored.filter((r) => !r.passed)
-  const unscoredFailed = results.filter((r) => !r.scored && !r.passed)
   out.push("")
   out.push(`Scored: ${scored.length - failed.length}/${scored.length} scenarios passed` +
     (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : ""))
-  out.push(`Not scored: ${results.length - scored.length} run, ${unscoredFailed.length} failing (not scored by the ${REVISION} requirements)`)
+  const tasks = results.filter((r) => r.leg === "tasks")
+  const others = results.filter((r) => r.leg !== "tasks")
+  out.push(`Not scored: ${others.length - scored.length} run, ${others.filter((r) => !r.scored && !r.passed).length} failing (not scored by the ${REVISION} requirements)`)
+  if (tasks.length > 0) {
+    const tasksFailed = tasks.filter((r) => !r.passed)
+    out.push(`Tasks extension (SEP-2663, unscored; a failure fails the run): ${tasks.length - tasksFailed.length}/${tasks.length} scenarios passed` +
+      (tasksFailed.length > 0 ? ` (failing: ${tasksFailed.map((r) => r.scenario).join(", ")})` : ""))
+  }
   process.stdout.write(out.join("\n") + "\n")
 }
 
@@ -357,6 +400,7 @@ const main = async () => {
         const code = await runRunner(["server", "--url", server.url, ...selector, "-o", relative(ROOT, outDir)])
         runnerExit = Math.max(runnerExit, code)
       }
+      if (options.scenarios.length === 0) results.push(...await runTasksLeg(server.url))
     } finally {
       await server.stop()
       log("fixture server stopped")
@@ -408,7 +452,7 @@ const main = async () => {
     ) + "\n"
   )
   const explicit = options.scenarios.length > 0
-  const failed = results.some((r) => (r.scored || explicit) && !r.passed) || serverRunnerFailed
+  const failed = results.some((r) => (r.scored || explicit || r.leg === "tasks") && !r.passed) || serverRunnerFailed
   process.exit(failed ? 1 : 0)
 }
 
