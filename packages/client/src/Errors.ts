@@ -30,6 +30,8 @@
 import { Schema } from "effect"
 import { InputRequests, McpError } from "@mrtr/protocol"
 
+import type { TaskCancelled, TaskStarted } from "./TaskDriver.ts"
+
 export {
   /**
    * A JSON-RPC error answered by the server: `{ code: integer, message, data? }`
@@ -201,10 +203,12 @@ export type RequestError = McpError | TransportError | ProtocolViolation
 export type MrtrError = RequestError | InputRequiredError | MaxRoundsExceeded | InputHandlerError
 
 /**
- * Every typed failure of `McpClient`.
+ * Every typed failure of `McpClient`: the MRTR ones, `InvalidToolDefinition`,
+ * and the Tasks extension's `TaskStarted` (manual mode) and `TaskCancelled`
+ * (from `TaskDriver`).
  *
- * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
+ * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes); SEP-2663.
  *
  * @since 0.1.0
  */
-export type McpClientError = MrtrError | InvalidToolDefinition
+export type McpClientError = MrtrError | InvalidToolDefinition | TaskStarted | TaskCancelled

@@ -27,3 +27,5 @@ export * as RootsHandler from "./RootsHandler.ts"
 export * as SamplingHandler from "./SamplingHandler.ts"
 /** @since 0.1.0 */
 export * as StdioTransport from "./StdioTransport.ts"
+/** @since 0.1.0 */
+export * as TaskDriver from "./TaskDriver.ts"

@@ -107,7 +107,8 @@ const body = (method: string, params: Record<string, unknown> = {}, capabilities
 
 const rpc = (url: string, message: ReturnType<typeof body>, extra: Record<string, string> = {}) =>
   Effect.promise(async () => {
-    const name = message.params.taskId ?? message.params.name
+    const params: Record<string, unknown> = message.params
+    const name = params.taskId ?? params.name
     const response = await fetch(url, {
       method: "POST",
       body: JSON.stringify(message),
@@ -288,7 +289,8 @@ describe("Tasks over Streamable HTTP", () => {
             return (yield* pollUntil(url, taskId, terminal)).result.content[0].text
           }), { concurrency: "unbounded" })
         results.forEach((text, i) => expect(text).toBe(`Hello, user-${i} (many-${i})!`))
-      }).pipe(Effect.scoped), { timeout: 60_000 }))
+      }).pipe(Effect.scoped)
+    ), { timeout: 60_000 })
 
   it.live("bad input gets the spec's answer and the server keeps serving", () =>
     withStore((store) =>
