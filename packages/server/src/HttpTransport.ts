@@ -37,7 +37,8 @@ import type { HttpServerError } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer, IncomingMessage } from "node:http"
 import { McpHandler } from "./McpHandler.ts"
-import { ErrorCode, errorJson, httpStatusOf, isObject, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
+import * as HttpStatus from "./HttpStatus.ts"
+import { ErrorCode, errorJson, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 
 // -----------------------------------------------------------------------------
@@ -230,15 +231,16 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  * `application/json` or `text/event-stream` is not rejected (no `406`), but it
  * never receives SSE. For a `Stream` reply to such a client the transport
  * drains the stream and answers with its final response as JSON (status
- * mapped from the error code as for `Response`: 200 for a result, -32601 →
- * 404, -32700/-32600/-32602/-32020/-32021/-32022 → 400, others → 500);
- * intermediate notifications are dropped. A stream that ends without a
- * response answers `202` for a notification and `500` (-32603) for a request.
+ * from the error code as for `Response`, see `HttpStatus`: 200 for a result
+ * and for errors of a running method, -32601 → 404, -32020/-32021/-32022 →
+ * 400); intermediate notifications are dropped. A stream that ends without a
+ * response answers `202` for a notification and `200` with -32603 for a request.
  * A stream that never ends (`subscriptions/listen`) then holds the request
  * until the client disconnects.
  *
  * A defect in the dispatcher (it should never fail) is logged and answered
- * with `500` and a JSON-RPC -32603 error carrying the request's `id`.
+ * with `200` and a JSON-RPC -32603 error carrying the request's `id` (never
+ * a 5xx, which the official clients turn into a transport failure).
  *
  * The returned function never fails. The router in front of it must route
  * every method on the endpoint path here (`routes` does, with `"*"`).
@@ -534,9 +536,6 @@ const PARSE_ERROR = ErrorCode.ParseError
 const INVALID_REQUEST = ErrorCode.InvalidRequest
 const INTERNAL_ERROR = ErrorCode.InternalError
 
-/** HTTP status for a JSON-RPC error code carried in a response. */
-const httpStatusOfCode = (code: unknown): number => typeof code === "number" ? httpStatusOf(code) : 500
-
 const errorBody = errorJson
 
 const jsonResponse = (body: string, status: number): HttpServerResponse.HttpServerResponse =>
@@ -560,18 +559,15 @@ const encodeMessage = (message: WireMessage, id: RequestId | undefined): { body:
   }
 }
 
-const statusOfResponse = (message: WireMessage): number => {
-  const error = message["error"]
-  return error === undefined ? 200 : httpStatusOfCode(isObject(error) ? error["code"] : undefined)
-}
+const statusOfResponse = (message: WireMessage): number => HttpStatus.ofResponse(message, "method")
 
-/** What a dispatcher defect becomes: -32603 with the request's id, HTTP 500. */
+/** What a dispatcher defect becomes: -32603 with the request's id, HTTP 200 (see `HttpStatus`). */
 const internalErrorReply = (id: RequestId | undefined): Reply => ({
   _tag: "Response",
   message: id === undefined
     ? { jsonrpc: "2.0", error: { code: INTERNAL_ERROR, message: "Internal error" } }
     : { jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message: "Internal error" } },
-  httpStatus: 500
+  httpStatus: 200
 })
 
 const encoder = new TextEncoder()
@@ -725,7 +721,7 @@ const toResponse = (
       return Effect.succeed(HttpServerResponse.empty({ status: 202 }))
     case "Response": {
       const encoded = encodeMessage(reply.message, id)
-      return Effect.succeed(jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 500))
+      return Effect.succeed(jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 200))
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
@@ -742,11 +738,11 @@ const toResponse = (
       return Effect.map(Stream.runLast(messages), (last) => {
         if (Option.isSome(last) && isResponse(last.value)) {
           const encoded = encodeMessage(last.value, id)
-          return jsonResponse(encoded.body, encoded.ok ? statusOfResponse(last.value) : 500)
+          return jsonResponse(encoded.body, encoded.ok ? statusOfResponse(last.value) : 200)
         }
         return id === undefined
           ? HttpServerResponse.empty({ status: 202 })
-          : errorResponse(500, INTERNAL_ERROR, "Internal error: the request ended without a response", id)
+          : errorResponse(200, INTERNAL_ERROR, "Internal error: the request ended without a response", id)
       })
     }
   }

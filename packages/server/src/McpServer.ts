@@ -41,7 +41,6 @@ import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
   ErrorCode,
-  httpStatusOf,
   type Implementation,
   type InputResponses,
   LoggingLevel,
@@ -62,6 +61,7 @@ import {
   RoundLimitExceeded
 } from "@mrtr/core"
 import { isRequestId } from "./internal/jsonRpc.ts"
+import * as HttpStatus from "./HttpStatus.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Completer, Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
@@ -191,7 +191,7 @@ const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
     ...(id === undefined ? {} : { id }),
     error: error.toJsonRpc()
   } as WireMessage,
-  httpStatus: httpStatusOf(error.code)
+  httpStatus: HttpStatus.ofError(error.code, "envelope")
 })
 
 /** The one frozen answer to every bad, expired or foreign requestState. */
@@ -571,8 +571,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       })
     )
 
-  const statusOf = (message: WireMessage) =>
-    isRecord(message.error) && typeof message.error.code === "number" ? httpStatusOf(message.error.code) : 200
+  const statusOf = (message: WireMessage) => HttpStatus.ofResponse(message, "method")
 
   // Runs a request; the first notification it emits turns the reply into a stream.
   // Written with combinators rather than `Effect.gen`: a generator suspended

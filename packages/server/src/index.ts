@@ -26,3 +26,5 @@ export * as StdioTransport from "./StdioTransport.ts"
 export * as Tool from "./Tool.ts"
 /** @since 0.1.0 */
 export * as Transport from "./Transport.ts"
+/** @since 0.1.0 */
+export * as HttpStatus from "./HttpStatus.ts"
