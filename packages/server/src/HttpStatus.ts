@@ -75,8 +75,8 @@ export const ofError = (code: number, stage: Stage): number => {
  *
  * @since 0.1.0
  */
-export const ofResponse = (message: { readonly error?: unknown }, stage: Stage): number => {
-  const error = message.error
+export const ofResponse = (message: Readonly<Record<string, unknown>>, stage: Stage): number => {
+  const error = message["error"]
   if (error === undefined) return 200
   const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined
   return ofError(typeof code === "number" ? code : ErrorCode.InternalError, stage)

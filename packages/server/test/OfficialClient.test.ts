@@ -56,7 +56,7 @@ describe("HTTP statuses as the official client reads them", () => {
   it.live("raw statuses: 200 for errors of a running method, 400/404 for the envelope, as in the table", () =>
     Effect.gen(function*() {
       const url = yield* serve
-      const post = (message: ReturnType<typeof request>, headers: Record<string, string> = {}) =>
+      const post = (message: { readonly method: string; readonly params: Record<string, unknown> }, headers: Record<string, string> = {}) =>
         Effect.promise(async () => {
           const response = await fetch(url, {
             method: "POST",
