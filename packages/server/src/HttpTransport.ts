@@ -15,7 +15,7 @@
  * | `Host` / `Origin` not allowed (DNS rebinding)  | 403    | JSON-RPC -32600, no `id`    |
  * | method other than `POST`                       | 405    | empty, `Allow: POST`        |
  * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
- * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`    |
+ * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`, `Connection: close` |
  * | body of an `Upgrade` offer not in time         | 408    | JSON-RPC -32600, no `id`    |
  * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
  *
@@ -38,6 +38,7 @@ import type { NetAddress } from "effect/net"
 import { createServer, IncomingMessage } from "node:http"
 import { McpHandler } from "./McpHandler.ts"
 import * as HttpStatus from "./HttpStatus.ts"
+import * as LingeringClose from "./internal/lingeringClose.ts"
 import { ErrorCode, errorJson, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 
@@ -633,8 +634,21 @@ const readBody = (
   )
 }
 
-const tooLarge = (config: Config) =>
-  errorResponse(413, INVALID_REQUEST, `Request body exceeds ${config.maxBodyBytes} bytes`)
+/**
+ * The 413 answer, with `Connection: close`; the rest of a Node request's body
+ * is drained in the background, bounded (a lingering close, see
+ * `internal/lingeringClose.ts`), so clients that write the whole body before
+ * reading still read the 413.
+ */
+const tooLarge = (config: Config, request: HttpServerRequest.HttpServerRequest) => {
+  const source = request.source
+  if (source instanceof IncomingMessage) LingeringClose.drain(source)
+  return HttpServerResponse.text(errorBody(INVALID_REQUEST, `Request body exceeds ${config.maxBodyBytes} bytes`), {
+    status: 413,
+    contentType: "application/json",
+    headers: { connection: "close" }
+  })
+}
 
 // The request path is written with combinators, not `Effect.gen`: on the
 // benchmark a generator suspended across the body read cost about 90 µs of
@@ -663,13 +677,13 @@ const handleWith = (
   }
   const contentLength = headers["content-length"]
   if (contentLength !== undefined && Number(contentLength) > config.maxBodyBytes) {
-    return Effect.succeed(tooLarge(config))
+    return Effect.succeed(tooLarge(config, request))
   }
   return Effect.matchEffect(readBody(request, headers, config), {
     onFailure: (failure) =>
       Effect.succeed(
         failure === "BodyTooLarge"
-          ? tooLarge(config)
+          ? tooLarge(config, request)
           : failure === "Timeout"
           ? errorResponse(408, INVALID_REQUEST, "Request timeout: the body did not arrive in time")
           : errorResponse(400, INVALID_REQUEST, "Could not read the request body")

@@ -342,6 +342,79 @@ describe("HttpTransport", () => {
       yield* expectServing(url)
     }))
 
+  it.live("413 with Connection: close reaches a client that writes its whole body before reading (lingering close)", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ maxBodyBytes: 1024 })
+      // What Python's urllib / httpx do: send the headers and the whole body, only then read the answer.
+      const writeAllThenRead = (size: number, chunked: boolean) =>
+        Effect.callback<{ readonly writeError: string | undefined; readonly received: string }>((resume) => {
+          const socket = Net.connect(Number(url.port), url.hostname)
+          let received = ""
+          let writeError: string | undefined
+          const body = Buffer.alloc(size, "x")
+          socket.on("connect", () => {
+            const framing = chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${size}`
+            socket.write(
+              `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\n` +
+                `Accept: application/json, text/event-stream\r\n${framing}\r\n\r\n`
+            )
+            if (chunked) {
+              for (let offset = 0; offset < size; offset += 65536) {
+                const part = body.subarray(offset, offset + 65536)
+                socket.write(`${part.length.toString(16)}\r\n`)
+                socket.write(part)
+                socket.write("\r\n")
+              }
+              socket.write("0\r\n\r\n")
+            } else {
+              socket.write(body)
+            }
+          })
+          socket.on("data", (chunk) => (received += chunk.toString("utf8")))
+          socket.on("error", (error) => (writeError ??= (error as NodeJS.ErrnoException).code ?? error.message))
+          socket.on("close", () => resume(Effect.succeed({ writeError, received })))
+          return Effect.sync(() => socket.destroy())
+        }).pipe(Effect.timeout("10 seconds"))
+      for (const chunked of [false, true]) {
+        const outcome = yield* writeAllThenRead(8 * 1024 * 1024, chunked)
+        assert.isUndefined(outcome.writeError, `chunked=${chunked}: the client's writes failed (${outcome.writeError})`)
+        assert.match(outcome.received, /^HTTP\/1\.1 413 /, `chunked=${chunked}`)
+        assert.match(outcome.received, /\r\nconnection: close\r\n/i)
+        const body = JSON.parse(outcome.received.slice(outcome.received.indexOf("\r\n\r\n") + 4))
+        assert.strictEqual(body.error.code, -32600)
+      }
+      yield* expectServing(url)
+    }))
+
+  it.live("the lingering close is bounded: a refused body that keeps trickling in has its connection closed", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ maxBodyBytes: 1024 })
+      const outcome = yield* Effect.callback<{ readonly received: string; readonly closed: boolean }>((resume) => {
+        // half-open allowed: the client keeps sending after the server's FIN, only the server's bound ends it
+        const socket = Net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true })
+        let received = ""
+        const timer = setInterval(() => socket.write("x".repeat(1000)), 20)
+        socket.on("connect", () =>
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\n` +
+              `Content-Length: ${100 * 1024 * 1024}\r\n\r\n`
+          ))
+        socket.on("data", (chunk) => (received += chunk.toString("utf8")))
+        socket.on("error", () => {})
+        socket.on("close", () => {
+          clearInterval(timer)
+          resume(Effect.succeed({ received, closed: true }))
+        })
+        return Effect.sync(() => {
+          clearInterval(timer)
+          socket.destroy()
+        })
+      }).pipe(Effect.timeout("8 seconds"))
+      assert.isTrue(outcome.closed)
+      assert.match(outcome.received, /^HTTP\/1\.1 413 /)
+      yield* expectServing(url)
+    }))
+
   it.live("413 for a chunked body without Content-Length once the bytes read exceed maxBodyBytes", () =>
     Effect.gen(function*() {
       const url = yield* startServer({ maxBodyBytes: 1024 })
