@@ -114,6 +114,12 @@ export interface EndpointOptions {
  *   over with the socket and no longer times, must arrive within the same
  *   time, else `408` with a JSON-RPC -32600 error body (30 seconds at
  *   endpoints mounted with `routes`, `handleRequest`, `httpApp`).
+ * - `backlog`: the listen queue length, in connections (a positive integer;
+ *   anything else throws when `layer` is called): connections the kernel
+ *   accepts before the server takes them. Default `DEFAULT_BACKLOG` (4096;
+ *   Node's own default is 511, which a burst of a few thousand clients
+ *   overflows, and each overflow costs the client a connect retry of a
+ *   second or more). The kernel caps it at `net.core.somaxconn` (Linux).
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
@@ -125,7 +131,18 @@ export interface LayerOptions extends EndpointOptions {
   readonly logRequests?: boolean | undefined
   readonly gracefulShutdownTimeout?: Duration.Input | undefined
   readonly requestTimeout?: Duration.Input | undefined
+  readonly backlog?: number | undefined
 }
+
+/**
+ * Default listen backlog of `layer`: 4096 connections (the Linux default of
+ * `net.core.somaxconn`, which caps it).
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_BACKLOG = 4096
 
 /**
  * Default endpoint path: `"/mcp"`.
@@ -320,6 +337,10 @@ export const layer = (
 ): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
+  const backlog = options.backlog ?? DEFAULT_BACKLOG
+  if (!Number.isSafeInteger(backlog) || backlog < 1) {
+    throw new Error(`HttpTransport: backlog must be a positive integer, got ${backlog}`)
+  }
   const server = NodeHttpServer.layer(() =>
     createServer({
       requestTimeout,
@@ -328,6 +349,7 @@ export const layer = (
     }), {
     port: options.port ?? 3000,
     host: options.host ?? "127.0.0.1",
+    backlog,
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
   })
   const serve = HttpRouter.serve(routesWith(config), {

@@ -9,6 +9,8 @@ import { Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
 import { NodeHttpServer } from "@effect/platform-node"
 import { HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
 import * as Http from "node:http"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { McpHandler } from "../src/McpHandler.ts"
@@ -325,6 +327,32 @@ describe("HttpTransport", () => {
       yield* expectServing(url)
       expectJsonRpcError(yield* raw(url, { body, headers: { ...MCP_HEADERS, "content-type": "text/plain" } }), 415, -32600)
       yield* expectServing(url)
+    }))
+
+  const hasSs = (() => {
+    try {
+      ChildProcess.execFileSync("ss", ["-V"], { stdio: "ignore" })
+      return true
+    } catch {
+      return false
+    }
+  })()
+
+  /** The listen queue length the kernel holds for a listening port (`ss`'s Send-Q column). */
+  const listenBacklog = (port: string) =>
+    Effect.sync(() => {
+      const line = ChildProcess.execFileSync("ss", ["-ltnH", `sport = :${port}`], { encoding: "utf8" }).trim()
+      return Number(line.split(/\s+/)[2])
+    })
+
+  it.live.skipIf(!hasSs)("the listen backlog is DEFAULT_BACKLOG (not Node's 511) and can be set", () =>
+    Effect.gen(function*() {
+      const somaxconn = Number(Fs.readFileSync("/proc/sys/net/core/somaxconn", "utf8"))
+      const url = yield* startServer()
+      assert.strictEqual(yield* listenBacklog(url.port), Math.min(HttpTransport.DEFAULT_BACKLOG, somaxconn))
+      const small = yield* startServer({ backlog: 77 })
+      assert.strictEqual(yield* listenBacklog(small.port), 77)
+      assert.throws(() => HttpTransport.layer({ backlog: 0 }), /backlog must be a positive integer/)
     }))
 
   it.live("413 when Content-Length exceeds maxBodyBytes (checked before reading)", () =>
