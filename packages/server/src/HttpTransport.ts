@@ -17,6 +17,7 @@
  * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
  * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`, `Connection: close` |
  * | body of an `Upgrade` offer not in time         | 408    | JSON-RPC -32600, no `id`    |
+ * | body with more than `maxJsonValues` JSON values | 413    | JSON-RPC -32600, no `id`    |
  * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
  *
  * Everything else (JSON-RPC shape, `MCP-Protocol-Version` / `Mcp-Method` /
@@ -38,6 +39,7 @@ import type { NetAddress } from "effect/net"
 import { createServer, IncomingMessage } from "node:http"
 import { McpHandler } from "./McpHandler.ts"
 import * as HttpStatus from "./HttpStatus.ts"
+import * as JsonBudget from "./internal/jsonBudget.ts"
 import * as LingeringClose from "./internal/lingeringClose.ts"
 import { ErrorCode, errorJson, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
@@ -57,6 +59,15 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   4 MiB (4_194_304). Larger bodies get `413` with a JSON-RPC -32600 error
  *   body; the limit is checked against `Content-Length` before reading and
  *   against the bytes actually received while reading (chunked bodies).
+ * - `maxJsonValues`: most JSON values (objects, arrays, strings, numbers,
+ *   literals; an object member's key counts with its value) a body may hold,
+ *   a positive integer. Default `DEFAULT_MAX_JSON_VALUES` (20,000). Counted
+ *   on the raw bytes before parsing (about 1 ms per MB), so that the work one
+ *   request costs (parsing, digests, decoding; all on the event loop, where
+ *   every other request waits) stays in proportion to its size: a legal
+ *   4 MB body of 250,000 keys used to stall the server for half a second.
+ *   More values get `413` with a JSON-RPC -32600 error body. Measured by
+ *   `bench/requestWork.ts`.
  * - `allowedHosts`: DNS-rebinding protection on the `Host` header. Entries
  *   are host names or IP literals (`"localhost"`, `"127.0.0.1"`, `"[::1]"`),
  *   optionally with a port (`"example.com:8443"`); an entry without a port
@@ -84,6 +95,7 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 export interface EndpointOptions {
   readonly path?: HttpRouter.PathInput | undefined
   readonly maxBodyBytes?: number | undefined
+  readonly maxJsonValues?: number | undefined
   readonly allowedHosts?: ReadonlyArray<string> | "*" | undefined
   readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
   readonly principal?:
@@ -161,6 +173,16 @@ export const DEFAULT_PATH = "/mcp" as const
  * @since 0.1.0
  */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/**
+ * Default bound on the JSON values of one request body: 20,000 (see
+ * `EndpointOptions.maxJsonValues`).
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_MAX_JSON_VALUES = 20_000
 
 /**
  * Default `Host` allow-list: `localhost`, `127.0.0.1`, `[::1]`, any port.
@@ -399,6 +421,7 @@ export const toWebHandler = <E>(
 interface Config {
   readonly path: HttpRouter.PathInput
   readonly maxBodyBytes: number
+  readonly maxJsonValues: number
   readonly hosts: ReadonlyArray<HostRule> | "*"
   readonly origins: ReadonlyArray<OriginRule> | "*"
   readonly principal: EndpointOptions["principal"]
@@ -436,11 +459,16 @@ const resolveOptions = (
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
     throw new Error(`HttpTransport: maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`)
   }
+  const maxJsonValues = options.maxJsonValues ?? DEFAULT_MAX_JSON_VALUES
+  if (!Number.isSafeInteger(maxJsonValues) || maxJsonValues < 1) {
+    throw new Error(`HttpTransport: maxJsonValues must be a positive integer, got ${maxJsonValues}`)
+  }
   const hosts = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
   const origins = options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS
   return {
     path: options.path ?? DEFAULT_PATH,
     maxBodyBytes,
+    maxJsonValues,
     hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
     origins: origins === "*" ? "*" : origins.map(parseOriginRule),
     principal: options.principal,
@@ -711,6 +739,11 @@ const handleWith = (
           : errorResponse(400, INVALID_REQUEST, "Could not read the request body")
       ),
     onSuccess: (body) => {
+      if (JsonBudget.exceedsValues(new Uint8Array(body), config.maxJsonValues)) {
+        return Effect.succeed(
+          errorResponse(413, INVALID_REQUEST, `Request body holds more than ${config.maxJsonValues} JSON values`)
+        )
+      }
       let message: unknown
       try {
         message = JSON.parse(decoder.decode(body))

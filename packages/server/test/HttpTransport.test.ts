@@ -355,6 +355,28 @@ describe("HttpTransport", () => {
       assert.throws(() => HttpTransport.layer({ backlog: 0 }), /backlog must be a positive integer/)
     }))
 
+  it.live("413 for a body with more JSON values than maxJsonValues, counted before parsing; strings are not counted", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const wide: Record<string, number> = {}
+      for (let i = 0; i < 250_000; i++) wide[`k${i}`] = 1
+      const refused = yield* post(url, { ...echo(1), params: { name: "echo", arguments: wide } })
+      expectJsonRpcError(refused, 413, -32600)
+      assert.match(JSON.parse(refused.body).error.message, /more than 20000 JSON values/)
+      yield* expectServing(url)
+      // commas, brackets and escaped quotes inside strings are not values: a long string passes
+      const text = "a,b,[c],{d}:\\\",".repeat(50_000)
+      const ok = yield* post(url, { ...echo(2), params: { name: "echo", text } })
+      assert.strictEqual(ok.status, 200)
+      assert.strictEqual(JSON.parse(ok.body).result.params.text, text)
+      // the bound is an option
+      const strict = yield* startServer({ maxJsonValues: 10 })
+      expectJsonRpcError(yield* post(strict, { ...echo(3), params: { list: [1, 2, 3, 4, 5, 6, 7, 8, 9] } }), 413, -32600)
+      const fits = yield* post(strict, { ...echo(4), params: { list: [1, 2] } })
+      assert.strictEqual(fits.status, 200)
+      assert.throws(() => HttpTransport.layer({ maxJsonValues: 0 }), /maxJsonValues must be a positive integer/)
+    }))
+
   it.live("413 when Content-Length exceeds maxBodyBytes (checked before reading)", () =>
     Effect.gen(function*() {
       const url = yield* startServer({ maxBodyBytes: 1024 })
