@@ -62,6 +62,7 @@ import {
 } from "@mrtr/core"
 import { isRequestId } from "./internal/jsonRpc.ts"
 import * as HttpStatus from "./HttpStatus.ts"
+import * as ToolError from "./ToolError.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Completer, Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
@@ -334,9 +335,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     const handler = tool.call(args ?? {}).pipe(
       Effect.catch((error: unknown) => {
         if (toMcpError(error) !== undefined) return Effect.fail(error)
-        // A tool's own typed failure is a tool execution error, reported in the result.
-        const message = isRecord(error) && typeof error.message === "string" ? error.message : String(error)
-        return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
+        // A tool's own typed failure is a tool execution error, reported in the result (see ToolError).
+        const text = ToolError.describe(error)
+        return Effect.logWarning(`Tool ${name} failed: ${text}`).pipe(
+          Effect.annotateLogs({ tool: name }),
+          Effect.andThen(Effect.sync(() =>
+            tool.onError === undefined ? { content: [{ type: "text" as const, text }], isError: true } : tool.onError(error)
+          ))
+        )
       })
     )
     return runMrtr(parsed, principal, name, args ?? {}, handler as unknown as Effect.Effect<Record<string, unknown>, unknown>)

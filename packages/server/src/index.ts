@@ -28,3 +28,5 @@ export * as Tool from "./Tool.ts"
 export * as Transport from "./Transport.ts"
 /** @since 0.1.0 */
 export * as HttpStatus from "./HttpStatus.ts"
+/** @since 0.1.0 */
+export * as ToolError from "./ToolError.ts"
