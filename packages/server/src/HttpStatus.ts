@@ -30,7 +30,7 @@
  *
  * @since 0.1.0
  */
-import { ErrorCode } from "@mrtr/protocol"
+import { ErrorCode, httpStatusOf } from "@mrtr/protocol"
 
 /**
  * Where an error was found: `"envelope"` while checking the JSON-RPC
@@ -43,29 +43,16 @@ export type Stage = "envelope" | "method"
 
 /**
  * The HTTP status for a JSON-RPC error `code` found at `stage` (see the
- * table in the module header). Never 5xx: a client always gets a status
- * whose body it reads.
+ * table in the module header): `@mrtr/protocol`'s `httpStatusOf` for the
+ * envelope, the same but 200 for -32602 of a running method. Never 5xx: a
+ * client always gets a status whose body it reads.
  *
  * Source: MCP 2026-07-28, basic/transports/streamable-http.
  *
  * @since 0.1.0
  */
-export const ofError = (code: number, stage: Stage): number => {
-  switch (code) {
-    case ErrorCode.MethodNotFound:
-      return 404
-    case ErrorCode.HeaderMismatch:
-    case ErrorCode.MissingRequiredClientCapability:
-    case ErrorCode.UnsupportedProtocolVersion:
-    case ErrorCode.ParseError:
-    case ErrorCode.InvalidRequest:
-      return 400
-    case ErrorCode.InvalidParams:
-      return stage === "envelope" ? 400 : 200
-    default:
-      return 200
-  }
-}
+export const ofError = (code: number, stage: Stage): number =>
+  stage === "method" && code === ErrorCode.InvalidParams ? 200 : httpStatusOf(code)
 
 /**
  * The HTTP status of a JSON-RPC response found at `stage`: `200` for a
