@@ -51,12 +51,13 @@ export interface Options {
 const systemCode = (error: unknown, depth = 0): string | undefined => {
   if (typeof error !== "object" || error === null || depth > 8) return undefined
   const code = (error as { readonly code?: unknown }).code
-  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code
-  for (const inner of (error as { readonly errors?: unknown }).errors instanceof Array
-    ? (error as { readonly errors: ReadonlyArray<unknown> }).errors
-    : []) {
-    const found = systemCode(inner, depth + 1)
-    if (found !== undefined) return found
+  if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code
+  const errors = (error as { readonly errors?: unknown }).errors
+  if (Array.isArray(errors)) {
+    for (const inner of errors) {
+      const found = systemCode(inner, depth + 1)
+      if (found !== undefined) return found
+    }
   }
   return systemCode((error as { readonly cause?: unknown }).cause, depth + 1) ??
     systemCode((error as { readonly reason?: unknown }).reason, depth + 1)
