@@ -73,6 +73,7 @@ import {
   InvalidToolDefinition,
   MaxRoundsExceeded,
   type McpClientError,
+  RequestTimeout,
   type MrtrError,
   ProtocolViolation,
   type RequestError,
@@ -123,6 +124,17 @@ export interface Notification {
  *   it servers send no `notifications/message`.
  * - `onNotification`: called for every notification received (see also
  *   `McpClient.notifications` and the per-call option).
+ * - `requestTimeout`: the longest wait for the next message of the answer to
+ *   one request (its response, or a notification about it: each progress
+ *   notification restarts the wait, so a long tool that reports progress is
+ *   not cut off). Default `DEFAULT_REQUEST_TIMEOUT` (60 seconds);
+ *   `"Infinity"` disables it. Past it the request is cancelled and the call
+ *   fails with `RequestTimeout` (`bound: "request"`).
+ * - `callTimeout`: the longest a whole call may take: every round of a
+ *   `tools/call` / `prompts/get` / `resources/read`, the time its input
+ *   handlers take to answer included. Default `DEFAULT_CALL_TIMEOUT` (10
+ *   minutes); `"Infinity"` disables it. Past it: `RequestTimeout`
+ *   (`bound: "call"`).
  * - `capabilities`: capabilities to declare in addition to the ones derived
  *   from the input handlers (merged with them): `experimental` /
  *   `extensions` entries, or e.g. `{ elicitation: {} }` to receive
@@ -148,7 +160,29 @@ export interface Options {
   readonly onNotification?: ((notification: Notification) => Effect.Effect<void>) | undefined
   readonly capabilities?: ClientCapabilities | undefined
   readonly tasks?: TaskDriver.TasksMode | undefined
+  readonly requestTimeout?: Duration.Input | undefined
+  readonly callTimeout?: Duration.Input | undefined
 }
+
+/**
+ * Default `Options.requestTimeout`: 60 seconds without any message of a
+ * request's answer.
+ *
+ * MCP 2026-07-28, basic/lifecycle (timeouts).
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_REQUEST_TIMEOUT: Duration.Duration = Duration.seconds(60)
+
+/**
+ * Default `Options.callTimeout`: 10 minutes for a whole call, answering time
+ * included.
+ *
+ * MCP 2026-07-28, basic/lifecycle (timeouts).
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
 
 /**
  * Per-call options.
@@ -166,6 +200,7 @@ export interface Options {
  * - `tasks`: overrides the client's `tasks` mode for this call.
  * - `onTaskStatus`: called once per status change of the task a `tools/call`
  *   became (Tasks extension), e.g. to show it to the user.
+ * - `requestTimeout`, `callTimeout`: override the client's (see `Options`).
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
@@ -178,6 +213,8 @@ export interface CallOptions {
   readonly onRound?: ((round: Round) => Effect.Effect<void>) | undefined
   readonly tasks?: TaskDriver.TasksMode | undefined
   readonly onTaskStatus?: ((change: TaskDriver.TaskStatusChange) => Effect.Effect<void>) | undefined
+  readonly requestTimeout?: Duration.Input | undefined
+  readonly callTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -533,6 +570,23 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO
   const defaultMaxRounds = Math.max(1, options.maxRounds ?? DEFAULT_MAX_ROUNDS)
   const backoff = options.stateOnlyBackoff ?? defaultStateOnlyBackoff
+  const requestTimeout = Duration.fromInputUnsafe(options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT)
+  const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? DEFAULT_CALL_TIMEOUT)
+
+  /** `effect` bounded by the call's `callTimeout` (interrupted, then `RequestTimeout`). */
+  const withCallTimeout = <A, E>(
+    method: string,
+    callOptions: CallOptions | undefined,
+    effect: Effect.Effect<A, E>
+  ): Effect.Effect<A, E | RequestTimeout> => {
+    const bound = Duration.fromInputUnsafe(callOptions?.callTimeout ?? callTimeout)
+    return Duration.isFinite(bound)
+      ? Effect.timeoutOrElse(effect, {
+        duration: bound,
+        orElse: () => Effect.fail(new RequestTimeout({ method, bound: "call", millis: Duration.toMillis(bound) }))
+      })
+      : effect
+  }
   const pubsub = yield* PubSub.unbounded<Notification>()
   const tools = new Map<string, Tool>()
   const rejected = new Map<string, string>()
@@ -590,7 +644,12 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       const violation = (reason: string, result?: unknown) =>
         new ProtocolViolation({ method, reason, ...(result === undefined ? {} : { result }) })
       let response: Record<string, unknown> | undefined
+      const idle = Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
       yield* transport.request(message, headers).pipe(
+        Stream.timeoutOrElse({
+          duration: idle,
+          orElse: () => Stream.fail(new RequestTimeout({ method, bound: "request", millis: Duration.toMillis(idle) }))
+        }),
         Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
           if (!isRecord(incoming)) return Effect.succeed(true)
           if (typeof incoming.method === "string") {
@@ -655,7 +714,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const plain = <A>(method: string, schema: Schema.Codec<A, any>) => {
     const decode = decodeWith(method, schema)
     return (params: Record<string, unknown>, callOptions: CallOptions | undefined): Effect.Effect<A, RequestError> =>
-      Effect.gen(function*() {
+      withCallTimeout(method, callOptions, Effect.gen(function*() {
         const handlers = yield* currentHandlers
         const raw = yield* exchange(method, { ...params, _meta: metaFor(declared(handlers), callOptions) }, undefined, callOptions)
         const resultType = raw.resultType
@@ -669,7 +728,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           })
         }
         return yield* decode(raw)
-      })
+      }))
   }
 
   const listParams = (params: ListParams | undefined) => params?.cursor === undefined ? {} : { cursor: params.cursor }
@@ -812,7 +871,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     decode: (raw: Record<string, unknown>) => Effect.Effect<A, ProtocolViolation>,
     callOptions: CallOptions | undefined
   ): Effect.Effect<A, MrtrError | TaskDriver.TaskStarted | TaskDriver.TaskCancelled> =>
-    Effect.gen(function*() {
+    withCallTimeout(method, callOptions, Effect.gen(function*() {
       const handlers = yield* currentHandlers
       const tasksMode = method === "tools/call" ? callOptions?.tasks ?? options.tasks : undefined
       const capabilities = tasksMode === undefined ? declared(handlers) : TaskDriver.declaring(declared(handlers))
@@ -883,7 +942,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           })
         }
       }
-    })
+    }))
 
   // -- The service ------------------------------------------------------------
 

@@ -21,9 +21,9 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Schema } from "effect"
+import { Duration, Effect } from "effect"
 import { type InputRequests, type InputResponses, McpError, TASKS_EXTENSION, type TaskStatus } from "@mrtr/protocol"
-import { InputRequiredError, ProtocolViolation, type MrtrError, type RequestError } from "./Errors.ts"
+import { InputRequiredError, type MrtrError, ProtocolViolation, type RequestError, TaskCancelled } from "./Errors.ts"
 
 /**
  * A task's status as `CallOptions.onTaskStatus` sees it, once per change:
@@ -39,35 +39,12 @@ export interface TaskStatusChange {
   readonly waitingFor?: ReadonlyArray<string> | undefined
 }
 
-/**
- * Manual mode (`tasks: "manual"`): the server made the `tools/call` a task;
- * `task` is the raw `CreateTaskResult` (`taskId`, `status`, `pollIntervalMs`,
- * `ttlMs`...). Drive it with `McpClient.getTask`, `updateTask`, `cancelTask`.
- *
- * @since 0.1.0
- */
-export class TaskStarted extends Schema.TaggedError<TaskStarted>()("TaskStarted", {
-  taskId: Schema.String,
-  task: Schema.Unknown
-}) {
-  override get message(): string {
-    return `tools/call became task ${this.taskId}`
-  }
-}
-
-/**
- * The task ended `cancelled` (by this client, another one, or the server).
- *
- * @since 0.1.0
- */
-export class TaskCancelled extends Schema.TaggedError<TaskCancelled>()("TaskCancelled", {
-  taskId: Schema.String,
-  statusMessage: Schema.optionalKey(Schema.String)
-}) {
-  override get message(): string {
-    return `Task ${this.taskId} was cancelled${this.statusMessage === undefined ? "" : `: ${this.statusMessage}`}`
-  }
-}
+export {
+  /** @since 0.1.0 */
+  TaskCancelled,
+  /** @since 0.1.0 */
+  TaskStarted
+} from "./Errors.ts"
 
 /**
  * How the client treats tasks: `"auto"` declares the extension on

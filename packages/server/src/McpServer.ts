@@ -42,7 +42,6 @@ import {
   ClientCapabilities,
   declaresTasks,
   ErrorCode,
-  httpStatusOf,
   type Implementation,
   type InputResponses,
   LoggingLevel,
@@ -68,6 +67,8 @@ import {
 } from "@mrtr/core"
 import { isRequestId } from "./internal/jsonRpc.ts"
 import { makeTasks, TASK_METHODS, type TaskOptions } from "./internal/tasks.ts"
+import * as HttpStatus from "./HttpStatus.ts"
+import * as ToolError from "./ToolError.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Completer, Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
@@ -203,7 +204,7 @@ const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
     ...(id === undefined ? {} : { id }),
     error: error.toJsonRpc()
   } as WireMessage,
-  httpStatus: httpStatusOf(error.code)
+  httpStatus: HttpStatus.ofError(error.code, "envelope")
 })
 
 /** The one frozen answer to every bad, expired or foreign requestState. */
@@ -374,9 +375,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     tool.call(args).pipe(
       Effect.catch((error: unknown) => {
         if (toMcpError(error) !== undefined) return Effect.fail(error)
-        // A tool's own typed failure is a tool execution error, reported in the result.
-        const message = isRecord(error) && typeof error.message === "string" ? error.message : String(error)
-        return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
+        // A tool's own typed failure is a tool execution error, reported in the result (see ToolError).
+        const text = ToolError.describe(error)
+        return Effect.logWarning(`Tool ${tool.name} failed: ${text}`).pipe(
+          Effect.annotateLogs({ tool: tool.name }),
+          Effect.andThen(Effect.sync(() =>
+            tool.onError === undefined ? { content: [{ type: "text" as const, text }], isError: true } : tool.onError(error)
+          ))
+        )
       })
     ) as Effect.Effect<Record<string, unknown>, unknown, any>
 
@@ -627,8 +633,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       })
     )
 
-  const statusOf = (message: WireMessage) =>
-    isRecord(message.error) && typeof message.error.code === "number" ? httpStatusOf(message.error.code) : 200
+  const statusOf = (message: WireMessage) => HttpStatus.ofResponse(message, "method")
 
   // Runs a request; the first notification it emits turns the reply into a stream.
   // Written with combinators rather than `Effect.gen`: a generator suspended

@@ -34,8 +34,10 @@ export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolRes
  *
  * `call` fails with `InvalidToolArguments` when the arguments do not decode;
  * other failures are the handler's (`E`). `R` is what the handler needs
- * besides the engine's `Conversation`. `task` is the tool's task policy
- * (Tasks extension, SEP-2663; absent = `forbidden`), never sent on the wire.
+ * besides the engine's `Conversation`. `onError`, when the tool was given
+ * one, turns a failure of the handler into the tool's error result (see
+ * `ToolError`). `task` is the tool's task policy (Tasks extension,
+ * SEP-2663; absent = `forbidden`), never sent on the wire.
  *
  * @since 0.1.0
  */
@@ -44,6 +46,8 @@ export interface Tool<E = never, R = never> {
   readonly definition: WireTool
   readonly task?: TaskPolicy | undefined
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
+  /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
+  readonly onError?: ((error: unknown) => Omit<CallToolResult, "resultType">) | undefined
 }
 
 /**
@@ -94,6 +98,13 @@ export interface TaskPolicy {
  *   `"call"` (default: the task starts before the handler) or `"detach"`
  *   (it starts at the handler's `yield* Task.detach`; asks before it are MRTR
  *   rounds of the `tools/call`).
+ * - `onError`: maps a typed failure of the handler to the tool's result,
+ *   as a handler's return value (a string, content blocks, or a
+ *   `CallToolResult`; `isError: true` unless it sets `isError`). Without it
+ *   the result is `isError: true` with `ToolError.describe(error)`: the
+ *   error's message, else its tag and fields (`NotFound {"id":42}`). Either
+ *   way the failure is logged (warning). Protocol failures (bad arguments,
+ *   a missing client capability, an `McpError`) never reach it.
  *
  * @since 0.1.0
  */
@@ -106,6 +117,7 @@ export interface Options<P extends Parameters, O, E, R> {
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
   readonly task?: Task.TaskSupport | { readonly support: Task.TaskSupport; readonly start?: Task.TaskStart | undefined } | undefined
+  readonly onError?: ((error: E) => ToolOutput) | undefined
 }
 
 const NoParameters = Schema.Struct({})
@@ -178,10 +190,17 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
     : task.support === "forbidden"
     ? undefined
     : { support: task.support, start: task.start ?? "call" }
+  const onError = options.onError
   return {
     name,
     definition,
     ...(policy === undefined ? {} : { task: policy }),
+    ...(onError === undefined ? {} : {
+      onError: (error: unknown) => {
+        const result = toResult(onError(error as E))
+        return result.isError === undefined ? { ...result, isError: true } : result
+      }
+    }),
     call: (args) =>
       decode(args ?? {}).pipe(
         Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message })),
