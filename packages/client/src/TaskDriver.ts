@@ -4,8 +4,8 @@
  *
  * {@link drive} polls `tasks/get` at the server's `pollIntervalMs`, answers
  * the task's `inputRequests` with the same input handlers as an MRTR round
- * (through `tasks/update`; each question answered once), reports every status
- * change, and returns the task's final `tools/call` result. A `failed` task
+ * (through `tasks/update`; each question answered once), reports the seed
+ * status and every change, and returns the task's final `tools/call` result. A `failed` task
  * fails with its JSON-RPC error as an `McpError`, a `cancelled` one with
  * {@link TaskCancelled}. Interrupting the fiber that drives it sends
  * `tasks/cancel` (best effort, bounded by 5 seconds). In manual mode the
@@ -112,6 +112,16 @@ export const drive = (
   return Effect.gen(function*() {
     let interval = intervalOf(created, 1_000)
     let last: string | undefined
+    // The seed status (usually `working`), as the CreateTaskResult gave it.
+    if (typeof created.status === "string" && STATUSES.has(created.status) && deps.onStatus !== undefined) {
+      const statusMessage = typeof created.statusMessage === "string" ? created.statusMessage : undefined
+      last = `${created.status}\u0000${statusMessage ?? ""}\u0000`
+      yield* deps.onStatus({
+        taskId,
+        status: created.status as TaskStatus,
+        ...(statusMessage === undefined ? {} : { statusMessage })
+      })
+    }
     // Each question is answered once: key → the JSON of the request answered.
     const answered = new Map<string, string>()
     let round = 0
