@@ -29,7 +29,6 @@ import {
   Fiber,
   Layer,
   Option,
-  PubSub,
   Queue,
   Scheduler,
   Schema,
@@ -40,7 +39,6 @@ import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
-  ErrorCode,
   httpStatusOf,
   type Implementation,
   type InputResponses,
@@ -52,18 +50,12 @@ import {
   type ServerCapabilities,
   validateRequestHeaders
 } from "@mrtr/protocol"
-import {
-  ElicitationCancelled,
-  ElicitationDeclined,
-  Engine,
-  JournalTooLarge,
-  MissingClientCapability,
-  RequestState,
-  RoundLimitExceeded
-} from "@mrtr/core"
+import { Engine, RequestState } from "@mrtr/core"
+import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import { isRequestId } from "./internal/jsonRpc.ts"
+import * as Registry from "./internal/registry.ts"
 import { McpHandler } from "./McpHandler.ts"
-import type { Completer, Prompt } from "./Prompt.ts"
+import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
 import type { Tool } from "./Tool.ts"
@@ -107,7 +99,7 @@ export interface Options {
  *
  * @since 0.1.0
  */
-export type ListChanged = "tools" | "prompts" | "resources"
+export type ListChanged = Registry.ListChanged
 
 type AnyTool = Tool<any, never>
 type AnyPrompt = Prompt<any, never>
@@ -154,9 +146,6 @@ const METHODS = new Set([
   "subscriptions/listen"
 ])
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
-
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are
  * refused with -32602 before any handler, digest or decoder recurses into them.
@@ -183,47 +172,6 @@ const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
 
 const decodeClientCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
 const isLoggingLevel = Schema.is(LoggingLevel)
-
-const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
-  _tag: "Response",
-  message: {
-    jsonrpc: "2.0",
-    ...(id === undefined ? {} : { id }),
-    error: error.toJsonRpc()
-  } as WireMessage,
-  httpStatus: httpStatusOf(error.code)
-})
-
-/** The one frozen answer to every bad, expired or foreign requestState. */
-const INVALID_REQUEST_STATE = McpError.invalidParams("Invalid requestState")
-
-const toMcpError = (error: unknown): McpError | undefined => {
-  if (error instanceof McpError) return error
-  if (error instanceof RequestState.InvalidRequestState) return INVALID_REQUEST_STATE
-  if (error instanceof MissingClientCapability) {
-    return McpError.missingRequiredClientCapability(error.requiredCapabilities)
-  }
-  if (error instanceof RoundLimitExceeded) return McpError.invalidParams(error.message)
-  // The answers a client sends make the journal grow: its size is the client's to fix.
-  if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
-    return McpError.invalidParams("The conversation exceeds the server's size limit for requestState")
-  }
-  const tag = isRecord(error) ? error._tag : undefined
-  if (
-    tag === "InvalidToolArguments" || tag === "InvalidPromptArguments" || tag === "InvalidResourceUri"
-  ) {
-    return McpError.invalidParams((error as unknown as Error).message)
-  }
-  return undefined
-}
-
-// A prompt or resource handler that does not catch the user's "no": the
-// request cannot complete, through no fault of the server, so it is not
-// logged as an error. (A tool reports it as a tool execution error instead.)
-const userSaidNo = (error: unknown): McpError | undefined =>
-  error instanceof ElicitationDeclined || error instanceof ElicitationCancelled
-    ? new McpError({ code: ErrorCode.InternalError, message: error.message })
-    : undefined
 
 interface Parsed {
   readonly id: RequestId
@@ -256,11 +204,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       maxJournalBytes: options.maxJournalBytes ?? 32 * 1024
     }
   }
-  const tools = new Map<string, AnyTool>()
-  const prompts = new Map<string, AnyPrompt>()
-  const resources = new Map<string, AnyResource>()
-  const changes = yield* PubSub.unbounded<ListChanged>()
-  const changed = (kind: ListChanged) => Effect.asVoid(PubSub.publish(changes, kind))
+  const registry = yield* Registry.make
+  const { tools, changes } = registry
 
   const capabilities = (): ServerCapabilities => ({
     tools: { listChanged: true },
@@ -322,96 +267,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     )
   }
 
-  const callTool = (parsed: Parsed, principal: string | undefined) => {
-    const name = parsed.params.name
-    if (typeof name !== "string") return Effect.fail(McpError.invalidParams("tools/call needs a string name"))
-    const tool = tools.get(name)
-    if (tool === undefined) return Effect.fail(McpError.invalidParams(`Unknown tool: ${name}`))
-    const args = parsed.params.arguments
-    if (args !== undefined && !isRecord(args)) {
-      return Effect.fail(McpError.invalidParams("tools/call arguments must be an object"))
+  const mrtr = (parsed: Parsed, principal: string | undefined) => {
+    const call = registry.call(parsed.method, parsed.params)
+    if (call instanceof McpError) return Effect.fail(call)
+    if (call instanceof Registry.ResourceNotFound) {
+      return Effect.fail(McpError.invalidParams(`Resource not found: ${call.uri}`, { uri: call.uri }))
     }
-    const handler = tool.call(args ?? {}).pipe(
-      Effect.catch((error: unknown) => {
-        if (toMcpError(error) !== undefined) return Effect.fail(error)
-        // A tool's own typed failure is a tool execution error, reported in the result.
-        const message = isRecord(error) && typeof error.message === "string" ? error.message : String(error)
-        return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
-      })
-    )
-    return runMrtr(parsed, principal, name, args ?? {}, handler as unknown as Effect.Effect<Record<string, unknown>, unknown>)
-  }
-
-  const getPrompt = (parsed: Parsed, principal: string | undefined) => {
-    const name = parsed.params.name
-    if (typeof name !== "string") return Effect.fail(McpError.invalidParams("prompts/get needs a string name"))
-    const prompt = prompts.get(name)
-    if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${name}`))
-    const args = parsed.params.arguments
-    if (args !== undefined && !isRecord(args)) {
-      return Effect.fail(McpError.invalidParams("prompts/get arguments must be an object"))
-    }
-    return runMrtr(parsed, principal, name, args ?? {}, prompt.get(args ?? {}) as any)
-  }
-
-  const findResource = (uri: string) => {
-    const exact = resources.get(uri)
-    if (exact !== undefined && exact._tag === "Resource") return { resource: exact, variables: {} }
-    for (const resource of resources.values()) {
-      if (resource._tag !== "ResourceTemplate") continue
-      const variables = resource.match(uri)
-      if (variables !== undefined) return { resource, variables }
-    }
-    return undefined
-  }
-
-  const readResource = (parsed: Parsed, principal: string | undefined) => {
-    const uri = parsed.params.uri
-    if (typeof uri !== "string") return Effect.fail(McpError.invalidParams("resources/read needs a string uri"))
-    const found = findResource(uri)
-    if (found === undefined) return Effect.fail(McpError.invalidParams(`Resource not found: ${uri}`, { uri }))
-    return runMrtr(parsed, principal, uri, null, found.resource.read(uri, found.variables) as any)
-  }
-
-  // -- Other methods --------------------------------------------------------
-
-  const list = <A>(key: string, items: Iterable<A>, cursor: unknown) =>
-    cursor !== undefined && cursor !== null
-      ? Effect.fail(McpError.invalidParams("Invalid cursor"))
-      : Effect.succeed({ [key]: Array.from(items) })
-
-  const complete = (parsed: Parsed) => {
-    const ref = parsed.params.ref
-    const argument = parsed.params.argument
-    if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
-      return Effect.fail(McpError.invalidParams("completion/complete needs ref and argument { name, value }"))
-    }
-    let completer: Completer | undefined
-    if (ref.type === "ref/prompt" && typeof ref.name === "string") {
-      const prompt = prompts.get(ref.name)
-      if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${ref.name}`))
-      completer = Object.hasOwn(prompt.completions, argument.name) ? prompt.completions[argument.name] : undefined
-    } else if (ref.type === "ref/resource" && typeof ref.uri === "string") {
-      const resource = resources.get(ref.uri)
-      if (resource === undefined) return Effect.fail(McpError.invalidParams(`Unknown resource template: ${ref.uri}`))
-      completer = Object.hasOwn(resource.completions, argument.name) ? resource.completions[argument.name] : undefined
-    } else {
-      return Effect.fail(McpError.invalidParams("completion/complete ref must be ref/prompt or ref/resource"))
-    }
-    const context = isRecord(parsed.params.context) && isRecord(parsed.params.context.arguments)
-      ? parsed.params.context.arguments as Record<string, string>
-      : {}
-    const value = argument.value
-    const found = completer
-    return (found === undefined ? Effect.succeed([] as ReadonlyArray<string>) : Effect.suspend(() => found(value, context))).pipe(
-      Effect.map((values) => ({
-        completion: {
-          values: values.slice(0, 100),
-          total: values.length,
-          hasMore: values.length > 100
-        }
-      }))
-    )
+    return runMrtr(parsed, principal, call.target, call.arguments, call.handler)
   }
 
   const listen = (parsed: Parsed): Reply => {
@@ -521,29 +383,16 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           ...(options.instructions === undefined ? {} : { instructions: options.instructions })
         })
       case "tools/list":
-        return list("tools", Array.from(tools.values(), (t) => t.definition), params.cursor)
       case "prompts/list":
-        return list("prompts", Array.from(prompts.values(), (p) => p.definition), params.cursor)
       case "resources/list":
-        return list(
-          "resources",
-          Array.from(resources.values()).filter((r) => r._tag === "Resource").map((r) => r.definition),
-          params.cursor
-        )
       case "resources/templates/list":
-        return list(
-          "resourceTemplates",
-          Array.from(resources.values()).filter((r) => r._tag === "ResourceTemplate").map((r) => r.definition),
-          params.cursor
-        )
+        return registry.listMethod(parsed.method, params)
       case "tools/call":
-        return callTool(parsed, principal)
       case "prompts/get":
-        return getPrompt(parsed, principal)
       case "resources/read":
-        return readResource(parsed, principal)
+        return mrtr(parsed, principal)
       case "completion/complete":
-        return complete(parsed)
+        return registry.complete(params)
       default:
         return Effect.fail(McpError.methodNotFound(parsed.method))
     }
@@ -636,12 +485,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   return McpServer.of({
     info,
-    addTool: (tool) => Effect.suspend(() => (tools.set(tool.name, tool), changed("tools"))),
-    removeTool: (name) => Effect.suspend(() => (tools.delete(name) ? changed("tools") : Effect.void)),
-    addPrompt: (prompt) => Effect.suspend(() => (prompts.set(prompt.name, prompt), changed("prompts"))),
-    removePrompt: (name) => Effect.suspend(() => (prompts.delete(name) ? changed("prompts") : Effect.void)),
-    addResource: (resource) => Effect.suspend(() => (resources.set(resource.key, resource), changed("resources"))),
-    removeResource: (key) => Effect.suspend(() => (resources.delete(key) ? changed("resources") : Effect.void)),
+    addTool: registry.addTool,
+    removeTool: registry.removeTool,
+    addPrompt: registry.addPrompt,
+    removePrompt: registry.removePrompt,
+    addResource: registry.addResource,
+    removeResource: registry.removeResource,
     handle
   })
 })
