@@ -24,6 +24,7 @@ import {
   Cause,
   type Config,
   Context,
+  Duration,
   Effect,
   Exit,
   Fiber,
@@ -53,6 +54,8 @@ import {
 import { Engine, RequestState } from "@mrtr/core"
 import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import { isRequestId } from "./internal/jsonRpc.ts"
+import * as Era from "./internal/era.ts"
+import * as Legacy from "./internal/legacy/dispatch.ts"
 import * as Registry from "./internal/registry.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Prompt } from "./Prompt.ts"
@@ -78,7 +81,10 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   results of `server/discover`, the list methods and `resources/read`
  *   (default `{ ttlMs: 0, cacheScope: "private" }`: clients must revalidate).
  * - `maxRounds`, `maxJournalBytes`: bounds of one MRTR conversation
- *   (defaults 16 rounds and 32 KiB).
+ *   (defaults 16 rounds and 32 KiB); on a 2025-11-25 session `maxRounds`
+ *   bounds the rounds the legacy shim runs for one request.
+ * - `legacy`: the 2025-11-25 wire on the same endpoint (on by default; see
+ *   {@link LegacyOptions}); `false` serves 2026-07-28 only.
  *
  * @since 0.1.0
  */
@@ -91,6 +97,38 @@ export interface Options {
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" } | undefined
   readonly maxRounds?: number | undefined
   readonly maxJournalBytes?: number | undefined
+  readonly legacy?: LegacyOptions | false | undefined
+}
+
+/**
+ * Bounds of the 2025-11-25 wire (sessions created by `initialize`):
+ *
+ * - `maxSessions`: most sessions at once (default 1000). Past it, the least
+ *   recently active idle session is ended; when every session is busy,
+ *   `initialize` is answered HTTP 503.
+ * - `sessionIdleTimeout`: a session without any message for this long ends
+ *   (default 30 minutes); its id then answers 404 (-32001).
+ * - `maxPendingInputs`: most unanswered server-to-client requests per
+ *   session (default 64); past it a request needing input fails at once
+ *   (-32600, `data.reason: "too_many_pending_inputs"`).
+ * - `inputTimeout`: how long one server-to-client request (an elicitation,
+ *   a sampling, a roots listing) may wait for its answer (default 5 minutes);
+ *   then it is cancelled and the request fails (-32603,
+ *   `data.reason: "input_timeout"`).
+ *
+ * Sessions live in this process: behind a load balancer, 2025-11-25 clients
+ * need session affinity (the 2026-07-28 wire never does); a request reaching
+ * another instance gets 404 and the client must `initialize` again.
+ *
+ * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management).
+ *
+ * @since 0.2.0
+ */
+export interface LegacyOptions {
+  readonly maxSessions?: number | undefined
+  readonly sessionIdleTimeout?: Duration.Input | undefined
+  readonly maxPendingInputs?: number | undefined
+  readonly inputTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -121,6 +159,12 @@ export class McpServer extends Context.Service<McpServer, {
   readonly addResource: (resource: AnyResource) => Effect.Effect<void>
   readonly removeResource: (uriOrTemplate: string) => Effect.Effect<void>
   readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
+  /**
+   * Announces that the resource `uri` changed: `notifications/resources/updated`
+   * to every 2025-11-25 session subscribed to it (`resources/subscribe`).
+   * @since 0.2.0
+   */
+  readonly resourceUpdated: (uri: string) => Effect.Effect<void>
 }>()("@mrtr/server/McpServer") {}
 
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
@@ -179,6 +223,13 @@ interface Parsed {
   readonly params: Record<string, unknown>
   readonly clientCapabilities: ClientCapabilities
 }
+
+const legacyLimits = (options: LegacyOptions) => ({
+  maxSessions: options.maxSessions ?? 1000,
+  idleTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.sessionIdleTimeout ?? "30 minutes")),
+  maxPendingLegs: options.maxPendingInputs ?? 64,
+  legTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.inputTimeout ?? "5 minutes"))
+})
 
 /**
  * Builds the server service. Requires the `RequestStateCodec` (the key
@@ -476,7 +527,21 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       ))
   }
 
+  const legacy = options.legacy === false ? undefined : Legacy.make({
+    registry,
+    engine,
+    info,
+    instructions: options.instructions,
+    audience,
+    limits: legacyLimits(options.legacy ?? {})
+  })
+  if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
+
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
+    if (legacy !== undefined && Era.classify(incoming) === "legacy") return legacy.handle(incoming)
+    if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
+      return Effect.succeed({ _tag: "Accepted", httpStatus: 405 })
+    }
     const parsed = parse(incoming)
     if ("_tag" in parsed) return Effect.succeed(parsed)
     if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed))
@@ -491,7 +556,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     removePrompt: registry.removePrompt,
     addResource: registry.addResource,
     removeResource: registry.removeResource,
-    handle
+    handle,
+    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
   })
 })
 

@@ -49,7 +49,13 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>) => {
   const tools = new Map<string, AnyTool>()
   const prompts = new Map<string, AnyPrompt>()
   const resources = new Map<string, AnyResource>()
-  const changed = (kind: ListChanged) => Effect.asVoid(PubSub.publish(changes, kind))
+  // Synchronous listeners besides the PubSub: the 2025-11-25 sessions' notifications.
+  const listeners = new Set<(kind: ListChanged) => Effect.Effect<void>>()
+  const changed = (kind: ListChanged) =>
+    Effect.andThen(
+      PubSub.publish(changes, kind),
+      Effect.forEach(listeners, (listener) => listener(kind), { discard: true })
+    )
 
   const findResource = (uri: string) => {
     const exact = resources.get(uri)
@@ -174,6 +180,7 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>) => {
     prompts,
     resources,
     changes,
+    listeners,
     findResource,
     call,
     listMethod,
