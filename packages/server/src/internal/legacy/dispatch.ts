@@ -109,7 +109,15 @@ export const make = (core: Core) => {
 
   // -- Errors -----------------------------------------------------------------
 
-  const legacyError = (error: unknown): McpError | undefined => {
+  const legacyError = (error: unknown, inSession: boolean): McpError | undefined => {
+    if (error instanceof MissingClientCapability && !inSession) {
+      // Outside any session no capability is known, and no request could reach the client anyway.
+      return new McpError({
+        code: ErrorCode.InvalidRequest,
+        message: "This request needs input from the client, which a 2025-11-25 request outside any session cannot carry: initialize a session first",
+        data: { reason: "input_undeliverable", requiredCapabilities: error.requiredCapabilities }
+      })
+    }
     if (error instanceof MissingClientCapability) {
       return new McpError({
         code: ErrorCode.InvalidRequest,
@@ -122,12 +130,17 @@ export const make = (core: Core) => {
     return toMcpError(error) ?? userSaidNo(error)
   }
 
-  const respond = (id: RequestId, method: string, work: Effect.Effect<unknown, unknown>): Effect.Effect<WireMessage> =>
+  const respond = (
+    id: RequestId,
+    method: string,
+    work: Effect.Effect<unknown, unknown>,
+    inSession = true
+  ): Effect.Effect<WireMessage> =>
     work.pipe(
       Effect.map((value): WireMessage => ({ jsonrpc: "2.0", id, result: value })),
       Effect.catchCause((cause): Effect.Effect<WireMessage> => {
         const failure = Cause.findErrorOption(cause)
-        const known = Option.isSome(failure) ? legacyError(failure.value) : undefined
+        const known = Option.isSome(failure) ? legacyError(failure.value, inSession) : undefined
         if (known !== undefined) return Effect.succeed({ jsonrpc: "2.0", id, error: known.toJsonRpc() })
         return Effect.logError("Request failed", cause).pipe(
           Effect.annotateLogs({ method, era: "2025-11-25" }),
@@ -330,7 +343,8 @@ export const make = (core: Core) => {
             principal: incoming.principal,
             notify: emit
           }))
-        ) as Effect.Effect<Record<string, unknown>>
+        ) as Effect.Effect<Record<string, unknown>>,
+        session !== undefined
       ))
   }
 
@@ -439,7 +453,7 @@ export const make = (core: Core) => {
     if (message.jsonrpc !== "2.0") return Effect.succeed(errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\"")))
     if (typeof message.method !== "string") return answer(session, message)
     const version = incoming.headers?.("mcp-protocol-version")
-    if (session !== undefined && version !== undefined && !Legacy.VERSIONS.includes(version)) {
+    if (version !== undefined && !Legacy.VERSIONS.includes(version) && message.method !== "initialize") {
       return Effect.succeed(sessionError(SESSION_ERROR, `Bad Request: Unsupported protocol version: ${version}`, 400, id))
     }
     const params = message.params === undefined ? {} : message.params
