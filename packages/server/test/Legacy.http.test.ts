@@ -89,7 +89,7 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       const { headers } = await initialize(url)
       const again = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }), headers)
       expect(again.status).toBe(400)
-      expect(((await again.json()) as any).error.code).toBe(-32000)
+      expect(((await again.json()) as any).error.code).toBe(-32600)
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
       const deleted = await fetch(url, { method: "DELETE", headers })
       expect(deleted.status).toBe(200)

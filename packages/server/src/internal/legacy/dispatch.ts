@@ -20,7 +20,7 @@
  * session's capabilities cannot answer (not caught by the handler) is -32600
  * with `data.requiredCapabilities`. JSON-RPC errors of requests travel with
  * HTTP 200 (legacy clients read them from the body); session errors are
- * 400 (-32000: bad version header, initialize twice), 404 (-32001: unknown
+ * 400 (-32000: bad version header; -32600: initialize twice), 404 (-32001: unknown
  * or ended session), 409 (a second GET stream) and 503 (no room for a session).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
  * server/*; /work/shared/spec/legacy-2025-11-25.md A, B, D.
@@ -261,9 +261,6 @@ export const make = (core: Core) => {
         ))
       }
       const connection = incoming.connection
-      if (connection !== undefined && byConnection.has(connection)) {
-        return Effect.succeed(errorReply(id, McpError.invalidRequest("This connection is already initialized"), 200))
-      }
       const header = incoming.headers?.("mcp-protocol-version")
       if (header !== undefined && !Legacy.VERSIONS.includes(header)) {
         return Effect.succeed(errorReply(
@@ -359,7 +356,7 @@ export const make = (core: Core) => {
       case "initialize":
         return session === undefined
           ? initialize(incoming, id, params)
-          : Effect.succeed(sessionError(SESSION_ERROR, "Bad Request: the session is already initialized", 400, id))
+          : Effect.succeed(sessionError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized", 400, id))
       case "ping":
         return Effect.succeed(result(id, {}))
       case "logging/setLevel": {
