@@ -165,6 +165,13 @@ export class McpServer extends Context.Service<McpServer, {
    * @since 0.2.0
    */
   readonly resourceUpdated: (uri: string) => Effect.Effect<void>
+  /**
+   * How many 2025-11-25 sessions are open (HTTP and stdio), for metrics: it
+   * returns to 0 once every session has ended (DELETE, idle timeout,
+   * eviction, the end of a stdio connection).
+   * @since 0.2.0
+   */
+  readonly legacySessions: Effect.Effect<number>
 }>()("@mrtr/server/McpServer") {}
 
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
@@ -556,7 +563,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     addResource: registry.addResource,
     removeResource: registry.removeResource,
     handle,
-    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
+    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri),
+    legacySessions: Effect.sync(() => legacy === undefined ? 0 : legacy.store.sessions.size)
   })
 })
 

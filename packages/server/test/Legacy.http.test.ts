@@ -6,6 +6,7 @@
  * JSON Schema.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { request as modernRequest } from "./fixtures.ts"
 import { CAPS, initialize, post, rpc, sseReader, withServer } from "./legacy-helpers.ts"
@@ -82,7 +83,7 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
   })
 
   it("sessions: unknown and ended ids get 404 -32001, DELETE ends a session, a second initialize on a session is refused", async () => {
-    await withServer({}, async (url) => {
+    await withServer({}, async (url, server) => {
       const unknown = await post(url, rpc("tools/list"), { "mcp-session-id": "no-such-session" })
       expect(unknown.status).toBe(404)
       expect(((await unknown.json()) as any).error.code).toBe(-32001)
@@ -93,6 +94,7 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
       const deleted = await fetch(url, { method: "DELETE", headers })
       expect(deleted.status).toBe(200)
+      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
       const ended = await post(url, rpc("ping"), headers)
       expect(ended.status).toBe(404)
       expect((await fetch(url, { method: "DELETE", headers })).status).toBe(404)
@@ -102,22 +104,25 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
   })
 
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
-    await withServer({ legacy: { maxSessions: 3 } }, async (url) => {
+    await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []
       for (let i = 0; i < 12; i++) sessions.push(await initialize(url))
       const alive = []
       for (const { headers } of sessions) alive.push((await post(url, rpc("ping"), headers)).status)
       expect(alive.slice(0, 9).every((status) => status === 404)).toBe(true)
       expect(alive.slice(9)).toEqual([200, 200, 200])
+      expect(await Effect.runPromise(server.legacySessions)).toBe(3)
     })
   })
 
   it("idle sessions end after the idle timeout", async () => {
-    await withServer({ legacy: { sessionIdleTimeout: "200 millis" } }, async (url) => {
+    await withServer({ legacy: { sessionIdleTimeout: "200 millis" } }, async (url, server) => {
       const { headers } = await initialize(url)
       await new Promise((resolve) => setTimeout(resolve, 1300))
-      await initialize(url) // any legacy traffic sweeps
+      await post(url, rpc("tools/list")) // any legacy traffic sweeps
       expect((await post(url, rpc("ping"), headers)).status).toBe(404)
+      // memory back to the baseline: no session left
+      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
     })
   })
 })
@@ -316,10 +321,10 @@ describe("the legacy shim on Streamable HTTP", () => {
       const events = sseReader(get)
       const priming = await events.next()
       expect(priming?.id).toBeDefined()
-      await import("effect").then(({ Effect }) => Effect.runPromise(server.removeTool("fails")))
+      await Effect.runPromise(server.removeTool("fails"))
       const changed = await events.next()
       legacy("ToolListChangedNotification", JSON.parse(changed!.data))
-      await import("effect").then(({ Effect }) => Effect.runPromise(server.resourceUpdated("test://readme")))
+      await Effect.runPromise(server.resourceUpdated("test://readme"))
       const updated = await events.next()
       legacy("ResourceUpdatedNotification", JSON.parse(updated!.data))
       expect(JSON.parse(updated!.data).params.uri).toBe("test://readme")
