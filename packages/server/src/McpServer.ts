@@ -368,7 +368,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       : tasks.create(task, Journal.empty)
   }
 
-  const tasks = makeTasks({
+  const tasks = yield* makeTasks({
     store: yield* TaskStore.TaskStore,
     scope: yield* Effect.scope,
     engine,
@@ -382,13 +382,19 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     toMcpError: (error) => toMcpError(error) ?? userSaidNo(error)
   })
 
-  const listen = (parsed: Parsed): Reply => {
+  const listen = (parsed: Parsed, principal: string | undefined): Reply => {
     const filter = isRecord(parsed.params.notifications) ? parsed.params.notifications : {}
-    const honoured: Record<string, boolean> = {}
+    const honoured: Record<string, unknown> = {}
     for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]) {
       if (filter[key] === true) honoured[key] = true
     }
     const subscription = { [MetaKey.subscriptionId]: parsed.id }
+    // Tasks extension: `notifications.taskIds` needs the request's declaration (-32021).
+    const taskIds = Array.isArray(filter.taskIds) ? filter.taskIds.filter((id): id is string => typeof id === "string") : []
+    if (filter.taskIds !== undefined && !declaresTasks(parsed.clientCapabilities)) {
+      return errorReply(parsed.id, McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
+    }
+    if (filter.taskIds !== undefined) honoured.taskIds = taskIds
     const wanted = (kind: ListChanged) => honoured[`${kind}ListChanged`] === true
     const ack: WireMessage = {
       jsonrpc: "2.0",
@@ -399,13 +405,18 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       _tag: "Stream",
       messages: Stream.concat(
         Stream.succeed(ack),
-        Stream.fromPubSub(changes).pipe(
-          Stream.filter(wanted),
-          Stream.map((kind): WireMessage => ({
-            jsonrpc: "2.0",
-            method: `notifications/${kind}/list_changed`,
-            params: { _meta: subscription }
-          }))
+        Stream.merge(
+          Stream.fromPubSub(changes).pipe(
+            Stream.filter(wanted),
+            Stream.map((kind): WireMessage => ({
+              jsonrpc: "2.0",
+              method: `notifications/${kind}/list_changed`,
+              params: { _meta: subscription }
+            }))
+          ),
+          taskIds.length === 0
+            ? Stream.empty
+            : tasks.notifications(new Set(taskIds), principal, subscription) as Stream.Stream<WireMessage>
         )
       )
     }
@@ -602,7 +613,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
     const parsed = parse(incoming)
     if ("_tag" in parsed) return Effect.succeed(parsed)
-    if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed))
+    if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed, incoming.principal))
     return handleRequest(parsed, incoming)
   }
 

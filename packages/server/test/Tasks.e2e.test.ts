@@ -9,7 +9,7 @@
  * serving. Task messages are validated against the ext-tasks schema.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Fiber, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling, Task } from "@mrtr/core"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport, McpServer, TaskStore, Tool } from "../src/index.ts"
@@ -170,7 +170,73 @@ const createTask = (url: string, name: string, args: Record<string, unknown>) =>
 const withStore = <A, E, R>(f: (store: TaskStore.TaskStore["Service"]) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(TaskStore.makeMemory(), f)
 
+/**
+ * Opens `subscriptions/listen` and collects the SSE messages until `done(messages)`, then closes the stream.
+ */
+const listen = (url: string, message: ReturnType<typeof body>, done: (messages: ReadonlyArray<any>) => boolean) =>
+  Effect.promise(async () => {
+    const controller = new AbortController()
+    const response = await fetch(url, {
+      method: "POST",
+      body: JSON.stringify(message),
+      signal: controller.signal,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": message.method
+      }
+    })
+    const messages: Array<any> = []
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ""
+    while (!done(messages)) {
+      const chunk = await reader.read()
+      if (chunk.done) break
+      buffer += chunk.value
+      let end: number
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const event = buffer.slice(0, end)
+        buffer = buffer.slice(end + 2)
+        const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim()).join("")
+        if (data !== "") messages.push(JSON.parse(data))
+      }
+    }
+    controller.abort()
+    return messages
+  })
+
 describe("Tasks over Streamable HTTP", () => {
+  it.live("subscriptions/listen with notifications.taskIds streams notifications/tasks for the task's changes", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const url = yield* startInstance(store)
+        const taskId = yield* createTask(url, "ask_once", { run: "notify" })
+        const collected = yield* Effect.forkChild(listen(
+          url,
+          body("subscriptions/listen", { notifications: { taskIds: [taskId] } }),
+          (messages) => messages.some((m) => m.params?.status === "completed")
+        ))
+        yield* pollUntil(url, taskId, waitingFor("name"))
+        yield* Effect.sleep("100 millis") // the stream is open
+        yield* update(url, taskId, { name: { action: "accept", content: { name: "Nia" } } })
+        const messages = yield* Fiber.join(collected)
+        const [ack, ...notifications] = messages
+        expect(ack.method).toBe("notifications/subscriptions/acknowledged")
+        expect(ack.params.notifications).toEqual({ taskIds: [taskId] })
+        for (const notification of notifications) {
+          validateTaskWire("TaskStatusNotification", notification)
+          expect(notification.params.taskId).toBe(taskId)
+        }
+        const last = notifications.at(-1)
+        expect(last.params.status).toBe("completed")
+        expect(last.params.result.content).toEqual([{ type: "text", text: "Hello, Nia (notify)!" }])
+        // Without the declaration, taskIds are refused.
+        const refused = yield* rpc(url, body("subscriptions/listen", { notifications: { taskIds: [taskId] } }, { elicitation: {} }))
+        expect(refused.json.error.code).toBe(-32021)
+      }).pipe(Effect.scoped)
+    ), { timeout: 30_000 })
+
   it.live("a task asking three times after Task.detach is resumed by replay on a fresh instance sharing the TaskStore", () =>
     withStore((store) =>
       Effect.gen(function*() {

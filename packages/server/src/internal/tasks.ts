@@ -21,9 +21,11 @@
  * instance the owner's watchdog sees the terminal status within one poll
  * interval and interrupts its fiber. A task past its TTL is deleted (its
  * fiber interrupted by the same watchdog); `tasks/get` then answers -32602.
+ * `notifications/tasks` (to `subscriptions/listen` streams that name the
+ * task in `notifications.taskIds`) report the changes this instance makes.
  * Source: ext-tasks `specification/draft/tasks.md`.
  */
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Schedule, Scope } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, PubSub, Schedule, type Scope, Stream } from "effect"
 import * as SecureRandom from "effect/crypto/SecureRandom"
 import {
   declaresTasks,
@@ -97,9 +99,11 @@ export const detailedTask = (record: TaskRecord): Record<string, unknown> => {
 /**
  * Builds the task runtime of one server instance: `create` (a detached
  * `tools/call` becomes a task), `dispatch` (the three task methods) and
- * `policyError` (the -32021 for a required-task tool without the declaration).
+ * `notifications` (the `notifications/tasks` of a `subscriptions/listen`).
  */
-export const makeTasks = (host: TaskHost) => {
+export const makeTasks = (host: TaskHost) => Effect.map(PubSub.unbounded<TaskRecord>(), (changes) => runtime(host, changes))
+
+const runtime = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) => {
   const { store, engine, audience } = host
   const ttlMs = host.options.ttlMs === undefined ? 300_000 : host.options.ttlMs
   const pollIntervalMs = host.options.pollIntervalMs ?? 1_000
@@ -109,9 +113,16 @@ export const makeTasks = (host: TaskHost) => {
 
   const ackResult = (): Record<string, unknown> => ({})
 
+  /** Publishes the task's current record to this instance's subscribers (when it changed). */
+  const published = <A, E>(taskId: string) => (effect: Effect.Effect<A, E>) =>
+    Effect.tap(effect, (changed) =>
+      changed === false || changed === undefined
+        ? Effect.void
+        : Effect.flatMap(store.get(taskId), (record) => record === undefined ? Effect.void : PubSub.publish(changes, record)))
+
   /** Settles a task that is still live; a terminal or deleted one is left as it is. */
   const settle = (taskId: string, patch: Partial<TaskRecord>) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    published<boolean | undefined, never>(taskId)(Effect.flatMap(Clock.currentTimeMillis, (now) =>
       store.modify(taskId, (record) =>
         isTerminalStatus(record.status)
           ? [false, record] as const
@@ -123,7 +134,7 @@ export const makeTasks = (host: TaskHost) => {
             answers: dictionary(),
             lastUpdatedAt: now
           }] as const
-      ))
+      )))
 
   const failedWith = (taskId: string, cause: Cause.Cause<unknown>) => {
     const failure = Cause.findErrorOption(cause)
@@ -179,7 +190,7 @@ export const makeTasks = (host: TaskHost) => {
 
   /** The round ended waiting for answers: publish them as the task's `input_required` status. */
   const waitForInput = (taskId: string, inputRequests: TaskRecord["inputRequests"], journal: Journal.Journal) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    published<boolean | undefined, never>(taskId)(Effect.flatMap(Clock.currentTimeMillis, (now) =>
       store.modify(taskId, (record) =>
         isTerminalStatus(record.status) ? [false, record] as const : [true, {
           ...record,
@@ -190,7 +201,7 @@ export const makeTasks = (host: TaskHost) => {
           answers: dictionary<unknown>(),
           lastUpdatedAt: now
         }] as const
-      ))
+      )))
 
   /**
    * Interrupts `fiber` once its task is terminal or gone (cancelled on
@@ -253,6 +264,7 @@ export const makeTasks = (host: TaskHost) => {
       return store.insert(record).pipe(
         Effect.mapError((full: TaskStoreFull) => new McpError({ code: ErrorCode.InternalError, message: full.message })),
         Effect.andThen(launch(record)),
+        Effect.andThen(PubSub.publish(changes, record)),
         Effect.as({ resultType: "task", ...taskFields(record), _meta: host.serverMeta })
       )
     })
@@ -272,7 +284,7 @@ export const makeTasks = (host: TaskHost) => {
           lastUpdatedAt: now
         }
         return [claimed, claimed] as const
-      })).pipe(Effect.flatMap((claimed) => claimed === undefined ? Effect.void : launch(claimed)))
+      })).pipe(published(taskId), Effect.flatMap((claimed) => claimed === undefined ? Effect.void : launch(claimed)))
 
   /** A `working` task whose fiber is gone (its instance stopped): resumed here by replay. */
   const orphaned = (record: TaskRecord) => record.status === "working" && record.owner === undefined
@@ -312,6 +324,7 @@ export const makeTasks = (host: TaskHost) => {
           return [Object.keys(inputRequests).length === 0, { ...record, inputRequests, answers, lastUpdatedAt: now }] as const
         })
       )).pipe(
+        published(taskId),
         Effect.flatMap((complete) =>
           complete === true
             ? resume(taskId, (record) => record.status === "input_required" && Object.keys(record.inputRequests).length === 0)
@@ -361,11 +374,30 @@ export const makeTasks = (host: TaskHost) => {
     }
   }
 
-  return { create, dispatch } as const
+  /**
+   * The `notifications/tasks` for `taskIds` (those of `principal` only): the
+   * task's `DetailedTask` after each change this instance makes, with `meta`
+   * (the subscription id) as `_meta`.
+   */
+  const notifications = (
+    taskIds: ReadonlySet<string>,
+    principal: string | undefined,
+    meta: Record<string, unknown>
+  ): Stream.Stream<Record<string, unknown>> =>
+    Stream.fromPubSub(changes).pipe(
+      Stream.filter((record) => taskIds.has(record.taskId) && record.call.principal === principal),
+      Stream.map((record) => ({
+        jsonrpc: "2.0",
+        method: "notifications/tasks",
+        params: { ...detailedTask(record), _meta: meta }
+      }))
+    )
+
+  return { create, dispatch, notifications } as const
 }
 
 /** The task runtime of one server (see {@link makeTasks}). */
-export type Tasks = ReturnType<typeof makeTasks>
+export type Tasks = ReturnType<typeof runtime>
 
 /** The live task methods (the removed `tasks/result` and `tasks/list` are not among them: -32601). */
 export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"])
