@@ -71,8 +71,15 @@ const sleepy = Tool.make("sleepy", {
     )
 })
 
+/** Asks the client's model during the task: the creating request must have declared sampling. */
+const needsModel = Tool.make("needs_model", {
+  task: "required",
+  handler: () =>
+    Sampling.createMessage({ key: "model", messages: [], maxTokens: 5 }).pipe(Effect.map((result) => result.model))
+})
+
 const serverLayer = (store: TaskStore.TaskStore["Service"], options: Partial<McpServer.Options> = {}) =>
-  McpServer.tools(survey, askOnce, sleepy).pipe(
+  McpServer.tools(survey, askOnce, sleepy, needsModel).pipe(
     Layer.provideMerge(McpServer.layer({
       name: "tasks-test-server",
       version: "1.0.0",
@@ -357,6 +364,25 @@ describe("Tasks over Streamable HTTP", () => {
         results.forEach((text, i) => expect(text).toBe(`Hello, user-${i} (many-${i})!`))
       }).pipe(Effect.scoped)
     ), { timeout: 60_000 })
+
+  it.live("an ask the creating request cannot answer fails the task with -32021; a full store answers -32603", () =>
+    Effect.flatMap(TaskStore.makeMemory({ maxTasks: 2 }), (store) =>
+      Effect.gen(function*() {
+        const url = yield* startInstance(store)
+        const created = yield* result(url, "tools/call", { name: "needs_model" }, { elicitation: {}, extensions: { [TASKS]: {} } })
+        const failed = yield* pollUntil(url, created.taskId, terminal)
+        expect(failed.status).toBe("failed")
+        expect(failed.error.code).toBe(-32021)
+        expect(failed.error.data.requiredCapabilities).toEqual({ sampling: {} })
+        expect(failed).not.toHaveProperty("result")
+        yield* createTask(url, "sleepy", { run: "full-1", ms: 60_000 })
+        const full = yield* rpc(url, body("tools/call", { name: "sleepy", arguments: { run: "full-2", ms: 60_000 } }))
+        validateWire("JSONRPCErrorResponse", full.json)
+        expect(full.json.error.code).toBe(-32603)
+        // Still serving: the tasks it holds answer.
+        expect((yield* getTask(url, created.taskId)).status).toBe("failed")
+      }).pipe(Effect.scoped)
+    ), { timeout: 30_000 })
 
   it.live("bad input gets the spec's answer and the server keeps serving", () =>
     withStore((store) =>
