@@ -299,6 +299,26 @@ describe("Tasks over Streamable HTTP", () => {
       )
     ), { timeout: 30_000 })
 
+  it.live("a working task whose instance stops is resumed by replay on the next tasks/get elsewhere", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const taskId = yield* Effect.scoped(Effect.gen(function*() {
+          const a = yield* startInstance(store)
+          const id = yield* createTask(a, "sleepy", { run: "orphan", ms: 500 })
+          expect((yield* getTask(a, id)).status).toBe("working")
+          return id
+        })) // instance A stops: its fiber is interrupted, the task released
+        expect(finalized.has("orphan")).toBe(true)
+        finalized.delete("orphan")
+        expect((yield* store.get(taskId))?.owner).toBeUndefined()
+        const b = yield* startInstance(store)
+        const done = yield* pollUntil(b, taskId, terminal)
+        expect(done.status).toBe("completed")
+        expect(done.result.content).toEqual([{ type: "text", text: "slept orphan" }])
+        expect(finalized.has("orphan")).toBe(true)
+      }).pipe(Effect.scoped)
+    ), { timeout: 30_000 })
+
   it.live("a task cancelled while waiting for input ends cancelled; later answers are acked and ignored", () =>
     withStore((store) =>
       Effect.gen(function*() {
