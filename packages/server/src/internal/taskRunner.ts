@@ -13,9 +13,9 @@
  *
  * Gotchas: a round's fiber is forked into the server's scope: when the
  * server stops, it is interrupted and the task released (`owner` cleared) so
- * another instance resumes it by replay. A watchdog interrupts the fiber once
- * the task is terminal or gone elsewhere (cancelled on another instance, or
- * past its TTL), checking every `min(pollIntervalMs, 1 s)`.
+ * another instance resumes it by replay. A watchdog interrupts the fiber when
+ * the task's TTL passes, or once it is terminal or gone elsewhere (cancelled
+ * on another instance), checking every poll interval (kept within 100 ms–1 s).
  * Source: ext-tasks `specification/draft/tasks.md` §Task Creation, §Task Status.
  */
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, PubSub, Schedule, type Scope } from "effect"
@@ -139,21 +139,30 @@ export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) =
     )
   }
 
-  /** Ends when the task is terminal or gone (cancelled elsewhere, past its TTL). */
-  const watchdog = (taskId: string) =>
-    store.get(taskId).pipe(
-      Effect.map((record) => record === undefined || isTerminalStatus(record.status)),
+  /**
+   * Ends when the task's TTL passes (a timer), or when a check finds it
+   * terminal or gone (cancelled on another instance), every poll interval
+   * kept between 100 ms and 1 s.
+   */
+  const watchdog = (record: TaskRecord) => {
+    const checked = store.get(record.taskId).pipe(
+      Effect.map((current) => current === undefined || isTerminalStatus(current.status)),
       Effect.repeat({
         until: (over) => over,
-        schedule: Schedule.spaced(Duration.millis(Math.min(pollIntervalMs, 1_000)))
+        schedule: Schedule.spaced(Duration.millis(Math.min(Math.max(pollIntervalMs, 100), 1_000)))
       })
     )
+    if (record.ttlMs === null) return checked
+    const expiry = record.createdAt + record.ttlMs
+    const expired = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sleep(Duration.millis(Math.max(0, expiry - now))))
+    return Effect.raceFirst(checked, expired)
+  }
 
   /** Runs the next round of a task this instance owns, in the server's scope. */
   const launch = (record: TaskRecord) =>
     Effect.flatMap(
       Effect.forkIn(
-        Effect.raceFirst(round(record), watchdog(record.taskId)).pipe(
+        Effect.raceFirst(round(record), watchdog(record)).pipe(
           Effect.onExit((exit) =>
             Effect.andThen(
               Effect.sync(() => running.delete(record.taskId)),
