@@ -11,7 +11,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Ref, Schema } from "effect"
-import { Elicitation, RequestState, Roots, Task } from "@mrtr/core"
+import { Elicitation, RequestState, Roots, Sampling, Task } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol"
 import { HttpTransport as ClientHttp, McpClient, TaskDriver } from "@mrtr/client"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
@@ -60,7 +60,17 @@ const slow = Tool.make("slow", {
     )
 })
 
-const server = McpServer.tools(trip, broken, slow).pipe(
+/** Asks the client's model during the task. */
+const modelTask = Tool.make("model_task", {
+  task: "required",
+  handler: () =>
+    Effect.sync(() => started.add("model")).pipe(
+      Effect.andThen(Sampling.createMessage({ key: "model", messages: [], maxTokens: 5 })),
+      Effect.map((result) => result.model)
+    )
+})
+
+const server = McpServer.tools(trip, broken, slow, modelTask).pipe(
   Layer.provideMerge(McpServer.layer({
     name: "tasks-testing",
     version: "1.0.0",
@@ -125,6 +135,21 @@ describe("the client's task driver", () => {
         assert.isDefined(created)
         validateTaskWire("CreateTaskResult", (created!.message as any).result)
       }).pipe(Effect.provide(harness)))
+
+    it.live("task input no handler here answers fails the call with InputRequiredError, and the task is cancelled", () =>
+      Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const statuses: Array<TaskDriver.TaskStatusChange> = []
+        const error = yield* Effect.flip(client.callTool({ name: "model_task" }, {
+          onTaskStatus: (change) => Effect.sync(() => void statuses.push(change))
+        }))
+        assert.strictEqual(error._tag, "InputRequiredError")
+        const taskId = statuses[0]!.taskId
+        assert.strictEqual((yield* client.getTask(taskId)).status, "cancelled")
+      }).pipe(
+        // Sampling declared (so the server asks), but no SamplingHandler to answer it.
+        Effect.provide(Harness.layer({ server, user, client: { tasks: "auto", capabilities: { sampling: {} } } }))
+      ))
 
     it.live("a failed task fails the call with its JSON-RPC error", () =>
       Effect.gen(function*() {
