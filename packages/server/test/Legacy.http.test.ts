@@ -263,6 +263,45 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("in JSON response mode (HttpTransport jsonResponse) a round fails at once, since no request can travel in a JSON body", async () => {
+    await withServer({ legacy: { inputTimeout: "10 minutes" } }, async (url) => {
+      const { headers } = await initialize(url)
+      const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      expect(response.headers.get("content-type")).toMatch(/application\/json/)
+      const body = await response.json() as any
+      legacy("JSONRPCErrorResponse", body)
+      expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      // what needs no input is served as usual
+      const plain = await (await post(url, rpc("tools/call", { name: "progress", _meta: { progressToken: 1 } }), headers)).json() as any
+      expect(plain.result.content[0].text).toBe("done")
+    }, { jsonResponse: true })
+  })
+
+  it("the request's stream closing interrupts the handler and withdraws its pending leg", async () => {
+    await withServer({ legacy: { maxPendingInputs: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const first = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await first.message()
+      expect(ask.method).toBe("elicitation/create")
+      await first.cancel()
+      // the one pending slot is free again: the next call gets its leg instead of too_many_pending_inputs
+      let next: any
+      for (let i = 0; i < 50; i++) {
+        const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
+        if (response.headers.get("content-type")?.includes("text/event-stream")) {
+          next = sseReader(response)
+          break
+        }
+        await response.text()
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(next).toBeDefined()
+      const again = await next.message()
+      await answer(url, headers, again.id, { action: "accept", content: { name: "Bo" } })
+      expect((await next.message()).result.content[0].text).toBe("Yo, Bo!")
+    })
+  })
+
   it("a client that never answers: the leg times out, is cancelled, the request ends with a structured error, the server keeps serving", async () => {
     await withServer({ legacy: { inputTimeout: "300 millis" } }, async (url) => {
       const { headers } = await initialize(url)
