@@ -900,7 +900,9 @@ const toResponse = (
         const body = events === undefined
           ? Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body))
           : Stream.concat(
-            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(`id: ${events.prime}\ndata: \n\n`)),
+            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(
+              `id: ${events.prime}\n${events.retryMs === undefined ? "" : `retry: ${events.retryMs}\n`}data: \n\n`
+            )),
             Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body, events.idOf(m)))
           )
         return Effect.succeed(HttpServerResponse.stream(

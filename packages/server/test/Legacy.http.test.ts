@@ -351,6 +351,31 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a stream the server closes mid-call (SEP-1699) resumes on a GET with its Last-Event-ID: the pending leg, then the result", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const post1 = await stream(url, rpc("tools/call", { name: "reconnect" }), headers)
+      const priming = await post1.next()
+      expect(priming?.data.trim()).toBe("")
+      expect(priming?.id).toMatch(/\.0$/)
+      expect(await post1.next()).toBeUndefined() // the server closed the connection, not the call
+      const get = await fetch(url, {
+        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": priming!.id! }
+      })
+      expect(get.status).toBe(200)
+      const resumed = sseReader(get)
+      const askEvent = await resumed.next()
+      const ask = JSON.parse(askEvent!.data)
+      legacy("ElicitRequest", ask)
+      expect(askEvent!.id).not.toBe(priming!.id)
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await resumed.message()
+      legacy("JSONRPCResultResponse", done)
+      expect(done.result.content[0].text).toBe("reconnected as Ada")
+      expect(await resumed.message()).toBeUndefined()
+    })
+  })
+
   it("the GET stream carries list changes and resource updates with event ids, and resumes after Last-Event-ID", async () => {
     await withServer({}, async (url, server) => {
       const { headers } = await initialize(url)
