@@ -211,7 +211,7 @@ export const make = (core: Core) => {
               : Effect.asVoid(Queue.offer(queue, response))
           ),
           Effect.ensuring(Effect.sync(() => {
-            if (events !== undefined) Session.finish(events)
+            if (events !== undefined && session !== undefined) Session.finish(session, events)
             Queue.endUnsafe(queue)
           })),
           Effect.forkDetach

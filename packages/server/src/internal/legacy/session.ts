@@ -126,15 +126,21 @@ export const deliver = (session: Session, stream: EventStream, message: WireMess
   record(session, stream, message)
   const subscriber = stream.subscriber
   if (subscriber !== undefined) Queue.offerUnsafe(subscriber, message)
-  if (!("method" in message)) finish(stream)
+  if (!("method" in message)) finish(session, stream)
 }
 
-/** Ends a POST stream: its current connection gets no more messages. */
-export const finish = (stream: EventStream): void => {
+/**
+ * Ends a POST stream: its current connection gets no more messages. A stream
+ * the server never detached is forgotten at once (its connection saw every
+ * message, and closing it cancels the request): only a detached one is kept
+ * for the GET that resumes it, within the session's bound on kept streams.
+ */
+export const finish = (session: Session, stream: EventStream): void => {
   stream.done = true
   const subscriber = stream.subscriber
   stream.subscriber = undefined
   if (subscriber !== undefined) Queue.endUnsafe(subscriber)
+  if (!stream.detached && session.streams.get(stream.id) === stream) session.streams.delete(stream.id)
 }
 
 /** The events after `lastEventId` on its stream, and that stream; undefined for an unknown id. */
@@ -169,7 +175,7 @@ export const end = (session: Session): Effect.Effect<void> =>
     session.legs.clear()
     const queue = session.getStream
     session.getStream = undefined
-    for (const stream of session.streams.values()) finish(stream)
+    for (const stream of Array.from(session.streams.values())) finish(session, stream)
     session.streams.clear()
     return Effect.andThen(
       Effect.forEach(legs, (leg) => Deferred.fail(leg, new LegRejected({ code: -32603, message: "Session ended" })), {
