@@ -103,6 +103,20 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     })
   })
 
+  it("a session id is bound to the principal that opened it: another user presenting it finds no session", async () => {
+    await withServer({}, async (url) => {
+      const alice = { "x-user": "alice" }
+      const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }), alice)
+      const session = response.headers.get("mcp-session-id")!
+      expect((await post(url, rpc("ping"), { ...alice, "mcp-session-id": session })).status).toBe(200)
+      const mallory = await post(url, rpc("ping"), { "x-user": "mallory", "mcp-session-id": session })
+      expect(mallory.status).toBe(404)
+      expect(((await mallory.json()) as any).error.code).toBe(-32001)
+      expect((await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status).toBe(404)
+      expect((await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status).toBe(200)
+    }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
+  })
+
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
     await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []

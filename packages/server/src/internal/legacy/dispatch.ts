@@ -21,7 +21,7 @@
  * with `data.requiredCapabilities`. JSON-RPC errors of requests travel with
  * HTTP 200 (legacy clients read them from the body); session errors are
  * 400 (-32000: bad version header; -32600: initialize twice), 404 (-32001: unknown
- * or ended session), 409 (a second GET stream) and 503 (no room for a session).
+ * or ended session, or one another authenticated principal opened), 409 (a second GET stream) and 503 (no room for a session).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
  * server/*; /work/shared/spec/legacy-2025-11-25.md A, B, D.
  */
@@ -314,6 +314,7 @@ export const make = (core: Core) => {
             clientCapabilities: Exit.isSuccess(capabilitiesDeclared) ? capabilitiesDeclared.value : {},
             clientInfo: decoded.value.clientInfo,
             send: connection?.send,
+            principal: incoming.principal,
             stored: true
           })
           if (connection !== undefined) {
@@ -467,7 +468,8 @@ export const make = (core: Core) => {
     const id = incoming.headers?.("mcp-session-id")
     if (id === undefined) return undefined
     const session = store.get(id)
-    return session === undefined || session.ended ? "unknown" : session
+    // A session id is no credential: another principal presenting it finds no session.
+    return session === undefined || session.ended || session.principal !== incoming.principal ? "unknown" : session
   }
 
   const handle = (incoming: Incoming): Effect.Effect<Reply> =>

@@ -66,6 +66,8 @@ const MAX_STREAMS_KEPT = 32
 /** A 2025-11-25 session. */
 export interface Session {
   readonly id: string
+  /** The authenticated principal that opened the session; only it may use the session id. */
+  readonly principal: string | undefined
   readonly protocolVersion: string
   readonly clientCapabilities: ClientCapabilities
   readonly clientInfo: Implementation | undefined
@@ -229,10 +231,12 @@ export const makeStore = (limits: Limits) => {
     readonly clientCapabilities: ClientCapabilities
     readonly clientInfo: Implementation | undefined
     readonly send?: ((message: WireMessage) => Effect.Effect<void>) | undefined
+    readonly principal: string | undefined
     readonly stored: boolean
   }): Session => {
     const session: Session = {
       id: globalThis.crypto.randomUUID(),
+      principal: fields.principal,
       protocolVersion: fields.protocolVersion,
       clientCapabilities: fields.clientCapabilities,
       clientInfo: fields.clientInfo,
