@@ -30,9 +30,6 @@ import { makeRunner, type TaskHost } from "./taskRunner.ts"
 
 export type { TaskHost, TaskOptions } from "./taskRunner.ts"
 
-/** The live task methods (the removed `tasks/result` and `tasks/list` are not among them: -32601). */
-export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"])
-
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
