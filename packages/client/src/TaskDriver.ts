@@ -2,7 +2,8 @@
  * The client side of the Tasks extension (SEP-2663): what `McpClient.callTool`
  * does when a `tools/call` answers `CreateTaskResult` (`resultType: "task"`).
  *
- * {@link drive} polls `tasks/get` at the server's `pollIntervalMs`, answers
+ * {@link drive} polls `tasks/get` at the server's `pollIntervalMs` (kept
+ * within 10 ms–30 s; 1 s when the server gives none), answers
  * the task's `inputRequests` with the same input handlers as an MRTR round
  * (through `tasks/update`; each question answered once), reports the seed
  * status and every change, and returns the task's final `tools/call` result. A `failed` task
@@ -57,7 +58,12 @@ export {
  */
 export type TasksMode = "auto" | "manual"
 
-/** The capabilities a task-declaring request sends: `capabilities` plus the extension. */
+/**
+ * The capabilities a task-declaring request sends: `capabilities` plus
+ * `extensions["io.modelcontextprotocol/tasks"]: {}`.
+ *
+ * @since 0.1.0
+ */
 export const declaring = <C extends { readonly extensions?: Readonly<Record<string, unknown>> | undefined }>(
   capabilities: C
 ): C => ({ ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } })
@@ -81,10 +87,10 @@ const isRecord = (u: unknown): u is Record<string, unknown> =>
 
 const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"])
 
-/** The poll interval to use: the server's, at least 10 ms, by default 1 second. */
+/** The poll interval to use: the server's, kept within 10 ms–30 s, by default 1 second. */
 const intervalOf = (task: Record<string, unknown>, previous: number): number => {
   const value = task.pollIntervalMs
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.max(10, value) : previous
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.min(30_000, Math.max(10, value)) : previous
 }
 
 /**
