@@ -30,7 +30,7 @@ import { Prompt } from "effect/cli"
 import { spawn } from "node:child_process"
 import { basename } from "node:path"
 import { pathToFileURL } from "node:url"
-import { ElicitationHandler, Errors, type InputContext, RootsHandler, SamplingHandler } from "@mrtr/client"
+import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -402,20 +402,16 @@ const note = (text: string) => Effect.flatMap(styled, (s) => display(`${s.dim(te
  *
  * @since 0.1.0
  */
-export const refusedPrefix = "Your answer was not accepted: "
+export const refusedPrefix = Refusal.refusedPrefix
 
 /**
  * Splits a form's `message` into the reason a previous answer was refused
  * (when the message starts with {@link refusedPrefix}; its first paragraph)
- * and the form's own message.
+ * and the form's own message (`@mrtr/client` `Refusal.split`).
  *
  * @since 0.1.0
  */
-export const splitRefusal = (message: string): { readonly reason?: string; readonly message: string } => {
-  if (!message.startsWith(refusedPrefix)) return { message }
-  const end = message.indexOf("\n\n")
-  return end === -1 ? { reason: message, message: "" } : { reason: message.slice(0, end), message: message.slice(end + 2) }
-}
+export const splitRefusal = Refusal.split
 
 /**
  * Answers a form-mode elicitation at the terminal: shows the message (and,

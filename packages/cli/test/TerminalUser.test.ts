@@ -7,13 +7,15 @@
  * Source: MCP 2026-07-28, client/elicitation (requested schema), client/sampling.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Result, Schema } from "effect"
 import type { Prompt } from "effect/cli"
 import { ElicitationHandler, McpClient, MemoryTransport, SamplingHandler } from "@mrtr/client"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { McpServer, Tool } from "@mrtr/server"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol"
 import { TripDetails } from "../../../examples/demo/server.ts"
+import { validateWire } from "@mrtr/test-support/wire"
+import * as Cli from "../src/Cli.ts"
 import { clean } from "../src/Report.ts"
 import * as TerminalUser from "../src/TerminalUser.ts"
 import { backspace, char, down, enter, escape, key, right, scripted, space, type, up } from "./terminal.ts"
@@ -559,4 +561,56 @@ describe("a form asked again after a refused answer (issue 18)", () => {
       // the form's own message is shown once, without the reason mixed into it
       assert.strictEqual(output.split("Who are you?").length - 1, 1, output)
     }).pipe(Effect.provide(server)))
+
+  // issue 18: the README's order is "answers file, then flags, then you at the terminal"
+  const signUpWith = (interactive: boolean, keys: Parameters<typeof scripted>[0]) =>
+    Effect.gen(function*() {
+      const mcp = yield* McpServer.McpServer
+      const terminal = scripted(keys)
+      const replies: Array<unknown> = []
+      const wire: MemoryTransport.Handler = {
+        handle: (incoming) => mcp.handle(incoming).pipe(Effect.tap((reply) => Effect.sync(() => replies.push(reply.message))))
+      }
+      const handlers = Cli.handlersLayer({
+        answers: { who: { email: "ada@localhost" } },
+        roots: [],
+        samplingReply: undefined,
+        interactive
+      })
+      const result = yield* McpClient.McpClient.use((client) => client.callTool({ name: "sign_up" })).pipe(
+        Effect.provide(
+          McpClient.layer().pipe(
+            Layer.provide(MemoryTransport.layer(wire)),
+            Layer.provide(handlers.pipe(Layer.provide(terminal.layer)))
+          )
+        ),
+        Effect.result
+      )
+      for (const reply of replies) validateWire("JSONRPCResponse", reply)
+      return { result, output: terminal.output(), replies }
+    }).pipe(Effect.provide(server))
+
+  it.effect("an answers-file answer the server refuses: at a terminal, the person answers, shown the reason", () =>
+    Effect.gen(function*() {
+      const { output, result } = yield* signUpWith(true, [enter, type("ada@example.org"), enter])
+      assert.isTrue(Result.isSuccess(result), String(result))
+      if (Result.isSuccess(result)) assert.deepStrictEqual(result.success.content, [{ type: "text", text: "ada@example.org" }])
+      assert.include(output, "⚠ Your answer was not accepted: \"email\" must be an email address")
+    }))
+
+  it.effect("an answers-file answer the server refuses: without a terminal, the error quotes the server's reason", () =>
+    Effect.gen(function*() {
+      const { output, result, replies } = yield* signUpWith(false, [])
+      assert.isTrue(Result.isFailure(result))
+      if (Result.isFailure(result)) {
+        assert.strictEqual(result.failure._tag, "InputHandlerError")
+        assert.include(
+          result.failure.message,
+          "did not accept the answer from the answers file: \"email\" must be an email address (such as name@example.com)."
+        )
+      }
+      // two requests: the file's answer was sent once, never again
+      assert.strictEqual(replies.length, 2)
+      assert.strictEqual(output, "")
+    }))
 })
