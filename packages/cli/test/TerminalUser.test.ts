@@ -569,7 +569,7 @@ describe("a form asked again after a refused answer (issue 18)", () => {
       const terminal = scripted(keys)
       const replies: Array<unknown> = []
       const wire: MemoryTransport.Handler = {
-        handle: (incoming) => mcp.handle(incoming).pipe(Effect.tap((reply) => Effect.sync(() => replies.push(reply.message))))
+        handle: (incoming) => mcp.handle(incoming).pipe(Effect.tap((reply) => Effect.sync(() => "message" in reply && replies.push(reply.message))))
       }
       const handlers = Cli.handlersLayer({
         answers: { who: { email: "ada@localhost" } },
