@@ -169,6 +169,30 @@ describe("mrtr, what newcomers hit", () => {
     }
   })
 
+  it("--stdio: a server that cannot start says why: the spawn error's code and command, the exit code, its last stderr lines", async () => {
+    const missing = await inProcess(["discover", "--stdio", "mrtr-no-such-command --x", "-q"])
+    assert.strictEqual(missing.code, 3, missing.stderr)
+    assert.include(missing.stderr, "Cannot spawn the MCP server process 'mrtr-no-such-command --x': ENOENT")
+    const script = join(dir, "no-such-server.js")
+    const crashed = await inProcess(["discover", "--stdio", `"${process.execPath}" "${script}"`, "-q"])
+    assert.strictEqual(crashed.code, 3, crashed.stderr)
+    assert.include(crashed.stderr, "mrtr: transport error: The MCP server process exited with code 1")
+    assert.include(crashed.stderr, "The server's last lines on stderr:")
+    assert.include(crashed.stderr, `│ Error: Cannot find module '${script}'`)
+    assert.include(crashed.stderr, "MODULE_NOT_FOUND")
+    // the server's text is escaped like any other (no terminal escapes reach the screen)
+    const loud = await inProcess([
+      "discover",
+      "--stdio",
+      `"${process.execPath}" -e "process.stderr.write('\\\\u001b[2Jboom\\\\n'); process.exit(7)"`,
+      "-q"
+    ])
+    assert.strictEqual(loud.code, 3, loud.stderr)
+    assert.include(loud.stderr, "exited with code 7")
+    assert.include(loud.stderr, "│ \\u001b[2Jboom")
+    assert.notInclude(loud.stderr, "\u001b")
+  })
+
   it("the usage hint names the command that ran", async () => {
     for (const command of ["call", "get-prompt"]) {
       const run = await inProcess([command, "--http", url, "x", "{not json"])
