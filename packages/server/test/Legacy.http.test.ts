@@ -129,6 +129,28 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     })
   })
 
+  it("when every session is busy, initialize is refused with 503 and the busy session keeps working", async () => {
+    await withServer({ legacy: { maxSessions: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      const refused = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }))
+      expect(refused.status).toBe(503)
+      legacy("JSONRPCErrorResponse", await refused.json())
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
+      // once it is idle again (its call's fiber has ended), a new client may take its place
+      let status = 0
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "y", version: "1" } }))
+        status = response.status
+        await response.text()
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(status).toBe(200)
+    })
+  })
+
   it("idle sessions end after the idle timeout", async () => {
     await withServer({ legacy: { sessionIdleTimeout: "200 millis" } }, async (url, server) => {
       const { headers } = await initialize(url)
