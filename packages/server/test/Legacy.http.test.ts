@@ -6,10 +6,12 @@
  * JSON Schema.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
-import { request as modernRequest } from "./fixtures.ts"
-import { CAPS, initialize, post, rpc, sseReader, withServer } from "./legacy-helpers.ts"
+import { RequestState } from "@mrtr/core"
+import { McpServer } from "../src/index.ts"
+import { greet, keys, request as modernRequest } from "./fixtures.ts"
+import { CAPS, initialize, post, rpc, sseReader, withLayer, withServer } from "./legacy-helpers.ts"
 
 const legacy = (def: string, value: unknown) => validateWire(def, value, LEGACY_SCHEMA_ID)
 
@@ -385,6 +387,27 @@ describe("the legacy shim on Streamable HTTP", () => {
       expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_timeout", key: "name" } })
       expect((await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status).toBe(202)
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
+  it("answers that come after the sealed state expired (a ttl shorter than inputTimeout) get a clear input_expired, not the frozen -32602", async () => {
+    const layer = McpServer.tools(greet).pipe(
+      Layer.provideMerge(McpServer.layer({
+        name: "short-ttl",
+        version: "1",
+        requestState: { keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes }))), ttl: "200 millis" }
+      })),
+      Layer.orDie
+    )
+    await withLayer(layer, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_expired" } })
     })
   })
 
