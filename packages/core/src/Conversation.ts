@@ -61,6 +61,8 @@ export interface Ask<A, E> {
  * The service behind every ask and step of one request.
  *
  * - `clientCapabilities`: the capabilities the request declared.
+ * - `principal`: the authenticated user the request (and its sealed state)
+ *   is bound to, when there is one.
  * - `ask`: fails with `MissingClientCapability` when the request did not
  *   declare what the input request needs; otherwise returns the answer or
  *   suspends the handler until the next round.
@@ -70,6 +72,7 @@ export interface Ask<A, E> {
  */
 export class Conversation extends Context.Service<Conversation, {
   readonly clientCapabilities: ClientCapabilities
+  readonly principal?: string | undefined
   readonly round: number
   readonly ask: <A, E>(ask: Ask<A, E>) => Effect.Effect<A, E | MissingClientCapability>
   readonly step: <A, E, R>(

@@ -322,6 +322,7 @@ const runRound = <A, E, R>(
 
   const conversation: Conversation["Service"] = Conversation.of({
     clientCapabilities: request.clientCapabilities,
+    principal: request.principal,
     round: journal.round,
     ask: <A2, E2>(ask: Ask<A2, E2>) =>
       Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {

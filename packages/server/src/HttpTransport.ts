@@ -160,12 +160,17 @@ export type CorsOptions = Cors.CorsOptions
  *   over with the socket and no longer times, must arrive within the same
  *   time, else `408` with a JSON-RPC -32600 error body (30 seconds at
  *   endpoints mounted with `routes`, `handleRequest`, `httpApp`).
+ * - `mount`: more routes served beside the endpoint, as a layer on the
+ *   `HttpRouter` that may read the bound `HttpEndpoint` (e.g.
+ *   `InteractionPage.routes`, the pages of secure elicitations). Its
+ *   requirements become the layer's.
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
  * @since 0.1.0
  */
-export interface LayerOptions extends EndpointOptions {
+export interface LayerOptions<R = never> extends EndpointOptions {
+  readonly mount?: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpEndpoint | R> | undefined
   readonly port?: number | undefined
   readonly host?: string | undefined
   readonly logRequests?: boolean | undefined
@@ -354,15 +359,15 @@ const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRo
  * bound to `host` (default `127.0.0.1`) and `port` (default `3000`, `0` =
  * ephemeral). Requires `McpHandler` (the dispatcher); provides `HttpEndpoint`
  * (read the bound URL with `url`). Fails with `ServeError` when the port
- * cannot be bound. Other paths answer `404`.
+ * cannot be bound. Other paths answer `404`, except those of `mount`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
  * @since 0.1.0
  */
-export const layer = (
-  options: LayerOptions = {}
-): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
+export const layer = <R = never>(
+  options: LayerOptions<R> = {}
+): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>> => {
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
   const server = NodeHttpServer.layer(() =>
@@ -375,10 +380,6 @@ export const layer = (
     host: options.host ?? "127.0.0.1",
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
   })
-  const serve = HttpRouter.serve(routesWith(config), {
-    disableListenLog: true,
-    disableLogger: options.logRequests !== true
-  })
   const endpoint = Layer.effect(
     HttpEndpoint,
     Effect.map(HttpServer.HttpServer, (server) =>
@@ -388,7 +389,18 @@ export const layer = (
         path: config.path
       }))
   )
-  return Layer.merge(serve, endpoint).pipe(Layer.provide(server))
+  const mounted = options.mount === undefined
+    ? routesWith(config)
+    : Layer.merge(routesWith(config), options.mount.pipe(Layer.provide(endpoint)))
+  const serve = HttpRouter.serve(mounted, {
+    disableListenLog: true,
+    disableLogger: options.logRequests !== true
+  })
+  return Layer.merge(serve, endpoint).pipe(Layer.provide(server)) as Layer.Layer<
+    HttpEndpoint,
+    HttpServerError.ServeError,
+    McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>
+  >
 }
 
 /**

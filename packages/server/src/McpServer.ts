@@ -56,6 +56,8 @@ import {
   ElicitationCancelled,
   ElicitationDeclined,
   Engine,
+  InteractionStore,
+  InteractionUnavailable,
   JournalTooLarge,
   MissingClientCapability,
   NotCanonicalJson,
@@ -228,7 +230,8 @@ const toMcpError = (error: unknown): McpError | undefined => {
 // request cannot complete, through no fault of the server, so it is not
 // logged as an error. (A tool reports it as a tool execution error instead.)
 const userSaidNo = (error: unknown): McpError | undefined =>
-  error instanceof ElicitationDeclined || error instanceof ElicitationCancelled
+  error instanceof ElicitationDeclined || error instanceof ElicitationCancelled ||
+    error instanceof InteractionUnavailable || error instanceof InteractionStore.InteractionStoreFull
     ? new McpError({ code: ErrorCode.InternalError, message: error.message })
     : undefined
 

@@ -1,0 +1,240 @@
+/**
+ * Where the value of a secure (URL-mode) elicitation waits between the
+ * browser and the retry: the `InteractionStore` service and its bounded,
+ * expiring in-memory implementation.
+ *
+ * An interaction is created by `Elicitation.secure` on the conversation's
+ * first round (its id then travels sealed in `requestState`), completed by the
+ * server's interaction page when the user submits it, and handed out once to
+ * the retry that resumes the handler. Gotchas: the id is the only secret of
+ * the page's URL (32 random bytes), so it is never logged; a value is handed
+ * out once and deleted (the record stays as a tombstone without the value, so
+ * a second submit of the page is told it was done, and an expired page is told
+ * it expired, for one more TTL); a full store refuses new interactions
+ * (`InteractionStoreFull`) rather than forget pending ones. A fleet needs a
+ * shared store (e.g. Redis: a hash per id with `PXAT`, `take` as a
+ * `GETDEL`-style script): provide another layer of this service.
+ * Source: MCP 2026-07-28, client/elicitation (URL mode, security considerations).
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SecureRandom } from "effect/crypto"
+import type { RequestedSchema } from "./ElicitationSchema.ts"
+
+/**
+ * What the page shows and checks, fixed when the interaction is created:
+ * `message` (the ask's message), `requestedSchema` (the flat form, as
+ * `Elicitation.form` would send it), `principal` (the authenticated user the
+ * conversation belongs to, when authorization is on: only that user may
+ * complete the page).
+ *
+ * @since 0.1.0
+ */
+export interface InteractionForm {
+  readonly message: string
+  readonly requestedSchema: RequestedSchema
+  readonly principal?: string | undefined
+}
+
+/**
+ * The state of an interaction:
+ * - `pending`: the page waits for the user;
+ * - `completed`: the page was submitted, the value waits for the retry;
+ * - `handedOut`: the value went to the handler and was deleted;
+ * - `expired`: nobody completed (or collected) it in time.
+ *
+ * @since 0.1.0
+ */
+export type InteractionState = "pending" | "completed" | "handedOut" | "expired"
+
+/**
+ * One interaction as the store holds it: `id` (43 base64url characters, the
+ * secret part of the page's URL), `csrfToken` (43 base64url characters, for
+ * the page's form), `expiresAt` (epoch milliseconds) and `state`.
+ *
+ * @since 0.1.0
+ */
+export interface Interaction extends InteractionForm {
+  readonly id: string
+  readonly csrfToken: string
+  readonly expiresAt: number
+  readonly state: InteractionState
+}
+
+/**
+ * What `complete` did: `completed` (the value is stored), or why not:
+ * `alreadyCompleted` (completed or handed out before: the page is single
+ * use), `expired`, `unknown` (no such id: tampered, or long gone).
+ *
+ * @since 0.1.0
+ */
+export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "unknown"
+
+/**
+ * The store holds as many interactions (pending, completed or tombstones) as
+ * it may: no new secure elicitation can start until some expire.
+ * `capacity` is the bound. Answered as the tool's error (the handler may
+ * catch it).
+ *
+ * @since 0.1.0
+ */
+export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFull>()("InteractionStoreFull", {
+  capacity: Schema.Number
+}) {
+  override get message(): string {
+    return `The server cannot start another secure elicitation now: its interaction store holds ${this.capacity} interactions; retry later`
+  }
+}
+
+/**
+ * The interaction store.
+ *
+ * - `create(form, ttlMillis)`: a new `pending` interaction expiring
+ *   `ttlMillis` from now, with fresh random `id` and `csrfToken`; fails with
+ *   {@link InteractionStoreFull}.
+ * - `get(id)`: the interaction (its value never included), `undefined` for an
+ *   unknown id.
+ * - `complete(id, content)`: atomically `pending` → `completed` with
+ *   `content` (the decoded form values, a JSON object).
+ * - `take(id)`: atomically `completed` → `handedOut`, returning the content
+ *   once; `undefined` in any other state.
+ *
+ * Source: MCP 2026-07-28, client/elicitation (URL mode).
+ *
+ * @since 0.1.0
+ */
+export class InteractionStore extends Context.Service<InteractionStore, {
+  readonly create: (form: InteractionForm, ttlMillis: number) => Effect.Effect<Interaction, InteractionStoreFull>
+  readonly get: (id: string) => Effect.Effect<Interaction | undefined>
+  readonly complete: (id: string, content: Readonly<Record<string, unknown>>) => Effect.Effect<CompleteOutcome>
+  readonly take: (id: string) => Effect.Effect<Readonly<Record<string, unknown>> | undefined>
+}>()("@mrtr/core/InteractionStore") {
+  /**
+   * An in-memory store for one server instance (see
+   * {@link InteractionStoreMemoryOptions}). Time comes from the `Clock`
+   * service, ids from `SecureRandom`. Throws a `RangeError` for a bound that
+   * is not a positive integer.
+   *
+   * @since 0.1.0
+   */
+  static readonly makeMemory = (
+    options?: InteractionStoreMemoryOptions
+  ): Effect.Effect<InteractionStore["Service"], never, SecureRandom.SecureRandom> =>
+    Effect.gen(function*() {
+      return makeMemoryWith(yield* SecureRandom.SecureRandom, options)
+    })
+
+  /**
+   * The default in-memory store: at most 10,000 interactions, WebCrypto
+   * randomness. For a single instance only; a fleet swaps this layer for a
+   * shared store.
+   *
+   * @since 0.1.0
+   */
+  static readonly layerMemory = (options?: InteractionStoreMemoryOptions): Layer.Layer<InteractionStore> =>
+    Layer.effect(InteractionStore, InteractionStore.makeMemory(options)).pipe(
+      Layer.provide(SecureRandom.layerWebCrypto)
+    )
+}
+
+/**
+ * Options of {@link InteractionStore.makeMemory}: `maxEntries`, the most
+ * interactions kept (pending, completed and tombstones together; default
+ * 10,000). Each record is kept until one TTL after its expiry (so the page
+ * can say it expired), then evicted on use.
+ *
+ * @since 0.1.0
+ */
+export interface InteractionStoreMemoryOptions {
+  readonly maxEntries?: number | undefined
+}
+
+interface Entry {
+  interaction: Interaction
+  content: Readonly<Record<string, unknown>> | undefined
+  /** When the record itself is forgotten: one TTL after `expiresAt`. */
+  readonly forgetAt: number
+}
+
+const base64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64url")
+
+const makeMemoryWith = (
+  random: SecureRandom.SecureRandom["Service"],
+  options: InteractionStoreMemoryOptions | undefined
+): InteractionStore["Service"] => {
+  const maxEntries = options?.maxEntries ?? 10_000
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
+    throw new RangeError("InteractionStore.makeMemory: maxEntries must be a positive integer")
+  }
+  const entries = new Map<string, Entry>()
+  const sweep = (now: number) => {
+    for (const [id, entry] of entries) if (entry.forgetAt <= now) entries.delete(id)
+  }
+  // The entry of `id` as of `now`: forgotten past `forgetAt`, marked expired past `expiresAt`.
+  const current = (id: string, now: number): Entry | undefined => {
+    const entry = entries.get(id)
+    if (entry === undefined) return undefined
+    if (entry.forgetAt <= now) {
+      entries.delete(id)
+      return undefined
+    }
+    const state = entry.interaction.state
+    if (entry.interaction.expiresAt <= now && (state === "pending" || state === "completed")) {
+      entry.interaction = { ...entry.interaction, state: "expired" }
+      entry.content = undefined
+    }
+    return entry
+  }
+  const withNow = <A>(f: (now: number) => A): Effect.Effect<A> =>
+    Effect.clockWith((clock) => Effect.sync(() => f(clock.currentTimeMillisUnsafe())))
+
+  return InteractionStore.of({
+    create: (form, ttlMillis) =>
+      Effect.flatMap(random.randomBytes(64), (bytes) =>
+        Effect.clockWith((clock) => {
+          const now = clock.currentTimeMillisUnsafe()
+          if (entries.size >= maxEntries) sweep(now)
+          if (entries.size >= maxEntries) return Effect.fail(new InteractionStoreFull({ capacity: maxEntries }))
+          const ttl = Math.max(1, Math.floor(ttlMillis))
+          const interaction: Interaction = {
+            id: base64url(bytes.subarray(0, 32)),
+            csrfToken: base64url(bytes.subarray(32)),
+            message: form.message,
+            requestedSchema: form.requestedSchema,
+            ...(form.principal === undefined ? {} : { principal: form.principal }),
+            expiresAt: now + ttl,
+            state: "pending"
+          }
+          entries.set(interaction.id, { interaction, content: undefined, forgetAt: now + 2 * ttl })
+          return Effect.succeed(interaction)
+        })),
+    get: (id) => withNow((now) => current(id, now)?.interaction),
+    complete: (id, content) =>
+      withNow((now): CompleteOutcome => {
+        const entry = current(id, now)
+        if (entry === undefined) return "unknown"
+        switch (entry.interaction.state) {
+          case "expired":
+            return "expired"
+          case "completed":
+          case "handedOut":
+            return "alreadyCompleted"
+          case "pending": {
+            entry.interaction = { ...entry.interaction, state: "completed" }
+            entry.content = content
+            return "completed"
+          }
+        }
+      }),
+    take: (id) =>
+      withNow((now) => {
+        const entry = current(id, now)
+        if (entry === undefined || entry.interaction.state !== "completed") return undefined
+        const content = entry.content
+        entry.content = undefined
+        entry.interaction = { ...entry.interaction, state: "handedOut" }
+        return content
+      })
+  })
+}
