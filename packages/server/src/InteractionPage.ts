@@ -14,8 +14,9 @@
  * The page is safe by construction: no JavaScript, no third-party asset,
  * `Content-Security-Policy` (`default-src 'none'`, the one stylesheet by hash,
  * `form-action 'self'`, `frame-ancestors 'none'`), `X-Frame-Options: DENY`,
- * `Cache-Control: no-store`, `Referrer-Policy: no-referrer` (the URL is the
- * secret), a CSRF token in the form and in a `SameSite=Strict`, `HttpOnly`
+ * `Cache-Control: no-store`, `Referrer-Policy: same-origin` (the URL is the
+ * secret: it never leaves as a referrer; `no-referrer` would make browsers
+ * send `Origin: null` with the form), a CSRF token in the form and in a `SameSite=Strict`, `HttpOnly`
  * cookie, `Origin` / `Sec-Fetch-Site` checked on submit, a bounded body, and
  * single use. Where authorization is on, the interaction is bound to the
  * conversation's principal and only the same user may complete it: provide
@@ -189,7 +190,7 @@ const securityHeaders = {
   "x-frame-options": "DENY",
   "cache-control": "no-store",
   "pragma": "no-cache",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-content-type-options": "nosniff",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin"

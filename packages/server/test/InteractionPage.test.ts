@@ -69,7 +69,7 @@ const checkSecurityHeaders = (page: Page) => {
   assert.notInclude(csp, "script-src")
   assert.strictEqual(page.headers.get("x-frame-options"), "DENY")
   assert.strictEqual(page.headers.get("cache-control"), "no-store")
-  assert.strictEqual(page.headers.get("referrer-policy"), "no-referrer")
+  assert.strictEqual(page.headers.get("referrer-policy"), "same-origin")
   assert.strictEqual(page.headers.get("x-content-type-options"), "nosniff")
   assert.match(page.headers.get("content-type") ?? "", /^text\/html/)
 }

@@ -49,7 +49,7 @@ export const page = (serverName: string, heading: string, body: string): string 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escape(heading)} · ${escape(serverName)}</title>
 <style>${CSS}</style>
 </head>
