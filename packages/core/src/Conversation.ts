@@ -63,6 +63,8 @@ export interface Ask<A, E> {
  * - `clientCapabilities`: the capabilities the request declared.
  * - `principal`: the authenticated user the request (and its sealed state)
  *   is bound to, when there is one.
+ * - `inProcess`: the next round runs in this process (the 2025-11-25 shim,
+ *   a task), not on a client's retry (see `Engine.Request.inProcess`).
  * - `ask`: fails with `MissingClientCapability` when the request did not
  *   declare what the input request needs; otherwise returns the answer or
  *   suspends the handler until the next round.
@@ -73,6 +75,7 @@ export interface Ask<A, E> {
 export class Conversation extends Context.Service<Conversation, {
   readonly clientCapabilities: ClientCapabilities
   readonly principal?: string | undefined
+  readonly inProcess?: boolean | undefined
   readonly round: number
   readonly ask: <A, E>(ask: Ask<A, E>) => Effect.Effect<A, E | MissingClientCapability>
   readonly step: <A, E, R>(

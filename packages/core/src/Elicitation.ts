@@ -15,7 +15,7 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, type Option, Result, Schema } from "effect"
+import { Duration, Effect, type Option, Result, Schedule, Schema } from "effect"
 import { ElicitResult, type ElicitRequest } from "@mrtr/protocol"
 import { freezeJson, isFrozenJson } from "./Canonical.ts"
 import { Conversation } from "./Conversation.ts"
@@ -294,6 +294,9 @@ export interface SecureOptions<A> {
   readonly ttl?: Duration.Input | undefined
 }
 
+// How often a secure elicitation whose rounds run in process (2025-11-25) looks at its page.
+const pagePollInterval = "200 millis"
+
 /**
  * Asks the user for sensitive input (API keys, passwords, payment details) on
  * the server's own interaction page, so that the value never passes through
@@ -306,7 +309,11 @@ export interface SecureOptions<A> {
  * only consents (`accept`, no content) and retries; while the page is not
  * completed, each retry is answered with the same URL elicitation again (the
  * spec's "the server may return another InputRequiredResult"), so the client
- * keeps its retry and cancel controls. Once the page was submitted, the
+ * keeps its retry and cancel controls. When the rounds run in process (a
+ * 2025-11-25 session: the URL elicitation carries an `elicitationId`), an
+ * acceptance waits for the page instead (looking every 200 ms), and the shim
+ * sends `notifications/elicitation/complete` once the handler moved past
+ * it. Once the page was submitted, the
  * retry takes the value from the store (handed out once, then deleted) and
  * the handler resumes. Later rounds of the same conversation replay the
  * value from the journal, sealed (AEAD) in `requestState`: a handler that
@@ -353,7 +360,8 @@ export const secure = <A>(
     const url = yield* InteractionLinks.use((links) => links.urlOf(id))
     // Read on every round: an acceptance counts only once the page is no longer waiting.
     const state = (yield* store.get(id))?.state
-    yield* conversation.ask({
+    // Accepted while the page waits: asked again on a client's retry; waited for when the rounds run in process.
+    const ready = yield* conversation.ask({
       kind: "elicitation",
       key,
       request: {
@@ -361,9 +369,19 @@ export const secure = <A>(
         params: { mode: "url", message, url } as ElicitRequest["params"]
       },
       decode: (askKey, response) =>
-        outcomeOf(askKey, response, () => state === "pending" ? undefined : Result.succeed(undefined)),
+        outcomeOf(askKey, response, () =>
+          state !== "pending"
+            ? Result.succeed(true)
+            : conversation.inProcess === true
+            ? Result.succeed(false)
+            : undefined),
       record: (response) => recordAnswer(response, [])
     })
+    if (!ready) {
+      yield* store.get(id).pipe(
+        Effect.repeat({ schedule: Schedule.spaced(pagePollInterval), until: (found) => found?.state !== "pending" })
+      )
+    }
     const content = yield* conversation.step(
       `mrtr/secure/${key}/value`,
       Effect.flatMap(store.take(id), (taken) =>

@@ -76,6 +76,10 @@ export const Limits = Context.Reference<{ readonly maxRounds: number; readonly m
  * - `clientCapabilities`: from `_meta["io.modelcontextprotocol/clientCapabilities"]`.
  * - `inputResponses`, `requestState`: from the retry's params
  *   (`InputResponseRequestParams`).
+ * - `inProcess`: the rounds run in this process one after the other (the
+ *   2025-11-25 shim, a task runner) rather than on the client's retries; an
+ *   ask may then wait for something the server itself awaits (a secure
+ *   elicitation's page) instead of being asked again. Default `false`.
  *
  * @since 0.1.0
  */
@@ -88,6 +92,7 @@ export interface Request {
   readonly clientCapabilities: ClientCapabilities
   readonly inputResponses?: InputResponses | undefined
   readonly requestState?: string | undefined
+  readonly inProcess?: boolean | undefined
 }
 
 /**
@@ -323,6 +328,7 @@ const runRound = <A, E, R>(
   const conversation: Conversation["Service"] = Conversation.of({
     clientCapabilities: request.clientCapabilities,
     principal: request.principal,
+    inProcess: request.inProcess === true,
     round: journal.round,
     ask: <A2, E2>(ask: Ask<A2, E2>) =>
       Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {
