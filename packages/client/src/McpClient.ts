@@ -693,18 +693,33 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     key: string,
     request: InputRequest,
     handlers: Handlers,
-    context: InputContext
+    context: InputContext,
+    acceptedUrls: Map<string, { readonly url: string; attempts: number }>
   ): Effect.Effect<InputResponse, InputHandlerError> => {
     switch (request.method) {
       case "elicitation/create": {
         const handler = Option.getOrUndefined(handlers.elicitation)
         const params = request.params
-        const run = params.mode === "url"
-          ? handler?.url?.(params, context).pipe(
+        let run: Effect.Effect<ElicitResult, InputHandlerError> | undefined
+        if (params.mode === "url") {
+          // Accepted before in this call and back unchanged: the server waits for the interaction.
+          const accepted = acceptedUrls.get(key)
+          const again = accepted !== undefined && accepted.url === params.url
+          if (again) accepted.attempts++
+          const asked = again
+            ? (handler?.urlWait ?? Elicitation.waitAndRetry)(params, { ...context, attempt: accepted.attempts })
+            : handler?.url?.(params, context)
+          run = asked?.pipe(
             // URL-mode acceptance carries no content.
-            Effect.map((result): ElicitResult => result.action === "accept" ? { action: "accept" } : result)
+            Effect.map((result): ElicitResult => {
+              if (result.action !== "accept") return result
+              if (!again) acceptedUrls.set(key, { url: params.url, attempts: 0 })
+              return { action: "accept" }
+            })
           )
-          : handler?.form?.(params, context)
+        } else {
+          run = handler?.form?.(params, context)
+        }
         return run === undefined
           ? Effect.fail(new InputHandlerError({ kind: "elicitation", key, reason: "no handler for this mode" }))
           : Effect.flatMap(run, checkEncoded(ElicitResult, "elicitation", key))
@@ -757,6 +772,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       let inputResponses = retry.inputResponses
       let requestState = retry.requestState
       let sleep: ((input: unknown) => Effect.Effect<unknown, unknown>) | undefined
+      // URL elicitations the user accepted in this call, by key (see ElicitationHandler.urlWait).
+      const acceptedUrls = new Map<string, { readonly url: string; attempts: number }>()
       for (let round = 1;; round++) {
         // Fresh params every round: the original request plus this round's
         // answers and state only, so nothing stale (or from another call) leaks.
@@ -791,7 +808,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
             entries,
             ([key, request]) =>
               Effect.map(
-                answer(key, request, handlers, { key, method, target, round }),
+                answer(key, request, handlers, { key, method, target, round }, acceptedUrls),
                 (response) => [key, response] as const
               ),
             { concurrency: "unbounded" }
