@@ -214,7 +214,7 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     assert.strictEqual(run.code, 0, run.stderr)
     const result = json(run)
     assert.deepStrictEqual(result.supportedVersions, ["2026-07-28"])
-    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip"])
+    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip", "link_rail_account"])
     assert.deepStrictEqual(result.prompts.map((p: { name: string }) => p.name), ["packing_list"])
     assert.deepStrictEqual(result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate), ["weather://{city}/{date}"])
   })
