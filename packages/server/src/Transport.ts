@@ -44,7 +44,8 @@ export interface Incoming {
 /**
  * A stdio connection as the dispatcher sees it: `send` writes a message to
  * the client outside any request (list-changed and resource-updated
- * notifications of a 2025-11-25 session). Compared by identity.
+ * notifications of a 2025-11-25 session); `onClose` registers what to do
+ * when the connection ends (its session ends with it). Compared by identity.
  *
  * Source: MCP 2025-11-25, basic/transports (stdio).
  *
@@ -52,6 +53,7 @@ export interface Incoming {
  */
 export interface Connection {
   readonly send: (message: WireMessage) => Effect.Effect<void>
+  readonly onClose: (finalizer: Effect.Effect<void>) => void
 }
 
 /**

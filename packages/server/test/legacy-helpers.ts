@@ -35,12 +35,13 @@ export const legacyServer = (options: Partial<McpServer.Options> = {}) =>
 /** Runs `body` against the server on a free port; the server stops afterwards. */
 export const withServer = async (
   options: Partial<McpServer.Options>,
-  body: (url: string, server: McpServer.McpServer["Service"]) => Promise<void>
+  body: (url: string, server: McpServer.McpServer["Service"]) => Promise<void>,
+  transport: HttpTransport.LayerOptions = {}
 ) => {
   const scope = Effect.runSync(Scope.make())
   try {
     const context = await Effect.runPromise(
-      Layer.buildWithScope(HttpTransport.layer({ port: 0 }).pipe(Layer.provideMerge(legacyServer(options))), scope)
+      Layer.buildWithScope(HttpTransport.layer({ port: 0, ...transport }).pipe(Layer.provideMerge(legacyServer(options))), scope)
     )
     const url = Effect.runSync(Effect.provide(HttpTransport.url, context))
     const server = Context.get(context, McpServer.McpServer)

@@ -7,7 +7,7 @@
  * `MissingClientCapability` is era-specific and handled by each dispatcher.
  * Source: MCP 2026-07-28, basic (error codes); basic/patterns/mrtr.
  */
-import { ErrorCode, httpStatusOf, McpError, type RequestId } from "@mrtr/protocol"
+import { ErrorCode, McpError, type RequestId } from "@mrtr/protocol"
 import {
   ElicitationCancelled,
   ElicitationDeclined,
@@ -19,13 +19,14 @@ import {
   RequestState,
   RoundLimitExceeded
 } from "@mrtr/core"
+import * as HttpStatus from "../HttpStatus.ts"
 import type { Reply, WireMessage } from "../Transport.ts"
 
 /** A plain JSON object (not an array, not null). */
 export const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
-/** A JSON-RPC error response with the HTTP status its code maps to. */
+/** A JSON-RPC error response with the HTTP status its code maps to while reading the envelope (or `httpStatus`). */
 export const errorReply = (id: RequestId | undefined, error: McpError, httpStatus?: number): Reply => ({
   _tag: "Response",
   message: {
@@ -33,7 +34,7 @@ export const errorReply = (id: RequestId | undefined, error: McpError, httpStatu
     ...(id === undefined ? {} : { id }),
     error: error.toJsonRpc()
   } as WireMessage,
-  httpStatus: httpStatus ?? httpStatusOf(error.code)
+  httpStatus: httpStatus ?? HttpStatus.ofError(error.code, "envelope")
 })
 
 /** The one frozen answer to every bad, expired or foreign requestState. */

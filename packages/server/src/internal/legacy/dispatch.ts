@@ -282,7 +282,13 @@ export const make = (core: Core) => {
             send: connection?.send,
             stored: true
           })
-          if (connection !== undefined) byConnection.set(connection, session)
+          if (connection !== undefined) {
+            byConnection.set(connection, session)
+            connection.onClose(Effect.suspend(() => {
+              byConnection.delete(connection)
+              return store.remove(session)
+            }))
+          }
           const value: Legacy.InitializeResult = {
             protocolVersion: session.protocolVersion,
             capabilities,

@@ -13,7 +13,8 @@
  * session is busy, `initialize` is refused), each ended after `idleTimeout`
  * without traffic, each with at most `maxPendingLegs` unanswered
  * server-to-client requests. Idle sessions are swept on the next legacy
- * message, so memory returns to its baseline once sessions end.
+ * message, so memory returns to its baseline once sessions end. A stdio
+ * session is neither swept nor evicted: it ends with its connection.
  *
  * Gotcha: sessions live in this process. In a fleet, a 2025-11-25 client must
  * reach the instance that created its session (affinity); elsewhere its id is
@@ -149,7 +150,10 @@ export const makeStore = (limits: Limits) => {
     lastSweep = now
     const expired: Array<Session> = []
     for (const session of sessions.values()) {
-      if (session.inflight.size === 0 && now - session.lastActive > limits.idleTimeoutMs) expired.push(session)
+      // A stdio session (`send`) lasts as long as its connection.
+      if (session.send === undefined && session.inflight.size === 0 && now - session.lastActive > limits.idleTimeoutMs) {
+        expired.push(session)
+      }
     }
     return Effect.forEach(expired, (session) => remove(session), { discard: true })
   }
@@ -166,7 +170,7 @@ export const makeStore = (limits: Limits) => {
       if (sessions.size < limits.maxSessions) return Effect.succeed(true)
       let victim: Session | undefined
       for (const session of sessions.values()) {
-        if (session.inflight.size > 0 || session.getStream !== undefined) continue
+        if (session.send !== undefined || session.inflight.size > 0 || session.getStream !== undefined) continue
         if (victim === undefined || session.lastActive < victim.lastActive) victim = session
       }
       return victim === undefined ? Effect.succeed(false) : Effect.as(remove(victim), true)
