@@ -34,17 +34,17 @@ describe("ElicitationHandler.urlWait", () => {
         Effect.provide(clientLayer(server, {}, user)),
         Effect.forkChild
       )
-      yield* TestClock.adjust("10 millis")
-      assert.strictEqual(server.received.length, 2, "consented once, retried at once")
-      yield* TestClock.adjust("980 millis")
-      assert.strictEqual(server.received.length, 2, "the first wait is 1 s")
-      yield* TestClock.adjust("20 millis")
-      assert.strictEqual(server.received.length, 3)
-      yield* TestClock.adjust("1980 millis")
-      assert.strictEqual(server.received.length, 3, "the second wait is 2 s")
-      yield* TestClock.adjust("20 millis")
-      assert.strictEqual(server.received.length, 4)
-      yield* TestClock.adjust("4 seconds")
+      // Move the test clock in 50 ms steps (letting real I/O settle after each) and note when each request arrived.
+      const arrivals: Array<number> = []
+      for (let now = 0; now <= 9_000 && arrivals.length < 5; now += 50) {
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 2)))
+        while (arrivals.length < server.received.length) arrivals.push(now)
+        yield* TestClock.adjust("50 millis")
+      }
+      assert.strictEqual(arrivals.length, 5)
+      assert.isAtMost(arrivals[1]! - arrivals[0]!, 100, "consented once, retried at once")
+      const gaps = [arrivals[2]! - arrivals[1]!, arrivals[3]! - arrivals[2]!, arrivals[4]! - arrivals[3]!]
+      gaps.forEach((gap, i) => assert.approximately(gap, [1000, 2000, 4000][i]!, 100, `wait ${i + 1}: ${gaps}`))
       const result = yield* Fiber.join(fiber)
       assert.deepStrictEqual(result.content, [{ type: "text", text: "connected" }])
       assert.strictEqual(yield* Ref.get(asked), 1, "the user was asked once")
