@@ -93,8 +93,9 @@ export const urlBackoff = (attempt: number): Duration.Duration =>
 /**
  * The default {@link UrlWaitHandler}: waits {@link urlBackoff} of the attempt,
  * then accepts again (the retry asks the server whether the interaction is
- * completed). The wait is bounded by the rounds of the call (the client's
- * `maxRounds`, the server's own).
+ * completed). Rounds that only wait for accepted URLs do not count toward
+ * the client's `maxRounds`: the call's `callTimeout` (and the server's expiry
+ * of the page) bound the wait.
  *
  * @since 0.1.0
  */

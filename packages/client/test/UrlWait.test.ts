@@ -88,6 +88,29 @@ describe("ElicitationHandler.urlWait", () => {
       assert.deepStrictEqual(server.received.at(-1)?.params.inputResponses, { api_key: { action: "cancel" } })
     }))
 
+  it.effect("rounds that only wait for accepted URLs do not count toward maxRounds; other rounds do", () =>
+    Effect.gen(function*() {
+      const ask = (n: number) =>
+        n <= 6
+          ? inputRequired({ inputRequests: { api_key: page("https://mcp.example.com/p/1") }, requestState: `s${n}` })
+          : n <= 8
+          ? inputRequired({ inputRequests: { api_key: page(`https://mcp.example.com/p/${n}`) }, requestState: `s${n}` })
+          : complete("connected")
+      const user = ElicitationHandler.layer({
+        url: () => Effect.succeed(ElicitationHandler.accept()),
+        urlWait: () => Effect.succeed(ElicitationHandler.accept())
+      })
+      const call = (maxRounds: number) =>
+        McpClient.McpClient.use((client) => client.callTool({ name: "connect" }, { maxRounds })).pipe(
+          Effect.provide(clientLayer(fakeServer((_, n) => ask(n)), {}, user))
+        )
+      // 1 question + 5 waits + 2 new URLs (new questions) + the result: 3 counted rounds
+      const done = yield* call(4)
+      assert.deepStrictEqual(done.content, [{ type: "text", text: "connected" }])
+      const exceeded = yield* Effect.flip(call(3))
+      assert.strictEqual(exceeded._tag, "MaxRoundsExceeded")
+    }))
+
   it("urlBackoff: 1, 2, 4, 8, 16, then 30 seconds", () => {
     assert.deepStrictEqual(
       [1, 2, 3, 4, 5, 6, 7, 50].map((n) => Duration.toSeconds(ElicitationHandler.urlBackoff(n))),

@@ -40,6 +40,10 @@ export type AskKind = "elicitation" | "sampling" | "roots"
  *   keys), so that a client cannot grow the sealed `requestState` with them.
  * - `explain` (optional): for a response `decode` refused, why, in plain
  *   words for the person answering (e.g. `"email" must be an email address`).
+ * - `waiting` (optional): the ask is pending only because the server waits
+ *   for something outside the conversation (a secure elicitation whose page
+ *   is not completed yet): a round whose pending asks are all waiting ones
+ *   does not count toward `maxRounds` (the thing waited for must expire).
  * - `withReason` (optional): the input request to send when the key is asked
  *   again after a refusal, presenting `reason` (a form puts it in its
  *   `message`). Presentation only: the engine pins the next answer to the
@@ -55,6 +59,7 @@ export interface Ask<A, E> {
   readonly record?: ((response: unknown) => unknown) | undefined
   readonly explain?: ((key: string, response: unknown) => string | undefined) | undefined
   readonly withReason?: ((reason: string) => InputRequest) | undefined
+  readonly waiting?: boolean | undefined
 }
 
 /**

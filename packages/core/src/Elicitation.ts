@@ -309,7 +309,8 @@ const pagePollInterval = "200 millis"
  * only consents (`accept`, no content) and retries; while the page is not
  * completed, each retry is answered with the same URL elicitation again (the
  * spec's "the server may return another InputRequiredResult"), so the client
- * keeps its retry and cancel controls. When the rounds run in process (a
+ * keeps its retry and cancel controls; these rounds do not count toward the
+ * server's `maxRounds` (the page's `ttl` bounds them). When the rounds run in process (a
  * 2025-11-25 session: the URL elicitation carries an `elicitationId`), an
  * acceptance waits for the page instead (looking every 200 ms), and the shim
  * sends `notifications/elicitation/complete` once the handler moved past
@@ -375,7 +376,9 @@ export const secure = <A>(
             : conversation.inProcess === true
             ? Result.succeed(false)
             : undefined),
-      record: (response) => recordAnswer(response, [])
+      record: (response) => recordAnswer(response, []),
+      // while the page waits, asking again is waiting for the user, not a new question: no round is counted
+      waiting: state === "pending"
     })
     if (!ready) {
       yield* store.get(id).pipe(

@@ -19,7 +19,8 @@ import {
   InteractionLinks,
   InteractionStore,
   InteractionUnavailable,
-  MissingClientCapability
+  MissingClientCapability,
+  RoundLimitExceeded
 } from "../src/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
@@ -105,6 +106,34 @@ describe("Elicitation.secure", () => {
         )
         assert.instanceOf(replayed, InteractionUnavailable)
         assert.strictEqual(replayed.reason, "handedOut")
+      })
+    ))
+
+  it.effect("rounds that only wait for the page do not count toward maxRounds; other rounds still do", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const limited = <A, E>(handler: Effect.Effect<A, E, any>, request: Partial<Engine.Request> = {}) =>
+          round(handler, request).pipe(Effect.provideService(Engine.Limits, { maxRounds: 1, maxJournalBytes: 32 * 1024 }))
+        const handler = Effect.gen(function*() {
+          const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Key?", schema: ApiKey })
+          const { ok } = yield* Elicitation.form({ key: "ok", message: "Go?", schema: Schema.Struct({ ok: Schema.Boolean }) })
+          const { again } = yield* Elicitation.form({ key: "again", message: "Sure?", schema: Schema.Struct({ again: Schema.Boolean }) })
+          return `${api_key}:${ok}:${again}`
+        })
+        let result = inputRequired(yield* limited(handler))
+        // six retries before the page is completed: more than maxRounds (1), none counted
+        for (let i = 0; i < 6; i++) {
+          result = inputRequired(yield* limited(handler, { inputResponses: accepted, requestState: result.requestState }))
+          assert.deepStrictEqual(Object.keys(result.inputRequests ?? {}), ["api_key"])
+        }
+        yield* store.complete(idOf(result), { api_key: "sk-abcdefgh" })
+        result = inputRequired(yield* limited(handler, { inputResponses: accepted, requestState: result.requestState }))
+        assert.deepStrictEqual(Object.keys(result.inputRequests ?? {}), ["ok"])
+        // the next counted round is one too many
+        const tooMany = yield* Effect.flip(
+          limited(handler, { inputResponses: { ok: { action: "accept", content: { ok: true } } }, requestState: result.requestState })
+        )
+        assert.instanceOf(tooMany, RoundLimitExceeded)
       })
     ))
 
