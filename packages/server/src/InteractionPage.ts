@@ -280,13 +280,15 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
     problem?: string
   ) =>
     Effect.flatMap(page.baseUrl, (base) => {
-      const path = new URL(request.url, "http://x").pathname
+      // The page's path as the browser sees it: behind a proxy, under the public base URL's own path.
+      const path = base === undefined
+        ? new URL(request.url, "http://localhost").pathname
+        : `${new URL(base).pathname.replace(/\/+$/, "")}${page.path}/${interaction.id}`
       const body = Html.formPage({
         serverName,
         message: interaction.message,
         requestedSchema: interaction.requestedSchema,
         csrfToken: interaction.csrfToken,
-        action: path,
         shown,
         problem
       })

@@ -136,7 +136,7 @@ describe("InteractionPage over HTTP", () => {
       assert.include(bad.html, "role=\"alert\"")
       assert.include(bad.html, "&quot;API key&quot; must be at least 8 characters")
       assert.include(bad.html, "&quot;Region&quot; must be one of")
-      assert.include(bad.html, `<form method="post"`)
+      assert.include(bad.html, `<form method="post" novalidate>`)
       assert.notInclude(bad.html, "short", "a secret field is not sent back")
       const missing = yield* post(url, { csrf: token, region: "eu" }, { cookie })
       assert.strictEqual(missing.status, 400)
@@ -256,6 +256,9 @@ describe("InteractionPage over HTTP", () => {
       const page = yield* get(local)
       assert.strictEqual(page.status, 200)
       assert.include(page.headers.get("set-cookie") ?? "", "Secure")
+      const id = url.slice(url.lastIndexOf("/") + 1)
+      assert.include(page.headers.get("set-cookie") ?? "", `Path=/acme/mrtr/interactions/${id};`, "the cookie's path is the public one")
+      assert.include(page.html, `<form method="post" novalidate>`, "the form posts to the page's own (public) URL")
       const { cookie, token } = formSecrets(page)
       const wrongOrigin = yield* post(local, { csrf: token, api_key: "sk-12345678", region: "eu" }, {
         cookie,

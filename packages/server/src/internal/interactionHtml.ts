@@ -138,13 +138,16 @@ const fieldHtml = (name: string, field: Field, required: boolean, shown: Shown):
   } autocomplete="off" spellcheck="false">`
 }
 
-/** The form page: the server's name, the message, any refusal, the fields, the CSRF token. */
+/**
+ * The form page: the server's name, the message, any refusal, the fields, the
+ * CSRF token. The form has no `action`: it posts to the page's own URL as the
+ * browser sees it (behind a proxy, the public one).
+ */
 export const formPage = (input: {
   readonly serverName: string
   readonly message: string
   readonly requestedSchema: RequestedSchema
   readonly csrfToken: string
-  readonly action: string
   readonly shown: Shown
   readonly problem?: string | undefined
 }): string => {
@@ -159,7 +162,7 @@ export const formPage = (input: {
     input.serverName,
     "Information requested",
     `<p class="message">${escape(input.message)}</p>
-${problem}<form method="post" action="${escape(input.action)}" novalidate>
+${problem}<form method="post" novalidate>
 <input type="hidden" name="csrf" value="${escape(input.csrfToken)}">
 ${fields}
 <button type="submit">Submit</button>
