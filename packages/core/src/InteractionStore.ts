@@ -11,7 +11,8 @@
  * out once and deleted (the record stays as a tombstone without the value, so
  * a second submit of the page is told it was done, and an expired page is told
  * it expired, for one more TTL); a full store refuses new interactions
- * (`InteractionStoreFull`) rather than forget pending ones. A fleet needs a
+ * (`InteractionStoreFull`) rather than forget pending ones, with bounds per
+ * principal and apart for unauthenticated requests (as the `ReplayGuard`). A fleet needs a
  * shared store (e.g. Redis: a hash per id with `PXAT`, `take` as a
  * `GETDEL`-style script): provide another layer of this service.
  * Source: MCP 2026-07-28, client/elicitation (URL mode, security considerations).
@@ -73,17 +74,20 @@ export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "un
 
 /**
  * The store holds as many interactions (pending, completed or tombstones) as
- * it may: no new secure elicitation can start until some expire.
- * `capacity` is the bound. Answered as the tool's error (the handler may
- * catch it).
+ * it may for the request's principal (`scope: "principal"`), or for all
+ * requests without one (`scope: "anonymous"`): no new secure elicitation can
+ * start there until some expire. `capacity` is the bound that was hit.
+ * Answered as the tool's error (the handler may catch it).
  *
  * @since 0.1.0
  */
 export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFull>()("InteractionStoreFull", {
+  scope: Schema.Literals(["principal", "anonymous"]),
   capacity: Schema.Number
 }) {
   override get message(): string {
-    return `The server cannot start another secure elicitation now: its interaction store holds ${this.capacity} interactions; retry later`
+    return `The server cannot start another secure elicitation now: its interaction store holds ${this.capacity} ` +
+      `interactions ${this.scope === "principal" ? "for this user" : "for unauthenticated requests"}; retry later`
   }
 }
 
@@ -126,7 +130,8 @@ export class InteractionStore extends Context.Service<InteractionStore, {
     })
 
   /**
-   * The default in-memory store: at most 10,000 interactions, WebCrypto
+   * The default in-memory store: at most 10,000 interactions without a
+   * principal, 10,000 for all principals, 100 per principal; WebCrypto
    * randomness. For a single instance only; a fleet swaps this layer for a
    * shared store.
    *
@@ -139,15 +144,23 @@ export class InteractionStore extends Context.Service<InteractionStore, {
 }
 
 /**
- * Options of {@link InteractionStore.makeMemory}: `maxEntries`, the most
- * interactions kept (pending, completed and tombstones together; default
- * 10,000). Each record is kept until one TTL after its expiry (so the page
- * can say it expired), then evicted on use.
+ * Options of {@link InteractionStore.makeMemory}:
+ *
+ * - `maxEntries`: the most interactions kept (pending, completed and
+ *   tombstones together) for requests without a principal, and, separately,
+ *   for all principals together (default 10,000 each), so unauthenticated
+ *   traffic never takes the room of authenticated users;
+ * - `maxEntriesPerPrincipal`: the most of one principal (default 100), so one
+ *   user cannot fill the store for others.
+ *
+ * Each record is kept until one TTL after its expiry (so the page can say it
+ * expired), then evicted on use. Nothing live is forgotten to make room.
  *
  * @since 0.1.0
  */
 export interface InteractionStoreMemoryOptions {
   readonly maxEntries?: number | undefined
+  readonly maxEntriesPerPrincipal?: number | undefined
 }
 
 interface Entry {
@@ -159,24 +172,62 @@ interface Entry {
 
 const base64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64url")
 
+const positiveInteger = (name: string, value: number): number => {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`InteractionStore.makeMemory: ${name} must be a positive integer`)
+  }
+  return value
+}
+
 const makeMemoryWith = (
   random: SecureRandom.SecureRandom["Service"],
   options: InteractionStoreMemoryOptions | undefined
 ): InteractionStore["Service"] => {
-  const maxEntries = options?.maxEntries ?? 10_000
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-    throw new RangeError("InteractionStore.makeMemory: maxEntries must be a positive integer")
-  }
+  const maxEntries = positiveInteger("maxEntries", options?.maxEntries ?? 10_000)
+  const maxPerPrincipal = positiveInteger("maxEntriesPerPrincipal", options?.maxEntriesPerPrincipal ?? 100)
   const entries = new Map<string, Entry>()
+  let anonymous = 0
+  let authenticated = 0
+  const perPrincipal = new Map<string, number>()
+  const add = (entry: Entry) => {
+    entries.set(entry.interaction.id, entry)
+    const principal = entry.interaction.principal
+    if (principal === undefined) anonymous++
+    else {
+      authenticated++
+      perPrincipal.set(principal, (perPrincipal.get(principal) ?? 0) + 1)
+    }
+  }
+  const forget = (id: string, entry: Entry) => {
+    entries.delete(id)
+    const principal = entry.interaction.principal
+    if (principal === undefined) anonymous--
+    else {
+      authenticated--
+      const left = (perPrincipal.get(principal) ?? 1) - 1
+      if (left === 0) perPrincipal.delete(principal)
+      else perPrincipal.set(principal, left)
+    }
+  }
   const sweep = (now: number) => {
-    for (const [id, entry] of entries) if (entry.forgetAt <= now) entries.delete(id)
+    for (const [id, entry] of entries) if (entry.forgetAt <= now) forget(id, entry)
+  }
+  // Which bound a new interaction of `principal` would break, if any.
+  const full = (principal: string | undefined): InteractionStoreFull | undefined => {
+    if (principal === undefined) {
+      return anonymous >= maxEntries ? new InteractionStoreFull({ scope: "anonymous", capacity: maxEntries }) : undefined
+    }
+    if ((perPrincipal.get(principal) ?? 0) >= maxPerPrincipal) {
+      return new InteractionStoreFull({ scope: "principal", capacity: maxPerPrincipal })
+    }
+    return authenticated >= maxEntries ? new InteractionStoreFull({ scope: "principal", capacity: maxEntries }) : undefined
   }
   // The entry of `id` as of `now`: forgotten past `forgetAt`, marked expired past `expiresAt`.
   const current = (id: string, now: number): Entry | undefined => {
     const entry = entries.get(id)
     if (entry === undefined) return undefined
     if (entry.forgetAt <= now) {
-      entries.delete(id)
+      forget(id, entry)
       return undefined
     }
     const state = entry.interaction.state
@@ -194,8 +245,9 @@ const makeMemoryWith = (
       Effect.flatMap(random.randomBytes(64), (bytes) =>
         Effect.clockWith((clock) => {
           const now = clock.currentTimeMillisUnsafe()
-          if (entries.size >= maxEntries) sweep(now)
-          if (entries.size >= maxEntries) return Effect.fail(new InteractionStoreFull({ capacity: maxEntries }))
+          if (full(form.principal) !== undefined) sweep(now)
+          const refused = full(form.principal)
+          if (refused !== undefined) return Effect.fail(refused)
           const ttl = Math.max(1, Math.floor(ttlMillis))
           const interaction: Interaction = {
             id: base64url(bytes.subarray(0, 32)),
@@ -206,7 +258,7 @@ const makeMemoryWith = (
             expiresAt: now + ttl,
             state: "pending"
           }
-          entries.set(interaction.id, { interaction, content: undefined, forgetAt: now + 2 * ttl })
+          add({ interaction, content: undefined, forgetAt: now + 2 * ttl })
           return Effect.succeed(interaction)
         })),
     get: (id) => withNow((now) => current(id, now)?.interaction),

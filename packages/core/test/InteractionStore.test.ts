@@ -14,10 +14,11 @@ const form = {
   requestedSchema: { type: "object" as const, properties: { key: { type: "string" as const } }, required: ["key"] }
 }
 
-const store = (maxEntries?: number) =>
-  InteractionStore.makeMemory(maxEntries === undefined ? {} : { maxEntries }).pipe(
-    Effect.provide(SecureRandom.layerWebCrypto)
-  )
+const store = (maxEntries?: number, maxEntriesPerPrincipal?: number) =>
+  InteractionStore.makeMemory({
+    ...(maxEntries === undefined ? {} : { maxEntries }),
+    ...(maxEntriesPerPrincipal === undefined ? {} : { maxEntriesPerPrincipal })
+  }).pipe(Effect.provide(SecureRandom.layerWebCrypto))
 
 describe("InteractionStore (memory)", () => {
   it.effect("creates pending interactions with distinct 43-character ids and CSRF tokens", () =>
@@ -73,6 +74,7 @@ describe("InteractionStore (memory)", () => {
       const full = yield* Effect.flip(s.create(form, 1_000))
       assert.instanceOf(full, InteractionStoreFull)
       assert.strictEqual(full.capacity, 2)
+      assert.strictEqual(full.scope, "anonymous")
       assert.strictEqual((yield* s.get(first.id))?.state, "pending", "nothing pending is forgotten to make room")
       yield* TestClock.adjust("2 seconds")
       const later = yield* s.create(form, 1_000)
@@ -80,11 +82,32 @@ describe("InteractionStore (memory)", () => {
       assert.strictEqual(yield* s.get(first.id), undefined)
     }))
 
+  it.effect("unauthenticated requests never take the room of users, nor one user that of others", () =>
+    Effect.gen(function*() {
+      const s = yield* store(3, 2)
+      for (let i = 0; i < 3; i++) yield* s.create(form, 1_000)
+      assert.strictEqual((yield* Effect.flip(s.create(form, 1_000))).scope, "anonymous")
+      const alice = { ...form, principal: "alice" }
+      yield* s.create(alice, 1_000)
+      yield* s.create(alice, 1_000)
+      const aliceFull = yield* Effect.flip(s.create(alice, 1_000))
+      assert.deepStrictEqual([aliceFull.scope, aliceFull.capacity], ["principal", 2])
+      const bob = yield* s.create({ ...form, principal: "bob" }, 1_000)
+      assert.strictEqual(bob.principal, "bob")
+      const carol = yield* Effect.flip(s.create({ ...form, principal: "carol" }, 1_000))
+      assert.deepStrictEqual([carol.scope, carol.capacity], ["principal", 3], "all principals together are bounded too")
+      yield* TestClock.adjust("2 seconds")
+      assert.strictEqual((yield* s.create({ ...form, principal: "carol" }, 1_000)).principal, "carol")
+      yield* s.create(form, 1_000)
+    }))
+
   it.effect("rejects a bound that is not a positive integer", () =>
     Effect.gen(function*() {
-      const exit = yield* Effect.exit(store(0))
-      assert.isTrue(Exit.isFailure(exit))
-      const defect = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
-      assert.instanceOf(defect, RangeError)
+      for (const made of [store(0), store(1, 0), store(1.5)]) {
+        const exit = yield* Effect.exit(made)
+        assert.isTrue(Exit.isFailure(exit))
+        const defect = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+        assert.instanceOf(defect, RangeError)
+      }
     }))
 })
