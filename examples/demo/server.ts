@@ -217,7 +217,8 @@ const interactions = InteractionPage.layer()
 
 /**
  * The demo server, as a Layer (zero configuration: a random per-process key ring), with the interaction page's
- * services (`link_rail_account` needs its routes mounted, as `serve` does; elsewhere it answers an error).
+ * services (`link_rail_account` needs the page served: mounted, as `serve` does, or on a port of its own with
+ * `InteractionPage.serve`, as `stdio.ts` does; without either it answers an internal error).
  */
 export const layer = Layer.mergeAll(
   McpServer.tools(planTrip, linkRailAccount),

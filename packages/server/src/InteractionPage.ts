@@ -39,7 +39,8 @@
  * Mount it with `HttpTransport.layer({ mount: InteractionPage.routes })` (the
  * base URL is then the bound address unless `publicBaseUrl` is set), or add
  * `InteractionPage.routes` to your own `HttpRouter` (then `publicBaseUrl` is
- * required). Provide `InteractionPage.layer(...)` both to the tools (for
+ * required), or serve them on a port of their own with `InteractionPage.serve`
+ * (a server on stdio or in memory). Provide `InteractionPage.layer(...)` both to the tools (for
  * `Elicitation.secure`) and to the transport: the same layer value, so they
  * share one store.
  * Source: MCP 2026-07-28, client/elicitation (URL mode; security
@@ -47,10 +48,12 @@
  *
  * @since 0.1.0
  */
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ByteSize, Context, Effect, Layer, Option, Ref } from "effect"
 import {
   HttpIncomingMessage,
   HttpRouter,
+  HttpServer,
   type HttpServerError,
   HttpServerRequest,
   HttpServerResponse,
@@ -58,6 +61,7 @@ import {
 } from "effect/http"
 import { ElicitationSchema, InteractionLinks, InteractionStore } from "@mrtr/core"
 import { timingSafeEqual } from "node:crypto"
+import { createServer } from "node:http"
 import { HttpEndpoint } from "./HttpTransport.ts"
 import * as Html from "./internal/interactionHtml.ts"
 import { McpServer } from "./McpServer.ts"
@@ -240,6 +244,31 @@ export const routes: Layer.Layer<
     yield* router.add("*", `${page.path}/:id` as HttpRouter.PathInput, handle)
   })
 )
+
+/**
+ * The pages on an HTTP server of their own, for a server whose MCP transport
+ * is not HTTP (stdio, in memory): Node's `http` server bound to `host`
+ * (default `"127.0.0.1"`) and `port` (default `0`, a free port), serving only
+ * {@link routes} (other paths 404). The base URL is the bound address unless
+ * `publicBaseUrl` is set. Requires what `routes` requires; fails with
+ * `ServeError` when the port cannot be bound.
+ *
+ * @since 0.1.0
+ */
+export const serve = (
+  options: { readonly port?: number | undefined; readonly host?: string | undefined } = {}
+): Layer.Layer<never, HttpServerError.ServeError, InteractionPage | InteractionStore.InteractionStore> => {
+  const endpoint = Layer.effect(
+    HttpEndpoint,
+    Effect.map(HttpServer.HttpServer, (server) => {
+      const url = HttpServer.formatAddress(server.address)
+      return HttpEndpoint.of({ url, address: server.address, path: "/" })
+    })
+  )
+  return HttpRouter.serve(routes.pipe(Layer.provide(endpoint)), { disableListenLog: true, disableLogger: true }).pipe(
+    Layer.provide(NodeHttpServer.layer(() => createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }))
+  )
+}
 
 type Store = InteractionStore.InteractionStore["Service"]
 type Interaction = InteractionStore.Interaction

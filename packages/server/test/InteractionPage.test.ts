@@ -8,10 +8,10 @@
  * messages are checked against the official JSON Schema.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { validateWire } from "@mrtr/test-support/wire"
-import { InteractionPage } from "../src/index.ts"
-import { ACCEPT, callConnect, startServer } from "./interactionFixtures.ts"
+import { InteractionPage, McpServer } from "../src/index.ts"
+import { ACCEPT, callConnect, connect, startServer, URL_CAPS } from "./interactionFixtures.ts"
 
 interface Page {
   readonly status: number
@@ -266,4 +266,52 @@ describe("InteractionPage over HTTP", () => {
       })
       assert.strictEqual(wrongOrigin.status, 403, "the public origin is the only allowed one")
     })))
+})
+
+describe("InteractionPage.serve (a server whose MCP transport is not HTTP)", () => {
+  it.live("serves the pages on a port of their own; the in-process conversation completes with the value", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const interactions = InteractionPage.layer()
+      const server = McpServer.tools(connect).pipe(
+        Layer.provide(interactions),
+        Layer.provideMerge(McpServer.layer({ name: "stdio-acme", version: "1.0.0" }))
+      )
+      // the page reads the server's name from McpServer when it is there
+      const context = yield* Layer.build(
+        InteractionPage.serve({ port: 0 }).pipe(Layer.provide(interactions), Layer.provideMerge(server), Layer.orDie)
+      )
+      const handle = (params: Record<string, unknown>) =>
+        McpServer.McpServer.use((server) =>
+          server.handle({ message: rpc(params) })
+        ).pipe(Effect.provide(context), Effect.map((reply) => (reply as { message: any }).message))
+      const first = yield* handle({})
+      validateWire("InputRequiredResult", first.result)
+      const url: string = first.result.inputRequests.api_key.params.url
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mrtr\/interactions\/[A-Za-z0-9_-]{43}$/)
+      const page = yield* get(url)
+      assert.strictEqual(page.status, 200)
+      assert.include(page.html, "stdio-acme")
+      const { cookie, token } = formSecrets(page)
+      assert.strictEqual((yield* post(url, { csrf: token, api_key: "sk-12345678", region: "eu" }, { cookie })).status, 200)
+      const done = yield* handle({ inputResponses: ACCEPT, requestState: first.result.requestState })
+      validateWire("CallToolResult", done.result)
+      assert.deepStrictEqual(done.result.content, [{ type: "text", text: "connected to eu with a key of 11 characters" }])
+      assert.strictEqual((yield* get(`${new URL(url).origin}/mcp`)).status, 404, "only the pages are served there")
+    })))
+})
+
+let rpcId = 1
+const rpc = (params: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id: rpcId++,
+  method: "tools/call",
+  params: {
+    name: "connect",
+    arguments: {},
+    ...params,
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": URL_CAPS
+    }
+  }
 })
