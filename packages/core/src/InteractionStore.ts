@@ -10,7 +10,7 @@
  * the page's URL (32 random bytes), so it is never logged; a value is handed
  * out once and deleted (the record stays as a tombstone without the value, so
  * a second submit of the page is told it was done, and an expired page is told
- * it expired, for one more TTL); a full store refuses new interactions
+ * it expired, for one more TTL, at least a minute); a full store refuses new interactions
  * (`InteractionStoreFull`) rather than forget pending ones, with bounds per
  * principal and apart for unauthenticated requests (as the `ReplayGuard`). A fleet needs a
  * shared store (e.g. Redis: a hash per id with `PXAT`, `take` as a
@@ -153,8 +153,9 @@ export class InteractionStore extends Context.Service<InteractionStore, {
  * - `maxEntriesPerPrincipal`: the most of one principal (default 100), so one
  *   user cannot fill the store for others.
  *
- * Each record is kept until one TTL after its expiry (so the page can say it
- * expired), then evicted on use. Nothing live is forgotten to make room.
+ * Each record is kept until one TTL (at least a minute) after its expiry (so
+ * the page can say it expired or was used), then evicted on use. Nothing live
+ * is forgotten to make room.
  *
  * @since 0.1.0
  */
@@ -166,9 +167,12 @@ export interface InteractionStoreMemoryOptions {
 interface Entry {
   interaction: Interaction
   content: Readonly<Record<string, unknown>> | undefined
-  /** When the record itself is forgotten: one TTL after `expiresAt`. */
+  /** When the record itself is forgotten: one TTL (at least a minute) after `expiresAt`. */
   readonly forgetAt: number
 }
+
+// How long, at least, an expired or used page can still say so.
+const minimumTombstoneMillis = 60_000
 
 const base64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64url")
 
@@ -258,7 +262,7 @@ const makeMemoryWith = (
             expiresAt: now + ttl,
             state: "pending"
           }
-          add({ interaction, content: undefined, forgetAt: now + 2 * ttl })
+          add({ interaction, content: undefined, forgetAt: now + ttl + Math.max(ttl, minimumTombstoneMillis) })
           return Effect.succeed(interaction)
         })),
     get: (id) => withNow((now) => current(id, now)?.interaction),

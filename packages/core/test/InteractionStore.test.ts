@@ -48,7 +48,7 @@ describe("InteractionStore (memory)", () => {
       assert.strictEqual(yield* s.complete("y".repeat(43), { key: "sk" }), "unknown")
     }))
 
-  it.effect("expires at its TTL, says so for one more TTL, then forgets", () =>
+  it.effect("expires at its TTL, says so for one more TTL (at least a minute), then forgets", () =>
     Effect.gen(function*() {
       const s = yield* store()
       const pending = yield* s.create(form, 60_000)
@@ -61,7 +61,10 @@ describe("InteractionStore (memory)", () => {
       assert.strictEqual(yield* s.complete(pending.id, { key: "late" }), "expired")
       assert.strictEqual(yield* s.take(completed.id), undefined, "an uncollected value expires with its page")
       assert.strictEqual((yield* s.get(completed.id))?.state, "expired")
-      yield* TestClock.adjust("60 seconds")
+      const brief = yield* s.create(form, 1_000)
+      yield* TestClock.adjust("59 seconds")
+      assert.strictEqual((yield* s.get(brief.id))?.state, "expired", "a short TTL still says so for a minute")
+      yield* TestClock.adjust("1 second")
       assert.strictEqual(yield* s.get(pending.id), undefined)
       assert.strictEqual(yield* s.complete(pending.id, { key: "late" }), "unknown")
     }))
@@ -76,6 +79,8 @@ describe("InteractionStore (memory)", () => {
       assert.strictEqual(full.capacity, 2)
       assert.strictEqual(full.scope, "anonymous")
       assert.strictEqual((yield* s.get(first.id))?.state, "pending", "nothing pending is forgotten to make room")
+      yield* TestClock.adjust("60 seconds")
+      assert.strictEqual((yield* Effect.flip(s.create(form, 1_000))).scope, "anonymous", "tombstones for a minute")
       yield* TestClock.adjust("2 seconds")
       const later = yield* s.create(form, 1_000)
       assert.strictEqual((yield* s.get(later.id))?.state, "pending")
@@ -96,7 +101,7 @@ describe("InteractionStore (memory)", () => {
       assert.strictEqual(bob.principal, "bob")
       const carol = yield* Effect.flip(s.create({ ...form, principal: "carol" }, 1_000))
       assert.deepStrictEqual([carol.scope, carol.capacity], ["principal", 3], "all principals together are bounded too")
-      yield* TestClock.adjust("2 seconds")
+      yield* TestClock.adjust("62 seconds")
       assert.strictEqual((yield* s.create({ ...form, principal: "carol" }, 1_000)).principal, "carol")
       yield* s.create(form, 1_000)
     }))
