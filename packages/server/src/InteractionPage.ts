@@ -321,13 +321,15 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
         shown,
         problem
       })
-      return HttpServerResponse.setCookie(htmlResponse(body, status), CSRF_COOKIE, interaction.csrfToken, {
-        path,
-        httpOnly: true,
-        sameSite: "strict",
-        secure: base?.startsWith("https:") ?? false,
-        maxAge: `${Math.max(1, interaction.expiresAt - Date.now())} millis`
-      }).pipe(Effect.orDie)
+      return Effect.clockWith((clock) =>
+        HttpServerResponse.setCookie(htmlResponse(body, status), CSRF_COOKIE, interaction.csrfToken, {
+          path,
+          httpOnly: true,
+          sameSite: "strict",
+          secure: base?.startsWith("https:") ?? false,
+          maxAge: `${Math.max(1, interaction.expiresAt - clock.currentTimeMillisUnsafe())} millis`
+        })
+      ).pipe(Effect.orDie)
     })
 
   // The interaction, when this user may see it; otherwise the page that says why not.
