@@ -823,7 +823,13 @@ const handleAdmitted = (
     // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
     // GET or DELETE without a session, is not served here.
     if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
-      return dispatch(handler, headers, undefined, undefined, acceptsEventStream(headers["accept"]), request.method)
+      const sse = acceptsEventStream(headers["accept"])
+      return config.principal === undefined
+        ? dispatch(handler, headers, undefined, undefined, sse, request.method)
+        : Effect.flatMap(
+          config.principal(request),
+          (principal) => dispatch(handler, headers, undefined, principal, sse, request.method as "GET" | "DELETE")
+        )
     }
     return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
   }
@@ -912,7 +918,9 @@ const toResponse = (
         const body = events === undefined
           ? Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body))
           : Stream.concat(
-            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(`id: ${events.prime}\ndata: \n\n`)),
+            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(
+              `id: ${events.prime}\n${events.retryMs === undefined ? "" : `retry: ${events.retryMs}\n`}data: \n\n`
+            )),
             Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body, events.idOf(m)))
           )
         return Effect.succeed(HttpServerResponse.stream(

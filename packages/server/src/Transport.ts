@@ -59,7 +59,9 @@ export interface Connection {
 /**
  * SSE event ids of a `Stream` reply (2025-11-25 sessions on HTTP):
  * `prime` is the id of an empty priming event to send first (none when
- * undefined); `idOf` gives each message's event id, for `Last-Event-ID`.
+ * undefined), with `retry: <retryMs>` (the reconnection delay a client
+ * should wait, in milliseconds) when given; `idOf` gives each message's
+ * event id, for `Last-Event-ID`.
  *
  * Source: MCP 2025-11-25, basic/transports (resumability and redelivery).
  *
@@ -67,6 +69,7 @@ export interface Connection {
  */
 export interface EventIds {
   readonly prime: string | undefined
+  readonly retryMs?: number | undefined
   readonly idOf: (message: WireMessage) => string | undefined
 }
 

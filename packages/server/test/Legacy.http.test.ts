@@ -103,6 +103,20 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     })
   })
 
+  it("a session id is bound to the principal that opened it: another user presenting it finds no session", async () => {
+    await withServer({}, async (url) => {
+      const alice = { "x-user": "alice" }
+      const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }), alice)
+      const session = response.headers.get("mcp-session-id")!
+      expect((await post(url, rpc("ping"), { ...alice, "mcp-session-id": session })).status).toBe(200)
+      const mallory = await post(url, rpc("ping"), { "x-user": "mallory", "mcp-session-id": session })
+      expect(mallory.status).toBe(404)
+      expect(((await mallory.json()) as any).error.code).toBe(-32001)
+      expect((await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status).toBe(404)
+      expect((await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status).toBe(200)
+    }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
+  })
+
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
     await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []
@@ -196,6 +210,40 @@ describe("the legacy shim on Streamable HTTP", () => {
       await answer(url, headers, third.id, { action: "accept", content: { name: "Duplicate" } })
       const done = await events.message()
       expect(done.result.content[0].text).toBe("Yo, Ada!")
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
+  it("a JSON-RPC error as a leg's answer ends the request with input_failed, carrying the client's error", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "needs_sampling" }), headers)
+      const ask = await events.message()
+      legacy("CreateMessageRequest", ask)
+      const rejected = await post(url, { jsonrpc: "2.0", id: ask.id, error: { code: -1, message: "User rejected sampling" } }, headers)
+      expect(rejected.status).toBe(202)
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({
+        code: -32603,
+        data: { reason: "input_failed", method: "sampling/createMessage", error: { code: -1, message: "User rejected sampling" } }
+      })
+    })
+  })
+
+  it("answers that never fit are asked again only up to maxRounds, then the request fails with -32602", async () => {
+    await withServer({ maxRounds: 2 }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      for (;;) {
+        const message = await events.message()
+        if (message.method !== "elicitation/create") {
+          legacy("JSONRPCErrorResponse", message)
+          expect(message.error.code).toBe(-32602)
+          break
+        }
+        await answer(url, headers, message.id, { action: "accept", content: { wrong: true } })
+      }
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
     })
   })
@@ -348,6 +396,31 @@ describe("the legacy shim on Streamable HTTP", () => {
       const again = await next.message()
       await answer(url, headers, again.id, { action: "accept", content: { name: "Bo" } })
       expect((await next.message()).result.content[0].text).toBe("Yo, Bo!")
+    })
+  })
+
+  it("a stream the server closes mid-call (SEP-1699) resumes on a GET with its Last-Event-ID: the pending leg, then the result", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const post1 = await stream(url, rpc("tools/call", { name: "reconnect" }), headers)
+      const priming = await post1.next()
+      expect(priming?.data.trim()).toBe("")
+      expect(priming?.id).toMatch(/\.0$/)
+      expect(await post1.next()).toBeUndefined() // the server closed the connection, not the call
+      const get = await fetch(url, {
+        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": priming!.id! }
+      })
+      expect(get.status).toBe(200)
+      const resumed = sseReader(get)
+      const askEvent = await resumed.next()
+      const ask = JSON.parse(askEvent!.data)
+      legacy("ElicitRequest", ask)
+      expect(askEvent!.id).not.toBe(priming!.id)
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await resumed.message()
+      legacy("JSONRPCResultResponse", done)
+      expect(done.result.content[0].text).toBe("reconnected as Ada")
+      expect(await resumed.message()).toBeUndefined()
     })
   })
 

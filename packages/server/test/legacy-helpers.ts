@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { Elicitation, MissingClientCapability } from "@mrtr/core"
-import { HttpTransport, McpServer, Tool } from "../src/index.ts"
+import { HttpTransport, McpServer, RequestContext, Tool } from "../src/index.ts"
 import { serverLayer } from "./fixtures.ts"
 
 export const signIn = Tool.make("sign_in", {
@@ -29,8 +29,18 @@ export const fallback = Tool.make("fallback", {
     )
 })
 
+export const reconnect = Tool.make("reconnect", {
+  description: "Closes its SSE stream at once (SEP-1699), then asks for a name",
+  handler: () =>
+    Effect.gen(function*() {
+      yield* RequestContext.closeStream
+      const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Schema.Struct({ name: Schema.String }) })
+      return `reconnected as ${name}`
+    })
+})
+
 export const legacyServer = (options: Partial<McpServer.Options> = {}) =>
-  McpServer.tools(signIn, fallback).pipe(Layer.provideMerge(serverLayer(options)))
+  McpServer.tools(signIn, fallback, reconnect).pipe(Layer.provideMerge(serverLayer(options)))
 
 /** Runs `body` against the server on a free port; the server stops afterwards. */
 export const withServer = async (
