@@ -50,6 +50,9 @@ import {
  *
  * - `maxRounds`: most `input_required` results one request may produce
  *   (default 16); past it the request fails with `RoundLimitExceeded`.
+ *   Rounds that only wait for something outside the conversation (every
+ *   pending ask `waiting`: a secure elicitation's page not completed yet)
+ *   are not counted; what they wait for expires.
  * - `maxJournalBytes`: most bytes of the journal's JSON (default 32 KiB);
  *   past it the request fails with `JournalTooLarge`.
  *
@@ -76,6 +79,10 @@ export const Limits = Context.Reference<{ readonly maxRounds: number; readonly m
  * - `clientCapabilities`: from `_meta["io.modelcontextprotocol/clientCapabilities"]`.
  * - `inputResponses`, `requestState`: from the retry's params
  *   (`InputResponseRequestParams`).
+ * - `inProcess`: the rounds run in this process one after the other (the
+ *   2025-11-25 shim, a task runner) rather than on the client's retries; an
+ *   ask may then wait for something the server itself awaits (a secure
+ *   elicitation's page) instead of being asked again. Default `false`.
  *
  * @since 0.1.0
  */
@@ -88,6 +95,7 @@ export interface Request {
   readonly clientCapabilities: ClientCapabilities
   readonly inputResponses?: InputResponses | undefined
   readonly requestState?: string | undefined
+  readonly inProcess?: boolean | undefined
   /**
    * A journal the server kept itself (a task's, from its `TaskStore`), used
    * instead of unsealing `requestState`. Trusted: never take it from the wire.
@@ -150,6 +158,8 @@ export type RunError =
 interface PendingAsk {
   readonly digest: string
   readonly request: InputRequest
+  /** Pending only because the server waits for something outside the conversation (`Ask.waiting`). */
+  readonly waiting: boolean
   /** How many asks of the handler wait for this answer (the same ask may run in two branches). */
   waiters: number
 }
@@ -349,6 +359,8 @@ const runRound = <A, E, R>(
 
   const conversation: Conversation["Service"] = Conversation.of({
     clientCapabilities: request.clientCapabilities,
+    principal: request.principal,
+    inProcess: request.inProcess === true,
     round: journal.round,
     detach: request.detach === true
       ? Effect.suspend(() => {
@@ -410,7 +422,7 @@ const runRound = <A, E, R>(
                 // Asked again after a refused answer: the reason is shown, the digest stays the question's.
                 const reason = refusals.get(askKey)
                 const shown = reason === undefined || ask.withReason === undefined ? ask.request : ask.withReason(reason)
-                entry = { digest, request: shown, waiters: 0 }
+                entry = { digest, request: shown, waiting: ask.waiting === true, waiters: 0 }
                 pending.set(askKey, entry)
                 watch.changed()
               }
@@ -510,9 +522,36 @@ const runRound = <A, E, R>(
     })
   }
 
-  // The journal after this round: what was answered and stepped, and the
-  // digests of `asked` (the pending asks; none when the handler detached).
-  const nextJournal = (round: number, asked: ReadonlyMap<string, PendingAsk>): Journal.Journal => {
+  // The handler is suspended: seal the new journal with every pending ask.
+  const suspend = (): Effect.Effect<Outcome<A>, RunError> => {
+    const round = journal.round + 1
+    // Rounds that only wait for something outside the conversation (a secure elicitation's page) are not counted.
+    let onlyWaiting = pending.size > 0
+    for (const ask of pending.values()) if (!ask.waiting) onlyWaiting = false
+    const waited = (journal.waited ?? 0) + (onlyWaiting ? 1 : 0)
+    if (round - waited > limits.maxRounds) return Effect.fail(new RoundLimitExceeded({ maxRounds: limits.maxRounds }))
+    const inputRequests: Record<string, InputRequest> = dictionary()
+    for (const [key, ask] of pending) inputRequests[key] = ask.request
+    const next = nextJournal(round, pending, waited)
+    return Effect.flatMap(checkSize(next), () =>
+      Effect.map(codec.seal(next, binding), (requestState): Outcome<A> => ({
+        _tag: "InputRequired",
+        result: makeInputRequiredResult({ inputRequests, requestState }),
+        round,
+        journal: next
+      })))
+  }
+
+  // The handler detached: its journal so far, without pending asks, goes to the task.
+  const detach = (): Effect.Effect<Outcome<A>, RunError> => {
+    const next = nextJournal(journal.round, new Map(), journal.waited ?? 0)
+    return Effect.as(checkSize(next), { _tag: "Detached", journal: next, round: journal.round } as const)
+  }
+
+  // The journal after this round: what was answered and stepped, the digests
+  // of `asked` (the pending asks; none when the handler detached), and the
+  // count of rounds that only waited.
+  const nextJournal = (round: number, asked: ReadonlyMap<string, PendingAsk>, waited: number): Journal.Journal => {
     const pendingDigests: Record<string, string> = dictionary()
     for (const [key, ask] of asked) pendingDigests[key] = ask.digest
     // Answers the handler did not reach this round (its path changed before
@@ -528,7 +567,14 @@ const runRound = <A, E, R>(
       const answer = answers[key]
       if (answer !== undefined) answers[key] = { d: answer.d, r: record(answer.r) }
     }
-    return { v: 1, round, answers: Object.assign(kept, answers), steps, pending: pendingDigests }
+    return {
+      v: 1,
+      round,
+      answers: Object.assign(kept, answers),
+      steps,
+      pending: pendingDigests,
+      ...(waited === 0 ? {} : { waited })
+    }
   }
 
   const checkSize = (next: Journal.Journal): Effect.Effect<void, JournalTooLarge> => {
@@ -539,28 +585,6 @@ const runRound = <A, E, R>(
     return size > limits.maxJournalBytes
       ? Effect.fail(new JournalTooLarge({ size, maxJournalBytes: limits.maxJournalBytes }))
       : Effect.void
-  }
-
-  // The handler is suspended: seal the new journal with every pending ask.
-  const suspend = (): Effect.Effect<Outcome<A>, RunError> => {
-    const round = journal.round + 1
-    if (round > limits.maxRounds) return Effect.fail(new RoundLimitExceeded({ maxRounds: limits.maxRounds }))
-    const inputRequests: Record<string, InputRequest> = dictionary()
-    for (const [key, ask] of pending) inputRequests[key] = ask.request
-    const next = nextJournal(round, pending)
-    return Effect.flatMap(checkSize(next), () =>
-      Effect.map(codec.seal(next, binding), (requestState): Outcome<A> => ({
-        _tag: "InputRequired",
-        result: makeInputRequiredResult({ inputRequests, requestState }),
-        round,
-        journal: next
-      })))
-  }
-
-  // The handler detached: its journal so far, without pending asks, goes to the task.
-  const detach = (): Effect.Effect<Outcome<A>, RunError> => {
-    const next = nextJournal(journal.round, new Map())
-    return Effect.as(checkSize(next), { _tag: "Detached", journal: next, round: journal.round } as const)
   }
 
   return Effect.flatMap(
