@@ -119,6 +119,28 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
   })
 
+  it("params nested too deeply are -32602 before any handler or digest recurses; subscriptions per session are bounded", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      let deep: unknown = "x"
+      for (let i = 0; i < 100; i++) deep = [deep]
+      const refused = await (await post(url, rpc("tools/call", { name: "fallback", arguments: { extra: deep } }), headers)).json() as any
+      legacy("JSONRPCErrorResponse", refused)
+      expect(refused.error.code).toBe(-32602)
+      expect(refused.error.message).toMatch(/nested more than 64 levels/)
+      const subscribe = async (i: number) => {
+        const body = await (await post(url, rpc("resources/subscribe", { uri: `test://r/${i}` }), headers)).json() as any
+        return body.error?.code ?? 0
+      }
+      for (let batch = 0; batch < 1000; batch += 100) {
+        const codes = await Promise.all(Array.from({ length: 100 }, (_, i) => subscribe(batch + i)))
+        expect(codes.every((code) => code === 0)).toBe(true)
+      }
+      expect(await subscribe(1000)).toBe(-32602)
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  }, 60_000)
+
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
     await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []
