@@ -7,6 +7,11 @@
  * as progress or log messages, then the response, which ends the stream).
  * There is no GET stream, no DELETE, no `Mcp-Session-Id` and no
  * `Last-Event-ID` in this revision. Closing the SSE stream cancels the request.
+ * The same endpoint serves the 2025-11-25 wire (the dispatcher tells the
+ * eras apart): a `GET` or `DELETE` carrying `Mcp-Session-Id` goes to the
+ * dispatcher (a session's stream, the end of a session), responses may carry
+ * an `Mcp-Session-Id` header, and SSE events of a session carry `id:` lines
+ * (after an empty priming event) for `Last-Event-ID` resumption.
  *
  * What this module checks before the dispatcher sees a message, in order:
  *
@@ -14,7 +19,7 @@
  * |-----------------------------------------------|--------|-----------------------------|
  * | `Host` / `Origin` not allowed (DNS rebinding)  | 403    | JSON-RPC -32600, no `id`    |
  * | `OPTIONS` with `cors` on (CORS preflight)      | 204    | empty, CORS headers         |
- * | method other than `POST`                       | 405    | empty, `Allow: POST`        |
+ * | method other than `POST` (but a GET/DELETE with `Mcp-Session-Id`) | 405 | empty, `Allow: POST` |
  * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
  * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`, `Connection: close` |
  * | body of an `Upgrade` offer not in time         | 408    | JSON-RPC -32600, no `id`    |
@@ -690,7 +695,10 @@ const decoder = new TextDecoder()
  * default event type); the explicit line is what the MCP SDKs send.
  * `JSON.stringify` output has no line breaks, so one `data:` line suffices.
  */
-const sseEvent = (json: string): Uint8Array => encoder.encode(`event: message\ndata: ${json}\n\n`)
+const sseEvent = (json: string, eventId?: string | undefined): Uint8Array =>
+  encoder.encode(
+    eventId === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${eventId}\nevent: message\ndata: ${json}\n\n`
+  )
 
 /**
  * Reads the body, capped at `config.maxBodyBytes` bytes received (so chunked
@@ -790,6 +798,11 @@ const handleAdmitted = (
   headers: Headers.Headers
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (request.method !== "POST") {
+    // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
+    // GET or DELETE without a session, is not served here.
+    if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
+      return dispatch(handler, headers, undefined, undefined, request.method)
+    }
     return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
   }
   if (mediaType(headers["content-type"]) !== "application/json") {
@@ -834,12 +847,15 @@ const dispatch = (
   handler: Handler,
   headers: Headers.Headers,
   message: unknown,
-  principal: string | undefined
+  principal: string | undefined,
+  httpMethod: "POST" | "GET" | "DELETE" = "POST"
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming: Incoming = {
     message,
     headers: (name) => headers[name.toLowerCase()],
-    principal
+    principal,
+    canStream: acceptsEventStream(headers["accept"]),
+    ...(httpMethod === "POST" ? {} : { httpMethod })
   }
   const id = requestIdOf(message)
   return handler.handle(incoming).pipe(
@@ -859,16 +875,24 @@ const toResponse = (
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   switch (reply._tag) {
     case "Accepted":
-      return Effect.succeed(HttpServerResponse.empty({ status: 202 }))
+      return Effect.succeed(HttpServerResponse.empty({ status: reply.httpStatus ?? 202 }))
     case "Response": {
       const encoded = encodeMessage(reply.message, id)
-      return Effect.succeed(jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 200))
+      const response = jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 200)
+      return Effect.succeed(reply.headers === undefined ? response : HttpServerResponse.setHeaders(response, reply.headers))
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
       if (acceptsEventStream(headers["accept"])) {
+        const events = reply.events
+        const body = events === undefined
+          ? Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body))
+          : Stream.concat(
+            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(`id: ${events.prime}\ndata: \n\n`)),
+            Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body, events.idOf(m)))
+          )
         return Effect.succeed(HttpServerResponse.stream(
-          Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body)),
+          body,
           {
             contentType: "text/event-stream",
             headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
