@@ -64,7 +64,7 @@ import {
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
-import { ReplayGuard, type ReplayGuardFull } from "./ReplayGuard.ts"
+import { ReplayGuard, type ReplayGuardFull, type ReplayGuardUnavailable } from "./ReplayGuard.ts"
 
 export {
   /** @since 0.1.0 */
@@ -73,6 +73,8 @@ export {
   ReplayGuardFull,
   /** @since 0.1.0 */
   type ReplayGuardMemoryOptions,
+  /** @since 0.1.0 */
+  ReplayGuardUnavailable,
   /** @since 0.1.0 */
   replayGuardFullTotal
 } from "./ReplayGuard.ts"
@@ -620,7 +622,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
         )
       }))
 
-  const open = (sealed: Sealed, principal: string | undefined): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull> =>
+  const open = (sealed: Sealed, principal: string | undefined): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
     Effect.clockWith((clock) => {
       if (clock.currentTimeMillisUnsafe() >= sealed.exp) return reject("expired")
       if (guard === undefined) return Effect.succeed(sealed.p)
@@ -632,7 +634,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       )
     })
 
-  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull> =>
+  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
     Effect.suspend(() => {
       if (typeof state !== "string") return reject("malformed")
       if (state.length > maxSize) return reject("too-large")
@@ -696,7 +698,7 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  */
 export class RequestStateCodec extends Context.Service<RequestStateCodec, {
   readonly seal: (payload: unknown, binding: Binding) => Effect.Effect<string, RequestStateTooLarge>
-  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull>
+  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable>
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
   /**
    * Builds the service on the `Aead` and `SecureRandom` services of the

@@ -37,6 +37,8 @@ import {
   Stream
 } from "effect"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
+import type { RedisError } from "effect/persistence/Redis"
+import * as SharedState from "./internal/sharedState.ts"
 import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
@@ -566,13 +568,21 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  *
  * With zero configuration it reads the key ring from
  * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged; a
- * malformed value fails the layer with a `ConfigError`) and the
- * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes), and uses
- * `node:crypto` for digests. `requestState` configures sealing instead:
- * either codec options (`{ keyRing, ttl?, maxSize?, singleUse? }`, see
+ * malformed value fails the layer with a `ConfigError`), the
+ * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes) and single use
+ * from `MRTR_SINGLE_USE` (default false), and uses `node:crypto` for
+ * digests. `requestState` configures sealing instead: either codec options
+ * (`{ keyRing, ttl?, maxSize?, singleUse? }`, see
  * `RequestState.RequestStateCodecOptions`; e.g.
  * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`)
- * or a whole codec Layer.
+ * or a whole codec Layer (which brings its own `ReplayGuard`).
+ *
+ * Single use (from configuration or options) redeems through the Redis
+ * guard of `@mrtr/server/Redis` when `MRTR_REDIS_URL` is set, so a state
+ * redeemed on one instance is refused by every other; else through the
+ * in-memory guard. The layer then fails with a `RedisError` when Redis is
+ * unreachable at start-up; afterwards an unreachable Redis fails only the
+ * retries that carry a single-use `requestState` (-32603, retry later).
  *
  * @since 0.1.0
  */
@@ -583,15 +593,21 @@ export const layer = <E = never>(
       | RequestState.RequestStateCodecOptions<E>
       | undefined
   }
-): Layer.Layer<McpServer | McpHandler, Config.ConfigError | E> => {
+): Layer.Layer<McpServer | McpHandler, Config.ConfigError | RedisError | E> => {
   const server = Layer.effect(McpServer, make(options))
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle })))
   const requestState = options.requestState
-  const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E> = requestState === undefined
-    ? RequestState.RequestStateCodec.layerConfig
+  const withGuard = (singleUse: boolean, codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E>) =>
+    singleUse ? Layer.provide(codec, SharedState.replayGuardLayer) : codec
+  const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | RedisError | E> = requestState === undefined
+    ? Layer.unwrap(Effect.map(SharedState.singleUseConfig, (singleUse) =>
+      withGuard(singleUse, RequestState.RequestStateCodec.layer({ keyRing: RequestState.KeyRing.fromConfig, singleUse }))))
     : Layer.isLayer(requestState)
     ? requestState as Layer.Layer<RequestState.RequestStateCodec, E>
-    : RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
+    : withGuard(
+      (requestState as RequestState.RequestStateCodecOptions<E>).singleUse === true,
+      RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
+    )
   return Layer.provideMerge(handler, server).pipe(
     Layer.provide(codec),
     Layer.provide(NodeCrypto.layerDigest)

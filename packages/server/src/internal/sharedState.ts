@@ -1,0 +1,32 @@
+/**
+ * Which `ReplayGuard` the server's default configuration uses: the Redis one
+ * (`../Redis.ts`, loaded on demand so the `redis` client is only imported
+ * when it is used) when `MRTR_REDIS_URL` is set, else the in-memory one; and
+ * whether single use is on by configuration (`MRTR_SINGLE_USE`).
+ * Source: DESIGN.md, "Services a deployment swaps".
+ */
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+import type { RedisError } from "effect/persistence/Redis"
+import { RequestState } from "@mrtr/core"
+
+/** `MRTR_SINGLE_USE` (a boolean: `true`/`false`, `yes`/`no`, `1`/`0`; default false). */
+export const singleUseConfigName = "MRTR_SINGLE_USE"
+
+/** `MRTR_REDIS_URL`, the Redis of the fleet's shared state (see `../Redis.ts`). */
+export const redisUrlConfigName = "MRTR_REDIS_URL"
+
+/** Single use from configuration. */
+export const singleUseConfig: Config.Config<boolean> = Config.Boolean(singleUseConfigName).pipe(
+  Config.withDefault(false)
+)
+
+/** The replay guard of the configuration: Redis when `MRTR_REDIS_URL` is set, else in memory. */
+export const replayGuardLayer: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.flatMap(Config.option(Config.Redacted(redisUrlConfigName)), (url) =>
+    Option.isNone(url)
+      ? Effect.succeed(RequestState.ReplayGuard.layerMemory)
+      : Effect.map(
+        Effect.promise(() => import("../Redis.ts")),
+        (Redis) => Redis.layerReplayGuardUrl(Redacted.value(url.value))
+      ))
+)
