@@ -26,7 +26,7 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-/** A started child process: its output so far, its exit, and `stop` (SIGTERM, then SIGKILL after 5 s). */
+/** A started child process: its output so far, its exit, and `stop` (SIGTERM, then SIGKILL after 3 s). */
 export interface Proc {
   readonly pid: number
   readonly child: ChildProcess
@@ -64,7 +64,7 @@ export const spawnReady = (
     const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
       if (child.exitCode !== null || child.signalCode !== null) return
       child.kill(signal)
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+      const timer = setTimeout(() => child.kill("SIGKILL"), 3_000)
       await exited
       clearTimeout(timer)
     }

@@ -101,6 +101,21 @@ export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total
   incremental: true
 })
 
+/**
+ * Counter of single-use redemptions answered by a {@link ReplayGuard}, by
+ * `outcome` (`first`: accepted; `replayed`: already redeemed) and `store`
+ * (`memory`, `redis`).
+ *
+ * @since 0.1.0
+ */
+export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_redemptions_total", {
+  description: "Single-use requestState redemptions, by outcome (first, replayed) and store",
+  incremental: true
+})
+
+const memoryFirst = Metric.withAttributes(replayGuardRedemptionsTotal, { outcome: "first", store: "memory" })
+const memoryReplayed = Metric.withAttributes(replayGuardRedemptionsTotal, { outcome: "replayed", store: "memory" })
+
 const positiveInteger = (name: string, value: number): number => {
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new RangeError(`ReplayGuard.makeMemory: ${name} must be a positive integer`)
@@ -203,7 +218,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
             const now = clock.currentTimeMillisUnsafe()
             const pool = principal === undefined ? anonymous : authenticated
             pool.pruneHead(now)
-            if (pool.has(jti)) return Effect.succeed(false)
+            if (pool.has(jti)) return Effect.as(Metric.update(memoryReplayed, 1), false)
             if (principal !== undefined && pool.countOf(principal) >= maxPerPrincipal) {
               pool.sweep(now)
               if (pool.countOf(principal) >= maxPerPrincipal) return full("principal", maxPerPrincipal)
@@ -213,7 +228,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
               if (pool.size() >= maxEntries) return full(principal === undefined ? "anonymous" : "principal", maxEntries)
             }
             pool.add(jti, expiresAt, principal)
-            return Effect.succeed(true)
+            return Effect.as(Metric.update(memoryFirst, 1), true)
           })
       })
     })

@@ -55,6 +55,7 @@ import {
   Effect,
   Layer,
   Logger,
+  Metric,
   Option,
   Redacted,
   Result,
@@ -76,7 +77,9 @@ export {
   /** @since 0.1.0 */
   ReplayGuardUnavailable,
   /** @since 0.1.0 */
-  replayGuardFullTotal
+  replayGuardFullTotal,
+  /** @since 0.1.0 */
+  replayGuardRedemptionsTotal
 } from "./ReplayGuard.ts"
 
 // -----------------------------------------------------------------------------
@@ -522,10 +525,24 @@ type RejectionReason =
   | "missing-jti"
   | "replayed"
 
+/**
+ * Counter of rejected `requestState`, by `reason` (the values listed in the
+ * module header). Clients only ever see the one frozen `-32602`.
+ *
+ * @since 0.1.0
+ */
+export const rejectionsTotal = Metric.counter("mrtr_request_state_rejections_total", {
+  description: "requestState rejected, by reason (the client sees one frozen -32602 Invalid requestState)",
+  incremental: true
+})
+
 const reject = (reason: RejectionReason): Effect.Effect<never, InvalidRequestState> =>
   Effect.andThen(
     Effect.andThen(
-      Effect.annotateCurrentSpan("mrtr.requestState.reason", reason),
+      Effect.andThen(
+        Effect.annotateCurrentSpan("mrtr.requestState.reason", reason),
+        Metric.update(Metric.withAttributes(rejectionsTotal, { reason }), 1)
+      ),
       Effect.annotateLogs(Effect.logDebug("requestState rejected"), "mrtr.requestState.reason", reason)
     ),
     Effect.fail(new InvalidRequestState())

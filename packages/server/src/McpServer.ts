@@ -39,6 +39,7 @@ import {
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import type { RedisError } from "effect/persistence/Redis"
 import * as SharedState from "./internal/sharedState.ts"
+import * as Observability from "./Observability.ts"
 import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
@@ -312,11 +313,22 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       inputResponses: inputResponses as InputResponses | undefined,
       requestState
     }).pipe(
-      Effect.map((outcome) =>
-        outcome._tag === "InputRequired"
-          ? { ...outcome.result, _meta: serverMeta }
-          : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
-      )
+      Effect.flatMap((outcome) => {
+        const complete = outcome._tag === "Complete"
+        return Effect.as(
+          Effect.andThen(
+            Effect.annotateCurrentSpan({
+              "mrtr.round": outcome.round,
+              "mrtr.outcome": complete ? "complete" : "input_required"
+            }),
+            Observability.recordRound(parsed.method, requestState === undefined, complete, outcome.round)
+          ),
+          outcome._tag === "InputRequired"
+            ? { ...outcome.result, _meta: serverMeta }
+            : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
+        )
+      }),
+      Effect.withSpan("mrtr.round", { attributes: { "mrtr.method": parsed.method, "mrtr.target": target } })
     )
   }
 

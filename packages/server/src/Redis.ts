@@ -54,16 +54,12 @@ export const redisErrorsTotal = Metric.counter("mrtr_redis_errors_total", {
 })
 
 /**
- * Counter of single-use redemptions answered by the `ReplayGuard`, by
- * `outcome` (`first`: accepted; `replayed`: already redeemed) and `store`
- * (`redis` or `memory`).
+ * Counter of single-use redemptions, by `outcome` (`first`, `replayed`) and
+ * `store` (`redis`, `memory`); defined in `@mrtr/core`'s `ReplayGuard`.
  *
  * @since 0.1.0
  */
-export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_redemptions_total", {
-  description: "Single-use requestState redemptions, by outcome (first, replayed)",
-  incremental: true
-})
+export const replayGuardRedemptionsTotal = RequestState.replayGuardRedemptionsTotal
 
 /**
  * Options of the Redis connection ({@link layerClient}).
