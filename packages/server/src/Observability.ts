@@ -17,7 +17,8 @@
  *   `mrtr_replay_guard_full_total{scope}`, `mrtr_redis_errors_total{operation}`.
  *
  * Span: `mrtr.round` per MRTR request, with `mrtr.method`, `mrtr.target`,
- * `mrtr.round` (the round number carried in the state) and `mrtr.outcome`
+ * `mrtr.round` (for `input_required` the round it asks, 1 for the first;
+ * for `complete` the input rounds the conversation took) and `mrtr.outcome`
  * (`complete` or `input_required`); a rejected state sets
  * `mrtr.requestState.reason` on it.
  *
