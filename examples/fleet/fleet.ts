@@ -35,6 +35,8 @@ export interface Fleet {
   readonly envOf: (name: InstanceName) => Readonly<Record<string, string>>
   readonly restart: (name: InstanceName, env?: Readonly<Record<string, string>>) => Promise<void>
   readonly kill: (name: InstanceName) => Promise<void>
+  /** The pid of a running instance's process (for CPU accounting). */
+  readonly pidOf: (name: InstanceName) => number
   readonly start: (name: InstanceName) => Promise<void>
   readonly stop: () => Promise<void>
 }
@@ -96,6 +98,7 @@ export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => 
         await start(name)
       },
       kill: (name) => halt(name, "SIGKILL"),
+      pidOf: (name) => procs[name]?.pid ?? -1,
       start,
       stop: stopAll
     }

@@ -589,10 +589,11 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`)
  * or a whole codec Layer (which brings its own `ReplayGuard`).
  *
- * Single use (from configuration or options) redeems through the Redis
- * guard of `@mrtr/server/Redis` when `MRTR_REDIS_URL` is set, so a state
- * redeemed on one instance is refused by every other; else through the
- * in-memory guard. The layer then fails with a `RedisError` when Redis is
+ * Single use (from configuration or options) redeems through a
+ * `ReplayGuard` provided to this layer if any; else through the Redis guard
+ * of `@mrtr/server/Redis` when `MRTR_REDIS_URL` is set, so a state redeemed
+ * on one instance is refused by every other; else through the in-memory
+ * guard. The layer then fails with a `RedisError` when Redis is
  * unreachable at start-up; afterwards an unreachable Redis fails only the
  * retries that carry a single-use `requestState` (-32603, retry later).
  *

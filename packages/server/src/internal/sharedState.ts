@@ -20,13 +20,26 @@ export const singleUseConfig: Config.Config<boolean> = Config.Boolean(singleUseC
   Config.withDefault(false)
 )
 
-/** The replay guard of the configuration: Redis when `MRTR_REDIS_URL` is set, else in memory. */
-export const replayGuardLayer: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
-  Effect.flatMap(Config.option(Config.Redacted(redisUrlConfigName)), (url) =>
+const configuredGuard: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.flatMap(Config.option(Config.Redacted(redisUrlConfigName)).pipe(
+    Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
+  ), (url) =>
     Option.isNone(url)
       ? Effect.succeed(RequestState.ReplayGuard.layerMemory)
       : Effect.map(
         Effect.promise(() => import("../Redis.ts")),
         (Redis) => Redis.layerReplayGuardUrl(Redacted.value(url.value))
       ))
+)
+
+/**
+ * The replay guard single use redeems through: a `ReplayGuard` the
+ * application provides wins; else Redis when `MRTR_REDIS_URL` is set (and not
+ * empty); else in memory.
+ */
+export const replayGuardLayer: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.map(
+    Effect.serviceOption(RequestState.ReplayGuard),
+    (provided) => Option.isSome(provided) ? Layer.succeed(RequestState.ReplayGuard, provided.value) : configuredGuard
+  )
 )
