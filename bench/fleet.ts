@@ -4,7 +4,8 @@
  * time) and reports, per configuration:
  *
  * - server CPU per conversation (user + system time of the instance
- *   processes, from /proc, divided by the conversations), per instance;
+ *   processes, from /proc, divided by the conversations), and per
+ *   instance the CPU per conversation it served (round-robin: 1/N of them);
  * - Redis round trips per conversation (`total_commands_processed` of the
  *   redis-server, before and after);
  * - throughput (conversations per second).
@@ -106,7 +107,7 @@ const measure = async (label: string, fleet: Fleet, url: string, names: Readonly
   console.log(
     `${label.padEnd(46)} ${(conversations / seconds).toFixed(0).padStart(6)} conv/s  ` +
       `${((total * 1000) / conversations).toFixed(0).padStart(6)} µs CPU/conv  ` +
-      `per instance: ${cpu.map((c) => `${((c * 1000) / conversations).toFixed(0)} µs`).join(", ").padEnd(24)} ` +
+      `per conversation served, by instance: ${cpu.map((c) => `${((c * 1000 * pids.length) / conversations).toFixed(0)} µs`).join(", ").padEnd(24)} ` +
       `${trips.toFixed(2)} Redis round trips/conv`
   )
 }

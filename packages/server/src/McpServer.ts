@@ -40,6 +40,7 @@ import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import type { RedisError } from "effect/persistence/Redis"
 import * as SharedState from "./internal/sharedState.ts"
 import * as Observability from "./Observability.ts"
+import { NotificationBus } from "./NotificationBus.ts"
 import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
@@ -164,7 +165,9 @@ export class McpServer extends Context.Service<McpServer, {
   readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
   /**
    * Announces that the resource `uri` changed: `notifications/resources/updated`
-   * to every 2025-11-25 session subscribed to it (`resources/subscribe`).
+   * to every 2025-11-25 session subscribed to it (`resources/subscribe`), on
+   * this instance and, through the `NotificationBus` (Redis pub/sub when
+   * `MRTR_REDIS_URL` is set), on every other instance of the fleet.
    * @since 0.2.0
    */
   readonly resourceUpdated: (uri: string) => Effect.Effect<void>
@@ -549,6 +552,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     limits: legacyLimits(options.legacy ?? {})
   })
   if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
+  // What other instances publish reaches this instance's listeners (NotificationBus).
+  const deliverLocally = (uri: string) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
+  const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
+  if (bus !== undefined) yield* bus.listen((notification) => deliverLocally(notification.uri))
 
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
     if (legacy !== undefined && Era.classify(incoming) === "legacy") return legacy.handle(incoming)
@@ -570,7 +577,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     addResource: registry.addResource,
     removeResource: registry.removeResource,
     handle,
-    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
+    resourceUpdated: (uri) =>
+      Effect.andThen(deliverLocally(uri), bus === undefined ? Effect.void : bus.publish({ _tag: "ResourceUpdated", uri }))
   })
 })
 
@@ -596,6 +604,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * guard. The layer then fails with a `RedisError` when Redis is
  * unreachable at start-up; afterwards an unreachable Redis fails only the
  * retries that carry a single-use `requestState` (-32603, retry later).
+ * With `MRTR_REDIS_URL` set, `resourceUpdated` is also published on Redis
+ * pub/sub (`NotificationBus`), so sessions on every instance hear it; a
+ * `NotificationBus` provided to this layer wins.
  *
  * @since 0.1.0
  */
@@ -623,6 +634,7 @@ export const layer = <E = never>(
     )
   return Layer.provideMerge(handler, server).pipe(
     Layer.provide(codec),
+    Layer.provide(SharedState.notificationBusLayer),
     Layer.provide(NodeCrypto.layerDigest)
   )
 }

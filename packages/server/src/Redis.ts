@@ -28,9 +28,10 @@
  * @since 0.1.0
  */
 import * as NodeRedis from "@effect/platform-node/NodeRedis"
-import { Config, Duration, Effect, Layer, Metric, Redacted } from "effect"
+import { Config, Duration, Effect, Layer, Metric, Queue, Redacted, Schema } from "effect"
 import * as Redis from "effect/persistence/Redis"
 import { RequestState } from "@mrtr/core"
+import { NotificationBus } from "./NotificationBus.ts"
 
 /**
  * Name of the environment variable with the Redis URL
@@ -44,7 +45,7 @@ export const urlConfigName = "MRTR_REDIS_URL"
 
 /**
  * Counter of failed Redis operations (unreachable, timed out, error reply),
- * by `operation` (`connect`, `redeem`).
+ * by `operation` (`connect`, `redeem`, `publish`, `subscribe`).
  *
  * @since 0.1.0
  */
@@ -190,3 +191,79 @@ export const layerReplayGuardUrl = (
   options?: ReplayGuardOptions
 ): Layer.Layer<RequestState.ReplayGuard, Redis.RedisError> =>
   layerReplayGuard(options).pipe(Layer.provide(layerClient({ url })))
+
+const BusMessage = Schema.fromJsonString(Schema.Struct({
+  origin: Schema.String,
+  _tag: Schema.Literal("ResourceUpdated"),
+  uri: Schema.String
+}))
+const decodeBusMessage = Schema.decodeUnknownOption(BusMessage)
+const encodeBusMessage = Schema.encodeSync(BusMessage)
+
+/**
+ * Options of the Redis {@link NotificationBus} ({@link layerNotificationBus}).
+ *
+ * - `channel`: the pub/sub channel, default `"mrtr:notifications"`; every
+ *   instance of a fleet must use the same.
+ *
+ * @since 0.1.0
+ */
+export interface NotificationBusOptions {
+  readonly channel?: string | undefined
+}
+
+/**
+ * A fleet-wide {@link NotificationBus} on Redis pub/sub: `publish` is
+ * `PUBLISH <channel> {"origin","_tag","uri"}`, `listen` subscribes to the
+ * channel and skips the instance's own messages (and malformed ones). A
+ * publish that fails is logged and counted (`operation: "publish"`), never
+ * failed: the local delivery has happened already.
+ *
+ * @since 0.1.0
+ */
+export const layerNotificationBus = (
+  options?: NotificationBusOptions
+): Layer.Layer<NotificationBus, never, Redis.Redis> =>
+  Layer.effect(
+    NotificationBus,
+    Effect.map(Effect.service(Redis.Redis), (redis) => {
+      const channel = options?.channel ?? "mrtr:notifications"
+      const origin = crypto.randomUUID()
+      const failed = (operation: string) => (error: Redis.RedisError) =>
+        Effect.andThen(
+          Metric.update(Metric.withAttributes(redisErrorsTotal, { operation }), 1),
+          Effect.logWarning(`Redis is unavailable: notification ${operation} failed`, error.cause).pipe(
+            Effect.annotateLogs({ "mrtr.redis.operation": operation })
+          )
+        )
+      return NotificationBus.of({
+        publish: (notification) =>
+          redis.send("PUBLISH", channel, encodeBusMessage({ origin, ...notification })).pipe(
+            Effect.timeout("1 second"),
+            Effect.catchTag("RedisError", failed("publish")),
+            Effect.catchTag("TimeoutError", () => failed("publish")(new Redis.RedisError({ cause: "timeout" }))),
+            Effect.asVoid
+          ),
+        listen: (deliver) =>
+          Effect.flatMap(redis.subscribe(channel), (queue) =>
+            Effect.forkScoped(
+              Effect.forever(Effect.flatMap(Queue.take(queue), (message) => {
+                const decoded = decodeBusMessage(message.message)
+                if (decoded._tag === "None" || decoded.value.origin === origin) return Effect.void
+                return deliver({ _tag: "ResourceUpdated", uri: decoded.value.uri })
+              })).pipe(Effect.catch((error) => failed("subscribe")(error as Redis.RedisError)))
+            )).pipe(Effect.asVoid)
+      })
+    })
+  )
+
+/**
+ * The Redis {@link NotificationBus} with its own connection to `url`.
+ *
+ * @since 0.1.0
+ */
+export const layerNotificationBusUrl = (
+  url: string,
+  options?: NotificationBusOptions
+): Layer.Layer<NotificationBus, Redis.RedisError> =>
+  layerNotificationBus(options).pipe(Layer.provide(layerClient({ url })))

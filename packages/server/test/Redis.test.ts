@@ -5,15 +5,18 @@
  * `MRTR_SINGLE_USE`, `MRTR_REQUEST_STATE_KEYS`), each id kept exactly until
  * its state's expiry, and Redis stopped then restarted: the documented
  * degradation (single-use retries fail -32603 at once, counted and logged;
- * first rounds still work), then full service.
+ * first rounds still work), then full service; and the notification bus:
+ * a resource updated on one instance reaches a 2025-11-25 session on another.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Logger, Metric, Schema } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Logger, Metric, Schema } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
-import { validateWire } from "@mrtr/test-support/wire"
+import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport, McpServer, Tool } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
+import { readme } from "./fixtures.ts"
+import { initialize, post, rpc, sseReader } from "./legacy-helpers.ts"
 
 const greet = Tool.make("greet", {
   parameters: Schema.Struct({ greeting: Schema.String }),
@@ -168,5 +171,40 @@ describe("Redis ReplayGuard", () => {
       const exit = yield* Effect.exit(urlOf({ ...fleetEnv(), MRTR_REDIS_URL: "redis://127.0.0.1:1" }))
       expect(exit._tag).toBe("Failure")
       expect(String(exit)).toContain("RedisError")
+    }).pipe(Effect.scoped), 30_000)
+})
+
+describe("Redis NotificationBus", () => {
+  it.live("resourceUpdated on one instance reaches a 2025-11-25 session subscribed on another", () =>
+    Effect.gen(function*() {
+      const env = { MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: redis.url }
+      const build = Effect.flatMap(
+        Layer.build(Layer.fresh(
+          HttpTransport.layer({ port: 0 }).pipe(
+            Layer.provideMerge(McpServer.resources(readme).pipe(
+              Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" }))
+            )),
+            Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
+          )
+        )),
+        (context) =>
+          Effect.map(Effect.provide(HttpTransport.url, context), (url) => ({ url, server: Context.get(context, McpServer.McpServer) }))
+      )
+      const a = yield* build
+      const b = yield* build
+      const { headers } = yield* Effect.promise(() => initialize(b.url))
+      yield* Effect.promise(() => post(b.url, rpc("resources/subscribe", { uri: "test://readme" }), headers))
+      const get = yield* Effect.promise(() =>
+        fetch(b.url, { headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" } })
+      )
+      expect(get.status).toBe(200)
+      const events = sseReader(get)
+      yield* Effect.promise(() => events.next()) // priming event
+      yield* a.server.resourceUpdated("test://readme")
+      const updated = yield* Effect.promise(() => events.next(5_000))
+      const message = JSON.parse(updated!.data)
+      validateWire("ResourceUpdatedNotification", message, LEGACY_SCHEMA_ID)
+      expect(message.params.uri).toBe("test://readme")
+      yield* Effect.promise(() => events.cancel())
     }).pipe(Effect.scoped), 30_000)
 })

@@ -8,6 +8,7 @@
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import type { RedisError } from "effect/persistence/Redis"
 import { RequestState } from "@mrtr/core"
+import { NotificationBus } from "../NotificationBus.ts"
 
 /** `MRTR_SINGLE_USE` (a boolean: `true`/`false`, `yes`/`no`, `1`/`0`; default false). */
 export const singleUseConfigName = "MRTR_SINGLE_USE"
@@ -20,10 +21,29 @@ export const singleUseConfig: Config.Config<boolean> = Config.Boolean(singleUseC
   Config.withDefault(false)
 )
 
+const redisUrl = Config.option(Config.Redacted(redisUrlConfigName)).pipe(
+  Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
+)
+
+/**
+ * The notification bus: one the application provides wins; else Redis
+ * pub/sub when `MRTR_REDIS_URL` is set (and not empty); else in process.
+ */
+export const notificationBusLayer: Layer.Layer<NotificationBus, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.flatMap(Effect.serviceOption(NotificationBus), (provided) =>
+    Option.isSome(provided)
+      ? Effect.succeed(Layer.succeed(NotificationBus, provided.value))
+      : Effect.flatMap(redisUrl, (url) =>
+        Option.isNone(url)
+          ? Effect.succeed(NotificationBus.local)
+          : Effect.map(
+            Effect.promise(() => import("../Redis.ts")),
+            (Redis) => Redis.layerNotificationBusUrl(Redacted.value(url.value))
+          )))
+)
+
 const configuredGuard: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
-  Effect.flatMap(Config.option(Config.Redacted(redisUrlConfigName)).pipe(
-    Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
-  ), (url) =>
+  Effect.flatMap(redisUrl, (url) =>
     Option.isNone(url)
       ? Effect.succeed(RequestState.ReplayGuard.layerMemory)
       : Effect.map(
