@@ -23,7 +23,8 @@
  *   `["mrtr/requestState", "v1", keyId, method, target, argumentsDigest,
  *   audience, principal | null]`. JSON string escaping makes the encoding
  *   unambiguous, and `null` (no principal) differs from every string.
- * - Plaintext: UTF-8 JSON `{ "exp": <epoch ms>, "jti"?: <id>, "p": <payload> }`.
+ * - Plaintext: UTF-8 JSON `{ "exp": <epoch ms>, "jti"?: <id>, "c": <conversation id>, "p": <payload> }`
+ *   (`c`, the same in every round of a conversation, is for telemetry: {@link CurrentConversation}).
  *   `exp` is checked against the `Clock` service (so `TestClock` drives it);
  *   `jti` is present in single-use mode only and is redeemed through the
  *   {@link ReplayGuard} service.
@@ -49,6 +50,7 @@
  * @since 0.1.0
  */
 import {
+  Clock,
   Config,
   Context,
   Duration,
@@ -551,8 +553,25 @@ const reject = (reason: RejectionReason): Effect.Effect<never, InvalidRequestSta
 interface Sealed {
   readonly exp: number
   readonly jti?: string
+  /** The conversation id (12 base64url characters), the same in every round's state of one conversation. */
+  readonly c?: string
   readonly p: unknown
 }
+
+/**
+ * The id of the conversation the current request belongs to, for telemetry:
+ * a cell the caller provides around one request; `unseal` fills it from the
+ * state (the `c` field of the plaintext), `seal` reuses it, or draws a new
+ * one (12 base64url characters, from the nonce's randomness) on a first
+ * round. So every round of one conversation carries the same id, whichever
+ * instance serves it. Not provided (the default), nothing is recorded.
+ *
+ * @since 0.1.0
+ */
+export const CurrentConversation = Context.Reference<{ id: string | undefined } | undefined>(
+  "@mrtr/core/RequestState/CurrentConversation",
+  { defaultValue: () => undefined }
+)
 
 // The plaintext has passed AEAD verification, so it is our own output; this is
 // defence in depth against a key shared with some other format.
@@ -617,11 +636,15 @@ const makeCodec = Effect.fnUntraced(function*<E>(
   // Written with combinators rather than generators: this is the hot path.
   const seal = (payload: unknown, binding: Binding): Effect.Effect<string, RequestStateTooLarge> =>
     Effect.flatMap(takeRandom, (bytes) =>
-      Effect.clockWith((clock) => {
+      Effect.contextWith((context: Context.Context<never>) => {
+        const clock = Context.get(context, Clock.Clock)
+        const conversation = Context.get(context, CurrentConversation)
         const exp = clock.currentTimeMillisUnsafe() + ttlMillis
+        const c = conversation?.id ?? encodeBase64Url(bytes.subarray(0, 9))
+        if (conversation !== undefined) conversation.id = c
         const sealed: Sealed = singleUse
-          ? { exp, jti: encodeBase64Url(bytes.subarray(nonceLength)), p: payload }
-          : { exp, p: payload }
+          ? { exp, jti: encodeBase64Url(bytes.subarray(nonceLength)), c, p: payload }
+          : { exp, c, p: payload }
         const plaintext = encoder.encode(JSON.stringify(sealed))
         const size = currentHeader.length + base64UrlLength(nonceLength + plaintext.length + tagLength)
         if (size > maxSize) {
@@ -674,7 +697,15 @@ const makeCodec = Effect.fnUntraced(function*<E>(
           onFailure: () => reject("decryption-failed"),
           onSuccess: (plaintext) => {
             const sealed = parsePlaintext(plaintext)
-            return sealed === undefined ? reject("payload-invalid") : open(sealed, binding.principal)
+            if (sealed === undefined) return reject("payload-invalid")
+            if (typeof sealed.c === "string") {
+              return Effect.contextWith((context: Context.Context<never>) => {
+                const conversation = Context.get(context, CurrentConversation)
+                if (conversation !== undefined) conversation.id = sealed.c
+                return open(sealed, binding.principal)
+              })
+            }
+            return open(sealed, binding.principal)
           }
         }
       )

@@ -306,6 +306,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return Effect.fail(McpError.invalidParams("requestState must be a string"))
     }
     const retried = inputResponses !== undefined || requestState !== undefined
+    // Filled by the codec: the id every round of this conversation carries (the span's mrtr.conversation.id).
+    const conversation: { id: string | undefined } = { id: undefined }
     return Engine.runWith(engine, handler, {
       method: parsed.method,
       target,
@@ -322,7 +324,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           Effect.andThen(
             Effect.annotateCurrentSpan({
               "mrtr.round": outcome.round,
-              "mrtr.outcome": complete ? "complete" : "input_required"
+              "mrtr.outcome": complete ? "complete" : "input_required",
+              ...(conversation.id === undefined ? {} : { "mrtr.conversation.id": conversation.id })
             }),
             Observability.recordRound(parsed.method, requestState === undefined, complete, outcome.round)
           ),
@@ -331,6 +334,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
             : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
         )
       }),
+      Effect.provideService(RequestState.CurrentConversation, conversation),
       Effect.withSpan("mrtr.round", { attributes: { "mrtr.method": parsed.method, "mrtr.target": target } })
     )
   }

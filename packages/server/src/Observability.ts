@@ -19,7 +19,9 @@
  * Span: `mrtr.round` per MRTR request, with `mrtr.method`, `mrtr.target`,
  * `mrtr.round` (for `input_required` the round it asks, 1 for the first;
  * for `complete` the input rounds the conversation took) and `mrtr.outcome`
- * (`complete` or `input_required`); a rejected state sets
+ * (`complete` or `input_required`), `mrtr.conversation.id` (the same on
+ * every round of one conversation, whichever instance serves it: it travels
+ * sealed in `requestState`); a rejected state sets
  * `mrtr.requestState.reason` on it.
  *
  * Gotcha: the counters are process-wide (effect's global metric registry);

@@ -70,6 +70,10 @@ describe("Observability", () => {
         [undefined, undefined]
       ])
       expect(roundSpans.every((span) => span.attributes.get("mrtr.target") === "greet")).toBe(true)
+      // Both rounds of the conversation carry the same id (sealed in the state, so any instance reads it back).
+      const conversationId = roundSpans[0]!.attributes.get("mrtr.conversation.id")
+      expect(conversationId).toMatch(/^[A-Za-z0-9_-]{12}$/)
+      expect(roundSpans[1]!.attributes.get("mrtr.conversation.id")).toBe(conversationId)
       expect(roundSpans[2]!.attributes.get("mrtr.requestState.reason")).toBe("decryption-failed")
     }).pipe(Effect.provide(serverLayer()), Effect.provideService(Tracer.Tracer, recording)))
 })
