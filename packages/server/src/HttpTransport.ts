@@ -107,6 +107,12 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   unless `credentials: true`. The allowed origins are `allowedOrigins`: a
  *   preflight or request from any other origin still gets `403`. Invalid
  *   options throw an `Error` when the options are resolved.
+ * - `jsonResponse`: answer every POST with one JSON body, never an SSE
+ *   stream (default `false`). Progress and log notifications of a request
+ *   are then dropped, and on a 2025-11-25 session a request whose handler
+ *   asks (elicitation, sampling, roots) fails at once with -32600
+ *   (`data.reason: "input_undeliverable"`): no server-to-client request can
+ *   travel in a JSON body. A session's GET stream is SSE regardless.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. Reject unauthenticated
@@ -126,6 +132,7 @@ export interface EndpointOptions {
   readonly allowedHosts?: ReadonlyArray<string> | "*" | undefined
   readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
   readonly cors?: boolean | CorsOptions | undefined
+  readonly jsonResponse?: boolean | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
@@ -185,12 +192,17 @@ export type CorsOptions = Cors.CorsOptions
  *   Node's own default is 511, which a burst of a few thousand clients
  *   overflows, and each overflow costs the client a connect retry of a
  *   second or more). The kernel caps it at `net.core.somaxconn` (Linux).
+ * - `mount`: more routes served beside the endpoint, as a layer on the
+ *   `HttpRouter` that may read the bound `HttpEndpoint` (e.g.
+ *   `InteractionPage.routes`, the pages of secure elicitations). Its
+ *   requirements become the layer's.
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
  * @since 0.1.0
  */
-export interface LayerOptions extends EndpointOptions {
+export interface LayerOptions<R = never> extends EndpointOptions {
+  readonly mount?: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpEndpoint | R> | undefined
   readonly port?: number | undefined
   readonly host?: string | undefined
   readonly logRequests?: boolean | undefined
@@ -401,15 +413,15 @@ const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRo
  * bound to `host` (default `127.0.0.1`) and `port` (default `3000`, `0` =
  * ephemeral). Requires `McpHandler` (the dispatcher); provides `HttpEndpoint`
  * (read the bound URL with `url`). Fails with `ServeError` when the port
- * cannot be bound. Other paths answer `404`.
+ * cannot be bound. Other paths answer `404`, except those of `mount`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
  * @since 0.1.0
  */
-export const layer = (
-  options: LayerOptions = {}
-): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
+export const layer = <R = never>(
+  options: LayerOptions<R> = {}
+): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>> => {
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
   const backlog = options.backlog ?? DEFAULT_BACKLOG
@@ -427,10 +439,6 @@ export const layer = (
     backlog,
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
   })
-  const serve = HttpRouter.serve(routesWith(config), {
-    disableListenLog: true,
-    disableLogger: options.logRequests !== true
-  })
   const endpoint = Layer.effect(
     HttpEndpoint,
     Effect.map(HttpServer.HttpServer, (server) =>
@@ -440,7 +448,18 @@ export const layer = (
         path: config.path
       }))
   )
-  return Layer.merge(serve, endpoint).pipe(Layer.provide(server))
+  const mounted = options.mount === undefined
+    ? routesWith(config)
+    : Layer.merge(routesWith(config), options.mount.pipe(Layer.provide(endpoint)))
+  const serve = HttpRouter.serve(mounted, {
+    disableListenLog: true,
+    disableLogger: options.logRequests !== true
+  })
+  return Layer.merge(serve, endpoint).pipe(Layer.provide(server)) as Layer.Layer<
+    HttpEndpoint,
+    HttpServerError.ServeError,
+    McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>
+  >
 }
 
 /**
@@ -480,6 +499,8 @@ interface Config {
   readonly principal: EndpointOptions["principal"]
   /** The CORS wrapper, when `cors` is on. */
   readonly cors: Cors.Cors | undefined
+  /** Never answer a POST with SSE. */
+  readonly jsonResponse: boolean
   /** Last verdicts of `hostAllowed` by `Host` value (at most 64). */
   readonly hostVerdicts: Map<string, boolean>
   /**
@@ -532,6 +553,7 @@ const resolveOptions = (
     origins: originRules,
     principal: options.principal,
     cors,
+    jsonResponse: options.jsonResponse === true,
     hostVerdicts: new Map(),
     ownsServer: server.owned,
     upgradeBodyTimeoutMillis: server.requestTimeoutMillis
@@ -801,7 +823,13 @@ const handleAdmitted = (
     // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
     // GET or DELETE without a session, is not served here.
     if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
-      return dispatch(handler, headers, undefined, undefined, request.method)
+      const sse = acceptsEventStream(headers["accept"])
+      return config.principal === undefined
+        ? dispatch(handler, headers, undefined, undefined, sse, request.method)
+        : Effect.flatMap(
+          config.principal(request),
+          (principal) => dispatch(handler, headers, undefined, principal, sse, request.method as "GET" | "DELETE")
+        )
     }
     return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
   }
@@ -829,18 +857,32 @@ const handleAdmitted = (
           errorResponse(413, INVALID_REQUEST, `Request body holds more than ${config.maxJsonValues} JSON values`)
         )
       }
-      let message: unknown
-      try {
-        message = JSON.parse(decoder.decode(body))
-      } catch {
-        return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
-      }
-      return config.principal === undefined
-        ? dispatch(handler, headers, message, undefined)
-        : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal))
+      // A large body's work is done in steps with the event loop's other callbacks between them (see LARGE_BODY_BYTES).
+      const large = body.byteLength > LARGE_BODY_BYTES
+      const parsed = Effect.suspend(() => {
+        let message: unknown
+        try {
+          message = JSON.parse(decoder.decode(body))
+        } catch {
+          return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
+        }
+        const sse = !config.jsonResponse && acceptsEventStream(headers["accept"])
+        const handle = config.principal === undefined
+          ? dispatch(handler, headers, message, undefined, sse)
+          : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal, sse))
+        return large ? Effect.andThen(Effect.yieldNow, handle) : handle
+      })
+      return large ? Effect.andThen(Effect.yieldNow, parsed) : parsed
     }
   })
 }
+
+/**
+ * Bodies larger than this (bytes) are worked on in steps (count the values; decode and parse; dispatch), yielding to
+ * the event loop between them, so that one large request holds other requests up for one step at a time rather than
+ * for all its work at once. Smaller bodies, nearly all requests, take no extra turn.
+ */
+const LARGE_BODY_BYTES = 256 * 1024
 
 /** Hands a parsed message to the dispatcher and turns its reply into the HTTP response. */
 const dispatch = (
@@ -848,13 +890,14 @@ const dispatch = (
   headers: Headers.Headers,
   message: unknown,
   principal: string | undefined,
+  sse: boolean,
   httpMethod: "POST" | "GET" | "DELETE" = "POST"
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming: Incoming = {
     message,
     headers: (name) => headers[name.toLowerCase()],
     principal,
-    canStream: acceptsEventStream(headers["accept"]),
+    canStream: sse,
     ...(httpMethod === "POST" ? {} : { httpMethod })
   }
   const id = requestIdOf(message)
@@ -864,14 +907,14 @@ const dispatch = (
         ? Effect.failCause(cause)
         : Effect.as(Effect.logError("HttpTransport: the dispatcher died", cause), internalErrorReply(id))
     ),
-    Effect.flatMap((reply) => toResponse(reply, id, headers))
+    Effect.flatMap((reply) => toResponse(reply, id, sse))
   )
 }
 
 const toResponse = (
   reply: Reply,
   id: RequestId | undefined,
-  headers: Headers.Headers
+  sse: boolean
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   switch (reply._tag) {
     case "Accepted":
@@ -883,12 +926,14 @@ const toResponse = (
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
-      if (acceptsEventStream(headers["accept"])) {
+      if (sse) {
         const events = reply.events
         const body = events === undefined
           ? Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body))
           : Stream.concat(
-            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(`id: ${events.prime}\ndata: \n\n`)),
+            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(
+              `id: ${events.prime}\n${events.retryMs === undefined ? "" : `retry: ${events.retryMs}\n`}data: \n\n`
+            )),
             Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body, events.idOf(m)))
           )
         return Effect.succeed(HttpServerResponse.stream(

@@ -6,9 +6,12 @@
  * JSON Schema.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
-import { request as modernRequest } from "./fixtures.ts"
-import { CAPS, initialize, post, rpc, sseReader, withServer } from "./legacy-helpers.ts"
+import { RequestState } from "@mrtr/core"
+import { McpServer } from "../src/index.ts"
+import { greet, keys, request as modernRequest } from "./fixtures.ts"
+import { CAPS, initialize, post, rpc, sseReader, withLayer, withServer } from "./legacy-helpers.ts"
 
 const legacy = (def: string, value: unknown) => validateWire(def, value, LEGACY_SCHEMA_ID)
 
@@ -82,7 +85,7 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
   })
 
   it("sessions: unknown and ended ids get 404 -32001, DELETE ends a session, a second initialize on a session is refused", async () => {
-    await withServer({}, async (url) => {
+    await withServer({}, async (url, server) => {
       const unknown = await post(url, rpc("tools/list"), { "mcp-session-id": "no-such-session" })
       expect(unknown.status).toBe(404)
       expect(((await unknown.json()) as any).error.code).toBe(-32001)
@@ -93,6 +96,7 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
       const deleted = await fetch(url, { method: "DELETE", headers })
       expect(deleted.status).toBe(200)
+      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
       const ended = await post(url, rpc("ping"), headers)
       expect(ended.status).toBe(404)
       expect((await fetch(url, { method: "DELETE", headers })).status).toBe(404)
@@ -101,23 +105,62 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     })
   })
 
+  it("a session id is bound to the principal that opened it: another user presenting it finds no session", async () => {
+    await withServer({}, async (url) => {
+      const alice = { "x-user": "alice" }
+      const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }), alice)
+      const session = response.headers.get("mcp-session-id")!
+      expect((await post(url, rpc("ping"), { ...alice, "mcp-session-id": session })).status).toBe(200)
+      const mallory = await post(url, rpc("ping"), { "x-user": "mallory", "mcp-session-id": session })
+      expect(mallory.status).toBe(404)
+      expect(((await mallory.json()) as any).error.code).toBe(-32001)
+      expect((await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status).toBe(404)
+      expect((await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status).toBe(200)
+    }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
+  })
+
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
-    await withServer({ legacy: { maxSessions: 3 } }, async (url) => {
+    await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []
       for (let i = 0; i < 12; i++) sessions.push(await initialize(url))
       const alive = []
       for (const { headers } of sessions) alive.push((await post(url, rpc("ping"), headers)).status)
       expect(alive.slice(0, 9).every((status) => status === 404)).toBe(true)
       expect(alive.slice(9)).toEqual([200, 200, 200])
+      expect(await Effect.runPromise(server.legacySessions)).toBe(3)
+    })
+  })
+
+  it("when every session is busy, initialize is refused with 503 and the busy session keeps working", async () => {
+    await withServer({ legacy: { maxSessions: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      const refused = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }))
+      expect(refused.status).toBe(503)
+      legacy("JSONRPCErrorResponse", await refused.json())
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
+      // once it is idle again (its call's fiber has ended), a new client may take its place
+      let status = 0
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "y", version: "1" } }))
+        status = response.status
+        await response.text()
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(status).toBe(200)
     })
   })
 
   it("idle sessions end after the idle timeout", async () => {
-    await withServer({ legacy: { sessionIdleTimeout: "200 millis" } }, async (url) => {
+    await withServer({ legacy: { sessionIdleTimeout: "200 millis" } }, async (url, server) => {
       const { headers } = await initialize(url)
       await new Promise((resolve) => setTimeout(resolve, 1300))
-      await initialize(url) // any legacy traffic sweeps
+      await post(url, rpc("tools/list")) // any legacy traffic sweeps
       expect((await post(url, rpc("ping"), headers)).status).toBe(404)
+      // memory back to the baseline: no session left
+      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
     })
   })
 })
@@ -195,6 +238,40 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a JSON-RPC error as a leg's answer ends the request with input_failed, carrying the client's error", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "needs_sampling" }), headers)
+      const ask = await events.message()
+      legacy("CreateMessageRequest", ask)
+      const rejected = await post(url, { jsonrpc: "2.0", id: ask.id, error: { code: -1, message: "User rejected sampling" } }, headers)
+      expect(rejected.status).toBe(202)
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({
+        code: -32603,
+        data: { reason: "input_failed", method: "sampling/createMessage", error: { code: -1, message: "User rejected sampling" } }
+      })
+    })
+  })
+
+  it("answers that never fit are asked again only up to maxRounds, then the request fails with -32602", async () => {
+    await withServer({ maxRounds: 2 }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      for (;;) {
+        const message = await events.message()
+        if (message.method !== "elicitation/create") {
+          legacy("JSONRPCErrorResponse", message)
+          expect(message.error.code).toBe(-32602)
+          break
+        }
+        await answer(url, headers, message.id, { action: "accept", content: { wrong: true } })
+      }
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
   it("a decline reaches the handler as on 2026-07-28 (a tool execution error)", async () => {
     await withServer({}, async (url) => {
       const { headers } = await initialize(url)
@@ -258,6 +335,45 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("in JSON response mode (HttpTransport jsonResponse) a round fails at once, since no request can travel in a JSON body", async () => {
+    await withServer({ legacy: { inputTimeout: "10 minutes" } }, async (url) => {
+      const { headers } = await initialize(url)
+      const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      expect(response.headers.get("content-type")).toMatch(/application\/json/)
+      const body = await response.json() as any
+      legacy("JSONRPCErrorResponse", body)
+      expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      // what needs no input is served as usual
+      const plain = await (await post(url, rpc("tools/call", { name: "progress", _meta: { progressToken: 1 } }), headers)).json() as any
+      expect(plain.result.content[0].text).toBe("done")
+    }, { jsonResponse: true })
+  })
+
+  it("the request's stream closing interrupts the handler and withdraws its pending leg", async () => {
+    await withServer({ legacy: { maxPendingInputs: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const first = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await first.message()
+      expect(ask.method).toBe("elicitation/create")
+      await first.cancel()
+      // the one pending slot is free again: the next call gets its leg instead of too_many_pending_inputs
+      let next: any
+      for (let i = 0; i < 50; i++) {
+        const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
+        if (response.headers.get("content-type")?.includes("text/event-stream")) {
+          next = sseReader(response)
+          break
+        }
+        await response.text()
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(next).toBeDefined()
+      const again = await next.message()
+      await answer(url, headers, again.id, { action: "accept", content: { name: "Bo" } })
+      expect((await next.message()).result.content[0].text).toBe("Yo, Bo!")
+    })
+  })
+
   it("a client that never answers: the leg times out, is cancelled, the request ends with a structured error, the server keeps serving", async () => {
     await withServer({ legacy: { inputTimeout: "300 millis" } }, async (url) => {
       const { headers } = await initialize(url)
@@ -271,6 +387,27 @@ describe("the legacy shim on Streamable HTTP", () => {
       expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_timeout", key: "name" } })
       expect((await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status).toBe(202)
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
+  it("answers that come after the sealed state expired (a ttl shorter than inputTimeout) get a clear input_expired, not the frozen -32602", async () => {
+    const layer = McpServer.tools(greet).pipe(
+      Layer.provideMerge(McpServer.layer({
+        name: "short-ttl",
+        version: "1",
+        requestState: { keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes }))), ttl: "200 millis" }
+      })),
+      Layer.orDie
+    )
+    await withLayer(layer, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_expired" } })
     })
   })
 
@@ -307,6 +444,31 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a stream the server closes mid-call (SEP-1699) resumes on a GET with its Last-Event-ID: the pending leg, then the result", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const post1 = await stream(url, rpc("tools/call", { name: "reconnect" }), headers)
+      const priming = await post1.next()
+      expect(priming?.data.trim()).toBe("")
+      expect(priming?.id).toMatch(/\.0$/)
+      expect(await post1.next()).toBeUndefined() // the server closed the connection, not the call
+      const get = await fetch(url, {
+        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": priming!.id! }
+      })
+      expect(get.status).toBe(200)
+      const resumed = sseReader(get)
+      const askEvent = await resumed.next()
+      const ask = JSON.parse(askEvent!.data)
+      legacy("ElicitRequest", ask)
+      expect(askEvent!.id).not.toBe(priming!.id)
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await resumed.message()
+      legacy("JSONRPCResultResponse", done)
+      expect(done.result.content[0].text).toBe("reconnected as Ada")
+      expect(await resumed.message()).toBeUndefined()
+    })
+  })
+
   it("the GET stream carries list changes and resource updates with event ids, and resumes after Last-Event-ID", async () => {
     await withServer({}, async (url, server) => {
       const { headers } = await initialize(url)
@@ -316,10 +478,10 @@ describe("the legacy shim on Streamable HTTP", () => {
       const events = sseReader(get)
       const priming = await events.next()
       expect(priming?.id).toBeDefined()
-      await import("effect").then(({ Effect }) => Effect.runPromise(server.removeTool("fails")))
+      await Effect.runPromise(server.removeTool("fails"))
       const changed = await events.next()
       legacy("ToolListChangedNotification", JSON.parse(changed!.data))
-      await import("effect").then(({ Effect }) => Effect.runPromise(server.resourceUpdated("test://readme")))
+      await Effect.runPromise(server.resourceUpdated("test://readme"))
       const updated = await events.next()
       legacy("ResourceUpdatedNotification", JSON.parse(updated!.data))
       expect(JSON.parse(updated!.data).params.uri).toBe("test://readme")

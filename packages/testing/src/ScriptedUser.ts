@@ -14,6 +14,15 @@
  * `InputHandlerError` (so a test never silently answers something it did not
  * expect).
  *
+ * A form answer the server refused is never given twice: when the server
+ * asks the same key again with the reason it refused the answer (an
+ * `@mrtr/core` server's message starts `Your answer was not accepted: `)
+ * and the script would give the very same answer again, the call fails at
+ * once with `InputHandlerError` whose `cause` is `AnswerRefused` (the key,
+ * the answer, the server's reason), instead of looping to
+ * `MaxRoundsExceeded`. A script that answers differently the second time
+ * (a function of the question) goes on.
+ *
  * @example
  * ```ts
  * const user = ScriptedUser.layer({
@@ -31,17 +40,20 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
-import { ElicitationHandler, Errors, type InputContext, RootsHandler, SamplingHandler } from "@mrtr/client"
+import { Effect, Layer, Schema } from "effect"
+import { isDeepStrictEqual } from "node:util"
+import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
+  ElicitRequestURLParams,
   ElicitResult,
   InputRequest,
   InputResponse,
   Root
 } from "@mrtr/protocol"
+import * as Page from "./internal/interactionPage.ts"
 import * as Recorder from "./Recorder.ts"
 
 type Context = InputContext.InputContext
@@ -83,7 +95,10 @@ export interface Rules<Params, A> {
 /**
  * The elicitation script: `Rules` plus `modes`, the modes the scripted user
  * supports (default `["form"]`; add `"url"` to declare
- * `elicitation.url` and answer URL-mode requests).
+ * `elicitation.url` and answer URL-mode requests), and `urlWait`, the answer
+ * to a URL elicitation accepted before that comes back unchanged (default:
+ * retry at once, no wait, so tests never sleep; each retry is a round and
+ * recorded as a question).
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
@@ -91,6 +106,7 @@ export interface Rules<Params, A> {
  */
 export interface ElicitationScript extends Rules<ElicitRequestParams, ElicitResult> {
   readonly modes?: ReadonlyArray<"form" | "url"> | undefined
+  readonly urlWait?: ElicitationHandler.UrlWaitHandler | undefined
 }
 
 /**
@@ -162,6 +178,58 @@ export const text = (value: string, model = "scripted-model"): CreateMessageResu
   stopReason: "endTurn"
 })
 
+/**
+ * A value of a field of an interaction page: text, a number, a boolean, or
+ * the choices of a multi-select.
+ *
+ * @since 0.1.0
+ */
+export type PageValue = Page.PageValue
+
+/**
+ * A URL-mode answer that completes the server's interaction page (the page
+ * of `Elicitation.secure`) programmatically, as a person in a browser would:
+ * it opens `params.url`, submits `values` with the page's CSRF token and
+ * cookie, and answers `{ action: "accept" }` once the page says it is done,
+ * so the retry resumes the handler with the value. A page that refuses (an
+ * invalid value: 400, an expired page: 410, already submitted: 409, a
+ * network error) fails the call with `InputHandlerError` whose reason quotes
+ * the page. `options.fetch` replaces the global `fetch` (e.g. a Web handler
+ * serving the page in memory). Script it under `elicitation` with `modes`
+ * including `"url"`:
+ *
+ * ```ts
+ * ScriptedUser.layer({
+ *   elicitation: { modes: ["url"], byKey: { api_key: ScriptedUser.completePage({ api_key: "sk-test-123" }) } }
+ * })
+ * ```
+ *
+ * Source: MCP 2026-07-28, client/elicitation (URL mode).
+ *
+ * @since 0.1.0
+ */
+export const completePage = (
+  values: Readonly<Record<string, PageValue>>,
+  options: { readonly fetch?: typeof fetch | undefined } = {}
+) =>
+(params: ElicitRequestParams, context: Context): Effect.Effect<ElicitResult, Errors.InputHandlerError> => {
+  if (params.mode !== "url") {
+    return Effect.fail(
+      new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: "completePage answers URL-mode elicitations only" })
+    )
+  }
+  return Effect.flatMap(Page.complete(params.url, values, options.fetch ?? globalThis.fetch), (submitted) =>
+    submitted.status === 200
+      ? Effect.succeed(accept())
+      : Effect.fail(
+        new Errors.InputHandlerError({
+          kind: "elicitation",
+          key: context.key,
+          reason: `the interaction page answered ${submitted.status}: ${submitted.text}`
+        })
+      ))
+}
+
 const resolve = <Params, A>(
   kind: "elicitation" | "sampling",
   rules: Rules<Params, A>,
@@ -184,6 +252,50 @@ const resolve = <Params, A>(
   )
   return Effect.isEffect(out) ? out : Effect.succeed(out)
 }
+
+/**
+ * The server refused a scripted form answer and the script gave the same
+ * answer again: `key` (the input request key), `answer` (the `ElicitResult`
+ * refused) and `reason` (the server's words, e.g. `"Seats" must be at most
+ * 4.`). The `cause` of the `InputHandlerError` that ends the call.
+ *
+ * MCP 2026-07-28, client/elicitation; basic/patterns/mrtr; `@mrtr/core` `Elicitation.refusedMessage`.
+ *
+ * @since 0.1.0
+ */
+export class AnswerRefused extends Schema.TaggedError<AnswerRefused>()("AnswerRefused", {
+  key: Schema.String,
+  answer: Schema.Unknown,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `the server refused the scripted answer ${JSON.stringify(this.answer)} to '${this.key}' and the script ` +
+      `gives it again; the server's reason: ${this.reason}`
+  }
+}
+
+/**
+ * Fails with `AnswerRefused` when the question is the server asking `key`
+ * again with a refusal and `answer` is the one given last time under the key.
+ */
+const refuseRepeat = (
+  given: Map<string, unknown>,
+  params: ElicitRequestParams,
+  context: Context,
+  answer: Effect.Effect<ElicitResult, Errors.InputHandlerError>
+): Effect.Effect<ElicitResult, Errors.InputHandlerError> =>
+  Effect.flatMap(answer, (value) => {
+    const id = `${context.method} ${context.target} ${context.key}`
+    const reason = Refusal.reasonOf(params.message)
+    if (reason !== undefined && given.has(id) && isDeepStrictEqual(given.get(id), value)) {
+      const refused = new AnswerRefused({ key: context.key, answer: value, reason })
+      return Effect.fail(
+        new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: refused.message, cause: refused })
+      )
+    }
+    given.set(id, value)
+    return Effect.succeed(value)
+  })
 
 const recorded = <A extends InputResponse>(
   recorder: Recorder.Recorder["Service"],
@@ -216,13 +328,15 @@ export const layer = (
     const elicitation = script.elicitation
     if (elicitation !== undefined) {
       const modes = elicitation.modes ?? ["form"]
+      // (method, target, key) -> the last answer given under it
+      const given = new Map<string, unknown>()
       const answer = (params: ElicitRequestParams, context: Context) =>
         recorded(
           recorder,
           "elicitation",
           { method: "elicitation/create", params },
           context,
-          resolve("elicitation", elicitation, params, context)
+          refuseRepeat(given, params, context, resolve("elicitation", elicitation, params, context))
         )
       handlers = Layer.merge(
         handlers,
@@ -230,7 +344,21 @@ export const layer = (
           ElicitationHandler.ElicitationHandler,
           ElicitationHandler.ElicitationHandler.of({
             ...(modes.includes("form") ? { form: answer } : {}),
-            ...(modes.includes("url") ? { url: answer } : {})
+            ...(modes.includes("url")
+              ? {
+                url: answer,
+                urlWait: (params: ElicitRequestURLParams, context: ElicitationHandler.UrlWaitContext) =>
+                  recorded(
+                    recorder,
+                    "elicitation",
+                    { method: "elicitation/create", params },
+                    context,
+                    elicitation.urlWait === undefined
+                      ? Effect.succeed(accept())
+                      : elicitation.urlWait(params, context)
+                  )
+              }
+              : {})
           })
         )
       )

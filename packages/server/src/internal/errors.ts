@@ -11,6 +11,8 @@ import { ErrorCode, McpError, type RequestId } from "@mrtr/protocol"
 import {
   ElicitationCancelled,
   ElicitationDeclined,
+  InteractionStore,
+  InteractionUnavailable,
   JournalTooLarge,
   MissingClientCapability,
   NotCanonicalJson,
@@ -72,6 +74,7 @@ export const toMcpError = (error: unknown): McpError | undefined => {
  * logged as an error. (A tool reports it as a tool execution error instead.)
  */
 export const userSaidNo = (error: unknown): McpError | undefined =>
-  error instanceof ElicitationDeclined || error instanceof ElicitationCancelled
+  error instanceof ElicitationDeclined || error instanceof ElicitationCancelled ||
+    error instanceof InteractionUnavailable || error instanceof InteractionStore.InteractionStoreFull
     ? new McpError({ code: ErrorCode.InternalError, message: error.message })
     : undefined
