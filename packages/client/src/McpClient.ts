@@ -66,7 +66,6 @@ import {
   type Tool
 } from "@mrtr/protocol"
 import { ClientTransport } from "./ClientTransport.ts"
-import * as Elicitation from "./ElicitationHandler.ts"
 import {
   InputHandlerError,
   InputRequiredError,
@@ -79,8 +78,11 @@ import {
   TransportError
 } from "./Errors.ts"
 import type { InputContext } from "./InputContext.ts"
-import { RootsHandler } from "./RootsHandler.ts"
-import * as Sampling from "./SamplingHandler.ts"
+import type * as Elicitation from "./ElicitationHandler.ts"
+import type { RootsHandler } from "./RootsHandler.ts"
+import type * as Sampling from "./SamplingHandler.ts"
+import * as InputHandlers from "./internal/inputHandlers.ts"
+import { classify, decodeWith } from "./internal/results.ts"
 
 // =============================================================================
 // Models
@@ -349,6 +351,30 @@ export const defaultStateOnlyBackoff: Schedule.Schedule<Duration.Duration> = Sch
   Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, Duration.seconds(5))))
 )
 
+/**
+ * The capabilities declared for a set of input handlers: `elicitation`
+ * (modes the handler implements), `sampling` (`tools` / `context` when
+ * supported), `roots: {}`; merged (`mergeCapabilities`) with `extra`, the
+ * explicitly configured capabilities. `{}` when there is neither.
+ *
+ * MCP 2026-07-28, basic (capabilities); client/elicitation, client/sampling, client/roots.
+ *
+ * @since 0.1.0
+ */
+export const capabilitiesOf: (
+  handlers: {
+    readonly elicitation?: Elicitation.ElicitationHandler["Service"] | undefined
+    readonly sampling?: Sampling.SamplingHandler["Service"] | undefined
+    readonly roots?: RootsHandler["Service"] | undefined
+  },
+  extra?: ClientCapabilities
+) => ClientCapabilities = InputHandlers.capabilitiesOf
+
+type Handlers = InputHandlers.Handlers
+const handlersInContext = InputHandlers.handlersInContext
+const answer = InputHandlers.answer
+const canAnswer = InputHandlers.canAnswer
+
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -378,104 +404,6 @@ export const toolHeaderError = (tool: Tool): string | undefined => {
     }
   }
   return undefined
-}
-
-interface Handlers {
-  readonly elicitation: Option.Option<Elicitation.ElicitationHandler["Service"]>
-  readonly sampling: Option.Option<Sampling.SamplingHandler["Service"]>
-  readonly roots: Option.Option<RootsHandler["Service"]>
-}
-
-const handlersInContext: Effect.Effect<Handlers> = Effect.all({
-  elicitation: Effect.serviceOption(Elicitation.ElicitationHandler),
-  sampling: Effect.serviceOption(Sampling.SamplingHandler),
-  roots: Effect.serviceOption(RootsHandler)
-})
-
-/**
- * The capabilities declared for a set of input handlers: `elicitation`
- * (modes the handler implements), `sampling` (`tools` / `context` when
- * supported), `roots: {}`; merged (`mergeCapabilities`) with `extra`, the
- * explicitly configured capabilities. `{}` when there is neither.
- *
- * MCP 2026-07-28, basic (capabilities); client/elicitation, client/sampling, client/roots.
- *
- * @since 0.1.0
- */
-export const capabilitiesOf = (
-  handlers: {
-    readonly elicitation?: Elicitation.ElicitationHandler["Service"] | undefined
-    readonly sampling?: Sampling.SamplingHandler["Service"] | undefined
-    readonly roots?: RootsHandler["Service"] | undefined
-  },
-  extra: ClientCapabilities = {}
-): ClientCapabilities => {
-  const elicitation = handlers.elicitation === undefined ? undefined : Elicitation.capability(handlers.elicitation)
-  const derived: ClientCapabilities = {
-    ...(handlers.roots === undefined ? {} : { roots: {} }),
-    ...(handlers.sampling === undefined ? {} : { sampling: Sampling.capability(handlers.sampling) }),
-    ...(elicitation === undefined ? {} : { elicitation })
-  }
-  return Object.keys(extra).length === 0 ? derived : mergeCapabilities(derived, extra)
-}
-
-type Outcome =
-  | { readonly _tag: "Complete" }
-  | { readonly _tag: "InputRequired"; readonly inputRequests: InputRequests; readonly requestState: string | undefined }
-
-/**
- * Classifies a raw result of an MRTR method: complete (no `resultType`, or
- * `"complete"`), or `input_required` with validated input requests.
- */
-const classify = (method: string, raw: Record<string, unknown>): Effect.Effect<Outcome, ProtocolViolation> =>
-  Effect.gen(function*() {
-    const violation = (reason: string) => new ProtocolViolation({ method, reason, result: raw })
-    const resultType = raw.resultType
-    if (resultType === undefined || resultType === "complete") return { _tag: "Complete" } as const
-    if (typeof resultType !== "string") return yield* violation("resultType is not a string")
-    if (resultType !== "input_required") return yield* violation(`unknown resultType '${resultType}'`)
-    const { inputRequests, requestState } = raw
-    if (inputRequests !== undefined && !isRecord(inputRequests)) {
-      return yield* violation("inputRequests is not an object")
-    }
-    if (requestState !== undefined && typeof requestState !== "string") {
-      return yield* violation("requestState is not a string")
-    }
-    const entries = Object.entries(inputRequests ?? {})
-    if (entries.length === 0 && requestState === undefined) {
-      return yield* violation("an input_required result must carry inputRequests or requestState")
-    }
-    const decoded: Record<string, InputRequest> = {}
-    for (const [key, request] of entries) {
-      const requestMethod = isRecord(request) ? request.method : undefined
-      if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
-        return yield* violation(`input request '${key}' has an unknown method '${String(requestMethod)}'`)
-      }
-      decoded[key] = yield* decodeInputRequest(request).pipe(
-        Effect.mapError((issue) => violation(`input request '${key}' is malformed: ${issue.message}`))
-      )
-    }
-    return { _tag: "InputRequired", inputRequests: decoded, requestState }
-  })
-
-const decodeWith = <A>(method: string, schema: Schema.Codec<A, any>) => {
-  const decode = Schema.decodeUnknownEffect(schema)
-  return (raw: Record<string, unknown>): Effect.Effect<A, ProtocolViolation> =>
-    decode(raw).pipe(
-      Effect.mapError((issue) =>
-        new ProtocolViolation({ method, reason: `the result does not decode: ${issue.message}`, result: raw })
-      )
-    ) as Effect.Effect<A, ProtocolViolation>
-}
-
-const checkEncoded = <A>(schema: Schema.Codec<A, any>, kind: "elicitation" | "sampling" | "roots", key: string) => {
-  const encode = Schema.encodeUnknownEffect(schema)
-  return (value: unknown): Effect.Effect<InputResponse, InputHandlerError> =>
-    encode(value).pipe(
-      Effect.mapError((issue) =>
-        new InputHandlerError({ kind, key, reason: `the handler's answer is not valid: ${issue.message}` })
-      )
-    ) as Effect.Effect<InputResponse, InputHandlerError>
 }
 
 // =============================================================================
@@ -683,58 +611,6 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   })
 
   // -- The input_required loop -------------------------------------------------
-
-  const answer = (
-    key: string,
-    request: InputRequest,
-    handlers: Handlers,
-    context: InputContext
-  ): Effect.Effect<InputResponse, InputHandlerError> => {
-    switch (request.method) {
-      case "elicitation/create": {
-        const handler = Option.getOrUndefined(handlers.elicitation)
-        const params = request.params
-        const run = params.mode === "url"
-          ? handler?.url?.(params, context).pipe(
-            // URL-mode acceptance carries no content.
-            Effect.map((result): ElicitResult => result.action === "accept" ? { action: "accept" } : result)
-          )
-          : handler?.form?.(params, context)
-        return run === undefined
-          ? Effect.fail(new InputHandlerError({ kind: "elicitation", key, reason: "no handler for this mode" }))
-          : Effect.flatMap(run, checkEncoded(ElicitResult, "elicitation", key))
-      }
-      case "sampling/createMessage": {
-        const handler = Option.getOrUndefined(handlers.sampling)
-        return handler === undefined
-          ? Effect.fail(new InputHandlerError({ kind: "sampling", key, reason: "no sampling handler" }))
-          : Effect.flatMap(handler.createMessage(request.params, context), checkEncoded(CreateMessageResult, "sampling", key))
-      }
-      case "roots/list": {
-        const handler = Option.getOrUndefined(handlers.roots)
-        return handler === undefined
-          ? Effect.fail(new InputHandlerError({ kind: "roots", key, reason: "no roots handler" }))
-          : Effect.flatMap(
-            handler.listRoots(context),
-            (roots) => checkEncoded(ListRootsResult, "roots", key)({ roots })
-          )
-      }
-    }
-  }
-
-  const canAnswer = (request: InputRequest, handlers: Handlers, capabilities: ClientCapabilities): boolean => {
-    if (missingCapabilities(requiredCapabilities(request), capabilities) !== undefined) return false
-    switch (request.method) {
-      case "elicitation/create": {
-        const handler = Option.getOrUndefined(handlers.elicitation)
-        return (request.params.mode === "url" ? handler?.url : handler?.form) !== undefined
-      }
-      case "sampling/createMessage":
-        return Option.isSome(handlers.sampling)
-      case "roots/list":
-        return Option.isSome(handlers.roots)
-    }
-  }
 
   const mrtr = <A>(
     method: "tools/call" | "prompts/get" | "resources/read",
