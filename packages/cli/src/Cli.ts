@@ -383,16 +383,24 @@ const stdio = Flag.String("stdio").pipe(
   Flag.optional
 )
 
+const protocol = Flag.Literals("protocol", ["auto", "2026-07-28", "2025-11-25"]).pipe(
+  Flag.withDescription(
+    "The MCP revision to speak: auto (default: probe with server/discover, then 2026-07-28 or 2025-11-25 with initialize), " +
+      "or pin one"
+  ),
+  Flag.withDefault("auto" as const)
+)
+
 /**
- * The root command; `--http` / `--stdio` are shared by every subcommand
- * (accepted before or after the subcommand's name).
+ * The root command; `--http` / `--stdio` / `--protocol` are shared by every
+ * subcommand (accepted before or after the subcommand's name).
  *
  * @since 0.1.0
  */
 export const mrtr = Command.make("mrtr").pipe(
-  Command.withSharedFlags({ http, stdio }),
+  Command.withSharedFlags({ http, stdio, protocol }),
   Command.withDescription(
-    "An MCP 2026-07-28 client that drives Multi Round-Trip Requests: it answers each round of input requests " +
+    "An MCP client (2026-07-28 and 2025-11-25) that drives Multi Round-Trip Requests: it answers each round of input requests " +
       "(forms, URLs, sampling, roots) from an answers file, flags, or you at the terminal, and retries until the result is complete. " +
       "The result goes to stdout as JSON; rounds and prompts go to stderr. " +
       "Exit codes: 0 success, 1 the tool reported an error, 2 usage, " +
@@ -492,9 +500,11 @@ const runMrtr = <A>(
         })
     }
     yield* info(flags.quiet, s.dim(`→ ${describe}  (${describeTarget(where)})`))
-    const result = yield* McpClient.McpClient.use((client) => withTimeout(flags.timeout, call(client, options))).pipe(
+    const [result, connection] = yield* McpClient.McpClient.use((client) =>
+      withTimeout(flags.timeout, Effect.all([call(client, options), client.connection]))
+    ).pipe(
       Effect.provide(
-        McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(
+        McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION }, protocol: root.protocol }).pipe(
           Layer.provide(transportLayer(where)),
           Layer.provide(handlersLayer({
             answers,
@@ -507,7 +517,11 @@ const runMrtr = <A>(
     )
     yield* info(
       flags.quiet,
-      s.green(`✓ complete`) + s.dim(` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${rounds === 1 ? "" : "s"})`)
+      s.green(`✓ complete`) + s.dim(
+        connection.era === "2025-11-25"
+          ? ` over MCP ${connection.protocolVersion} (initialize; questions answered in flight)`
+          : ` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${rounds === 1 ? "" : "s"}, MCP ${connection.protocolVersion})`
+      )
     )
     return result
   })
@@ -625,7 +639,10 @@ const allPages = <A>(
 
 /**
  * `mrtr discover`: `server/discover`, then the tools, prompts, resources and
- * resource templates the server advertises.
+ * resource templates the server advertises. The output starts with the era
+ * spoken (`era`: `2026-07-28` or `2025-11-25`) and the negotiated
+ * `protocolVersion`; against a 2025-11-25 server the rest comes from the
+ * `InitializeResult` (`supportedVersions` is the negotiated version).
  *
  * @since 0.1.0
  */
@@ -638,9 +655,12 @@ export const discover = Command.make(
     const result = yield* withTimeout(flags.timeout, Effect.gen(function*() {
       const client = yield* McpClient.McpClient
       const discovered = yield* client.discover()
+      const connection = yield* client.connection
       const capabilities = discovered.capabilities
       const page = (cursor: string | undefined) => cursor === undefined ? undefined : { cursor }
       return {
+        era: connection.era,
+        protocolVersion: connection.protocolVersion,
         ...discovered,
         ...(capabilities.tools === undefined
           ? {}
@@ -655,7 +675,9 @@ export const discover = Command.make(
       }
     })).pipe(
       Effect.provide(
-        McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(Layer.provide(transportLayer(where)))
+        McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION }, protocol: root.protocol }).pipe(
+          Layer.provide(transportLayer(where))
+        )
       )
     )
     yield* printJson(result)

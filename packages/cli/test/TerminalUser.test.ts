@@ -344,7 +344,8 @@ describe("terminal handlers", () => {
       const terminal = scripted([enter, type("X"), enter, enter, type("Y"), enter])
       const result = yield* McpClient.McpClient.use((client) => client.callTool({ name: "t" })).pipe(
         Effect.provide(
-          McpClient.layer().pipe(
+          // a scripted modern-only server: no probe
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(
             Layer.provide(MemoryTransport.layer(handler)),
             Layer.provide(TerminalUser.layer({ roots: [{ uri: "file:///w" }] }).pipe(Layer.provide(terminal.layer)))
           )

@@ -61,6 +61,7 @@ import {
   PROTOCOL_VERSION,
   ReadResourceResult,
   type RequestId,
+  type ServerCapabilities,
   requestHeaders,
   requiredCapabilities,
   type Tool
@@ -82,6 +83,8 @@ import type * as Elicitation from "./ElicitationHandler.ts"
 import type { RootsHandler } from "./RootsHandler.ts"
 import type * as Sampling from "./SamplingHandler.ts"
 import * as InputHandlers from "./internal/inputHandlers.ts"
+import * as Eras from "./internal/eras.ts"
+import { toDiscoverResult } from "./internal/legacySession.ts"
 import { classify, decodeWith } from "./internal/results.ts"
 
 // =============================================================================
@@ -109,6 +112,41 @@ export interface Notification {
 }
 
 /**
+ * The protocol revision a client speaks: `"auto"` (detect, the default),
+ * `"2026-07-28"` (stateless, MRTR) or `"2025-11-25"` (the `initialize`
+ * handshake and sessions; servers that negotiate 2025-06-18 or 2025-03-26
+ * are spoken to the same way).
+ *
+ * MCP 2026-07-28, basic/versioning (backward compatibility); MCP 2025-11-25,
+ * basic/lifecycle.
+ *
+ * @since 0.1.0
+ */
+export type Protocol = Eras.Protocol
+
+/**
+ * What the client negotiated with the server (`McpClient.connection`):
+ *
+ * - `era`: `"2026-07-28"` or `"2025-11-25"` (the handshake era, whatever
+ *   version in it was negotiated).
+ * - `protocolVersion`: the version spoken: `2026-07-28`, or the one the
+ *   `InitializeResult` named (`2025-11-25`, `2025-06-18`, `2025-03-26`).
+ * - `serverInfo`, `instructions`, `capabilities`: from the `InitializeResult`
+ *   (2025-11-25 only; on 2026-07-28 they come with `discover()`).
+ *
+ * MCP 2026-07-28, basic/versioning; MCP 2025-11-25, basic/lifecycle (schema `InitializeResult`).
+ *
+ * @since 0.1.0
+ */
+export interface Connection {
+  readonly era: "2026-07-28" | "2025-11-25"
+  readonly protocolVersion: string
+  readonly serverInfo?: Implementation | undefined
+  readonly instructions?: string | undefined
+  readonly capabilities?: ServerCapabilities | undefined
+}
+
+/**
  * Client options; all optional.
  *
  * - `clientInfo`: sent as `_meta["io.modelcontextprotocol/clientInfo"]`
@@ -129,12 +167,24 @@ export interface Notification {
  *   `extensions` entries, or e.g. `{ elicitation: {} }` to receive
  *   elicitation requests without a handler and answer them by hand (manual
  *   mode: the call fails with `InputRequiredError`).
+ * - `protocol`: the revision to speak: `"auto"` (default) probes the server
+ *   once with `server/discover` and speaks 2026-07-28 when it is modern
+ *   (a `DiscoverResult`, or a -32020 / -32021 / -32022 error), 2025-11-25
+ *   otherwise (`initialize`, a session, in-flight server requests answered
+ *   by the same input handlers); `"2026-07-28"` or `"2025-11-25"` pin one
+ *   and send no probe. See `Protocol`.
+ * - `probeTimeout`: how long the `server/discover` probe waits (default 10
+ *   seconds); no answer in time means legacy on stdio and a
+ *   `TransportError` on HTTP.
  *
- * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
+ * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr,
+ * basic/versioning; MCP 2025-11-25, basic/lifecycle.
  *
  * @since 0.1.0
  */
 export interface Options {
+  readonly protocol?: Protocol | undefined
+  readonly probeTimeout?: Duration.Input | undefined
   readonly clientInfo?: Implementation | undefined
   readonly maxRounds?: number | undefined
   readonly stateOnlyBackoff?: Schedule.Schedule<unknown> | undefined
@@ -287,6 +337,18 @@ export type CompleteParams = Omit<CompleteRequestParams, "_meta">
  * - `complete({ ref, argument })` → `CompleteResult`.
  * - `tool(name)`: the cached definition of a tool, if listed.
  * - `notifications`: every notification received from now on.
+ * - `connection`: the era and version spoken (connects first when nothing
+ *   was sent yet: the probe and, on 2025-11-25, `initialize`).
+ *
+ * On a 2025-11-25 server (see `Options.protocol`) the same methods work:
+ * `discover()` answers from the `InitializeResult` (`supportedVersions` is
+ * the negotiated version, nothing cacheable), results carry no
+ * `resultType`, and the requests the server sends while serving a call are
+ * answered with the input handlers, their keys derived as the server
+ * derives them (`elicitation-1`, `sampling-1`, `roots-1`: per kind in
+ * arrival order within the call). A handler failure fails the call with
+ * `InputHandlerError` (the server is answered -32603); a request with no
+ * handler is answered -32601 at once.
  *
  * Failures: `RequestError` (`McpError` for a JSON-RPC error, e.g. -32602,
  * -32601, -32020, -32021, -32022; `TransportError`; `ProtocolViolation`) and,
@@ -322,6 +384,7 @@ export class McpClient extends Context.Service<McpClient, {
   readonly complete: (params: CompleteParams, options?: CallOptions) => Effect.Effect<CompleteResult, RequestError>
   readonly tool: (name: string) => Effect.Effect<Option.Option<Tool>>
   readonly notifications: Stream.Stream<Notification>
+  readonly connection: Effect.Effect<Connection, RequestError>
 }>()("@mrtr/client/McpClient") {}
 
 // =============================================================================
@@ -337,6 +400,7 @@ let nextRequestId = 1
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "@mrtr/client", version: "0.1.0" }
 const DEFAULT_MAX_ROUNDS = 10
+const DEFAULT_PROBE_TIMEOUT = Duration.seconds(10)
 const MAX_LIST_PAGES = 100
 
 /**
@@ -424,6 +488,7 @@ export const toolHeaderError = (tool: Tool): string | undefined => {
  */
 export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const transport = yield* ClientTransport
+  const scope = yield* Effect.scope
   const layerHandlers = yield* handlersInContext
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO
   const defaultMaxRounds = Math.max(1, options.maxRounds ?? DEFAULT_MAX_ROUNDS)
@@ -440,14 +505,6 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       callOptions?.onNotification === undefined ? Effect.void : callOptions.onNotification(notification)
     ], { discard: true })
 
-  yield* transport.notifications.pipe(
-    Stream.runForEach((message) =>
-      isRecord(message) && typeof message.method === "string"
-        ? publish({ method: message.method, ...(isRecord(message.params) ? { params: message.params } : {}) }, undefined)
-        : Effect.void
-    ),
-    Effect.forkScoped
-  )
 
   const currentHandlers: Effect.Effect<Handlers> = Effect.map(handlersInContext, (call) => ({
     elicitation: Option.orElse(call.elicitation, () => layerHandlers.elicitation),
@@ -462,7 +519,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       roots: Option.getOrUndefined(handlers.roots)
     }, options.capabilities)
 
-  const metaFor = (capabilities: ClientCapabilities, callOptions: CallOptions | undefined) =>
+  const metaFor = (capabilities: ClientCapabilities, callOptions: Pick<CallOptions, "progressToken"> | undefined) =>
     makeRequestMeta({
       clientCapabilities: capabilities,
       clientInfo,
@@ -470,80 +527,29 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       progressToken: callOptions?.progressToken
     })
 
-  // -- One request / response exchange ----------------------------------------
+  // -- The connection, in the server's era -------------------------------------
 
-  const exchangeOnce = (
-    method: string,
-    params: Record<string, unknown>,
-    tool: Tool | undefined,
-    callOptions: CallOptions | undefined
-  ): Effect.Effect<Record<string, unknown>, RequestError> =>
-    Effect.gen(function*() {
-      const id = nextRequestId++
-      const message = { jsonrpc: "2.0" as const, id, method, params }
-      const headers = transport.usesHeaders ? requestHeaders(message, tool) : {}
-      const violation = (reason: string, result?: unknown) =>
-        new ProtocolViolation({ method, reason, ...(result === undefined ? {} : { result }) })
-      let response: Record<string, unknown> | undefined
-      yield* transport.request(message, headers).pipe(
-        Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
-          if (!isRecord(incoming)) return Effect.succeed(true)
-          if (typeof incoming.method === "string") {
-            // Servers must not send requests in 2026-07-28; only notifications are surfaced.
-            if ("id" in incoming) return Effect.succeed(true)
-            return publish({
-              method: incoming.method,
-              ...(isRecord(incoming.params) ? { params: incoming.params } : {}),
-              request: { id, method }
-            }, callOptions).pipe(Effect.as(true))
-          }
-          if (!("result" in incoming) && !("error" in incoming)) return Effect.succeed(true)
-          const uncorrelatedError = "error" in incoming && (incoming.id === undefined || incoming.id === null)
-          if (incoming.id !== id && !uncorrelatedError) {
-            return Effect.fail(violation(`response id ${JSON.stringify(incoming.id)} does not match request id ${id}`))
-          }
-          response = incoming
-          return Effect.succeed(false)
-        })
-      )
-      if (response === undefined) {
-        return yield* new TransportError({ reason: `The transport ended without a response to ${method} (id ${id})` })
-      }
-      if ("error" in response) {
-        const error = response.error
-        if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
-          return yield* violation("malformed JSON-RPC error", response)
-        }
-        return yield* McpError.fromJsonRpc({
-          code: error.code as number,
-          message: error.message,
-          ...("data" in error ? { data: error.data } : {})
-        })
-      }
-      if (!isRecord(response.result)) return yield* violation("the result is not an object", response)
-      return response.result
-    })
+  const eras = Eras.make({
+    transport,
+    protocol: options.protocol ?? "auto",
+    probeTimeout: options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT,
+    clientInfo,
+    logLevel: options.logLevel,
+    layerHandlers,
+    declared,
+    modernMeta: (capabilities, progressToken) => metaFor(capabilities, { progressToken }),
+    publish: (notification) => publish(notification, undefined),
+    scope
+  })
 
-  /**
-   * One exchange; a -32022 (UnsupportedProtocolVersion) whose `data.supported`
-   * lists the version we sent is retried once with a new id (a server may
-   * reject a version it supports, e.g. during a rolling deploy).
-   */
-  const exchange = (
-    method: string,
-    params: Record<string, unknown>,
-    tool: Tool | undefined,
-    callOptions: CallOptions | undefined
-  ) =>
-    exchangeOnce(method, params, tool, callOptions).pipe(
-      Effect.catchIf(
-        (error): error is McpError =>
-          error._tag === "McpError" && error.code === ErrorCode.UnsupportedProtocolVersion &&
-          isRecord(error.data) && Array.isArray(error.data.supported) &&
-          error.data.supported.includes(PROTOCOL_VERSION),
-        () => exchangeOnce(method, params, tool, callOptions)
-      )
-    )
+  yield* transport.notifications.pipe(Stream.runForEach(eras.dispatch), Effect.forkScoped)
+  const rootsChanges = Option.getOrUndefined(layerHandlers.roots)?.changes
+  if (rootsChanges !== undefined) {
+    yield* rootsChanges.pipe(Stream.runForEach(() => eras.rootsChanged), Effect.forkScoped)
+  }
+
+  const streamNotifications = (callOptions: CallOptions | undefined) => (notification: Notification) =>
+    publish(notification, callOptions)
 
   // -- Plain requests -------------------------------------------------------
 
@@ -552,7 +558,19 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     return (params: Record<string, unknown>, callOptions: CallOptions | undefined): Effect.Effect<A, RequestError> =>
       Effect.gen(function*() {
         const handlers = yield* currentHandlers
-        const raw = yield* exchange(method, { ...params, _meta: metaFor(declared(handlers), callOptions) }, undefined, callOptions)
+        const raw = yield* eras.send({
+          method,
+          params: (meta) => ({ ...params, ...(meta === undefined ? {} : { _meta: meta }) }),
+          capabilities: declared(handlers),
+          progressToken: callOptions?.progressToken,
+          target: "",
+          handlers,
+          failOnHandlerError: false,
+          onNotification: streamNotifications(callOptions)
+        }).pipe(
+          // plain requests never fail for a handler (its error was answered to the server)
+          Effect.catchTag("InputHandlerError", (error) => Effect.die(error))
+        )
         const resultType = raw.resultType
         if (resultType !== undefined && resultType !== "complete") {
           return yield* new ProtocolViolation({
@@ -631,13 +649,21 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       for (let round = 1;; round++) {
         // Fresh params every round: the original request plus this round's
         // answers and state only, so nothing stale (or from another call) leaks.
-        const params: Record<string, unknown> = {
-          ...base,
-          _meta: metaFor(capabilities, callOptions),
+        const retried = {
           ...(inputResponses === undefined ? {} : { inputResponses }),
           ...(requestState === undefined ? {} : { requestState })
         }
-        const raw = yield* exchange(method, params, tool, callOptions)
+        const raw = yield* eras.send({
+          method,
+          params: (meta) => ({ ...base, ...(meta === undefined ? {} : { _meta: meta }), ...retried }),
+          capabilities,
+          progressToken: callOptions?.progressToken,
+          tool,
+          target,
+          handlers,
+          failOnHandlerError: true,
+          onNotification: streamNotifications(callOptions)
+        })
         const outcome = yield* classify(method, raw)
         if (outcome._tag === "Complete") return yield* decode(raw)
         if (round >= maxRounds) return yield* new MaxRoundsExceeded({ method, rounds: round, lastResult: raw })
@@ -715,7 +741,19 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   return McpClient.of({
     clientInfo,
     clientCapabilities: Effect.map(currentHandlers, declared),
-    discover: (callOptions) => discoverRequest({}, callOptions),
+    discover: (callOptions) =>
+      eras.connect.pipe(
+        Effect.flatMap((connection) =>
+          connection.era === "2025-11-25"
+            ? Effect.succeed(toDiscoverResult(connection.initialize))
+            : eras.takeDiscovered.pipe(
+              Effect.flatMap(Option.match({
+                onNone: () => discoverRequest({}, callOptions),
+                onSome: Effect.succeed
+              }))
+            )
+        )
+      ),
     listTools,
     callTool,
     listPrompts: (params, callOptions) => listPromptsRequest(listParams(params), callOptions),
@@ -735,7 +773,15 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       mrtr("resources/read", params.uri, { uri: params.uri }, params, undefined, readResourceDecode, callOptions),
     complete: (params, callOptions) => completeRequest({ ...params }, callOptions),
     tool: (name) => Effect.sync(() => Option.fromNullishOr(tools.get(name))),
-    notifications: Stream.fromPubSub(pubsub)
+    notifications: Stream.fromPubSub(pubsub),
+    connection: Effect.map(eras.connect, (connection): Connection =>
+      connection.era === "2026-07-28" ? connection : {
+        era: connection.era,
+        protocolVersion: connection.protocolVersion,
+        serverInfo: connection.initialize.serverInfo,
+        capabilities: connection.initialize.capabilities,
+        ...(connection.initialize.instructions === undefined ? {} : { instructions: connection.initialize.instructions })
+      })
   })
 })
 

@@ -123,8 +123,13 @@ const logging = (
  * - `client`: `McpClient` options (`maxRounds`, `stateOnlyBackoff`, ...).
  * - `simulateHttp`: pass the client's HTTP headers to the server, which then
  *   checks them as on Streamable HTTP (default `false`).
+ * - `protocol`: the revision the client speaks (`McpClient.Options.protocol`):
+ *   `"2026-07-28"` (default: no probe, so the wire log holds only the test's
+ *   own requests), `"2025-11-25"` (`initialize`, then the server's in-flight
+ *   requests answered by the same `user` Layer, keys derived as the server
+ *   derives them) or `"auto"`. Overrides `client.protocol`.
  *
- * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr; MCP 2025-11-25, basic/lifecycle.
  *
  * @since 0.1.0
  */
@@ -133,6 +138,7 @@ export interface Options<RS, ES, RSIn, RU, EU, RUIn> {
   readonly user?: Layer.Layer<RU, EU, RUIn> | undefined
   readonly client?: McpClient.Options | undefined
   readonly simulateHttp?: boolean | undefined
+  readonly protocol?: McpClient.Protocol | undefined
 }
 
 /**
@@ -163,7 +169,10 @@ export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
       Layer.succeed(ClientTransport.ClientTransport, logging(transport, log))
     )
   }))
-  const client = McpClient.layer(options.client).pipe(Layer.provideMerge(wire))
+  const client = McpClient.layer({
+    ...options.client,
+    protocol: options.protocol ?? options.client?.protocol ?? "2026-07-28"
+  }).pipe(Layer.provideMerge(wire))
   const withUser: Layer.Layer<any, any, any> = options.user === undefined
     ? client
     : client.pipe(Layer.provideMerge(options.user))
