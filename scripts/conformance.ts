@@ -12,7 +12,9 @@
  *    `server --url <url> --requirements 2026-07-28 -o .conformance/results/server`,
  *    then stops the server. Its stderr goes to `.conformance/results/server.log`.
  * 3. Client scenarios: when `examples/conformance-client/index.ts` exists, runs
- *    each scenario of `CLIENT_SCENARIOS` with
+ *    each scenario of `CLIENT_SCENARIOS` (at 2026-07-28) and of
+ *    `LEGACY_CLIENT_SCENARIOS` (at 2025-11-25, scored by
+ *    `list --requirements 2025-11-25`) with
  *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --scenario <s>`
  *    into `.conformance/results/client`.
  * 4. Prints SUCCESS/FAILURE/WARNING counts per scenario (from each
@@ -54,6 +56,18 @@ const CLIENT_SCENARIOS = [
   "http-standard-headers",
   "http-custom-headers",
   "http-invalid-tool-headers"
+] as const
+/**
+ * The 2025-11-25 client scenarios that need no authorization (run with
+ * `--spec-version 2025-11-25`, scored by `list --requirements 2025-11-25`);
+ * the same client, which detects the era itself.
+ */
+const LEGACY_REVISION = "2025-11-25"
+const LEGACY_CLIENT_SCENARIOS = [
+  "initialize",
+  "tools_call",
+  "elicitation-sep1034-client-defaults",
+  "sse-retry"
 ] as const
 
 const SERVER_START_TIMEOUT_MS = 60_000
@@ -184,9 +198,9 @@ const runRunner = (args: ReadonlyArray<string>): Promise<number> =>
   })
 
 /** The scenarios the requirements file scores, per leg, as the runner itself lists them. */
-const scoredScenarios = (): { server: Set<string>; client: Set<string> } => {
-  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", REVISION], { cwd: ROOT, encoding: "utf8" })
-  if (listed.status !== 0) fail(`runner list --requirements ${REVISION} failed: ${listed.stderr}`)
+const scoredScenarios = (revision: string = REVISION): { server: Set<string>; client: Set<string> } => {
+  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", revision], { cwd: ROOT, encoding: "utf8" })
+  if (listed.status !== 0) fail(`runner list --requirements ${revision} failed: ${listed.stderr}`)
   const sets = { server: new Set<string>(), client: new Set<string>() }
   let section: keyof typeof sets | undefined
   for (const line of listed.stdout.split("\n")) {
@@ -198,7 +212,7 @@ const scoredScenarios = (): { server: Set<string>; client: Set<string> } => {
       if (match) sets[section].add(match[1]!)
     }
   }
-  if (sets.server.size === 0) fail(`could not read the scored scenarios from \`list --requirements ${REVISION}\``)
+  if (sets.server.size === 0) fail(`could not read the scored scenarios from \`list --requirements ${revision}\``)
   return sets
 }
 
@@ -380,7 +394,12 @@ const main = async () => {
       const outDir = join(RESULTS, "client")
       rmSync(outDir, { recursive: true, force: true })
       mkdirSync(outDir, { recursive: true })
-      for (const scenario of CLIENT_SCENARIOS) {
+      const legacyScored = scoredScenarios(LEGACY_REVISION)
+      const runs: ReadonlyArray<readonly [string, string, Set<string>]> = [
+        ...CLIENT_SCENARIOS.map((scenario) => [scenario, REVISION, scored.client] as const),
+        ...LEGACY_CLIENT_SCENARIOS.map((scenario) => [scenario, LEGACY_REVISION, legacyScored.client] as const)
+      ]
+      for (const [scenario, revision, scoredSet] of runs) {
         const code = await runRunner([
           "client",
           "--command",
@@ -388,12 +407,12 @@ const main = async () => {
           "--scenario",
           scenario,
           "--spec-version",
-          REVISION,
+          revision,
           "-o",
           relative(ROOT, outDir)
         ])
-        log(`client scenario ${scenario}: runner exited with ${code}`)
-        results.push(summarize("client", scenario, scored.client.has(scenario), checksFileOf(outDir, "", scenario)))
+        log(`client scenario ${scenario} (${revision}): runner exited with ${code}`)
+        results.push(summarize("client", scenario, scoredSet.has(scenario), checksFileOf(outDir, "", scenario)))
       }
     }
   }
