@@ -584,7 +584,10 @@ const decoder = new TextDecoder()
  * default event type); the explicit line is what the MCP SDKs send.
  * `JSON.stringify` output has no line breaks, so one `data:` line suffices.
  */
-const sseEvent = (json: string): Uint8Array => encoder.encode(`event: message\ndata: ${json}\n\n`)
+const sseEvent = (json: string, eventId?: string | undefined): Uint8Array =>
+  encoder.encode(
+    eventId === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${eventId}\nevent: message\ndata: ${json}\n\n`
+  )
 
 /**
  * Reads the body, capped at `config.maxBodyBytes` bytes received (so chunked
@@ -659,6 +662,11 @@ const handleWith = (
     return Effect.succeed(errorResponse(403, INVALID_REQUEST, "Forbidden: Origin not allowed"))
   }
   if (request.method !== "POST") {
+    // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
+    // GET or DELETE without a session, is not served here.
+    if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
+      return dispatch(handler, headers, undefined, undefined, request.method)
+    }
     return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
   }
   if (mediaType(headers["content-type"]) !== "application/json") {
@@ -698,12 +706,15 @@ const dispatch = (
   handler: Handler,
   headers: Headers.Headers,
   message: unknown,
-  principal: string | undefined
+  principal: string | undefined,
+  httpMethod: "POST" | "GET" | "DELETE" = "POST"
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming: Incoming = {
     message,
     headers: (name) => headers[name.toLowerCase()],
-    principal
+    principal,
+    canStream: acceptsEventStream(headers["accept"]),
+    ...(httpMethod === "POST" ? {} : { httpMethod })
   }
   const id = requestIdOf(message)
   return handler.handle(incoming).pipe(
@@ -723,16 +734,24 @@ const toResponse = (
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   switch (reply._tag) {
     case "Accepted":
-      return Effect.succeed(HttpServerResponse.empty({ status: 202 }))
+      return Effect.succeed(HttpServerResponse.empty({ status: reply.httpStatus ?? 202 }))
     case "Response": {
       const encoded = encodeMessage(reply.message, id)
-      return Effect.succeed(jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 500))
+      const response = jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 500)
+      return Effect.succeed(reply.headers === undefined ? response : HttpServerResponse.setHeaders(response, reply.headers))
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
       if (acceptsEventStream(headers["accept"])) {
+        const events = reply.events
+        const body = events === undefined
+          ? Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body))
+          : Stream.concat(
+            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(`id: ${events.prime}\ndata: \n\n`)),
+            Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body, events.idOf(m)))
+          )
         return Effect.succeed(HttpServerResponse.stream(
-          Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body)),
+          body,
           {
             contentType: "text/event-stream",
             headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }

@@ -24,12 +24,12 @@ import {
   Cause,
   type Config,
   Context,
+  Duration,
   Effect,
   Exit,
   Fiber,
   Layer,
   Option,
-  PubSub,
   Queue,
   Scheduler,
   Schema,
@@ -40,7 +40,6 @@ import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
-  ErrorCode,
   httpStatusOf,
   type Implementation,
   type InputResponses,
@@ -52,18 +51,14 @@ import {
   type ServerCapabilities,
   validateRequestHeaders
 } from "@mrtr/protocol"
-import {
-  ElicitationCancelled,
-  ElicitationDeclined,
-  Engine,
-  JournalTooLarge,
-  MissingClientCapability,
-  RequestState,
-  RoundLimitExceeded
-} from "@mrtr/core"
+import { Engine, RequestState } from "@mrtr/core"
+import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import { isRequestId } from "./internal/jsonRpc.ts"
+import * as Era from "./internal/era.ts"
+import * as Legacy from "./internal/legacy/dispatch.ts"
+import * as Registry from "./internal/registry.ts"
 import { McpHandler } from "./McpHandler.ts"
-import type { Completer, Prompt } from "./Prompt.ts"
+import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
 import type { Tool } from "./Tool.ts"
@@ -86,7 +81,10 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   results of `server/discover`, the list methods and `resources/read`
  *   (default `{ ttlMs: 0, cacheScope: "private" }`: clients must revalidate).
  * - `maxRounds`, `maxJournalBytes`: bounds of one MRTR conversation
- *   (defaults 16 rounds and 32 KiB).
+ *   (defaults 16 rounds and 32 KiB); on a 2025-11-25 session `maxRounds`
+ *   bounds the rounds the legacy shim runs for one request.
+ * - `legacy`: the 2025-11-25 wire on the same endpoint (on by default; see
+ *   {@link LegacyOptions}); `false` serves 2026-07-28 only.
  *
  * @since 0.1.0
  */
@@ -99,6 +97,38 @@ export interface Options {
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" } | undefined
   readonly maxRounds?: number | undefined
   readonly maxJournalBytes?: number | undefined
+  readonly legacy?: LegacyOptions | false | undefined
+}
+
+/**
+ * Bounds of the 2025-11-25 wire (sessions created by `initialize`):
+ *
+ * - `maxSessions`: most sessions at once (default 1000). Past it, the least
+ *   recently active idle session is ended; when every session is busy,
+ *   `initialize` is answered HTTP 503.
+ * - `sessionIdleTimeout`: a session without any message for this long ends
+ *   (default 30 minutes); its id then answers 404 (-32001).
+ * - `maxPendingInputs`: most unanswered server-to-client requests per
+ *   session (default 64); past it a request needing input fails at once
+ *   (-32600, `data.reason: "too_many_pending_inputs"`).
+ * - `inputTimeout`: how long one server-to-client request (an elicitation,
+ *   a sampling, a roots listing) may wait for its answer (default 5 minutes);
+ *   then it is cancelled and the request fails (-32603,
+ *   `data.reason: "input_timeout"`).
+ *
+ * Sessions live in this process: behind a load balancer, 2025-11-25 clients
+ * need session affinity (the 2026-07-28 wire never does); a request reaching
+ * another instance gets 404 and the client must `initialize` again.
+ *
+ * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management).
+ *
+ * @since 0.2.0
+ */
+export interface LegacyOptions {
+  readonly maxSessions?: number | undefined
+  readonly sessionIdleTimeout?: Duration.Input | undefined
+  readonly maxPendingInputs?: number | undefined
+  readonly inputTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -107,7 +137,7 @@ export interface Options {
  *
  * @since 0.1.0
  */
-export type ListChanged = "tools" | "prompts" | "resources"
+export type ListChanged = Registry.ListChanged
 
 type AnyTool = Tool<any, never>
 type AnyPrompt = Prompt<any, never>
@@ -129,6 +159,12 @@ export class McpServer extends Context.Service<McpServer, {
   readonly addResource: (resource: AnyResource) => Effect.Effect<void>
   readonly removeResource: (uriOrTemplate: string) => Effect.Effect<void>
   readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
+  /**
+   * Announces that the resource `uri` changed: `notifications/resources/updated`
+   * to every 2025-11-25 session subscribed to it (`resources/subscribe`).
+   * @since 0.2.0
+   */
+  readonly resourceUpdated: (uri: string) => Effect.Effect<void>
 }>()("@mrtr/server/McpServer") {}
 
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
@@ -153,9 +189,6 @@ const METHODS = new Set([
   "completion/complete",
   "subscriptions/listen"
 ])
-
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
 
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are
@@ -184,53 +217,19 @@ const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
 const decodeClientCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
 const isLoggingLevel = Schema.is(LoggingLevel)
 
-const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
-  _tag: "Response",
-  message: {
-    jsonrpc: "2.0",
-    ...(id === undefined ? {} : { id }),
-    error: error.toJsonRpc()
-  } as WireMessage,
-  httpStatus: httpStatusOf(error.code)
-})
-
-/** The one frozen answer to every bad, expired or foreign requestState. */
-const INVALID_REQUEST_STATE = McpError.invalidParams("Invalid requestState")
-
-const toMcpError = (error: unknown): McpError | undefined => {
-  if (error instanceof McpError) return error
-  if (error instanceof RequestState.InvalidRequestState) return INVALID_REQUEST_STATE
-  if (error instanceof MissingClientCapability) {
-    return McpError.missingRequiredClientCapability(error.requiredCapabilities)
-  }
-  if (error instanceof RoundLimitExceeded) return McpError.invalidParams(error.message)
-  // The answers a client sends make the journal grow: its size is the client's to fix.
-  if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
-    return McpError.invalidParams("The conversation exceeds the server's size limit for requestState")
-  }
-  const tag = isRecord(error) ? error._tag : undefined
-  if (
-    tag === "InvalidToolArguments" || tag === "InvalidPromptArguments" || tag === "InvalidResourceUri"
-  ) {
-    return McpError.invalidParams((error as unknown as Error).message)
-  }
-  return undefined
-}
-
-// A prompt or resource handler that does not catch the user's "no": the
-// request cannot complete, through no fault of the server, so it is not
-// logged as an error. (A tool reports it as a tool execution error instead.)
-const userSaidNo = (error: unknown): McpError | undefined =>
-  error instanceof ElicitationDeclined || error instanceof ElicitationCancelled
-    ? new McpError({ code: ErrorCode.InternalError, message: error.message })
-    : undefined
-
 interface Parsed {
   readonly id: RequestId
   readonly method: string
   readonly params: Record<string, unknown>
   readonly clientCapabilities: ClientCapabilities
 }
+
+const legacyLimits = (options: LegacyOptions) => ({
+  maxSessions: options.maxSessions ?? 1000,
+  idleTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.sessionIdleTimeout ?? "30 minutes")),
+  maxPendingLegs: options.maxPendingInputs ?? 64,
+  legTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.inputTimeout ?? "5 minutes"))
+})
 
 /**
  * Builds the server service. Requires the `RequestStateCodec` (the key
@@ -256,11 +255,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       maxJournalBytes: options.maxJournalBytes ?? 32 * 1024
     }
   }
-  const tools = new Map<string, AnyTool>()
-  const prompts = new Map<string, AnyPrompt>()
-  const resources = new Map<string, AnyResource>()
-  const changes = yield* PubSub.unbounded<ListChanged>()
-  const changed = (kind: ListChanged) => Effect.asVoid(PubSub.publish(changes, kind))
+  const registry = yield* Registry.make
+  const { tools, changes } = registry
 
   const capabilities = (): ServerCapabilities => ({
     tools: { listChanged: true },
@@ -322,96 +318,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     )
   }
 
-  const callTool = (parsed: Parsed, principal: string | undefined) => {
-    const name = parsed.params.name
-    if (typeof name !== "string") return Effect.fail(McpError.invalidParams("tools/call needs a string name"))
-    const tool = tools.get(name)
-    if (tool === undefined) return Effect.fail(McpError.invalidParams(`Unknown tool: ${name}`))
-    const args = parsed.params.arguments
-    if (args !== undefined && !isRecord(args)) {
-      return Effect.fail(McpError.invalidParams("tools/call arguments must be an object"))
+  const mrtr = (parsed: Parsed, principal: string | undefined) => {
+    const call = registry.call(parsed.method, parsed.params)
+    if (call instanceof McpError) return Effect.fail(call)
+    if (call instanceof Registry.ResourceNotFound) {
+      return Effect.fail(McpError.invalidParams(`Resource not found: ${call.uri}`, { uri: call.uri }))
     }
-    const handler = tool.call(args ?? {}).pipe(
-      Effect.catch((error: unknown) => {
-        if (toMcpError(error) !== undefined) return Effect.fail(error)
-        // A tool's own typed failure is a tool execution error, reported in the result.
-        const message = isRecord(error) && typeof error.message === "string" ? error.message : String(error)
-        return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
-      })
-    )
-    return runMrtr(parsed, principal, name, args ?? {}, handler as unknown as Effect.Effect<Record<string, unknown>, unknown>)
-  }
-
-  const getPrompt = (parsed: Parsed, principal: string | undefined) => {
-    const name = parsed.params.name
-    if (typeof name !== "string") return Effect.fail(McpError.invalidParams("prompts/get needs a string name"))
-    const prompt = prompts.get(name)
-    if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${name}`))
-    const args = parsed.params.arguments
-    if (args !== undefined && !isRecord(args)) {
-      return Effect.fail(McpError.invalidParams("prompts/get arguments must be an object"))
-    }
-    return runMrtr(parsed, principal, name, args ?? {}, prompt.get(args ?? {}) as any)
-  }
-
-  const findResource = (uri: string) => {
-    const exact = resources.get(uri)
-    if (exact !== undefined && exact._tag === "Resource") return { resource: exact, variables: {} }
-    for (const resource of resources.values()) {
-      if (resource._tag !== "ResourceTemplate") continue
-      const variables = resource.match(uri)
-      if (variables !== undefined) return { resource, variables }
-    }
-    return undefined
-  }
-
-  const readResource = (parsed: Parsed, principal: string | undefined) => {
-    const uri = parsed.params.uri
-    if (typeof uri !== "string") return Effect.fail(McpError.invalidParams("resources/read needs a string uri"))
-    const found = findResource(uri)
-    if (found === undefined) return Effect.fail(McpError.invalidParams(`Resource not found: ${uri}`, { uri }))
-    return runMrtr(parsed, principal, uri, null, found.resource.read(uri, found.variables) as any)
-  }
-
-  // -- Other methods --------------------------------------------------------
-
-  const list = <A>(key: string, items: Iterable<A>, cursor: unknown) =>
-    cursor !== undefined && cursor !== null
-      ? Effect.fail(McpError.invalidParams("Invalid cursor"))
-      : Effect.succeed({ [key]: Array.from(items) })
-
-  const complete = (parsed: Parsed) => {
-    const ref = parsed.params.ref
-    const argument = parsed.params.argument
-    if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
-      return Effect.fail(McpError.invalidParams("completion/complete needs ref and argument { name, value }"))
-    }
-    let completer: Completer | undefined
-    if (ref.type === "ref/prompt" && typeof ref.name === "string") {
-      const prompt = prompts.get(ref.name)
-      if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${ref.name}`))
-      completer = Object.hasOwn(prompt.completions, argument.name) ? prompt.completions[argument.name] : undefined
-    } else if (ref.type === "ref/resource" && typeof ref.uri === "string") {
-      const resource = resources.get(ref.uri)
-      if (resource === undefined) return Effect.fail(McpError.invalidParams(`Unknown resource template: ${ref.uri}`))
-      completer = Object.hasOwn(resource.completions, argument.name) ? resource.completions[argument.name] : undefined
-    } else {
-      return Effect.fail(McpError.invalidParams("completion/complete ref must be ref/prompt or ref/resource"))
-    }
-    const context = isRecord(parsed.params.context) && isRecord(parsed.params.context.arguments)
-      ? parsed.params.context.arguments as Record<string, string>
-      : {}
-    const value = argument.value
-    const found = completer
-    return (found === undefined ? Effect.succeed([] as ReadonlyArray<string>) : Effect.suspend(() => found(value, context))).pipe(
-      Effect.map((values) => ({
-        completion: {
-          values: values.slice(0, 100),
-          total: values.length,
-          hasMore: values.length > 100
-        }
-      }))
-    )
+    return runMrtr(parsed, principal, call.target, call.arguments, call.handler)
   }
 
   const listen = (parsed: Parsed): Reply => {
@@ -521,29 +434,16 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           ...(options.instructions === undefined ? {} : { instructions: options.instructions })
         })
       case "tools/list":
-        return list("tools", Array.from(tools.values(), (t) => t.definition), params.cursor)
       case "prompts/list":
-        return list("prompts", Array.from(prompts.values(), (p) => p.definition), params.cursor)
       case "resources/list":
-        return list(
-          "resources",
-          Array.from(resources.values()).filter((r) => r._tag === "Resource").map((r) => r.definition),
-          params.cursor
-        )
       case "resources/templates/list":
-        return list(
-          "resourceTemplates",
-          Array.from(resources.values()).filter((r) => r._tag === "ResourceTemplate").map((r) => r.definition),
-          params.cursor
-        )
+        return registry.listMethod(parsed.method, params)
       case "tools/call":
-        return callTool(parsed, principal)
       case "prompts/get":
-        return getPrompt(parsed, principal)
       case "resources/read":
-        return readResource(parsed, principal)
+        return mrtr(parsed, principal)
       case "completion/complete":
-        return complete(parsed)
+        return registry.complete(params)
       default:
         return Effect.fail(McpError.methodNotFound(parsed.method))
     }
@@ -627,7 +527,21 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       ))
   }
 
+  const legacy = options.legacy === false ? undefined : Legacy.make({
+    registry,
+    engine,
+    info,
+    instructions: options.instructions,
+    audience,
+    limits: legacyLimits(options.legacy ?? {})
+  })
+  if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
+
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
+    if (legacy !== undefined && Era.classify(incoming) === "legacy") return legacy.handle(incoming)
+    if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
+      return Effect.succeed({ _tag: "Accepted", httpStatus: 405 })
+    }
     const parsed = parse(incoming)
     if ("_tag" in parsed) return Effect.succeed(parsed)
     if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed))
@@ -636,13 +550,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   return McpServer.of({
     info,
-    addTool: (tool) => Effect.suspend(() => (tools.set(tool.name, tool), changed("tools"))),
-    removeTool: (name) => Effect.suspend(() => (tools.delete(name) ? changed("tools") : Effect.void)),
-    addPrompt: (prompt) => Effect.suspend(() => (prompts.set(prompt.name, prompt), changed("prompts"))),
-    removePrompt: (name) => Effect.suspend(() => (prompts.delete(name) ? changed("prompts") : Effect.void)),
-    addResource: (resource) => Effect.suspend(() => (resources.set(resource.key, resource), changed("resources"))),
-    removeResource: (key) => Effect.suspend(() => (resources.delete(key) ? changed("resources") : Effect.void)),
-    handle
+    addTool: registry.addTool,
+    removeTool: registry.removeTool,
+    addPrompt: registry.addPrompt,
+    removePrompt: registry.removePrompt,
+    addResource: registry.addResource,
+    removeResource: registry.removeResource,
+    handle,
+    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
   })
 })
 
