@@ -414,3 +414,34 @@ describe("mrtr against a server that never answers", () => {
     }
   }, 60_000)
 })
+
+describe("mrtr against a 2025-11-25 server (the official v1 SDK, over stdio)", () => {
+  const V1 = [process.execPath, ...sourceNodeArgs, fileURLToPath(new URL("../../client/test/v1-server.ts", import.meta.url)), "--stdio"]
+    .map((part) => JSON.stringify(part))
+    .join(" ")
+
+  it("the same flags work: --answers by derived key answers in-flight requests, discover names the era", async () => {
+    const answers = answersFile("v1.json", {
+      "elicitation-1": { name: "Zed" },
+      "sampling-1": "Lisbon",
+      "roots-1": ["file:///srv"]
+    })
+    const greet = await inProcess(["call", "--stdio", V1, "greet", "--answers", answers])
+    assert.strictEqual(greet.code, 0, greet.stderr)
+    assert.strictEqual(text(JSON.parse(greet.stdout)), "Hello, Zed!")
+    assert.include(greet.stderr, "over MCP 2025-11-25")
+    const everything = await inProcess(["call", "--stdio", V1, "everything", "--answers", answers, "-q"])
+    assert.strictEqual(everything.code, 0, everything.stderr)
+    assert.strictEqual(text(JSON.parse(everything.stdout)), "Zed|Lisbon|1")
+    const discovered = await inProcess(["discover", "--stdio", V1])
+    assert.strictEqual(discovered.code, 0, discovered.stderr)
+    const output = JSON.parse(discovered.stdout)
+    assert.strictEqual(output.era, "2025-11-25")
+    assert.strictEqual(output.protocolVersion, "2025-11-25")
+    assert.deepStrictEqual(output.supportedVersions, ["2025-11-25"])
+    assert.isTrue(output.tools.some((tool: { readonly name: string }) => tool.name === "greet"))
+    // pinned to 2026-07-28 there is no initialize: the v1 server knows no client capabilities and cannot elicit
+    const pinned = await inProcess(["call", "--stdio", V1, "--protocol", "2026-07-28", "greet", "--answers", answers, "-q"])
+    assert.strictEqual(pinned.code, 1, pinned.stderr)
+  }, 60_000)
+})

@@ -718,7 +718,9 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const callTool = (params: CallToolParams, callOptions?: CallOptions): Effect.Effect<CallToolResult, McpClientError> =>
     Effect.gen(function*() {
       let tool: Tool | undefined
-      if (transport.usesHeaders) {
+      // x-mcp-header mirroring is 2026-07-28 Streamable HTTP only
+      const connection = transport.usesHeaders ? yield* eras.connect : undefined
+      if (connection?.era === "2026-07-28") {
         // Learn the tool's x-mcp-header annotations before the first call.
         if (!tools.has(params.name) && !rejected.has(params.name) && !listedTools) {
           yield* Effect.ignore(listAllTools)
