@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
+import * as Errors from "../src/Errors.ts"
 import type { InputContext } from "../src/InputContext.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import * as McpClient from "../src/McpClient.ts"
@@ -269,4 +270,87 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
       assert.sameMembers(of("everything"), ["elicitation-1", "sampling-1", "roots-1"])
       assert.deepStrictEqual(of("roots_elsewhere"), ["roots-1"])
     }), 30_000)
+
+  it.live("HTTP: a failing handler fails the call with InputHandlerError; the server gets -32603 and the call is cancelled", () =>
+    Effect.gen(function*() {
+      const server = yield* Effect.acquireRelease(Effect.promise(listen), (s) => Effect.promise(s.close))
+      const failing = ElicitationHandler.layer({
+        form: (_params, context) => Effect.fail(new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: "the user left" }))
+      })
+      const { error, lastError } = yield* Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const error = yield* client.callTool({ name: "greet_or_error" }).pipe(Effect.flip)
+        let lastError = "none"
+        for (let i = 0; i < 50 && lastError === "none"; i++) {
+          lastError = textOf(yield* client.callTool({ name: "last_error" }))
+          if (lastError === "none") yield* Effect.sleep("20 millis")
+        }
+        return { error, lastError }
+      }).pipe(
+        Effect.provide(
+          McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(failing))
+        )
+      )
+      assert.strictEqual(error._tag, "InputHandlerError")
+      assert.include(error.message, "the user left")
+      assert.include(error.message, "elicitation-1")
+      assert.strictEqual(lastError, "-32603")
+      const posts = server.received.filter((r) => r.httpMethod === "POST").map((r) => r.body as Record<string, any>)
+      const call = posts.find((m) => m.method === "tools/call" && m.params.name === "greet_or_error")!
+      const cancelled = posts.find((m) => m.method === "notifications/cancelled")
+      assert.isDefined(cancelled)
+      assert.strictEqual(cancelled!.params.requestId, call.id)
+      validateWire("CancelledNotification", cancelled, LEGACY_SCHEMA_ID)
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("HTTP: interrupting a call sends notifications/cancelled, which the server honours", () =>
+    Effect.gen(function*() {
+      const server = yield* Effect.acquireRelease(Effect.promise(listen), (s) => Effect.promise(s.close))
+      const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
+      const count = yield* Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const waited = yield* client.callTool({ name: "wait" }).pipe(Effect.timeoutOption("300 millis"))
+        assert.isTrue(waited._tag === "None")
+        let count = "0"
+        for (let i = 0; i < 50 && count === "0"; i++) {
+          count = textOf(yield* client.callTool({ name: "cancellations" }))
+          if (count === "0") yield* Effect.sleep("20 millis")
+        }
+        return count
+      }).pipe(
+        Effect.provide(
+          McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(userLayer(asked)))
+        )
+      )
+      assert.strictEqual(count, "1")
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("HTTP: a session the server no longer knows (404) is initialized again and the request re-sent", () =>
+    Effect.gen(function*() {
+      const server = yield* Effect.acquireRelease(Effect.promise(listen), (s) => Effect.promise(s.close))
+      const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
+      const [first, second] = yield* Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const first = yield* client.callTool({ name: "greet" })
+        // the server forgets every session (a restart)
+        yield* Effect.promise(async () => {
+          for (const transport of [...server.sessions.values()]) await transport.close()
+        })
+        const second = yield* client.callTool({ name: "greet" })
+        return [first, second] as const
+      }).pipe(
+        Effect.provide(
+          McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(userLayer(asked)))
+        )
+      )
+      assert.strictEqual(textOf(first), "Hello, Alice!")
+      assert.strictEqual(textOf(second), "Hello, Bob!")
+      const initializes = server.received.filter((r) => (r.body as any)?.method === "initialize")
+      assert.strictEqual(initializes.length, 2)
+      assert.isUndefined(initializes[1]!.headers["mcp-session-id"])
+      // the 404 answered a request carrying the old id; the retry carries the new one
+      const calls = server.received.filter((r) => (r.body as any)?.method === "tools/call")
+      assert.strictEqual(calls.length, 3)
+      assert.notStrictEqual(calls[1]!.headers["mcp-session-id"], calls[2]!.headers["mcp-session-id"])
+    }).pipe(Effect.scoped), 30_000)
 })

@@ -29,6 +29,7 @@ const text = (value: string) => ({ content: [{ type: "text" as const, text: valu
 export const makeV1Server = (): McpServer => {
   const server = new McpServer({ name: "v1-fixture", version: "1.0.0" }, { capabilities: { logging: {} } })
   let rootsChanges = 0
+  let lastError = "none"
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     rootsChanges++
   })
@@ -114,6 +115,28 @@ export const makeV1Server = (): McpServer => {
       return text(`refused: ${String((error as { code?: unknown }).code)}`)
     }
   })
+
+  let cancelled = 0
+  server.registerTool("wait", { description: "Waits until the client cancels the call" }, async (extra) => {
+    await new Promise<void>((resolve) => extra.signal.addEventListener("abort", () => resolve()))
+    cancelled++
+    return text("cancelled")
+  })
+
+  server.registerTool("cancellations", { description: "How many calls the client cancelled" }, async () =>
+    text(String(cancelled)))
+
+  server.registerTool("greet_or_error", { description: "Asks the name; reports the client's error" }, async (extra) => {
+    try {
+      await server.server.elicitInput({ message: "Your name?", requestedSchema: nameSchema }, { relatedRequestId: extra.requestId })
+      return text("answered")
+    } catch (error) {
+      lastError = `${String((error as { code?: unknown }).code)}`
+      return text(`error ${lastError}`)
+    }
+  })
+
+  server.registerTool("last_error", { description: "The error code greet_or_error got" }, async () => text(lastError))
 
   server.registerTool("roots_changes", { description: "How many roots/list_changed arrived" }, async () =>
     text(String(rootsChanges)))
