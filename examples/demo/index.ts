@@ -14,8 +14,8 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Predicate, References } from "effect"
 import { AnswersFile, Report, TerminalUser } from "@mrtr/cli"
-import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
-import { HttpTransport as ServerHttp } from "@mrtr/server"
+import { HttpClientTransport, McpClient } from "@mrtr/client"
+import { HttpServerTransport } from "@mrtr/server"
 import { serve } from "./server.ts"
 
 const interactive = process.argv.includes("--interactive")
@@ -130,7 +130,7 @@ const conversation = <A>(
   })
 
 const main = Effect.gen(function*() {
-  const url = yield* ServerHttp.url
+  const url = yield* HttpServerTransport.url
   yield* header(url)
   const tally: Tally = { conversations: 0, failed: 0, rounds: 0, stateBytes: 0 }
 
@@ -138,7 +138,7 @@ const main = Effect.gen(function*() {
     ? TerminalUser.layerNode({})
     : AnswersFile.layer(script)
   const clientLayer = McpClient.layer({ clientInfo: { name: "mrtr-demo", version: "0.1.0" } }).pipe(
-    Layer.provide(ClientHttp.layerNode({ url })),
+    Layer.provide(HttpClientTransport.layerNode({ url })),
     Layer.provide(user)
   )
 

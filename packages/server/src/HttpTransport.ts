@@ -7,22 +7,36 @@
  * as progress or log messages, then the response, which ends the stream).
  * There is no GET stream, no DELETE, no `Mcp-Session-Id` and no
  * `Last-Event-ID` in this revision. Closing the SSE stream cancels the request.
+ * The same endpoint serves the 2025-11-25 wire (the dispatcher tells the
+ * eras apart): a `GET` or `DELETE` carrying `Mcp-Session-Id` goes to the
+ * dispatcher (a session's stream, the end of a session), responses may carry
+ * an `Mcp-Session-Id` header, and SSE events of a session carry `id:` lines
+ * (after an empty priming event) for `Last-Event-ID` resumption.
  *
  * What this module checks before the dispatcher sees a message, in order:
  *
  * | check                                         | status | body                        |
  * |-----------------------------------------------|--------|-----------------------------|
  * | `Host` / `Origin` not allowed (DNS rebinding)  | 403    | JSON-RPC -32600, no `id`    |
- * | method other than `POST`                       | 405    | empty, `Allow: POST`        |
+ * | `OPTIONS` with `cors` on (CORS preflight)      | 204    | empty, CORS headers         |
+ * | method other than `POST` (but a GET/DELETE with `Mcp-Session-Id`) | 405 | empty, `Allow: POST` |
  * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
- * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`    |
+ * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`, `Connection: close` |
  * | body of an `Upgrade` offer not in time         | 408    | JSON-RPC -32600, no `id`    |
+ * | body with more than `maxJsonValues` JSON values | 413    | JSON-RPC -32600, no `id`    |
  * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
  *
  * Everything else (JSON-RPC shape, `MCP-Protocol-Version` / `Mcp-Method` /
  * `Mcp-Name` headers, `_meta`) is the dispatcher's job: it receives the parsed
  * value and a case-insensitive header lookup, see `Transport.ts`. Paths other
  * than the endpoint get `404` from the router.
+ *
+ * CORS (browser clients calling from another origin) is off by default; turn
+ * it on with `cors: true` (or `CorsOptions`). It is effect/http's
+ * `HttpMiddleware.cors` with the endpoint's `allowedOrigins`, the protocol's
+ * request headers (`Mcp-Param-*` reflected as requested) and exposed headers,
+ * applied after the `Host` / `Origin` checks, so a disallowed origin still
+ * gets `403`; see `internal/cors.ts`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security
  * warning on DNS rebinding); `/work/shared/spec/README.md` A2.
@@ -38,7 +52,11 @@ import type { HttpServerError } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer, IncomingMessage } from "node:http"
 import { McpHandler } from "./McpHandler.ts"
-import { ErrorCode, errorJson, httpStatusOf, isObject, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
+import * as Cors from "./internal/cors.ts"
+import * as HttpStatus from "./HttpStatus.ts"
+import * as JsonBudget from "./internal/jsonBudget.ts"
+import * as LingeringClose from "./internal/lingeringClose.ts"
+import { ErrorCode, errorJson, isObject, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 
 // -----------------------------------------------------------------------------
@@ -56,6 +74,15 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   4 MiB (4_194_304). Larger bodies get `413` with a JSON-RPC -32600 error
  *   body; the limit is checked against `Content-Length` before reading and
  *   against the bytes actually received while reading (chunked bodies).
+ * - `maxJsonValues`: most JSON values (objects, arrays, strings, numbers,
+ *   literals; an object member's key counts with its value) a body may hold,
+ *   a positive integer. Default `DEFAULT_MAX_JSON_VALUES` (20,000). Counted
+ *   on the raw bytes before parsing (about 1 ms per MB), so that the work one
+ *   request costs (parsing, digests, decoding; all on the event loop, where
+ *   every other request waits) stays in proportion to its size: a legal
+ *   4 MB body of 250,000 keys used to stall the server for half a second.
+ *   More values get `413` with a JSON-RPC -32600 error body. Measured by
+ *   `bench/requestWork.ts`.
  * - `allowedHosts`: DNS-rebinding protection on the `Host` header. Entries
  *   are host names or IP literals (`"localhost"`, `"127.0.0.1"`, `"[::1]"`),
  *   optionally with a port (`"example.com:8443"`); an entry without a port
@@ -68,6 +95,18 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   on `localhost`, `127.0.0.1` and `[::1]`, any port. `"*"` disables the
  *   check. An `Origin` that is present and not allowed (including `null`) gets
  *   `403`.
+ * - `cors`: CORS for web apps in a browser that call the endpoint from their
+ *   own origin. Default off (no CORS headers; `OPTIONS` gets `405`). `true`
+ *   or a `CorsOptions` turns it on: preflights (`OPTIONS`) from an allowed
+ *   origin for `POST`, `GET`, `DELETE` get `204`; responses carry
+ *   `Access-Control-Allow-Origin: <the request's Origin>` (never `*`), the
+ *   protocol's request headers are allowed (`Content-Type`, `Accept`,
+ *   `Authorization`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
+ *   `Mcp-Session-Id`, `Last-Event-ID`, and every requested `Mcp-Param-*`),
+ *   `Mcp-Session-Id` and `WWW-Authenticate` are exposed, and no credentials
+ *   unless `credentials: true`. The allowed origins are `allowedOrigins`: a
+ *   preflight or request from any other origin still gets `403`. Invalid
+ *   options throw an `Error` when the options are resolved.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. Reject unauthenticated
@@ -83,12 +122,39 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 export interface EndpointOptions {
   readonly path?: HttpRouter.PathInput | undefined
   readonly maxBodyBytes?: number | undefined
+  readonly maxJsonValues?: number | undefined
   readonly allowedHosts?: ReadonlyArray<string> | "*" | undefined
   readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
+  readonly cors?: boolean | CorsOptions | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
 }
+
+/**
+ * CORS options of the endpoint (`EndpointOptions.cors`; `cors: true` is
+ * `cors: {}`). Every field is optional:
+ *
+ * - `credentials`: send `Access-Control-Allow-Credentials: true`, so that the
+ *   browser includes cookies / HTTP authentication and lets the page read the
+ *   answer. Default `false`. Not allowed with `allowedOrigins: "*"` (throws an
+ *   `Error` when the endpoint is made).
+ * - `maxAge`: how long, in seconds, a browser may cache a preflight answer
+ *   (`Access-Control-Max-Age`; a non-negative integer, `0` sends none).
+ *   Default `600`. Browsers cap it (Chromium at 7200).
+ * - `allowedHeaders`: request headers to allow besides the protocol's own
+ *   (for example `"X-Api-Key"` read by your auth middleware).
+ * - `exposedHeaders`: response headers the page may read besides
+ *   `Mcp-Session-Id` and `WWW-Authenticate`.
+ *
+ * A header name that is not an HTTP token throws an `Error` when the
+ * endpoint is made.
+ *
+ * Source: Fetch Standard, CORS protocol; MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export type CorsOptions = Cors.CorsOptions
 
 /**
  * Options of `layer`: the endpoint options plus where to listen.
@@ -97,8 +163,8 @@ export interface EndpointOptions {
  *   back with `url` / `HttpEndpoint`).
  * - `host`: interface to bind. Default `"127.0.0.1"` (loopback only, as the
  *   spec recommends for local servers). When binding another interface, also
- *   set `allowedHosts` (and `allowedOrigins` for browser clients), otherwise
- *   remote requests get `403`.
+ *   set `allowedHosts` (and `allowedOrigins`, with `cors`, for browser
+ *   clients), otherwise remote requests get `403`.
  * - `logRequests`: log one line per HTTP request with Effect's
  *   `HttpMiddleware.logger`. Default `false`.
  * - `gracefulShutdownTimeout`: how long closing the layer waits for open
@@ -113,6 +179,12 @@ export interface EndpointOptions {
  *   over with the socket and no longer times, must arrive within the same
  *   time, else `408` with a JSON-RPC -32600 error body (30 seconds at
  *   endpoints mounted with `routes`, `handleRequest`, `httpApp`).
+ * - `backlog`: the listen queue length, in connections (a positive integer;
+ *   anything else throws when `layer` is called): connections the kernel
+ *   accepts before the server takes them. Default `DEFAULT_BACKLOG` (4096;
+ *   Node's own default is 511, which a burst of a few thousand clients
+ *   overflows, and each overflow costs the client a connect retry of a
+ *   second or more). The kernel caps it at `net.core.somaxconn` (Linux).
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
@@ -124,7 +196,18 @@ export interface LayerOptions extends EndpointOptions {
   readonly logRequests?: boolean | undefined
   readonly gracefulShutdownTimeout?: Duration.Input | undefined
   readonly requestTimeout?: Duration.Input | undefined
+  readonly backlog?: number | undefined
 }
+
+/**
+ * Default listen backlog of `layer`: 4096 connections (the Linux default of
+ * `net.core.somaxconn`, which caps it).
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_BACKLOG = 4096
 
 /**
  * Default endpoint path: `"/mcp"`.
@@ -143,6 +226,16 @@ export const DEFAULT_PATH = "/mcp" as const
  * @since 0.1.0
  */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/**
+ * Default bound on the JSON values of one request body: 20,000 (see
+ * `EndpointOptions.maxJsonValues`).
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_MAX_JSON_VALUES = 20_000
 
 /**
  * Default `Host` allow-list: `localhost`, `127.0.0.1`, `[::1]`, any port.
@@ -231,15 +324,16 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  * `application/json` or `text/event-stream` is not rejected (no `406`), but it
  * never receives SSE. For a `Stream` reply to such a client the transport
  * drains the stream and answers with its final response as JSON (status
- * mapped from the error code as for `Response`: 200 for a result, -32601 →
- * 404, -32700/-32600/-32602/-32020/-32021/-32022 → 400, others → 500);
- * intermediate notifications are dropped. A stream that ends without a
- * response answers `202` for a notification and `500` (-32603) for a request.
+ * from the error code as for `Response`, see `HttpStatus`: 200 for a result
+ * and for errors of a running method, -32601 → 404, -32020/-32021/-32022 →
+ * 400); intermediate notifications are dropped. A stream that ends without a
+ * response answers `202` for a notification and `200` with -32603 for a request.
  * A stream that never ends (`subscriptions/listen`) then holds the request
  * until the client disconnects.
  *
  * A defect in the dispatcher (it should never fail) is logged and answered
- * with `500` and a JSON-RPC -32603 error carrying the request's `id`.
+ * with `200` and a JSON-RPC -32603 error carrying the request's `id` (never
+ * a 5xx, which the official clients turn into a transport failure).
  *
  * The returned function never fails. The router in front of it must route
  * every method on the endpoint path here (`routes` does, with `"*"`).
@@ -318,6 +412,10 @@ export const layer = (
 ): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
+  const backlog = options.backlog ?? DEFAULT_BACKLOG
+  if (!Number.isSafeInteger(backlog) || backlog < 1) {
+    throw new Error(`HttpTransport: backlog must be a positive integer, got ${backlog}`)
+  }
   const server = NodeHttpServer.layer(() =>
     createServer({
       requestTimeout,
@@ -326,6 +424,7 @@ export const layer = (
     }), {
     port: options.port ?? 3000,
     host: options.host ?? "127.0.0.1",
+    backlog,
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
   })
   const serve = HttpRouter.serve(routesWith(config), {
@@ -375,9 +474,12 @@ export const toWebHandler = <E>(
 interface Config {
   readonly path: HttpRouter.PathInput
   readonly maxBodyBytes: number
+  readonly maxJsonValues: number
   readonly hosts: ReadonlyArray<HostRule> | "*"
   readonly origins: ReadonlyArray<OriginRule> | "*"
   readonly principal: EndpointOptions["principal"]
+  /** The CORS wrapper, when `cors` is on. */
+  readonly cors: Cors.Cors | undefined
   /** Last verdicts of `hostAllowed` by `Host` value (at most 64). */
   readonly hostVerdicts: Map<string, boolean>
   /**
@@ -412,14 +514,24 @@ const resolveOptions = (
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
     throw new Error(`HttpTransport: maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`)
   }
+  const maxJsonValues = options.maxJsonValues ?? DEFAULT_MAX_JSON_VALUES
+  if (!Number.isSafeInteger(maxJsonValues) || maxJsonValues < 1) {
+    throw new Error(`HttpTransport: maxJsonValues must be a positive integer, got ${maxJsonValues}`)
+  }
   const hosts = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
   const origins = options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS
+  const originRules = origins === "*" ? "*" : origins.map(parseOriginRule)
+  const cors = options.cors === undefined || options.cors === false
+    ? undefined
+    : Cors.make(options.cors === true ? {} : options.cors, (origin) => originMatches(originRules, origin), origins === "*")
   return {
     path: options.path ?? DEFAULT_PATH,
     maxBodyBytes,
+    maxJsonValues,
     hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
-    origins: origins === "*" ? "*" : origins.map(parseOriginRule),
+    origins: originRules,
     principal: options.principal,
+    cors,
     hostVerdicts: new Map(),
     ownsServer: server.owned,
     upgradeBodyTimeoutMillis: server.requestTimeoutMillis
@@ -500,7 +612,12 @@ const hostFromUrl = (url: string): string | undefined => {
 
 const originAllowed = (config: Config, headers: Headers.Headers): boolean => {
   const origin = headers["origin"]
-  if (origin === undefined || config.origins === "*") return true
+  return origin === undefined || originMatches(config.origins, origin)
+}
+
+/** True when the `Origin` value `origin` matches the rules (the CORS middleware's predicate too). */
+const originMatches = (origins: Config["origins"], origin: string): boolean => {
+  if (origins === "*") return true
   let parsed: URL
   try {
     parsed = new URL(origin.trim())
@@ -509,7 +626,7 @@ const originAllowed = (config: Config, headers: Headers.Headers): boolean => {
   }
   const hostname = parsed.hostname.toLowerCase()
   const normalized = parsed.origin.toLowerCase()
-  return config.origins.some((rule) =>
+  return origins.some((rule) =>
     rule.origin === undefined
       ? rule.protocol === parsed.protocol && rule.hostname === hostname
       : rule.origin === normalized
@@ -535,9 +652,6 @@ const PARSE_ERROR = ErrorCode.ParseError
 const INVALID_REQUEST = ErrorCode.InvalidRequest
 const INTERNAL_ERROR = ErrorCode.InternalError
 
-/** HTTP status for a JSON-RPC error code carried in a response. */
-const httpStatusOfCode = (code: unknown): number => typeof code === "number" ? httpStatusOf(code) : 500
-
 const errorBody = errorJson
 
 const jsonResponse = (body: string, status: number): HttpServerResponse.HttpServerResponse =>
@@ -561,18 +675,15 @@ const encodeMessage = (message: WireMessage, id: RequestId | undefined): { body:
   }
 }
 
-const statusOfResponse = (message: WireMessage): number => {
-  const error = message["error"]
-  return error === undefined ? 200 : httpStatusOfCode(isObject(error) ? error["code"] : undefined)
-}
+const statusOfResponse = (message: WireMessage): number => HttpStatus.ofResponse(message, "method")
 
-/** What a dispatcher defect becomes: -32603 with the request's id, HTTP 500. */
+/** What a dispatcher defect becomes: -32603 with the request's id, HTTP 200 (see `HttpStatus`). */
 const internalErrorReply = (id: RequestId | undefined): Reply => ({
   _tag: "Response",
   message: id === undefined
     ? { jsonrpc: "2.0", error: { code: INTERNAL_ERROR, message: "Internal error" } }
     : { jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message: "Internal error" } },
-  httpStatus: 500
+  httpStatus: 200
 })
 
 const encoder = new TextEncoder()
@@ -641,8 +752,21 @@ const readBody = (
   )
 }
 
-const tooLarge = (config: Config) =>
-  errorResponse(413, INVALID_REQUEST, `Request body exceeds ${config.maxBodyBytes} bytes`)
+/**
+ * The 413 answer, with `Connection: close`; the rest of a Node request's body
+ * is drained in the background, bounded (a lingering close, see
+ * `internal/lingeringClose.ts`), so clients that write the whole body before
+ * reading still read the 413.
+ */
+const tooLarge = (config: Config, request: HttpServerRequest.HttpServerRequest) => {
+  const source = request.source
+  if (source instanceof IncomingMessage) LingeringClose.drain(source)
+  return HttpServerResponse.text(errorBody(INVALID_REQUEST, `Request body exceeds ${config.maxBodyBytes} bytes`), {
+    status: 413,
+    contentType: "application/json",
+    headers: { connection: "close" }
+  })
+}
 
 // The request path is written with combinators, not `Effect.gen`: on the
 // benchmark a generator suspended across the body read cost about 90 µs of
@@ -661,6 +785,18 @@ const handleWith = (
   if (!originAllowed(config, headers)) {
     return Effect.succeed(errorResponse(403, INVALID_REQUEST, "Forbidden: Origin not allowed"))
   }
+  return config.cors === undefined
+    ? handleAdmitted(handler, config, request, headers)
+    : config.cors(request, handleAdmitted(handler, config, request, headers))
+}
+
+/** `handleWith` once the `Host` / `Origin` checks passed. */
+const handleAdmitted = (
+  handler: Handler,
+  config: Config,
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Headers.Headers
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (request.method !== "POST") {
     // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
     // GET or DELETE without a session, is not served here.
@@ -676,18 +812,23 @@ const handleWith = (
   }
   const contentLength = headers["content-length"]
   if (contentLength !== undefined && Number(contentLength) > config.maxBodyBytes) {
-    return Effect.succeed(tooLarge(config))
+    return Effect.succeed(tooLarge(config, request))
   }
   return Effect.matchEffect(readBody(request, headers, config), {
     onFailure: (failure) =>
       Effect.succeed(
         failure === "BodyTooLarge"
-          ? tooLarge(config)
+          ? tooLarge(config, request)
           : failure === "Timeout"
           ? errorResponse(408, INVALID_REQUEST, "Request timeout: the body did not arrive in time")
           : errorResponse(400, INVALID_REQUEST, "Could not read the request body")
       ),
     onSuccess: (body) => {
+      if (JsonBudget.exceedsValues(new Uint8Array(body), config.maxJsonValues)) {
+        return Effect.succeed(
+          errorResponse(413, INVALID_REQUEST, `Request body holds more than ${config.maxJsonValues} JSON values`)
+        )
+      }
       let message: unknown
       try {
         message = JSON.parse(decoder.decode(body))
@@ -737,7 +878,7 @@ const toResponse = (
       return Effect.succeed(HttpServerResponse.empty({ status: reply.httpStatus ?? 202 }))
     case "Response": {
       const encoded = encodeMessage(reply.message, id)
-      const response = jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 500)
+      const response = jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 200)
       return Effect.succeed(reply.headers === undefined ? response : HttpServerResponse.setHeaders(response, reply.headers))
     }
     case "Stream": {
@@ -762,11 +903,11 @@ const toResponse = (
       return Effect.map(Stream.runLast(messages), (last) => {
         if (Option.isSome(last) && isResponse(last.value)) {
           const encoded = encodeMessage(last.value, id)
-          return jsonResponse(encoded.body, encoded.ok ? statusOfResponse(last.value) : 500)
+          return jsonResponse(encoded.body, encoded.ok ? statusOfResponse(last.value) : 200)
         }
         return id === undefined
           ? HttpServerResponse.empty({ status: 202 })
-          : errorResponse(500, INTERNAL_ERROR, "Internal error: the request ended without a response", id)
+          : errorResponse(200, INTERNAL_ERROR, "Internal error: the request ended without a response", id)
       })
     }
   }

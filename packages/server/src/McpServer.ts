@@ -40,7 +40,6 @@ import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
-  httpStatusOf,
   type Implementation,
   type InputResponses,
   LoggingLevel,
@@ -54,6 +53,7 @@ import {
 import { Engine, RequestState } from "@mrtr/core"
 import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import { isRequestId } from "./internal/jsonRpc.ts"
+import * as HttpStatus from "./HttpStatus.ts"
 import * as Era from "./internal/era.ts"
 import * as Legacy from "./internal/legacy/dispatch.ts"
 import * as Registry from "./internal/registry.ts"
@@ -471,8 +471,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       })
     )
 
-  const statusOf = (message: WireMessage) =>
-    isRecord(message.error) && typeof message.error.code === "number" ? httpStatusOf(message.error.code) : 200
+  const statusOf = (message: WireMessage) => HttpStatus.ofResponse(message, "method")
 
   // Runs a request; the first notification it emits turns the reply into a stream.
   // Written with combinators rather than `Effect.gen`: a generator suspended

@@ -12,7 +12,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
-import type { Conversation as ConversationModule } from "@mrtr/core"
+import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
@@ -34,7 +34,9 @@ export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolRes
  *
  * `call` fails with `InvalidToolArguments` when the arguments do not decode;
  * other failures are the handler's (`E`). `R` is what the handler needs
- * besides the engine's `Conversation`.
+ * besides the engine's `Conversation`. `onError`, when the tool was given
+ * one, turns a failure of the handler into the tool's error result (see
+ * `ToolError`).
  *
  * @since 0.1.0
  */
@@ -42,6 +44,8 @@ export interface Tool<E = never, R = never> {
   readonly name: string
   readonly definition: WireTool
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
+  /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
+  readonly onError?: ((error: unknown) => Omit<CallToolResult, "resultType">) | undefined
 }
 
 /**
@@ -69,6 +73,18 @@ type Parameters = Schema.Codec<any, any, never, never>
  *   by clients into an `Mcp-Param-Name` HTTP header.
  * - `output`: optional Effect Schema of the structured result.
  * - `handler`: receives the decoded arguments.
+ * - `forms`: the form schemas the handler asks, by form name (e.g. the
+ *   ask's key): checked against the elicitation subset when this is defined,
+ *   so a form the spec does not allow (a nested struct) throws
+ *   `InvalidElicitationSchema` naming the tool, the form and the field
+ *   instead of failing when called. Optional; unchecked forms are checked at the ask.
+ * - `onError`: maps a typed failure of the handler to the tool's result,
+ *   as a handler's return value (a string, content blocks, or a
+ *   `CallToolResult`; `isError: true` unless it sets `isError`). Without it
+ *   the result is `isError: true` with `ToolError.describe(error)`: the
+ *   error's message, else its tag and fields (`NotFound {"id":42}`). Either
+ *   way the failure is logged (warning). Protocol failures (bad arguments,
+ *   a missing client capability, an `McpError`) never reach it.
  *
  * @since 0.1.0
  */
@@ -79,6 +95,8 @@ export interface Options<P extends Parameters, O, E, R> {
   readonly parameters?: P | undefined
   readonly output?: Schema.Codec<O, any, never, never> | undefined
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
+  readonly forms?: ElicitationSchema.DeclaredForms | undefined
+  readonly onError?: ((error: E) => ToolOutput) | undefined
 }
 
 const NoParameters = Schema.Struct({})
@@ -109,7 +127,9 @@ const toResult = (output: unknown): Omit<CallToolResult, "resultType"> =>
  * Defines a tool.
  *
  * Throws at definition time when `parameters` or `output` is not an object
- * schema (the spec requires `inputSchema.type === "object"`).
+ * schema (the spec requires `inputSchema.type === "object"`), or when a
+ * declared form (`forms`) is outside the elicitation subset
+ * (`InvalidElicitationSchema` naming the tool, the form and the field).
  *
  * @example
  * ```ts
@@ -128,6 +148,7 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
   name: string,
   options: Options<P, O, E, R>
 ): Tool<E, Exclude<R, Conversation | McpRequest>> => {
+  ElicitationSchema.checkForms(`tool "${name}"`, options.forms)
   const parameters: Parameters = options.parameters ?? NoParameters
   const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters))
   const output = options.output
@@ -140,9 +161,16 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
     ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output") as WireTool["outputSchema"] }),
     ...(options.annotations === undefined ? {} : { annotations: options.annotations })
   } as WireTool
+  const onError = options.onError
   return {
     name,
     definition,
+    ...(onError === undefined ? {} : {
+      onError: (error: unknown) => {
+        const result = toResult(onError(error as E))
+        return result.isError === undefined ? { ...result, isError: true } : result
+      }
+    }),
     call: (args) =>
       decode(args ?? {}).pipe(
         Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message })),

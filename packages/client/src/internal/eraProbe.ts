@@ -74,6 +74,8 @@ export const verdictOf = (
     }
     case "ProtocolViolation":
       return Effect.succeed(legacy)
+    case "RequestTimeout":
+      return Effect.succeed(transportKind === "http" ? { _tag: "Fail", error } : legacy)
     case "TransportError": {
       const status = error.status
       if (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403) {

@@ -85,6 +85,8 @@ export interface Deps {
   readonly transport: ClientTransport["Service"]
   readonly protocol: Protocol
   readonly probeTimeout: Duration.Input
+  /** The idle bound of the requests the connection makes itself (`initialize`, `logging/setLevel`). */
+  readonly requestTimeout: Duration.Duration
   readonly clientInfo: Implementation
   readonly logLevel: LoggingLevel | undefined
   readonly layerHandlers: Handlers
@@ -108,6 +110,8 @@ export interface SendOptions {
   /** Whether a failing input handler fails the request (MRTR calls) or only answers the server with an error. */
   readonly failOnHandlerError: boolean
   readonly onNotification: (notification: StreamNotification) => Effect.Effect<void>
+  /** `McpClient`'s `requestTimeout` for this request (see `exchange.ts`). */
+  readonly requestTimeout: Duration.Duration
 }
 
 interface ActiveCall {
@@ -176,11 +180,15 @@ export const make = (deps: Deps) => {
     method: string,
     params: Record<string, unknown>,
     tool: Tool | undefined,
-    onNotification: (notification: StreamNotification) => Effect.Effect<void>
+    onNotification: (notification: StreamNotification) => Effect.Effect<void>,
+    idleTimeout: Duration.Duration | undefined
   ) => {
     const once = Effect.suspend(() => {
       const message: OutgoingRequest = { jsonrpc: "2.0", id: nextRequestId++, method, params }
-      return exchange(transport, message, transport.usesHeaders ? requestHeaders(message, tool) : {}, { onNotification })
+      return exchange(transport, message, transport.usesHeaders ? requestHeaders(message, tool) : {}, {
+        onNotification,
+        idleTimeout
+      })
     })
     // A -32022 whose `data.supported` lists the version sent is retried once
     // with a new id (a server may reject a version it supports, e.g. during a
@@ -209,7 +217,11 @@ export const make = (deps: Deps) => {
       method: "initialize",
       params: initializeParams(capabilities, deps.clientInfo)
     }
-    const raw = yield* exchange(transport, message, {}, { onNotification: ignoreNotification, serve: pingOnly })
+    const raw = yield* exchange(transport, message, {}, {
+      onNotification: ignoreNotification,
+      serve: pingOnly,
+      idleTimeout: deps.requestTimeout
+    })
     const initialize = yield* readInitializeResult(raw)
     const established: Connection = {
       era: "2025-11-25",
@@ -235,7 +247,8 @@ export const make = (deps: Deps) => {
         target: "",
         handlers: deps.layerHandlers,
         failOnHandlerError: false,
-        onNotification: ignoreNotification
+        onNotification: ignoreNotification,
+        requestTimeout: deps.requestTimeout
       }).pipe(Effect.ignore)
     }
     return established
@@ -265,7 +278,8 @@ export const make = (deps: Deps) => {
       "server/discover",
       { _meta: deps.modernMeta(deps.declared(deps.layerHandlers), undefined) },
       undefined,
-      ignoreNotification
+      ignoreNotification,
+      undefined
     ).pipe(Effect.exit, Effect.timeoutOption(deps.probeTimeout))
     const verdict = yield* verdictOf(
       Option.getOrUndefined(outcome),
@@ -336,6 +350,7 @@ export const make = (deps: Deps) => {
             onNotification: options.onNotification,
             serve,
             failed: call.failed,
+            idleTimeout: options.requestTimeout,
             // stdio's transport cancels abandoned requests itself
             onAbandon: transport.kind === "stdio" ? undefined : respond({
               jsonrpc: "2.0",
@@ -362,7 +377,8 @@ export const make = (deps: Deps) => {
           options.method,
           options.params(deps.modernMeta(options.capabilities, options.progressToken)),
           options.tool,
-          options.onNotification
+          options.onNotification,
+          options.requestTimeout
         )
       }
       return yield* legacyExchange(current, options).pipe(

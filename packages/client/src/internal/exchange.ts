@@ -15,14 +15,18 @@
  *   `ProtocolViolation`.
  * - `onAbandon` runs when the exchange ends without a response (interrupted,
  *   failed): 2025-11-25 over HTTP sends `notifications/cancelled` there.
+ * - `idleTimeout`: the longest wait for the next message of the stream; the
+ *   clock is paused while a server request is being answered (a person
+ *   filling a form keeps a 2025-11-25 call's stream silent). Past it the
+ *   exchange fails with `RequestTimeout` (`bound: "request"`).
  *
  * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports,
  * basic/utilities/cancellation.
  */
-import { Deferred, Effect, Exit, FiberSet, Stream } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Stream } from "effect"
 import { McpError, type RequestId } from "@mrtr/protocol"
 import type { ClientTransport, OutgoingRequest } from "../ClientTransport.ts"
-import { type InputHandlerError, ProtocolViolation, type RequestError, TransportError } from "../Errors.ts"
+import { ProtocolViolation, type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
 import { isServerRequest } from "./serverRequests.ts"
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -42,6 +46,7 @@ export interface ExchangeHooks<E> {
   /** Fails the exchange from outside its stream (a handler answering a request that came on another channel). */
   readonly failed?: Deferred.Deferred<never, E> | undefined
   readonly onAbandon?: Effect.Effect<void> | undefined
+  readonly idleTimeout?: Duration.Duration | undefined
 }
 
 /** Sends `message` with `headers` and returns the response's `result`. */
@@ -58,12 +63,24 @@ export const exchange = <E = never>(
     let response: Record<string, unknown> | undefined
     const fibers = yield* FiberSet.make<void, E>()
     const serve = hooks.serve
+    let serving = 0
+    let lastActivity = yield* Clock.currentTimeMillis
     const read = transport.request(message, headers).pipe(
+      Stream.tap(() => Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => void (lastActivity = now)))),
       Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
         if (!isRecord(incoming)) return Effect.succeed(true)
         if (typeof incoming.method === "string") {
           if (isServerRequest(incoming)) {
-            return serve === undefined ? Effect.succeed(true) : FiberSet.run(fibers, serve(incoming)).pipe(Effect.as(true))
+            if (serve === undefined) return Effect.succeed(true)
+            const served = Effect.sync(() => void serving++).pipe(
+              Effect.andThen(serve(incoming)),
+              Effect.ensuring(Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                Effect.sync(() => {
+                  serving--
+                  lastActivity = now
+                })))
+            )
+            return FiberSet.run(fibers, served).pipe(Effect.as(true))
           }
           if ("id" in incoming) return Effect.succeed(true)
           return hooks.onNotification({
@@ -81,8 +98,25 @@ export const exchange = <E = never>(
         return Effect.succeed(false)
       })
     )
-    const failures: Array<Effect.Effect<never, E>> = [FiberSet.join(fibers).pipe(Effect.andThen(Effect.never))]
+    const failures: Array<Effect.Effect<never, E | RequestTimeout>> = [
+      FiberSet.join(fibers).pipe(Effect.andThen(Effect.never))
+    ]
     if (hooks.failed !== undefined) failures.push(Deferred.await(hooks.failed))
+    const idle = hooks.idleTimeout
+    if (idle !== undefined && Duration.isFinite(idle)) {
+      const millis = Duration.toMillis(idle)
+      // Wakes when the bound would expire; a stream that spoke since, or a server request being answered, re-arms it.
+      const watchdog: Effect.Effect<never, RequestTimeout> = Effect.gen(function*() {
+        while (true) {
+          const now = yield* Clock.currentTimeMillis
+          if (serving > 0) lastActivity = now
+          const left = lastActivity + millis - now
+          if (left <= 0) return yield* new RequestTimeout({ method, bound: "request", millis })
+          yield* Effect.sleep(Duration.millis(left))
+        }
+      })
+      failures.push(watchdog)
+    }
     yield* Effect.raceAllFirst([read, ...failures]).pipe(
       Effect.onExit((exit) =>
         response === undefined && hooks.onAbandon !== undefined && !Exit.isSuccess(exit) ? hooks.onAbandon : Effect.void

@@ -42,7 +42,8 @@ export const classify = (method: string, raw: Record<string, unknown>): Effect.E
     if (entries.length === 0 && requestState === undefined) {
       return yield* violation("an input_required result must carry inputRequests or requestState")
     }
-    const decoded: Record<string, InputRequest> = {}
+    // Null prototype: keys come from the server (`__proto__`, `toString` are keys like any other).
+    const decoded: Record<string, InputRequest> = Object.create(null)
     for (const [key, request] of entries) {
       const requestMethod = isRecord(request) ? request.method : undefined
       if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {

@@ -7,17 +7,19 @@
  * | HTTP `GET` or `DELETE`                                          | legacy |
  * | a JSON-RPC response (the answer to a server-to-client request)  | legacy |
  * | `params._meta["io.modelcontextprotocol/protocolVersion"]` set   | modern |
- * | no such claim, `MCP-Protocol-Version` absent or ≤ 2025-11-25     | legacy |
- * | no such claim, any other `MCP-Protocol-Version`                 | modern (which answers -32602 naming the missing keys) |
+ * | `initialize` without such a claim                              | legacy |
+ * | no such claim, `MCP-Protocol-Version` absent or before 2026-07-28 | legacy (an unsupported one gets 400) |
+ * | no such claim, `MCP-Protocol-Version` 2026-07-28 or later         | modern (which answers -32602 naming the missing keys) |
  * | anything that is not one JSON-RPC object (batches included)     | modern (which answers its error) |
  *
- * `initialize` follows the same rules: without a claim it is legacy (and is
- * refused with -32020 when the header names a modern version); with a claim
- * it is modern, which answers -32601. `Mcp-Session-Id` plays no part.
+ * `initialize` without a claim is legacy (and is refused with -32020 when
+ * the header names a modern version); with a claim it is modern, which
+ * answers -32601. `Mcp-Session-Id` plays no part. Versions are dates, so
+ * "2026-07-28 or later" is a string comparison.
  * Source: 2026-07-28 basic/versioning, basic/transports (backward
  * compatibility); /work/shared/spec/legacy-2025-11-25.md D1, D2.
  */
-import { Legacy, MetaKey } from "@mrtr/protocol"
+import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol"
 import type { Incoming } from "../Transport.ts"
 import { isRecord } from "./errors.ts"
 
@@ -34,6 +36,7 @@ export const classify = (incoming: Incoming): Era => {
   }
   const params = message.params
   if (isRecord(params) && isRecord(params._meta) && MetaKey.protocolVersion in params._meta) return "modern"
+  if (message.method === "initialize") return "legacy"
   const header = incoming.headers?.("mcp-protocol-version")
-  return header === undefined || Legacy.VERSIONS.includes(header) ? "legacy" : "modern"
+  return header === undefined || header < PROTOCOL_VERSION ? "legacy" : "modern"
 }

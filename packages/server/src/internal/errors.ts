@@ -7,22 +7,24 @@
  * `MissingClientCapability` is era-specific and handled by each dispatcher.
  * Source: MCP 2026-07-28, basic (error codes); basic/patterns/mrtr.
  */
-import { ErrorCode, httpStatusOf, McpError, type RequestId } from "@mrtr/protocol"
+import { ErrorCode, McpError, type RequestId } from "@mrtr/protocol"
 import {
   ElicitationCancelled,
   ElicitationDeclined,
   JournalTooLarge,
   MissingClientCapability,
+  NotCanonicalJson,
   RequestState,
   RoundLimitExceeded
 } from "@mrtr/core"
+import * as HttpStatus from "../HttpStatus.ts"
 import type { Reply, WireMessage } from "../Transport.ts"
 
 /** A plain JSON object (not an array, not null). */
 export const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
-/** A JSON-RPC error response with the HTTP status its code maps to. */
+/** A JSON-RPC error response with the HTTP status its code maps to while reading the envelope (or `httpStatus`). */
 export const errorReply = (id: RequestId | undefined, error: McpError, httpStatus?: number): Reply => ({
   _tag: "Response",
   message: {
@@ -30,7 +32,7 @@ export const errorReply = (id: RequestId | undefined, error: McpError, httpStatu
     ...(id === undefined ? {} : { id }),
     error: error.toJsonRpc()
   } as WireMessage,
-  httpStatus: httpStatus ?? httpStatusOf(error.code)
+  httpStatus: httpStatus ?? HttpStatus.ofError(error.code, "envelope")
 })
 
 /** The one frozen answer to every bad, expired or foreign requestState. */
@@ -44,6 +46,12 @@ export const toMcpError = (error: unknown): McpError | undefined => {
     return McpError.missingRequiredClientCapability(error.requiredCapabilities)
   }
   if (error instanceof RoundLimitExceeded) return McpError.invalidParams(error.message)
+  // Arguments canonical JSON cannot represent (`1e400`, a lone surrogate): the client's to fix.
+  if (error instanceof NotCanonicalJson) return McpError.invalidParams(error.message)
+  // A valid single-use state the replay guard has no room for: not a forgery, the server is saturated.
+  if (error instanceof RequestState.ReplayGuardFull) {
+    return new McpError({ code: ErrorCode.InternalError, message: error.message })
+  }
   // The answers a client sends make the journal grow: its size is the client's to fix.
   if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
     return McpError.invalidParams("The conversation exceeds the server's size limit for requestState")

@@ -17,6 +17,7 @@ import { McpError } from "@mrtr/protocol"
 import type { Completer, Prompt } from "../Prompt.ts"
 import type { Resource } from "../Resource.ts"
 import type { Tool } from "../Tool.ts"
+import * as ToolError from "../ToolError.ts"
 import { isRecord, toMcpError } from "./errors.ts"
 
 /** Which registry changed. */
@@ -78,9 +79,14 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>) => {
     const handler = tool.call(args ?? {}).pipe(
       Effect.catch((error: unknown) => {
         if (toMcpError(error) !== undefined) return Effect.fail(error)
-        // A tool's own typed failure is a tool execution error, reported in the result.
-        const message = isRecord(error) && typeof error.message === "string" ? error.message : String(error)
-        return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
+        // A tool's own typed failure is a tool execution error, reported in the result (see ToolError).
+        const text = ToolError.describe(error)
+        return Effect.logWarning(`Tool ${name} failed: ${text}`).pipe(
+          Effect.annotateLogs({ tool: name }),
+          Effect.andThen(Effect.sync(() =>
+            tool.onError === undefined ? { content: [{ type: "text" as const, text }], isError: true } : tool.onError(error)
+          ))
+        )
       })
     )
     return { method: "tools/call", target: name, arguments: args ?? {}, handler: handler as Call["handler"] }

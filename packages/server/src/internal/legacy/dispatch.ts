@@ -20,7 +20,7 @@
  * session's capabilities cannot answer (not caught by the handler) is -32600
  * with `data.requiredCapabilities`. JSON-RPC errors of requests travel with
  * HTTP 200 (legacy clients read them from the body); session errors are
- * 400 (-32000: bad version header, initialize twice), 404 (-32001: unknown
+ * 400 (-32000: bad version header; -32600: initialize twice), 404 (-32001: unknown
  * or ended session), 409 (a second GET stream) and 503 (no room for a session).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
  * server/*; /work/shared/spec/legacy-2025-11-25.md A, B, D.
@@ -109,7 +109,15 @@ export const make = (core: Core) => {
 
   // -- Errors -----------------------------------------------------------------
 
-  const legacyError = (error: unknown): McpError | undefined => {
+  const legacyError = (error: unknown, inSession: boolean): McpError | undefined => {
+    if (error instanceof MissingClientCapability && !inSession) {
+      // Outside any session no capability is known, and no request could reach the client anyway.
+      return new McpError({
+        code: ErrorCode.InvalidRequest,
+        message: "This request needs input from the client, which a 2025-11-25 request outside any session cannot carry: initialize a session first",
+        data: { reason: "input_undeliverable", requiredCapabilities: error.requiredCapabilities }
+      })
+    }
     if (error instanceof MissingClientCapability) {
       return new McpError({
         code: ErrorCode.InvalidRequest,
@@ -122,12 +130,17 @@ export const make = (core: Core) => {
     return toMcpError(error) ?? userSaidNo(error)
   }
 
-  const respond = (id: RequestId, method: string, work: Effect.Effect<unknown, unknown>): Effect.Effect<WireMessage> =>
+  const respond = (
+    id: RequestId,
+    method: string,
+    work: Effect.Effect<unknown, unknown>,
+    inSession = true
+  ): Effect.Effect<WireMessage> =>
     work.pipe(
       Effect.map((value): WireMessage => ({ jsonrpc: "2.0", id, result: value })),
       Effect.catchCause((cause): Effect.Effect<WireMessage> => {
         const failure = Cause.findErrorOption(cause)
-        const known = Option.isSome(failure) ? legacyError(failure.value) : undefined
+        const known = Option.isSome(failure) ? legacyError(failure.value, inSession) : undefined
         if (known !== undefined) return Effect.succeed({ jsonrpc: "2.0", id, error: known.toJsonRpc() })
         return Effect.logError("Request failed", cause).pipe(
           Effect.annotateLogs({ method, era: "2025-11-25" }),
@@ -248,9 +261,6 @@ export const make = (core: Core) => {
         ))
       }
       const connection = incoming.connection
-      if (connection !== undefined && byConnection.has(connection)) {
-        return Effect.succeed(errorReply(id, McpError.invalidRequest("This connection is already initialized"), 200))
-      }
       const header = incoming.headers?.("mcp-protocol-version")
       if (header !== undefined && !Legacy.VERSIONS.includes(header)) {
         return Effect.succeed(errorReply(
@@ -330,7 +340,8 @@ export const make = (core: Core) => {
             principal: incoming.principal,
             notify: emit
           }))
-        ) as Effect.Effect<Record<string, unknown>>
+        ) as Effect.Effect<Record<string, unknown>>,
+        session !== undefined
       ))
   }
 
@@ -345,7 +356,7 @@ export const make = (core: Core) => {
       case "initialize":
         return session === undefined
           ? initialize(incoming, id, params)
-          : Effect.succeed(sessionError(SESSION_ERROR, "Bad Request: the session is already initialized", 400, id))
+          : Effect.succeed(sessionError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized", 400, id))
       case "ping":
         return Effect.succeed(result(id, {}))
       case "logging/setLevel": {
@@ -439,7 +450,7 @@ export const make = (core: Core) => {
     if (message.jsonrpc !== "2.0") return Effect.succeed(errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\"")))
     if (typeof message.method !== "string") return answer(session, message)
     const version = incoming.headers?.("mcp-protocol-version")
-    if (session !== undefined && version !== undefined && !Legacy.VERSIONS.includes(version)) {
+    if (version !== undefined && !Legacy.VERSIONS.includes(version) && message.method !== "initialize") {
       return Effect.succeed(sessionError(SESSION_ERROR, `Bad Request: Unsupported protocol version: ${version}`, 400, id))
     }
     const params = message.params === undefined ? {} : message.params
