@@ -162,6 +162,14 @@ const sseMessages = (
     )
   })
 
+const requestIdOf = (message: unknown): unknown =>
+  typeof message === "object" && message !== null ? (message as { readonly id?: unknown }).id : undefined
+
+/** Is `message` the JSON-RPC response (result or error) to the request `id`? */
+const isResponseTo = (message: unknown, id: unknown): boolean =>
+  typeof message === "object" && message !== null && (message as { readonly id?: unknown }).id === id &&
+  ("result" in message || "error" in message)
+
 /** Reconnections of one SSE stream that deliver nothing before it is given up. */
 const MAX_IDLE_RECONNECTS = 5
 /** The wait before resuming a stream whose server sent no `retry`, in milliseconds. */
@@ -271,15 +279,27 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     })
 
   /** An SSE body, resumed with `GET` + `Last-Event-ID` while it ends early (see `make`). */
-  const resumable = (response: HttpClientResponse.HttpClientResponse): Stream.Stream<unknown, TransportError> => {
+  const resumable = (
+    response: HttpClientResponse.HttpClientResponse,
+    requestId: unknown
+  ): Stream.Stream<unknown, TransportError> => {
     const resume: SseResume = { lastEventId: undefined, retry: undefined, events: 0 }
     let idle = 0
     let eventsAtReconnect = 0
+    let answered = false
     const from = (current: HttpClientResponse.HttpClientResponse): Stream.Stream<unknown, TransportError> =>
       Stream.concat(
-        sseMessages(current, maxEventSize, resume),
+        sseMessages(current, maxEventSize, resume).pipe(
+          Stream.tap((message) =>
+            Effect.sync(() => {
+              if (requestId !== undefined && isResponseTo(message, requestId)) answered = true
+            })
+          )
+        ),
         Stream.unwrap(Effect.suspend(() => {
           const lastEventId = resume.lastEventId
+          // the stream ended after its response: nothing to resume
+          if (answered) return Effect.succeed(Stream.empty)
           // a reconnection that delivered no event counts towards giving up
           idle = resume.events === eventsAtReconnect ? idle + 1 : 0
           eventsAtReconnect = resume.events
@@ -326,7 +346,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
             Effect.filterOrFail((value) => response.status < 400 || isJsonRpc(value), notMcp)
           ))
         case "text/event-stream":
-          return resumable(response)
+          // read ahead: the body's end, which follows the response, is consumed
+          // before the client stops pulling, so the connection stays reusable
+          return resumable(response, requestIdOf(message)).pipe(Stream.buffer({ capacity: 16 }))
         default:
           return Stream.fail(
             response.status === 404
@@ -360,7 +382,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
         return Stream.fail(new TransportError({ reason: "The server refused the GET stream", status: response.status }))
       }
-      return resumable(response)
+      return resumable(response, undefined)
     }))
 
   yield* Effect.addFinalizer(() =>

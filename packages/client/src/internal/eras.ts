@@ -8,8 +8,8 @@
  * - `protocol: "auto"` probes once with `server/discover` (see `eraProbe.ts`)
  *   and remembers the verdict for the connection; `"2026-07-28"` and
  *   `"2025-11-25"` skip the probe. A legacy verdict whose `initialize` is
- *   refused the way a modern-only server refuses it (-32601, or -32022
- *   listing 2026-07-28) falls back to 2026-07-28.
+ *   refused the way a modern-only server refuses it (-32601, or -32022 /
+ *   -32602 whose `data.supported` lists 2026-07-28) falls back to 2026-07-28.
  * - 2025-11-25: `initialize` (capabilities from the Layer's handlers,
  *   `roots.listChanged` when the roots handler reports changes), then
  *   `notifications/initialized`, `logging/setLevel` when a `logLevel` is
@@ -267,8 +267,9 @@ export const make = (deps: Deps) => {
   const refusedAsModern = (error: RequestError) =>
     error._tag === "McpError" && (
       error.code === ErrorCode.MethodNotFound ||
-      (error.code === ErrorCode.UnsupportedProtocolVersion && isRecord(error.data) &&
-        Array.isArray(error.data.supported) && error.data.supported.includes(PROTOCOL_VERSION))
+      // a modern-only server SHOULD name its versions in any error to initialize (-32022, or -32602 as in 2025-11-25)
+      ((error.code === ErrorCode.UnsupportedProtocolVersion || error.code === ErrorCode.InvalidParams) &&
+        isRecord(error.data) && Array.isArray(error.data.supported) && error.data.supported.includes(PROTOCOL_VERSION))
     )
 
   const modern: Connection = { era: "2026-07-28", protocolVersion: PROTOCOL_VERSION }
