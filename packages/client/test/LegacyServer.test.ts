@@ -353,4 +353,25 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
       assert.strictEqual(calls.length, 3)
       assert.notStrictEqual(calls[1]!.headers["mcp-session-id"], calls[2]!.headers["mcp-session-id"])
     }).pipe(Effect.scoped), 30_000)
+
+  it.live("HTTP, JSON responses: plain answers read as JSON; requests outside a call arrive on the GET stream", () =>
+    Effect.gen(function*() {
+      const server = yield* Effect.acquireRelease(Effect.promise(() => listen({ json: true })), (s) => Effect.promise(s.close))
+      const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
+      const { tools, elsewhere, ping } = yield* Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const { tools } = yield* client.listTools()
+        const elsewhere = yield* client.callTool({ name: "roots_elsewhere" })
+        const ping = yield* client.callTool({ name: "ping_client" })
+        return { tools, elsewhere, ping }
+      }).pipe(
+        Effect.provide(
+          McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(userLayer(asked)))
+        )
+      )
+      assert.isTrue(tools.some((tool) => tool.name === "greet"))
+      assert.strictEqual(textOf(elsewhere), "file:///work,file:///tmp")
+      assert.strictEqual(textOf(ping), "pong")
+      assert.deepStrictEqual((yield* Ref.get(asked)).map((a) => `${a.target}:${a.key}`), ["roots_elsewhere:roots-1"])
+    }).pipe(Effect.scoped), 30_000)
 })

@@ -164,8 +164,10 @@ const readBody = (req: IncomingMessage): Promise<string> =>
  * Serves the v1 fixture over sessionful Streamable HTTP on 127.0.0.1 (a free
  * port), the way the SDK's examples do: a transport per session, created by
  * `initialize`; anything else without a known session gets 400 -32000.
+ * `json: true` answers POSTs with JSON bodies (`enableJsonResponse`), so
+ * server requests can only travel on the GET stream.
  */
-export const listen = async (): Promise<{
+export const listen = async (options: { readonly json?: boolean } = {}): Promise<{
   readonly url: string
   readonly received: Array<Received>
   readonly sessions: Map<string, StreamableHTTPServerTransport>
@@ -188,6 +190,7 @@ export const listen = async (): Promise<{
     if (sessionId === undefined && req.method === "POST" && isInitializeRequest(body)) {
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: options.json === true,
         onsessioninitialized: (id) => void sessions.set(id, transport)
       })
       transport.onclose = () => {

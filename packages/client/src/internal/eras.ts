@@ -158,6 +158,8 @@ export const make = (deps: Deps) => {
         )
       }
       const call = active.size === 1 ? [...active][0] : undefined
+      // answered in a fiber of its own: a person taking their time blocks neither
+      // the other requests nor the notifications that arrive meanwhile
       return answerServerRequest(
         message,
         call?.handlers ?? deps.layerHandlers,
@@ -170,6 +172,8 @@ export const make = (deps: Deps) => {
             ? Deferred.fail(call.failed, answered.failure)
             : Effect.void
         ),
+        Effect.asVoid,
+        Effect.forkIn(deps.scope),
         Effect.asVoid
       )
     })
