@@ -101,7 +101,7 @@ const validateLegacyWire = (received: ReadonlyArray<Received>, serverMethods: Re
 describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
   it.live("HTTP: detects the legacy era, initializes, answers every in-flight request with the same handlers", () =>
     Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(listen), (s) => Effect.promise(s.close))
+      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
       const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
       const results = yield* Effect.gen(function*() {
         const client = yield* McpClient.McpClient
@@ -188,7 +188,7 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
 
   it.live("HTTP: a request with no handler is refused at once with -32601; roots changes send roots/list_changed", () =>
     Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(listen), (s) => Effect.promise(s.close))
+      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
       const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
       const roots = yield* SubscriptionRef.make<ReadonlyArray<{ readonly uri: string }>>([{ uri: "file:///a" }])
       const { refused, before, after } = yield* Effect.gen(function*() {
@@ -273,7 +273,7 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
 
   it.live("HTTP: a failing handler fails the call with InputHandlerError; the server gets -32603 and the call is cancelled", () =>
     Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(listen), (s) => Effect.promise(s.close))
+      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
       const failing = ElicitationHandler.layer({
         form: (_params, context) => Effect.fail(new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: "the user left" }))
       })
@@ -305,7 +305,7 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
 
   it.live("HTTP: interrupting a call sends notifications/cancelled, which the server honours", () =>
     Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(listen), (s) => Effect.promise(s.close))
+      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
       const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
       const count = yield* Effect.gen(function*() {
         const client = yield* McpClient.McpClient
@@ -327,7 +327,7 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
 
   it.live("HTTP: a session the server no longer knows (404) is initialized again and the request re-sent", () =>
     Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(listen), (s) => Effect.promise(s.close))
+      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
       const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
       const [first, second] = yield* Effect.gen(function*() {
         const client = yield* McpClient.McpClient
