@@ -14,41 +14,23 @@
  * negotiation); schema `InitializeRequestParams`, `InitializeResult`.
  */
 import { Effect, Schema } from "effect"
-import {
-  type ClientCapabilities,
-  type DiscoverResult,
-  Implementation,
-  JsonObject,
-  ServerCapabilities
-} from "@mrtr/protocol"
+import { type ClientCapabilities, type DiscoverResult, type Implementation, Legacy } from "@mrtr/protocol"
 import { ProtocolViolation } from "../Errors.ts"
 
 /** The revision the client offers in `initialize`. */
-export const LEGACY_PROTOCOL_VERSION = "2025-11-25"
+export const LEGACY_PROTOCOL_VERSION = Legacy.LATEST_VERSION
 
 /** The handshake-era revisions the client accepts in an `InitializeResult`, newest first. */
-export const LEGACY_PROTOCOL_VERSIONS: ReadonlyArray<string> = ["2025-11-25", "2025-06-18", "2025-03-26"]
+export const LEGACY_PROTOCOL_VERSIONS: ReadonlyArray<string> = Legacy.VERSIONS
 
-/**
- * The `InitializeResult` fields the client reads: `protocolVersion`,
- * `capabilities`, `serverInfo`, `instructions?` (other members are ignored).
- */
-export const InitializeResult = Schema.Struct({
-  protocolVersion: Schema.String,
-  capabilities: ServerCapabilities,
-  serverInfo: Implementation,
-  instructions: Schema.optionalKey(Schema.String),
-  _meta: Schema.optionalKey(JsonObject)
-})
-
-/** The decoded `InitializeResult`. */
-export type InitializeResult = typeof InitializeResult.Type
+/** The decoded `InitializeResult` (`@mrtr/protocol`'s `Legacy.InitializeResult`). */
+export type InitializeResult = Legacy.InitializeResult
 
 /** The params of `initialize`. */
 export const initializeParams = (
   capabilities: ClientCapabilities,
   clientInfo: Implementation
-): Record<string, unknown> => ({
+): Legacy.InitializeRequestParams => ({
   protocolVersion: LEGACY_PROTOCOL_VERSION,
   capabilities,
   clientInfo
@@ -64,7 +46,7 @@ export const legacyCapabilities = (capabilities: ClientCapabilities, rootsChange
     ? { ...capabilities, roots: { ...capabilities.roots, listChanged: true } }
     : capabilities
 
-const decodeResult = Schema.decodeUnknownEffect(InitializeResult)
+const decodeResult = Schema.decodeUnknownEffect(Legacy.InitializeResult)
 
 /** Decodes and checks an `InitializeResult` (`ProtocolViolation` when it is malformed or names no handshake-era version). */
 export const readInitializeResult = (raw: Record<string, unknown>): Effect.Effect<InitializeResult, ProtocolViolation> =>
