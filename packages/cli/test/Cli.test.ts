@@ -440,6 +440,12 @@ describe("mrtr against a 2025-11-25 server (the official v1 SDK, over stdio)", (
     assert.strictEqual(output.protocolVersion, "2025-11-25")
     assert.deepStrictEqual(output.supportedVersions, ["2025-11-25"])
     assert.isTrue(output.tools.some((tool: { readonly name: string }) => tool.name === "greet"))
+    // a question nobody answers: exit 3 with the answers-file skeleton under the derived key, as on 2026-07-28
+    const unanswered = await inProcess(["call", "--stdio", V1, "greet", "-q"])
+    assert.strictEqual(unanswered.code, 3, unanswered.stderr)
+    assert.include(unanswered.stderr, "elicitation-1")
+    assert.include(unanswered.stderr, "--answers")
+    assert.strictEqual(unanswered.stdout, "")
     // pinned to 2026-07-28 there is no initialize: the v1 server knows no client capabilities and cannot elicit
     const pinned = await inProcess(["call", "--stdio", V1, "--protocol", "2026-07-28", "greet", "--answers", answers, "-q"])
     assert.strictEqual(pinned.code, 1, pinned.stderr)
