@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/requestWork.ts`: how long one legal but costly request
+ * `npm run bench:request-work`: how long one legal but costly request
  * blocks the server's event loop (a report on stdout, not a test).
  *
  * Our server (`HttpTransport.layer` + `McpServer`, tool `greet` with one

@@ -211,6 +211,17 @@ const sep1330Enums = Tool.make("test_elicitation_sep1330_enums", {
     )
 })
 
+/** SEP-1699: closes its SSE stream mid-call; the result arrives on the GET that resumes it with Last-Event-ID. */
+const reconnection = Tool.make("test_reconnection", {
+  description: "Tests SSE polling: closes the stream mid-call, the result follows on reconnection (SEP-1699)",
+  handler: () =>
+    Effect.gen(function*() {
+      yield* RequestContext.closeStream
+      yield* Effect.sleep("100 millis")
+      return "Reconnection test completed successfully"
+    })
+})
+
 /** SEP-1613 / SEP-2106: JSON Schema 2020-12 keywords the listing must preserve. */
 const JSON_SCHEMA_2020_12_INPUT_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -273,6 +284,7 @@ export const tools = [
   elicitationTool,
   sep1034Defaults,
   sep1330Enums,
+  reconnection,
   jsonSchema2020_12
 ] as const
 

@@ -107,6 +107,12 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   unless `credentials: true`. The allowed origins are `allowedOrigins`: a
  *   preflight or request from any other origin still gets `403`. Invalid
  *   options throw an `Error` when the options are resolved.
+ * - `jsonResponse`: answer every POST with one JSON body, never an SSE
+ *   stream (default `false`). Progress and log notifications of a request
+ *   are then dropped, and on a 2025-11-25 session a request whose handler
+ *   asks (elicitation, sampling, roots) fails at once with -32600
+ *   (`data.reason: "input_undeliverable"`): no server-to-client request can
+ *   travel in a JSON body. A session's GET stream is SSE regardless.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. Reject unauthenticated
@@ -126,6 +132,7 @@ export interface EndpointOptions {
   readonly allowedHosts?: ReadonlyArray<string> | "*" | undefined
   readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
   readonly cors?: boolean | CorsOptions | undefined
+  readonly jsonResponse?: boolean | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
@@ -480,6 +487,8 @@ interface Config {
   readonly principal: EndpointOptions["principal"]
   /** The CORS wrapper, when `cors` is on. */
   readonly cors: Cors.Cors | undefined
+  /** Never answer a POST with SSE. */
+  readonly jsonResponse: boolean
   /** Last verdicts of `hostAllowed` by `Host` value (at most 64). */
   readonly hostVerdicts: Map<string, boolean>
   /**
@@ -532,6 +541,7 @@ const resolveOptions = (
     origins: originRules,
     principal: options.principal,
     cors,
+    jsonResponse: options.jsonResponse === true,
     hostVerdicts: new Map(),
     ownsServer: server.owned,
     upgradeBodyTimeoutMillis: server.requestTimeoutMillis
@@ -801,7 +811,13 @@ const handleAdmitted = (
     // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
     // GET or DELETE without a session, is not served here.
     if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
-      return dispatch(handler, headers, undefined, undefined, request.method)
+      const sse = acceptsEventStream(headers["accept"])
+      return config.principal === undefined
+        ? dispatch(handler, headers, undefined, undefined, sse, request.method)
+        : Effect.flatMap(
+          config.principal(request),
+          (principal) => dispatch(handler, headers, undefined, principal, sse, request.method as "GET" | "DELETE")
+        )
     }
     return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
   }
@@ -835,9 +851,10 @@ const handleAdmitted = (
       } catch {
         return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
       }
+      const sse = !config.jsonResponse && acceptsEventStream(headers["accept"])
       return config.principal === undefined
-        ? dispatch(handler, headers, message, undefined)
-        : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal))
+        ? dispatch(handler, headers, message, undefined, sse)
+        : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal, sse))
     }
   })
 }
@@ -848,13 +865,14 @@ const dispatch = (
   headers: Headers.Headers,
   message: unknown,
   principal: string | undefined,
+  sse: boolean,
   httpMethod: "POST" | "GET" | "DELETE" = "POST"
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming: Incoming = {
     message,
     headers: (name) => headers[name.toLowerCase()],
     principal,
-    canStream: acceptsEventStream(headers["accept"]),
+    canStream: sse,
     ...(httpMethod === "POST" ? {} : { httpMethod })
   }
   const id = requestIdOf(message)
@@ -864,14 +882,14 @@ const dispatch = (
         ? Effect.failCause(cause)
         : Effect.as(Effect.logError("HttpTransport: the dispatcher died", cause), internalErrorReply(id))
     ),
-    Effect.flatMap((reply) => toResponse(reply, id, headers))
+    Effect.flatMap((reply) => toResponse(reply, id, sse))
   )
 }
 
 const toResponse = (
   reply: Reply,
   id: RequestId | undefined,
-  headers: Headers.Headers
+  sse: boolean
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   switch (reply._tag) {
     case "Accepted":
@@ -883,12 +901,14 @@ const toResponse = (
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
-      if (acceptsEventStream(headers["accept"])) {
+      if (sse) {
         const events = reply.events
         const body = events === undefined
           ? Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body))
           : Stream.concat(
-            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(`id: ${events.prime}\ndata: \n\n`)),
+            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(
+              `id: ${events.prime}\n${events.retryMs === undefined ? "" : `retry: ${events.retryMs}\n`}data: \n\n`
+            )),
             Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body, events.idOf(m)))
           )
         return Effect.succeed(HttpServerResponse.stream(

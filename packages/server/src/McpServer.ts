@@ -26,36 +26,32 @@ import {
   Context,
   Duration,
   Effect,
-  Exit,
   Fiber,
   Layer,
   Option,
   Queue,
   Scheduler,
-  Schema,
   Scope,
   Stream
 } from "effect"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Digest } from "effect/crypto"
 import {
-  ClientCapabilities,
   type Implementation,
   type InputResponses,
-  LoggingLevel,
+  type LoggingLevel,
   McpError,
   MetaKey,
   PROTOCOL_VERSION,
-  type RequestId,
-  type ServerCapabilities,
-  validateRequestHeaders
+  type ServerCapabilities
 } from "@mrtr/protocol"
 import { Engine, RequestState } from "@mrtr/core"
-import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
-import { isRequestId } from "./internal/jsonRpc.ts"
 import * as HttpStatus from "./HttpStatus.ts"
+import { isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
+import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
 import * as Legacy from "./internal/legacy/dispatch.ts"
+import * as Listen from "./internal/listen.ts"
 import * as Registry from "./internal/registry.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Prompt } from "./Prompt.ts"
@@ -165,6 +161,13 @@ export class McpServer extends Context.Service<McpServer, {
    * @since 0.2.0
    */
   readonly resourceUpdated: (uri: string) => Effect.Effect<void>
+  /**
+   * How many 2025-11-25 sessions are open (HTTP and stdio), for metrics: it
+   * returns to 0 once every session has ended (DELETE, idle timeout,
+   * eviction, the end of a stdio connection).
+   * @since 0.2.0
+   */
+  readonly legacySessions: Effect.Effect<number>
 }>()("@mrtr/server/McpServer") {}
 
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
@@ -177,52 +180,15 @@ const CACHEABLE = new Set([
   "resources/templates/list",
   "resources/read"
 ])
-const METHODS = new Set([
-  "server/discover",
-  "tools/list",
-  "tools/call",
-  "prompts/list",
-  "prompts/get",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "completion/complete",
-  "subscriptions/listen"
-])
-
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are
  * refused with -32602 before any handler, digest or decoder recurses into them.
  *
  * @since 0.1.0
  */
-export const MAX_PARAMS_DEPTH = 64
+export const MAX_PARAMS_DEPTH = Envelope.MAX_PARAMS_DEPTH
 
-// Recursive, but never deeper than `max` + 1 calls: it stops at that depth.
-const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
-  if (typeof value !== "object" || value === null) return false
-  if (depth > max) return true
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      if (nestedDeeperThan(value[i], max, depth + 1)) return true
-    }
-    return false
-  }
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && nestedDeeperThan((value as Record<string, unknown>)[key], max, depth + 1)) return true
-  }
-  return false
-}
-
-const decodeClientCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
-const isLoggingLevel = Schema.is(LoggingLevel)
-
-interface Parsed {
-  readonly id: RequestId
-  readonly method: string
-  readonly params: Record<string, unknown>
-  readonly clientCapabilities: ClientCapabilities
-}
+type Parsed = Envelope.Parsed
 
 const legacyLimits = (options: LegacyOptions) => ({
   maxSessions: options.maxSessions ?? 1000,
@@ -327,102 +293,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     return runMrtr(parsed, principal, call.target, call.arguments, call.handler)
   }
 
-  const listen = (parsed: Parsed): Reply => {
-    const filter = isRecord(parsed.params.notifications) ? parsed.params.notifications : {}
-    const honoured: Record<string, boolean> = {}
-    for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]) {
-      if (filter[key] === true) honoured[key] = true
-    }
-    const subscription = { [MetaKey.subscriptionId]: parsed.id }
-    const wanted = (kind: ListChanged) => honoured[`${kind}ListChanged`] === true
-    const ack: WireMessage = {
-      jsonrpc: "2.0",
-      method: "notifications/subscriptions/acknowledged",
-      params: { notifications: honoured, _meta: subscription }
-    }
-    return {
-      _tag: "Stream",
-      messages: Stream.concat(
-        Stream.succeed(ack),
-        Stream.fromPubSub(changes).pipe(
-          Stream.filter(wanted),
-          Stream.map((kind): WireMessage => ({
-            jsonrpc: "2.0",
-            method: `notifications/${kind}/list_changed`,
-            params: { _meta: subscription }
-          }))
-        )
-      )
-    }
-  }
+  const listen = (parsed: Parsed): Reply => Listen.listen(parsed, changes)
 
-  // -- Envelope, _meta and headers ------------------------------------------
+  // -- Envelope, _meta and headers: internal/envelope.ts ----------------------
 
-  const parse = (incoming: Incoming): Parsed | Reply => {
-    const message = incoming.message
-    if (!isRecord(message)) {
-      return errorReply(undefined, McpError.invalidRequest(Array.isArray(message)
-        ? "Batches are not supported"
-        : "A JSON-RPC message must be an object"))
-    }
-    const id = isRequestId(message.id) ? message.id : undefined
-    if (message.jsonrpc !== "2.0") return errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\""))
-    if (typeof message.method !== "string") {
-      return errorReply(id, McpError.invalidRequest("A request needs a string method"))
-    }
-    if (!("id" in message)) return { _tag: "Accepted" }
-    if (id === undefined) return errorReply(undefined, McpError.invalidRequest("id must be a string or an integer"))
-    const method = message.method
-    if (!METHODS.has(method)) return errorReply(id, McpError.methodNotFound(method))
-    const params = message.params
-    if (params !== undefined && !isRecord(params)) return errorReply(id, McpError.invalidParams("params must be an object"))
-    const meta = params?._meta
-    if (!isRecord(meta)) return errorReply(id, McpError.invalidParams("Missing params._meta"))
-    const version = meta[MetaKey.protocolVersion]
-    if (typeof version !== "string") {
-      return errorReply(
-        id,
-        McpError.invalidParams(
-          version === undefined
-            ? `Missing _meta["${MetaKey.protocolVersion}"]`
-            : `Invalid _meta["${MetaKey.protocolVersion}"]: not a string`
-        )
-      )
-    }
-    const logLevel = meta[MetaKey.logLevel]
-    if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
-      return errorReply(id, McpError.invalidParams(`Invalid _meta["${MetaKey.logLevel}"]: not a logging level`))
-    }
-    const declared = meta[MetaKey.clientCapabilities]
-    if (!isRecord(declared)) {
-      return errorReply(
-        id,
-        McpError.invalidParams(
-          declared === undefined
-            ? `Missing _meta["${MetaKey.clientCapabilities}"]`
-            : `Invalid _meta["${MetaKey.clientCapabilities}"]: not an object`
-        )
-      )
-    }
-    const decoded = decodeClientCapabilities(declared)
-    if (Exit.isFailure(decoded)) {
-      return errorReply(id, McpError.invalidParams(`Invalid _meta["${MetaKey.clientCapabilities}"]`))
-    }
-    const clientCapabilities = decoded.value
-    if (nestedDeeperThan(params, MAX_PARAMS_DEPTH)) {
-      return errorReply(id, McpError.invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`))
-    }
-    if (incoming.headers !== undefined) {
-      // On tools/call, the tool's x-mcp-header parameters must be mirrored in Mcp-Param-* headers.
-      const tool = method === "tools/call" && typeof params?.name === "string" ? tools.get(params.name) : undefined
-      const mismatch = validateRequestHeaders(incoming.headers, { method, params: params ?? {} }, tool?.definition)
-      if (mismatch !== undefined) return errorReply(id, mismatch)
-    }
-    if (!SUPPORTED_VERSIONS.includes(version)) {
-      return errorReply(id, McpError.unsupportedProtocolVersion(version, SUPPORTED_VERSIONS))
-    }
-    return { id, method, params: params ?? {}, clientCapabilities }
-  }
+  const parse = (incoming: Incoming): Parsed | Reply =>
+    Envelope.parse(incoming, (name) => tools.get(name)?.definition, SUPPORTED_VERSIONS)
 
   const route = (parsed: Parsed, principal: string | undefined): Effect.Effect<unknown, unknown, McpRequest> => {
     const params = parsed.params
@@ -556,7 +432,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     addResource: registry.addResource,
     removeResource: registry.removeResource,
     handle,
-    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
+    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri),
+    legacySessions: Effect.sync(() => legacy === undefined ? 0 : legacy.store.sessions.size)
   })
 })
 

@@ -86,8 +86,13 @@ export const run = <E>(
     const others = yield* FiberSet.make()
     const lock = yield* Semaphore.make(1)
     const write = (line: string) => Effect.uninterruptible(lock.withPermit(output(line)))
-    // The connection a 2025-11-25 session (opened by `initialize`) is bound to.
-    const connection: Connection = { send: (message) => write(encode(message, undefined)) }
+    // The connection a 2025-11-25 session (opened by `initialize`) is bound to; it ends with the input.
+    const finalizers: Array<Effect.Effect<void>> = []
+    const connection: Connection = {
+      send: (message) => write(encode(message, undefined)),
+      onClose: (finalizer) => void finalizers.push(finalizer)
+    }
+    yield* Effect.addFinalizer(() => Effect.forEach(finalizers, (finalizer) => finalizer, { discard: true }))
 
     const onMessage = (text: string): Effect.Effect<void> => {
       if (text.trim() === "") return Effect.void

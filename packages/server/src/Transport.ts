@@ -44,7 +44,8 @@ export interface Incoming {
 /**
  * A stdio connection as the dispatcher sees it: `send` writes a message to
  * the client outside any request (list-changed and resource-updated
- * notifications of a 2025-11-25 session). Compared by identity.
+ * notifications of a 2025-11-25 session); `onClose` registers what to do
+ * when the connection ends (its session ends with it). Compared by identity.
  *
  * Source: MCP 2025-11-25, basic/transports (stdio).
  *
@@ -52,12 +53,15 @@ export interface Incoming {
  */
 export interface Connection {
   readonly send: (message: WireMessage) => Effect.Effect<void>
+  readonly onClose: (finalizer: Effect.Effect<void>) => void
 }
 
 /**
  * SSE event ids of a `Stream` reply (2025-11-25 sessions on HTTP):
  * `prime` is the id of an empty priming event to send first (none when
- * undefined); `idOf` gives each message's event id, for `Last-Event-ID`.
+ * undefined), with `retry: <retryMs>` (the reconnection delay a client
+ * should wait, in milliseconds) when given; `idOf` gives each message's
+ * event id, for `Last-Event-ID`.
  *
  * Source: MCP 2025-11-25, basic/transports (resumability and redelivery).
  *
@@ -65,6 +69,7 @@ export interface Connection {
  */
 export interface EventIds {
   readonly prime: string | undefined
+  readonly retryMs?: number | undefined
   readonly idOf: (message: WireMessage) => string | undefined
 }
 

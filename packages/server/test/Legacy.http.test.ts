@@ -6,6 +6,7 @@
  * JSON Schema.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { request as modernRequest } from "./fixtures.ts"
 import { CAPS, initialize, post, rpc, sseReader, withServer } from "./legacy-helpers.ts"
@@ -82,7 +83,7 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
   })
 
   it("sessions: unknown and ended ids get 404 -32001, DELETE ends a session, a second initialize on a session is refused", async () => {
-    await withServer({}, async (url) => {
+    await withServer({}, async (url, server) => {
       const unknown = await post(url, rpc("tools/list"), { "mcp-session-id": "no-such-session" })
       expect(unknown.status).toBe(404)
       expect(((await unknown.json()) as any).error.code).toBe(-32001)
@@ -93,6 +94,7 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
       const deleted = await fetch(url, { method: "DELETE", headers })
       expect(deleted.status).toBe(200)
+      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
       const ended = await post(url, rpc("ping"), headers)
       expect(ended.status).toBe(404)
       expect((await fetch(url, { method: "DELETE", headers })).status).toBe(404)
@@ -101,23 +103,40 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     })
   })
 
+  it("a session id is bound to the principal that opened it: another user presenting it finds no session", async () => {
+    await withServer({}, async (url) => {
+      const alice = { "x-user": "alice" }
+      const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }), alice)
+      const session = response.headers.get("mcp-session-id")!
+      expect((await post(url, rpc("ping"), { ...alice, "mcp-session-id": session })).status).toBe(200)
+      const mallory = await post(url, rpc("ping"), { "x-user": "mallory", "mcp-session-id": session })
+      expect(mallory.status).toBe(404)
+      expect(((await mallory.json()) as any).error.code).toBe(-32001)
+      expect((await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status).toBe(404)
+      expect((await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status).toBe(200)
+    }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
+  })
+
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
-    await withServer({ legacy: { maxSessions: 3 } }, async (url) => {
+    await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []
       for (let i = 0; i < 12; i++) sessions.push(await initialize(url))
       const alive = []
       for (const { headers } of sessions) alive.push((await post(url, rpc("ping"), headers)).status)
       expect(alive.slice(0, 9).every((status) => status === 404)).toBe(true)
       expect(alive.slice(9)).toEqual([200, 200, 200])
+      expect(await Effect.runPromise(server.legacySessions)).toBe(3)
     })
   })
 
   it("idle sessions end after the idle timeout", async () => {
-    await withServer({ legacy: { sessionIdleTimeout: "200 millis" } }, async (url) => {
+    await withServer({ legacy: { sessionIdleTimeout: "200 millis" } }, async (url, server) => {
       const { headers } = await initialize(url)
       await new Promise((resolve) => setTimeout(resolve, 1300))
-      await initialize(url) // any legacy traffic sweeps
+      await post(url, rpc("tools/list")) // any legacy traffic sweeps
       expect((await post(url, rpc("ping"), headers)).status).toBe(404)
+      // memory back to the baseline: no session left
+      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
     })
   })
 })
@@ -258,6 +277,45 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("in JSON response mode (HttpTransport jsonResponse) a round fails at once, since no request can travel in a JSON body", async () => {
+    await withServer({ legacy: { inputTimeout: "10 minutes" } }, async (url) => {
+      const { headers } = await initialize(url)
+      const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      expect(response.headers.get("content-type")).toMatch(/application\/json/)
+      const body = await response.json() as any
+      legacy("JSONRPCErrorResponse", body)
+      expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      // what needs no input is served as usual
+      const plain = await (await post(url, rpc("tools/call", { name: "progress", _meta: { progressToken: 1 } }), headers)).json() as any
+      expect(plain.result.content[0].text).toBe("done")
+    }, { jsonResponse: true })
+  })
+
+  it("the request's stream closing interrupts the handler and withdraws its pending leg", async () => {
+    await withServer({ legacy: { maxPendingInputs: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const first = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await first.message()
+      expect(ask.method).toBe("elicitation/create")
+      await first.cancel()
+      // the one pending slot is free again: the next call gets its leg instead of too_many_pending_inputs
+      let next: any
+      for (let i = 0; i < 50; i++) {
+        const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
+        if (response.headers.get("content-type")?.includes("text/event-stream")) {
+          next = sseReader(response)
+          break
+        }
+        await response.text()
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(next).toBeDefined()
+      const again = await next.message()
+      await answer(url, headers, again.id, { action: "accept", content: { name: "Bo" } })
+      expect((await next.message()).result.content[0].text).toBe("Yo, Bo!")
+    })
+  })
+
   it("a client that never answers: the leg times out, is cancelled, the request ends with a structured error, the server keeps serving", async () => {
     await withServer({ legacy: { inputTimeout: "300 millis" } }, async (url) => {
       const { headers } = await initialize(url)
@@ -307,6 +365,31 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a stream the server closes mid-call (SEP-1699) resumes on a GET with its Last-Event-ID: the pending leg, then the result", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const post1 = await stream(url, rpc("tools/call", { name: "reconnect" }), headers)
+      const priming = await post1.next()
+      expect(priming?.data.trim()).toBe("")
+      expect(priming?.id).toMatch(/\.0$/)
+      expect(await post1.next()).toBeUndefined() // the server closed the connection, not the call
+      const get = await fetch(url, {
+        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": priming!.id! }
+      })
+      expect(get.status).toBe(200)
+      const resumed = sseReader(get)
+      const askEvent = await resumed.next()
+      const ask = JSON.parse(askEvent!.data)
+      legacy("ElicitRequest", ask)
+      expect(askEvent!.id).not.toBe(priming!.id)
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await resumed.message()
+      legacy("JSONRPCResultResponse", done)
+      expect(done.result.content[0].text).toBe("reconnected as Ada")
+      expect(await resumed.message()).toBeUndefined()
+    })
+  })
+
   it("the GET stream carries list changes and resource updates with event ids, and resumes after Last-Event-ID", async () => {
     await withServer({}, async (url, server) => {
       const { headers } = await initialize(url)
@@ -316,10 +399,10 @@ describe("the legacy shim on Streamable HTTP", () => {
       const events = sseReader(get)
       const priming = await events.next()
       expect(priming?.id).toBeDefined()
-      await import("effect").then(({ Effect }) => Effect.runPromise(server.removeTool("fails")))
+      await Effect.runPromise(server.removeTool("fails"))
       const changed = await events.next()
       legacy("ToolListChangedNotification", JSON.parse(changed!.data))
-      await import("effect").then(({ Effect }) => Effect.runPromise(server.resourceUpdated("test://readme")))
+      await Effect.runPromise(server.resourceUpdated("test://readme"))
       const updated = await events.next()
       legacy("ResourceUpdatedNotification", JSON.parse(updated!.data))
       expect(JSON.parse(updated!.data).params.uri).toBe("test://readme")

@@ -92,6 +92,9 @@ describe("2025-11-25 on stdio", () => {
       yield* server.removeTool("fails")
       const changed = yield* io.next
       legacy("ToolListChangedNotification", changed)
+      expect(yield* server.legacySessions).toBe(1)
       yield* io.stop
+      // the session ends with its connection
+      expect(yield* server.legacySessions).toBe(0)
     }).pipe(Effect.provide(legacyServer())))
 })

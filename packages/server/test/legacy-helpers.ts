@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { Elicitation, MissingClientCapability } from "@mrtr/core"
-import { HttpTransport, McpServer, Tool } from "../src/index.ts"
+import { HttpTransport, McpServer, RequestContext, Tool } from "../src/index.ts"
 import { serverLayer } from "./fixtures.ts"
 
 export const signIn = Tool.make("sign_in", {
@@ -29,18 +29,29 @@ export const fallback = Tool.make("fallback", {
     )
 })
 
+export const reconnect = Tool.make("reconnect", {
+  description: "Closes its SSE stream at once (SEP-1699), then asks for a name",
+  handler: () =>
+    Effect.gen(function*() {
+      yield* RequestContext.closeStream
+      const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Schema.Struct({ name: Schema.String }) })
+      return `reconnected as ${name}`
+    })
+})
+
 export const legacyServer = (options: Partial<McpServer.Options> = {}) =>
-  McpServer.tools(signIn, fallback).pipe(Layer.provideMerge(serverLayer(options)))
+  McpServer.tools(signIn, fallback, reconnect).pipe(Layer.provideMerge(serverLayer(options)))
 
 /** Runs `body` against the server on a free port; the server stops afterwards. */
 export const withServer = async (
   options: Partial<McpServer.Options>,
-  body: (url: string, server: McpServer.McpServer["Service"]) => Promise<void>
+  body: (url: string, server: McpServer.McpServer["Service"]) => Promise<void>,
+  transport: HttpTransport.LayerOptions = {}
 ) => {
   const scope = Effect.runSync(Scope.make())
   try {
     const context = await Effect.runPromise(
-      Layer.buildWithScope(HttpTransport.layer({ port: 0 }).pipe(Layer.provideMerge(legacyServer(options))), scope)
+      Layer.buildWithScope(HttpTransport.layer({ port: 0, ...transport }).pipe(Layer.provideMerge(legacyServer(options))), scope)
     )
     const url = Effect.runSync(Effect.provide(HttpTransport.url, context))
     const server = Context.get(context, McpServer.McpServer)

@@ -17,12 +17,10 @@
  */
 import * as Schema from "effect/Schema"
 import { JSONRPC_VERSION, RequestId } from "../JsonRpc.ts"
-import {
-  CreateMessageRequestParams,
-  ElicitRequestFormParams,
-  type InputRequest,
-  ListRootsRequest as ModernListRootsRequest
-} from "../Schema.ts"
+import { ElicitRequestFormParams } from "../schema/Elicitation.ts"
+import type { InputRequest } from "../schema/Mrtr.ts"
+import { ListRootsRequest as ModernListRootsRequest } from "../schema/Roots.ts"
+import { CreateMessageRequestParams } from "../schema/Sampling.ts"
 
 /**
  * URL-mode elicitation params on the legacy wire:

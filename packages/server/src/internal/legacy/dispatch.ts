@@ -21,7 +21,7 @@
  * with `data.requiredCapabilities`. JSON-RPC errors of requests travel with
  * HTTP 200 (legacy clients read them from the body); session errors are
  * 400 (-32000: bad version header; -32600: initialize twice), 404 (-32001: unknown
- * or ended session), 409 (a second GET stream) and 503 (no room for a session).
+ * or ended session, or one another authenticated principal opened), 409 (a second GET stream) and 503 (no room for a session).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
  * server/*; /work/shared/spec/legacy-2025-11-25.md A, B, D.
  */
@@ -37,7 +37,7 @@ import {
 } from "@mrtr/protocol"
 import { type Engine, MissingClientCapability } from "@mrtr/core"
 import { McpRequest } from "../../RequestContext.ts"
-import type { Incoming, Reply, WireMessage } from "../../Transport.ts"
+import type { EventIds, Incoming, Reply, WireMessage } from "../../Transport.ts"
 import { errorReply, isRecord, toMcpError, userSaidNo } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"
 import { type Registry, ResourceNotFound } from "../registry.ts"
@@ -74,6 +74,9 @@ const result = (id: RequestId, value: unknown, headers?: Record<string, string>)
 })
 
 const LEVELS = LoggingLevel.literals
+
+/** The reconnection delay a session's SSE streams advise (`retry:`), in milliseconds. */
+const RETRY_MS = 1000
 
 /** Builds the legacy dispatcher over `core`. */
 export const make = (core: Core) => {
@@ -151,102 +154,133 @@ export const make = (core: Core) => {
 
   // -- Streams --------------------------------------------------------------------
 
-  const eventsOf = (session: Session.Session | undefined, stream: Session.EventStream | undefined) => {
-    if (session === undefined || stream === undefined) return undefined
-    const ids = new WeakMap<WireMessage, string>()
-    return {
-      ids,
-      events: {
-        prime: session.protocolVersion >= "2025-11-25" ? `${stream.id}.0` : undefined,
-        idOf: (message: WireMessage) => ids.get(message)
-      }
-    }
+  /** The event ids of a session's stream; only 2025-11-25 clients get an (empty) priming event. */
+  const eventsOf = (session: Session.Session, stream: Session.EventStream, prime: boolean): EventIds => ({
+    prime: prime && session.protocolVersion >= "2025-11-25" ? `${stream.id}.0` : undefined,
+    retryMs: RETRY_MS,
+    idOf: (message) => session.eventIds.get(message)
+  })
+
+  const track = (session: Session.Session | undefined, id: RequestId, fiber: Fiber.Fiber<unknown, unknown>) => {
+    if (session === undefined) return
+    session.inflight.set(id, fiber)
+    fiber.addObserver(() => {
+      if (session.inflight.get(id) === fiber) session.inflight.delete(id)
+    })
   }
 
   /**
    * Runs a request whose handler may emit messages before its response; the
    * first one decides between a plain response and a stream. The request is
-   * registered for `notifications/cancelled` while it runs.
+   * registered for `notifications/cancelled` while it runs; the reply's
+   * stream closing interrupts it. On an HTTP session the messages are
+   * recorded on a POST event stream, which `closeStream` can detach from the
+   * POST (SEP-1699): the request goes on, and a GET with `Last-Event-ID`
+   * receives the rest.
    */
   const streamed = (
     session: Session.Session | undefined,
     id: RequestId,
     canStream: boolean,
     http: boolean,
-    run: (emit: (message: WireMessage) => Effect.Effect<void>) => Effect.Effect<WireMessage>
+    run: (
+      emit: (message: WireMessage) => Effect.Effect<void>,
+      closeStream: Effect.Effect<void>
+    ) => Effect.Effect<WireMessage>
   ): Effect.Effect<Reply> =>
     Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) => {
-      const emit = canStream ? (message: WireMessage) => Effect.asVoid(Queue.offer(queue, message)) : () => Effect.void
+      const events = http && session !== undefined && canStream ? Session.openStream(session, "post") : undefined
+      if (events !== undefined) events.subscriber = queue
+      const emit = !canStream
+        ? () => Effect.void
+        : events !== undefined && session !== undefined
+        ? (message: WireMessage) => Effect.sync(() => Session.deliver(session, events, message))
+        : (message: WireMessage) => Effect.asVoid(Queue.offer(queue, message))
+      const closeStream = events === undefined ? Effect.void : Effect.sync(() => {
+        if (events.detached || events.done) return
+        events.detached = true
+        events.subscriber = undefined
+        Queue.endUnsafe(queue)
+      })
       return Effect.flatMap(
-        run(emit).pipe(
-          Effect.flatMap((response) => Queue.offer(queue, response)),
-          Effect.ensuring(Queue.end(queue)),
+        run(emit, closeStream).pipe(
+          // The response, whatever the client accepts: recorded on the session's stream, or queued.
+          Effect.flatMap((response) =>
+            events !== undefined && session !== undefined
+              ? Effect.sync(() => Session.deliver(session, events, response))
+              : Effect.asVoid(Queue.offer(queue, response))
+          ),
+          Effect.ensuring(Effect.sync(() => {
+            if (events !== undefined && session !== undefined) Session.finish(session, events)
+            Queue.endUnsafe(queue)
+          })),
           Effect.forkDetach
         ),
         (fiber) => {
-          if (session !== undefined) {
-            session.inflight.set(id, fiber)
-            fiber.addObserver(() => {
-              if (session.inflight.get(id) === fiber) session.inflight.delete(id)
-            })
-          }
+          track(session, id, fiber)
+          // Closing the reply cancels the request, unless the server detached it (SEP-1699).
+          const cancel = Effect.suspend(() => events?.detached === true ? Effect.void : Fiber.interrupt(fiber))
           return Queue.take(queue).pipe(
             Effect.map((first): Reply => {
               if (!("method" in first)) return { _tag: "Response", message: first, httpStatus: 200 }
-              const stream = http && session !== undefined ? Session.openStream(session) : undefined
-              const tracked = eventsOf(session, stream)
-              const messages = Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(
-                Stream.map((message) => {
-                  if (tracked !== undefined && stream !== undefined) tracked.ids.set(message, Session.record(stream, message))
-                  return message
-                }),
-                Stream.ensuring(Fiber.interrupt(fiber))
-              )
-              return tracked === undefined
+              const messages = Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(Stream.ensuring(cancel))
+              return events === undefined || session === undefined
                 ? { _tag: "Stream", messages }
-                : { _tag: "Stream", messages, events: tracked.events }
+                : { _tag: "Stream", messages, events: eventsOf(session, events, true) }
             }),
-            // Ended without a message: the request was cancelled, and gets no response.
-            Effect.catch(() => Effect.succeed<Reply>({ _tag: "Accepted" })),
-            Effect.onInterrupt(() => Fiber.interrupt(fiber))
+            // Ended without a message: cancelled (no response), or detached before its first message.
+            Effect.catch(() =>
+              Effect.succeed<Reply>(
+                events !== undefined && session !== undefined && events.detached
+                  ? { _tag: "Stream", messages: Stream.empty, events: eventsOf(session, events, true) }
+                  : { _tag: "Accepted" }
+              )
+            ),
+            Effect.onInterrupt(() => cancel)
           )
         }
       )
     })
 
-  const getStream = (session: Session.Session, lastEventId: string | undefined): Effect.Effect<Reply> => {
-    if (session.getStream !== undefined) {
-      return Effect.succeed(sessionError(SESSION_ERROR, "Conflict: only one GET stream per session", 409))
-    }
-    return Effect.map(Queue.unbounded<WireMessage, Cause.Done>(), (queue) => openGetStream(session, lastEventId, queue))
-  }
-
-  const openGetStream = (
-    session: Session.Session,
-    lastEventId: string | undefined,
-    queue: Queue.Queue<WireMessage, Cause.Done>
-  ): Reply => {
-    const resumed = lastEventId === undefined ? undefined : Session.replayAfter(session, lastEventId)
-    const stream = resumed?.stream ?? Session.openStream(session)
-    session.getStream = queue
-    const tracked = eventsOf(session, stream)!
-    for (const event of stream.events) tracked.ids.set(event.message, `${stream.id}.${event.seq}`)
-    const live = Stream.fromQueue(queue).pipe(
-      Stream.map((message: WireMessage) => {
-        tracked.ids.set(message, Session.record(stream, message))
-        return message
-      })
-    )
-    return {
-      _tag: "Stream",
-      messages: Stream.concat(Stream.fromIterable<WireMessage>(resumed?.events ?? []), live).pipe(
-        Stream.ensuring(Effect.sync(() => {
-          if (session.getStream === queue) session.getStream = undefined
-        }))
-      ),
-      events: { ...tracked.events, prime: resumed === undefined ? tracked.events.prime : undefined }
-    }
-  }
+  /**
+   * A GET: the session's stream (messages outside any request), or, with the
+   * `Last-Event-ID` of a POST stream, that stream's events after the id and
+   * then its live messages up to its response.
+   */
+  const getStream = (session: Session.Session, lastEventId: string | undefined): Effect.Effect<Reply> =>
+    Effect.map(Queue.unbounded<WireMessage, Cause.Done>(), (queue): Reply => {
+      const resumed = lastEventId === undefined ? undefined : Session.replayAfter(session, lastEventId)
+      if (resumed !== undefined && resumed.stream.kind === "post") {
+        const stream = resumed.stream
+        for (const message of resumed.events) Queue.offerUnsafe(queue, message)
+        if (stream.done) Queue.endUnsafe(queue)
+        else {
+          if (stream.subscriber !== undefined) Queue.endUnsafe(stream.subscriber)
+          stream.subscriber = queue
+        }
+        return { _tag: "Stream", messages: Stream.fromQueue(queue), events: eventsOf(session, stream, false) }
+      }
+      if (session.getStream !== undefined) {
+        return sessionError(SESSION_ERROR, "Conflict: only one GET stream per session", 409)
+      }
+      const stream = resumed?.stream ?? Session.openStream(session, "get")
+      session.getStream = queue
+      const live = Stream.fromQueue(queue).pipe(
+        Stream.map((message: WireMessage) => {
+          Session.record(session, stream, message)
+          return message
+        })
+      )
+      return {
+        _tag: "Stream",
+        messages: Stream.concat(Stream.fromIterable<WireMessage>(resumed?.events ?? []), live).pipe(
+          Stream.ensuring(Effect.sync(() => {
+            if (session.getStream === queue) session.getStream = undefined
+          }))
+        ),
+        events: eventsOf(session, stream, resumed === undefined)
+      }
+    })
 
   // -- Messages ---------------------------------------------------------------------
 
@@ -280,9 +314,16 @@ export const make = (core: Core) => {
             clientCapabilities: Exit.isSuccess(capabilitiesDeclared) ? capabilitiesDeclared.value : {},
             clientInfo: decoded.value.clientInfo,
             send: connection?.send,
+            principal: incoming.principal,
             stored: true
           })
-          if (connection !== undefined) byConnection.set(connection, session)
+          if (connection !== undefined) {
+            byConnection.set(connection, session)
+            connection.onClose(Effect.suspend(() => {
+              byConnection.delete(connection)
+              return store.remove(session)
+            }))
+          }
           const value: Legacy.InitializeResult = {
             protocolVersion: session.protocolVersion,
             capabilities,
@@ -316,7 +357,7 @@ export const make = (core: Core) => {
     const progressToken = typeof meta.progressToken === "string" || typeof meta.progressToken === "number"
       ? meta.progressToken
       : undefined
-    return streamed(session, id, canStream, http, (emit) =>
+    return streamed(session, id, canStream, http, (emit, closeStream) =>
       respond(
         id,
         method,
@@ -338,7 +379,8 @@ export const make = (core: Core) => {
             logLevel: session === undefined ? undefined : session.logLevel ?? "debug",
             progressToken,
             principal: incoming.principal,
-            notify: emit
+            notify: emit,
+            closeStream
           }))
         ) as Effect.Effect<Record<string, unknown>>,
         session !== undefined
@@ -426,7 +468,8 @@ export const make = (core: Core) => {
     const id = incoming.headers?.("mcp-session-id")
     if (id === undefined) return undefined
     const session = store.get(id)
-    return session === undefined || session.ended ? "unknown" : session
+    // A session id is no credential: another principal presenting it finds no session.
+    return session === undefined || session.ended || session.principal !== incoming.principal ? "unknown" : session
   }
 
   const handle = (incoming: Incoming): Effect.Effect<Reply> =>

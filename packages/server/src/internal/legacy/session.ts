@@ -13,7 +13,8 @@
  * session is busy, `initialize` is refused), each ended after `idleTimeout`
  * without traffic, each with at most `maxPendingLegs` unanswered
  * server-to-client requests. Idle sessions are swept on the next legacy
- * message, so memory returns to its baseline once sessions end.
+ * message, so memory returns to its baseline once sessions end. A stdio
+ * session is neither swept nor evicted: it ends with its connection.
  *
  * Gotcha: sessions live in this process. In a fleet, a 2025-11-25 client must
  * reach the instance that created its session (affinity); elsewhere its id is
@@ -42,11 +43,21 @@ export class LegRejected {
   constructor(readonly error: unknown) {}
 }
 
-/** One SSE stream of a session (a POST's or the GET stream), with its recent events for replay. */
+/**
+ * One SSE stream of a session (a POST's or the GET stream), with its recent
+ * events for replay. A POST stream's `subscriber` is the connection its live
+ * messages go to: the POST's own response, or, once the server closed that
+ * connection (`detached`, SEP-1699 polling), the GET that resumed it with
+ * `Last-Event-ID`. `done` once its response is recorded.
+ */
 export interface EventStream {
   readonly id: string
+  readonly kind: "post" | "get"
   seq: number
   readonly events: Array<{ readonly seq: number; readonly message: WireMessage }>
+  subscriber: Queue.Queue<WireMessage, Cause.Done> | undefined
+  detached: boolean
+  done: boolean
 }
 
 const MAX_EVENTS_PER_STREAM = 256
@@ -55,6 +66,8 @@ const MAX_STREAMS_KEPT = 32
 /** A 2025-11-25 session. */
 export interface Session {
   readonly id: string
+  /** The authenticated principal that opened the session; only it may use the session id. */
+  readonly principal: string | undefined
   readonly protocolVersion: string
   readonly clientCapabilities: ClientCapabilities
   readonly clientInfo: Implementation | undefined
@@ -72,13 +85,23 @@ export interface Session {
   /** stdio: where messages outside any request go. */
   readonly send: ((message: WireMessage) => Effect.Effect<void>) | undefined
   readonly streams: Map<string, EventStream>
+  /** The SSE event id of every recorded message. */
+  readonly eventIds: WeakMap<WireMessage, string>
   nextStream: number
   ended: boolean
 }
 
 /** Opens an event stream of `session` (HTTP SSE); its events get ids `<stream>.<seq>`. */
-export const openStream = (session: Session): EventStream => {
-  const stream: EventStream = { id: `${session.nextStream++}`, seq: 0, events: [] }
+export const openStream = (session: Session, kind: "post" | "get" = "get"): EventStream => {
+  const stream: EventStream = {
+    id: `${session.nextStream++}`,
+    kind,
+    seq: 0,
+    events: [],
+    subscriber: undefined,
+    detached: false,
+    done: false
+  }
   session.streams.set(stream.id, stream)
   if (session.streams.size > MAX_STREAMS_KEPT) {
     const oldest = session.streams.keys().next().value
@@ -87,12 +110,39 @@ export const openStream = (session: Session): EventStream => {
   return stream
 }
 
-/** Records `message` on `stream` and returns its event id. */
-export const record = (stream: EventStream, message: WireMessage): string => {
+/** Records `message` on `stream` and returns its event id (also kept in `session.eventIds`). */
+export const record = (session: Session, stream: EventStream, message: WireMessage): string => {
   const seq = ++stream.seq
   stream.events.push({ seq, message })
   if (stream.events.length > MAX_EVENTS_PER_STREAM) stream.events.shift()
-  return `${stream.id}.${seq}`
+  const id = `${stream.id}.${seq}`
+  session.eventIds.set(message, id)
+  return id
+}
+
+/**
+ * Records `message` on a POST stream and hands it to the stream's current
+ * connection, if any; a response ends the stream (and that connection).
+ */
+export const deliver = (session: Session, stream: EventStream, message: WireMessage): void => {
+  record(session, stream, message)
+  const subscriber = stream.subscriber
+  if (subscriber !== undefined) Queue.offerUnsafe(subscriber, message)
+  if (!("method" in message)) finish(session, stream)
+}
+
+/**
+ * Ends a POST stream: its current connection gets no more messages. A stream
+ * the server never detached is forgotten at once (its connection saw every
+ * message, and closing it cancels the request): only a detached one is kept
+ * for the GET that resumes it, within the session's bound on kept streams.
+ */
+export const finish = (session: Session, stream: EventStream): void => {
+  stream.done = true
+  const subscriber = stream.subscriber
+  stream.subscriber = undefined
+  if (subscriber !== undefined) Queue.endUnsafe(subscriber)
+  if (!stream.detached && session.streams.get(stream.id) === stream) session.streams.delete(stream.id)
 }
 
 /** The events after `lastEventId` on its stream, and that stream; undefined for an unknown id. */
@@ -127,6 +177,7 @@ export const end = (session: Session): Effect.Effect<void> =>
     session.legs.clear()
     const queue = session.getStream
     session.getStream = undefined
+    for (const stream of Array.from(session.streams.values())) finish(session, stream)
     session.streams.clear()
     return Effect.andThen(
       Effect.forEach(legs, (leg) => Deferred.fail(leg, new LegRejected({ code: -32603, message: "Session ended" })), {
@@ -149,7 +200,10 @@ export const makeStore = (limits: Limits) => {
     lastSweep = now
     const expired: Array<Session> = []
     for (const session of sessions.values()) {
-      if (session.inflight.size === 0 && now - session.lastActive > limits.idleTimeoutMs) expired.push(session)
+      // A stdio session (`send`) lasts as long as its connection.
+      if (session.send === undefined && session.inflight.size === 0 && now - session.lastActive > limits.idleTimeoutMs) {
+        expired.push(session)
+      }
     }
     return Effect.forEach(expired, (session) => remove(session), { discard: true })
   }
@@ -166,7 +220,7 @@ export const makeStore = (limits: Limits) => {
       if (sessions.size < limits.maxSessions) return Effect.succeed(true)
       let victim: Session | undefined
       for (const session of sessions.values()) {
-        if (session.inflight.size > 0 || session.getStream !== undefined) continue
+        if (session.send !== undefined || session.inflight.size > 0 || session.getStream !== undefined) continue
         if (victim === undefined || session.lastActive < victim.lastActive) victim = session
       }
       return victim === undefined ? Effect.succeed(false) : Effect.as(remove(victim), true)
@@ -177,10 +231,12 @@ export const makeStore = (limits: Limits) => {
     readonly clientCapabilities: ClientCapabilities
     readonly clientInfo: Implementation | undefined
     readonly send?: ((message: WireMessage) => Effect.Effect<void>) | undefined
+    readonly principal: string | undefined
     readonly stored: boolean
   }): Session => {
     const session: Session = {
       id: globalThis.crypto.randomUUID(),
+      principal: fields.principal,
       protocolVersion: fields.protocolVersion,
       clientCapabilities: fields.clientCapabilities,
       clientInfo: fields.clientInfo,
@@ -194,6 +250,7 @@ export const makeStore = (limits: Limits) => {
       getStream: undefined,
       send: fields.send,
       streams: new Map(),
+      eventIds: new WeakMap(),
       nextStream: 0,
       ended: false
     }
