@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer, Queue, Stream } from "effect"
+import { Effect, Layer, Queue, type Scope, Stream } from "effect"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
 import type { TransportError } from "./Errors.ts"
 
@@ -37,7 +37,9 @@ export interface Incoming {
 /**
  * A stdio-like connection as the dispatcher sees it (structurally
  * `Connection` of `@mrtr/server`): `send` writes a message to the client
- * outside any request. Compared by identity: one per transport.
+ * outside any request; `onClose` registers what to run when the connection
+ * ends (`makeScoped` / `layer`: when their scope closes; `make`: never).
+ * Compared by identity: one per transport.
  *
  * MCP 2025-11-25, basic/transports (stdio).
  *
@@ -45,6 +47,7 @@ export interface Incoming {
  */
 export interface Connection {
   readonly send: (message: { readonly jsonrpc: "2.0" } & Readonly<Record<string, unknown>>) => Effect.Effect<void>
+  readonly onClose: (finalizer: Effect.Effect<void>) => void
 }
 
 /**
@@ -102,13 +105,35 @@ const roundTrip = (value: unknown): Effect.Effect<unknown, TransportError> =>
  *
  * @since 0.1.0
  */
-export const make = (handler: Handler, options: Options = {}): ClientTransport["Service"] => {
+export const make = (handler: Handler, options: Options = {}): ClientTransport["Service"] => build(handler, options).transport
+
+/**
+ * Builds the transport over `handler` in a scope: when the scope closes,
+ * the connection ends (what the server registered with `onClose` runs, e.g.
+ * ending its 2025-11-25 session).
+ *
+ * MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports (stdio).
+ *
+ * @since 0.1.0
+ */
+export const makeScoped = (
+  handler: Handler,
+  options: Options = {}
+): Effect.Effect<ClientTransport["Service"], never, Scope.Scope> =>
+  Effect.acquireRelease(Effect.sync(() => build(handler, options)), (built) => built.close).pipe(
+    Effect.map((built) => built.transport)
+  )
+
+const build = (handler: Handler, options: Options) => {
   const simulateHttp = options.simulateHttp ?? false
   // creating an unbounded queue is synchronous and cannot fail
   const outside = Effect.runSync(Queue.unbounded<unknown>())
+  const finalizers: Array<Effect.Effect<void>> = []
   const connection: Connection = {
-    send: (message) => Effect.flatMap(roundTrip(message), (wire) => Queue.offer(outside, wire)).pipe(Effect.ignore)
+    send: (message) => Effect.flatMap(roundTrip(message), (wire) => Queue.offer(outside, wire)).pipe(Effect.ignore),
+    onClose: (finalizer) => void finalizers.push(finalizer)
   }
+  const close = Effect.suspend(() => Effect.forEach(finalizers.splice(0), (f) => Effect.ignore(f), { discard: true }))
   let sessionId: string | undefined
   const deliver = (message: unknown, headers: Readonly<Record<string, string>>, httpMethod?: "GET") =>
     Effect.gen(function*() {
@@ -143,7 +168,7 @@ export const make = (handler: Handler, options: Options = {}): ClientTransport["
         return Stream.mapEffect(reply.messages, roundTrip)
     }
   }
-  return ClientTransport.of({
+  const transport = ClientTransport.of({
     kind: "memory",
     usesHeaders: simulateHttp,
     request: (message, headers) => Stream.unwrap(deliver(message, headers).pipe(Effect.map(replyStream))),
@@ -153,17 +178,19 @@ export const make = (handler: Handler, options: Options = {}): ClientTransport["
       ? { listen: (headers) => Stream.unwrap(deliver(undefined, headers, "GET").pipe(Effect.map(replyStream))) }
       : {})
   })
+  return { transport, close }
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
 /**
- * The transport as a Layer over a given handler.
+ * The transport as a Layer over a given handler (the connection ends with
+ * the Layer).
  *
  * MCP 2026-07-28, basic/transports.
  *
  * @since 0.1.0
  */
 export const layer = (handler: Handler, options?: Options): Layer.Layer<ClientTransport> =>
-  Layer.succeed(ClientTransport, make(handler, options))
+  Layer.effect(ClientTransport, makeScoped(handler, options))

@@ -198,7 +198,7 @@ export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
       ),
       clear: Ref.set(log, [])
     })
-    const transport = MemoryTransport.make(
+    const transport = yield* MemoryTransport.makeScoped(
       options.clock === "test" ? handler : onLiveClock(handler),
       { simulateHttp: options.simulateHttp ?? false }
     )
@@ -234,5 +234,5 @@ export const transport = (
 ): Layer.Layer<ClientTransport.ClientTransport, never, McpHandler> =>
   Layer.effect(
     ClientTransport.ClientTransport,
-    McpHandler.useSync((handler) => MemoryTransport.make(handler, options))
+    McpHandler.use((handler) => MemoryTransport.makeScoped(handler, options))
   )
