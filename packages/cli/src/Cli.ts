@@ -50,7 +50,7 @@ import {
 import type { Root } from "@mrtr/protocol"
 import * as AnswersFile from "./AnswersFile.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
-import { clean, colorsFor, roundLines, style } from "./Report.ts"
+import { clean, colorsFor, roundLines, serverRequestLines, style } from "./Report.ts"
 import * as SafeText from "./SafeText.ts"
 import * as TerminalUser from "./TerminalUser.ts"
 
@@ -424,7 +424,8 @@ const runMrtr = <A>(
         Effect.suspend(() => {
           rounds = round.round
           return quiet ? Effect.void : Console.error(roundLines(round, s).join("\n"))
-        })
+        }),
+      onServerRequest: (request) => quiet ? Effect.void : Console.error(serverRequestLines(request, s).join("\n"))
     }
     yield* info(quiet, s.dim(`→ ${clean(describe)}  (${clean(describeTarget(where))})`))
     const method = describe.split(" ", 1)[0]!

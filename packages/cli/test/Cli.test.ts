@@ -430,6 +430,9 @@ describe("mrtr against a 2025-11-25 server (the official v1 SDK, over stdio)", (
     assert.strictEqual(greet.code, 0, greet.stderr)
     assert.strictEqual(text(JSON.parse(greet.stdout)), "Hello, Zed!")
     assert.include(greet.stderr, "over MCP 2025-11-25")
+    // each question answered in flight is reported on stderr, as rounds are on 2026-07-28
+    assert.match(greet.stderr, /in flight ← elicitation-1 +elicitation\/create/)
+    assert.match(greet.stderr, /→ elicitation-1 +accept/)
     const everything = await inProcess(["call", "--stdio", V1, "everything", "--answers", answers, "-q"])
     assert.strictEqual(everything.code, 0, everything.stderr)
     assert.strictEqual(text(JSON.parse(everything.stdout)), "Zed|Lisbon|1")

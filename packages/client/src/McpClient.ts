@@ -84,7 +84,8 @@ import {
   type Protocol,
   type ReadResourceParams,
   type RetryParams,
-  type Round
+  type Round,
+  type ServerRequest
 } from "./internal/models.ts"
 import { toDiscoverResult } from "./internal/legacySession.ts"
 import { classify, decodeWith } from "./internal/results.ts"
@@ -105,7 +106,8 @@ export type {
   Protocol,
   ReadResourceParams,
   RetryParams,
-  Round
+  Round,
+  ServerRequest
 }
 export { DEFAULT_CALL_TIMEOUT, DEFAULT_REQUEST_TIMEOUT }
 
@@ -469,6 +471,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           handlers,
           failOnHandlerError: true,
           onNotification: streamNotifications(callOptions),
+          onServerRequest: callOptions?.onServerRequest,
           requestTimeout: Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
         })
         const outcome = yield* classify(method, raw)

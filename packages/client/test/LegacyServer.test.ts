@@ -111,7 +111,20 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
         const capital = yield* client.callTool({ name: "capital" })
         const roots = yield* client.callTool({ name: "roots" })
         const elsewhere = yield* client.callTool({ name: "roots_elsewhere" })
-        const everything = yield* client.callTool({ name: "everything" })
+        const reported = yield* Ref.make<ReadonlyArray<McpClient.ServerRequest>>([])
+        const everything = yield* client.callTool({ name: "everything" }, {
+          onServerRequest: (request) => Ref.update(reported, (all) => [...all, request])
+        })
+        const seen = yield* Ref.get(reported)
+        assert.sameMembers(seen.map((r) => `${r.key}:${r.request.method}`), [
+          "elicitation-1:elicitation/create",
+          "sampling-1:sampling/createMessage",
+          "roots-1:roots/list"
+        ])
+        assert.isTrue(seen.every((r) => r.method === "tools/call" && r.target === "everything"))
+        assert.deepStrictEqual(seen.find((r) => r.key === "roots-1")!.response, {
+          roots: [{ uri: "file:///work", name: "work" }, { uri: "file:///tmp" }]
+        })
         const consent = yield* client.callTool({ name: "consent" })
         const ping = yield* client.callTool({ name: "ping_client" })
         const discovered = yield* client.discover()

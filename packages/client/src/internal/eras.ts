@@ -55,7 +55,8 @@ import {
   legacyCapabilities,
   readInitializeResult
 } from "./legacySession.ts"
-import { answerServerRequest, type CallKeys, callKeys, isServerRequest } from "./serverRequests.ts"
+import type { ServerRequest } from "./models.ts"
+import { type Answered, answerServerRequest, type CallKeys, callKeys, isServerRequest } from "./serverRequests.ts"
 
 /** Which revision the client speaks: detected (`"auto"`) or pinned. */
 export type Protocol = "auto" | "2026-07-28" | "2025-11-25"
@@ -112,6 +113,8 @@ export interface SendOptions {
   readonly onNotification: (notification: StreamNotification) => Effect.Effect<void>
   /** `McpClient`'s `requestTimeout` for this request (see `exchange.ts`). */
   readonly requestTimeout: Duration.Duration
+  /** Told of each server request answered for this call (2025-11-25). */
+  readonly onServerRequest?: ((request: ServerRequest) => Effect.Effect<void>) | undefined
 }
 
 interface ActiveCall {
@@ -119,7 +122,18 @@ interface ActiveCall {
   readonly handlers: Handlers
   readonly failed: Deferred.Deferred<never, InputHandlerError>
   readonly failOnHandlerError: boolean
+  readonly onServerRequest?: ((request: ServerRequest) => Effect.Effect<void>) | undefined
 }
+
+/** Tells the call's `onServerRequest` of an answered request. */
+const report = (call: ActiveCall | undefined, answered: Answered) =>
+  call?.onServerRequest === undefined || answered.answered === undefined ? Effect.void : call.onServerRequest({
+    key: answered.answered.key,
+    method: call.keys.method,
+    target: call.keys.target,
+    request: answered.answered.request,
+    response: answered.answered.result
+  })
 
 /** Builds the connection state (nothing is sent until the first request). */
 export const make = (deps: Deps) => {
@@ -167,6 +181,7 @@ export const make = (deps: Deps) => {
         call?.keys ?? connectionKeys
       ).pipe(
         Effect.tap((answered) => respond(answered.response, legacyHeaders(current.protocolVersion))),
+        Effect.tap((answered) => report(call, answered)),
         Effect.flatMap((answered) =>
           answered.failure !== undefined && call !== undefined && call.failOnHandlerError
             ? Deferred.fail(call.failed, answered.failure)
@@ -339,11 +354,13 @@ export const make = (deps: Deps) => {
         keys: callKeys(options.method, options.target),
         handlers: options.handlers,
         failed: yield* Deferred.make<never, InputHandlerError>(),
-        failOnHandlerError: options.failOnHandlerError
+        failOnHandlerError: options.failOnHandlerError,
+        onServerRequest: options.onServerRequest
       }
       const serve = (request: Record<string, unknown> & { readonly id: RequestId }) =>
         answerServerRequest(request, call.handlers, current.capabilities, call.keys).pipe(
           Effect.tap((answered) => respond(answered.response, headers)),
+          Effect.tap((answered) => report(call, answered)),
           Effect.flatMap((answered) =>
             answered.failure !== undefined && call.failOnHandlerError ? Effect.fail(answered.failure) : Effect.void
           )

@@ -12,7 +12,9 @@ import type {
   ClientCapabilities,
   CompleteRequestParams,
   Implementation,
+  InputRequest,
   InputRequests,
+  InputResponse,
   InputResponses,
   LoggingLevel,
   ProgressToken,
@@ -171,6 +173,10 @@ export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
  *   missing handler ends the call first. The callback cannot fail
  *   (`Effect<void>`); a slow one delays the retry.
  * - `requestTimeout`, `callTimeout`: override the client's (see `Options`).
+ * - `onServerRequest`: called for each request a 2025-11-25 server sent
+ *   while serving this call, once a handler answered it (see
+ *   `ServerRequest`); the in-flight counterpart of `onRound`, which a
+ *   2025-11-25 call never calls.
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
@@ -183,6 +189,30 @@ export interface CallOptions {
   readonly onRound?: ((round: Round) => Effect.Effect<void>) | undefined
   readonly requestTimeout?: Duration.Input | undefined
   readonly callTimeout?: Duration.Input | undefined
+  readonly onServerRequest?: ((request: ServerRequest) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * A request a 2025-11-25 server sent in flight, as `CallOptions.onServerRequest`
+ * sees it once answered:
+ *
+ * - `key`: the key derived for it (`elicitation-1`, `sampling-1`, `roots-1`, ...),
+ *   the one the handler saw in `InputContext.key`.
+ * - `method`, `target`: the call it belongs to.
+ * - `request`: the question (`{ method, params }`, as an `inputRequests` entry).
+ * - `response`: the answer sent back (an `ElicitResult`, `CreateMessageResult`
+ *   or `ListRootsResult`).
+ *
+ * MCP 2025-11-25, client/elicitation, client/sampling, client/roots.
+ *
+ * @since 0.1.0
+ */
+export interface ServerRequest {
+  readonly key: string
+  readonly method: string
+  readonly target: string
+  readonly request: InputRequest
+  readonly response: InputResponse
 }
 
 /**

@@ -23,7 +23,7 @@
  * basic/utilities/ping; schema `JSONRPCError`.
  */
 import { Effect, Option, Schema } from "effect"
-import { type ClientCapabilities, ErrorCode, InputRequest, type RequestId } from "@mrtr/protocol"
+import { type ClientCapabilities, ErrorCode, InputRequest, type InputResponse, type RequestId } from "@mrtr/protocol"
 import type { OutgoingResponse } from "../ClientTransport.ts"
 import type { InputHandlerError } from "../Errors.ts"
 import { answer, canAnswer, type Handlers } from "./inputHandlers.ts"
@@ -73,6 +73,8 @@ export const isServerRequest = (message: unknown): message is Record<string, unk
 export interface Answered {
   readonly response: OutgoingResponse
   readonly failure?: InputHandlerError | undefined
+  /** For a request a handler answered: its derived key, the question and the answer. */
+  readonly answered?: { readonly key: string; readonly request: InputRequest; readonly result: InputResponse } | undefined
 }
 
 const error = (id: RequestId, code: number, message: string): Answered => ({
@@ -118,7 +120,10 @@ export const answerServerRequest = (
       return error(id, ErrorCode.InvalidParams, `The client does not support this ${method} request (mode or feature not declared)`)
     }
     return yield* answer(key, decoded.value, handlers, { key, method: keys.method, target: keys.target, round: 1 }).pipe(
-      Effect.map((result): Answered => ({ response: { jsonrpc: "2.0", id, result: result as Record<string, unknown> } })),
+      Effect.map((result): Answered => ({
+        response: { jsonrpc: "2.0", id, result: result as Record<string, unknown> },
+        answered: { key, request: decoded.value, result }
+      })),
       Effect.catch((failure) =>
         Effect.succeed<Answered>({
           response: { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: failure.message } },
