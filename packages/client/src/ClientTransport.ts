@@ -5,10 +5,12 @@
  * The client builds every JSON-RPC message itself (ids, `_meta`, MRTR
  * retries) and computes the HTTP headers that mirror it; a transport only
  * delivers a message and streams back what belongs to it: zero or more
- * notifications (progress, log) followed by the response. Messages arrive as
- * parsed JSON values (`unknown`); the client validates them.
+ * notifications (progress, log) followed by the response, and on 2025-11-25
+ * the requests the server makes while serving it. Messages arrive as parsed
+ * JSON values (`unknown`); the client validates them and answers the
+ * server's requests through `notify`.
  *
- * Source: MCP 2026-07-28, basic/transports.
+ * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports.
  *
  * @since 0.1.0
  */

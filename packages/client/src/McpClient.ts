@@ -376,8 +376,9 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           onNotification: streamNotifications(callOptions),
           requestTimeout: Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
         }).pipe(
-          // plain requests never fail for a handler (its error was answered to the server)
-          Effect.catchTag("InputHandlerError", (error) => Effect.die(error))
+          // unreachable: with failOnHandlerError false a handler's failure is only answered to the server
+          Effect.catchTag("InputHandlerError", (error) =>
+            Effect.fail(new ProtocolViolation({ method, reason: `an input handler failed: ${error.message}` })))
         )
         const resultType = raw.resultType
         if (resultType !== undefined && resultType !== "complete") {
