@@ -8,7 +8,7 @@
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, client/*; schema `JSONRPCErrorResponse`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Deferred, Effect, Fiber, Layer, Ref } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
@@ -17,6 +17,9 @@ import * as HttpTransport from "../src/HttpTransport.ts"
 import * as McpClient from "../src/McpClient.ts"
 
 type InitializeMode = "older" | "modern" | "malformed"
+
+/** How many elicitations the `flood` tool sends at once (more than the client answers at a time). */
+const FLOOD = 100
 
 interface Posted {
   readonly headers: Http.IncomingHttpHeaders
@@ -96,6 +99,29 @@ const serveLegacy = (mode: InitializeMode) =>
               return
             case "tools/call": {
               res.writeHead(200, { "content-type": "text/event-stream" })
+              if (body.params.name === "flood") {
+                // FLOOD elicitations at once; the call answers with how many got each outcome
+                const ids = Array.from({ length: FLOOD }, (_, i) => `flood-${i}`)
+                const answers = ids.map((id) => new Promise<Record<string, any>>((resolve) => waiting.set(id, resolve)))
+                for (const id of ids) {
+                  res.write(`data: ${JSON.stringify({
+                    jsonrpc: "2.0",
+                    id,
+                    method: "elicitation/create",
+                    params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }
+                  })}\n\n`)
+                }
+                void Promise.all(answers).then((all) => {
+                  const accepted = all.filter((a) => a.result?.action === "accept").length
+                  const refused = all.filter((a) => a.error?.code === -32603).length
+                  res.end(`data: ${JSON.stringify({
+                    jsonrpc: "2.0",
+                    id: body.id,
+                    result: { content: [{ type: "text", text: `${accepted}/${refused}` }] }
+                  })}\n\n`)
+                })
+                return
+              }
               const answers = BAD_REQUESTS.map((request) =>
                 new Promise<Record<string, any>>((resolve) => waiting.set(request.id, resolve))
               )
@@ -185,4 +211,32 @@ describe("McpClient: bad input from a 2025-11-25 server", () => {
         assert.deepStrictEqual(posted.map((p) => p.body.method), ["server/discover", "initialize"])
       }).pipe(Effect.scoped))
   }
+
+  it.live("a flood of server requests: 64 are answered at a time, the rest refused at once with -32603", () =>
+    Effect.gen(function*() {
+      const { url } = yield* serveLegacy("older")
+      const started = yield* Ref.make(0)
+      const release = yield* Deferred.make<void>()
+      const slowUser = ElicitationHandler.layer({
+        form: () =>
+          Ref.update(started, (n) => n + 1).pipe(
+            Effect.andThen(Deferred.await(release)),
+            Effect.as(ElicitationHandler.accept({ name: "x" }))
+          )
+      })
+      const text = yield* Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const call = yield* client.callTool({ name: "flood" }).pipe(Effect.forkChild)
+        // the refusals need no handler: they arrive while the first 64 still wait
+        while ((yield* Ref.get(started)) < 64) yield* Effect.sleep("10 millis")
+        yield* Effect.sleep("100 millis")
+        assert.strictEqual(yield* Ref.get(started), 64)
+        yield* Deferred.succeed(release, undefined)
+        const result = yield* Fiber.join(call)
+        return (result.content[0] as { text: string }).text
+      }).pipe(
+        Effect.provide(McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(slowUser)))
+      )
+      assert.strictEqual(text, `64/${FLOOD - 64}`)
+    }).pipe(Effect.scoped))
 })

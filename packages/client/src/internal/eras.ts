@@ -23,8 +23,10 @@
  * - Server requests (2025-11-25) are answered with the input handlers
  *   (`serverRequests.ts`): on a request's own stream they belong to that
  *   call; on the GET stream or stdio they belong to the one call in flight,
- *   or to the connection when there are several or none. On 2026-07-28 a
- *   server request on stdio gets -32601 (`ping` is answered in both eras).
+ *   or to the connection when there are several or none. At most 64 are
+ *   answered at a time per connection; more are refused at once (-32603).
+ *   On 2026-07-28 a server request on stdio gets -32601 (`ping` is answered
+ *   in both eras).
  *
  * Source: MCP 2026-07-28, basic/versioning, basic/lifecycle; MCP 2025-11-25,
  * basic/lifecycle, basic/transports, client/roots, server/utilities/logging.
@@ -77,6 +79,9 @@ export type Connection =
  * fresh client still gets a new id).
  */
 let nextRequestId = 1
+
+/** The most server requests one connection answers at a time (2025-11-25); more are refused with -32603. */
+export const MAX_PENDING_SERVER_REQUESTS = 64
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
@@ -152,6 +157,32 @@ export const make = (deps: Deps) => {
       Effect.catch((error) => Effect.logDebug("Could not answer the server's request", error.message))
     )
 
+  // -- Answering the server's requests ------------------------------------------
+
+  let pending = 0
+  /**
+   * `answerServerRequest`, at most `MAX_PENDING_SERVER_REQUESTS` at a time per
+   * connection: past it a request is refused at once (-32603), so a server
+   * flooding requests cannot make the client start handlers without bound.
+   */
+  const bounded = (...args: Parameters<typeof answerServerRequest>): Effect.Effect<Answered> =>
+    Effect.suspend(() => {
+      if (pending >= MAX_PENDING_SERVER_REQUESTS) {
+        return Effect.succeed<Answered>({
+          response: {
+            jsonrpc: "2.0",
+            id: args[0].id,
+            error: {
+              code: ErrorCode.InternalError,
+              message: `Too many requests pending on this connection (${MAX_PENDING_SERVER_REQUESTS})`
+            }
+          }
+        })
+      }
+      pending++
+      return answerServerRequest(...args).pipe(Effect.ensuring(Effect.sync(() => void pending--)))
+    })
+
   // -- Requests the server makes outside a request's stream -------------------
 
   /** Handles a message that arrived outside any request's stream (stdio, the GET stream). */
@@ -174,7 +205,7 @@ export const make = (deps: Deps) => {
       const call = active.size === 1 ? [...active][0] : undefined
       // answered in a fiber of its own: a person taking their time blocks neither
       // the other requests nor the notifications that arrive meanwhile
-      return answerServerRequest(
+      return bounded(
         message,
         call?.handlers ?? deps.layerHandlers,
         current.capabilities,
@@ -358,7 +389,7 @@ export const make = (deps: Deps) => {
         onServerRequest: options.onServerRequest
       }
       const serve = (request: Record<string, unknown> & { readonly id: RequestId }) =>
-        answerServerRequest(request, call.handlers, current.capabilities, call.keys).pipe(
+        bounded(request, call.handlers, current.capabilities, call.keys).pipe(
           Effect.tap((answered) => respond(answered.response, headers)),
           Effect.tap((answered) => report(call, answered)),
           Effect.flatMap((answered) =>
