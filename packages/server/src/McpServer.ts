@@ -26,32 +26,28 @@ import {
   Context,
   Duration,
   Effect,
-  Fiber,
   Layer,
   Option,
-  Queue,
   Scheduler,
-  Scope,
-  Stream
+  Scope
 } from "effect"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Digest } from "effect/crypto"
 import {
   type Implementation,
   type InputResponses,
-  type LoggingLevel,
   McpError,
   MetaKey,
   PROTOCOL_VERSION,
   type ServerCapabilities
 } from "@mrtr/protocol"
 import { Engine, RequestState } from "@mrtr/core"
-import * as HttpStatus from "./HttpStatus.ts"
 import { isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
 import * as Legacy from "./internal/legacy/dispatch.ts"
 import * as Listen from "./internal/listen.ts"
+import * as ModernReply from "./internal/reply.ts"
 import * as Registry from "./internal/registry.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Prompt } from "./Prompt.ts"
@@ -347,60 +343,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       })
     )
 
-  const statusOf = (message: WireMessage) => HttpStatus.ofResponse(message, "method")
-
-  // Runs a request; the first notification it emits turns the reply into a stream.
-  // Written with combinators rather than `Effect.gen`: a generator suspended
-  // here for the whole request measurably raised CPU and GC time per request
-  // on the benchmark (bench/index.ts).
-  const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> => {
-    const meta = parsed.params._meta as Record<string, unknown>
-    const accept = incoming.headers?.("accept")
-    const canStream = incoming.headers === undefined || accept === undefined || accept.includes("text/event-stream")
-    const logLevel = typeof meta[MetaKey.logLevel] === "string" ? meta[MetaKey.logLevel] as LoggingLevel : undefined
-    const progressToken = typeof meta.progressToken === "string" || typeof meta.progressToken === "number"
-      ? meta.progressToken
-      : undefined
-    const clientInfo = meta[MetaKey.clientInfo]
-    const context = (notify: McpRequest["Service"]["notify"]) =>
-      McpRequest.of({
-        id: parsed.id,
-        method: parsed.method,
-        clientCapabilities: parsed.clientCapabilities,
-        clientInfo: isRecord(clientInfo) ? clientInfo as Implementation : undefined,
-        logLevel,
-        progressToken,
-        principal: incoming.principal,
-        notify
-      })
-    // Without a progress token or a log level the request can emit nothing
-    // before its response (the spec forbids unrequested notifications), so it
-    // runs in place: no queue, no fiber.
-    if (!canStream || (progressToken === undefined && logLevel === undefined)) {
-      return Effect.map(
-        Effect.provideService(respond(parsed, incoming.principal), McpRequest, context(() => Effect.void)),
-        (message): Reply => ({ _tag: "Response", message, httpStatus: statusOf(message) })
-      )
-    }
-    return Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) =>
-      Effect.flatMap(
-        respond(parsed, incoming.principal).pipe(
-          Effect.provideService(McpRequest, context((notification) => Effect.asVoid(Queue.offer(queue, notification)))),
-          Effect.tap((response) => Queue.offer(queue, response).pipe(Effect.andThen(Queue.end(queue)))),
-          Effect.forkDetach
-        ),
-        (fiber) =>
-          Effect.map(Queue.take(queue).pipe(Effect.orDie), (first): Reply =>
-            "id" in first
-              ? { _tag: "Response", message: first, httpStatus: statusOf(first) }
-              : {
-                _tag: "Stream",
-                messages: Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(
-                  Stream.ensuring(Fiber.interrupt(fiber))
-                )
-              })
-      ))
-  }
+  const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> =>
+    ModernReply.reply(parsed, incoming, respond(parsed, incoming.principal))
 
   const legacy = options.legacy === false ? undefined : Legacy.make({
     registry,

@@ -214,6 +214,40 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a JSON-RPC error as a leg's answer ends the request with input_failed, carrying the client's error", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "needs_sampling" }), headers)
+      const ask = await events.message()
+      legacy("CreateMessageRequest", ask)
+      const rejected = await post(url, { jsonrpc: "2.0", id: ask.id, error: { code: -1, message: "User rejected sampling" } }, headers)
+      expect(rejected.status).toBe(202)
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({
+        code: -32603,
+        data: { reason: "input_failed", method: "sampling/createMessage", error: { code: -1, message: "User rejected sampling" } }
+      })
+    })
+  })
+
+  it("answers that never fit are asked again only up to maxRounds, then the request fails with -32602", async () => {
+    await withServer({ maxRounds: 2 }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      for (;;) {
+        const message = await events.message()
+        if (message.method !== "elicitation/create") {
+          legacy("JSONRPCErrorResponse", message)
+          expect(message.error.code).toBe(-32602)
+          break
+        }
+        await answer(url, headers, message.id, { action: "accept", content: { wrong: true } })
+      }
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
   it("a decline reaches the handler as on 2026-07-28 (a tool execution error)", async () => {
     await withServer({}, async (url) => {
       const { headers } = await initialize(url)
