@@ -213,10 +213,20 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     const run = await mrtr(["discover", "--http", url])
     assert.strictEqual(run.code, 0, run.stderr)
     const result = json(run)
+    assert.strictEqual(result.era, "2026-07-28")
+    assert.strictEqual(result.protocolVersion, "2026-07-28")
     assert.deepStrictEqual(result.supportedVersions, ["2026-07-28"])
     assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip"])
     assert.deepStrictEqual(result.prompts.map((p: { name: string }) => p.name), ["packing_list"])
     assert.deepStrictEqual(result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate), ["weather://{city}/{date}"])
+    // the same (dual-era) server over 2025-11-25: the same lists, the era named first
+    const legacy = await mrtr(["discover", "--http", url, "--protocol", "2025-11-25"])
+    assert.strictEqual(legacy.code, 0, legacy.stderr)
+    const legacyResult = json(legacy)
+    assert.strictEqual(legacyResult.era, "2025-11-25")
+    assert.deepStrictEqual(legacyResult.supportedVersions, ["2025-11-25"])
+    assert.deepStrictEqual(legacyResult.tools.map((t: { name: string }) => t.name), ["plan_trip"])
+    assert.deepStrictEqual(legacyResult.prompts.map((p: { name: string }) => p.name), ["packing_list"])
   })
 
   it("read: a resource template that asks; get-prompt: a prompt that asks", async () => {
