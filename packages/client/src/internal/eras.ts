@@ -63,15 +63,16 @@ import { type Answered, answerServerRequest, type CallKeys, callKeys, isServerRe
 /** Which revision the client speaks: detected (`"auto"`) or pinned. */
 export type Protocol = "auto" | "2026-07-28" | "2025-11-25"
 
+/** A 2025-11-25 session: the negotiated version, the `InitializeResult`, the capabilities declared. */
+export interface LegacyConnection {
+  readonly era: "2025-11-25"
+  readonly protocolVersion: string
+  readonly initialize: InitializeResult
+  readonly capabilities: ClientCapabilities
+}
+
 /** The negotiated connection. */
-export type Connection =
-  | { readonly era: "2026-07-28"; readonly protocolVersion: string }
-  | {
-    readonly era: "2025-11-25"
-    readonly protocolVersion: string
-    readonly initialize: InitializeResult
-    readonly capabilities: ClientCapabilities
-  }
+export type Connection = { readonly era: "2026-07-28"; readonly protocolVersion: string } | LegacyConnection
 
 /**
  * JSON-RPC ids come from one process-wide counter, so no two requests sent by
@@ -256,7 +257,7 @@ export const make = (deps: Deps) => {
 
   const ignoreNotification = () => Effect.void
 
-  const handshake: Effect.Effect<Connection, RequestError> = Effect.gen(function*() {
+  const handshake: Effect.Effect<LegacyConnection, RequestError> = Effect.gen(function*() {
     const capabilities = legacyCapabilities(
       deps.declared(deps.layerHandlers),
       Option.exists(deps.layerHandlers.roots, (roots) => roots.changes !== undefined)
@@ -273,7 +274,7 @@ export const make = (deps: Deps) => {
       idleTimeout: deps.requestTimeout
     })
     const initialize = yield* readInitializeResult(raw)
-    const established: Connection = {
+    const established: LegacyConnection = {
       era: "2025-11-25",
       protocolVersion: initialize.protocolVersion,
       initialize,
@@ -369,7 +370,7 @@ export const make = (deps: Deps) => {
   // -- Sending in the negotiated era --------------------------------------------
 
   const legacyExchange = (
-    current: Extract<Connection, { era: "2025-11-25" }>,
+    current: LegacyConnection,
     options: SendOptions
   ): Effect.Effect<Record<string, unknown>, RequestError | InputHandlerError> =>
     Effect.gen(function*() {
@@ -437,9 +438,12 @@ export const make = (deps: Deps) => {
       return yield* legacyExchange(current, options).pipe(
         Effect.catchIf(sessionGone, () =>
           Effect.gen(function*() {
-            yield* lock.withPermits(1)(Effect.sync(() => void (connection = undefined)))
-            const renewed = yield* connect
-            if (renewed.era !== "2025-11-25") return yield* Effect.die("unreachable: the era changed")
+            // a new session, unless a concurrent call renewed it already (no probe: the era is known)
+            const renewed = yield* lock.withPermits(1)(Effect.suspend(() =>
+              connection !== undefined && connection !== current && connection.era === "2025-11-25"
+                ? Effect.succeed(connection)
+                : handshake.pipe(Effect.tap((established) => Effect.sync(() => void (connection = established))))
+            ))
             return yield* legacyExchange(renewed, options)
           }))
       )
