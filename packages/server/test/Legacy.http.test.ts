@@ -6,10 +6,12 @@
  * JSON Schema.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
-import { request as modernRequest } from "./fixtures.ts"
-import { CAPS, initialize, post, rpc, sseReader, withServer } from "./legacy-helpers.ts"
+import { RequestState } from "@mrtr/core"
+import { McpServer } from "../src/index.ts"
+import { greet, keys, request as modernRequest } from "./fixtures.ts"
+import { CAPS, initialize, post, rpc, sseReader, withLayer, withServer } from "./legacy-helpers.ts"
 
 const legacy = (def: string, value: unknown) => validateWire(def, value, LEGACY_SCHEMA_ID)
 
@@ -117,6 +119,28 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
   })
 
+  it("params nested too deeply are -32602 before any handler or digest recurses; subscriptions per session are bounded", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      let deep: unknown = "x"
+      for (let i = 0; i < 100; i++) deep = [deep]
+      const refused = await (await post(url, rpc("tools/call", { name: "fallback", arguments: { extra: deep } }), headers)).json() as any
+      legacy("JSONRPCErrorResponse", refused)
+      expect(refused.error.code).toBe(-32602)
+      expect(refused.error.message).toMatch(/nested more than 64 levels/)
+      const subscribe = async (i: number) => {
+        const body = await (await post(url, rpc("resources/subscribe", { uri: `test://r/${i}` }), headers)).json() as any
+        return body.error?.code ?? 0
+      }
+      for (let batch = 0; batch < 1000; batch += 100) {
+        const codes = await Promise.all(Array.from({ length: 100 }, (_, i) => subscribe(batch + i)))
+        expect(codes.every((code) => code === 0)).toBe(true)
+      }
+      expect(await subscribe(1000)).toBe(-32602)
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  }, 60_000)
+
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
     await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []
@@ -126,6 +150,28 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       expect(alive.slice(0, 9).every((status) => status === 404)).toBe(true)
       expect(alive.slice(9)).toEqual([200, 200, 200])
       expect(await Effect.runPromise(server.legacySessions)).toBe(3)
+    })
+  })
+
+  it("when every session is busy, initialize is refused with 503 and the busy session keeps working", async () => {
+    await withServer({ legacy: { maxSessions: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      const refused = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }))
+      expect(refused.status).toBe(503)
+      legacy("JSONRPCErrorResponse", await refused.json())
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
+      // once it is idle again (its call's fiber has ended), a new client may take its place
+      let status = 0
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "y", version: "1" } }))
+        status = response.status
+        await response.text()
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(status).toBe(200)
     })
   })
 
@@ -363,6 +409,27 @@ describe("the legacy shim on Streamable HTTP", () => {
       expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_timeout", key: "name" } })
       expect((await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status).toBe(202)
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
+  it("answers that come after the sealed state expired (a ttl shorter than inputTimeout) get a clear input_expired, not the frozen -32602", async () => {
+    const layer = McpServer.tools(greet).pipe(
+      Layer.provideMerge(McpServer.layer({
+        name: "short-ttl",
+        version: "1",
+        requestState: { keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes }))), ttl: "200 millis" }
+      })),
+      Layer.orDie
+    )
+    await withLayer(layer, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_expired" } })
     })
   })
 

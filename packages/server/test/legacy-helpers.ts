@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { Elicitation, MissingClientCapability } from "@mrtr/core"
-import { HttpTransport, McpServer, RequestContext, Tool } from "../src/index.ts"
+import { HttpTransport, type McpHandler, McpServer, RequestContext, Tool } from "../src/index.ts"
 import { serverLayer } from "./fixtures.ts"
 
 export const signIn = Tool.make("sign_in", {
@@ -43,15 +43,22 @@ export const legacyServer = (options: Partial<McpServer.Options> = {}) =>
   McpServer.tools(signIn, fallback, reconnect).pipe(Layer.provideMerge(serverLayer(options)))
 
 /** Runs `body` against the server on a free port; the server stops afterwards. */
-export const withServer = async (
+export const withServer = (
   options: Partial<McpServer.Options>,
+  body: (url: string, server: McpServer.McpServer["Service"]) => Promise<void>,
+  transport: HttpTransport.LayerOptions = {}
+) => withLayer(legacyServer(options), body, transport)
+
+/** `withServer` for any server Layer. */
+export const withLayer = async (
+  layer: Layer.Layer<McpServer.McpServer | McpHandler>,
   body: (url: string, server: McpServer.McpServer["Service"]) => Promise<void>,
   transport: HttpTransport.LayerOptions = {}
 ) => {
   const scope = Effect.runSync(Scope.make())
   try {
     const context = await Effect.runPromise(
-      Layer.buildWithScope(HttpTransport.layer({ port: 0, ...transport }).pipe(Layer.provideMerge(legacyServer(options))), scope)
+      Layer.buildWithScope(HttpTransport.layer({ port: 0, ...transport }).pipe(Layer.provideMerge(layer)), scope)
     )
     const url = Effect.runSync(Effect.provide(HttpTransport.url, context))
     const server = Context.get(context, McpServer.McpServer)

@@ -39,8 +39,8 @@ const METHODS = new Set([
 /** How deeply `params` may nest (objects and arrays); see `McpServer.MAX_PARAMS_DEPTH`. */
 export const MAX_PARAMS_DEPTH = 64
 
-// Recursive, but never deeper than `max` + 1 calls: it stops at that depth.
-const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
+/** True when `value` nests deeper than `max` (objects and arrays). Recursive, but never deeper than `max` + 1 calls. */
+export const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
   if (typeof value !== "object" || value === null) return false
   if (depth > max) return true
   if (Array.isArray(value)) {

@@ -25,7 +25,9 @@
  * the session → `too_many_pending_inputs`; a leg unanswered after
  * `legTimeoutMs` → `input_timeout` (the leg is cancelled with
  * `notifications/cancelled`); a JSON-RPC error as a leg's answer →
- * `input_failed`. The first failure abandons the round's other legs.
+ * `input_failed`; answers arriving after the sealed state's expiry (a `ttl`
+ * shorter than `legTimeoutMs`) → `input_expired`. The first failure abandons
+ * the round's other legs.
  * Interrupting the request (cancellation, the stream closing) interrupts the
  * handler and the pending legs.
  * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
@@ -33,7 +35,7 @@
  */
 import { Deferred, Effect } from "effect"
 import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
-import { Engine } from "@mrtr/core"
+import { Engine, RequestState } from "@mrtr/core"
 import type { WireMessage } from "../../Transport.ts"
 import type { Call } from "../registry.ts"
 import { LegRejected, type Session } from "./session.ts"
@@ -150,7 +152,19 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
         clientCapabilities: context.session?.clientCapabilities ?? {},
         inputResponses,
         requestState
-      }),
+      }).pipe(
+        // The state sealed for the next round is the server's own; it only fails when it expired
+        // while the client took its time: say so, rather than the frozen "Invalid requestState".
+        Effect.catchIf(
+          (error) => requestState !== undefined && error instanceof RequestState.InvalidRequestState,
+          () =>
+            Effect.fail(failure(
+              ErrorCode.InternalError,
+              "The client's answers came after the conversation's requestState expired: make MRTR_REQUEST_STATE_TTL (or the codec's ttl) longer than inputTimeout",
+              { reason: "input_expired" }
+            ))
+        )
+      ),
       (outcome) => {
         if (outcome._tag === "Complete") return Effect.as(completeUrlElicitations(new Set()), outcome.value)
         const requests = outcome.result.inputRequests ?? {}
