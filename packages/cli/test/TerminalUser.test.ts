@@ -580,7 +580,8 @@ describe("a form asked again after a refused answer (issue 18)", () => {
       })
       const result = yield* McpClient.McpClient.use((client) => client.callTool({ name: "sign_up" })).pipe(
         Effect.provide(
-          McpClient.layer().pipe(
+          // pinned: the replies counted are the call's rounds (no server/discover probe)
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(
             Layer.provide(MemoryTransport.layer(wire)),
             Layer.provide(handlers.pipe(Layer.provide(terminal.layer)))
           )
