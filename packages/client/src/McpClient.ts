@@ -225,6 +225,7 @@ type Handlers = InputHandlers.Handlers
 const handlersInContext = InputHandlers.handlersInContext
 const answer = InputHandlers.answer
 const canAnswer = InputHandlers.canAnswer
+const isAcceptedUrl = InputHandlers.isAcceptedUrl
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
@@ -455,6 +456,9 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       let inputResponses = retry.inputResponses
       let requestState = retry.requestState
       let sleep: ((input: unknown) => Effect.Effect<unknown, unknown>) | undefined
+      // URL elicitations the user accepted in this call, by key (see ElicitationHandler.urlWait).
+      const acceptedUrls = new Map<string, { readonly url: string; attempts: number }>()
+      let waited = 0
       for (let round = 1;; round++) {
         // Fresh params every round: the original request plus this round's
         // answers and state only, so nothing stale (or from another call) leaks.
@@ -477,8 +481,11 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         })
         const outcome = yield* classify(method, raw)
         if (outcome._tag === "Complete") return yield* decode(raw)
-        if (round >= maxRounds) return yield* new MaxRoundsExceeded({ method, rounds: round, lastResult: raw })
         const entries = Object.entries(outcome.inputRequests)
+        // A round that only asks again URLs the user accepted (the server waits for their pages) is a
+        // wait, not a new question: it does not count toward maxRounds (callTimeout bounds it).
+        if (entries.length > 0 && entries.every(([key, request]) => isAcceptedUrl(acceptedUrls, key, request))) waited++
+        if (round - waited >= maxRounds) return yield* new MaxRoundsExceeded({ method, rounds: round, lastResult: raw })
         if (entries.length === 0) {
           // State-only round: nothing to answer, back off before retrying.
           sleep ??= yield* Schedule.toStepWithSleep(backoff)
@@ -499,7 +506,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
             entries,
             ([key, request]) =>
               Effect.map(
-                answer(key, request, handlers, { key, method, target, round }),
+                answer(key, request, handlers, { key, method, target, round }, acceptedUrls),
                 (response) => [key, response] as const
               ),
             { concurrency: "unbounded" }

@@ -192,12 +192,17 @@ export type CorsOptions = Cors.CorsOptions
  *   Node's own default is 511, which a burst of a few thousand clients
  *   overflows, and each overflow costs the client a connect retry of a
  *   second or more). The kernel caps it at `net.core.somaxconn` (Linux).
+ * - `mount`: more routes served beside the endpoint, as a layer on the
+ *   `HttpRouter` that may read the bound `HttpEndpoint` (e.g.
+ *   `InteractionPage.routes`, the pages of secure elicitations). Its
+ *   requirements become the layer's.
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
  * @since 0.1.0
  */
-export interface LayerOptions extends EndpointOptions {
+export interface LayerOptions<R = never> extends EndpointOptions {
+  readonly mount?: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpEndpoint | R> | undefined
   readonly port?: number | undefined
   readonly host?: string | undefined
   readonly logRequests?: boolean | undefined
@@ -408,15 +413,15 @@ const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRo
  * bound to `host` (default `127.0.0.1`) and `port` (default `3000`, `0` =
  * ephemeral). Requires `McpHandler` (the dispatcher); provides `HttpEndpoint`
  * (read the bound URL with `url`). Fails with `ServeError` when the port
- * cannot be bound. Other paths answer `404`.
+ * cannot be bound. Other paths answer `404`, except those of `mount`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
  * @since 0.1.0
  */
-export const layer = (
-  options: LayerOptions = {}
-): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
+export const layer = <R = never>(
+  options: LayerOptions<R> = {}
+): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>> => {
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
   const backlog = options.backlog ?? DEFAULT_BACKLOG
@@ -434,10 +439,6 @@ export const layer = (
     backlog,
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
   })
-  const serve = HttpRouter.serve(routesWith(config), {
-    disableListenLog: true,
-    disableLogger: options.logRequests !== true
-  })
   const endpoint = Layer.effect(
     HttpEndpoint,
     Effect.map(HttpServer.HttpServer, (server) =>
@@ -447,7 +448,18 @@ export const layer = (
         path: config.path
       }))
   )
-  return Layer.merge(serve, endpoint).pipe(Layer.provide(server))
+  const mounted = options.mount === undefined
+    ? routesWith(config)
+    : Layer.merge(routesWith(config), options.mount.pipe(Layer.provide(endpoint)))
+  const serve = HttpRouter.serve(mounted, {
+    disableListenLog: true,
+    disableLogger: options.logRequests !== true
+  })
+  return Layer.merge(serve, endpoint).pipe(Layer.provide(server)) as Layer.Layer<
+    HttpEndpoint,
+    HttpServerError.ServeError,
+    McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>
+  >
 }
 
 /**
@@ -845,19 +857,32 @@ const handleAdmitted = (
           errorResponse(413, INVALID_REQUEST, `Request body holds more than ${config.maxJsonValues} JSON values`)
         )
       }
-      let message: unknown
-      try {
-        message = JSON.parse(decoder.decode(body))
-      } catch {
-        return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
-      }
-      const sse = !config.jsonResponse && acceptsEventStream(headers["accept"])
-      return config.principal === undefined
-        ? dispatch(handler, headers, message, undefined, sse)
-        : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal, sse))
+      // A large body's work is done in steps with the event loop's other callbacks between them (see LARGE_BODY_BYTES).
+      const large = body.byteLength > LARGE_BODY_BYTES
+      const parsed = Effect.suspend(() => {
+        let message: unknown
+        try {
+          message = JSON.parse(decoder.decode(body))
+        } catch {
+          return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
+        }
+        const sse = !config.jsonResponse && acceptsEventStream(headers["accept"])
+        const handle = config.principal === undefined
+          ? dispatch(handler, headers, message, undefined, sse)
+          : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal, sse))
+        return large ? Effect.andThen(Effect.yieldNow, handle) : handle
+      })
+      return large ? Effect.andThen(Effect.yieldNow, parsed) : parsed
     }
   })
 }
+
+/**
+ * Bodies larger than this (bytes) are worked on in steps (count the values; decode and parse; dispatch), yielding to
+ * the event loop between them, so that one large request holds other requests up for one step at a time rather than
+ * for all its work at once. Smaller bodies, nearly all requests, take no extra turn.
+ */
+const LARGE_BODY_BYTES = 256 * 1024
 
 /** Hands a parsed message to the dispatcher and turns its reply into the HTTP response. */
 const dispatch = (

@@ -24,11 +24,17 @@ export * as HttpTransport from "./HttpTransport.ts"
  */
 export * as HttpServerTransport from "./HttpTransport.ts"
 /** @since 0.1.0 */
+export * as InteractionPage from "./InteractionPage.ts"
+/** @since 0.1.0 */
 export * from "./McpHandler.ts"
 /** @since 0.1.0 */
 export * as McpServer from "./McpServer.ts"
 /** @since 0.1.0 */
 export * as MemoryTransport from "./MemoryTransport.ts"
+/** @since 0.1.0 */
+export * as NotificationBus from "./NotificationBus.ts"
+/** @since 0.1.0 */
+export * as Observability from "./Observability.ts"
 /** @since 0.1.0 */
 export * as Prompt from "./Prompt.ts"
 /** @since 0.1.0 */

@@ -79,22 +79,55 @@ export const checkEncoded = <A>(schema: Schema.Codec<A, any>, kind: "elicitation
     ) as Effect.Effect<InputResponse, InputHandlerError>
 }
 
+/**
+ * Is `request` a URL elicitation the user accepted before in this call, back
+ * unchanged under the same key (the server waits for the interaction)?
+ */
+export const isAcceptedUrl = (
+  acceptedUrls: Map<string, { readonly url: string; attempts: number }>,
+  key: string,
+  request: InputRequest
+): boolean =>
+  request.method === "elicitation/create" && request.params.mode === "url" &&
+  acceptedUrls.get(key)?.url === request.params.url
+
+/**
+ * Answers one input request with the handlers. `acceptedUrls` (2026-07-28
+ * MRTR calls) remembers the URL elicitations accepted in the call, so one
+ * asked again unchanged goes to `ElicitationHandler.urlWait` instead of
+ * sending the user to the page again.
+ */
 export const answer = (
   key: string,
   request: InputRequest,
   handlers: Handlers,
-  context: InputContext
+  context: InputContext,
+  acceptedUrls: Map<string, { readonly url: string; attempts: number }> = new Map()
 ): Effect.Effect<InputResponse, InputHandlerError> => {
   switch (request.method) {
     case "elicitation/create": {
       const handler = Option.getOrUndefined(handlers.elicitation)
       const params = request.params
-      const run = params.mode === "url"
-        ? handler?.url?.(params, context).pipe(
+      let run: Effect.Effect<ElicitResult, InputHandlerError> | undefined
+      if (params.mode === "url") {
+        // Accepted before in this call and back unchanged: the server waits for the interaction.
+        const accepted = acceptedUrls.get(key)
+        const again = accepted !== undefined && isAcceptedUrl(acceptedUrls, key, request)
+        if (again) accepted.attempts++
+        const asked = again
+          ? (handler?.urlWait ?? Elicitation.waitAndRetry)(params, { ...context, attempt: accepted.attempts })
+          : handler?.url?.(params, context)
+        run = asked?.pipe(
           // URL-mode acceptance carries no content.
-          Effect.map((result): ElicitResult => result.action === "accept" ? { action: "accept" } : result)
+          Effect.map((result): ElicitResult => {
+            if (result.action !== "accept") return result
+            if (!again) acceptedUrls.set(key, { url: params.url, attempts: 0 })
+            return { action: "accept" }
+          })
         )
-        : handler?.form?.(params, context)
+      } else {
+        run = handler?.form?.(params, context)
+      }
       return run === undefined
         ? Effect.fail(new InputHandlerError({ kind: "elicitation", key, reason: "no handler for this mode" }))
         : Effect.flatMap(run, checkEncoded(ElicitResult, "elicitation", key))

@@ -86,7 +86,9 @@ export interface Connection {
  *   (default `{ name: "@mrtr/client", version: "0.1.0" }`).
  * - `maxRounds`: the most requests one `tools/call` / `prompts/get` /
  *   `resources/read` may send in its `input_required` loop, the first one
- *   included (default 10, at least 1). Past it: `MaxRoundsExceeded`.
+ *   included (default 10, at least 1). Past it: `MaxRoundsExceeded`. Rounds
+ *   that only ask again URLs the user accepted (`ElicitationHandler.urlWait`)
+ *   are not counted.
  * - `stateOnlyBackoff`: spaces consecutive rounds whose result carried only
  *   a `requestState` (nothing to answer), stepped once per such round and
  *   reset by a round with input requests. Default: exponential from 100 ms,

@@ -17,7 +17,10 @@
  *
  * A URL-mode elicitation gets an `elicitationId` (a UUID, kept while the same
  * key is asked again), and `notifications/elicitation/complete` is sent once
- * the handler has moved past it (a later round no longer asks it).
+ * the handler has moved past it (a later round no longer asks it). The
+ * rounds run in process (`Engine.Request.inProcess`): a secure elicitation
+ * (`Elicitation.secure`) waits for its page after the acceptance, so the
+ * notification follows the page's submission.
  *
  * Failures, all at once and structured (JSON-RPC -32600 / -32603 with
  * `data.reason`): a round that cannot be delivered (no session, or a reply
@@ -151,7 +154,8 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
         principal: context.principal,
         clientCapabilities: context.session?.clientCapabilities ?? {},
         inputResponses,
-        requestState
+        requestState,
+        inProcess: true
       }).pipe(
         // The state sealed for the next round is the server's own; it only fails when it expired
         // while the client took its time: say so, rather than the frozen "Invalid requestState".
