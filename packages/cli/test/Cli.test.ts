@@ -278,8 +278,9 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     const legacyResult = json(legacy)
     assert.strictEqual(legacyResult.era, "2025-11-25")
     assert.deepStrictEqual(legacyResult.supportedVersions, ["2025-11-25"])
-    assert.deepStrictEqual(legacyResult.tools.map((t: { name: string }) => t.name), ["plan_trip"])
-    assert.deepStrictEqual(legacyResult.prompts.map((p: { name: string }) => p.name), ["packing_list"])
+    const names = (items: ReadonlyArray<{ readonly name: string }>) => items.map((item) => item.name)
+    assert.deepStrictEqual(names(legacyResult.tools), names(result.tools))
+    assert.deepStrictEqual(names(legacyResult.prompts), names(result.prompts))
   })
 
   it("read: a resource template that asks; get-prompt: a prompt that asks", async () => {
