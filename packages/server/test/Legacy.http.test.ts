@@ -208,6 +208,24 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a 2025-03-26 session gets no empty priming event (older clients cannot parse one); its legs still carry event ids", async () => {
+    await withServer({}, async (url) => {
+      const { headers, result } = await initialize(url, CAPS, "2025-03-26")
+      expect(result.protocolVersion).toBe("2025-03-26")
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), {
+        ...headers,
+        "mcp-protocol-version": "2025-03-26"
+      })
+      const first = await events.next()
+      expect(first?.data.trim()).not.toBe("")
+      expect(first?.id).toBeDefined()
+      const ask = JSON.parse(first!.data)
+      expect(ask.method).toBe("elicitation/create")
+      await answer(url, { ...headers, "mcp-protocol-version": "2025-03-26" }, ask.id, { action: "accept", content: { name: "Ada" } })
+      expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
+    })
+  })
+
   it("sends every input request of a round at once, before any answer, for as many rounds as the handler asks", async () => {
     await withServer({}, async (url) => {
       const { headers } = await initialize(url)
