@@ -14,7 +14,9 @@
  *    both eras), then stops the server. Its stderr goes to
  *    `.conformance/results/server.log`.
  * 3. Client scenarios: when `examples/conformance-client/index.ts` exists, runs
- *    each scenario of `CLIENT_SCENARIOS` with
+ *    each scenario of `CLIENT_SCENARIOS` (at 2026-07-28) and of
+ *    `LEGACY_CLIENT_SCENARIOS` (at 2025-11-25, scored by
+ *    `list --requirements 2025-11-25`) with
  *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --scenario <s>`
  *    into `.conformance/results/client`.
  * 4. Prints SUCCESS/FAILURE/WARNING counts per scenario and era (from each
@@ -66,6 +68,18 @@ const CLIENT_SCENARIOS = [
   "http-standard-headers",
   "http-custom-headers",
   "http-invalid-tool-headers"
+] as const
+/**
+ * The 2025-11-25 client scenarios that need no authorization (run with
+ * `--spec-version 2025-11-25`, scored by `list --requirements 2025-11-25`);
+ * the same client, which detects the era itself.
+ */
+const LEGACY_REVISION: Era = "2025-11-25"
+const LEGACY_CLIENT_SCENARIOS = [
+  "initialize",
+  "tools_call",
+  "elicitation-sep1034-client-defaults",
+  "sse-retry"
 ] as const
 
 /**
@@ -464,7 +478,13 @@ const main = async () => {
       const outDir = join(RESULTS, "client")
       rmSync(outDir, { recursive: true, force: true })
       mkdirSync(outDir, { recursive: true })
-      for (const scenario of CLIENT_SCENARIOS) {
+      const runs: ReadonlyArray<readonly [string, Era]> = [
+        ...(options.eras.includes(REVISION) ? CLIENT_SCENARIOS.map((scenario) => [scenario, REVISION] as const) : []),
+        ...(options.eras.includes(LEGACY_REVISION)
+          ? LEGACY_CLIENT_SCENARIOS.map((scenario) => [scenario, LEGACY_REVISION] as const)
+          : [])
+      ]
+      for (const [scenario, revision] of runs) {
         const code = await runRunner([
           "client",
           "--command",
@@ -472,13 +492,13 @@ const main = async () => {
           "--scenario",
           scenario,
           "--spec-version",
-          REVISION,
+          revision,
           "-o",
           relative(ROOT, outDir)
         ])
-        log(`client scenario ${scenario}: runner exited with ${code}`)
+        log(`client scenario ${scenario} (${revision}): runner exited with ${code}`)
         results.push(
-          summarize("client", REVISION, scenario, scoredByEra.get(REVISION)!.client.has(scenario), checksFileOf(outDir, "", scenario))
+          summarize("client", revision, scenario, scoredByEra.get(revision)!.client.has(scenario), checksFileOf(outDir, "", scenario))
         )
       }
     }

@@ -8,11 +8,19 @@
  * requests the scenario checks, through `@mrtr/client` over Streamable HTTP.
  * Exit status 0 when the driver finished, 1 otherwise.
  *
- * Scenarios: `sep-2322-client-request-state`, `request-metadata`,
+ * Scenarios (2026-07-28): `sep-2322-client-request-state`, `request-metadata`,
  * `http-standard-headers`, `http-custom-headers`, `http-invalid-tool-headers`.
+ * Scenarios (2025-11-25, `MCP_CONFORMANCE_PROTOCOL_VERSION=2025-11-25`):
+ * `initialize`, `tools_call`, `elicitation-sep1034-client-defaults`,
+ * `sse-retry`. The client always runs with `protocol: "auto"`: it tells the
+ * era from its `server/discover` probe (the `initialize` mock answers it with
+ * `{}`, which is no `DiscoverResult`, so the client initializes) and answers
+ * the server's in-flight requests with the same handlers.
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic (request `_meta`),
- * basic/transports/streamable-http; spec/README.md B3.
+ * basic/transports/streamable-http; spec/README.md B3; MCP 2025-11-25,
+ * basic/lifecycle, basic/transports (resumability), client/elicitation
+ * (SEP-1034 defaults); spec/legacy-2025-11-25.md E3.
  *
  * @since 0.1.0
  */
@@ -133,7 +141,44 @@ const invalidToolHeaders = Effect.gen(function*() {
   yield* log(`invalid_number_header refused: ${refused._tag}`)
 })
 
+/** 2025-11-25 `initialize`: connect (probe, initialize, initialized), then list the tools. */
+const initialize = Effect.gen(function*() {
+  const client = yield* McpClient.McpClient
+  const connection = yield* client.connection
+  yield* log(`connected: MCP ${connection.protocolVersion} (${connection.era})`)
+  const { tools } = yield* client.listTools()
+  yield* log(`tools/list: ${tools.length} tools`)
+})
+
+/** 2025-11-25 `tools_call`: `add_numbers` with numeric `a` and `b`. */
+const toolsCall = Effect.gen(function*() {
+  const client = yield* McpClient.McpClient
+  yield* client.listTools()
+  const result = yield* client.callTool({ name: "add_numbers", arguments: { a: 5, b: 3 } })
+  yield* log(`add_numbers: ${JSON.stringify(result.content)}`)
+})
+
+/** 2025-11-25 SEP-1034: the tool elicits an all-optional form; the user accepts it with the schema's defaults. */
+const elicitationDefaults = Effect.gen(function*() {
+  const client = yield* McpClient.McpClient
+  yield* client.listTools()
+  const result = yield* client.callTool({ name: "test_client_elicitation_defaults" })
+  yield* log(`test_client_elicitation_defaults: ${JSON.stringify(result.content)}`)
+})
+
+/** 2025-11-25 `sse-retry`: the call's stream closes after a priming event; the transport resumes it with `Last-Event-ID` after `retry`. */
+const sseRetry = Effect.gen(function*() {
+  const client = yield* McpClient.McpClient
+  yield* client.listTools()
+  const result = yield* client.callTool({ name: "test_reconnection" })
+  yield* log(`test_reconnection: ${JSON.stringify(result.content)}`)
+})
+
 const drivers: Record<string, Effect.Effect<void, unknown, McpClient.McpClient>> = {
+  "initialize": initialize,
+  "tools_call": toolsCall,
+  "elicitation-sep1034-client-defaults": elicitationDefaults,
+  "sse-retry": sseRetry,
   "sep-2322-client-request-state": requestState,
   "request-metadata": requestMetadata,
   "http-standard-headers": standardHeaders,

@@ -50,7 +50,7 @@ import {
 import type { Root } from "@mrtr/protocol"
 import * as AnswersFile from "./AnswersFile.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
-import { clean, colorsFor, roundLines, style, taskLine } from "./Report.ts"
+import { clean, colorsFor, roundLines, serverRequestLines, style, taskLine } from "./Report.ts"
 import * as SafeText from "./SafeText.ts"
 import * as TerminalUser from "./TerminalUser.ts"
 
@@ -274,6 +274,14 @@ const stdio = Flag.String("stdio").pipe(
   Flag.optional
 )
 
+const protocol = Flag.Literals("protocol", ["auto", "2026-07-28", "2025-11-25"]).pipe(
+  Flag.withDescription(
+    "The MCP revision to speak: auto (default: probe with server/discover, then 2026-07-28 or 2025-11-25 with initialize), " +
+      "or pin one"
+  ),
+  Flag.withDefault("auto" as const)
+)
+
 /**
  * Default of `--timeout`: 600 seconds for a whole call, answering time
  * included.
@@ -298,16 +306,16 @@ const quietFlag = Flag.Boolean("quiet").pipe(
 )
 
 /**
- * The root command; `--http` / `--stdio`, `--timeout` and `--quiet` (`-q`)
- * are shared by every subcommand (accepted before or after the
+ * The root command; `--http` / `--stdio`, `--protocol`, `--timeout` and
+ * `--quiet` (`-q`) are shared by every subcommand (accepted before or after the
  * subcommand's name).
  *
  * @since 0.1.0
  */
 export const mrtr = Command.make("mrtr").pipe(
-  Command.withSharedFlags({ http, stdio, timeout: timeoutFlag, quiet: quietFlag }),
+  Command.withSharedFlags({ http, stdio, protocol, timeout: timeoutFlag, quiet: quietFlag }),
   Command.withDescription(
-    "An MCP 2026-07-28 client that drives Multi Round-Trip Requests: it answers each round of input requests " +
+    "An MCP client (2026-07-28 and 2025-11-25) that drives Multi Round-Trip Requests: it answers each round of input requests " +
       "(forms, URLs, sampling, roots) from an answers file, flags, or you at the terminal, and retries until the result is complete. " +
       "The result goes to stdout as JSON; rounds and prompts go to stderr. " +
       "Exit codes: 0 success, 1 the tool reported an error, 2 usage, " +
@@ -330,10 +338,11 @@ const withTimeout = <A, E, R>(
   )
 }
 
-/** The client options of a run: `--timeout` is the whole-call bound. */
-const clientOptions = (seconds: number): McpClient.Options => ({
+/** The client options of a run: `--timeout` is the whole-call bound, `--protocol` the revision. */
+const clientOptions = (seconds: number, protocol: McpClient.Protocol): McpClient.Options => ({
   clientInfo: { name: "mrtr", version: VERSION },
-  callTimeout: Duration.seconds(Math.max(1, seconds))
+  callTimeout: Duration.seconds(Math.max(1, seconds)),
+  protocol
 })
 
 const answerFlags = {
@@ -421,13 +430,16 @@ const runMrtr = <A>(
         }),
       // A tools/call the server makes a task (Tasks extension): driven to its end, its status changes shown.
       tasks: "auto",
-      onTaskStatus: (change) => quiet ? Effect.void : Console.error(taskLine(change, s))
+      onTaskStatus: (change) => quiet ? Effect.void : Console.error(taskLine(change, s)),
+      onServerRequest: (request) => quiet ? Effect.void : Console.error(serverRequestLines(request, s).join("\n"))
     }
     yield* info(quiet, s.dim(`→ ${clean(describe)}  (${clean(describeTarget(where))})`))
     const method = describe.split(" ", 1)[0]!
-    const result = yield* McpClient.McpClient.use((client) => withTimeout(method, root.timeout, call(client, options))).pipe(
+    const [result, connection] = yield* McpClient.McpClient.use((client) =>
+      withTimeout(method, root.timeout, Effect.all([call(client, options), client.connection]))
+    ).pipe(
       Effect.provide(
-        McpClient.layer(clientOptions(root.timeout)).pipe(
+        McpClient.layer(clientOptions(root.timeout, root.protocol)).pipe(
           Layer.provide(transportLayer(where)),
           Layer.provide(handlersLayer({
             answers,
@@ -440,7 +452,11 @@ const runMrtr = <A>(
     )
     yield* info(
       quiet,
-      s.green(`✓ complete`) + s.dim(` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${rounds === 1 ? "" : "s"})`)
+      s.green(`✓ complete`) + s.dim(
+        connection.era === "2025-11-25"
+          ? ` over MCP ${connection.protocolVersion} (initialize; questions answered in flight)`
+          : ` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${rounds === 1 ? "" : "s"}, MCP ${connection.protocolVersion})`
+      )
     )
     return result
   })
@@ -558,7 +574,10 @@ const allPages = <A>(
 
 /**
  * `mrtr discover`: `server/discover`, then the tools, prompts, resources and
- * resource templates the server advertises.
+ * resource templates the server advertises. The output starts with the era
+ * spoken (`era`: `2026-07-28` or `2025-11-25`) and the negotiated
+ * `protocolVersion`; against a 2025-11-25 server the rest comes from the
+ * `InitializeResult` (`supportedVersions` is the negotiated version).
  *
  * @since 0.1.0
  */
@@ -572,9 +591,12 @@ export const discover = Command.make(
     const result = yield* withTimeout("server/discover", root.timeout, Effect.gen(function*() {
       const client = yield* McpClient.McpClient
       const discovered = yield* client.discover()
+      const connection = yield* client.connection
       const capabilities = discovered.capabilities
       const page = (cursor: string | undefined) => cursor === undefined ? undefined : { cursor }
       return {
+        era: connection.era,
+        protocolVersion: connection.protocolVersion,
         ...discovered,
         ...(capabilities.tools === undefined
           ? {}
@@ -589,7 +611,7 @@ export const discover = Command.make(
       }
     })).pipe(
       Effect.provide(
-        McpClient.layer(clientOptions(root.timeout)).pipe(Layer.provide(transportLayer(where)))
+        McpClient.layer(clientOptions(root.timeout, root.protocol)).pipe(Layer.provide(transportLayer(where)))
       )
     )
     yield* printJson(result)

@@ -209,3 +209,22 @@ export const taskLine = (change: TaskDriver.TaskStatusChange, s: Style = style(f
   const message = change.statusMessage === undefined ? "" : `  "${clean(change.statusMessage)}"`
   return `${s.bold(`task ${clean(id)}`)}  ${colour(change.status)}${waiting}${message}`
 }
+
+/**
+ * The lines describing one request a 2025-11-25 server sent in flight, once
+ * answered (from `McpClient.CallOptions.onServerRequest`):
+ *
+ * ```text
+ * in flight ← elicitation-1  elicitation/create (form: name)  "Your name?"
+ *           → elicitation-1  accept {"name":"Ada"}
+ * ```
+ *
+ * @since 0.1.0
+ */
+export const serverRequestLines = (request: McpClient.ServerRequest, s: Style = style(false)): ReadonlyArray<string> => {
+  const key = clean(request.key)
+  return [
+    `${s.bold("in flight")} ${s.yellow("←")} ${s.cyan(key)}  ${describeRequest(request.request)}`,
+    `          ${s.green("→")} ${s.cyan(key)}  ${describeResponse(request.request, request.response)}`
+  ]
+}

@@ -150,7 +150,7 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
       assert.include(run.stderr, expected)
     }
     assert.match(run.stderr, /requestState \d+ bytes/)
-    assert.include(run.stderr, "✓ complete after 4 requests (3 input rounds)")
+    assert.include(run.stderr, "✓ complete after 4 requests (3 input rounds, MCP 2026-07-28)")
   })
 
   it("a secure elicitation: the URL is accepted from the file, mrtr waits while the page is not completed, then completes", async () => {
@@ -286,10 +286,21 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     const run = await mrtr(["discover", "--http", url])
     assert.strictEqual(run.code, 0, run.stderr)
     const result = json(run)
+    assert.strictEqual(result.era, "2026-07-28")
+    assert.strictEqual(result.protocolVersion, "2026-07-28")
     assert.deepStrictEqual(result.supportedVersions, ["2026-07-28"])
     assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip", "link_rail_account", "book_tickets"])
     assert.deepStrictEqual(result.prompts.map((p: { name: string }) => p.name), ["packing_list"])
     assert.deepStrictEqual(result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate), ["weather://{city}/{date}"])
+    // the same (dual-era) server over 2025-11-25: the same lists, the era named first
+    const legacy = await mrtr(["discover", "--http", url, "--protocol", "2025-11-25"])
+    assert.strictEqual(legacy.code, 0, legacy.stderr)
+    const legacyResult = json(legacy)
+    assert.strictEqual(legacyResult.era, "2025-11-25")
+    assert.deepStrictEqual(legacyResult.supportedVersions, ["2025-11-25"])
+    const names = (items: ReadonlyArray<{ readonly name: string }>) => items.map((item) => item.name)
+    assert.deepStrictEqual(names(legacyResult.tools), names(result.tools))
+    assert.deepStrictEqual(names(legacyResult.prompts), names(result.prompts))
   })
 
   it("read: a resource template that asks; get-prompt: a prompt that asks", async () => {
@@ -481,7 +492,8 @@ describe("mrtr against a server that never answers", () => {
       const zero = await inProcess(["discover", "--http", hung, "--timeout", "0"])
       assert.strictEqual(zero.code, 2, zero.stderr)
       assert.include(zero.stderr, "--timeout must be at least 1 second")
-      const deepRun = await inProcess(["call", "--http", hung, "deep", "-q"])
+      // pinned: this server does not implement server/discover (the probe would hang)
+      const deepRun = await inProcess(["call", "--http", hung, "--protocol", "2026-07-28", "deep", "-q"])
       assert.strictEqual(deepRun.code, 3, deepRun.stderr)
       assert.strictEqual(deepRun.stdout, "")
       assert.include(deepRun.stderr, "cannot be printed as JSON")
@@ -489,5 +501,45 @@ describe("mrtr against a server that never answers", () => {
       server.closeAllConnections()
       server.close()
     }
+  }, 60_000)
+})
+
+describe("mrtr against a 2025-11-25 server (the official v1 SDK, over stdio)", () => {
+  const V1 = [process.execPath, ...sourceNodeArgs, fileURLToPath(new URL("../../client/test/v1-server.ts", import.meta.url)), "--stdio"]
+    .map((part) => JSON.stringify(part))
+    .join(" ")
+
+  it("the same flags work: --answers by derived key answers in-flight requests, discover names the era", async () => {
+    const answers = answersFile("v1.json", {
+      "elicitation-1": { name: "Zed" },
+      "sampling-1": "Lisbon",
+      "roots-1": ["file:///srv"]
+    })
+    const greet = await inProcess(["call", "--stdio", V1, "greet", "--answers", answers])
+    assert.strictEqual(greet.code, 0, greet.stderr)
+    assert.strictEqual(text(JSON.parse(greet.stdout)), "Hello, Zed!")
+    assert.include(greet.stderr, "over MCP 2025-11-25")
+    // each question answered in flight is reported on stderr, as rounds are on 2026-07-28
+    assert.match(greet.stderr, /in flight ← elicitation-1 +elicitation\/create/)
+    assert.match(greet.stderr, /→ elicitation-1 +accept/)
+    const everything = await inProcess(["call", "--stdio", V1, "everything", "--answers", answers, "-q"])
+    assert.strictEqual(everything.code, 0, everything.stderr)
+    assert.strictEqual(text(JSON.parse(everything.stdout)), "Zed|Lisbon|1")
+    const discovered = await inProcess(["discover", "--stdio", V1])
+    assert.strictEqual(discovered.code, 0, discovered.stderr)
+    const output = JSON.parse(discovered.stdout)
+    assert.strictEqual(output.era, "2025-11-25")
+    assert.strictEqual(output.protocolVersion, "2025-11-25")
+    assert.deepStrictEqual(output.supportedVersions, ["2025-11-25"])
+    assert.isTrue(output.tools.some((tool: { readonly name: string }) => tool.name === "greet"))
+    // a question nobody answers: exit 3 with the answers-file skeleton under the derived key, as on 2026-07-28
+    const unanswered = await inProcess(["call", "--stdio", V1, "greet", "-q"])
+    assert.strictEqual(unanswered.code, 3, unanswered.stderr)
+    assert.include(unanswered.stderr, "elicitation-1")
+    assert.include(unanswered.stderr, "--answers")
+    assert.strictEqual(unanswered.stdout, "")
+    // pinned to 2026-07-28 there is no initialize: the v1 server knows no client capabilities and cannot elicit
+    const pinned = await inProcess(["call", "--stdio", V1, "--protocol", "2026-07-28", "greet", "--answers", answers, "-q"])
+    assert.strictEqual(pinned.code, 1, pinned.stderr)
   }, 60_000)
 })

@@ -82,7 +82,8 @@ const server = ManagedRuntime.make(
 )
 let url = ""
 
-// A hostile server: its strings carry line breaks, C1 controls and bidi overrides.
+// A hostile server: its strings carry line breaks, C1 controls and bidi overrides. It is modern-only and has no
+// server/discover, so the runs pin --protocol 2026-07-28 (no probe).
 const FAKE = "\nFAKE: ✓ complete after 1 request"
 const hostile = Http.createServer((req, res) => {
   let body = ""
@@ -235,7 +236,7 @@ describe("mrtr and a hostile server's text (issue 11, item 13)", () => {
     const answers = join(dir, "evil.json")
     const { writeFileSync } = await import("node:fs")
     writeFileSync(answers, JSON.stringify({ [`key${FAKE}`]: { [`field${FAKE}`]: "x" } }))
-    const run = await inProcess(["call", "--http", hostileUrl, "evil", "--answers", answers])
+    const run = await inProcess(["call", "--http", hostileUrl, "--protocol", "2026-07-28", "evil", "--answers", answers])
     assert.strictEqual(run.code, 0, run.stderr)
     // no line of stderr is the server's: the fake line is escaped inside the real one
     const lines = run.stderr.split("\n")
@@ -251,7 +252,7 @@ describe("mrtr and a hostile server's text (issue 11, item 13)", () => {
   })
 
   it("a server's error message cannot add lines or escapes either", async () => {
-    const run = await inProcess(["read", "--http", hostileUrl, "x://y"])
+    const run = await inProcess(["read", "--http", hostileUrl, "--protocol", "2026-07-28", "x://y"])
     assert.strictEqual(run.code, 3, run.stderr)
     const lines = run.stderr.trimEnd().split("\n")
     assert.isFalse(lines.some((line) => line.startsWith("FAKE")), run.stderr)

@@ -463,7 +463,8 @@ describe("terminal handlers", () => {
       const terminal = scripted([enter, type("X"), enter, enter, type("Y"), enter])
       const result = yield* McpClient.McpClient.use((client) => client.callTool({ name: "t" })).pipe(
         Effect.provide(
-          McpClient.layer().pipe(
+          // a scripted modern-only server: no probe
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(
             Layer.provide(MemoryTransport.layer(handler)),
             Layer.provide(TerminalUser.layer({ roots: [{ uri: "file:///w" }] }).pipe(Layer.provide(terminal.layer)))
           )
@@ -605,7 +606,8 @@ describe("a form asked again after a refused answer (issue 18)", () => {
       })
       const result = yield* McpClient.McpClient.use((client) => client.callTool({ name: "sign_up" })).pipe(
         Effect.provide(
-          McpClient.layer().pipe(
+          // pinned: the replies counted are the call's rounds (no server/discover probe)
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(
             Layer.provide(MemoryTransport.layer(wire)),
             Layer.provide(handlers.pipe(Layer.provide(terminal.layer)))
           )

@@ -5,10 +5,12 @@
  * The client builds every JSON-RPC message itself (ids, `_meta`, MRTR
  * retries) and computes the HTTP headers that mirror it; a transport only
  * delivers a message and streams back what belongs to it: zero or more
- * notifications (progress, log) followed by the response. Messages arrive as
- * parsed JSON values (`unknown`); the client validates them.
+ * notifications (progress, log) followed by the response, and on 2025-11-25
+ * the requests the server makes while serving it. Messages arrive as parsed
+ * JSON values (`unknown`); the client validates them and answers the
+ * server's requests through `notify`.
  *
- * Source: MCP 2026-07-28, basic/transports.
+ * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports.
  *
  * @since 0.1.0
  */
@@ -46,6 +48,25 @@ export interface OutgoingNotification {
 }
 
 /**
+ * A JSON-RPC response the client sends back to a request the server made
+ * (2025-11-25 only: `elicitation/create`, `sampling/createMessage`,
+ * `roots/list`, `ping`): `{ jsonrpc: "2.0", id, result }` or
+ * `{ jsonrpc: "2.0", id, error: { code, message, data? } }`, `id` the
+ * server's request id.
+ *
+ * MCP 2025-11-25, schema `JSONRPCResponse` / `JSONRPCError`.
+ *
+ * @since 0.1.0
+ */
+export type OutgoingResponse =
+  | { readonly jsonrpc: "2.0"; readonly id: RequestId; readonly result: Readonly<Record<string, unknown>> }
+  | {
+    readonly jsonrpc: "2.0"
+    readonly id: RequestId
+    readonly error: { readonly code: number; readonly message: string; readonly data?: unknown }
+  }
+
+/**
  * A transport as `McpClient` sees it.
  *
  * - `kind`: `"http"`, `"stdio"` or `"memory"` (diagnostics).
@@ -60,11 +81,22 @@ export interface OutgoingNotification {
  *   cancels the request (HTTP: the connection is closed; stdio: a
  *   `notifications/cancelled` is sent). Fails with `TransportError` when the
  *   message cannot be delivered or the stream ends without a response.
- * - `notify(message, headers)`: sends a notification, expects no answer.
+ * - `notify(message, headers)`: sends a message that expects no answer: a
+ *   notification, or (2025-11-25) a response to a request the server made.
  * - `notifications`: messages that arrived outside any request's stream
- *   (stdio only: notifications that cannot be tied to a request); never ends.
+ *   (stdio: notifications that cannot be tied to a request, and every
+ *   request the server makes); never ends.
+ * - `listen(headers)` (optional; HTTP): opens the 2025-11-25 GET stream of
+ *   the session, which carries the server's requests and notifications that
+ *   belong to no request. A server without one (HTTP 405) gives an empty
+ *   stream.
  *
- * MCP 2026-07-28, basic/transports.
+ * Streamable HTTP transports keep the 2025-11-25 session themselves: the
+ * `Mcp-Session-Id` a response sets is sent on every later request (an
+ * `initialize` starts over without one) and ended with `DELETE` when the
+ * transport closes.
+ *
+ * MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports.
  *
  * @since 0.1.0
  */
@@ -76,10 +108,11 @@ export class ClientTransport extends Context.Service<ClientTransport, {
     headers: Readonly<Record<string, string>>
   ) => Stream.Stream<unknown, TransportError>
   readonly notify: (
-    message: OutgoingNotification,
+    message: OutgoingNotification | OutgoingResponse,
     headers: Readonly<Record<string, string>>
   ) => Effect.Effect<void, TransportError>
   readonly notifications: Stream.Stream<unknown>
+  readonly listen?: ((headers: Readonly<Record<string, string>>) => Stream.Stream<unknown, TransportError>) | undefined
 }>()("@mrtr/client/ClientTransport") {}
 
 /**

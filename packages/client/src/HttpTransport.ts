@@ -4,17 +4,22 @@
  * `Accept: application/json, text/event-stream`; the server answers with one
  * JSON body, or with a per-request SSE stream that carries request-related
  * notifications (progress, log) and then the response. Closing the stream
- * cancels the request. No sessions, no GET stream, no `Last-Event-ID`.
+ * cancels the request.
+ *
+ * For 2025-11-25 servers the transport also keeps the session
+ * (`Mcp-Session-Id`, `DELETE` on close), opens the GET stream (`listen`) and
+ * resumes an SSE stream the server closed early (`Last-Event-ID`, `retry`).
  *
  * Built on effect's `HttpClient`; `layerNode` provides the `node:http` one
  * from `@effect/platform-node`.
  *
- * Source: MCP 2026-07-28, basic/transports/streamable-http.
+ * Source: MCP 2026-07-28, basic/transports/streamable-http; MCP 2025-11-25,
+ * basic/transports.
  *
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Effect, Layer, Stream } from "effect"
+import { Duration, Effect, Layer, Stream } from "effect"
 import * as Sse from "effect/encoding/Sse"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
@@ -99,16 +104,29 @@ const readText = (response: HttpClientResponse.HttpClientResponse, maxBytes: num
     return new TextDecoder().decode(body)
   })
 
+/** What an SSE body told about resuming it (2025-11-25): the last event id and `retry` delay. */
+interface SseResume {
+  lastEventId: string | undefined
+  retry: Duration.Duration | undefined
+  events: number
+}
+
 /** The JSON-RPC messages carried by an SSE body, parsed, in order. */
 const sseMessages = (
   response: HttpClientResponse.HttpClientResponse,
-  maxEventSize: number
+  maxEventSize: number,
+  resume: SseResume
 ): Stream.Stream<unknown, TransportError> =>
   Stream.suspend(() => {
     const data: Array<string> = []
-    // `retry:` directives are ignored: 2026-07-28 has no stream resumption.
     const parser = Sse.makeParser((event) => {
-      if (event._tag === "Event" && event.data !== "") data.push(event.data)
+      if (event._tag === "Retry") {
+        resume.retry = event.duration
+        return
+      }
+      if (event.id !== undefined) resume.lastEventId = event.id
+      resume.events++
+      if (event.data !== "") data.push(event.data)
     }, { maxEventSize })
     return response.stream.pipe(
       Stream.mapError((cause) => new TransportError({ reason: "The SSE stream failed", status: response.status, cause })),
@@ -125,6 +143,22 @@ const sseMessages = (
     )
   })
 
+const requestIdOf = (message: unknown): unknown =>
+  typeof message === "object" && message !== null ? (message as { readonly id?: unknown }).id : undefined
+
+/** Is `message` the JSON-RPC response (result or error) to the request `id`? */
+const isResponseTo = (message: unknown, id: unknown): boolean =>
+  typeof message === "object" && message !== null && (message as { readonly id?: unknown }).id === id &&
+  ("result" in message || "error" in message)
+
+/** Reconnections of one SSE stream that deliver nothing before it is given up. */
+const MAX_IDLE_RECONNECTS = 5
+/** The wait before resuming a stream whose server sent no `retry`, in milliseconds. */
+const DEFAULT_RETRY_MS = 1000
+
+/** Visible ASCII (0x21-0x7E), the only characters a session id may hold (2025-11-25, basic/transports). */
+const VISIBLE_ASCII = /^[\x21-\x7E]+$/
+
 /**
  * Builds the transport from an `HttpClient`. Requests are POSTed with
  * `Content-Type: application/json` and
@@ -134,7 +168,11 @@ const sseMessages = (
  * - `application/json` body: the one JSON-RPC message it holds (a 400 / 404
  *   carrying a JSON-RPC error is delivered as that error response); an error
  *   status whose body is not JSON-RPC is a `TransportError` with the status;
- * - `text/event-stream` body: every SSE event's `data` as one message;
+ * - `text/event-stream` body: every SSE event's `data` as one message. When
+ *   the stream ends before the response after an event with an `id`
+ *   (2025-11-25 polling, SEP-1699), the transport waits the stream's
+ *   `retry` (default 1 s) and resumes it with a `GET` carrying
+ *   `Last-Event-ID`, up to 5 times in a row without new events;
  * - 202 / 204, or any other body: `TransportError` with the status; a 404
  *   without JSON-RPC says "no MCP endpoint at this URL".
  *
@@ -142,7 +180,14 @@ const sseMessages = (
  * "connection refused: nothing listens at <url>", "host not found: <url>",
  * "the connection to <url> was reset" / "timed out".
  *
- * MCP 2026-07-28, basic/transports/streamable-http (sending messages to the server).
+ * 2025-11-25 sessions: the `Mcp-Session-Id` of a response (visible ASCII
+ * only) is sent on every later request, an `initialize` is sent without
+ * one; a 404 to a request that carried one ends the session (the client
+ * must `initialize` again). When the transport's scope closes the session is
+ * ended with `DELETE` (its failure is ignored).
+ *
+ * MCP 2026-07-28, basic/transports/streamable-http (sending messages to the
+ * server); MCP 2025-11-25, basic/transports (session management, resumability).
  *
  * @since 0.1.0
  */
@@ -150,26 +195,113 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const client = HttpClient.withScope(yield* HttpClient.HttpClient)
   const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024
+  let sessionId: string | undefined
+  let protocolVersion: string | undefined
+
+  /** The headers of a 2025-11-25 session: its id and the negotiated version. */
+  const sessionHeaders = (): Record<string, string> => ({
+    ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
+    ...(protocolVersion === undefined ? {} : { "mcp-protocol-version": protocolVersion })
+  })
+
+  const execute = (request: HttpClientRequest.HttpClientRequest, sentSession: string | undefined) =>
+    client.execute(request).pipe(
+      Effect.catch((cause) =>
+        cause.response === undefined
+          ? Effect.fail(new TransportError({ reason: connectFailure(String(options.url), systemCode(cause)), cause }))
+          : Effect.succeed(cause.response)
+      ),
+      Effect.tap((response) =>
+        Effect.sync(() => {
+          const issued = response.headers["mcp-session-id"]
+          if (issued !== undefined && VISIBLE_ASCII.test(issued)) sessionId = issued
+          else if (response.status === 404 && sentSession !== undefined && sessionId === sentSession) {
+            sessionId = undefined
+          }
+        })
+      )
+    )
 
   const post = (message: unknown, headers: Readonly<Record<string, string>>) =>
     Effect.gen(function*() {
       const body = yield* encodeJson(message)
+      const initialize = typeof message === "object" && message !== null &&
+        (message as { readonly method?: unknown }).method === "initialize"
+      if (initialize) sessionId = undefined
+      const version = Object.entries(headers).find(([name]) => name.toLowerCase() === "mcp-protocol-version")?.[1]
+      if (version !== undefined) protocolVersion = version
+      const sent = sessionId
       const request = HttpClientRequest.post(options.url).pipe(
         HttpClientRequest.setHeaders({
           ...options.headers,
           accept: "application/json, text/event-stream",
+          ...(sent === undefined ? {} : { "mcp-session-id": sent }),
           ...headers
         }),
         HttpClientRequest.bodyText(body, "application/json")
       )
-      return yield* client.execute(request).pipe(
-        Effect.catch((cause) =>
-          cause.response === undefined
-            ? Effect.fail(new TransportError({ reason: connectFailure(String(options.url), systemCode(cause)), cause }))
-            : Effect.succeed(cause.response)
-        )
+      return yield* execute(request, sent)
+    })
+
+  const get = (lastEventId: string | undefined) =>
+    Effect.suspend(() => {
+      const sent = sessionId
+      return execute(
+        HttpClientRequest.get(options.url).pipe(
+          HttpClientRequest.setHeaders({
+            ...options.headers,
+            accept: "text/event-stream",
+            ...sessionHeaders(),
+            ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId })
+          })
+        ),
+        sent
       )
     })
+
+  /** An SSE body, resumed with `GET` + `Last-Event-ID` while it ends early (see `make`). */
+  const resumable = (
+    response: HttpClientResponse.HttpClientResponse,
+    requestId: unknown
+  ): Stream.Stream<unknown, TransportError> => {
+    const resume: SseResume = { lastEventId: undefined, retry: undefined, events: 0 }
+    let idle = 0
+    let eventsAtReconnect = 0
+    let answered = false
+    const from = (current: HttpClientResponse.HttpClientResponse): Stream.Stream<unknown, TransportError> =>
+      Stream.concat(
+        sseMessages(current, maxEventSize, resume).pipe(
+          Stream.tap((message) =>
+            Effect.sync(() => {
+              if (requestId !== undefined && isResponseTo(message, requestId)) answered = true
+            })
+          )
+        ),
+        Stream.unwrap(Effect.suspend(() => {
+          const lastEventId = resume.lastEventId
+          // the stream ended after its response: nothing to resume
+          if (answered) return Effect.succeed(Stream.empty)
+          // a reconnection that delivered no event counts towards giving up
+          idle = resume.events === eventsAtReconnect ? idle + 1 : 0
+          eventsAtReconnect = resume.events
+          if (lastEventId === undefined || idle > MAX_IDLE_RECONNECTS) return Effect.succeed(Stream.empty)
+          return Effect.sleep(resume.retry ?? Duration.millis(DEFAULT_RETRY_MS)).pipe(
+            Effect.andThen(get(lastEventId)),
+            Effect.map((next): Stream.Stream<unknown, TransportError> =>
+              mediaType(next) === "text/event-stream" && next.status === 200
+                ? from(next)
+                : Stream.fail(
+                  new TransportError({
+                    reason: `Resuming the SSE stream (Last-Event-ID ${lastEventId}) failed`,
+                    status: next.status
+                  })
+                )
+            )
+          )
+        }))
+      )
+    return from(response)
+  }
 
   const request = (message: unknown, headers: Readonly<Record<string, string>>) =>
     Stream.unwrap(Effect.gen(function*() {
@@ -195,7 +327,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
             Effect.filterOrFail((value) => response.status < 400 || isJsonRpc(value), notMcp)
           ))
         case "text/event-stream":
-          return sseMessages(response, maxEventSize)
+          // read ahead: the body's end, which follows the response, is consumed
+          // before the client stops pulling, so the connection stays reusable
+          return resumable(response, requestIdOf(message)).pipe(Stream.buffer({ capacity: 16 }))
         default:
           return Stream.fail(
             response.status === 404
@@ -220,12 +354,36 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       Effect.scoped
     )
 
+  const listen = (headers: Readonly<Record<string, string>>) =>
+    Stream.unwrap(Effect.gen(function*() {
+      const version = Object.entries(headers).find(([name]) => name.toLowerCase() === "mcp-protocol-version")?.[1]
+      if (version !== undefined) protocolVersion = version
+      const response = yield* get(undefined)
+      if (response.status === 405) return Stream.empty
+      if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
+        return Stream.fail(new TransportError({ reason: "The server refused the GET stream", status: response.status }))
+      }
+      return resumable(response, undefined)
+    }))
+
+  yield* Effect.addFinalizer(() =>
+    Effect.suspend(() => {
+      if (sessionId === undefined) return Effect.void
+      const request = HttpClientRequest.delete(options.url).pipe(
+        HttpClientRequest.setHeaders({ ...options.headers, ...sessionHeaders() })
+      )
+      sessionId = undefined
+      return client.execute(request).pipe(Effect.scoped, Effect.timeout("2 seconds"), Effect.ignore)
+    })
+  )
+
   return ClientTransport.of({
     kind: "http",
     usesHeaders: true,
     request,
     notify,
-    notifications: Stream.never
+    notifications: Stream.never,
+    listen
   })
 })
 

@@ -4,8 +4,9 @@
  * log: passed to `onStderr` or drained, its last lines kept for the error
  * that reports the process's end, with its exit code). Responses are correlated to requests by `id`;
  * notifications that carry the `progressToken` of an in-flight request are
- * delivered on that request's stream, every other notification on
- * `notifications`. The transport owns the process: when its scope closes,
+ * delivered on that request's stream, every other notification, and every
+ * request the server makes (2025-11-25), on `notifications` (the client
+ * answers those through `notify`). The transport owns the process: when its scope closes,
  * stdin is closed, the server gets a grace period to exit, and is then
  * killed (with its process group).
  *
@@ -23,7 +24,14 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import { Cause, Deferred, Duration, Effect, Layer, Option, Queue, Scope, Stream } from "effect"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import type { RequestId } from "@mrtr/protocol"
-import { ClientTransport, decodeJson, encodeJson, type OutgoingNotification, type OutgoingRequest } from "./ClientTransport.ts"
+import {
+  ClientTransport,
+  decodeJson,
+  encodeJson,
+  type OutgoingNotification,
+  type OutgoingRequest,
+  type OutgoingResponse
+} from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
 import { systemCode } from "./internal/systemCode.ts"
 
@@ -148,14 +156,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     Effect.suspend(() => {
       if (!isRecord(message)) return Effect.void
       if (typeof message.method === "string") {
-        if ("id" in message && isRequestId(message.id)) {
-          // 2026-07-28 servers must not send requests; refuse instead of leaving the server waiting.
-          return write({
-            jsonrpc: "2.0",
-            id: message.id,
-            error: { code: -32601, message: `Method not found: ${message.method}` }
-          }).pipe(Effect.ignore)
-        }
+        // A request of the server (2025-11-25: elicitation/create, ...) goes to
+        // `notifications`; the client answers it (or refuses it, on 2026-07-28).
+        if ("id" in message) return Queue.offer(unsolicited, message)
         const token = isRecord(message.params) ? message.params.progressToken : undefined
         if (token !== undefined) {
           for (const p of pending.values()) {
@@ -273,7 +276,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return Stream.fromQueue(queue)
     }))
 
-  const notify = (message: OutgoingNotification, _headers: Readonly<Record<string, string>>) => write(message)
+  const notify = (message: OutgoingNotification | OutgoingResponse, _headers: Readonly<Record<string, string>>) => write(message)
 
   return ClientTransport.of({
     kind: "stdio",

@@ -1,8 +1,10 @@
 /**
- * `@mrtr/client`: an MCP 2026-07-28 client for Effect that drives Multi
- * Round-Trip Requests (`input_required`) automatically, with user input
- * supplied as services (`ElicitationHandler`, `SamplingHandler`,
- * `RootsHandler`) and transports for Streamable HTTP, stdio and in-memory.
+ * `@mrtr/client`: an MCP client for Effect that drives Multi Round-Trip
+ * Requests (`input_required`) automatically, with user input supplied as
+ * services (`ElicitationHandler`, `SamplingHandler`, `RootsHandler`) and
+ * transports for Streamable HTTP, stdio and in-memory. It speaks 2026-07-28
+ * and, detected by default, 2025-11-25 (answering the server's in-flight
+ * requests with the same services).
  *
  * @since 0.1.0
  */

@@ -182,7 +182,7 @@ const user = ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHa
 
 const withClient = <A, E>(url: string, body: Effect.Effect<A, E, McpClient.McpClient>, options: McpClient.Options = {}) =>
   body.pipe(
-    Effect.provide(McpClient.layer(options).pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(user)))
+    Effect.provide(McpClient.layer({ protocol: "2026-07-28", ...options }).pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(user)))
   )
 
 describe("HttpTransport", () => {
@@ -329,7 +329,7 @@ describe("HttpTransport", () => {
         const error = yield* Effect.gen(function*() {
           const client = yield* McpClient.McpClient
           return yield* Effect.flip(client.listTools())
-        }).pipe(Effect.provide(McpClient.layer().pipe(
+        }).pipe(Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
           Layer.provide(HttpTransport.layerNode({ url, maxBodyBytes: 100_000 }))
         )))
         assert.strictEqual(error._tag, "TransportError")

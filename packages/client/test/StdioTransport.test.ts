@@ -15,7 +15,7 @@ import * as StdioTransport from "../src/StdioTransport.ts"
 const script = fileURLToPath(new URL("./stdio-server.mjs", import.meta.url))
 
 const clientLayer = (env: Record<string, string> = {}) =>
-  McpClient.layer().pipe(
+  McpClient.layer({ protocol: "2026-07-28" }).pipe(
     Layer.provide(StdioTransport.layerNode({ command: process.execPath, args: [script], env, shutdownTimeout: "300 millis" })),
     Layer.provide(ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) }))
   )
@@ -139,7 +139,7 @@ describe("StdioTransport", () => {
       const error = yield* Effect.gen(function*() {
         const client = yield* McpClient.McpClient
         return yield* Effect.flip(client.callTool({ name: "flood" }))
-      }).pipe(Effect.provide(McpClient.layer().pipe(
+      }).pipe(Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
         Layer.provide(StdioTransport.layerNode({
           command: process.execPath,
           args: [script],

@@ -73,13 +73,13 @@ export const fakeServer = (script: (request: Record<string, any>, n: number) => 
   return { handler, received, invalid }
 }
 
-/** A client over `server`, with the given input handlers. */
+/** A 2026-07-28 client (no probe: the scripts are modern-only servers) over `server`, with the given input handlers. */
 export const clientLayer = <R = never>(
   server: FakeServer,
   options: McpClient.Options = {},
   user: Layer.Layer<R> = Layer.empty as any
 ): Layer.Layer<McpClient.McpClient | R> =>
-  McpClient.layer(options).pipe(
+  McpClient.layer({ protocol: "2026-07-28", ...options }).pipe(
     Layer.provide(MemoryTransport.layer(server.handler)),
     Layer.provideMerge(user)
   )

@@ -152,13 +152,18 @@ const onLiveClock = (handler: Transport.Handler): Transport.Handler => ({
  * - `client`: `McpClient` options (`maxRounds`, `stateOnlyBackoff`, ...).
  * - `simulateHttp`: pass the client's HTTP headers to the server, which then
  *   checks them as on Streamable HTTP (default `false`).
+ * - `protocol`: the revision the client speaks (`McpClient.Options.protocol`):
+ *   `"2026-07-28"` (default: no probe, so the wire log holds only the test's
+ *   own requests), `"2025-11-25"` (`initialize`, then the server's in-flight
+ *   requests answered by the same `user` Layer, keys derived as the server
+ *   derives them) or `"auto"`. Overrides `client.protocol`.
  * - `clock`: the clock the server side runs on. `"live"` (default): the real
  *   clock, whatever the test runs on (`it.effect`'s `TestClock` included), so
  *   sleeps and timeouts in handlers take their real (short) time. `"test"`:
  *   the clock of the fiber that makes the call (under `it.effect` the
  *   `TestClock`: fork the call, then `TestClock.adjust`).
  *
- * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ * MCP 2026-07-28, basic/transports, basic/patterns/mrtr; MCP 2025-11-25, basic/lifecycle.
  *
  * @since 0.1.0
  */
@@ -167,6 +172,7 @@ export interface Options<RS, ES, RSIn, RU, EU, RUIn> {
   readonly user?: Layer.Layer<RU, EU, RUIn> | undefined
   readonly client?: McpClient.Options | undefined
   readonly simulateHttp?: boolean | undefined
+  readonly protocol?: McpClient.Protocol | undefined
   readonly clock?: "live" | "test" | undefined
 }
 
@@ -192,7 +198,7 @@ export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
       ),
       clear: Ref.set(log, [])
     })
-    const transport = MemoryTransport.make(
+    const transport = yield* MemoryTransport.makeScoped(
       options.clock === "test" ? handler : onLiveClock(handler),
       { simulateHttp: options.simulateHttp ?? false }
     )
@@ -201,7 +207,10 @@ export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
       Layer.succeed(ClientTransport.ClientTransport, logging(transport, log))
     )
   }))
-  const client = McpClient.layer(options.client).pipe(Layer.provideMerge(wire))
+  const client = McpClient.layer({
+    ...options.client,
+    protocol: options.protocol ?? options.client?.protocol ?? "2026-07-28"
+  }).pipe(Layer.provideMerge(wire))
   const withUser: Layer.Layer<any, any, any> = options.user === undefined
     ? client
     : client.pipe(Layer.provideMerge(options.user))
@@ -225,5 +234,5 @@ export const transport = (
 ): Layer.Layer<ClientTransport.ClientTransport, never, McpHandler> =>
   Layer.effect(
     ClientTransport.ClientTransport,
-    McpHandler.useSync((handler) => MemoryTransport.make(handler, options))
+    McpHandler.use((handler) => MemoryTransport.makeScoped(handler, options))
   )

@@ -2,7 +2,9 @@
  * End to end: `@mrtr/client` against `@mrtr/server` over real transports,
  * Streamable HTTP (the server's `HttpTransport` on 127.0.0.1, ephemeral
  * port) and stdio (the server spawned as a child process), with the scripted
- * user answering. Source: MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
+ * user answering, on both eras (2025-11-25 pinned: initialize, the shim's
+ * in-flight requests, logging/setLevel). Source: MCP 2026-07-28,
+ * basic/transports, basic/patterns/mrtr; MCP 2025-11-25, basic/lifecycle.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Ref } from "effect"
@@ -82,6 +84,61 @@ describe("end to end", () => {
         )
       )
       expectOutcome(outcome)
+      assert.include(outcome.notifications, "notifications/progress")
+    }), { timeout: 30_000 })
+})
+
+/** The same user for the 2025-11-25 wire, where questions carry the keys the engine derives (explicit keys do not travel). */
+const legacyUser = ScriptedUser.layer({
+  elicitation: {
+    byKey: { "elicitation-1": ScriptedUser.accept({ name: "Kim" }), "elicitation-2": ScriptedUser.accept({ ok: false }) }
+  },
+  sampling: { byKey: { "sampling-1": ScriptedUser.text("eat pastries") } },
+  roots: [{ uri: "file:///srv" }]
+})
+
+const expectLegacyOutcome = (outcome: Effect.Success<typeof scenario>) => {
+  assert.strictEqual(outcome.planned, "Kim: eat pastries (1 roots) not booked")
+  assert.strictEqual(outcome.regional, "q in ünïcode")
+  assert.strictEqual(outcome.slow, "done")
+  assert.sameMembers(outcome.questions, ["elicitation-1", "sampling-1", "roots-1", "elicitation-2"])
+}
+
+describe("end to end, 2025-11-25 (initialize, the server's legacy shim, in-flight requests)", () => {
+  it.live("over Streamable HTTP", () =>
+    Effect.gen(function*() {
+      const url = yield* HttpTransport.url
+      const { outcome, connection } = yield* Effect.all({ outcome: scenario, connection: McpClient.McpClient.use((c) => c.connection) }).pipe(
+        Effect.provide(
+          McpClient.layer({ logLevel: "info", protocol: "2025-11-25" }).pipe(
+            Layer.provide(ClientHttp.layerNode({ url })),
+            Layer.provideMerge(legacyUser)
+          )
+        )
+      )
+      assert.strictEqual(connection.era, "2025-11-25")
+      expectLegacyOutcome(outcome)
+      // progress (progressToken in _meta) and the log line (logging/setLevel after initialize) on the call's stream
+      assert.deepStrictEqual(outcome.notifications, [
+        "notifications/progress",
+        "notifications/message",
+        "notifications/progress"
+      ])
+    }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server)))))
+
+  it.live("over stdio", () =>
+    Effect.gen(function*() {
+      const root = fileURLToPath(new URL("../../../", import.meta.url))
+      const script = fileURLToPath(new URL("./stdio-server.ts", import.meta.url))
+      const outcome = yield* scenario.pipe(
+        Effect.provide(
+          McpClient.layer({ logLevel: "info", protocol: "2025-11-25" }).pipe(
+            Layer.provide(ClientStdio.layerNode({ command: process.execPath, args: [...sourceNodeArgs, script], cwd: root })),
+            Layer.provideMerge(legacyUser)
+          )
+        )
+      )
+      expectLegacyOutcome(outcome)
       assert.include(outcome.notifications, "notifications/progress")
     }), { timeout: 30_000 })
 })

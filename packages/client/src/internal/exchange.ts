@@ -1,0 +1,142 @@
+/**
+ * One JSON-RPC request / response exchange over the `ClientTransport`: send
+ * the request, surface the notifications its stream carries, hand the
+ * requests the server makes on it (2025-11-25) to `serve`, and read the
+ * response (its `result` object, or the JSON-RPC error as `McpError`).
+ *
+ * Gotchas:
+ * - Server requests are served concurrently with reading the stream (the
+ *   server may wait for their answers before it responds); when `serve`
+ *   fails (a handler failed), the exchange fails with that error at once.
+ *   Without `serve` (2026-07-28, where servers must not send requests) they
+ *   are ignored.
+ * - A JSON-RPC error without an id (e.g. a 400 before the server read the
+ *   request) is taken as the answer; any other id mismatch is a
+ *   `ProtocolViolation`.
+ * - `onAbandon` runs when the exchange ends without a response (interrupted,
+ *   failed): 2025-11-25 over HTTP sends `notifications/cancelled` there.
+ * - `idleTimeout`: the longest wait for the next message of the stream; the
+ *   clock is paused while a server request is being answered (a person
+ *   filling a form keeps a 2025-11-25 call's stream silent). Past it the
+ *   exchange fails with `RequestTimeout` (`bound: "request"`).
+ *
+ * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports,
+ * basic/utilities/cancellation.
+ */
+import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Stream } from "effect"
+import { McpError, type RequestId } from "@mrtr/protocol"
+import type { ClientTransport, OutgoingRequest } from "../ClientTransport.ts"
+import { ProtocolViolation, type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
+import { isServerRequest } from "./serverRequests.ts"
+
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** A notification received on a request's stream, with the request it belongs to. */
+export interface StreamNotification {
+  readonly method: string
+  readonly params?: Readonly<Record<string, unknown>> | undefined
+  readonly request: { readonly id: RequestId; readonly method: string }
+}
+
+/** How one exchange treats what its stream carries besides the response. */
+export interface ExchangeHooks<E> {
+  readonly onNotification: (notification: StreamNotification) => Effect.Effect<void>
+  readonly serve?: ((request: Record<string, unknown> & { readonly id: RequestId }) => Effect.Effect<void, E>) | undefined
+  /** Fails the exchange from outside its stream (a handler answering a request that came on another channel). */
+  readonly failed?: Deferred.Deferred<never, E> | undefined
+  readonly onAbandon?: Effect.Effect<void> | undefined
+  readonly idleTimeout?: Duration.Duration | undefined
+}
+
+/** Sends `message` with `headers` and returns the response's `result`. */
+export const exchange = <E = never>(
+  transport: ClientTransport["Service"],
+  message: OutgoingRequest,
+  headers: Readonly<Record<string, string>>,
+  hooks: ExchangeHooks<E>
+): Effect.Effect<Record<string, unknown>, RequestError | E> =>
+  Effect.gen(function*() {
+    const { id, method } = message
+    const violation = (reason: string, result?: unknown) =>
+      new ProtocolViolation({ method, reason, ...(result === undefined ? {} : { result }) })
+    let response: Record<string, unknown> | undefined
+    const fibers = yield* FiberSet.make<void, E>()
+    const serve = hooks.serve
+    let serving = 0
+    let lastActivity = yield* Clock.currentTimeMillis
+    const read = transport.request(message, headers).pipe(
+      Stream.tap(() => Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => void (lastActivity = now)))),
+      Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
+        if (!isRecord(incoming)) return Effect.succeed(true)
+        if (typeof incoming.method === "string") {
+          if (isServerRequest(incoming)) {
+            if (serve === undefined) return Effect.succeed(true)
+            const served = Effect.sync(() => void serving++).pipe(
+              Effect.andThen(serve(incoming)),
+              Effect.ensuring(Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                Effect.sync(() => {
+                  serving--
+                  lastActivity = now
+                })))
+            )
+            return FiberSet.run(fibers, served).pipe(Effect.as(true))
+          }
+          if ("id" in incoming) return Effect.succeed(true)
+          return hooks.onNotification({
+            method: incoming.method,
+            ...(isRecord(incoming.params) ? { params: incoming.params } : {}),
+            request: { id, method }
+          }).pipe(Effect.as(true))
+        }
+        if (!("result" in incoming) && !("error" in incoming)) return Effect.succeed(true)
+        const uncorrelatedError = "error" in incoming && (incoming.id === undefined || incoming.id === null)
+        if (incoming.id !== id && !uncorrelatedError) {
+          return Effect.fail(violation(`response id ${JSON.stringify(incoming.id)} does not match request id ${id}`))
+        }
+        response = incoming
+        return Effect.succeed(false)
+      })
+    )
+    const failures: Array<Effect.Effect<never, E | RequestTimeout>> = [
+      FiberSet.join(fibers).pipe(Effect.andThen(Effect.never))
+    ]
+    if (hooks.failed !== undefined) failures.push(Deferred.await(hooks.failed))
+    const idle = hooks.idleTimeout
+    if (idle !== undefined && Duration.isFinite(idle)) {
+      const millis = Duration.toMillis(idle)
+      // Wakes when the bound would expire; a stream that spoke since, or a server request being answered, re-arms it.
+      const watchdog: Effect.Effect<never, RequestTimeout> = Effect.gen(function*() {
+        while (true) {
+          const now = yield* Clock.currentTimeMillis
+          if (serving > 0) lastActivity = now
+          const left = lastActivity + millis - now
+          if (left <= 0) return yield* new RequestTimeout({ method, bound: "request", millis })
+          yield* Effect.sleep(Duration.millis(left))
+        }
+      })
+      failures.push(watchdog)
+    }
+    yield* Effect.raceAllFirst([read, ...failures]).pipe(
+      Effect.onExit((exit) =>
+        response === undefined && hooks.onAbandon !== undefined && !Exit.isSuccess(exit) ? hooks.onAbandon : Effect.void
+      )
+    )
+    if (response === undefined) {
+      return yield* new TransportError({ reason: `The transport ended without a response to ${method} (id ${id})` })
+    }
+    const answered: Record<string, unknown> = response
+    if ("error" in answered) {
+      const error = answered.error
+      if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
+        return yield* violation("malformed JSON-RPC error", answered)
+      }
+      return yield* McpError.fromJsonRpc({
+        code: error.code as number,
+        message: error.message,
+        ...("data" in error ? { data: error.data } : {})
+      })
+    }
+    if (!isRecord(answered.result)) return yield* violation("the result is not an object", answered)
+    return answered.result
+  }).pipe(Effect.scoped)

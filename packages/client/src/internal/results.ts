@@ -1,0 +1,68 @@
+/**
+ * Reading results: an MRTR method's result classified as complete or
+ * `input_required` (with its input requests validated), and a result decoded
+ * with its wire schema. A missing `resultType` (every 2025-11-25 result) is
+ * `"complete"`.
+ *
+ * Source: MCP 2026-07-28, basic (resultType), basic/patterns/mrtr.
+ */
+import { Effect, Schema } from "effect"
+import { InputRequest, type InputRequests } from "@mrtr/protocol"
+import { ProtocolViolation } from "../Errors.ts"
+
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"])
+const decodeInputRequest = Schema.decodeUnknownEffect(InputRequest)
+
+export type Outcome =
+  | { readonly _tag: "Complete" }
+  | { readonly _tag: "InputRequired"; readonly inputRequests: InputRequests; readonly requestState: string | undefined }
+
+/**
+ * Classifies a raw result of an MRTR method: complete (no `resultType`, or
+ * `"complete"`), or `input_required` with validated input requests.
+ */
+export const classify = (method: string, raw: Record<string, unknown>): Effect.Effect<Outcome, ProtocolViolation> =>
+  Effect.gen(function*() {
+    const violation = (reason: string) => new ProtocolViolation({ method, reason, result: raw })
+    const resultType = raw.resultType
+    if (resultType === undefined || resultType === "complete") return { _tag: "Complete" } as const
+    if (typeof resultType !== "string") return yield* violation("resultType is not a string")
+    if (resultType !== "input_required") return yield* violation(`unknown resultType '${resultType}'`)
+    const { inputRequests, requestState } = raw
+    if (inputRequests !== undefined && !isRecord(inputRequests)) {
+      return yield* violation("inputRequests is not an object")
+    }
+    if (requestState !== undefined && typeof requestState !== "string") {
+      return yield* violation("requestState is not a string")
+    }
+    const entries = Object.entries(inputRequests ?? {})
+    if (entries.length === 0 && requestState === undefined) {
+      return yield* violation("an input_required result must carry inputRequests or requestState")
+    }
+    // Null prototype: keys come from the server (`__proto__`, `toString` are keys like any other).
+    const decoded: Record<string, InputRequest> = Object.create(null)
+    for (const [key, request] of entries) {
+      const requestMethod = isRecord(request) ? request.method : undefined
+      if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
+        return yield* violation(`input request '${key}' has an unknown method '${String(requestMethod)}'`)
+      }
+      decoded[key] = yield* decodeInputRequest(request).pipe(
+        Effect.mapError((issue) => violation(`input request '${key}' is malformed: ${issue.message}`))
+      )
+    }
+    return { _tag: "InputRequired", inputRequests: decoded, requestState }
+  })
+
+export const decodeWith = <A>(method: string, schema: Schema.Codec<A, any>) => {
+  const decode = Schema.decodeUnknownEffect(schema)
+  return (raw: Record<string, unknown>): Effect.Effect<A, ProtocolViolation> =>
+    decode(raw).pipe(
+      Effect.mapError((issue) =>
+        new ProtocolViolation({ method, reason: `the result does not decode: ${issue.message}`, result: raw })
+      )
+    ) as Effect.Effect<A, ProtocolViolation>
+}
+
