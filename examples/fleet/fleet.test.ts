@@ -240,7 +240,14 @@ describe("the fleet behind haproxy", () => {
       resumed = await post(fleet.url, retryParams, stats)
     }
     expect(resumed.json.result.resultType).toBe("input_required")
-    expect((await post(fleet.url, retryParams, stats)).json.error).toEqual({ code: -32602, message: "Invalid requestState" })
+    // The replay is refused everywhere: as replayed (-32602) by an instance that has reconnected, as "retry later"
+    // (-32603) by one whose client is still reconnecting (round-robin may send it there); never redeemed twice.
+    let replayed = await post(fleet.url, retryParams, stats)
+    for (let n = 0; n < 100 && replayed.json.error?.code === -32603; n++) {
+      await new Promise((r) => setTimeout(r, 100))
+      replayed = await post(fleet.url, retryParams, stats)
+    }
+    expect(replayed.json.error).toEqual({ code: -32602, message: "Invalid requestState" })
     // Each instance is back on its own once its client has reconnected.
     for (const name of INSTANCES) {
       const direct = `http://127.0.0.1:${fleet.ports[name]}/mcp`
