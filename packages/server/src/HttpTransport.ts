@@ -19,6 +19,12 @@
  * | body of an `Upgrade` offer not in time         | 408    | JSON-RPC -32600, no `id`    |
  * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
  *
+ * With an `Authorization.ResourceServer` in the context (`Authorization.layer`),
+ * the bearer token is checked right after the method (401 / 400 / 503), the
+ * scopes of the message's target right after parsing (403), and the
+ * Protected Resource Metadata is served at its well-known path: see
+ * `Authorization.ts`.
+ *
  * Everything else (JSON-RPC shape, `MCP-Protocol-Version` / `Mcp-Method` /
  * `Mcp-Name` headers, `_meta`) is the dispatcher's job: it receives the parsed
  * value and a case-insensitive header lookup, see `Transport.ts`. Paths other
@@ -37,6 +43,7 @@ import { type Headers, HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRe
 import type { HttpServerError } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer, IncomingMessage } from "node:http"
+import { type Authentication, ResourceServer } from "./Authorization.ts"
 import { McpHandler } from "./McpHandler.ts"
 import { ErrorCode, errorJson, httpStatusOf, isObject, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
@@ -252,7 +259,12 @@ export const handleRequest = (
   options: EndpointOptions = {}
 ): (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, McpHandler> => {
   const config = resolveOptions(options)
-  return (request) => Effect.flatMap(McpHandler, (handler) => handleWith(handler, config, request))
+  return (request) =>
+    Effect.flatMap(McpHandler, (handler) =>
+      Effect.flatMap(
+        Effect.serviceOption(ResourceServer),
+        (authorization) => handleWith(handler, config, request, Option.getOrUndefined(authorization))
+      ))
 }
 
 /**
@@ -297,8 +309,19 @@ export const routes = (options: EndpointOptions = {}): Layer.Layer<never, never,
 const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRouter | McpHandler> =>
   HttpRouter.use((router) =>
     Effect.flatMap(
-      McpHandler,
-      (handler) => router.add("*", config.path, (request) => handleWith(handler, config, request))
+      Effect.zip(McpHandler, Effect.serviceOption(ResourceServer)),
+      ([handler, found]) => {
+        const authorization = Option.getOrUndefined(found)
+        const endpoint = router.add("*", config.path, (request) => handleWith(handler, config, request, authorization))
+        if (authorization === undefined) return endpoint
+        // RFC 9728: the metadata is public, GET only.
+        const path = String(config.path)
+        return Effect.andThen(
+          endpoint,
+          router.add("GET", authorization.metadataPath(path) as HttpRouter.PathInput, (request) =>
+            Effect.succeed(authorization.metadata(request, path)))
+        )
+      }
     )
   )
 
@@ -648,7 +671,8 @@ const tooLarge = (config: Config) =>
 const handleWith = (
   handler: Handler,
   config: Config,
-  request: HttpServerRequest.HttpServerRequest
+  request: HttpServerRequest.HttpServerRequest,
+  authorization?: ResourceServer["Service"] | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   // `request.headers` builds a fresh object on every access on Node: read it once.
   const headers = request.headers
@@ -661,6 +685,22 @@ const handleWith = (
   if (request.method !== "POST") {
     return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
   }
+  if (authorization === undefined) return handlePost(handler, config, request, headers, undefined, undefined)
+  return Effect.flatMap(authorization.authenticate(request, String(config.path)), (authentication) =>
+    authentication._tag === "Refused"
+      ? Effect.succeed(authentication.response)
+      : handlePost(handler, config, request, headers, authorization, authentication))
+}
+
+/** The POST once authenticated (when authorization is on): media type, body, JSON, scopes, dispatch. */
+const handlePost = (
+  handler: Handler,
+  config: Config,
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Headers.Headers,
+  authorization: ResourceServer["Service"] | undefined,
+  authentication: Extract<Authentication, { readonly _tag: "Authenticated" }> | undefined
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (mediaType(headers["content-type"]) !== "application/json") {
     return Effect.succeed(
       errorResponse(415, INVALID_REQUEST, "Unsupported Media Type: Content-Type must be application/json")
@@ -686,6 +726,11 @@ const handleWith = (
       } catch {
         return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
       }
+      if (authorization !== undefined && authentication !== undefined) {
+        const denied = authorization.authorize(authentication, handler.requiredScopes?.(message) ?? [])
+        if (denied !== undefined) return Effect.succeed(denied)
+        return dispatch(handler, headers, message, authentication.auth.principal, authentication.auth)
+      }
       return config.principal === undefined
         ? dispatch(handler, headers, message, undefined)
         : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal))
@@ -698,12 +743,14 @@ const dispatch = (
   handler: Handler,
   headers: Headers.Headers,
   message: unknown,
-  principal: string | undefined
+  principal: string | undefined,
+  auth?: Incoming["auth"]
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming: Incoming = {
     message,
     headers: (name) => headers[name.toLowerCase()],
-    principal
+    principal,
+    ...(auth === undefined ? {} : { auth })
   }
   const id = requestIdOf(message)
   return handler.handle(incoming).pipe(

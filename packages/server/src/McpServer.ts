@@ -129,6 +129,8 @@ export class McpServer extends Context.Service<McpServer, {
   readonly addResource: (resource: AnyResource) => Effect.Effect<void>
   readonly removeResource: (uriOrTemplate: string) => Effect.Effect<void>
   readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
+  /** The scopes the target of a `tools/call` / `prompts/get` / `resources/read` declared (else none). */
+  readonly requiredScopes: (message: unknown) => ReadonlyArray<string>
 }>()("@mrtr/server/McpServer") {}
 
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
@@ -596,6 +598,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         logLevel,
         progressToken,
         principal: incoming.principal,
+        auth: incoming.auth,
         notify
       })
     // Without a progress token or a log level the request can emit nothing
@@ -634,8 +637,25 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     return handleRequest(parsed, incoming)
   }
 
+  const NO_SCOPES: ReadonlyArray<string> = []
+  const requiredScopes = (message: unknown): ReadonlyArray<string> => {
+    if (!isRecord(message) || !isRecord(message.params)) return NO_SCOPES
+    const params = message.params
+    switch (message.method) {
+      case "tools/call":
+        return (typeof params.name === "string" ? tools.get(params.name)?.scopes : undefined) ?? NO_SCOPES
+      case "prompts/get":
+        return (typeof params.name === "string" ? prompts.get(params.name)?.scopes : undefined) ?? NO_SCOPES
+      case "resources/read":
+        return (typeof params.uri === "string" ? findResource(params.uri)?.resource.scopes : undefined) ?? NO_SCOPES
+      default:
+        return NO_SCOPES
+    }
+  }
+
   return McpServer.of({
     info,
+    requiredScopes,
     addTool: (tool) => Effect.suspend(() => (tools.set(tool.name, tool), changed("tools"))),
     removeTool: (name) => Effect.suspend(() => (tools.delete(name) ? changed("tools") : Effect.void)),
     addPrompt: (prompt) => Effect.suspend(() => (prompts.set(prompt.name, prompt), changed("prompts"))),
@@ -671,7 +691,7 @@ export const layer = <E = never>(
   }
 ): Layer.Layer<McpServer | McpHandler, Config.ConfigError | E> => {
   const server = Layer.effect(McpServer, make(options))
-  const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle })))
+  const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes })))
   const requestState = options.requestState
   const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E> = requestState === undefined
     ? RequestState.RequestStateCodec.layerConfig
