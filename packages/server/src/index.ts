@@ -7,6 +7,8 @@
  */
 
 /** @since 0.1.0 */
+export * as Authorization from "./Authorization.ts"
+/** @since 0.1.0 */
 export * as HttpTransport from "./HttpTransport.ts"
 /** @since 0.1.0 */
 export * from "./McpHandler.ts"
