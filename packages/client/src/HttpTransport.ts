@@ -9,14 +9,20 @@
  * Built on effect's `HttpClient`; `layerNode` provides the `node:http` one
  * from `@effect/platform-node`.
  *
+ * With an `Authorization` service in the context (`Authorization.layer`),
+ * every POST carries the bearer token, and a `401` or `403
+ * insufficient_scope` runs the sign-in / step-up and sends the same message
+ * again (same JSON-RPC id, `inputResponses` and `requestState`).
+ *
  * Source: MCP 2026-07-28, basic/transports/streamable-http.
  *
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Option, Stream } from "effect"
 import * as Sse from "effect/encoding/Sse"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { Authorization } from "./Authorization.ts"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
 
@@ -122,13 +128,38 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const client = HttpClient.withScope(yield* HttpClient.HttpClient)
   const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024
+  const authorization = Option.getOrUndefined(yield* Effect.serviceOption(Authorization))
+  const endpoint = String(options.url)
 
   const post = (message: unknown, headers: Readonly<Record<string, string>>) =>
+    authorization === undefined ? send(message, headers, {}) : Effect.gen(function*() {
+      // Each challenge either fails or brings a new token; the Authorization service bounds the sign-ins.
+      for (let attempt = 0;; attempt++) {
+        const response = yield* send(message, headers, yield* authorization.headers(endpoint))
+        if ((response.status === 401 || response.status === 403) && attempt < 8) {
+          const again = yield* authorization.challenged(endpoint, {
+            status: response.status,
+            wwwAuthenticate: response.headers["www-authenticate"]
+          }).pipe(Effect.mapError((error) => new TransportError({ reason: error.message, status: response.status, cause: error })))
+          if (again) continue
+        } else if (response.status < 400) {
+          yield* authorization.accepted(endpoint)
+        }
+        return response
+      }
+    })
+
+  const send = (
+    message: unknown,
+    headers: Readonly<Record<string, string>>,
+    bearer: Readonly<Record<string, string>>
+  ) =>
     Effect.gen(function*() {
       const body = yield* encodeJson(message)
       const request = HttpClientRequest.post(options.url).pipe(
         HttpClientRequest.setHeaders({
           ...options.headers,
+          ...bearer,
           accept: "application/json, text/event-stream",
           ...headers
         }),
