@@ -12,9 +12,11 @@
  *    `server --url <url> --requirements 2026-07-28 -o .conformance/results/server`,
  *    then stops the server. Its stderr goes to `.conformance/results/server.log`.
  * 3. Client scenarios: when `examples/conformance-client/index.ts` exists, runs
- *    each scenario of `CLIENT_SCENARIOS` with
- *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --scenario <s>`
- *    into `.conformance/results/client`.
+ *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --requirements 2026-07-28`
+ *    (every scored client scenario, `auth/*` included, in parallel, with a
+ *    120 s per-scenario timeout for the loaded machine) into
+ *    `.conformance/results/client`, then each scenario of `CLIENT_SCENARIOS`
+ *    (extra ones, run one by one with `--scenario <s>`).
  * 4. Prints SUCCESS/FAILURE/WARNING counts per scenario (from each
  *    `checks.json`), writes `.conformance/results/summary.json`, and exits 1
  *    when a scored scenario (the runner's own `list --requirements 2026-07-28`)
@@ -43,18 +45,35 @@ const SERVER_ENTRY = "examples/conformance-server/index.ts"
 const TSX = join(ROOT, "node_modules", ".bin", "tsx")
 
 /**
- * The client leg. Runs only when `CLIENT_ENTRY` exists; each scenario is run
- * on its own (`client --scenario <s> --spec-version 2026-07-28`).
+ * The client leg. Runs only when `CLIENT_ENTRY` exists: first every scenario
+ * the 2026-07-28 requirements list (`client --requirements 2026-07-28`), then
+ * each of `CLIENT_SCENARIOS` on its own (`client --scenario <s>
+ * --spec-version 2026-07-28`), for scenarios outside the requirements.
  */
 const CLIENT_ENTRY = "examples/conformance-client/index.ts"
 const CLIENT_COMMAND = `npx tsx --conditions=@mrtr/source ${CLIENT_ENTRY}`
-const CLIENT_SCENARIOS = [
-  "sep-2322-client-request-state",
-  "request-metadata",
-  "http-standard-headers",
-  "http-custom-headers",
-  "http-invalid-tool-headers"
-] as const
+const CLIENT_TIMEOUT_MS = "120000"
+const CLIENT_SCENARIOS: ReadonlyArray<string> = []
+
+/** The scenarios a client run wrote results for: `<out>/<name>-<ts>` and `<out>/auth/<name>-<ts>`. */
+const clientScenariosRan = (outDir: string): ReadonlyArray<string> => {
+  const names = (dir: string, prefix: string) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+        .map((name) => /^(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/.exec(name)?.[1])
+        .filter((name): name is string => name !== undefined)
+        .map((name) => `${prefix}${name}`)
+      : []
+  return [...names(outDir, ""), ...names(join(outDir, "auth"), "auth/")]
+}
+
+/** `checksFileOf` for client results, where `auth/<name>` lives in the `auth/` folder. */
+const clientChecksFileOf = (outDir: string, scenario: string): string | undefined => {
+  const slash = scenario.lastIndexOf("/")
+  return slash < 0
+    ? checksFileOf(outDir, "", scenario)
+    : checksFileOf(join(outDir, scenario.slice(0, slash)), "", scenario.slice(slash + 1))
+}
 
 const SERVER_START_TIMEOUT_MS = 60_000
 
@@ -373,6 +392,7 @@ const main = async () => {
     }
   }
 
+  let clientRunnerFailed = false
   if (options.clientLeg && options.scenarios.length === 0) {
     if (!existsSync(join(ROOT, CLIENT_ENTRY))) {
       log(`client leg skipped: ${CLIENT_ENTRY} does not exist yet`)
@@ -380,6 +400,23 @@ const main = async () => {
       const outDir = join(RESULTS, "client")
       rmSync(outDir, { recursive: true, force: true })
       mkdirSync(outDir, { recursive: true })
+      const code = await runRunner([
+        "client",
+        "--command",
+        CLIENT_COMMAND,
+        "--requirements",
+        REVISION,
+        "--timeout",
+        CLIENT_TIMEOUT_MS,
+        "-o",
+        relative(ROOT, outDir)
+      ])
+      log(`client runner (--requirements ${REVISION}) exited with ${code}`)
+      // With --requirements the runner fails only on scored scenarios.
+      if (code !== 0) clientRunnerFailed = true
+      for (const scenario of new Set([...scored.client, ...clientScenariosRan(outDir)])) {
+        results.push(summarize("client", scenario, scored.client.has(scenario), clientChecksFileOf(outDir, scenario)))
+      }
       for (const scenario of CLIENT_SCENARIOS) {
         const code = await runRunner([
           "client",
@@ -408,7 +445,7 @@ const main = async () => {
     ) + "\n"
   )
   const explicit = options.scenarios.length > 0
-  const failed = results.some((r) => (r.scored || explicit) && !r.passed) || serverRunnerFailed
+  const failed = results.some((r) => (r.scored || explicit) && !r.passed) || serverRunnerFailed || clientRunnerFailed
   process.exit(failed ? 1 : 0)
 }
 

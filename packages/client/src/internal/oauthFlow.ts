@@ -109,11 +109,22 @@ const withSecretExpiry = async (response: Response): Promise<Response> => {
   })
 }
 
+/**
+ * `client_secret_basic` with the `application/x-www-form-urlencoded`
+ * serializer (RFC 6749 §2.3.1 via URLSearchParams): oauth4webapi's own also
+ * escapes `-`, `.`, `_` and `*`, which the serializer leaves as they are and
+ * some servers (the conformance suite's) compare undecoded.
+ */
+const clientSecretBasic = (secret: string): oauth.ClientAuth => (_as, client, _body, headers) => {
+  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2)
+  headers.set("authorization", `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`)
+}
+
 export const clientAuth = (registration: Registration): oauth.ClientAuth => {
   const secret = registration.clientSecret === undefined ? undefined : Redacted.value(registration.clientSecret)
   switch (registration.authMethod) {
     case "client_secret_basic":
-      return oauth.ClientSecretBasic(secret ?? "")
+      return clientSecretBasic(secret ?? "")
     case "client_secret_post":
       return oauth.ClientSecretPost(secret ?? "")
     case "none":
