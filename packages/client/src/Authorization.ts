@@ -227,7 +227,14 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const tryRefresh = (url: string, tokens: Tokens) =>
     Effect.gen(function*() {
       const state = stateOf(url)
-      if (tokens.refreshToken === undefined || state.as === undefined || state.as.issuer !== tokens.issuer) return false
+      if (tokens.refreshToken === undefined) return false
+      if (state.as === undefined || state.as.issuer !== tokens.issuer) {
+        // Tokens from an earlier process (a file store): learn their authorization server again.
+        const discovered = yield* step("authorization server discovery failed", timeout, (signal) =>
+          discoverIssuer(tokens.issuer, signal)).pipe(Effect.option)
+        if (Option.isNone(discovered)) return false
+        state.as = discovered.value
+      }
       const as = state.as
       const registration = yield* store.getRegistration(as.issuer)
       if (Option.isNone(registration)) return false
