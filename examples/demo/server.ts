@@ -189,9 +189,12 @@ export const layer = Layer.mergeAll(
   instructions: "Plans rail trips; tools ask the traveller for details."
 })))
 
-/** Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port). */
+/**
+ * Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port), with CORS on for web apps served
+ * from localhost (the default `allowedOrigins`), so a page in a browser can call it directly.
+ */
 export const serve = (port = 0) =>
-  HttpTransport.layer({ port }).pipe(Layer.provide(layer))
+  HttpTransport.layer({ port, cors: true }).pipe(Layer.provide(layer))
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0

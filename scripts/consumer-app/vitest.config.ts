@@ -1,3 +1,3 @@
-import { defineConfig } from "vitest/config"
+import { defineConfig } from "@mrtr/testing/vitest"
 
 export default defineConfig({ test: { include: ["test/**/*.test.ts"] } })

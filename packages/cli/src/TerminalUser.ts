@@ -385,7 +385,30 @@ const header = (context: Context, kind: string, message: string) =>
 const note = (text: string) => Effect.flatMap(styled, (s) => display(`${s.dim(text)}\n`))
 
 /**
- * Answers a form-mode elicitation at the terminal: shows the message, asks
+ * How an `@mrtr/core` server starts the `message` of a form asked again
+ * after a refused answer (`Elicitation.refusedPrefix`): the reason, a blank
+ * line, then the form's own message.
+ *
+ * @since 0.1.0
+ */
+export const refusedPrefix = "Your answer was not accepted: "
+
+/**
+ * Splits a form's `message` into the reason a previous answer was refused
+ * (when the message starts with {@link refusedPrefix}; its first paragraph)
+ * and the form's own message.
+ *
+ * @since 0.1.0
+ */
+export const splitRefusal = (message: string): { readonly reason?: string; readonly message: string } => {
+  if (!message.startsWith(refusedPrefix)) return { message }
+  const end = message.indexOf("\n\n")
+  return end === -1 ? { reason: message, message: "" } : { reason: message.slice(0, end), message: message.slice(end + 2) }
+}
+
+/**
+ * Answers a form-mode elicitation at the terminal: shows the message (and,
+ * above the form, why the previous answer was refused, when it was), asks
  * whether to fill in the form, decline or cancel, then asks every field
  * (`formPrompt`). Esc / Ctrl+C at any point answers `cancel`. One question
  * at a time: questions of the same round wait for the terminal in turn.
@@ -397,7 +420,12 @@ export const form = (
   context: Context
 ): Effect.Effect<ElicitResult, never, Prompt.Environment> =>
   Effect.gen(function*() {
-    yield* header(context, "form", clean(params.message))
+    const { message, reason } = splitRefusal(params.message)
+    yield* header(context, "form", clean(message))
+    if (reason !== undefined) {
+      const s = yield* styled
+      yield* display(`${s.bold("│")} ${s.yellow(`⚠ ${clean(reason)}`)}\n`)
+    }
     const action = yield* Prompt.Select<ElicitResult["action"]>({
       message: "Answer?",
       choices: [

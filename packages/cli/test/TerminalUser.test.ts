@@ -10,6 +10,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, Schema } from "effect"
 import type { Prompt } from "effect/cli"
 import { ElicitationHandler, McpClient, MemoryTransport, SamplingHandler } from "@mrtr/client"
+import { Elicitation, RequestState } from "@mrtr/core"
+import { McpServer, Tool } from "@mrtr/server"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol"
 import { TripDetails } from "../../../examples/demo/server.ts"
 import { clean } from "../src/Report.ts"
@@ -412,4 +414,60 @@ describe("hostile servers", () => {
       assert.deepStrictEqual(value, { action: "decline" })
       assert.deepStrictEqual(opened, [])
     }))
+})
+
+describe("a form asked again after a refused answer (issue 18)", () => {
+  const signUp = Tool.make("sign_up", {
+    handler: () =>
+      Elicitation.form({
+        key: "who",
+        message: "Who are you?",
+        schema: Schema.Struct({ email: Schema.String.annotate({ format: "email" }) })
+      }).pipe(Effect.map(({ email }) => email))
+  })
+  const server = McpServer.tools(signUp).pipe(
+    Layer.provideMerge(McpServer.layer({
+      name: "refusals",
+      version: "1",
+      requestState: { keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(4) }]) }
+    })),
+    Layer.orDie
+  )
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} }
+  }
+  const call = (id: number, extra: Record<string, unknown> = {}) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "sign_up", _meta: meta, ...extra }
+  })
+
+  it.effect("shows the server's reason above the form, apart from the form's message", () =>
+    Effect.gen(function*() {
+      const mcp = yield* McpServer.McpServer
+      const resultOf = (reply: unknown) => (reply as { message: { result: Record<string, any> } }).message.result
+      const first = resultOf(yield* mcp.handle({ message: call(1) }))
+      const second = resultOf(
+        yield* mcp.handle({
+          message: call(2, {
+            inputResponses: { who: { action: "accept", content: { email: "ada@localhost" } } },
+            requestState: first.requestState
+          })
+        })
+      )
+      const params = second.inputRequests.who.params
+      assert.isTrue(params.message.startsWith(TerminalUser.refusedPrefix))
+      const { output, value } = yield* drive(TerminalUser.form(params, context), [enter, type("ada@example.org"), enter])
+      assert.deepStrictEqual(value, { action: "accept", content: { email: "ada@example.org" } })
+      const reason = output.indexOf("⚠ Your answer was not accepted: \"email\" must be an email address")
+      const message = output.indexOf("│ Who are you?")
+      const choice = output.indexOf("Answer?")
+      const field = output.indexOf("email")
+      assert.isTrue(message >= 0 && message < reason && reason < choice, output)
+      assert.isTrue(field >= 0, output)
+      // the form's own message is shown once, without the reason mixed into it
+      assert.strictEqual(output.split("Who are you?").length - 1, 1, output)
+    }).pipe(Effect.provide(server)))
 })

@@ -372,7 +372,11 @@ export const toolHeaderError = (tool: Tool): string | undefined => {
   if (error !== undefined) return error
   for (const { header, path } of headerAnnotations(tool)) {
     let schema: unknown = tool.inputSchema
-    for (const key of path) schema = isRecord(schema) && isRecord(schema.properties) ? schema.properties[key] : undefined
+    for (const key of path) {
+      schema = isRecord(schema) && isRecord(schema.properties) && Object.hasOwn(schema.properties, key)
+        ? schema.properties[key]
+        : undefined
+    }
     if (isRecord(schema) && schema.type === "number") {
       return `x-mcp-header '${header}' on '${path.join(".")}' annotates a number property (only string, integer and boolean are allowed)`
     }
@@ -445,7 +449,8 @@ const classify = (method: string, raw: Record<string, unknown>): Effect.Effect<O
     if (entries.length === 0 && requestState === undefined) {
       return yield* violation("an input_required result must carry inputRequests or requestState")
     }
-    const decoded: Record<string, InputRequest> = {}
+    // Null prototype: keys come from the server (`__proto__`, `toString` are keys like any other).
+    const decoded: Record<string, InputRequest> = Object.create(null)
     for (const [key, request] of entries) {
       const requestMethod = isRecord(request) ? request.method : undefined
       if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
@@ -791,7 +796,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
               ),
             { concurrency: "unbounded" }
           )
-          inputResponses = Object.fromEntries(answers)
+          // Own data properties, whatever the keys (no `__proto__` setter runs).
+          inputResponses = Object.assign(Object.create(null), Object.fromEntries(answers))
         }
         requestState = outcome.requestState
         if (callOptions?.onRound !== undefined) {

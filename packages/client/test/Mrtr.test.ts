@@ -342,3 +342,38 @@ describe("input_required loop", () => {
       assert.strictEqual(server.received.length, 1)
     }))
 })
+
+describe("input-request keys named like Object.prototype members (issue 11, item 5)", () => {
+  const oddRequests = () =>
+    JSON.parse(
+      `{"__proto__":${JSON.stringify(elicit("p?"))},"constructor":${JSON.stringify(elicit("c?"))},` +
+        `"toString":${JSON.stringify(elicit("t?"))}}`
+    )
+
+  it.effect("InputRequiredError keeps every key", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => inputRequired({ inputRequests: oddRequests(), requestState: "s" }))
+      const error = yield* Effect.flip(callTool().pipe(Effect.provide(clientLayer(server))))
+      assert.instanceOf(error, Errors.InputRequiredError)
+      if (!(error instanceof Errors.InputRequiredError)) return
+      assert.sameMembers(Object.keys(error.inputRequests), ["__proto__", "constructor", "toString"])
+      assert.isTrue(Object.hasOwn(error.inputRequests, "__proto__"))
+      assert.strictEqual((error.inputRequests as any).toString.params.message, "t?")
+      assertValid(server)
+    }))
+
+  it.effect("the automatic loop answers every key, and the retry carries them as own keys", () =>
+    Effect.gen(function*() {
+      const server = fakeServer((_, n) =>
+        n === 1 ? inputRequired({ inputRequests: oddRequests(), requestState: "s" }) : complete("ok")
+      )
+      const answered = ElicitationHandler.layer({
+        form: (params) => Effect.succeed(ElicitationHandler.accept({ name: params.message }))
+      })
+      yield* callTool().pipe(Effect.provide(clientLayer(server, {}, answered)))
+      const retry = server.received[1]!
+      assert.sameMembers(Object.keys(retry.params.inputResponses), ["__proto__", "constructor", "toString"])
+      assert.deepStrictEqual(retry.params.inputResponses.constructor, { action: "accept", content: { name: "c?" } })
+      assertValid(server)
+    }))
+})

@@ -14,6 +14,7 @@ import canonicalize from "canonicalize"
 import { Effect } from "effect"
 import { Digest } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
+import { NotCanonicalJson } from "./Errors.ts"
 
 const encoder = new TextEncoder()
 
@@ -24,6 +25,79 @@ const encoder = new TextEncoder()
  * @since 0.1.0
  */
 export const canonicalJson = (value: unknown): string => canonicalize(value) ?? "null"
+
+// A lone UTF-16 surrogate: UTF-8 cannot encode it (TextEncoder would write
+// U+FFFD, so "\ud800" and "\ufffd" would share a digest) and RFC 8785 rejects it.
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const wellFormed = (text: string): boolean => !loneSurrogate.test(text)
+
+const describeNumber = (n: number): string =>
+  Number.isNaN(n) ? "NaN is not a JSON number" : `${n > 0 ? "" : "-"}Infinity is not a JSON number (a number out of range, such as 1e400)`
+
+/**
+ * The first part of `value` that canonical JSON (RFC 8785) cannot represent,
+ * as a {@link NotCanonicalJson} whose `path` starts at `root` (segments joined
+ * by `/`); `undefined` when the whole value is representable. Refused: numbers
+ * that are not finite (`JSON.parse` turns `1e400` into `Infinity`), strings
+ * and object keys with a lone surrogate, `bigint`s, symbols and functions
+ * (where JSON would not drop them) and cycles. Objects with a `toJSON` method
+ * are leaves (canonicalization calls it). Iterative: any depth is safe.
+ *
+ * @since 0.1.0
+ */
+export const canonicalProblem = (value: unknown, root = "$"): NotCanonicalJson | undefined => {
+  // `close` entries are popped after the children of their object: it is then
+  // off the current path again (shared is fine, cyclic is not).
+  const stack: Array<{ readonly node: unknown; readonly path: string; readonly inArray: boolean; readonly close?: object }> = [
+    { node: value, path: root, inArray: true }
+  ]
+  const open = new Set<object>()
+  while (stack.length > 0) {
+    const { close, inArray, node, path } = stack.pop()!
+    if (close !== undefined) {
+      open.delete(close)
+      continue
+    }
+    switch (typeof node) {
+      case "number":
+        if (!Number.isFinite(node)) return new NotCanonicalJson({ path, reason: describeNumber(node) })
+        continue
+      case "string":
+        if (!wellFormed(node)) {
+          return new NotCanonicalJson({ path, reason: "the text holds a lone surrogate (not valid Unicode)" })
+        }
+        continue
+      case "bigint":
+        return new NotCanonicalJson({ path, reason: "a bigint is not a JSON number" })
+      case "symbol":
+      case "function":
+        if (inArray) return new NotCanonicalJson({ path, reason: `a ${typeof node} is not a JSON value` })
+        continue
+      case "object": {
+        if (node === null || typeof (node as { readonly toJSON?: unknown }).toJSON === "function") continue
+        if (open.has(node)) return new NotCanonicalJson({ path, reason: "the value contains itself (a cycle)" })
+        open.add(node)
+        stack.push({ node: undefined, path, inArray: false, close: node })
+        if (Array.isArray(node)) {
+          for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], path: `${path}/${i}`, inArray: true })
+        } else {
+          const keys = Object.keys(node)
+          for (let i = keys.length - 1; i >= 0; i--) {
+            const key = keys[i]!
+            if (!wellFormed(key)) {
+              return new NotCanonicalJson({ path, reason: "an object key holds a lone surrogate (not valid Unicode)" })
+            }
+            stack.push({ node: (node as Record<string, unknown>)[key], path: `${path}/${key}`, inArray: false })
+          }
+        }
+        continue
+      }
+      default:
+        continue
+    }
+  }
+  return undefined
+}
 
 // Base64url of the digest: the runtime's native `Buffer` codec when there is
 // one (Node.js, Bun, Deno), `effect/encoding` elsewhere; same unpadded output.
@@ -39,10 +113,11 @@ const encodeBase64Url: (bytes: Uint8Array) => string = nativeBuffer === undefine
 // the same questions (one per ask, every round) and often the same arguments
 // over and over; canonicalizing and hashing them each time was a visible share
 // of a round on the benchmark. Equal `JSON.stringify` texts are the same JSON
-// value, so they have the same canonical form and digest (one exception:
-// `NaN`/`±Infinity`, which JSON.stringify writes as `null` where canonicalization
-// rejects them, may hit the entry of the same value with `null`; arguments come
-// from JSON and cannot hold them). Bounded: only texts up to `cacheableLength`
+// value, so they have the same canonical form and digest. That holds only for
+// values canonical JSON represents: `JSON.stringify` writes `NaN`/`±Infinity`
+// as `null` and escapes lone surrogates that UTF-8 cannot carry, so a value is
+// checked (`canonicalProblem`) before any key is made of it, and a value that
+// fails is never digested. Bounded: only texts up to `cacheableLength`
 // characters, and the cache is emptied when full.
 const cacheableLength = 2048
 const cacheEntries = 1024
@@ -84,7 +159,8 @@ const plainContainer = (value: object): boolean => {
  * `TypeError`, leaving the value as it was, when it holds anything but plain
  * JSON: objects of another prototype (a `Date`, a typed array, a class
  * instance, an `Array` subclass), accessors, `toJSON` methods, arrays with
- * holes, or a cycle.
+ * holes, a cycle, or a leaf canonical JSON cannot represent (a non-finite
+ * number, a lone surrogate; see {@link canonicalProblem}).
  *
  * @since 0.1.0
  */
@@ -112,6 +188,8 @@ export const freezeJson = <A>(value: A): A => {
     path.delete(node)
   }
   visit(value)
+  const problem = canonicalProblem(value)
+  if (problem !== undefined) throw new TypeError(`Canonical.freezeJson: ${problem.message}`)
   for (const container of containers) Object.freeze(container)
   for (const container of containers) frozenDigests.set(container, {})
   return value
@@ -149,7 +227,9 @@ const remember = (key: string, digest: string): string => {
 
 /**
  * `digestOf` with an explicit `Digest` service (the engine resolves it once
- * per request instead of once per ask).
+ * per request instead of once per ask). Dies with {@link NotCanonicalJson}
+ * when `value` is not representable (see {@link canonicalProblem}): check
+ * values that come from outside first, and fail with that error instead.
  *
  * @since 0.1.0
  */
@@ -158,6 +238,8 @@ export const digestWith = (digest: Digest.Digest["Service"], value: unknown, byt
     const frozen = frozenEntry(value)
     const remembered = frozen?.[bytes]
     if (remembered !== undefined) return Effect.succeed(remembered)
+    const problem = frozen === undefined ? canonicalProblem(value) : undefined
+    if (problem !== undefined) return Effect.die(problem)
     const key = cacheKey(value, bytes)
     const known = key === undefined ? undefined : cache.get(key)
     if (known !== undefined) {
@@ -185,6 +267,7 @@ export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
   const frozen = frozenEntry(value)
   const remembered = frozen?.[bytes]
   if (remembered !== undefined) return remembered
+  if (frozen === undefined && canonicalProblem(value) !== undefined) return undefined
   const key = cacheKey(value, bytes)
   const known = key === undefined ? undefined : cache.get(key)
   if (known !== undefined && frozen !== undefined) frozen[bytes] = known

@@ -38,6 +38,12 @@ export type AskKind = "elicitation" | "sampling" | "roots"
  *   once `decode` gave it an outcome; by default the response as received. It
  *   must decode to the same outcome: it drops what `decode` ignores (unknown
  *   keys), so that a client cannot grow the sealed `requestState` with them.
+ * - `explain` (optional): for a response `decode` refused, why, in plain
+ *   words for the person answering (e.g. `"email" must be an email address`).
+ * - `withReason` (optional): the input request to send when the key is asked
+ *   again after a refusal, presenting `reason` (a form puts it in its
+ *   `message`). Presentation only: the engine pins the next answer to the
+ *   digest of `request`, so the handler's question on replay accepts it.
  *
  * @since 0.1.0
  */
@@ -47,6 +53,8 @@ export interface Ask<A, E> {
   readonly request: InputRequest
   readonly decode: (key: string, response: unknown) => Result.Result<A, E> | undefined
   readonly record?: ((response: unknown) => unknown) | undefined
+  readonly explain?: ((key: string, response: unknown) => string | undefined) | undefined
+  readonly withReason?: ((reason: string) => InputRequest) | undefined
 }
 
 /**

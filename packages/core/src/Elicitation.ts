@@ -17,7 +17,12 @@ import { ElicitResult, type ElicitRequest } from "@mrtr/protocol"
 import { freezeJson, isFrozenJson } from "./Canonical.ts"
 import { Conversation } from "./Conversation.ts"
 import * as ElicitationSchema from "./ElicitationSchema.ts"
-import { ElicitationCancelled, ElicitationDeclined, type MissingClientCapability } from "./Errors.ts"
+import {
+  ElicitationCancelled,
+  ElicitationDeclined,
+  InvalidElicitationSchema,
+  type MissingClientCapability
+} from "./Errors.ts"
 
 export {
   /**
@@ -63,7 +68,7 @@ const recordAnswer = (response: unknown, fields: ReadonlyArray<string>): unknown
   const { action, content } = decoded.value
   if (content === undefined || action === "cancel") return { action }
   if (action === "decline") return { action, content }
-  const kept: Record<string, unknown> = {}
+  const kept: Record<string, unknown> = Object.create(null)
   for (const field of fields) {
     if (Object.hasOwn(content, field)) kept[field] = (content as Record<string, unknown>)[field]
   }
@@ -133,6 +138,25 @@ const formQuestion = (requestedSchema: ElicitationSchema.RequestedSchema, messag
 }
 
 /**
+ * The first words of a form's `message` when it is asked again after a
+ * refused answer: `"Your answer was not accepted: <reason> Please answer
+ * again."`, a blank line, then the form's own message.
+ *
+ * @since 0.1.0
+ */
+export const refusedPrefix = "Your answer was not accepted: "
+
+/**
+ * The `message` of a form asked again after a refused answer: the reason
+ * (which field, which rule, see `ElicitationSchema.refusal`) above the
+ * form's own `message`.
+ *
+ * @since 0.1.0
+ */
+export const refusedMessage = (reason: string, message: string): string =>
+  `${refusedPrefix}${reason} Please answer again.\n\n${message}`
+
+/**
  * Asks the user to fill in a form and returns the accepted content decoded
  * with `schema` (through its JSON codec, so `Schema.Date` fields and the like
  * work).
@@ -143,8 +167,11 @@ const formQuestion = (requestedSchema: ElicitationSchema.RequestedSchema, messag
  * content), `ElicitationCancelled` (action `cancel`) or
  * `MissingClientCapability`. An accepted answer whose content does not decode,
  * or breaks a `format` of the form (email, uri, date, date-time), is treated
- * as missing and the form is asked again. A schema outside the
- * spec's subset is a defect (`InvalidElicitationSchema`).
+ * as missing and the form is asked again, its `message` starting with the
+ * reason ({@link refusedMessage}); the reason is not part of the question's
+ * digest, so the next answer is taken by the same ask. A schema outside the
+ * spec's subset is a defect (`InvalidElicitationSchema`, naming the form's
+ * key and the field).
  *
  * @since 0.1.0
  */
@@ -155,7 +182,15 @@ export const form = <A>(
     const made = "requestedSchema" in options.schema
       ? Result.succeed(options.schema)
       : ElicitationSchema.make(options.schema)
-    if (Result.isFailure(made)) return Effect.die(made.failure)
+    if (Result.isFailure(made)) {
+      const { path, reason } = made.failure
+      return Effect.die(
+        new InvalidElicitationSchema({
+          path,
+          reason: `${reason} (in the form ${options.key === undefined ? `asking "${options.message}"` : `"${options.key}"`})`
+        })
+      )
+    }
     const { requestedSchema, schema } = made.success
     const decodeContent = contentDecoder(schema as Schema.Codec<A, any>)
     const request = formQuestion(requestedSchema, options.message)
@@ -171,7 +206,17 @@ export const form = <A>(
             const value = decodeContent(content ?? {})
             return value._tag === "Some" ? Result.succeed(value.value) : undefined
           }),
-        record: (response) => recordAnswer(response, Object.keys(requestedSchema.properties))
+        record: (response) => recordAnswer(response, Object.keys(requestedSchema.properties)),
+        explain: (_key, response) => {
+          const decoded = decodeElicitResult(response)
+          if (decoded._tag === "None" || decoded.value.action !== "accept") return undefined
+          return ElicitationSchema.refusal(requestedSchema, decoded.value.content) ??
+            "the answer does not fit the form."
+        },
+        withReason: (reason) => ({
+          method: "elicitation/create",
+          params: { ...request.params, message: refusedMessage(reason, options.message) } as ElicitRequest["params"]
+        })
       })
     )
   })

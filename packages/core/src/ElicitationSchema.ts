@@ -16,6 +16,8 @@ import { Result, Schema } from "effect"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol"
 import { freezeJson } from "./Canonical.ts"
 import { InvalidElicitationSchema } from "./Errors.ts"
+import * as formCheck from "./internal/formCheck.ts"
+import { FORMATS } from "./internal/formCheck.ts"
 
 /**
  * The `requestedSchema` of a form elicitation:
@@ -53,48 +55,38 @@ export type FormSchemaInput<A> = Schema.Codec<A, any, never, never>
 
 type Json = { readonly [key: string]: unknown }
 
-const STRING_FORMATS = new Set(["email", "uri", "date", "date-time"])
-
-const isCalendarDate = (year: number, month: number, day: number): boolean => {
-  const date = new Date(Date.UTC(year, month - 1, day))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-}
-
-// JSON Schema 2020-12 formats (RFC 3339 full-date / date-time, RFC 3986 URI,
-// an address with one "@" and no spaces), checked as JSON Schema validators do.
-const FORMAT_CHECKS: Readonly<Record<string, (value: string) => boolean>> = {
-  email: (value) => /^[^\s@]+@[^\s@]+$/.test(value),
-  uri: (value) => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) && URL.canParse(value),
-  date: (value) => {
-    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
-    return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))
-  },
-  "date-time": (value) => {
-    const match = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(value)
-    return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) &&
-      Number(match[4]) < 24 && Number(match[5]) < 60 && Number(match[6]) < 61
-  }
-}
+const STRING_FORMATS = new Set(Object.keys(FORMATS))
 
 /**
  * True when every string field of `content` that `requestedSchema` gives a
- * `format` (email, uri, date, date-time) has that format. The Effect Schema
- * behind a form may only annotate a format, so accepted answers are checked
- * against the `requestedSchema` the client was shown as well.
+ * `format` (email, uri, date, date-time) has that format, as JSON Schema
+ * 2020-12 defines it (checked with `ajv-formats`' full formats: real
+ * calendar dates for every year from 0000, offsets up to ±23:59, ASCII
+ * addresses). The Effect Schema behind a form may only annotate a format, so
+ * accepted answers are checked against the `requestedSchema` the client was
+ * shown as well.
  *
  * @since 0.1.0
  */
-export const formatsHold = (requestedSchema: RequestedSchema, content: unknown): boolean => {
-  if (typeof content !== "object" || content === null) return true
-  for (const [name, field] of Object.entries(requestedSchema.properties)) {
-    const format = (field as { readonly format?: unknown }).format
-    if (typeof format !== "string" || !Object.hasOwn(content, name)) continue
-    const value = (content as Record<string, unknown>)[name]
-    const check = FORMAT_CHECKS[format]
-    if (typeof value === "string" && check !== undefined && !check(value)) return false
-  }
-  return true
+export const formatsHold = (requestedSchema: RequestedSchema, content: unknown): boolean =>
+  formCheck.formatsHold(requestedSchema, content)
+
+/**
+ * Why an accepted answer's `content` does not fit `requestedSchema`, in plain
+ * words naming each refused field (its `title`, else its name) and the rule it
+ * breaks: a required field missing, a value of the wrong type, a string too
+ * short or too long, not of its format, not one of the choices, a number out
+ * of bounds or not whole, a multi-select with unknown, too few or too many
+ * choices, text that is not valid Unicode. `undefined` when every field fits.
+ * The reason never quotes the answer.
+ *
+ * @since 0.1.0
+ */
+export const refusal = (requestedSchema: RequestedSchema, content: unknown): string | undefined => {
+  const found = formCheck.problems(requestedSchema, content)
+  return found.length === 0 ? undefined : `${found.join("; ")}.`
 }
+
 const ANNOTATIONS = ["title", "description"] as const
 
 const fail = <A = never>(path: string, reason: string): Result.Result<A, InvalidElicitationSchema> =>
@@ -163,6 +155,21 @@ const convertProperty = (
   js: unknown
 ): Result.Result<PrimitiveSchemaDefinition, InvalidElicitationSchema> => {
   if (!isObject(js)) return fail(path, "not a JSON Schema object")
+  // Effect writes some checks (a second length bound, code point bounds) as
+  // `allOf` members: fold them into the field, keeping the tightest bound.
+  if (Array.isArray(js.allOf) && js.allOf.every(isObject)) {
+    const { allOf, ...rest } = js
+    const merged: Record<string, unknown> = { ...rest }
+    for (const member of allOf as ReadonlyArray<Json>) {
+      for (const [key, value] of Object.entries(member)) {
+        const current = merged[key]
+        merged[key] = typeof current === "number" && typeof value === "number"
+          ? (key.startsWith("min") ? Math.max(current, value) : key.startsWith("max") ? Math.min(current, value) : value)
+          : value
+      }
+    }
+    return convertProperty(path, merged)
+  }
   if (js.$ref !== undefined) {
     return fail(path, "named or recursive schemas are not allowed; inline a primitive schema")
   }
@@ -249,14 +256,50 @@ export const make = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>
 /**
  * Like {@link make}, but throws the `InvalidElicitationSchema` at once: use it
  * at module level so that a schema outside the subset is rejected when the
- * form is defined, not when a user first reaches it.
+ * form is defined, not when a user first reaches it. `name` (e.g. the ask's
+ * key) is written into the error's reason, next to the offending field.
  *
  * @since 0.1.0
  */
-export const makeUnsafe = <A>(schema: FormSchemaInput<A>): FormSchema<A> => {
+export const makeUnsafe = <A>(schema: FormSchemaInput<A>, name?: string): FormSchema<A> => {
   const result = make(schema)
-  if (Result.isFailure(result)) throw result.failure
+  if (Result.isFailure(result)) {
+    if (name === undefined) throw result.failure
+    throw new InvalidElicitationSchema({ path: result.failure.path, reason: `${result.failure.reason} (form "${name}")` })
+  }
   return result.success
+}
+
+/**
+ * The form schemas a tool, prompt or resource declares it asks, by form name
+ * (usually the ask's key): Effect Schemas or ready `FormSchema`s.
+ *
+ * @since 0.1.0
+ */
+export type DeclaredForms = Readonly<Record<string, FormSchemaInput<any> | FormSchema<any>>>
+
+/**
+ * Checks every declared form of `owner` (e.g. `tool "book"`) against the
+ * elicitation subset, and throws the first `InvalidElicitationSchema`, its
+ * `path` the field and its reason naming the owner and the form, e.g.
+ * `Invalid elicitation schema at "street": ... (tool "book", form "address")`.
+ * For definitions (`Tool.make`, `Prompt.make`, `Resource.make`), so that a
+ * form the spec does not allow is refused when defined, not when called.
+ *
+ * @since 0.1.0
+ */
+export const checkForms = (owner: string, forms: DeclaredForms | undefined): void => {
+  if (forms === undefined) return
+  for (const [name, form] of Object.entries(forms)) {
+    if ("requestedSchema" in form) continue
+    const result = make(form)
+    if (Result.isFailure(result)) {
+      throw new InvalidElicitationSchema({
+        path: result.failure.path,
+        reason: `${result.failure.reason} (${owner}, form "${name}")`
+      })
+    }
+  }
 }
 
 // The checks a form field may carry: those the requestedSchema expresses
@@ -314,6 +357,111 @@ const unsupportedCheck = (ast: unknown, seen = new Set<unknown>()): string | und
   return undefined
 }
 
+// The bounds the decoder enforces on a field, from its checks (and those of
+// union members, e.g. an optional field): Effect's JSON Schema generator drops
+// some of them (the bounds of `Schema.Number`, whose JSON form is a union with
+// the non-finite strings; a second `isMinLength`), so they are put back into
+// the field's `requestedSchema` from the checks themselves.
+interface Bounds {
+  lowerLength?: number
+  upperLength?: number
+  minimum?: number
+  maximum?: number
+  integer?: boolean
+  exclusive?: boolean
+}
+
+const enforcedBounds = (ast: unknown, bounds: Bounds = {}, seen = new Set<unknown>()): Bounds => {
+  if (typeof ast !== "object" || ast === null || seen.has(ast)) return bounds
+  seen.add(ast)
+  const node = ast as { readonly checks?: ReadonlyArray<unknown>; readonly types?: ReadonlyArray<unknown> }
+  const lower = (key: "lowerLength" | "minimum", value: unknown) => {
+    if (typeof value === "number") bounds[key] = Math.max(bounds[key] ?? -Infinity, value)
+  }
+  const upper = (key: "upperLength" | "maximum", value: unknown) => {
+    if (typeof value === "number") bounds[key] = Math.min(bounds[key] ?? Infinity, value)
+  }
+  const checks = [...(node.checks ?? [])]
+  while (checks.length > 0) {
+    const check = checks.pop() as {
+      readonly checks?: ReadonlyArray<unknown>
+      readonly annotations?: { readonly representation?: { readonly id?: unknown; readonly payload?: any } }
+    }
+    if (check.checks !== undefined) {
+      checks.push(...check.checks)
+      continue
+    }
+    const representation = check.annotations?.representation
+    const payload = representation?.payload ?? {}
+    switch (representation?.id) {
+      case "effect/schema/isMinLength":
+        lower("lowerLength", payload.minLength)
+        break
+      case "effect/schema/isMinCodePoints":
+        lower("lowerLength", payload.minCodePoints)
+        break
+      case "effect/schema/isMaxLength":
+        upper("upperLength", payload.maxLength)
+        break
+      case "effect/schema/isMaxCodePoints":
+        upper("upperLength", payload.maxCodePoints)
+        break
+      case "effect/schema/isBetweenLength":
+      case "effect/schema/isBetweenCodePoints":
+        lower("lowerLength", payload.minimum)
+        upper("upperLength", payload.maximum)
+        break
+      case "effect/schema/isBetween":
+        if (payload.exclusiveMinimum === true || payload.exclusiveMaximum === true) bounds.exclusive = true
+        lower("minimum", payload.minimum)
+        upper("maximum", payload.maximum)
+        break
+      case "effect/schema/isGreaterThanOrEqualTo":
+        lower("minimum", payload.minimum)
+        break
+      case "effect/schema/isLessThanOrEqualTo":
+        upper("maximum", payload.maximum)
+        break
+      case "effect/schema/isInt":
+        bounds.integer = true
+        break
+    }
+  }
+  for (const member of node.types ?? []) enforcedBounds(member, bounds, seen)
+  return bounds
+}
+
+/** `field` with every bound of `bounds` written in, or a failure naming the bound it cannot carry. */
+const withBounds = (
+  path: string,
+  field: PrimitiveSchemaDefinition,
+  bounds: Bounds
+): Result.Result<PrimitiveSchemaDefinition, InvalidElicitationSchema> => {
+  const out = { ...field } as Record<string, unknown>
+  const tighten = (key: string, value: number | undefined, pick: (a: number, b: number) => number) => {
+    if (value === undefined || !Number.isFinite(value)) return
+    out[key] = typeof out[key] === "number" ? pick(out[key] as number, value) : value
+  }
+  const isEnum = "enum" in out || "oneOf" in out
+  const hasLength = bounds.lowerLength !== undefined || bounds.upperLength !== undefined
+  const hasRange = bounds.minimum !== undefined || bounds.maximum !== undefined || bounds.integer === true
+  if (bounds.exclusive === true) return fail(path, "exclusive bounds cannot be expressed in an elicitation form")
+  if (out.type === "string" && !isEnum && !hasRange) {
+    tighten("minLength", bounds.lowerLength, Math.max)
+    tighten("maxLength", bounds.upperLength, Math.min)
+  } else if (out.type === "array" && !hasRange) {
+    tighten("minItems", bounds.lowerLength, Math.max)
+    tighten("maxItems", bounds.upperLength, Math.min)
+  } else if ((out.type === "number" || out.type === "integer") && !hasLength) {
+    if (bounds.integer === true) out.type = "integer"
+    tighten("minimum", bounds.minimum, Math.max)
+    tighten("maximum", bounds.maximum, Math.min)
+  } else if (hasLength || hasRange) {
+    return fail(path, `the field's checks cannot be expressed for a ${isEnum ? "choice" : String(out.type)} field`)
+  }
+  return Result.succeed(out as PrimitiveSchemaDefinition)
+}
+
 const convert = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>, InvalidElicitationSchema> => {
   const properties0 = (schema.ast as { readonly propertySignatures?: ReadonlyArray<{ readonly name: PropertyKey; readonly type: unknown }> })
     .propertySignatures ?? []
@@ -336,11 +484,15 @@ const convert = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>, In
   if (root.patternProperties !== undefined || isObject(root.additionalProperties)) {
     return fail("", "records and index signatures cannot be form fields")
   }
-  const properties: Record<string, PrimitiveSchemaDefinition> = {}
+  const properties: Record<string, PrimitiveSchemaDefinition> = Object.create(null)
+  const bounds = new Map(properties0.map((p) => [String(p.name), enforcedBounds(p.type)]))
   for (const [name, js] of Object.entries(root.properties)) {
     const converted = convertProperty(name, js)
     if (Result.isFailure(converted)) return Result.fail(converted.failure)
-    properties[name] = converted.success
+    // Every check the decoder enforces appears in the requestedSchema, or the form is refused.
+    const bounded = withBounds(name, converted.success, bounds.get(name) ?? {})
+    if (Result.isFailure(bounded)) return Result.fail(bounded.failure)
+    properties[name] = bounded.success
   }
   const required = Array.isArray(root.required) ? (root.required as Array<string>) : []
   // The requestedSchema as the client receives it (a JSON copy: the JSON Schema

@@ -32,11 +32,18 @@ import {
   missingCapabilities,
   requiredCapabilities
 } from "@mrtr/protocol"
-import { digestWith, knownDigest } from "./Canonical.ts"
+import { canonicalProblem, digestWith, knownDigest } from "./Canonical.ts"
 import { type Ask, Conversation } from "./Conversation.ts"
-import { JournalTooLarge, MissingClientCapability, RoundLimitExceeded } from "./Errors.ts"
+import { JournalTooLarge, MissingClientCapability, type NotCanonicalJson, RoundLimitExceeded } from "./Errors.ts"
+import { roundEndWatch, trackingScheduler } from "./internal/roundEnd.ts"
 import * as Journal from "./Journal.ts"
-import { type Binding, InvalidRequestState, RequestStateCodec, type RequestStateTooLarge } from "./RequestState.ts"
+import {
+  type Binding,
+  InvalidRequestState,
+  type ReplayGuardFull,
+  RequestStateCodec,
+  type RequestStateTooLarge
+} from "./RequestState.ts"
 
 /**
  * The server-side bounds of a conversation.
@@ -100,10 +107,13 @@ export type Outcome<A> =
 
 /**
  * The failures of {@link run} besides the handler's own: a bad, expired or
- * foreign `requestState` (`InvalidRequestState`, JSON-RPC -32602), too many
- * rounds, a journal or sealed state too large, and an ask the client cannot
- * answer when the handler does not catch it (`MissingClientCapability`,
- * JSON-RPC -32021).
+ * foreign `requestState` (`InvalidRequestState`, JSON-RPC -32602), arguments
+ * (or a target) that canonical JSON cannot represent (`NotCanonicalJson`,
+ * JSON-RPC -32602: a non-finite number such as `1e400`, a lone surrogate),
+ * too many rounds, a journal or sealed state too large, a single-use state
+ * that the `ReplayGuard` has no room to redeem (`ReplayGuardFull`), and an
+ * ask the client cannot answer when the handler does not catch it
+ * (`MissingClientCapability`, JSON-RPC -32021).
  *
  * @since 0.1.0
  */
@@ -113,6 +123,8 @@ export type RunError =
   | JournalTooLarge
   | RequestStateTooLarge
   | MissingClientCapability
+  | NotCanonicalJson
+  | ReplayGuardFull
 
 interface PendingAsk {
   readonly digest: string
@@ -128,143 +140,6 @@ type Winner<A, E> =
   | { readonly _tag: "Suspend" }
 
 /**
- * The scheduler the handler's fibers run on: `base`, reporting to the watch
- * every task it queues for them until the task has run. A fiber that yields
- * (every 2048 operations) or resumes after an asynchronous callback is
- * active, so a long computation between two concurrent asks does not split
- * them into two rounds.
- */
-const trackingScheduler = (base: Scheduler.Scheduler, watch: RoundEndWatch): Scheduler.Scheduler => ({
-  executionMode: base.executionMode,
-  shouldYield: (fiber) => base.shouldYield(fiber),
-  makeDispatcher: () => {
-    const dispatcher = base.makeDispatcher()
-    return {
-      scheduleTask: (task, priority) => {
-        watch.taskQueued()
-        dispatcher.scheduleTask(() => {
-          try {
-            task()
-          } finally {
-            watch.taskRan()
-          }
-        }, priority)
-      },
-      flush: () => dispatcher.flush()
-    }
-  }
-})
-
-/**
- * How many consecutive turns of the event loop the handler's fibers may keep
- * running (see `trackingScheduler`) without any ask, step or digest changing
- * before the round ends anyway: enough for some hundred thousand operations of
- * work between two concurrent asks, and an end for a fiber that never stops
- * (a busy polling loop).
- */
-const MAX_ACTIVE_TURNS = 64
-
-type RoundEndWatch = ReturnType<typeof roundEndWatch>
-
-/**
- * Decides when a round can make no more progress without answers: some ask
- * waits (`asking`), no step or question digest is in flight (`begin`/`end`),
- * and for two consecutive turns of the event loop (`setImmediate`) nothing
- * changed (`changed`) and the handler's fibers ran nothing (`taskQueued`/
- * `taskRan`, for at most {@link MAX_ACTIVE_TURNS} turns), so work that is
- * about to register another ask of the same round (a concurrent branch of
- * `Mrtr.all`, a microtask, an I/O callback that already fired) does so first.
- * Plain callbacks rather than a fiber: it runs on every suspended round.
- */
-const roundEndWatch = (asking: () => boolean) => {
-  let version = 0
-  let mark = 0
-  let quiet = 0
-  let busy = 0
-  let tasks = 0
-  let ranTask = false
-  let activeTurns = 0
-  // Waiting for a change until an ask waits (`asking`) and no work is in flight.
-  let waitingForChange = true
-  let timer: ReturnType<typeof setImmediate> | undefined
-  let suspended = false
-  let stopped = false
-  let listener: (() => void) | undefined
-  const suspend = () => {
-    suspended = true
-    const notify = listener
-    listener = undefined
-    notify?.()
-  }
-  const tick = () => {
-    timer = undefined
-    if (stopped) return
-    const changedSince = version !== mark
-    const active = tasks > 0 || ranTask
-    ranTask = false
-    activeTurns = changedSince ? 0 : active ? activeTurns + 1 : 0
-    const still = !changedSince && busy === 0 && (!active || activeTurns > MAX_ACTIVE_TURNS)
-    quiet = still ? quiet + 1 : 0
-    if (quiet < 2) return next()
-    if (asking()) return suspend()
-    // Quiet, but no ask waits (the handler dropped the ones it made): the
-    // round goes on until something changes.
-    quiet = 0
-    waitingForChange = true
-  }
-  const next = () => {
-    if (busy > 0 || !asking()) {
-      waitingForChange = true
-      return
-    }
-    mark = version
-    timer = setImmediate(tick)
-  }
-  const changed = () => {
-    version++
-    if (waitingForChange && !stopped) {
-      waitingForChange = false
-      quiet = 0
-      next()
-    }
-  }
-  return {
-    /** Something happened that may lead to more asks this round. */
-    changed,
-    /** A step or a question digest starts. */
-    begin: () => {
-      busy++
-    },
-    /** It ended (a change). */
-    end: () => {
-      busy--
-      changed()
-    },
-    /** A task was queued for one of the handler's fibers. */
-    taskQueued: () => {
-      tasks++
-    },
-    /** It ran. */
-    taskRan: () => {
-      tasks--
-      ranTask = true
-    },
-    /** The round is over (decided, or the request was interrupted). */
-    isStopped: () => stopped,
-    onSuspend: (f: () => void) => {
-      if (suspended) f()
-      else listener = f
-    },
-    stop: () => {
-      stopped = true
-      listener = undefined
-      if (timer !== undefined) clearImmediate(timer)
-      timer = undefined
-    }
-  }
-}
-
-/**
  * Runs one round of `handler` for `request`.
  *
  * Returns `Complete` or `InputRequired` (see {@link Outcome}); fails with the
@@ -276,8 +151,14 @@ const roundEndWatch = (asking: () => boolean) => {
  * when that key was pending last round for the same question (same digest),
  * or when the journal holds no answer for that key yet (so a client may answer
  * a question before it is asked, as the spec allows). An answer of the wrong
- * kind or shape counts as missing and the key is asked again; unknown keys are
- * ignored. A recorded answer is reused only while the question is unchanged.
+ * kind or shape, or one holding a value canonical JSON cannot represent (a
+ * lone surrogate), counts as missing and the key is asked again, with the
+ * reason when the ask can present one (`Ask.explain`/`Ask.withReason`: the
+ * re-asked form's message says which field was refused and why); the reason
+ * is presentation only, the question's digest stays that of the handler's
+ * question. Unknown keys are ignored. A recorded answer is reused only while
+ * the question is unchanged. Keys are kept in null-prototype objects and maps:
+ * `__proto__`, `constructor` or `toString` are keys like any other.
  *
  * @since 0.1.0
  */
@@ -330,7 +211,7 @@ export const runWith = <A, E, R>(
   // Written with combinators rather than `Effect.gen`: a generator suspended
   // across the round (until its end is detected) costs CPU and garbage on
   // every request.
-  Effect.flatMap(digestWith(services.digest, request.arguments ?? null), (argumentsDigest) => {
+  Effect.flatMap(checkedArgumentsDigest(services, request), (argumentsDigest) => {
     const binding: Binding = request.principal === undefined
       ? { method: request.method, target: request.target, argumentsDigest, audience: request.audience }
       : {
@@ -356,6 +237,25 @@ export const runWith = <A, E, R>(
     )
   })
 
+/**
+ * The digest of the request's arguments, once they (and the target) are known
+ * to be canonical JSON: a value that is not (`1e400`, a lone surrogate) is a
+ * typed `NotCanonicalJson`, whatever the digest cache holds.
+ */
+const checkedArgumentsDigest = (services: Services, request: Request): Effect.Effect<string, NotCanonicalJson> => {
+  const problem = canonicalProblem(request.target, "target") ??
+    (request.principal === undefined ? undefined : canonicalProblem(request.principal, "principal")) ??
+    canonicalProblem(request.arguments ?? null, "arguments")
+  return problem === undefined ? digestWith(services.digest, request.arguments ?? null) : Effect.fail(problem)
+}
+
+/** A fresh object without a prototype: keys from the wire (`__proto__`, `toString`) are plain keys in it. */
+const dictionary = <V>(): Record<string, V> => Object.create(null)
+
+/** `record[key]` when `key` is an own key of `record`, never an inherited member. */
+const own = <V>(record: Readonly<Record<string, V>>, key: string): V | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined
+
 /** One round against the given journal: run the handler until it completes or can only wait for answers. */
 const runRound = <A, E, R>(
   services: Services,
@@ -369,17 +269,19 @@ const runRound = <A, E, R>(
   const incoming = request.inputResponses ?? {}
 
   // The state of this run, local to this call.
-  const counters: Record<string, number> = {}
-  const answers: Record<string, Journal.Journal["answers"][string]> = {}
+  const counters: Record<string, number> = dictionary()
+  const answers: Record<string, Journal.Journal["answers"][string]> = dictionary()
+  // Why an answer taken this round was refused (shown when its key is asked again).
+  const refusals = new Map<string, string>()
   // How the answers taken this round are journaled (`Ask.record`), applied only
   // when a journal is sealed: a round that completes needs none of it.
   const recorders = new Map<string, (response: unknown) => unknown>()
-  const steps: Record<string, unknown> = {}
+  const steps: Record<string, unknown> = dictionary()
   const pending = new Map<string, PendingAsk>()
   const watch = roundEndWatch(() => pending.size > 0)
 
   const answerFor = <A2, E2>(ask: Ask<A2, E2>, key: string, digest: string): Result.Result<A2, E2> | undefined => {
-    const recorded = journal.answers[key]
+    const recorded = own(journal.answers, key)
     if (recorded !== undefined && recorded.d === digest) {
       const outcome = ask.decode(key, recorded.r)
       if (outcome !== undefined) {
@@ -388,14 +290,19 @@ const runRound = <A, E, R>(
       }
     }
     if (!Object.hasOwn(incoming, key)) return undefined
-    const pinned = journal.pending[key]
+    const pinned = own(journal.pending, key)
     const acceptable = pinned === undefined ? recorded === undefined : pinned === digest
     if (!acceptable) return undefined
     const response = incoming[key]
-    const outcome = ask.decode(key, response)
+    // A value canonical JSON cannot carry would make a question that quotes it undigestable.
+    const problem = canonicalProblem(response, `inputResponses/${key}`)
+    const outcome = problem === undefined ? ask.decode(key, response) : undefined
     if (outcome !== undefined) {
       answers[key] = { d: digest, r: response }
       if (ask.record !== undefined) recorders.set(key, ask.record)
+    } else if (ask.withReason !== undefined) {
+      const reason = ask.explain?.(key, response) ?? (problem === undefined ? undefined : problem.message)
+      if (reason !== undefined) refusals.set(key, reason)
     }
     return outcome
   }
@@ -464,7 +371,10 @@ const runRound = <A, E, R>(
                 )
               }
               if (entry === undefined) {
-                entry = { digest, request: ask.request, waiters: 0 }
+                // Asked again after a refused answer: the reason is shown, the digest stays the question's.
+                const reason = refusals.get(askKey)
+                const shown = reason === undefined || ask.withReason === undefined ? ask.request : ask.withReason(reason)
+                entry = { digest, request: shown, waiters: 0 }
                 pending.set(askKey, entry)
                 watch.changed()
               }
@@ -563,23 +473,32 @@ const runRound = <A, E, R>(
   const suspend = (): Effect.Effect<Outcome<A>, RunError> => {
     const round = journal.round + 1
     if (round > limits.maxRounds) return Effect.fail(new RoundLimitExceeded({ maxRounds: limits.maxRounds }))
-    const inputRequests: Record<string, InputRequest> = {}
-    const pendingDigests: Record<string, string> = {}
+    const inputRequests: Record<string, InputRequest> = dictionary()
+    const pendingDigests: Record<string, string> = dictionary()
     for (const [key, ask] of pending) {
       inputRequests[key] = ask.request
       pendingDigests[key] = ask.digest
     }
     // Answers the handler did not reach this round (its path changed before
     // them) are kept, so the client is not asked the same question twice.
-    const kept: Record<string, Journal.Journal["answers"][string]> = { ...journal.answers }
+    const kept: Record<string, Journal.Journal["answers"][string]> = Object.assign(dictionary(), journal.answers)
     for (const [key, digest] of Object.entries(journal.pending)) {
-      if (Object.hasOwn(incoming, key) && !pending.has(key)) kept[key] = { d: digest, r: incoming[key] }
+      if (
+        Object.hasOwn(incoming, key) && !pending.has(key) &&
+        canonicalProblem(incoming[key]) === undefined
+      ) kept[key] = { d: digest, r: incoming[key] }
     }
     for (const [key, record] of recorders) {
       const answer = answers[key]
       if (answer !== undefined) answers[key] = { d: answer.d, r: record(answer.r) }
     }
-    const next: Journal.Journal = { v: 1, round, answers: { ...kept, ...answers }, steps, pending: pendingDigests }
+    const next: Journal.Journal = {
+      v: 1,
+      round,
+      answers: Object.assign(kept, answers),
+      steps,
+      pending: pendingDigests
+    }
     // The size of the journal's JSON: key order does not change it, so plain
     // `JSON.stringify` measures it (canonicalizing only to count was a visible
     // cost per suspended round).

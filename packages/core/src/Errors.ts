@@ -95,6 +95,29 @@ export class InvalidElicitationSchema extends Schema.TaggedError<InvalidElicitat
 }
 
 /**
+ * A value that canonical JSON (RFC 8785) cannot represent: a number outside
+ * the finite IEEE 754 range (`1e400` parses to `Infinity`), a string or an
+ * object key holding a lone UTF-16 surrogate (`"\ud800"`), or something that
+ * is not JSON at all (a `bigint`, a function, a cycle). Its digest would be
+ * lossy or undefined, so such a value is never digested.
+ *
+ * `path` locates the value (`arguments/x`, `arguments/list/0`), `reason` says
+ * what is wrong in plain words. Request arguments that fail so are answered
+ * JSON-RPC `-32602` (InvalidParams) with this message.
+ * Source: RFC 8785 sections 3.2.2.2 (strings), 3.2.2.3 (numbers).
+ *
+ * @since 0.1.0
+ */
+export class NotCanonicalJson extends Schema.TaggedError<NotCanonicalJson>()("NotCanonicalJson", {
+  path: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `The value at ${this.path} cannot be represented in canonical JSON: ${this.reason}`
+  }
+}
+
+/**
  * The conversation would exceed the server's cap on rounds per request
  * (`maxRounds`, default 16).
  *

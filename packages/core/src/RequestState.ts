@@ -36,16 +36,46 @@
  * `decryption-failed` (tampered, other key, other binding), `payload-invalid`,
  * `expired`, `missing-jti`, `replayed`.
  *
+ * A single-use state that the {@link ReplayGuard} has no room to redeem is
+ * not a rejection: it fails with the distinct {@link ReplayGuardFull} (and
+ * counts in the `mrtr_replay_guard_full_total` metric).
+ *
  * Keys come from `MRTR_REQUEST_STATE_KEYS` ({@link KeyRing.fromConfig}); the
  * random per-process key of {@link KeyRing.generate} is only the documented
- * single-instance default (DESIGN.md, "Sealed requestState").
+ * single-instance default (DESIGN.md, "Sealed requestState"). The expiry is
+ * `MRTR_REQUEST_STATE_TTL` whenever the codec's options give no `ttl`,
+ * however the codec is built.
  *
  * @since 0.1.0
  */
-import { Config, Context, Duration, Effect, Layer, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
+import {
+  Config,
+  Context,
+  Duration,
+  Effect,
+  Layer,
+  Logger,
+  Option,
+  Redacted,
+  Result,
+  Schema,
+  SchemaIssue
+} from "effect"
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
+import { ReplayGuard, type ReplayGuardFull } from "./ReplayGuard.ts"
+
+export {
+  /** @since 0.1.0 */
+  ReplayGuard,
+  /** @since 0.1.0 */
+  ReplayGuardFull,
+  /** @since 0.1.0 */
+  type ReplayGuardMemoryOptions,
+  /** @since 0.1.0 */
+  replayGuardFullTotal
+} from "./ReplayGuard.ts"
 
 // -----------------------------------------------------------------------------
 // Binding
@@ -253,12 +283,22 @@ const generate: Effect.Effect<KeyRing> = Effect.gen(function*() {
   const random = yield* SecureRandom.SecureRandom
   const bytes = yield* random.randomBytes(keyLength)
   const ring = yield* Effect.orDie(fromBytes([{ bytes }]))
-  yield* Effect.logWarning(
-    `requestState is sealed with a random per-process key: it will not survive a restart and will not be ` +
-      `accepted by other instances. Set ${keysConfigName} for a fleet or for restarts.`
-  )
+  yield* warnRandomKey
   return ring
 }).pipe(Effect.provide(SecureRandom.layerWebCrypto))
+
+// Once per process (even with two copies of this module loaded), and on
+// stderr: a stdio server's stdout carries the protocol.
+const warnedKey = Symbol.for("@mrtr/core/RequestState/randomKeyWarned")
+const warnRandomKey: Effect.Effect<void> = Effect.suspend(() => {
+  const registry = globalThis as { [warnedKey]?: true }
+  if (registry[warnedKey] === true) return Effect.void
+  registry[warnedKey] = true
+  return Effect.logWarning(
+    `requestState is sealed with a random per-process key: it will not survive a restart and will not be ` +
+      `accepted by other instances. Set ${keysConfigName} for a fleet or for restarts.`
+  ).pipe(Effect.provideService(Logger.LogToStderr, true))
+})
 
 const configError = (message: string): Config.ConfigError =>
   new Config.ConfigError(
@@ -319,8 +359,8 @@ const fromConfig: Effect.Effect<KeyRing, Config.ConfigError> = Effect.gen(functi
  *   (8 characters): deterministic, so every instance derives the same id.
  *   Fails with {@link InvalidKeyRing}.
  * - `generate`: one random key. The single-instance default: it logs a
- *   warning (once per generated ring) that states will not survive a restart
- *   nor be accepted by other instances.
+ *   warning (once per process, on stderr with the default logger) that
+ *   states will not survive a restart nor be accepted by other instances.
  * - `fromConfig`: reads `Config.Redacted("MRTR_REQUEST_STATE_KEYS")`, a
  *   comma-separated list of base64url-encoded 32-byte keys, each optionally
  *   prefixed `id:` (e.g. `k2:…,k1:…`); the first is current. An absent (or,
@@ -348,101 +388,6 @@ export const KeyRing: {
 }
 
 // -----------------------------------------------------------------------------
-// ReplayGuard
-// -----------------------------------------------------------------------------
-
-/**
- * Options of {@link ReplayGuard.makeMemory}.
- *
- * `maxEntries` bounds the number of unexpired redeemed ids kept in memory
- * (default 100,000). When it is reached even after pruning expired ids, the
- * guard fails closed: `redeem` answers `false` (and logs a warning) rather
- * than forget an id that could then be replayed.
- *
- * @since 0.1.0
- */
-export interface ReplayGuardMemoryOptions {
-  readonly maxEntries?: number | undefined
-}
-
-/**
- * Server-side one-time-use enforcement for single-use `requestState`.
- *
- * `redeem(jti, expiresAt)` answers `true` the first time an id is redeemed
- * and `false` afterwards; `expiresAt` (epoch ms) is when the state expires,
- * after which the guard may forget the id (the codec rejects expired states
- * before redeeming). Redemption must be atomic.
- *
- * {@link ReplayGuard.layerMemory} keeps ids in process memory: right for one
- * instance only. A fleet needs a shared store (e.g. Redis `SET jti 1 NX PXAT
- * expiresAt`): provide another layer of this service to
- * {@link RequestStateCodec.layer}.
- *
- * Source: MCP 2026-07-28, basic/patterns/mrtr ("One-time use must be enforced server-side").
- *
- * @since 0.1.0
- */
-export class ReplayGuard extends Context.Service<ReplayGuard, {
-  readonly redeem: (jti: string, expiresAt: number) => Effect.Effect<boolean>
-}>()("@mrtr/core/RequestState/ReplayGuard") {
-  /**
-   * An in-memory guard: a `Map` from id to expiry, pruned of expired ids on
-   * use and bounded by `maxEntries` (fails closed when full). Time comes from
-   * the `Clock` service.
-   *
-   * @since 0.1.0
-   */
-  static readonly makeMemory = (options?: ReplayGuardMemoryOptions): Effect.Effect<ReplayGuard["Service"]> =>
-    Effect.sync(() => {
-      const maxEntries = options?.maxEntries ?? 100_000
-      if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-        throw new RangeError("ReplayGuard.makeMemory: maxEntries must be a positive integer")
-      }
-      const redeemed = new Map<string, number>()
-      // Ids arrive in roughly expiry order (one TTL per codec), so pruning
-      // from the oldest stops at the first live id; a full sweep runs when full.
-      const pruneHead = (now: number) => {
-        for (const [jti, expiresAt] of redeemed) {
-          if (expiresAt > now) return
-          redeemed.delete(jti)
-        }
-      }
-      const sweep = (now: number) => {
-        for (const [jti, expiresAt] of redeemed) {
-          if (expiresAt <= now) redeemed.delete(jti)
-        }
-      }
-      return ReplayGuard.of({
-        redeem: (jti, expiresAt) =>
-          Effect.clockWith((clock) => {
-            const now = clock.currentTimeMillisUnsafe()
-            pruneHead(now)
-            if (redeemed.has(jti)) return Effect.succeed(false)
-            if (redeemed.size >= maxEntries) {
-              sweep(now)
-              if (redeemed.size >= maxEntries) {
-                return Effect.as(
-                  Effect.logWarning(`ReplayGuard is full (${maxEntries} live ids): refusing single-use redemption`),
-                  false
-                )
-              }
-            }
-            redeemed.set(jti, expiresAt)
-            return Effect.succeed(true)
-          })
-      })
-    })
-
-  /**
-   * The default in-memory {@link ReplayGuard} (100,000 live ids). For a single
-   * instance only; swap this layer for a shared store in a fleet.
-   *
-   * @since 0.1.0
-   */
-  static readonly layerMemory: Layer.Layer<ReplayGuard> = Layer.effect(ReplayGuard, ReplayGuard.makeMemory())
-}
-
-// -----------------------------------------------------------------------------
 // RequestStateCodec
 // -----------------------------------------------------------------------------
 
@@ -450,7 +395,10 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
  * Options of {@link RequestStateCodec.make} and {@link RequestStateCodec.layer}.
  *
  * - `keyRing`: the keys, or an effect producing them (e.g. `KeyRing.fromConfig`).
- * - `ttl`: lifetime of a sealed state, default 10 minutes. Must be finite and positive.
+ * - `ttl`: lifetime of a sealed state. Must be finite and positive. When
+ *   absent, the optional Duration `MRTR_REQUEST_STATE_TTL` (read through
+ *   `Config`, so a `ConfigProvider` may supply it), else 10 minutes: the
+ *   same expiry whichever way the codec is built.
  * - `maxSize`: cap on the sealed string, in bytes (it is ASCII), default
  *   65,536. Sealing above it fails with {@link RequestStateTooLarge}; a longer
  *   state is rejected at unseal before any decoding.
@@ -466,6 +414,20 @@ export interface RequestStateCodecOptions<E = never> {
   readonly maxSize?: number | undefined
   readonly singleUse?: boolean | undefined
 }
+
+const ttlConfigError = (message: string): Config.ConfigError =>
+  new Config.ConfigError(
+    new Schema.SchemaError(new SchemaIssue.Pointer([ttlConfigName], new SchemaIssue.InvalidValue({ message })))
+  )
+
+/** `MRTR_REQUEST_STATE_TTL` (default 10 minutes), checked finite and positive. */
+const configuredTtl: Effect.Effect<Duration.Duration, Config.ConfigError> = Effect.gen(function*() {
+  const ttl = yield* Config.Duration(ttlConfigName).pipe(Config.withDefault(defaultTtl))
+  if (!Duration.isFinite(ttl) || !(Duration.toMillis(ttl) > 0)) {
+    return yield* Effect.fail(ttlConfigError("must be a finite, positive duration"))
+  }
+  return ttl
+})
 
 /**
  * Default lifetime of a sealed `requestState`: 10 minutes.
@@ -591,9 +553,9 @@ const parsePlaintext = (bytes: Uint8Array): Sealed | undefined => {
 
 const makeCodec = Effect.fnUntraced(function*<E>(
   options: RequestStateCodecOptions<E>
-): Effect.fn.Return<RequestStateCodec["Service"], E, Aead.Aead | SecureRandom.SecureRandom> {
+): Effect.fn.Return<RequestStateCodec["Service"], E | Config.ConfigError, Aead.Aead | SecureRandom.SecureRandom> {
   const keyRing = Effect.isEffect(options.keyRing) ? yield* options.keyRing : options.keyRing
-  const ttl = Duration.fromInputUnsafe(options.ttl ?? defaultTtl)
+  const ttl = options.ttl === undefined ? yield* configuredTtl : Duration.fromInputUnsafe(options.ttl)
   const ttlMillis = Duration.toMillis(ttl)
   if (!Duration.isFinite(ttl) || !(ttlMillis > 0)) {
     return yield* Effect.die(new RangeError("RequestStateCodec: ttl must be a finite, positive duration"))
@@ -658,19 +620,19 @@ const makeCodec = Effect.fnUntraced(function*<E>(
         )
       }))
 
-  const open = (sealed: Sealed): Effect.Effect<unknown, InvalidRequestState> =>
+  const open = (sealed: Sealed, principal: string | undefined): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull> =>
     Effect.clockWith((clock) => {
       if (clock.currentTimeMillisUnsafe() >= sealed.exp) return reject("expired")
       if (guard === undefined) return Effect.succeed(sealed.p)
       const jti = sealed.jti
       if (jti === undefined) return reject("missing-jti")
       return Effect.flatMap(
-        guard.redeem(jti, sealed.exp),
+        guard.redeem(jti, sealed.exp, principal),
         (first) => first ? Effect.succeed(sealed.p) : reject("replayed")
       )
     })
 
-  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState> =>
+  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull> =>
     Effect.suspend(() => {
       if (typeof state !== "string") return reject("malformed")
       if (state.length > maxSize) return reject("too-large")
@@ -693,7 +655,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
           onFailure: () => reject("decryption-failed"),
           onSuccess: (plaintext) => {
             const sealed = parsePlaintext(plaintext)
-            return sealed === undefined ? reject("payload-invalid") : open(sealed)
+            return sealed === undefined ? reject("payload-invalid") : open(sealed, binding.principal)
           }
         }
       )
@@ -719,7 +681,8 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  * - `unseal(state, binding)`: returns the payload when `state` was sealed by a
  *   key of the ring for the same {@link Binding}, has not expired (`now < exp`
  *   on the `Clock`) and, in single-use mode, was not redeemed before. Every
- *   other case fails with the same {@link InvalidRequestState}.
+ *   other case fails with the same {@link InvalidRequestState}, except a
+ *   single-use state the guard has no room for: {@link ReplayGuardFull}.
  *
  * Both run synchronously (no WebCrypto promise on the hot path):
  * XChaCha20-Poly1305 on `node:crypto`'s ChaCha20-Poly1305 where the runtime
@@ -733,18 +696,20 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  */
 export class RequestStateCodec extends Context.Service<RequestStateCodec, {
   readonly seal: (payload: unknown, binding: Binding) => Effect.Effect<string, RequestStateTooLarge>
-  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState>
+  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull>
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
   /**
    * Builds the service on the `Aead` and `SecureRandom` services of the
    * context. Dies on an invalid `ttl` or `maxSize`; fails with the error of an
-   * effectful `keyRing`.
+   * effectful `keyRing`, or with a `ConfigError` for an invalid
+   * `MRTR_REQUEST_STATE_TTL` (read when `ttl` is absent).
    *
    * @since 0.1.0
    */
   static readonly make: <E = never>(
     options: RequestStateCodecOptions<E>
-  ) => Effect.Effect<RequestStateCodec["Service"], E, Aead.Aead | SecureRandom.SecureRandom> = makeCodec
+  ) => Effect.Effect<RequestStateCodec["Service"], E | Config.ConfigError, Aead.Aead | SecureRandom.SecureRandom> =
+    makeCodec
 
   /**
    * A layer of the codec with its own `Aead` (`Aead.layerWebCryptoWith`, with
@@ -754,7 +719,9 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    *
    * @since 0.1.0
    */
-  static readonly layer = <E = never>(options: RequestStateCodecOptions<E>): Layer.Layer<RequestStateCodec, E> =>
+  static readonly layer = <E = never>(
+    options: RequestStateCodecOptions<E>
+  ): Layer.Layer<RequestStateCodec, E | Config.ConfigError> =>
     Layer.effect(RequestStateCodec, makeCodec(options).pipe(Effect.provide(cryptoLayer)))
 
   /**
@@ -767,22 +734,6 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    * @since 0.1.0
    */
   static readonly layerConfig: Layer.Layer<RequestStateCodec, Config.ConfigError> = Layer.unwrap(
-    Effect.gen(function*() {
-      const keyRing = yield* KeyRing.fromConfig
-      const ttl = yield* Config.Duration(ttlConfigName).pipe(Config.withDefault(defaultTtl))
-      if (!Duration.isFinite(ttl) || !(Duration.toMillis(ttl) > 0)) {
-        return yield* Effect.fail(
-          new Config.ConfigError(
-            new Schema.SchemaError(
-              new SchemaIssue.Pointer(
-                [ttlConfigName],
-                new SchemaIssue.InvalidValue({ message: "must be a finite, positive duration" })
-              )
-            )
-          )
-        )
-      }
-      return RequestStateCodec.layer({ keyRing, ttl })
-    })
+    Effect.map(configuredTtl, (ttl) => RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, ttl }))
   )
 }

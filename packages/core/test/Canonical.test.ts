@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Exit, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import { Canonical, ElicitationSchema } from "../src/index.ts"
 
@@ -169,4 +169,38 @@ describe("Canonical", () => {
       ;(form.requestedSchema.properties as Record<string, unknown>).extra = { type: "string" }
     }).toThrow(TypeError)
   })
+})
+
+describe("values canonical JSON cannot represent (issue 11, item 1)", () => {
+  it("canonicalProblem locates non-finite numbers, lone surrogates in values and keys, bigints and cycles", () => {
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    const shared = { a: 1 }
+    const cases: ReadonlyArray<readonly [unknown, string | undefined]> = [
+      [{ x: 1e400 }, "$/x"],
+      [{ x: [1, -1e400] }, "$/x/1"],
+      [{ x: NaN }, "$/x"],
+      [{ x: "a\ud800b" }, "$/x"],
+      [{ x: "\udc00" }, "$/x"],
+      [{ "\ud800": 1 }, "$"],
+      [{ x: 1n }, "$/x"],
+      [cyclic, "$/self"],
+      [{ ok: "\ud83d\ude00", n: -0, list: [shared, shared] }, undefined]
+    ]
+    for (const [value, path] of cases) {
+      expect(Canonical.canonicalProblem(value)?.path).toBe(path)
+    }
+  })
+
+  it.effect("a digest never comes from a lossy key: {x: Infinity} dies even after {x: null} was digested", () =>
+    Effect.gen(function*() {
+      yield* Canonical.digestOf({ x: null })
+      const exit = yield* Effect.exit(Canonical.digestOf({ x: Infinity }))
+      expect(Exit.isFailure(exit)).toBe(true)
+      expect(Canonical.knownDigest({ x: Infinity })).toBeUndefined()
+      // "\ud800" would encode to the bytes of "\ufffd": it is refused, not digested alike
+      yield* Canonical.digestOf("\ufffd")
+      expect(Exit.isFailure(yield* Effect.exit(Canonical.digestOf("\ud800")))).toBe(true)
+      expect(() => Canonical.freezeJson({ x: "\ud800" })).toThrow(/lone surrogate/)
+    }).pipe(Effect.provide(Digest.layerWebCrypto)))
 })

@@ -96,8 +96,18 @@ describe("ElicitationSchema.formatsHold", () => {
 
   it("accepts values of the declared formats, and fields that are absent", () => {
     expect(ElicitationSchema.formatsHold(requestedSchema, good)).toBe(true)
-    expect(ElicitationSchema.formatsHold(requestedSchema, { email: "a@b", born: "2024-02-29", at: "2026-08-01t23:59:60.5+02:00" })).toBe(true)
+    expect(ElicitationSchema.formatsHold(requestedSchema, { email: "a@b.c", born: "2024-02-29", at: "2026-08-01t23:59:60.5Z" })).toBe(true)
     expect(ElicitationSchema.formatsHold(requestedSchema, {})).toBe(true)
+  })
+
+  it("accepts dates of the years 0000 to 0099 (no 19xx mapping) and the extreme offsets", () => {
+    for (const born of ["0024-02-29", "0001-01-01", "0000-02-29", "0099-12-31"]) {
+      expect(ElicitationSchema.formatsHold(requestedSchema, { ...good, born }), born).toBe(true)
+    }
+    for (const at of ["0050-06-01T10:00:00Z", "0004-02-29T00:00:00+23:59", "2026-08-01T10:00:00-23:59"]) {
+      expect(ElicitationSchema.formatsHold(requestedSchema, { ...good, at }), at).toBe(true)
+    }
+    expect(ElicitationSchema.formatsHold(requestedSchema, { ...good, born: "0023-02-29" })).toBe(false)
   })
 
   it("refuses values that break their format", () => {
@@ -111,11 +121,95 @@ describe("ElicitationSchema.formatsHold", () => {
         { born: "2026-13-45" },
         { born: "2023-02-29" },
         { at: "2026-08-01 09:30" },
-        { at: "2026-08-01T25:00:00Z" }
+        { at: "2026-08-01T25:00:00Z" },
+        // offsets out of range, and addresses with controls or bidi overrides (issue 11, item 11)
+        { at: "2026-08-01T10:00:00+99:99" },
+        { at: "2026-08-01T10:00:00+24:00" },
+        { at: "2026-08-01T10:00:00+23:60" },
+        { email: "ada\u0000@example.org" },
+        { email: "ada\u202e@example.org" },
+        { email: "ada@exa\u202emple.org" }
       ]
     ) {
       expect(ElicitationSchema.formatsHold(requestedSchema, { ...good, ...bad })).toBe(false)
     }
   })
 
+})
+
+describe("ElicitationSchema: every check the decoder enforces is in the requestedSchema", () => {
+  it("bounds of Schema.Number, a repeated length check and an integer check are written in", () => {
+    const { requestedSchema, schema } = ElicitationSchema.makeUnsafe(Schema.Struct({
+      n: Schema.Number.check(Schema.isBetween({ minimum: 1, maximum: 3 })),
+      m: Schema.optionalKey(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(9))),
+      i: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 2, maximum: 4 })),
+      s: Schema.String.check(Schema.isMinLength(2), Schema.isMinLength(3), Schema.isMaxLength(8)),
+      c: Schema.String.check(Schema.isBetweenCodePoints(1, 5)),
+      tags: Schema.Array(Schema.Literals(["a", "b"])).check(Schema.isMaxLength(1))
+    }))
+    validateWire("ElicitRequestFormParams", { mode: "form", message: "m", requestedSchema })
+    expect(requestedSchema.properties.n).toEqual({ type: "number", minimum: 1, maximum: 3 })
+    expect(requestedSchema.properties.m).toEqual({ type: "number", minimum: 0, maximum: 9 })
+    expect(requestedSchema.properties.i).toMatchObject({ type: "integer", minimum: 2, maximum: 4 })
+    expect(requestedSchema.properties.s).toEqual({ type: "string", minLength: 3, maxLength: 8 })
+    expect(requestedSchema.properties.c).toEqual({ type: "string", minLength: 1, maxLength: 5 })
+    expect(requestedSchema.properties.tags).toMatchObject({ type: "array", maxItems: 1 })
+    // what the form says is what the decoder enforces: 2 is out of n's bounds on both sides
+    const decode = Schema.decodeUnknownOption(schema as Schema.Codec<any, any>)
+    expect(decode({ n: 4, i: 3, s: "abc", c: "x", tags: [] })._tag).toBe("None")
+    expect(ElicitationSchema.refusal(requestedSchema, { n: 4, i: 3, s: "abc", c: "x", tags: [] })).toBe(
+      "\"n\" must be at most 3."
+    )
+  })
+
+  it("a bound the form cannot carry (exclusive) is refused when the form is defined", () => {
+    const made = ElicitationSchema.make(Schema.Struct({
+      x: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1, exclusiveMaximum: true }))
+    }))
+    expect(Result.isFailure(made)).toBe(true)
+    if (Result.isFailure(made)) expect(made.failure.path).toBe("x")
+  })
+})
+
+describe("ElicitationSchema.refusal says which field was refused and why", () => {
+  const { requestedSchema } = ElicitationSchema.makeUnsafe(Schema.Struct({
+    name: Schema.String.check(Schema.isMinLength(2), Schema.isMaxLength(5)),
+    email: Schema.optionalKey(Schema.String.annotate({ format: "email" })),
+    site: Schema.optionalKey(Schema.String.annotate({ format: "uri" })),
+    born: Schema.optionalKey(Schema.String.annotate({ format: "date" })),
+    at: Schema.optionalKey(Schema.String.annotate({ format: "date-time" })),
+    age: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 120 }))),
+    ratio: Schema.optionalKey(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))),
+    size: Schema.optionalKey(Schema.Literals(["s", "m"])),
+    color: Schema.optionalKey(Schema.Union([Titled("r", "Red"), Titled("g", "Green")])),
+    tags: Schema.optionalKey(Schema.Array(Schema.Literals(["a", "b", "c"])).check(Schema.isBetweenLength(1, 2))),
+    ok: Schema.optionalKey(Schema.Boolean)
+  }))
+  const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string]> = [
+    ["required", {}, "\"name\" is required."],
+    ["minLength", { name: "A" }, "\"name\" must be at least 2 characters long."],
+    ["maxLength", { name: "Alexandra" }, "\"name\" must be at most 5 characters long."],
+    ["type (string)", { name: 42 }, "\"name\" must be text."],
+    ["format email", { name: "Ada", email: "not-an-email" }, "\"email\" must be an email address (such as name@example.com)."],
+    ["format uri", { name: "Ada", site: "not a uri" }, "\"site\" must be an absolute URI (such as https://example.com/page)."],
+    ["format date", { name: "Ada", born: "2023-02-29" }, "\"born\" must be a calendar date written YYYY-MM-DD."],
+    ["format date-time", { name: "Ada", at: "2026-08-01T10:00:00+24:00" }, "\"at\" must be a date and time such as 2026-07-28T09:30:00Z."],
+    ["minimum", { name: "Ada", age: -1 }, "\"age\" must be at least 0."],
+    ["maximum", { name: "Ada", ratio: 2 }, "\"ratio\" must be at most 1."],
+    ["integer", { name: "Ada", age: 1.5 }, "\"age\" must be a whole number."],
+    ["type (number)", { name: "Ada", age: "3" }, "\"age\" must be a number."],
+    ["enum", { name: "Ada", size: "xl" }, "\"size\" must be one of: s, m."],
+    ["titled enum", { name: "Ada", color: "b" }, "\"color\" must be one of: r, g."],
+    ["multi-select choices", { name: "Ada", tags: ["z"] }, "\"tags\" may only hold choices among: a, b, c."],
+    ["multi-select minItems", { name: "Ada", tags: [] }, "\"tags\" needs at least 1 choice."],
+    ["multi-select maxItems", { name: "Ada", tags: ["a", "b", "c"] }, "\"tags\" allows at most 2 choices."],
+    ["type (boolean)", { name: "Ada", ok: "yes" }, "\"ok\" must be yes or no (true or false)."],
+    ["lone surrogate", { name: "A\ud800B" }, "\"name\" holds text that is not valid Unicode."],
+    ["two fields", { name: "A", age: 200 }, "\"name\" must be at least 2 characters long; \"age\" must be at most 120."]
+  ]
+  for (const [kind, content, reason] of cases) {
+    it(kind, () => expect(ElicitationSchema.refusal(requestedSchema, content)).toBe(reason))
+  }
+  it("an answer that fits has no reason", () =>
+    expect(ElicitationSchema.refusal(requestedSchema, { name: "Ada", email: "ada@example.org", tags: ["a"] })).toBeUndefined())
 })

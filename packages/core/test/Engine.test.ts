@@ -621,3 +621,58 @@ describe("Engine.run against mutated states", () => {
       expect([...errors]).toEqual([JSON.stringify({ tag: "InvalidRequestState", message: "Invalid requestState" })])
     }), { timeout: 60_000 })
 })
+
+describe("Engine: a refused form answer is asked again with the reason (issue 18)", () => {
+  const Form = Schema.Struct({
+    name: Schema.String.check(Schema.isMinLength(2), Schema.isMaxLength(5)),
+    email: Schema.optionalKey(Schema.String.annotate({ format: "email" })),
+    site: Schema.optionalKey(Schema.String.annotate({ format: "uri" })),
+    born: Schema.optionalKey(Schema.String.annotate({ format: "date" })),
+    at: Schema.optionalKey(Schema.String.annotate({ format: "date-time" })),
+    age: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 120 }))),
+    ratio: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }))),
+    size: Schema.optionalKey(Schema.Literals(["s", "m"])),
+    tags: Schema.optionalKey(Schema.Array(Schema.Literals(["a", "b"])).check(Schema.isMaxLength(1))),
+    ok: Schema.optionalKey(Schema.Boolean)
+  })
+  const handler = Elicitation.form({ key: "f", message: "Fill in", schema: Form })
+  // one refused answer per kind of check the form subset allows (there is no `pattern` in it)
+  const refused: ReadonlyArray<readonly [string, Record<string, unknown>, string]> = [
+    ["required", {}, "\"name\" is required"],
+    ["type", { name: 7 }, "\"name\" must be text"],
+    ["minLength", { name: "A" }, "\"name\" must be at least 2 characters long"],
+    ["maxLength", { name: "Alexandra" }, "\"name\" must be at most 5 characters long"],
+    ["format email", { name: "Ada", email: "not-an-email" }, "\"email\" must be an email address"],
+    ["format uri", { name: "Ada", site: "nope" }, "\"site\" must be an absolute URI"],
+    ["format date", { name: "Ada", born: "2023-02-29" }, "\"born\" must be a calendar date"],
+    ["format date-time", { name: "Ada", at: "2026-01-01T10:00:00+99:99" }, "\"at\" must be a date and time"],
+    ["minimum", { name: "Ada", age: -3 }, "\"age\" must be at least 0"],
+    ["maximum", { name: "Ada", ratio: 2 }, "\"ratio\" must be at most 1"],
+    ["integer", { name: "Ada", age: 2.5 }, "\"age\" must be a whole number"],
+    ["enum", { name: "Ada", size: "xl" }, "\"size\" must be one of: s, m"],
+    ["multi-select", { name: "Ada", tags: ["a", "b"] }, "\"tags\" allows at most 1 choice"],
+    ["boolean", { name: "Ada", ok: "yes" }, "\"ok\" must be yes or no"],
+    ["lone surrogate", { name: "A\ud800" }, "\"name\" holds text that is not valid Unicode"]
+  ]
+  for (const [kind, content, reason] of refused) {
+    it.effect(`${kind}: the reason is shown, and the next answer is accepted on replay`, () =>
+      Effect.gen(function*() {
+        const first = expectInputRequired(yield* round(handler))
+        const asked = first.inputRequests!.f!
+        const second = expectInputRequired(
+          yield* round(handler, { inputResponses: { f: accept(content) }, requestState: first.requestState })
+        )
+        const reasked = second.inputRequests!.f! as { params: { message: string; requestedSchema: unknown } }
+        expect(reasked.params.message).toContain(reason)
+        expect(reasked.params.message.startsWith(Elicitation.refusedPrefix)).toBe(true)
+        expect(reasked.params.message.endsWith("\n\nFill in")).toBe(true)
+        expect(reasked.params.requestedSchema).toEqual((asked as any).params.requestedSchema)
+        // not part of the digest: the handler's question on replay takes the next answer
+        const third = yield* round(handler, {
+          inputResponses: { f: accept({ name: "Ada" }) },
+          requestState: second.requestState
+        })
+        expect(expectComplete(third)).toEqual({ name: "Ada" })
+      }))
+  }
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer, Logger, References, Result } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Logger, Metric, References, Result } from "effect"
 import { Aead, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import { TestClock } from "effect/testing"
@@ -9,6 +9,8 @@ import {
   InvalidRequestState,
   KeyRing,
   ReplayGuard,
+  ReplayGuardFull,
+  replayGuardFullTotal,
   RequestStateCodec,
   type RequestStateCodecOptions,
   RequestStateTooLarge
@@ -628,6 +630,39 @@ describe("RequestState", () => {
         expect(publicShape(yield* rejection(codec, state, binding))).toEqual(invalidShape)
       }))
 
+    it.effect("MRTR_REQUEST_STATE_TTL applies however the codec is built, unless the options give a ttl", () =>
+      Effect.gen(function*() {
+        const keyA = Base64Url.encode(keyBytesA)
+        const provider = ConfigProvider.layer(
+          ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: `cfg:${keyA}`, MRTR_REQUEST_STATE_TTL: "2 seconds" })
+        )
+        const ways: ReadonlyArray<readonly [string, Layer.Layer<RequestStateCodec, unknown>, number]> = [
+          ["layerConfig", RequestStateCodec.layerConfig, 2_000],
+          ["layer, KeyRing.fromConfig, singleUse", RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true }), 2_000],
+          ["layer, fixed keys", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }) }), 2_000],
+          ["layer, fixed keys, singleUse", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }), singleUse: true }), 2_000],
+          [
+            "make",
+            Layer.effect(RequestStateCodec, RequestStateCodec.make({ keyRing: KeyRing.fromConfig, singleUse: true })).pipe(
+              Layer.provide(cryptoLayer)
+            ),
+            2_000
+          ],
+          ["layer, explicit ttl", RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true, ttl: "5 seconds" }), 5_000]
+        ]
+        for (const [name, layer, ttl] of ways) {
+          const codec = yield* Effect.provide(Effect.service(RequestStateCodec), layer.pipe(Layer.provide(provider)))
+          const early = yield* codec.seal(journal, binding)
+          const late = yield* codec.seal(journal, binding)
+          yield* TestClock.adjust(ttl - 100)
+          expect(yield* codec.unseal(early, binding), name).toEqual(journal)
+          yield* TestClock.adjust(400)
+          const capture = captureReasons()
+          expect(publicShape(yield* capture.provide(rejection(codec, late, binding))), name).toEqual(invalidShape)
+          expect(capture.reasons, name).toEqual(["expired"])
+        }
+      }))
+
     it.effect("dies on a non-positive or infinite ttl", () =>
       Effect.gen(function*() {
         for (const ttl of [0, -1, "Infinity"] as const) {
@@ -806,21 +841,65 @@ describe("RequestState", () => {
         expect(seen[0]![1]).toBe(10 * 60_000)
       }))
 
-    it.effect("ReplayGuard.layerMemory redeems once, prunes expired ids and fails closed when full", () =>
+    it.effect("ReplayGuard.layerMemory redeems once, evicts expired ids, and a full guard is ReplayGuardFull, counted", () =>
       Effect.gen(function*() {
+        const fullCount = (scope: string) =>
+          Effect.map(Metric.value(Metric.withAttributes(replayGuardFullTotal, { scope })), (state) => state.count)
         const guard = yield* ReplayGuard.makeMemory({ maxEntries: 2 })
         expect(yield* guard.redeem("a", 1_000)).toBe(true)
         expect(yield* guard.redeem("a", 1_000)).toBe(false)
         expect(yield* guard.redeem("b", 5_000)).toBe(true)
-        // full with live ids: refuse rather than forget one
-        expect(yield* guard.redeem("c", 5_000)).toBe(false)
+        // full with live ids: a distinct typed failure rather than forget one, or call it a replay
+        const full = yield* Effect.flip(guard.redeem("c", 5_000))
+        expect(full).toBeInstanceOf(ReplayGuardFull)
+        expect(full).toMatchObject({ scope: "anonymous", capacity: 2 })
+        expect(full.message).toContain("retry later")
+        expect(yield* fullCount("anonymous")).toBe(1)
+        // an authenticated user is not refused because unauthenticated requests filled their pool
+        expect(yield* guard.redeem("p1", 5_000, "user:alice")).toBe(true)
         yield* TestClock.adjust(1_000)
-        // "a" expired and is pruned, making room
+        // "a" expired and is evicted, making room
         expect(yield* guard.redeem("c", 5_000)).toBe(true)
         expect(yield* guard.redeem("b", 5_000)).toBe(false)
         const fromLayer = yield* Effect.provide(Effect.service(ReplayGuard), ReplayGuard.layerMemory)
         expect(yield* fromLayer.redeem("x", 10_000)).toBe(true)
         expect(yield* fromLayer.redeem("x", 10_000)).toBe(false)
-      }))
+      }).pipe(Effect.provideService(Metric.MetricRegistry, new Map())))
+
+    it.effect("one principal filling its share leaves every other principal served", () =>
+      Effect.gen(function*() {
+        const guard = yield* ReplayGuard.makeMemory({ maxEntries: 100, maxEntriesPerPrincipal: 3 })
+        for (let i = 0; i < 3; i++) expect(yield* guard.redeem(`m${i}`, 60_000, "user:mallory")).toBe(true)
+        const full = yield* Effect.flip(guard.redeem("m3", 60_000, "user:mallory"))
+        expect(full).toMatchObject({ _tag: "ReplayGuardFull", scope: "principal", capacity: 3 })
+        for (let i = 0; i < 3; i++) expect(yield* guard.redeem(`a${i}`, 60_000, "user:alice")).toBe(true)
+        expect(yield* guard.redeem("anon", 60_000)).toBe(true)
+        // once mallory's states expire, mallory is served again
+        yield* TestClock.adjust(60_000)
+        expect(yield* guard.redeem("m3", 120_000, "user:mallory")).toBe(true)
+        expect(yield* Metric.value(Metric.withAttributes(replayGuardFullTotal, { scope: "principal" }))).toMatchObject({
+          count: 1
+        })
+      }).pipe(Effect.provideService(Metric.MetricRegistry, new Map())))
+
+    it.effect("a codec whose guard is full fails with ReplayGuardFull, never the tampering answer", () =>
+      Effect.gen(function*() {
+        const keyRing = yield* ringOf({ bytes: keyBytesA })
+        const anonymous: Binding = { ...binding, principal: undefined }
+        const layer = RequestStateCodec.layer({ keyRing, singleUse: true }).pipe(
+          Layer.provide(Layer.effect(ReplayGuard, ReplayGuard.makeMemory({ maxEntries: 1 })))
+        )
+        const codec = yield* Effect.provide(Effect.service(RequestStateCodec), layer)
+        const first = yield* codec.seal(journal, anonymous)
+        const second = yield* codec.seal(journal, anonymous)
+        expect(yield* codec.unseal(first, anonymous)).toEqual(journal)
+        const error = yield* Effect.flip(codec.unseal(second, anonymous))
+        expect(error).toBeInstanceOf(ReplayGuardFull)
+        expect(error).not.toBeInstanceOf(InvalidRequestState)
+        // the state was not burnt: once room is back, it is redeemed
+        yield* TestClock.adjust("10 minutes")
+        const third = yield* codec.seal(journal, anonymous)
+        expect(yield* codec.unseal(third, anonymous)).toEqual(journal)
+      }).pipe(Effect.provideService(Metric.MetricRegistry, new Map())))
   })
 })

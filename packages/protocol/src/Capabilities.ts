@@ -99,7 +99,8 @@ const mergeRecords = (
   b: Readonly<Record<string, JsonObject>> | undefined
 ): Record<string, JsonObject> | undefined => {
   if (a === undefined && b === undefined) return undefined
-  const out: Record<string, JsonObject> = {}
+  // Null prototype: extension names are keys like any other (`__proto__`, `constructor`).
+  const out: Record<string, JsonObject> = Object.create(null)
   for (const [key, value] of Object.entries(a ?? {})) out[key] = value
   for (const [key, value] of Object.entries(b ?? {})) out[key] = { ...(out[key] ?? {}), ...value }
   return out
@@ -194,9 +195,10 @@ export const missingCapabilities = (
   for (const field of ["experimental", "extensions"] as const) {
     const req = required[field]
     if (req === undefined) continue
-    const missing: Record<string, JsonObject> = {}
+    const missing: Record<string, JsonObject> = Object.create(null)
+    const has = declared[field]
     for (const [key, value] of Object.entries(req)) {
-      if (declared[field]?.[key] === undefined) missing[key] = value
+      if (has === undefined || !Object.hasOwn(has, key) || has[key] === undefined) missing[key] = value
     }
     if (Object.keys(missing).length > 0) out[field] = missing
   }

@@ -302,7 +302,7 @@ export const headerAnnotationError = (tool: ToolLike): string | undefined => {
 const valueAt = (args: unknown, path: ReadonlyArray<string>): unknown => {
   let current: unknown = args
   for (const key of path) {
-    if (!isRecord(current)) return undefined
+    if (!isRecord(current) || !Object.hasOwn(current, key)) return undefined
     current = current[key]
   }
   return current

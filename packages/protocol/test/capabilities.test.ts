@@ -173,3 +173,17 @@ describe("mergeCapabilities", () => {
     expect(P.isEmptyCapabilities({ roots: {} })).toBe(false)
   })
 })
+
+describe("extension names like Object.prototype members (issue 11, item 5)", () => {
+  it("are kept by mergeCapabilities and checked by missingCapabilities like any other name", () => {
+    const odd = JSON.parse('{"extensions":{"__proto__":{"v":1},"constructor":{},"toString":{}}}') as P.ClientCapabilities
+    const merged = P.mergeCapabilities(odd, { extensions: { other: {} } })
+    expect(Object.keys(merged.extensions ?? {}).sort()).toEqual(["__proto__", "constructor", "other", "toString"])
+    expect(Object.hasOwn(merged.extensions ?? {}, "__proto__")).toBe(true)
+    // declaring nothing does not count as declaring "constructor" or "toString"
+    const missing = P.missingCapabilities({ extensions: { constructor: {}, toString: {} } }, {})
+    expect(Object.keys(missing?.extensions ?? {}).sort()).toEqual(["constructor", "toString"])
+    expect(P.isSatisfiedBy({ extensions: { toString: {} } }, { extensions: {} })).toBe(false)
+    expect(P.isSatisfiedBy({ extensions: { toString: {} } }, odd)).toBe(true)
+  })
+})

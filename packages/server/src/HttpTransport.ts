@@ -13,6 +13,7 @@
  * | check                                         | status | body                        |
  * |-----------------------------------------------|--------|-----------------------------|
  * | `Host` / `Origin` not allowed (DNS rebinding)  | 403    | JSON-RPC -32600, no `id`    |
+ * | `OPTIONS` with `cors` on (CORS preflight)      | 204    | empty, CORS headers         |
  * | method other than `POST`                       | 405    | empty, `Allow: POST`        |
  * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
  * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`    |
@@ -30,6 +31,13 @@
  * value and a case-insensitive header lookup, see `Transport.ts`. Paths other
  * than the endpoint get `404` from the router.
  *
+ * CORS (browser clients calling from another origin) is off by default; turn
+ * it on with `cors: true` (or `CorsOptions`). It is effect/http's
+ * `HttpMiddleware.cors` with the endpoint's `allowedOrigins`, the protocol's
+ * request headers (`Mcp-Param-*` reflected as requested) and exposed headers,
+ * applied after the `Host` / `Origin` checks, so a disallowed origin still
+ * gets `403`; see `internal/cors.ts`.
+ *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security
  * warning on DNS rebinding); `/work/shared/spec/README.md` A2.
  *
@@ -45,6 +53,7 @@ import type { NetAddress } from "effect/net"
 import { createServer, IncomingMessage } from "node:http"
 import { type Authentication, ResourceServer } from "./Authorization.ts"
 import { McpHandler } from "./McpHandler.ts"
+import * as Cors from "./internal/cors.ts"
 import { ErrorCode, errorJson, httpStatusOf, isObject, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 
@@ -75,6 +84,18 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   on `localhost`, `127.0.0.1` and `[::1]`, any port. `"*"` disables the
  *   check. An `Origin` that is present and not allowed (including `null`) gets
  *   `403`.
+ * - `cors`: CORS for web apps in a browser that call the endpoint from their
+ *   own origin. Default off (no CORS headers; `OPTIONS` gets `405`). `true`
+ *   or a `CorsOptions` turns it on: preflights (`OPTIONS`) from an allowed
+ *   origin for `POST`, `GET`, `DELETE` get `204`; responses carry
+ *   `Access-Control-Allow-Origin: <the request's Origin>` (never `*`), the
+ *   protocol's request headers are allowed (`Content-Type`, `Accept`,
+ *   `Authorization`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
+ *   `Mcp-Session-Id`, `Last-Event-ID`, and every requested `Mcp-Param-*`),
+ *   `Mcp-Session-Id` and `WWW-Authenticate` are exposed, and no credentials
+ *   unless `credentials: true`. The allowed origins are `allowedOrigins`: a
+ *   preflight or request from any other origin still gets `403`. Invalid
+ *   options throw an `Error` when the options are resolved.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. Reject unauthenticated
@@ -92,10 +113,36 @@ export interface EndpointOptions {
   readonly maxBodyBytes?: number | undefined
   readonly allowedHosts?: ReadonlyArray<string> | "*" | undefined
   readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
+  readonly cors?: boolean | CorsOptions | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
 }
+
+/**
+ * CORS options of the endpoint (`EndpointOptions.cors`; `cors: true` is
+ * `cors: {}`). Every field is optional:
+ *
+ * - `credentials`: send `Access-Control-Allow-Credentials: true`, so that the
+ *   browser includes cookies / HTTP authentication and lets the page read the
+ *   answer. Default `false`. Not allowed with `allowedOrigins: "*"` (throws an
+ *   `Error` when the endpoint is made).
+ * - `maxAge`: how long, in seconds, a browser may cache a preflight answer
+ *   (`Access-Control-Max-Age`; a non-negative integer, `0` sends none).
+ *   Default `600`. Browsers cap it (Chromium at 7200).
+ * - `allowedHeaders`: request headers to allow besides the protocol's own
+ *   (for example `"X-Api-Key"` read by your auth middleware).
+ * - `exposedHeaders`: response headers the page may read besides
+ *   `Mcp-Session-Id` and `WWW-Authenticate`.
+ *
+ * A header name that is not an HTTP token throws an `Error` when the
+ * endpoint is made.
+ *
+ * Source: Fetch Standard, CORS protocol; MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export type CorsOptions = Cors.CorsOptions
 
 /**
  * Options of `layer`: the endpoint options plus where to listen.
@@ -104,8 +151,8 @@ export interface EndpointOptions {
  *   back with `url` / `HttpEndpoint`).
  * - `host`: interface to bind. Default `"127.0.0.1"` (loopback only, as the
  *   spec recommends for local servers). When binding another interface, also
- *   set `allowedHosts` (and `allowedOrigins` for browser clients), otherwise
- *   remote requests get `403`.
+ *   set `allowedHosts` (and `allowedOrigins`, with `cors`, for browser
+ *   clients), otherwise remote requests get `403`.
  * - `logRequests`: log one line per HTTP request with Effect's
  *   `HttpMiddleware.logger`. Default `false`.
  * - `gracefulShutdownTimeout`: how long closing the layer waits for open
@@ -401,6 +448,8 @@ interface Config {
   readonly hosts: ReadonlyArray<HostRule> | "*"
   readonly origins: ReadonlyArray<OriginRule> | "*"
   readonly principal: EndpointOptions["principal"]
+  /** The CORS wrapper, when `cors` is on. */
+  readonly cors: Cors.Cors | undefined
   /** Last verdicts of `hostAllowed` by `Host` value (at most 64). */
   readonly hostVerdicts: Map<string, boolean>
   /**
@@ -437,12 +486,17 @@ const resolveOptions = (
   }
   const hosts = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
   const origins = options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS
+  const originRules = origins === "*" ? "*" : origins.map(parseOriginRule)
+  const cors = options.cors === undefined || options.cors === false
+    ? undefined
+    : Cors.make(options.cors === true ? {} : options.cors, (origin) => originMatches(originRules, origin), origins === "*")
   return {
     path: options.path ?? DEFAULT_PATH,
     maxBodyBytes,
     hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
-    origins: origins === "*" ? "*" : origins.map(parseOriginRule),
+    origins: originRules,
     principal: options.principal,
+    cors,
     hostVerdicts: new Map(),
     ownsServer: server.owned,
     upgradeBodyTimeoutMillis: server.requestTimeoutMillis
@@ -523,7 +577,12 @@ const hostFromUrl = (url: string): string | undefined => {
 
 const originAllowed = (config: Config, headers: Headers.Headers): boolean => {
   const origin = headers["origin"]
-  if (origin === undefined || config.origins === "*") return true
+  return origin === undefined || originMatches(config.origins, origin)
+}
+
+/** True when the `Origin` value `origin` matches the rules (the CORS middleware's predicate too). */
+const originMatches = (origins: Config["origins"], origin: string): boolean => {
+  if (origins === "*") return true
   let parsed: URL
   try {
     parsed = new URL(origin.trim())
@@ -532,7 +591,7 @@ const originAllowed = (config: Config, headers: Headers.Headers): boolean => {
   }
   const hostname = parsed.hostname.toLowerCase()
   const normalized = parsed.origin.toLowerCase()
-  return config.origins.some((rule) =>
+  return origins.some((rule) =>
     rule.origin === undefined
       ? rule.protocol === parsed.protocol && rule.hostname === hostname
       : rule.origin === normalized
@@ -682,6 +741,19 @@ const handleWith = (
   if (!originAllowed(config, headers)) {
     return Effect.succeed(errorResponse(403, INVALID_REQUEST, "Forbidden: Origin not allowed"))
   }
+  return config.cors === undefined
+    ? handleAdmitted(handler, config, request, headers, authorization)
+    : config.cors(request, handleAdmitted(handler, config, request, headers, authorization))
+}
+
+/** `handleWith` once the `Host` / `Origin` checks passed. */
+const handleAdmitted = (
+  handler: Handler,
+  config: Config,
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Headers.Headers,
+  authorization: ResourceServer["Service"] | undefined
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (request.method !== "POST") {
     return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
   }

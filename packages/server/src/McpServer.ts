@@ -58,6 +58,7 @@ import {
   Engine,
   JournalTooLarge,
   MissingClientCapability,
+  NotCanonicalJson,
   RequestState,
   RoundLimitExceeded
 } from "@mrtr/core"
@@ -206,6 +207,12 @@ const toMcpError = (error: unknown): McpError | undefined => {
     return McpError.missingRequiredClientCapability(error.requiredCapabilities)
   }
   if (error instanceof RoundLimitExceeded) return McpError.invalidParams(error.message)
+  // Arguments canonical JSON cannot represent (`1e400`, a lone surrogate): the client's to fix.
+  if (error instanceof NotCanonicalJson) return McpError.invalidParams(error.message)
+  // A valid single-use state the replay guard has no room for: not a forgery, the server is saturated.
+  if (error instanceof RequestState.ReplayGuardFull) {
+    return new McpError({ code: ErrorCode.InternalError, message: error.message })
+  }
   // The answers a client sends make the journal grow: its size is the client's to fix.
   if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
     return McpError.invalidParams("The conversation exceeds the server's size limit for requestState")

@@ -13,7 +13,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { GetPromptResult, Prompt as WirePrompt, PromptArgument, PromptMessage } from "@mrtr/protocol"
-import type { Conversation as ConversationModule } from "@mrtr/core"
+import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
@@ -79,6 +79,11 @@ type Arguments = Schema.Codec<any, any, never, never>
 /**
  * The options of {@link make}: `arguments` (a struct of string fields,
  * default none), `completions` per argument name, and the `handler`.
+ * - `forms`: the form schemas the handler asks, by form name (e.g. the
+ *   ask's key): checked against the elicitation subset when this is defined,
+ *   so a form the spec does not allow (a nested struct) throws
+ *   `InvalidElicitationSchema` naming the prompt, the form and the field
+ *   instead of failing when called. Optional; unchecked forms are checked at the ask.
  *
  * @since 0.1.0
  */
@@ -90,6 +95,7 @@ export interface Options<A extends Arguments, E, R> {
   /** OAuth scopes needed to get the prompt on an authorizing HTTP transport (see `Authorization`). */
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly handler: (args: A["Type"]) => Effect.Effect<PromptOutput, E, R>
+  readonly forms?: ElicitationSchema.DeclaredForms | undefined
 }
 
 const NoArguments = Schema.Struct({})
@@ -131,6 +137,7 @@ export const make = <A extends Arguments = typeof NoArguments, E = never, R = ne
   name: string,
   options: Options<A, E, R>
 ): Prompt<E, Exclude<R, Conversation | McpRequest>> => {
+  ElicitationSchema.checkForms(`prompt "${name}"`, options.forms)
   const schema: Arguments = options.arguments ?? NoArguments
   const decode = Schema.decodeUnknownEffect(schema)
   return {

@@ -15,7 +15,7 @@ import type {
   Resource as WireResource,
   ResourceTemplate as WireResourceTemplate
 } from "@mrtr/protocol"
-import type { Conversation as ConversationModule } from "@mrtr/core"
+import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
 import type { McpRequest } from "./RequestContext.ts"
 import type { Completer } from "./Prompt.ts"
 
@@ -91,6 +91,12 @@ interface Common {
   readonly mimeType?: string | undefined
   /** OAuth scopes needed to read it on an authorizing HTTP transport (see `Authorization`). */
   readonly scopes?: ReadonlyArray<string> | undefined
+  /**
+   * The form schemas the handler asks, by form name: checked when the
+   * resource is defined (`InvalidElicitationSchema` naming the resource, the
+   * form and the field), instead of failing when read.
+   */
+  readonly forms?: ElicitationSchema.DeclaredForms | undefined
 }
 
 const common = (options: Common) => ({
@@ -101,11 +107,23 @@ const common = (options: Common) => ({
 })
 
 /**
- * Defines a static resource at `uri`.
+ * Defines a static resource at `uri`. Throws `InvalidElicitationSchema`
+ * when a declared form (`forms`) is outside the elicitation subset.
  *
  * @since 0.1.0
  */
 export const make = <E = never, R = never>(
+  options: Common & {
+    readonly uri: string
+    readonly size?: number | undefined
+    readonly handler: Effect.Effect<ResourceOutput, E, R>
+  }
+): Resource<E, Exclude<R, Conversation | McpRequest>> => {
+  ElicitationSchema.checkForms(`resource "${options.uri}"`, options.forms)
+  return makeStatic(options)
+}
+
+const makeStatic = <E, R>(
   options: Common & {
     readonly uri: string
     readonly size?: number | undefined
@@ -177,6 +195,7 @@ export const template = <P extends Schema.Codec<any, Readonly<Record<string, str
     readonly handler: (params: P["Type"], uri: string) => Effect.Effect<ResourceOutput, E, R>
   }
 ): Resource<E, Exclude<R, Conversation | McpRequest>> => {
+  ElicitationSchema.checkForms(`resource template "${options.uriTemplate}"`, options.forms)
   const match = compileTemplate(options.uriTemplate)
   const decode = options.parameters === undefined
     ? Effect.succeed

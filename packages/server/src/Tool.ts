@@ -12,7 +12,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
-import type { Conversation as ConversationModule } from "@mrtr/core"
+import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
@@ -77,6 +77,11 @@ type Parameters = Schema.Codec<any, any, never, never>
  * - `scopes`: OAuth scopes a caller needs (HTTP with `Authorization.layer`;
  *   403 `insufficient_scope` before the handler runs otherwise).
  * - `handler`: receives the decoded arguments.
+ * - `forms`: the form schemas the handler asks, by form name (e.g. the
+ *   ask's key): checked against the elicitation subset when this is defined,
+ *   so a form the spec does not allow (a nested struct) throws
+ *   `InvalidElicitationSchema` naming the tool, the form and the field
+ *   instead of failing when called. Optional; unchecked forms are checked at the ask.
  *
  * @since 0.1.0
  */
@@ -89,6 +94,7 @@ export interface Options<P extends Parameters, O, E, R> {
   /** OAuth scopes needed to call the tool on an authorizing HTTP transport (see `Authorization`). */
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
+  readonly forms?: ElicitationSchema.DeclaredForms | undefined
 }
 
 const NoParameters = Schema.Struct({})
@@ -119,7 +125,9 @@ const toResult = (output: unknown): Omit<CallToolResult, "resultType"> =>
  * Defines a tool.
  *
  * Throws at definition time when `parameters` or `output` is not an object
- * schema (the spec requires `inputSchema.type === "object"`).
+ * schema (the spec requires `inputSchema.type === "object"`), or when a
+ * declared form (`forms`) is outside the elicitation subset
+ * (`InvalidElicitationSchema` naming the tool, the form and the field).
  *
  * @example
  * ```ts
@@ -138,6 +146,7 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
   name: string,
   options: Options<P, O, E, R>
 ): Tool<E, Exclude<R, Conversation | McpRequest>> => {
+  ElicitationSchema.checkForms(`tool "${name}"`, options.forms)
   const parameters: Parameters = options.parameters ?? NoParameters
   const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters))
   const output = options.output

@@ -10,6 +10,15 @@
  * computed) and every reply it gets is logged in `Wire`, for assertions on
  * what went over the wire.
  *
+ * Time: the server side (handlers, `Mrtr.step`s, `requestState` expiry) runs
+ * on the live clock by default, so a handler that sleeps completes under
+ * `it.effect` (whose `TestClock` only moves when the test adjusts it) while the
+ * test's own code stays on `TestClock`. `clock: "test"` puts the server on the
+ * test's clock instead: then fork the call and move time with
+ * `TestClock.adjust` (for example to expire a `requestState`). Gotcha: the
+ * client side (its input handlers, its backoff between state-only rounds)
+ * runs in the test's fiber, on the test's clock either way.
+ *
  * @example
  * ```ts
  * const TestLayer = Harness.layer({
@@ -31,9 +40,10 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Ref, Stream } from "effect"
+import { Clock, Context, Effect, Layer, Ref, Stream } from "effect"
 import { ClientTransport, McpClient, MemoryTransport } from "@mrtr/client"
 import { McpHandler } from "@mrtr/server"
+import type { Transport } from "@mrtr/server"
 
 /**
  * One logged message on the in-memory wire: `direction` (`"request"` for a
@@ -111,6 +121,25 @@ const logging = (
   }
 }
 
+/** The real clock: `Clock`'s default, whatever the caller's context provides (e.g. `TestClock`). */
+const liveClock: Clock.Clock = Clock.Clock.defaultValue()
+
+/**
+ * Runs the dispatcher on the live clock: the call, and a streamed reply's
+ * messages, which the client pulls later in its own (test) fiber.
+ */
+const onLiveClock = (handler: Transport.Handler): Transport.Handler => ({
+  handle: (incoming) =>
+    handler.handle(incoming).pipe(
+      Effect.map((reply) =>
+        reply._tag === "Stream"
+          ? { ...reply, messages: Stream.provideService(reply.messages, Clock.Clock, liveClock) }
+          : reply
+      ),
+      Effect.provideService(Clock.Clock, liveClock)
+    )
+})
+
 /**
  * Options of the harness.
  *
@@ -123,6 +152,11 @@ const logging = (
  * - `client`: `McpClient` options (`maxRounds`, `stateOnlyBackoff`, ...).
  * - `simulateHttp`: pass the client's HTTP headers to the server, which then
  *   checks them as on Streamable HTTP (default `false`).
+ * - `clock`: the clock the server side runs on. `"live"` (default): the real
+ *   clock, whatever the test runs on (`it.effect`'s `TestClock` included), so
+ *   sleeps and timeouts in handlers take their real (short) time. `"test"`:
+ *   the clock of the fiber that makes the call (under `it.effect` the
+ *   `TestClock`: fork the call, then `TestClock.adjust`).
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
@@ -133,6 +167,7 @@ export interface Options<RS, ES, RSIn, RU, EU, RUIn> {
   readonly user?: Layer.Layer<RU, EU, RUIn> | undefined
   readonly client?: McpClient.Options | undefined
   readonly simulateHttp?: boolean | undefined
+  readonly clock?: "live" | "test" | undefined
 }
 
 /**
@@ -157,7 +192,10 @@ export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
       ),
       clear: Ref.set(log, [])
     })
-    const transport = MemoryTransport.make(handler, { simulateHttp: options.simulateHttp ?? false })
+    const transport = MemoryTransport.make(
+      options.clock === "test" ? handler : onLiveClock(handler),
+      { simulateHttp: options.simulateHttp ?? false }
+    )
     return Layer.merge(
       Layer.succeed(Wire, service),
       Layer.succeed(ClientTransport.ClientTransport, logging(transport, log))
@@ -167,7 +205,11 @@ export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
   const withUser: Layer.Layer<any, any, any> = options.user === undefined
     ? client
     : client.pipe(Layer.provideMerge(options.user))
-  return withUser.pipe(Layer.provideMerge(options.server)) as unknown as Layer.Layer<McpClient.McpClient | Wire | RS | McpHandler | RU, ES | EU, RSIn | RUIn>
+  // The server's items keep the context their layer was built in (Clock included): build it on the live clock too.
+  const server = options.clock === "test"
+    ? options.server
+    : options.server.pipe(Layer.provide(Layer.succeed(Clock.Clock, liveClock)))
+  return withUser.pipe(Layer.provideMerge(server)) as unknown as Layer.Layer<McpClient.McpClient | Wire | RS | McpHandler | RU, ES | EU, RSIn | RUIn>
 }
 
 /**

@@ -7,8 +7,10 @@
  * Source: MCP 2026-07-28, basic/patterns/mrtr.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Ref } from "effect"
+import { Effect, Layer, Ref, Schema } from "effect"
 import { McpClient } from "@mrtr/client"
+import { Elicitation, RequestState } from "@mrtr/core"
+import { McpServer, Tool } from "@mrtr/server"
 import { MetaKey } from "@mrtr/protocol"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Harness, Recorder, ScriptedUser } from "../src/index.ts"
@@ -227,4 +229,46 @@ describe("Harness + ScriptedUser", () => {
         assert.include(textOf(multi), "Alice")
       }))
   })
+})
+
+describe("keys named like Object.prototype members, end to end (issue 11, item 5)", () => {
+  const oddKeys = Tool.make("odd_keys", {
+    handler: () =>
+      Effect.map(
+        Effect.all(
+          ["__proto__", "constructor", "toString"].map((key) =>
+            Elicitation.form({ key, message: `Value of ${key}?`, schema: Schema.Struct({ v: Schema.String }) })
+          ),
+          { concurrency: "unbounded" }
+        ),
+        (answers) => answers.map((a) => a.v).join(",")
+      )
+  })
+  const oddServer = McpServer.tools(oddKeys).pipe(
+    Layer.provideMerge(McpServer.layer({
+      name: "odd",
+      version: "1",
+      requestState: { keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(1) }]) }
+    })),
+    Layer.orDie
+  )
+  const oddUser = ScriptedUser.layer({
+    elicitation: {
+      byKey: Object.fromEntries([
+        ["__proto__", ScriptedUser.accept({ v: "p" })],
+        ["constructor", ScriptedUser.accept({ v: "c" })],
+        ["toString", ScriptedUser.accept({ v: "t" })]
+      ])
+    }
+  })
+
+  it.effect("the server asks, the client answers by key, the call completes in two rounds", () =>
+    Effect.gen(function*() {
+      const result = yield* client.use((c) => c.callTool({ name: "odd_keys" }))
+      assert.strictEqual(textOf(result), "p,c,t")
+      const requests = yield* Harness.requests
+      assert.strictEqual(requests.length, 2)
+      assert.sameMembers(Object.keys(requests[1]!.params.inputResponses), ["__proto__", "constructor", "toString"])
+      yield* assertWireValid
+    }).pipe(Effect.provide(Harness.layer({ server: oddServer, user: oddUser }))))
 })

@@ -1,0 +1,331 @@
+/**
+ * Hostile and unlucky input at the MRTR methods (issue 11, items 1, 2, 3, 4,
+ * 5; issue 18, "an answer refused in silence"): every reply is the spec's
+ * answer, validated against the official JSON Schema, never -32603 for
+ * something the client sent.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Schema } from "effect"
+import { TestClock } from "effect/testing"
+import { Elicitation, InvalidElicitationSchema, RequestState } from "@mrtr/core"
+import { httpStatusOf } from "@mrtr/protocol"
+import { validateWire } from "@mrtr/test-support/wire"
+import { HttpTransport, McpServer, Prompt, Resource, Tool, type Transport } from "../src/index.ts"
+import { request } from "./fixtures.ts"
+
+const handle = (message: unknown) => McpServer.McpServer.use((server) => server.handle({ message }))
+
+const reply = (r: Transport.Reply) => {
+  expect(r._tag).toBe("Response")
+  if (r._tag !== "Response") throw new Error("unreachable")
+  return r
+}
+const ok = (r: Transport.Reply) => {
+  const res = reply(r)
+  expect(res.message.error).toBeUndefined()
+  expect(res.httpStatus).toBe(200)
+  return res.message.result as Record<string, any>
+}
+/** A JSON-RPC error reply with `code`, sent with the status the transport's table gives that code. */
+const failed = (r: Transport.Reply, code: number) => {
+  const res = reply(r)
+  validateWire("JSONRPCErrorResponse", res.message)
+  expect(res.message.error).toMatchObject({ code })
+  expect(res.httpStatus).toBe(httpStatusOf(code))
+  return res.message.error as { code: number; message: string }
+}
+
+/** The client's fault: -32602, never a server error status. */
+const invalidParams = (r: Transport.Reply) => {
+  const error = failed(r, -32602)
+  expect(httpStatusOf(-32602)).toBeLessThan(500)
+  return error
+}
+
+const echo = Tool.make("echo", {
+  parameters: Schema.Struct({ x: Schema.optionalKey(Schema.Unknown) }),
+  handler: () =>
+    Effect.map(
+      Elicitation.form({ key: "ok", message: "Go on?", schema: Schema.Struct({ ok: Schema.Boolean }) }),
+      ({ ok }) => `ok=${ok}`
+    )
+})
+
+const quote = Tool.make("quote", {
+  handler: () =>
+    Effect.gen(function*() {
+      const { name } = yield* Elicitation.form({ key: "name", message: "Your name?", schema: Schema.Struct({ name: Schema.String }) })
+      const { sure } = yield* Elicitation.form({
+        key: "sure",
+        message: `Really "${name}"?`,
+        schema: Schema.Struct({ sure: Schema.Boolean })
+      })
+      return `${name} ${sure}`
+    })
+})
+
+const oddKeys = Tool.make("odd_keys", {
+  handler: () =>
+    Effect.map(
+      Effect.all(
+        ["__proto__", "constructor", "toString"].map((key) =>
+          Elicitation.form({ key, message: `Value of ${key}?`, schema: Schema.Struct({ v: Schema.String }) })
+        ),
+        { concurrency: "unbounded" }
+      ),
+      (answers) => answers.map((a) => a.v).join(",")
+    )
+})
+
+const signUp = Tool.make("sign_up", {
+  handler: () =>
+    Effect.map(
+      Elicitation.form({
+        key: "who",
+        message: "Who are you?",
+        schema: Schema.Struct({
+          email: Schema.String.annotate({ format: "email" }),
+          age: Schema.Number.check(Schema.isBetween({ minimum: 18, maximum: 120 }))
+        })
+      }),
+      ({ age, email }) => `${email} (${age})`
+    )
+})
+
+const keyRing = RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(5) }])
+const server = (requestState: RequestState.RequestStateCodecOptions<any> = { keyRing }) =>
+  Layer.fresh(
+    McpServer.tools(echo, quote, oddKeys, signUp).pipe(
+      Layer.provideMerge(McpServer.layer({ name: "hardening", version: "1", requestState })),
+      Layer.orDie
+    )
+  )
+
+const call = (name: string, params: Record<string, unknown> = {}) => request("tools/call", { name, ...params })
+
+describe("arguments canonical JSON cannot represent (issue 11, item 1)", () => {
+  it.effect("a state issued for {x: null} is not accepted for {x: 1e400}, whatever the digest cache holds", () =>
+    Effect.gen(function*() {
+      const first = ok(yield* handle(call("echo", { arguments: { x: null } })))
+      validateWire("InputRequiredResult", first)
+      const inputResponses = { ok: { action: "accept", content: { ok: true } } }
+      // the retry as a client sends it: JSON text, 1e400 parses to Infinity
+      const forged = JSON.parse(JSON.stringify(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState }))
+        .replace('"arguments":{"x":null}', '"arguments":{"x":1e400}'))
+      expect(forged.params.arguments.x).toBe(Infinity)
+      const error = invalidParams(yield* handle(forged))
+      expect(error.message).toContain("arguments/x")
+      expect(error.message).toContain("Infinity")
+      // the honest retry still completes
+      expect(ok(yield* handle(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState })))
+        .content[0].text).toBe("ok=true")
+    }).pipe(Effect.provide(server())))
+
+  it.effect("-1e400 and lone surrogates as values or keys are -32602 with a clear message, never -32603", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [string, string]> = [
+        ['{"x":-1e400}', "-Infinity"],
+        ['{"x":"\\ud800"}', "lone surrogate"],
+        ['{"\\ud800":1}', "lone surrogate"],
+        ['{"x":[1,{"y":"a\\udc00b"}]}', "arguments/x/1/y"]
+      ]
+      for (const [text, words] of cases) {
+        const message = JSON.parse(JSON.stringify(call("echo", { arguments: "ARGS" })).replace('"ARGS"', text))
+        for (let i = 0; i < 2; i++) {
+          // twice: the same answer whether or not anything was cached
+          const error = invalidParams(yield* handle({ ...message, id: `${text}-${i}` }))
+          expect(error.message, text).toContain(words)
+        }
+      }
+    }).pipe(Effect.provide(server())))
+})
+
+describe("an answer holding a lone surrogate (issue 11, item 2)", () => {
+  it.effect("is refused and asked again with the reason; the next round never answers 500", () =>
+    Effect.gen(function*() {
+      const first = ok(yield* handle(call("quote")))
+      const bad = JSON.parse(
+        JSON.stringify(call("quote", { inputResponses: { name: "ANSWER" }, requestState: first.requestState }))
+          .replace('"ANSWER"', '{"action":"accept","content":{"name":"A\\ud800B"}}')
+      )
+      const again = ok(yield* handle(bad))
+      validateWire("InputRequiredResult", again)
+      expect(Object.keys(again.inputRequests)).toEqual(["name"])
+      expect(again.inputRequests.name.params.message).toContain("\"name\" holds text that is not valid Unicode")
+      const good = ok(yield* handle(call("quote", {
+        inputResponses: { name: { action: "accept", content: { name: "A\ud83d\ude00B" } } },
+        requestState: again.requestState
+      })))
+      expect(good.inputRequests.sure.params.message).toBe("Really \"A\ud83d\ude00B\"?")
+    }).pipe(Effect.provide(server())))
+})
+
+describe("__proto__, constructor and toString as input-request keys (issue 11, item 5)", () => {
+  it.effect("are asked, answered and completed like any other key", () =>
+    Effect.gen(function*() {
+      const first = ok(yield* handle(call("odd_keys")))
+      validateWire("InputRequiredResult", first)
+      expect(Object.keys(first.inputRequests).sort()).toEqual(["__proto__", "constructor", "toString"])
+      expect(Object.hasOwn(first.inputRequests, "__proto__")).toBe(true)
+      const wire = `{"__proto__":{"action":"accept","content":{"v":"p"}},` +
+        `"constructor":{"action":"accept","content":{"v":"c"}},"toString":{"action":"accept","content":{"v":"t"}}}`
+      const retry = JSON.parse(
+        JSON.stringify(call("odd_keys", { inputResponses: "ANSWERS", requestState: first.requestState }))
+          .replace('"ANSWERS"', wire)
+      )
+      const done = ok(yield* handle(retry))
+      expect(done.resultType).toBe("complete")
+      expect(done.content[0].text).toBe("p,c,t")
+    }).pipe(Effect.provide(server())))
+})
+
+describe("a refused form answer is asked again with the reason (issue 18)", () => {
+  it.effect("the reason names the field and the rule; it is not part of the digest, so the next answer is taken", () =>
+    Effect.gen(function*() {
+      const first = ok(yield* handle(call("sign_up")))
+      const asked = first.inputRequests.who.params
+      expect(asked.message).toBe("Who are you?")
+      expect(asked.requestedSchema.properties.age).toEqual({ type: "number", minimum: 18, maximum: 120 })
+      const second = ok(yield* handle(call("sign_up", {
+        inputResponses: { who: { action: "accept", content: { email: "not-an-email", age: 2 } } },
+        requestState: first.requestState
+      })))
+      validateWire("InputRequiredResult", second)
+      const reasked = second.inputRequests.who.params
+      expect(reasked.message).toBe(
+        "Your answer was not accepted: \"email\" must be an email address (such as name@example.com); " +
+          "\"age\" must be at least 18. Please answer again.\n\nWho are you?"
+      )
+      expect(reasked.requestedSchema).toEqual(asked.requestedSchema)
+      // the next answer is accepted on replay: no ask-forever loop
+      const third = ok(yield* handle(call("sign_up", {
+        inputResponses: { who: { action: "accept", content: { email: "ada@example.org", age: 36 } } },
+        requestState: second.requestState
+      })))
+      expect(third.resultType).toBe("complete")
+      expect(third.content[0].text).toBe("ada@example.org (36)")
+    }).pipe(Effect.provide(server())))
+})
+
+describe("requestState expiry and single use through McpServer.layer (issue 11, items 3 and 4)", () => {
+  const provider = ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_TTL: "2 seconds" }))
+  const answer = { who: { action: "accept", content: { email: "ada@example.org", age: 36 } } }
+
+  it.effect("{ keyRing: KeyRing.fromConfig, singleUse: true } honours MRTR_REQUEST_STATE_TTL", () =>
+    Effect.gen(function*() {
+      const a = ok(yield* handle(call("sign_up")))
+      const b = ok(yield* handle(call("sign_up")))
+      yield* TestClock.adjust("1900 millis")
+      expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
+        .toBe("complete")
+      yield* TestClock.adjust("400 millis")
+      expect(invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })))
+        .message).toBe("Invalid requestState")
+    }).pipe(
+      Effect.provide(server({ keyRing: RequestState.KeyRing.fromConfig, singleUse: true }).pipe(Layer.provide(provider)))
+    ))
+
+  it.effect("a full replay guard is its own error, not the tampering answer", () =>
+    Effect.gen(function*() {
+      const a = ok(yield* handle(call("sign_up")))
+      const b = ok(yield* handle(call("sign_up")))
+      expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
+        .toBe("complete")
+      const error = failed(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })), -32603)
+      expect(error.message).not.toBe("Invalid requestState")
+      expect(error.message).toContain("replay guard")
+    }).pipe(
+      Effect.provide(
+        server({ keyRing, singleUse: true }).pipe(
+          Layer.provide(Layer.effect(RequestState.ReplayGuard, RequestState.ReplayGuard.makeMemory({ maxEntries: 1 })))
+        )
+      )
+    ))
+})
+
+describe("a form schema the spec does not allow is refused when defined (issue 10)", () => {
+  const Nested = Schema.Struct({ street: Schema.Struct({ line: Schema.String }), city: Schema.String })
+  const thrown = (define: () => unknown): Error => {
+    try {
+      define()
+    } catch (error) {
+      return error as Error
+    }
+    throw new Error("the definition was accepted")
+  }
+
+  it("Tool.make, Prompt.make, Resource.make and Resource.template name the owner, the form and the field", () => {
+    const cases: ReadonlyArray<readonly [() => unknown, string]> = [
+      [() => Tool.make("book", { forms: { address: Nested }, handler: () => Effect.succeed("x") }), "tool \"book\""],
+      [() => Prompt.make("plan", { forms: { address: Nested }, handler: () => Effect.succeed("x") }), "prompt \"plan\""],
+      [
+        () => Resource.make({ name: "r", uri: "test://r", forms: { address: Nested }, handler: Effect.succeed("x") }),
+        "resource \"test://r\""
+      ],
+      [
+        () =>
+          Resource.template({
+            name: "t",
+            uriTemplate: "test://t/{id}",
+            forms: { address: Nested },
+            handler: () => Effect.succeed("x")
+          }),
+        "resource template \"test://t/{id}\""
+      ]
+    ]
+    for (const [define, owner] of cases) {
+      const error = thrown(define)
+      expect(error).toBeInstanceOf(InvalidElicitationSchema)
+      expect(error.message).toContain("at \"street\"")
+      expect(error.message).toContain(`${owner}, form "address"`)
+    }
+    // a valid form is accepted
+    expect(Tool.make("fine", { forms: { who: Schema.Struct({ name: Schema.String }) }, handler: () => Effect.succeed("x") }).name)
+      .toBe("fine")
+  })
+
+  it("Elicitation.formSchema names the form and the field", () => {
+    const error = thrown(() => Elicitation.formSchema(Nested, "address"))
+    expect(error.message).toContain("at \"street\"")
+    expect(error.message).toContain("form \"address\"")
+  })
+})
+
+describe("over Streamable HTTP on 127.0.0.1 (issue 11, items 1 and 2)", () => {
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call"
+  }
+  const post = (url: string, text: string, name: string) =>
+    Effect.promise(async () => {
+      const response = await fetch(url, { method: "POST", body: text, headers: { ...headers, "mcp-name": name } })
+      return { status: response.status, json: JSON.parse(await response.text()) }
+    })
+
+  it.live("no argument or answer text makes a round answer a 5xx", () =>
+    Effect.gen(function*() {
+      const url = yield* HttpTransport.url
+      const raw = (name: string, params?: string) =>
+        params === undefined
+          ? JSON.stringify(call(name))
+          : JSON.stringify(call(name)).replace(`"name":"${name}"`, `"name":"${name}",${params}`)
+      for (const args of ['{"x":1e400}', '{"x":-1e400}', '{"x":"\\ud800"}', '{"\\udfff":true}']) {
+        const reply = yield* post(url, raw("echo", `"arguments":${args}`), "echo")
+        expect(reply.status, args).toBeLessThan(500)
+        validateWire("JSONRPCErrorResponse", reply.json)
+        expect(reply.json.error.code, args).toBe(-32602)
+      }
+      const first = yield* post(url, raw("quote"), "quote")
+      const again = yield* post(
+        url,
+        raw("quote", `"inputResponses":{"name":{"action":"accept","content":{"name":"A\\ud800B"}}},` +
+          `"requestState":${JSON.stringify(first.json.result.requestState)}`),
+        "quote"
+      )
+      expect(again.status).toBe(200)
+      validateWire("InputRequiredResult", again.json.result)
+      expect(again.json.result.inputRequests.name.params.message).toContain("not valid Unicode")
+    }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server()), Layer.orDie))))
+})
