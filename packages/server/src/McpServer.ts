@@ -283,13 +283,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const serverMeta: Readonly<Record<string, unknown>> = Object.freeze({ [MetaKey.serverInfo]: info })
   // Same keys, values and order as spreading; built in place (spreading the
   // conditional parts was a visible cost per result).
-  const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean) => {
+  // An authenticated caller's results may depend on who asks: never "public" (caching.mdx, SEP-2567).
+  const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean, principal?: string) => {
     const stamped: Record<string, unknown> = Object.assign({}, result)
     stamped.resultType = "complete"
     if (CACHEABLE.has(method)) {
       const fields = cacheable ? cache : NOT_CACHEABLE
       stamped.ttlMs = fields.ttlMs
-      stamped.cacheScope = fields.cacheScope
+      stamped.cacheScope = principal === undefined ? fields.cacheScope : "private"
     }
     stamped._meta = isRecord(result._meta) ? Object.assign({}, result._meta, serverMeta) : serverMeta
     return stamped
@@ -563,7 +564,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       Effect.map((result): WireMessage => ({
         jsonrpc: "2.0",
         id: parsed.id,
-        result: MRTR_METHODS.has(parsed.method) ? result : stamp(parsed.method, result as Record<string, unknown>, true)
+        result: MRTR_METHODS.has(parsed.method) ? result : stamp(parsed.method, result as Record<string, unknown>, true, principal)
       })),
       Effect.catchCause((cause): Effect.Effect<WireMessage> => {
         const failure = Cause.findErrorOption(cause)

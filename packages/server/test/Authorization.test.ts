@@ -51,12 +51,13 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => as?.close())
 
-const startMcp = (options: Partial<Authorization.Options> = {}) =>
+const startMcp = (options: Partial<Authorization.Options> = {}, cache?: McpServer.Options["cache"]) =>
   Effect.gen(function*() {
     const server = Layer.mergeAll(McpServer.tools(survey, publish, whoami)).pipe(
       Layer.provideMerge(McpServer.layer({
         name: "auth-test",
         version: "1.0.0",
+        cache,
         requestState: RequestState.RequestStateCodec.layer({
           keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes })))
         }).pipe(Layer.orDie)
@@ -266,6 +267,15 @@ describe("Authorization (server, protected resource)", () => {
       expect((yield* post(url, request("tools/list"), alice)).status).toBe(503)
       mode = "proxy"
       expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+    }))
+
+  it.live("lists answered to an authenticated caller are never cacheScope public", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp({}, { ttlMs: 60_000, cacheScope: "public" })
+      const listed = yield* post(url, request("tools/list"), yield* token(url, "alice"))
+      expect(listed.json.result.cacheScope).toBe("private")
+      expect(listed.json.result.ttlMs).toBe(60_000)
+      validateWire("JSONRPCResultResponse", listed.json)
     }))
 
   it.live("only HTTP: the 401 comes before any MCP check (no headers, no _meta)", () =>
