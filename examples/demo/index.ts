@@ -6,7 +6,13 @@
  * - default: the answers come from a built-in script (an answers file, as
  *   `mrtr call --answers` takes), so it runs unattended and in CI;
  * - `--interactive`: you answer at the terminal (forms, the model's reply),
- *   with the same prompts as `mrtr call` in a terminal.
+ *   with the same prompts as `mrtr call` in a terminal;
+ * - `--auth`: the server is an OAuth 2.1 protected resource
+ *   (`Authorization.layer`, JWT access tokens checked against a real
+ *   authorization server, oidc-provider, started on 127.0.0.1 for the demo);
+ *   the client signs in on the first `401` (discovery, dynamic registration,
+ *   code + PKCE, with a headless browser playing Ada), and every
+ *   `requestState` is bound to her.
  *
  * Exits 0 when every conversation completes, non-zero on any failure, and
  * gives up after 60 seconds (10 minutes with `--interactive`).
@@ -14,11 +20,13 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Predicate, References } from "effect"
 import { AnswersFile, Report, TerminalUser } from "@mrtr/cli"
-import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
-import { HttpTransport as ServerHttp } from "@mrtr/server"
+import { Authorization as ClientAuth, HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
+import { Authorization, HttpTransport as ServerHttp } from "@mrtr/server"
+import { headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { serve } from "./server.ts"
 
 const interactive = process.argv.includes("--interactive")
+const auth = process.argv.includes("--auth")
 const s = Report.style(Report.colorsFor(process.stdout))
 
 /** The scripted traveller: answers by input-request key (AnswersFile shorthands). */
@@ -137,8 +145,9 @@ const main = Effect.gen(function*() {
   const user = interactive
     ? TerminalUser.layerNode({})
     : AnswersFile.layer(script)
+  const transport = ClientHttp.layerNode({ url })
   const clientLayer = McpClient.layer({ clientInfo: { name: "mrtr-demo", version: "0.1.0" } }).pipe(
-    Layer.provide(ClientHttp.layerNode({ url })),
+    Layer.provide(auth ? transport.pipe(Layer.provide(signIn)) : transport),
     Layer.provide(user)
   )
 
@@ -198,12 +207,50 @@ if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
   process.exit(2)
 }
 
+/** `--auth`: the client's sign-in, with a headless browser in which Ada signs in and consents. */
+const signIn = ClientAuth.layer({ clientName: "mrtr-demo" }).pipe(
+  Layer.provide(Layer.sync(ClientAuth.UserAgent, () => {
+    const browser = headlessBrowser("ada")
+    return ClientAuth.UserAgent.of({
+      redirectUri: "http://127.0.0.1:1/callback",
+      authorize: (url) =>
+        Effect.gen(function*() {
+          yield* say(
+            `${s.yellow("401")}       the server wants a token: sign-in at ${s.cyan(url.origin)} ` +
+              s.dim(`(scope "${url.searchParams.get("scope") ?? ""}", resource ${url.searchParams.get("resource")}, PKCE S256)`)
+          )
+          const redirected = yield* Effect.tryPromise({
+            try: () => browser(url.href),
+            catch: (cause) => new ClientAuth.AuthorizationError({ reason: "the browser failed", cause })
+          })
+          yield* say(`${s.green("signed in")} as ada; the client retries the same request with its bearer token`)
+          return redirected
+        })
+    })
+  }))
+)
+
+/** The demo server, with `--auth` behind `Authorization.layer` and an authorization server of its own. */
+const server = auth
+  ? Layer.unwrap(Effect.gen(function*() {
+    const as = yield* Effect.acquireRelease(
+      Effect.promise(() => startAuthorizationServer({ scopes: ["trips"] })),
+      (as) => Effect.promise(() => as.close())
+    )
+    return serve(0, Authorization.layer({
+      verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
+      requiredScopes: ["trips"],
+      scopesSupported: ["trips"]
+    }))
+  }))
+  : serve(0)
+
 main.pipe(
   Effect.timeoutOrElse({
     duration: interactive ? "10 minutes" : "60 seconds",
     orElse: () => Effect.fail(new Error("the demo did not finish in time"))
   }),
-  Effect.provide(serve(0)),
+  Effect.provide(server),
   // The server logs to stderr; only errors, so the output stays readable (the default key ring, a random
   // per-process key, is what a single-instance demo wants: the server warns about it otherwise).
   Effect.provideService(References.LogToStderr, true),

@@ -16,7 +16,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, References, Schema } from "effect"
 import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
-import { HttpTransport, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
+import { type Authorization, HttpTransport, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
 
 // -- A small rail network: the "real work" of the demo --------------------------
 
@@ -193,8 +193,11 @@ export const layer = Layer.mergeAll(
  * Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port), with CORS on for web apps served
  * from localhost (the default `allowedOrigins`), so a page in a browser can call it directly.
  */
-export const serve = (port = 0) =>
-  HttpTransport.layer({ port, cors: true }).pipe(Layer.provide(layer))
+export const serve = (port = 0, authorization?: Layer.Layer<Authorization.ResourceServer>) =>
+  HttpTransport.layer({ port, cors: true }).pipe(
+    Layer.provide(layer),
+    authorization === undefined ? (self) => self : Layer.provide(authorization)
+  )
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0
