@@ -22,6 +22,7 @@ import Provider from "oidc-provider"
 export interface AuthorizationServer {
   readonly issuer: string
   readonly jwksUri: string
+  readonly introspectionEndpoint: string
   /** Mints an access token directly (client credentials are not needed): for tests of the resource server only. */
   readonly privateJwk: Jose.JWK
   readonly close: () => Promise<void>
@@ -33,7 +34,12 @@ export interface AuthorizationServerOptions {
   readonly scopes?: ReadonlyArray<string>
   /** Pre-registered clients (oidc-provider client metadata). */
   readonly clients?: ReadonlyArray<Record<string, unknown>>
+  /** Issue opaque access tokens (checked by introspection) instead of JWTs. */
+  readonly opaque?: boolean
 }
+
+/** A confidential client the MCP server introspects tokens with (`client_secret_basic`). */
+export const INTROSPECTION_CLIENT = { clientId: "mcp-server", clientSecret: "mcp-server-secret" } as const
 
 export const startAuthorizationServer = async (options: AuthorizationServerOptions = {}): Promise<AuthorizationServer> => {
   const scopes = options.scopes ?? ["mcp:basic", "mcp:write"]
@@ -43,7 +49,17 @@ export const startAuthorizationServer = async (options: AuthorizationServerOptio
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const provider = new Provider(issuer, {
-    clients: (options.clients ?? []) as any,
+    clients: [
+      {
+        client_id: INTROSPECTION_CLIENT.clientId,
+        client_secret: INTROSPECTION_CLIENT.clientSecret,
+        redirect_uris: [],
+        response_types: [],
+        grant_types: [],
+        token_endpoint_auth_method: "client_secret_basic"
+      },
+      ...(options.clients ?? [])
+    ] as any,
     jwks: { keys: [privateJwk as any] },
     pkce: { required: () => true },
     clientDefaults: { id_token_signed_response_alg: "ES256", grant_types: ["authorization_code", "refresh_token"] },
@@ -58,7 +74,7 @@ export const startAuthorizationServer = async (options: AuthorizationServerOptio
         getResourceServerInfo: (_ctx: unknown, resourceIndicator: string) => ({
           scope: scopes.join(" "),
           audience: resourceIndicator,
-          accessTokenFormat: "jwt",
+          accessTokenFormat: options.opaque === true ? "opaque" : "jwt",
           accessTokenTTL: 3600,
           jwt: { sign: { alg: "ES256" } }
         })
@@ -83,6 +99,7 @@ export const startAuthorizationServer = async (options: AuthorizationServerOptio
   return {
     issuer,
     jwksUri: `${issuer}/jwks`,
+    introspectionEndpoint: `${issuer}/token/introspection`,
     privateJwk,
     close: () =>
       new Promise<void>((resolve) => {

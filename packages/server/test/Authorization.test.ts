@@ -14,6 +14,7 @@ import * as Jose from "jose"
 import { Elicitation, RequestState } from "@mrtr/core"
 import {
   type AuthorizationServer,
+  INTROSPECTION_CLIENT,
   issueToken,
   mintToken,
   startAuthorizationServer
@@ -276,6 +277,37 @@ describe("Authorization (server, protected resource)", () => {
       expect(listed.json.result.cacheScope).toBe("private")
       expect(listed.json.result.ttlMs).toBe(60_000)
       validateWire("JSONRPCResultResponse", listed.json)
+    }))
+
+  it.live("introspection (RFC 7662) for opaque tokens: the same principal, 401 for an unknown token, 503 when it is down", () =>
+    Effect.gen(function*() {
+      const opaqueAs = yield* Effect.acquireRelease(
+        Effect.promise(() => startAuthorizationServer({ opaque: true })),
+        (server) => Effect.promise(() => server.close())
+      )
+      const verifier = (endpoint: string) =>
+        Authorization.introspection({
+          issuer: opaqueAs.issuer,
+          introspectionEndpoint: endpoint,
+          clientId: INTROSPECTION_CLIENT.clientId,
+          clientSecret: INTROSPECTION_CLIENT.clientSecret,
+          timeoutMillis: 1000
+        })
+      const url = yield* startMcp({ verifier: verifier(opaqueAs.introspectionEndpoint) })
+      const opaque = yield* Effect.promise(() => issueToken(opaqueAs, { user: "carol", resource: url, scope: "mcp:basic" }))
+      expect(opaque.split(".").length).not.toBe(3)
+      const me = yield* post(url, call("whoami"), opaque)
+      expect(me.json.result.content[0].text).toBe("carol mcp:basic")
+      const unknown = yield* post(url, request("tools/list"), "an-opaque-token-nobody-issued")
+      expect(unknown.status).toBe(401)
+      expect(unknown.challenge).toContain(`error="invalid_token"`)
+      // A token for another resource is refused too.
+      const elsewhere = yield* Effect.promise(() =>
+        issueToken(opaqueAs, { user: "carol", resource: "http://127.0.0.1:1/other", scope: "mcp:basic" })
+      )
+      expect((yield* post(url, request("tools/list"), elsewhere)).status).toBe(401)
+      const down = yield* startMcp({ verifier: verifier("http://127.0.0.1:1/introspect") })
+      expect((yield* post(down, request("tools/list"), opaque)).status).toBe(503)
     }))
 
   it.live("only HTTP: the 401 comes before any MCP check (no headers, no _meta)", () =>
