@@ -98,8 +98,9 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   options throw an `Error` when the options are resolved.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
- *   passed to the dispatcher as `Incoming.principal`. Reject unauthenticated
- *   requests in an `HttpRouter` middleware, not here.
+ *   passed to the dispatcher as `Incoming.principal`. For OAuth bearer
+ *   tokens provide `Authorization.layer` instead (it authenticates, answers
+ *   401 / 403, and its principal wins over this hook).
  *
  * Invalid `allowedHosts` / `allowedOrigins` entries throw an `Error` when the
  * options are resolved (when `layer`, `routes`, `handleRequest`, ... is called).

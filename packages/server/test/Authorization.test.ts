@@ -7,7 +7,7 @@
  * the principal (`iss` + `sub`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
+import { ConfigProvider, Effect, Layer, Logger, Option, References, Schema } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Jose from "jose"
@@ -52,7 +52,17 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => as?.close())
 
-const startMcp = (options: Partial<Authorization.Options> = {}, cache?: McpServer.Options["cache"]) =>
+/** Every log line the servers write, to check that no token or key reaches a log. */
+const logged: Array<string> = []
+const capture = Logger.make((options) => {
+  logged.push(JSON.stringify(options.message) + " " + JSON.stringify([...Object.entries(options.fiber.getRef(References.CurrentLogAnnotations))]))
+})
+
+const startMcp = (
+  options: Partial<Authorization.Options> = {},
+  cache?: McpServer.Options["cache"],
+  authorization?: Layer.Layer<Authorization.ResourceServer, unknown>
+) =>
   Effect.gen(function*() {
     const server = Layer.mergeAll(McpServer.tools(survey, publish, whoami)).pipe(
       Layer.provideMerge(McpServer.layer({
@@ -67,13 +77,14 @@ const startMcp = (options: Partial<Authorization.Options> = {}, cache?: McpServe
     )
     const context = yield* Layer.build(
       HttpTransport.layer({ port: 0 }).pipe(
-        Layer.provide(Authorization.layer({
+        Layer.provide(authorization ?? Authorization.layer({
           verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri, jwksTimeoutMillis: 1000 }),
           requiredScopes: ["mcp:basic"],
           scopesSupported: ["mcp:basic", "mcp:write"],
           ...options
         })),
         Layer.provide(server),
+        Layer.provide(Logger.layer([capture], { mergeWithExisting: true })),
         Layer.orDie
       )
     )
@@ -215,6 +226,7 @@ describe("Authorization (server, protected resource)", () => {
           new Jose.SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "at+jwt" }).sign(new Uint8Array(32)))]
       ]
       for (const [what, bad] of cases) {
+        expect(logged.some((line) => line.includes(bad)), what).toBe(false)
         const reply = yield* post(url, request("tools/list"), bad)
         expect(reply.status, what).toBe(401)
         expect(reply.challenge, what).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata=/)
@@ -268,6 +280,9 @@ describe("Authorization (server, protected resource)", () => {
       expect((yield* post(url, request("tools/list"), alice)).status).toBe(503)
       mode = "proxy"
       expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      // The outage was logged, without the token.
+      expect(logged.some((line) => line.includes("Authorization: the authorization server's keys are unavailable"))).toBe(true)
+      expect(logged.some((line) => line.includes(alice))).toBe(false)
     }))
 
   it.live("lists answered to an authenticated caller are never cacheScope public", () =>
@@ -308,6 +323,23 @@ describe("Authorization (server, protected resource)", () => {
       expect((yield* post(url, request("tools/list"), elsewhere)).status).toBe(401)
       const down = yield* startMcp({ verifier: verifier("http://127.0.0.1:1/introspect") })
       expect((yield* post(down, request("tools/list"), opaque)).status).toBe(503)
+    }))
+
+  it.live("from configuration (effect/Config): MCP_AUTH_ISSUER, MCP_AUTH_JWKS_URL, MCP_AUTH_SCOPES; a clear ConfigError without keys", () =>
+    Effect.gen(function*() {
+      const fromConfig = (env: Record<string, string>) =>
+        Authorization.layerConfig.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))
+      const url = yield* startMcp({}, undefined, fromConfig({
+        MCP_AUTH_ISSUER: as.issuer,
+        MCP_AUTH_JWKS_URL: as.jwksUri,
+        MCP_AUTH_SCOPES: "mcp:basic"
+      }))
+      const refused = yield* post(url, request("tools/list"))
+      expect(refused.challenge).toContain(`scope="mcp:basic"`)
+      expect((yield* post(url, request("tools/list"), yield* token(url, "alice"))).status).toBe(200)
+      const missing = yield* Layer.build(fromConfig({ MCP_AUTH_ISSUER: as.issuer })).pipe(Effect.flip)
+      expect(missing._tag).toBe("ConfigError")
+      expect(String(missing)).toContain("MCP_AUTH_JWKS_URL or MCP_AUTH_INTROSPECTION_URL is required")
     }))
 
   it.live("only HTTP: the 401 comes before any MCP check (no headers, no _meta)", () =>
