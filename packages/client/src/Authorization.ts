@@ -20,6 +20,9 @@
  *    (RFC 9207) and `state` are checked before the code is used;
  * 4. the token request with `client_secret_basic`, `client_secret_post` or
  *    `none`; refresh tokens are used (and rotated) before signing in again;
+ *    (when the authorization server offers only the client credentials
+ *    grant and a client secret is configured, that grant instead, with no
+ *    user: the client-credentials extension);
  * 5. step-up: on `403 insufficient_scope` the client asks again for the
  *    union of the scopes it had and the challenged ones; at most
  *    `maxAuthorizations` (default 3) authorization requests in a row without
@@ -266,6 +269,21 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       state.as = as
       const registration = yield* registrationFor(as)
       const scopes = Flow.selectScopes(as, challenge["scope"], state.requested, prm.scopes_supported)
+      const grants = as.grant_types_supported
+      if (
+        registration.clientSecret !== undefined && grants?.includes("client_credentials") === true &&
+        !grants.includes("authorization_code")
+      ) {
+        // A server for machine clients only: no user, no browser (the client-credentials extension).
+        state.attempts++
+        const scope = scopes.length === 0 ? undefined : scopes.join(" ")
+        const tokens = yield* step(
+          "the client credentials grant failed",
+          timeout,
+          (signal) => Flow.clientCredentials(as, registration, prm.resource, scope, signal)
+        )
+        return yield* store.setTokens(url, { ...tokens, resource: prm.resource })
+      }
       const pending = yield* step(
         "cannot build the authorization request",
         timeout,

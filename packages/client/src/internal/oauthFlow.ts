@@ -235,3 +235,27 @@ export const refresh = async (
   )
   return toTokens(as.issuer, tokens.scope, await oauth.processRefreshTokenResponse(as, client, response), tokens)
 }
+
+/**
+ * The client credentials grant (OAuth 2.1 §4.2; the MCP client-credentials
+ * extension, SEP-1046) for a machine client with a secret, with `resource`.
+ */
+export const clientCredentials = async (
+  as: oauth.AuthorizationServer,
+  registration: Registration,
+  resource: string,
+  scope: string | undefined,
+  signal: AbortSignal
+): Promise<Tokens> => {
+  const client: oauth.Client = { client_id: registration.clientId }
+  const parameters: Record<string, string> = { resource }
+  if (scope !== undefined) parameters["scope"] = scope
+  const response = await oauth.clientCredentialsGrantRequest(
+    as,
+    client,
+    clientAuth(registration),
+    parameters,
+    requestOptions(new URL(as.token_endpoint!), signal)
+  )
+  return toTokens(as.issuer, scope, await oauth.processClientCredentialsResponse(as, client, response))
+}
