@@ -280,6 +280,11 @@ describe("Authorization (server, protected resource)", () => {
       expect((yield* post(url, request("tools/list"), alice)).status).toBe(503)
       mode = "proxy"
       expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      // Once fetched, the keys are cached: the JWKS going down again does not matter for known keys.
+      mode = "down"
+      expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      mode = "hang"
+      expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
       // The outage was logged, without the token.
       expect(logged.some((line) => line.includes("Authorization: the authorization server's keys are unavailable"))).toBe(true)
       expect(logged.some((line) => line.includes(alice))).toBe(false)
