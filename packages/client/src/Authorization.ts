@@ -139,14 +139,17 @@ export interface Options {
 }
 
 /**
- * The challenge the transport hands over: the HTTP `status` (401 or 403)
- * and the `WWW-Authenticate` header.
+ * The challenge the transport hands over: the HTTP `status` (401 or 403),
+ * the `WWW-Authenticate` header, and the `Authorization` header the refused
+ * request carried (when another request signed in meanwhile, the new token
+ * is simply used: no second sign-in).
  *
  * @since 0.1.0
  */
 export interface Challenge {
   readonly status: number
   readonly wwwAuthenticate: string | undefined
+  readonly sent?: string | undefined
 }
 
 /**
@@ -315,11 +318,14 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         }
         return { authorization: `Bearer ${Redacted.value(tokens.accessToken)}` }
       })),
-    challenged: (url, { status, wwwAuthenticate }) =>
+    challenged: (url, { sent, status, wwwAuthenticate }) =>
       lock.withPermits(1)(Effect.gen(function*() {
         const challenge = parseBearerChallenge(wwwAuthenticate) ?? {}
         if (status === 403 && challenge["error"] !== "insufficient_scope") return false
         const held = yield* store.getTokens(url)
+        const current = Option.isSome(held) ? `Bearer ${Redacted.value(held.value.accessToken)}` : undefined
+        // Another request obtained a new token while this one was refused: retry with it.
+        if (current !== undefined && current !== sent) return true
         if (status === 401) {
           yield* store.deleteTokens(url)
           // An expired token of the same authorization server: a refresh is cheaper than a sign-in.

@@ -135,9 +135,11 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     authorization === undefined ? send(message, headers, {}) : Effect.gen(function*() {
       // Each challenge either fails or brings a new token; the Authorization service bounds the sign-ins.
       for (let attempt = 0;; attempt++) {
-        const response = yield* send(message, headers, yield* authorization.headers(endpoint))
+        const bearer = yield* authorization.headers(endpoint)
+        const response = yield* send(message, headers, bearer)
         if ((response.status === 401 || response.status === 403) && attempt < 8) {
           const again = yield* authorization.challenged(endpoint, {
+            sent: bearer["authorization"],
             status: response.status,
             wwwAuthenticate: response.headers["www-authenticate"]
           }).pipe(Effect.mapError((error) => new TransportError({ reason: error.message, status: response.status, cause: error })))

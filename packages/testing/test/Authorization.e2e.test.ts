@@ -32,6 +32,8 @@ const survey = Tool.make("survey", {
 
 const publish = Tool.make("publish", { scopes: ["mcp:write"], handler: () => Effect.succeed("published") })
 
+const ping = Tool.make("ping", { handler: () => Effect.succeed("pong") })
+
 let as: AuthorizationServer
 beforeAll(async () => {
   as = await startAuthorizationServer({ scopes: ["mcp:basic", "mcp:write"] })
@@ -45,7 +47,7 @@ const mcpServer = () =>
       requiredScopes: ["mcp:basic"],
       scopesSupported: ["mcp:basic"]
     })),
-    Layer.provide(McpServer.tools(survey, publish).pipe(
+    Layer.provide(McpServer.tools(survey, publish, ping).pipe(
       Layer.provideMerge(McpServer.layer({
         name: "auth-e2e",
         version: "1.0.0",
@@ -140,6 +142,22 @@ describe("authorization end to end (oidc-provider)", () => {
       const refreshed = JSON.parse(readFileSync(file, "utf8")).tokens[url]
       assert.notStrictEqual(refreshed.accessToken, saved.tokens[url].accessToken)
       assert.isAbove(refreshed.expiresAt, Date.now())
+    }).pipe(Effect.provide(mcpServer())), { timeout: 30_000 })
+
+  it.live("concurrent first requests share one sign-in", () =>
+    Effect.gen(function*() {
+      const url = yield* HttpTransport.url
+      const opened: Array<string> = []
+      const results = yield* Effect.gen(function*() {
+        const mcp = yield* McpClient.McpClient
+        return yield* Effect.all(Array.from({ length: 4 }, () => mcp.callTool({ name: "ping" })), { concurrency: "unbounded" })
+      }).pipe(Effect.provide(McpClient.layer({}).pipe(
+        Layer.provide(ClientHttp.layerNode({ url })),
+        Layer.provide(ClientAuth.layer({})),
+        Layer.provide(browserOf("alice", opened))
+      )))
+      assert.deepStrictEqual(results.map((r) => (r.content[0] as { text: string }).text), ["pong", "pong", "pong", "pong"])
+      assert.strictEqual(opened.length, 1)
     }).pipe(Effect.provide(mcpServer())), { timeout: 30_000 })
 
   it.live("a refused consent is a typed failure, not a hang", () =>
