@@ -21,7 +21,8 @@
  * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
  *
  * With an `Authorization.ResourceServer` in the context (`Authorization.layer`),
- * the bearer token is checked right after the method (401 / 400 / 503), the
+ * the bearer token of every request is checked right after `Host` / `Origin`
+ * (and a CORS preflight) and before anything else (401 / 400 / 503), the
  * scopes of the message's target right after parsing (403), and the
  * Protected Resource Metadata is served at its well-known path: see
  * `Authorization.ts`.
@@ -755,18 +756,16 @@ const handleAdmitted = (
   headers: Headers.Headers,
   authorization: ResourceServer["Service"] | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-  if (request.method !== "POST") {
-    return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
-  }
-  if (authorization === undefined) return handlePost(handler, config, request, headers, undefined, undefined)
+  // Every request to the endpoint is authenticated first, whatever its method (MCP 2026-07-28 basic/authorization).
+  if (authorization === undefined) return handleAuthorized(handler, config, request, headers, undefined, undefined)
   return Effect.flatMap(authorization.authenticate(request, String(config.path)), (authentication) =>
     authentication._tag === "Refused"
       ? Effect.succeed(authentication.response)
-      : handlePost(handler, config, request, headers, authorization, authentication))
+      : handleAuthorized(handler, config, request, headers, authorization, authentication))
 }
 
-/** The POST once authenticated (when authorization is on): media type, body, JSON, scopes, dispatch. */
-const handlePost = (
+/** The request once authenticated (when authorization is on): method, media type, body, JSON, scopes, dispatch. */
+const handleAuthorized = (
   handler: Handler,
   config: Config,
   request: HttpServerRequest.HttpServerRequest,
@@ -774,6 +773,9 @@ const handlePost = (
   authorization: ResourceServer["Service"] | undefined,
   authentication: Extract<Authentication, { readonly _tag: "Authenticated" }> | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  if (request.method !== "POST") {
+    return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
+  }
   if (mediaType(headers["content-type"]) !== "application/json") {
     return Effect.succeed(
       errorResponse(415, INVALID_REQUEST, "Unsupported Media Type: Content-Type must be application/json")

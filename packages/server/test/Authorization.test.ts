@@ -354,6 +354,11 @@ describe("Authorization (server, protected resource)", () => {
         fetch(url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } })
       )
       expect(response.status).toBe(401)
+      // Other methods too: nothing of the endpoint is served without a token.
+      for (const method of ["GET", "DELETE", "PUT"]) {
+        const other = yield* Effect.promise(() => fetch(url, { method, headers: { "mcp-session-id": "s" } }))
+        expect(other.status, method).toBe(401)
+      }
       void ALL_CAPS
     }))
 })
