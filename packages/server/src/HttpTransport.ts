@@ -367,8 +367,11 @@ const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRo
         const path = String(config.path)
         return Effect.andThen(
           endpoint,
-          router.add("GET", authorization.metadataPath(path) as HttpRouter.PathInput, (request) =>
-            Effect.succeed(authorization.metadata(request, path)))
+          router.add("GET", authorization.metadataPath(path) as HttpRouter.PathInput, (request) => {
+            const metadata = Effect.sync(() => authorization.metadata(request, path))
+            // A browser client reads it cross-origin too.
+            return config.cors === undefined ? metadata : config.cors(request, metadata)
+          })
         )
       }
     )

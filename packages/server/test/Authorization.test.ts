@@ -61,7 +61,8 @@ const capture = Logger.make((options) => {
 const startMcp = (
   options: Partial<Authorization.Options> = {},
   cache?: McpServer.Options["cache"],
-  authorization?: Layer.Layer<Authorization.ResourceServer, unknown>
+  authorization?: Layer.Layer<Authorization.ResourceServer, unknown>,
+  transport: HttpTransport.LayerOptions = {}
 ) =>
   Effect.gen(function*() {
     const server = Layer.mergeAll(McpServer.tools(survey, publish, whoami)).pipe(
@@ -76,7 +77,7 @@ const startMcp = (
       Layer.orDie
     )
     const context = yield* Layer.build(
-      HttpTransport.layer({ port: 0 }).pipe(
+      HttpTransport.layer({ port: 0, ...transport }).pipe(
         Layer.provide(authorization ?? Authorization.layer({
           verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri, jwksTimeoutMillis: 1000 }),
           requiredScopes: ["mcp:basic"],
@@ -126,12 +127,33 @@ describe("Authorization (server, protected resource)", () => {
       const origin = new URL(url).origin
       const response = yield* Effect.promise(() => fetch(`${origin}/.well-known/oauth-protected-resource/mcp`))
       expect(response.status).toBe(200)
+      expect(response.headers.get("access-control-allow-origin")).toBeNull()
       expect(yield* Effect.promise(() => response.json())).toEqual({
         resource: url,
         authorization_servers: [as.issuer],
         scopes_supported: ["mcp:basic", "mcp:write"],
         bearer_methods_supported: ["header"]
       })
+    }))
+
+  it.live("with cors on, a browser page reads the metadata and the 401 challenge cross-origin; preflights need no token", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp({}, undefined, undefined, { cors: true })
+      const origin = "http://localhost:5173"
+      const metadata = yield* Effect.promise(() =>
+        fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`, { headers: { origin } })
+      )
+      expect(metadata.status).toBe(200)
+      expect(metadata.headers.get("access-control-allow-origin")).toBe(origin)
+      const preflight = yield* Effect.promise(() =>
+        fetch(url, {
+          method: "OPTIONS",
+          headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization" }
+        })
+      )
+      expect(preflight.status).toBe(204)
+      const refused = yield* post(url, request("tools/list"), undefined, { origin })
+      expect(refused.status).toBe(401)
     }))
 
   it.live("401 without a token, with resource_metadata and the needed scope; 200 with a real token", () =>
