@@ -1,5 +1,5 @@
 /**
- * `tsx --expose-gc bench/replayGuard.ts`: the memory of the in-memory
+ * `npm run bench:replay-guard`: the memory of the in-memory
  * `ReplayGuard` per live redeemed id (the capacity the README's Deployment
  * section documents), and the time of one redemption when the guard holds
  * that many. Not a test: prints a line per pool.

@@ -3,7 +3,7 @@
  * one `seal` plus one `unseal` per round, for replay journals carrying 1, 3
  * and 10 form-elicitation answers.
  *
- * Run: `npx tsx bench/requestState.ts`. Prints the median and p95 of the
+ * Run: `npm run bench:request-state`. Prints the median and p95 of the
  * seal+unseal time in microseconds over 2,000 rounds (after 2,000 warm-up
  * rounds) and the sealed size in bytes. Target: < 100 µs and < 1024 B for 3 answers.
  *
@@ -135,7 +135,7 @@ export const formatRequestStateBench = (results: ReadonlyArray<RequestStateResul
   return lines
 }
 
-// Standalone mode: `npx tsx bench/requestState.ts`.
+// Standalone mode: `npm run bench:request-state`.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const line of formatRequestStateBench(runRequestStateBench())) console.log(line)
 }

@@ -3,7 +3,7 @@
  * `node`, no loader), run `runs` times one after another after a warm-up run (the OS file cache), measuring the wall
  * time from spawn to exit. Target: a median under 400 ms on the 2-core reference machine.
  *
- * Run alone: `npx tsx bench/startup.ts [--runs 15]` (needs `npm run build` first; `npm run bench` reports it too).
+ * Run alone: `npm run bench:startup [-- --runs 15]` (needs `npm run build` first; `npm run bench` reports it too).
  */
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"

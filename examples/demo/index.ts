@@ -20,8 +20,8 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Predicate, References } from "effect"
 import { AnswersFile, Report, TerminalUser } from "@mrtr/cli"
-import { Authorization as ClientAuth, HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
-import { Authorization, HttpTransport as ServerHttp } from "@mrtr/server"
+import { Authorization as ClientAuth, HttpClientTransport, McpClient } from "@mrtr/client"
+import { Authorization, HttpServerTransport } from "@mrtr/server"
 import { headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { serve } from "./server.ts"
 
@@ -138,14 +138,14 @@ const conversation = <A>(
   })
 
 const main = Effect.gen(function*() {
-  const url = yield* ServerHttp.url
+  const url = yield* HttpServerTransport.url
   yield* header(url)
   const tally: Tally = { conversations: 0, failed: 0, rounds: 0, stateBytes: 0 }
 
   const user = interactive
     ? TerminalUser.layerNode({})
     : AnswersFile.layer(script)
-  const transport = ClientHttp.layerNode({ url })
+  const transport = HttpClientTransport.layerNode({ url })
   const clientLayer = McpClient.layer({ clientInfo: { name: "mrtr-demo", version: "0.1.0" } }).pipe(
     Layer.provide(auth ? transport.pipe(Layer.provide(signIn)) : transport),
     Layer.provide(user)

@@ -104,8 +104,24 @@ export const parse = (text: string): Effect.Effect<Answers, AnswersFileError> =>
     )
   )
 
+/** Why a file cannot be read, in a few words: "does not exist", "permission denied", ... */
+const unreadable = (path: string, reason: { readonly _tag: string; readonly description?: string | undefined }): string => {
+  switch (reason._tag) {
+    case "NotFound":
+      return `${path} does not exist`
+    case "PermissionDenied":
+      return `${path} cannot be read (permission denied)`
+    case "BadResource":
+      return `${path} cannot be read (not a file)`
+    default:
+      return `${path} cannot be read${reason.description === undefined ? "" : `: ${reason.description}`}`
+  }
+}
+
 /**
- * Reads and parses an answers file.
+ * Reads and parses an answers file. Fails with `AnswersFileError` whose
+ * reason is one line: `<path> does not exist`, `<path> cannot be read
+ * (permission denied)`, `<path>: not JSON: ...`, ...
  *
  * @since 0.1.0
  */
@@ -114,9 +130,10 @@ export const load = (path: string): Effect.Effect<Answers, AnswersFileError, Fil
     const fs = yield* FileSystem.FileSystem
     return yield* fs.readFileString(path)
   }).pipe(
-    Effect.mapError((error) => new AnswersFileError({ reason: `cannot read ${path}: ${error.message}` })),
-    Effect.flatMap(parse),
-    Effect.mapError((error) => new AnswersFileError({ reason: `${path}: ${error.reason}` }))
+    Effect.mapError((error) => new AnswersFileError({ reason: unreadable(path, error.reason) })),
+    Effect.flatMap((text) =>
+      parse(text).pipe(Effect.mapError((error) => new AnswersFileError({ reason: `${path}: ${error.reason}` })))
+    )
   )
 
 const decodeWith = <A>(schema: Schema.Codec<A, any>, what: string) => {

@@ -23,8 +23,16 @@
  *
  * Exit codes: 0 success; 1 the tool reported an error (`isError: true`);
  * 2 usage (bad flags or arguments, unusable answers file); 3 protocol or
- * transport error, round cap, timeout (`--timeout`), or a question nobody
- * could answer; 70 internal error.
+ * transport error, round cap, timeout (`--timeout`, default 600 seconds, or
+ * 60 seconds without any message of an answer), or a question nobody could
+ * answer; 70 internal error.
+ *
+ * Every string a server sent is shown on one line with its control and
+ * bidirectional characters escaped visibly (`SafeText.oneLine`); the JSON
+ * on stdout is exact JSON with those characters as `\uXXXX` escapes
+ * (`SafeText.json`). Progress notifications appear on stderr while a call
+ * runs. `--http`, `--stdio`, `--timeout` and `-q` are accepted by every
+ * command, before or after its name.
  *
  * Built with `effect/cli` (`Command`, `Flag`, `Argument`; `Prompt` for the
  * interactive parts).
@@ -35,8 +43,8 @@ import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcess
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeStdio from "@effect/platform-node/NodeStdio"
-import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, References, Schema } from "effect"
-import { Argument, CliError, CliOutput, Command, Flag, type Prompt } from "effect/cli"
+import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, References } from "effect"
+import { Argument, CliOutput, Command, Flag, type Prompt } from "effect/cli"
 import {
   type ElicitationHandler,
   Errors,
@@ -46,10 +54,12 @@ import {
   type SamplingHandler,
   StdioTransport
 } from "@mrtr/client"
-import type { InputRequest, Root } from "@mrtr/protocol"
+import type { Root } from "@mrtr/protocol"
 import * as AnswersFile from "./AnswersFile.ts"
+import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
+import { clean, colorsFor, roundLines, style } from "./Report.ts"
+import * as SafeText from "./SafeText.ts"
 import * as SignIn from "./SignIn.ts"
-import { clean, colorsFor, describeRequest, roundLines, style } from "./Report.ts"
 import * as TerminalUser from "./TerminalUser.ts"
 
 /**
@@ -60,148 +70,23 @@ import * as TerminalUser from "./TerminalUser.ts"
 export const VERSION = "0.1.0"
 
 // -----------------------------------------------------------------------------
-// Errors and exit codes
+// Errors and exit codes (see Failure.ts)
 // -----------------------------------------------------------------------------
 
-/**
- * A usage error found after parsing: both or neither of `--http` /
- * `--stdio`, JSON arguments that are not a JSON object, a bad URL. Exit 2.
- *
- * @since 0.1.0
- */
-export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return this.reason
-  }
-}
-
-/**
- * The tool answered with `isError: true` (the result was printed). Exit 1.
- *
- * @since 0.1.0
- */
-export class ToolReportedError extends Schema.TaggedError<ToolReportedError>()("ToolReportedError", {
-  tool: Schema.String
-}) {
-  override get message(): string {
-    return `the tool ${this.tool} reported an error (isError: true)`
-  }
-}
-
-/**
- * The exit codes of `mrtr`.
- *
- * @since 0.1.0
- */
-export const ExitCode = {
-  success: 0,
-  toolError: 1,
-  usage: 2,
-  protocol: 3,
-  internal: 70
-} as const
-
-/**
- * Every failure a `mrtr` command can end with.
- *
- * @since 0.1.0
- */
-export type Failure =
-  | CliError.CliError
-  | UsageError
-  | ToolReportedError
-  | AnswersFile.AnswersFileError
-  | Errors.McpClientError
-
-const hasTag = (u: unknown): u is { readonly _tag: string } => Predicate.isObject(u) && Predicate.hasProperty(u, "_tag")
-
-/**
- * The exit code for a failure: 1 tool error; 2 usage (CLI parse errors,
- * `UsageError`, an unusable answers file, also when found while answering);
- * 3 protocol (`McpError`, `TransportError`, `ProtocolViolation`,
- * `MaxRoundsExceeded`, `InputRequiredError`, `InvalidToolDefinition`, and a
- * failing input handler, e.g. a question nobody could answer); 70 anything
- * else.
- *
- * @since 0.1.0
- */
-export const exitCodeOf = (error: unknown): number => {
-  if (CliError.isCliError(error)) return ExitCode.usage
-  if (!hasTag(error)) return ExitCode.internal
-  switch (error._tag) {
-    case "ToolReportedError":
-      return ExitCode.toolError
-    case "UsageError":
-    case "AnswersFileError":
-      return ExitCode.usage
-    case "InputHandlerError":
-      return (error as Errors.InputHandlerError).cause instanceof AnswersFile.AnswersFileError
-        ? ExitCode.usage
-        : ExitCode.protocol
-    case "McpError":
-    case "TransportError":
-    case "ProtocolViolation":
-    case "MaxRoundsExceeded":
-    case "InputRequiredError":
-    case "InvalidToolDefinition":
-      return ExitCode.protocol
-    default:
-      return ExitCode.internal
-  }
-}
-
-const indent = (text: string, by = "  ") => text.split("\n").map((line) => by + line).join("\n")
-
-/**
- * The message printed to stderr for a failure (nothing for CLI parse
- * errors, which `effect/cli` already presented).
- *
- * @since 0.1.0
- */
-export const describeFailure = (error: unknown): string | undefined => {
-  if (CliError.isCliError(error)) return undefined
-  if (!hasTag(error)) return `mrtr: internal error: ${String(error)}`
-  const e = error as Failure
-  switch (e._tag) {
-    case "ToolReportedError":
-      return `mrtr: ${e.message}`
-    case "UsageError":
-      return `mrtr: ${e.reason}\nRun 'mrtr <command> --help' for usage.`
-    case "AnswersFileError":
-      return `mrtr: the answers file cannot be used: ${e.message}`
-    case "McpError":
-      return `mrtr: the server answered with JSON-RPC error ${e.code}: ${e.message}` +
-        (e.data === undefined ? "" : `\n${indent(JSON.stringify(e.data))}`)
-    case "TransportError":
-      return `mrtr: transport error: ${e.message}`
-    case "ProtocolViolation":
-      return `mrtr: the server broke the protocol: ${e.message}`
-    case "MaxRoundsExceeded":
-      return `mrtr: ${e.method} still asked for input after ${e.rounds} requests (the cap; raise it with --max-rounds)`
-    case "InputRequiredError":
-      return `mrtr: ${e.message}\n` +
-        Object.entries(e.inputRequests).map(([key, request]) => `  ${key}  ${describeRequest(request)}`).join("\n")
-    case "InvalidToolDefinition":
-      return `mrtr: ${e.message}`
-    case "InputHandlerError": {
-      const cause = e.cause
-      if (cause instanceof AnswersFile.AnswersFileError) return `mrtr: the answers file cannot be used: ${cause.message}`
-      if (cause instanceof AnswersFile.Unanswered) {
-        const request = cause.request as InputRequest
-        return [
-          `mrtr: the server asked '${cause.key}' and there is nobody to answer:`,
-          `  ${cause.key}  ${describeRequest(request)}`,
-          `There is no answer for '${cause.key}' in --answers and stdin is not a terminal to ask.`,
-          `Answer it in an answers file (--answers answers.json), e.g.:`,
-          indent(JSON.stringify({ [cause.key]: AnswersFile.template(request) }, null, 2))
-        ].join("\n")
-      }
-      return `mrtr: could not answer the server: ${e.message}`
-    }
-  }
-}
+export {
+  /** @since 0.1.0 */
+  describeFailure,
+  /** @since 0.1.0 */
+  ExitCode,
+  /** @since 0.1.0 */
+  exitCodeOf,
+  /** @since 0.1.0 */
+  type Failure,
+  /** @since 0.1.0 */
+  ToolReportedError,
+  /** @since 0.1.0 */
+  UsageError
+} from "./Failure.ts"
 
 // -----------------------------------------------------------------------------
 // Transport and answers
@@ -366,7 +251,10 @@ const printJson = (value: unknown) =>
     try: () => JSON.stringify(value, null, 2),
     // e.g. a result nested too deeply for the stack
     catch: () => new Errors.ProtocolViolation({ method: "output", reason: "the server's result cannot be printed as JSON" })
-  }).pipe(Effect.flatMap((json) => Effect.flatMap(Effect.service(Stdout), (write) => write(`${json}\n`))))
+  }).pipe(
+    // exact JSON, with the characters a terminal would act on as \uXXXX escapes
+    Effect.flatMap((json) => Effect.flatMap(Effect.service(Stdout), (write) => write(`${SafeText.json(json)}\n`)))
+  )
 
 const stderrStyle = () => style(colorsFor(process.stderr))
 
@@ -404,8 +292,32 @@ const stdio = Flag.String("stdio").pipe(
 )
 
 /**
- * The root command; `--http` / `--stdio` are shared by every subcommand
- * (accepted before or after the subcommand's name).
+ * Default of `--timeout`: 600 seconds for a whole call, answering time
+ * included.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_TIMEOUT_SECONDS = 600
+
+const timeoutFlag = Flag.Int("timeout").pipe(
+  Flag.withMetavar("seconds"),
+  Flag.withDescription(
+    `Give up when a call has not completed after this many seconds, answering time included (default ${DEFAULT_TIMEOUT_SECONDS}); ` +
+      "a request also gives up after 60 seconds without any message from the server"
+  ),
+  Flag.withDefault(DEFAULT_TIMEOUT_SECONDS)
+)
+
+const quietFlag = Flag.Boolean("quiet").pipe(
+  Flag.withAlias("q"),
+  Flag.withDescription("Do not print the rounds and progress to stderr"),
+  Flag.withDefault(false)
+)
+
+/**
+ * The root command; `--http` / `--stdio`, `--timeout` and `--quiet` (`-q`)
+ * are shared by every subcommand (accepted before or after the
+ * subcommand's name).
  *
  * @since 0.1.0
  */
@@ -425,7 +337,7 @@ const callbackPort = Flag.Int("callback-port").pipe(
 )
 
 export const mrtr = Command.make("mrtr").pipe(
-  Command.withSharedFlags({ http, stdio, clientId, clientSecret, callbackPort }),
+  Command.withSharedFlags({ http, stdio, timeout: timeoutFlag, quiet: quietFlag, clientId, clientSecret, callbackPort }),
   Command.withDescription(
     "An MCP 2026-07-28 client that drives Multi Round-Trip Requests: it answers each round of input requests " +
       "(forms, URLs, sampling, roots) from an answers file, flags, or you at the terminal, and retries until the result is complete. " +
@@ -435,26 +347,26 @@ export const mrtr = Command.make("mrtr").pipe(
   )
 )
 
-const timeoutFlag = Flag.Int("timeout").pipe(
-  Flag.withDescription("Give up when the call has not completed after this many seconds, answering time included (default: no limit)"),
-  Flag.optional
-)
-
-/** `effect` limited to `--timeout` seconds (a `TransportError` past it); `UsageError` for a value below 1. */
+/** `effect` limited to `--timeout` seconds (a `RequestTimeout` past it); `UsageError` for a value below 1. */
 const withTimeout = <A, E, R>(
-  timeout: Option.Option<number>,
+  method: string,
+  seconds: number,
   effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E | Errors.TransportError | UsageError, R> => {
-  if (Option.isNone(timeout)) return effect
-  const seconds = timeout.value
+): Effect.Effect<A, E | Errors.RequestTimeout | UsageError, R> => {
   if (seconds < 1) return Effect.fail(new UsageError({ reason: "--timeout must be at least 1 second" }))
   return effect.pipe(
     Effect.timeoutOrElse({
       duration: Duration.seconds(seconds),
-      orElse: () => Effect.fail(new Errors.TransportError({ reason: `no complete answer within ${seconds} seconds (--timeout)` }))
+      orElse: () => Effect.fail(new Errors.RequestTimeout({ method, bound: "call", millis: seconds * 1000 }))
     })
   )
 }
+
+/** The client options of a run: `--timeout` is the whole-call bound. */
+const clientOptions = (seconds: number): McpClient.Options => ({
+  clientInfo: { name: "mrtr", version: VERSION },
+  callTimeout: Duration.seconds(Math.max(1, seconds))
+})
 
 const answerFlags = {
   answers: Flag.String("answers").pipe(
@@ -476,15 +388,9 @@ const answerFlags = {
     Flag.withDescription("Answer every sampling request with this text (default: ask at the terminal)"),
     Flag.optional
   ),
-  timeout: timeoutFlag,
   maxRounds: Flag.Int("max-rounds").pipe(
     Flag.withDescription("The most requests one call may send, the first included (default 10)"),
     Flag.withDefault(10)
-  ),
-  quiet: Flag.Boolean("quiet").pipe(
-    Flag.withAlias("q"),
-    Flag.withDescription("Do not print the rounds to stderr"),
-    Flag.withDefault(false)
   )
 }
 
@@ -493,13 +399,29 @@ interface AnswerFlags {
   readonly roots: ReadonlyArray<string>
   readonly samplingReply: Option.Option<string>
   readonly maxRounds: number
-  readonly quiet: boolean
-  readonly timeout: Option.Option<number>
 }
 
 /**
+ * One line for a `notifications/progress`: `… progress 1/2  "message"`
+ * (server text on one line, escaped; see `SafeText`).
+ *
+ * @since 0.1.0
+ */
+export const progressLine = (params: Readonly<Record<string, unknown>> | undefined): string => {
+  const progress = params?.["progress"]
+  const total = params?.["total"]
+  const message = params?.["message"]
+  const amount = typeof progress === "number" ? String(progress) : "?"
+  return `         … progress ${amount}${typeof total === "number" ? `/${total}` : ""}` +
+    (typeof message === "string" && message !== "" ? `  "${clean(message)}"` : "")
+}
+
+/** The progress token `mrtr` sends with every MRTR call, asking for `notifications/progress`. */
+const PROGRESS_TOKEN = "mrtr"
+
+/**
  * Runs one MRTR method (`call`) with the client built for the flags:
- * transport, handlers, round reporting on stderr.
+ * transport, handlers, round and progress reporting on stderr.
  */
 const runMrtr = <A>(
   flags: AnswerFlags,
@@ -510,26 +432,31 @@ const runMrtr = <A>(
     const root = yield* mrtr
     const where = yield* target(root)
     if (flags.maxRounds < 1) return yield* new UsageError({ reason: "--max-rounds must be at least 1" })
-    if (Option.isSome(flags.timeout) && flags.timeout.value < 1) {
-      return yield* new UsageError({ reason: "--timeout must be at least 1 second" })
-    }
+    if (root.timeout < 1) return yield* new UsageError({ reason: "--timeout must be at least 1 second" })
     const answers = Option.isSome(flags.answers)
       ? yield* AnswersFile.load(flags.answers.value).pipe(Effect.provide(NodeFileSystem.layer))
       : {}
     const s = stderrStyle()
     let rounds = 0
+    const quiet = root.quiet
     const options: McpClient.CallOptions = {
       maxRounds: flags.maxRounds,
+      progressToken: PROGRESS_TOKEN,
+      onNotification: (notification) =>
+        quiet || notification.method !== "notifications/progress"
+          ? Effect.void
+          : Console.error(s.dim(progressLine(notification.params))),
       onRound: (round) =>
         Effect.suspend(() => {
           rounds = round.round
-          return flags.quiet ? Effect.void : Console.error(roundLines(round, s).join("\n"))
+          return quiet ? Effect.void : Console.error(roundLines(round, s).join("\n"))
         })
     }
-    yield* info(flags.quiet, s.dim(`→ ${describe}  (${describeTarget(where)})`))
-    const result = yield* McpClient.McpClient.use((client) => withTimeout(flags.timeout, call(client, options))).pipe(
+    yield* info(quiet, s.dim(`→ ${clean(describe)}  (${clean(describeTarget(where))})`))
+    const method = describe.split(" ", 1)[0]!
+    const result = yield* McpClient.McpClient.use((client) => withTimeout(method, root.timeout, call(client, options))).pipe(
       Effect.provide(
-        McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(
+        McpClient.layer(clientOptions(root.timeout)).pipe(
           Layer.provide(transportLayer(where, root)),
           Layer.provide(handlersLayer({
             answers,
@@ -541,7 +468,7 @@ const runMrtr = <A>(
       )
     )
     yield* info(
-      flags.quiet,
+      quiet,
       s.green(`✓ complete`) + s.dim(` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${rounds === 1 ? "" : "s"})`)
     )
     return result
@@ -666,11 +593,12 @@ const allPages = <A>(
  */
 export const discover = Command.make(
   "discover",
-  { timeout: timeoutFlag },
-  Effect.fnUntraced(function*(flags) {
+  {},
+  Effect.fnUntraced(function*() {
     const root = yield* mrtr
     const where = yield* target(root)
-    const result = yield* withTimeout(flags.timeout, Effect.gen(function*() {
+    yield* info(root.quiet, stderrStyle().dim(`→ server/discover  (${clean(describeTarget(where))})`))
+    const result = yield* withTimeout("server/discover", root.timeout, Effect.gen(function*() {
       const client = yield* McpClient.McpClient
       const discovered = yield* client.discover()
       const capabilities = discovered.capabilities
@@ -690,7 +618,7 @@ export const discover = Command.make(
       }
     })).pipe(
       Effect.provide(
-        McpClient.layer({ clientInfo: { name: "mrtr", version: VERSION } }).pipe(Layer.provide(transportLayer(where, root)))
+        McpClient.layer(clientOptions(root.timeout)).pipe(Layer.provide(transportLayer(where, root)))
       )
     )
     yield* printJson(result)
@@ -727,6 +655,8 @@ export const logout = Command.make(
  * @since 0.1.0
  */
 export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover, logout]))
+
+const SUBCOMMANDS: ReadonlyArray<string> = [call.name, getPrompt.name, read.name, discover.name]
 
 /**
  * Help and version to stdout when asked for (`--help`, `--version`);
@@ -777,11 +707,11 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<number> =>
     Effect.catchCause((cause) => {
       if (Cause.hasInterruptsOnly(cause)) return Effect.succeed(130)
       const error = Cause.squash(cause)
-      const message = describeFailure(error)
+      const message = describeFailure(error, args.find((arg) => SUBCOMMANDS.includes(arg)))
       const code = Cause.hasFails(cause) ? exitCodeOf(error) : ExitCode.internal
-      // messages may quote the server: no control characters reach the terminal
+      // messages may quote the server: each line is made safe, no control character reaches the terminal
       return (message === undefined ? Effect.void : Console.error(
-        code === ExitCode.internal ? `${clean(message)}\n${Cause.pretty(cause)}` : clean(message)
+        code === ExitCode.internal ? `${SafeText.lines(message)}\n${SafeText.lines(Cause.pretty(cause))}` : SafeText.lines(message)
       )).pipe(Effect.as(code))
     }),
     Effect.provide(services),

@@ -13,6 +13,7 @@
  */
 import type { McpClient } from "@mrtr/client"
 import type { InputRequest, InputResponse } from "@mrtr/protocol"
+import * as SafeText from "./SafeText.ts"
 
 /**
  * Text styles; `plain` (no escapes) unless colors are enabled.
@@ -58,20 +59,22 @@ export const colorsFor = (stream: { readonly isTTY?: boolean | undefined }): boo
 export const byteSize = (text: string): number => Buffer.byteLength(text, "utf8")
 
 /**
- * Server-provided text made safe to show at a terminal: control characters
- * (C0 except newline, DEL, C1; so no escape or OSC sequences that could clear
- * the screen, retitle the window or hide text) and bidirectional overrides
- * are removed. Everything the server sends goes through it before display.
+ * Server-provided text made safe to show at a terminal: on one line, every
+ * control character (line breaks included, C0, DEL, C1), bidirectional
+ * control, line separator and lone surrogate escaped visibly (`\n`,
+ * `\u009b`, `\u202e`; see `SafeText.oneLine`), so it can neither pass for a
+ * line of `mrtr`'s own nor send escape sequences. Everything the server
+ * sends goes through it before display.
  *
  * @since 0.1.0
  */
-export const clean = (text: string): string =>
-  text.replace(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, "")
+export const clean = (text: string): string => SafeText.oneLine(text)
 
 const truncate = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max - 1)}…`
 
-const quote = (text: string, max = 90) => JSON.stringify(truncate(clean(text).replace(/\s+/g, " ").trim(), max))
+const quote = (text: string, max = 90) =>
+  `"${truncate(clean(text.trim()).replace(/ {2,}/g, " "), max).replace(/"/g, "\\\"")}"`
 
 /**
  * The text of sampling messages / results: text blocks joined, other blocks
@@ -130,7 +133,7 @@ export const describeResponse = (request: InputRequest | undefined, response: In
     return roots.length === 0 ? "no roots" : roots.map((root) => clean(String(root.uri))).join(", ")
   }
   const action = String(value.action)
-  return value.content === undefined ? action : `${action} ${truncate(JSON.stringify(value.content), 160)}`
+  return value.content === undefined ? action : `${clean(action)} ${truncate(SafeText.json(JSON.stringify(value.content)), 160)}`
 }
 
 const pad = (text: string, width: number) => text.length >= width ? text : text + " ".repeat(width - text.length)
@@ -173,7 +176,7 @@ export const roundLines = (round: McpClient.Round, s: Style = style(false)): Rea
     ...(round.requestState === undefined ? [] : ["the sealed requestState echoed byte for byte"])
   ]
   lines.push(
-    `         ${s.dim(`↻ retrying ${round.method} ${round.target}${carrying.length > 0 ? ` with ${carrying.join(" and ")}` : ""}`)}`
+    `         ${s.dim(`↻ retrying ${round.method} ${clean(round.target)}${carrying.length > 0 ? ` with ${carrying.join(" and ")}` : ""}`)}`
   )
   return lines
 }

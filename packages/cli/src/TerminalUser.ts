@@ -256,7 +256,7 @@ export const fieldPrompt = (
         dateMask: withTime ? "YYYY-MM-DD HH:mm" : "YYYY-MM-DD",
         initial: fallback ?? new Date()
       }).pipe(Prompt.map((value): FieldValue => withTime ? value.toISOString() : formatDate(value)))
-      return required || fallback !== undefined ? date.pipe(Prompt.map(Option.some)) : gate(schema.title ?? name, date)
+      return required || fallback !== undefined ? date.pipe(Prompt.map(Option.some)) : gate(clean(schema.title ?? name), date)
     }
     case "integer":
     case "number": {
@@ -270,7 +270,7 @@ export const fieldPrompt = (
       const number: Prompt.Prompt<FieldValue> = kind === "integer"
         ? Prompt.Int(options)
         : Prompt.Number({ ...options, precision: 6 })
-      return required || s.default !== undefined ? number.pipe(Prompt.map(Option.some)) : gate(schema.title ?? name, number)
+      return required || s.default !== undefined ? number.pipe(Prompt.map(Option.some)) : gate(clean(schema.title ?? name), number)
     }
     case "boolean": {
       const fallback = (schema as { readonly default?: boolean }).default
@@ -291,7 +291,7 @@ export const fieldPrompt = (
       const choices = choicesOf(schema).map((choice) => ({
         title: choice.title,
         value: Option.some<FieldValue>(choice.value),
-        ...(choice.title === choice.value ? {} : { description: choice.value }),
+        ...(choice.title === choice.value ? {} : { description: clean(choice.value) }),
         ...(choice.value === fallback ? { selected: true } : {})
       }))
       const skip = { title: SKIP_TITLE, value: Option.none<FieldValue>() }
@@ -306,7 +306,7 @@ export const fieldPrompt = (
       const choices = choicesOf(schema).map((choice) => ({
         title: choice.title,
         value: choice.value,
-        ...(choice.title === choice.value ? {} : { description: choice.value }),
+        ...(choice.title === choice.value ? {} : { description: clean(choice.value) }),
         ...(fallback.has(choice.value) ? { selected: true } : {})
       }))
       const ask = (error: string | undefined): Prompt.Prompt<Option.Option<FieldValue>> =>

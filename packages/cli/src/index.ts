@@ -14,3 +14,7 @@ export * as Cli from "./Cli.ts"
 export * as Report from "./Report.ts"
 /** @since 0.1.0 */
 export * as TerminalUser from "./TerminalUser.ts"
+/** @since 0.1.0 */
+export * as Failure from "./Failure.ts"
+/** @since 0.1.0 */
+export * as SafeText from "./SafeText.ts"

@@ -253,7 +253,7 @@ describe("mrtr in process (the same Cli.run, without booting a process per case)
       [["call", "--http", url, "plan_trip", "--max-rounds", "zero"], "max-rounds"],
       [["call", "--http", url, "plan_trip", "--max-rounds", "0"], "--max-rounds must be at least 1"],
       [["get-prompt", "--http", url, "packing_list", "{\"city\": 1}"], "strings"],
-      [["call", "--http", url, "plan_trip", TRIP, "--answers", join(dir, "missing.json")], "cannot read"],
+      [["call", "--http", url, "plan_trip", TRIP, "--answers", join(dir, "missing.json")], "missing.json does not exist"],
       [["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("broken.json", "{")], "not JSON"],
       [["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("array.json", "[]")], "expected a JSON object"],
       // an answer of the wrong shape for the question asked under its key

@@ -180,14 +180,44 @@ export class InvalidToolDefinition extends Schema.TaggedError<InvalidToolDefinit
 }
 
 /**
+ * A time bound of `McpClient` ran out:
+ *
+ * - `bound: "request"`: no message of the answer to one request (its
+ *   response, or a notification about it such as progress) arrived within
+ *   `requestTimeout` (an SSE stream that stays silent, a body that trickles);
+ * - `bound: "call"`: the whole call (every round, the time spent answering
+ *   included) did not complete within `callTimeout`.
+ *
+ * `method` is the request's method, `millis` the bound in milliseconds. The
+ * request is cancelled (its HTTP response closed, or `notifications/cancelled`
+ * on stdio).
+ *
+ * MCP 2026-07-28, basic/utilities/cancellation; basic/lifecycle (timeouts).
+ *
+ * @since 0.1.0
+ */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
+  method: Schema.String,
+  bound: Schema.Literals(["request", "call"]),
+  millis: Schema.Number
+}) {
+  override get message(): string {
+    const seconds = `${Math.round(this.millis / 100) / 10} seconds`
+    return this.bound === "request"
+      ? `${this.method}: no answer from the server within ${seconds} (requestTimeout)`
+      : `${this.method} did not complete within ${seconds} (callTimeout)`
+  }
+}
+
+/**
  * What a plain (non-MRTR) request can fail with: a JSON-RPC error, a
- * transport failure or a protocol violation.
+ * transport failure, a protocol violation or a time bound (`RequestTimeout`).
  *
  * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
  *
  * @since 0.1.0
  */
-export type RequestError = McpError | TransportError | ProtocolViolation
+export type RequestError = McpError | TransportError | ProtocolViolation | RequestTimeout
 
 /**
  * What `tools/call`, `prompts/get` and `resources/read` can fail with:

@@ -49,6 +49,47 @@ export interface Options {
   readonly maxBodyBytes?: number | undefined
 }
 
+/**
+ * The system error code (`ECONNREFUSED`, `ENOTFOUND`, ...) somewhere in a
+ * failure's `cause` chain (including the errors of an `AggregateError`, which
+ * Node raises when every address of a host refused), if any.
+ */
+const systemCode = (error: unknown, depth = 0): string | undefined => {
+  if (typeof error !== "object" || error === null || depth > 8) return undefined
+  const code = (error as { readonly code?: unknown }).code
+  if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code
+  const errors = (error as { readonly errors?: unknown }).errors
+  if (Array.isArray(errors)) {
+    for (const inner of errors) {
+      const found = systemCode(inner, depth + 1)
+      if (found !== undefined) return found
+    }
+  }
+  return systemCode((error as { readonly cause?: unknown }).cause, depth + 1) ??
+    systemCode((error as { readonly reason?: unknown }).reason, depth + 1)
+}
+
+/** What a failed connection attempt to `url` was, in words a person recognizes. */
+const connectFailure = (url: string, code: string | undefined): string => {
+  switch (code) {
+    case "ECONNREFUSED":
+      return `connection refused: nothing listens at ${url}`
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `host not found: ${url}`
+    case "ECONNRESET":
+      return `the connection to ${url} was reset`
+    case "ETIMEDOUT":
+      return `the connection to ${url} timed out`
+    default:
+      return `HTTP request to ${url} failed${code === undefined ? "" : ` (${code})`}`
+  }
+}
+
+/** A JSON-RPC message: an object with `jsonrpc: "2.0"`. */
+const isJsonRpc = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && (value as { readonly jsonrpc?: unknown }).jsonrpc === "2.0"
+
 const mediaType = (response: HttpClientResponse.HttpClientResponse): string | undefined =>
   response.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
 
@@ -116,9 +157,15 @@ const sseMessages = (
  *
  * Response handling (any status):
  * - `application/json` body: the one JSON-RPC message it holds (a 400 / 404
- *   carrying a JSON-RPC error is delivered as that error response);
+ *   carrying a JSON-RPC error is delivered as that error response); an error
+ *   status whose body is not JSON-RPC is a `TransportError` with the status;
  * - `text/event-stream` body: every SSE event's `data` as one message;
- * - 202 / 204, or any other body: `TransportError` with the status.
+ * - 202 / 204, or any other body: `TransportError` with the status; a 404
+ *   without JSON-RPC says "no MCP endpoint at this URL".
+ *
+ * Connection failures are `TransportError`s that say what happened:
+ * "connection refused: nothing listens at <url>", "host not found: <url>",
+ * "the connection to <url> was reset" / "timed out".
  *
  * MCP 2026-07-28, basic/transports/streamable-http (sending messages to the server).
  *
@@ -170,7 +217,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return yield* client.execute(request).pipe(
         Effect.catch((cause) =>
           cause.response === undefined
-            ? Effect.fail(new TransportError({ reason: `HTTP request to ${String(options.url)} failed`, cause }))
+            ? Effect.fail(new TransportError({ reason: connectFailure(String(options.url), systemCode(cause)), cause }))
             : Effect.succeed(cause.response)
         )
       )
@@ -179,27 +226,38 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const request = (message: unknown, headers: Readonly<Record<string, string>>) =>
     Stream.unwrap(Effect.gen(function*() {
       const response = yield* post(message, headers)
+      const notMcp = () =>
+        new TransportError({
+          reason: response.status === 404 ? "no MCP endpoint at this URL" : "The server did not answer with JSON-RPC",
+          status: response.status
+        })
       switch (mediaType(response)) {
         case "application/json":
           return Stream.fromEffect(readText(response, maxBodyBytes).pipe(
             Effect.flatMap((text) =>
               decodeJson(text).pipe(
                 Effect.mapError((error) =>
-                  new TransportError({ reason: "The HTTP response is not JSON", status: response.status, cause: error })
+                  response.status >= 400
+                    ? notMcp()
+                    : new TransportError({ reason: "The HTTP response is not JSON", status: response.status, cause: error })
                 )
               )
-            )
+            ),
+            // An error status whose JSON is not JSON-RPC (another application's 404 page) is no MCP answer.
+            Effect.filterOrFail((value) => response.status < 400 || isJsonRpc(value), notMcp)
           ))
         case "text/event-stream":
           return sseMessages(response, maxEventSize)
         default:
           return Stream.fail(
-            new TransportError({
-              reason: response.status === 202 || response.status === 204
-                ? "The server accepted the request without answering it"
-                : `Unexpected HTTP response (content-type: ${mediaType(response) ?? "none"})`,
-              status: response.status
-            })
+            response.status === 404
+              ? notMcp()
+              : new TransportError({
+                reason: response.status === 202 || response.status === 204
+                  ? "The server accepted the request without answering it"
+                  : `Unexpected HTTP response (content-type: ${mediaType(response) ?? "none"})`,
+                status: response.status
+              })
           )
       }
     }))

@@ -73,6 +73,7 @@ import {
   InvalidToolDefinition,
   MaxRoundsExceeded,
   type McpClientError,
+  RequestTimeout,
   type MrtrError,
   ProtocolViolation,
   type RequestError,
@@ -122,6 +123,17 @@ export interface Notification {
  *   it servers send no `notifications/message`.
  * - `onNotification`: called for every notification received (see also
  *   `McpClient.notifications` and the per-call option).
+ * - `requestTimeout`: the longest wait for the next message of the answer to
+ *   one request (its response, or a notification about it: each progress
+ *   notification restarts the wait, so a long tool that reports progress is
+ *   not cut off). Default `DEFAULT_REQUEST_TIMEOUT` (60 seconds);
+ *   `"Infinity"` disables it. Past it the request is cancelled and the call
+ *   fails with `RequestTimeout` (`bound: "request"`).
+ * - `callTimeout`: the longest a whole call may take: every round of a
+ *   `tools/call` / `prompts/get` / `resources/read`, the time its input
+ *   handlers take to answer included. Default `DEFAULT_CALL_TIMEOUT` (10
+ *   minutes); `"Infinity"` disables it. Past it: `RequestTimeout`
+ *   (`bound: "call"`).
  * - `capabilities`: capabilities to declare in addition to the ones derived
  *   from the input handlers (merged with them): `experimental` /
  *   `extensions` entries, or e.g. `{ elicitation: {} }` to receive
@@ -139,7 +151,29 @@ export interface Options {
   readonly logLevel?: LoggingLevel | undefined
   readonly onNotification?: ((notification: Notification) => Effect.Effect<void>) | undefined
   readonly capabilities?: ClientCapabilities | undefined
+  readonly requestTimeout?: Duration.Input | undefined
+  readonly callTimeout?: Duration.Input | undefined
 }
+
+/**
+ * Default `Options.requestTimeout`: 60 seconds without any message of a
+ * request's answer.
+ *
+ * MCP 2026-07-28, basic/lifecycle (timeouts).
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_REQUEST_TIMEOUT: Duration.Duration = Duration.seconds(60)
+
+/**
+ * Default `Options.callTimeout`: 10 minutes for a whole call, answering time
+ * included.
+ *
+ * MCP 2026-07-28, basic/lifecycle (timeouts).
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
 
 /**
  * Per-call options.
@@ -154,6 +188,7 @@ export interface Options {
  *   called for the final, complete result, nor when the round cap or a
  *   missing handler ends the call first. The callback cannot fail
  *   (`Effect<void>`); a slow one delays the retry.
+ * - `requestTimeout`, `callTimeout`: override the client's (see `Options`).
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
@@ -164,6 +199,8 @@ export interface CallOptions {
   readonly progressToken?: ProgressToken | undefined
   readonly maxRounds?: number | undefined
   readonly onRound?: ((round: Round) => Effect.Effect<void>) | undefined
+  readonly requestTimeout?: Duration.Input | undefined
+  readonly callTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -505,6 +542,23 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO
   const defaultMaxRounds = Math.max(1, options.maxRounds ?? DEFAULT_MAX_ROUNDS)
   const backoff = options.stateOnlyBackoff ?? defaultStateOnlyBackoff
+  const requestTimeout = Duration.fromInputUnsafe(options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT)
+  const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? DEFAULT_CALL_TIMEOUT)
+
+  /** `effect` bounded by the call's `callTimeout` (interrupted, then `RequestTimeout`). */
+  const withCallTimeout = <A, E>(
+    method: string,
+    callOptions: CallOptions | undefined,
+    effect: Effect.Effect<A, E>
+  ): Effect.Effect<A, E | RequestTimeout> => {
+    const bound = Duration.fromInputUnsafe(callOptions?.callTimeout ?? callTimeout)
+    return Duration.isFinite(bound)
+      ? Effect.timeoutOrElse(effect, {
+        duration: bound,
+        orElse: () => Effect.fail(new RequestTimeout({ method, bound: "call", millis: Duration.toMillis(bound) }))
+      })
+      : effect
+  }
   const pubsub = yield* PubSub.unbounded<Notification>()
   const tools = new Map<string, Tool>()
   const rejected = new Map<string, string>()
@@ -562,7 +616,12 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       const violation = (reason: string, result?: unknown) =>
         new ProtocolViolation({ method, reason, ...(result === undefined ? {} : { result }) })
       let response: Record<string, unknown> | undefined
+      const idle = Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
       yield* transport.request(message, headers).pipe(
+        Stream.timeoutOrElse({
+          duration: idle,
+          orElse: () => Stream.fail(new RequestTimeout({ method, bound: "request", millis: Duration.toMillis(idle) }))
+        }),
         Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
           if (!isRecord(incoming)) return Effect.succeed(true)
           if (typeof incoming.method === "string") {
@@ -627,7 +686,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const plain = <A>(method: string, schema: Schema.Codec<A, any>) => {
     const decode = decodeWith(method, schema)
     return (params: Record<string, unknown>, callOptions: CallOptions | undefined): Effect.Effect<A, RequestError> =>
-      Effect.gen(function*() {
+      withCallTimeout(method, callOptions, Effect.gen(function*() {
         const handlers = yield* currentHandlers
         const raw = yield* exchange(method, { ...params, _meta: metaFor(declared(handlers), callOptions) }, undefined, callOptions)
         const resultType = raw.resultType
@@ -641,7 +700,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           })
         }
         return yield* decode(raw)
-      })
+      }))
   }
 
   const listParams = (params: ListParams | undefined) => params?.cursor === undefined ? {} : { cursor: params.cursor }
@@ -750,7 +809,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     decode: (raw: Record<string, unknown>) => Effect.Effect<A, ProtocolViolation>,
     callOptions: CallOptions | undefined
   ): Effect.Effect<A, MrtrError> =>
-    Effect.gen(function*() {
+    withCallTimeout(method, callOptions, Effect.gen(function*() {
       const handlers = yield* currentHandlers
       const capabilities = declared(handlers)
       const maxRounds = Math.max(1, callOptions?.maxRounds ?? defaultMaxRounds)
@@ -811,7 +870,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           })
         }
       }
-    })
+    }))
 
   // -- The service ------------------------------------------------------------
 

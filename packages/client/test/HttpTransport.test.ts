@@ -39,6 +39,7 @@ const sse = (res: Http.ServerResponse, messages: ReadonlyArray<unknown>) => {
 const serve = (respond: Respond) =>
   Effect.gen(function*() {
     const received: Array<Received> = []
+    const connections = { count: 0 }
     const server = yield* Effect.acquireRelease(
       Effect.callback<Http.Server>((resume) => {
         const server = Http.createServer((req, res) => {
@@ -51,6 +52,7 @@ const serve = (respond: Respond) =>
             respond(body, res)
           })
         })
+        server.on("connection", () => connections.count++)
         server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
       }),
       (server) =>
@@ -60,7 +62,7 @@ const serve = (respond: Respond) =>
         })
     )
     const { port } = server.address() as AddressInfo
-    return { url: `http://127.0.0.1:${port}/mcp`, received }
+    return { url: `http://127.0.0.1:${port}/mcp`, received, connections }
   })
 
 const tools = [
@@ -137,6 +139,37 @@ const respond: Respond = (body, res) => {
         case "accepted":
           res.writeHead(202)
           return res.end()
+        case "silent": {
+          // an SSE stream that never ends and never carries a message: comments only
+          res.writeHead(200, { "content-type": "text/event-stream" })
+          const timer = setInterval(() => res.write(": still here\n\n"), 50)
+          res.on("close", () => (clearInterval(timer), closed.push(id)))
+          return
+        }
+        case "trickle": {
+          // a JSON body that trickles in, one byte at a time
+          res.writeHead(200, { "content-type": "application/json" })
+          const timer = setInterval(() => res.write(" "), 50)
+          res.on("close", () => (clearInterval(timer), closed.push(id)))
+          return
+        }
+        case "progress": {
+          // progress every 50 ms; the response after `params.arguments.ms` (never when absent)
+          res.writeHead(200, { "content-type": "text/event-stream" })
+          let progress = 0
+          const event = (message: unknown) => res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`)
+          const timer = setInterval(() => {
+            event({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 7, progress: ++progress } })
+            const ms = params.arguments?.ms
+            if (typeof ms === "number" && progress * 50 >= ms) {
+              clearInterval(timer)
+              event({ jsonrpc: "2.0", id, result: { resultType: "complete", content: [{ type: "text", text: `after ${progress}` }] } })
+              res.end()
+            }
+          }, 50)
+          res.on("close", () => clearInterval(timer))
+          return
+        }
         default:
           return json(res, 200, { jsonrpc: "2.0", id, result: { resultType: "complete", content: [] } })
       }
@@ -147,9 +180,9 @@ const respond: Respond = (body, res) => {
 
 const user = ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ unit: "celsius" })) })
 
-const withClient = <A, E>(url: string, body: Effect.Effect<A, E, McpClient.McpClient>) =>
+const withClient = <A, E>(url: string, body: Effect.Effect<A, E, McpClient.McpClient>, options: McpClient.Options = {}) =>
   body.pipe(
-    Effect.provide(McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(user)))
+    Effect.provide(McpClient.layer(options).pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(user)))
   )
 
 describe("HttpTransport", () => {
@@ -247,13 +280,40 @@ describe("HttpTransport", () => {
       assert.include(closed, id)
     }))
 
-  it.live("an unreachable server is a TransportError", () =>
+  it.live("an unreachable server is a TransportError that says the connection was refused", () =>
     Effect.gen(function*() {
       const error = yield* withClient("http://127.0.0.1:1/mcp", McpClient.McpClient.use((c) => c.listTools())).pipe(
         Effect.flip
       )
       assert.strictEqual(error._tag, "TransportError")
+      assert.strictEqual(error.message, "connection refused: nothing listens at http://127.0.0.1:1/mcp")
     }))
+
+  it.live("a 404 that is not JSON-RPC (a wrong path) says there is no MCP endpoint at this URL", () =>
+    Effect.gen(function*() {
+      for (const [type, body] of [["text/plain", "Not Found"], ["application/json", "{\"error\":\"not found\"}"], [undefined, ""]]) {
+        const { url } = yield* serve((_body, res) => {
+          res.writeHead(404, type === undefined ? {} : { "content-type": type })
+          res.end(body)
+        })
+        const error = yield* withClient(url, McpClient.McpClient.use((c) => c.discover())).pipe(Effect.flip)
+        assert.strictEqual(error._tag, "TransportError")
+        assert.strictEqual(error.message, "no MCP endpoint at this URL (HTTP 404)", String(type))
+      }
+    }).pipe(Effect.scoped))
+
+  it.live("layerNode keeps connections alive: one TCP connection for a whole multi-round conversation", () =>
+    Effect.gen(function*() {
+      const { url, received, connections } = yield* serve(respond)
+      yield* withClient(url, Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        yield* client.listTools()
+        yield* client.callTool({ name: "weather", arguments: { region: "north", days: 2 } })
+        yield* client.callTool({ name: "weather", arguments: { region: "south", days: 1 } })
+      }))
+      assert.isAtLeast(received.length, 5)
+      assert.strictEqual(connections.count, 1)
+    }).pipe(Effect.scoped))
 
   it.live("a JSON body over maxBodyBytes is a TransportError, announced or streamed", () =>
     Effect.gen(function*() {
@@ -274,6 +334,50 @@ describe("HttpTransport", () => {
         )))
         assert.strictEqual(error._tag, "TransportError")
         assert.match((error as { reason: string }).reason, /exceeds 100000 bytes/)
+      }
+    }).pipe(Effect.scoped))
+
+  it.live("time bounds: a silent SSE stream and a trickling body end in RequestTimeout, and the request is closed", () =>
+    Effect.gen(function*() {
+      const { url, received } = yield* serve(respond)
+      const fast = { requestTimeout: "300 millis" } as const
+      for (const name of ["silent", "trickle"]) {
+        const error = yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name })), fast).pipe(
+          Effect.flip,
+          Effect.timeout("5 seconds")
+        )
+        assert.instanceOf(error, Errors.RequestTimeout, name)
+        if (error instanceof Errors.RequestTimeout) {
+          assert.strictEqual(error.bound, "request")
+          assert.strictEqual(error.millis, 300)
+          assert.match(error.message, /tools\/call: no answer from the server within 0\.3 seconds \(requestTimeout\)/)
+        }
+        const id = received.find((r) => r.body.params?.name === name)!.body.id
+        for (let i = 0; i < 50 && !closed.includes(id); i++) yield* Effect.sleep("20 millis")
+        assert.include(closed, id, `${name}: the request was not closed`)
+      }
+    }).pipe(Effect.scoped))
+
+  it.live("time bounds: progress restarts the request bound; callTimeout bounds a call that reports progress forever", () =>
+    Effect.gen(function*() {
+      const { url } = yield* serve(respond)
+      // 600 ms of progress every 50 ms, with a 300 ms request bound: completes
+      const done = yield* withClient(
+        url,
+        McpClient.McpClient.use((c) => c.callTool({ name: "progress", arguments: { ms: 600 } })),
+        { requestTimeout: "300 millis" }
+      )
+      assert.match(JSON.stringify(done.content), /after 12/)
+      // progress forever: the whole-call bound ends it (per-call override of the client's option)
+      const error = yield* withClient(
+        url,
+        McpClient.McpClient.use((c) => c.callTool({ name: "progress" }, { callTimeout: "700 millis" })),
+        { requestTimeout: "300 millis" }
+      ).pipe(Effect.flip, Effect.timeout("5 seconds"))
+      assert.instanceOf(error, Errors.RequestTimeout)
+      if (error instanceof Errors.RequestTimeout) {
+        assert.strictEqual(error.bound, "call")
+        assert.match(error.message, /tools\/call did not complete within 0\.7 seconds \(callTimeout\)/)
       }
     }).pipe(Effect.scoped))
 })

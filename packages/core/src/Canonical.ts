@@ -28,66 +28,91 @@ export const canonicalJson = (value: unknown): string => canonicalize(value) ?? 
 
 // A lone UTF-16 surrogate: UTF-8 cannot encode it (TextEncoder would write
 // U+FFFD, so "\ud800" and "\ufffd" would share a digest) and RFC 8785 rejects it.
+// `String.prototype.isWellFormed` (ES2024, native) where the runtime has it.
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-const wellFormed = (text: string): boolean => !loneSurrogate.test(text)
+const wellFormed: (text: string) => boolean =
+  typeof (String.prototype as { readonly isWellFormed?: unknown }).isWellFormed === "function"
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !loneSurrogate.test(text)
 
 const describeNumber = (n: number): string =>
   Number.isNaN(n) ? "NaN is not a JSON number" : `${n > 0 ? "" : "-"}Infinity is not a JSON number (a number out of range, such as 1e400)`
 
 /**
- * The first part of `value` that canonical JSON (RFC 8785) cannot represent,
- * as a {@link NotCanonicalJson} whose `path` starts at `root` (segments joined
- * by `/`); `undefined` when the whole value is representable. Refused: numbers
- * that are not finite (`JSON.parse` turns `1e400` into `Infinity`), strings
- * and object keys with a lone surrogate, `bigint`s, symbols and functions
- * (where JSON would not drop them) and cycles. Objects with a `toJSON` method
- * are leaves (canonicalization calls it). Iterative: any depth is safe.
- *
- * @since 0.1.0
+ * One node of the walk: its value, how to name it (its parent's entry and its
+ * key or index, so a path is only built when a problem is found), and, for
+ * the entry that closes an object, the object.
  */
-export const canonicalProblem = (value: unknown, root = "$"): NotCanonicalJson | undefined => {
-  // `close` entries are popped after the children of their object: it is then
-  // off the current path again (shared is fine, cyclic is not).
-  const stack: Array<{ readonly node: unknown; readonly path: string; readonly inArray: boolean; readonly close?: object }> = [
-    { node: value, path: root, inArray: true }
-  ]
+interface Entry {
+  readonly node: unknown
+  readonly parent: Entry | undefined
+  readonly segment: string
+  readonly inArray: boolean
+  readonly close?: object
+}
+
+const pathOf = (entry: Entry): string => {
+  const segments: Array<string> = []
+  for (let at: Entry | undefined = entry; at !== undefined; at = at.parent) segments.push(at.segment)
+  return segments.reverse().join("/")
+}
+
+/**
+ * The walk behind {@link canonicalProblem}: the first problem, or a lower
+ * bound of the value's JSON length in characters (what decides whether its
+ * JSON text is worth caching, without serializing it). One pass; paths are
+ * built only for the problem found.
+ */
+const inspect = (value: unknown, root: string): { readonly problem: NotCanonicalJson } | { readonly size: number } => {
+  const stack: Array<Entry> = [{ node: value, parent: undefined, segment: root, inArray: true }]
   const open = new Set<object>()
+  let size = 0
   while (stack.length > 0) {
-    const { close, inArray, node, path } = stack.pop()!
+    const entry = stack.pop()!
+    const { close, node } = entry
     if (close !== undefined) {
       open.delete(close)
       continue
     }
+    size += 1
     switch (typeof node) {
       case "number":
-        if (!Number.isFinite(node)) return new NotCanonicalJson({ path, reason: describeNumber(node) })
+        if (!Number.isFinite(node)) return { problem: new NotCanonicalJson({ path: pathOf(entry), reason: describeNumber(node) }) }
         continue
       case "string":
         if (!wellFormed(node)) {
-          return new NotCanonicalJson({ path, reason: "the text holds a lone surrogate (not valid Unicode)" })
+          return {
+            problem: new NotCanonicalJson({ path: pathOf(entry), reason: "the text holds a lone surrogate (not valid Unicode)" })
+          }
         }
+        size += node.length
         continue
       case "bigint":
-        return new NotCanonicalJson({ path, reason: "a bigint is not a JSON number" })
+        return { problem: new NotCanonicalJson({ path: pathOf(entry), reason: "a bigint is not a JSON number" }) }
       case "symbol":
       case "function":
-        if (inArray) return new NotCanonicalJson({ path, reason: `a ${typeof node} is not a JSON value` })
+        if (entry.inArray) {
+          return { problem: new NotCanonicalJson({ path: pathOf(entry), reason: `a ${typeof node} is not a JSON value` }) }
+        }
         continue
       case "object": {
         if (node === null || typeof (node as { readonly toJSON?: unknown }).toJSON === "function") continue
-        if (open.has(node)) return new NotCanonicalJson({ path, reason: "the value contains itself (a cycle)" })
+        if (open.has(node)) return { problem: new NotCanonicalJson({ path: pathOf(entry), reason: "the value contains itself (a cycle)" }) }
         open.add(node)
-        stack.push({ node: undefined, path, inArray: false, close: node })
+        stack.push({ node: undefined, parent: undefined, segment: "", inArray: false, close: node })
         if (Array.isArray(node)) {
-          for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], path: `${path}/${i}`, inArray: true })
+          for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], parent: entry, segment: String(i), inArray: true })
         } else {
           const keys = Object.keys(node)
           for (let i = keys.length - 1; i >= 0; i--) {
             const key = keys[i]!
             if (!wellFormed(key)) {
-              return new NotCanonicalJson({ path, reason: "an object key holds a lone surrogate (not valid Unicode)" })
+              return {
+                problem: new NotCanonicalJson({ path: pathOf(entry), reason: "an object key holds a lone surrogate (not valid Unicode)" })
+              }
             }
-            stack.push({ node: (node as Record<string, unknown>)[key], path: `${path}/${key}`, inArray: false })
+            size += key.length
+            stack.push({ node: (node as Record<string, unknown>)[key], parent: entry, segment: key, inArray: false })
           }
         }
         continue
@@ -96,7 +121,24 @@ export const canonicalProblem = (value: unknown, root = "$"): NotCanonicalJson |
         continue
     }
   }
-  return undefined
+  return { size }
+}
+
+/**
+ * The first part of `value` that canonical JSON (RFC 8785) cannot represent,
+ * as a {@link NotCanonicalJson} whose `path` starts at `root` (segments joined
+ * by `/`); `undefined` when the whole value is representable. Refused: numbers
+ * that are not finite (`JSON.parse` turns `1e400` into `Infinity`), strings
+ * and object keys with a lone surrogate, `bigint`s, symbols and functions
+ * (where JSON would not drop them) and cycles. Objects with a `toJSON` method
+ * are leaves (canonicalization calls it). Iterative: any depth is safe; one
+ * pass over the value.
+ *
+ * @since 0.1.0
+ */
+export const canonicalProblem = (value: unknown, root = "$"): NotCanonicalJson | undefined => {
+  const result = inspect(value, root)
+  return "problem" in result ? result.problem : undefined
 }
 
 // Base64url of the digest: the runtime's native `Buffer` codec when there is
@@ -208,8 +250,12 @@ export const isFrozenJson = (value: unknown): boolean =>
 const frozenEntry = (value: unknown): Record<number, string> | undefined =>
   typeof value === "object" && value !== null ? frozenDigests.get(value) : undefined
 
-/** The cache key of `value`'s digest: its JSON text and the length; `undefined` when not cacheable. */
-const cacheKey = (value: unknown, bytes: number): string | undefined => {
+/**
+ * The cache key of `value`'s digest: its JSON text and the length; `undefined` when not cacheable. `size` is a lower
+ * bound of the JSON length (from `inspect`): a value known to be too long is not serialized at all.
+ */
+const cacheKey = (value: unknown, bytes: number, size: number): string | undefined => {
+  if (size > cacheableLength) return undefined
   let json: string | undefined
   try {
     json = JSON.stringify(value)
@@ -235,26 +281,56 @@ const remember = (key: string, digest: string): string => {
  */
 export const digestWith = (digest: Digest.Digest["Service"], value: unknown, bytes = 32): Effect.Effect<string> =>
   Effect.suspend(() => {
-    const frozen = frozenEntry(value)
-    const remembered = frozen?.[bytes]
-    if (remembered !== undefined) return Effect.succeed(remembered)
-    const problem = frozen === undefined ? canonicalProblem(value) : undefined
-    if (problem !== undefined) return Effect.die(problem)
-    const key = cacheKey(value, bytes)
-    const known = key === undefined ? undefined : cache.get(key)
-    if (known !== undefined) {
-      if (frozen !== undefined) frozen[bytes] = known
-      return Effect.succeed(known)
-    }
-    return Effect.map(
-      digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))),
-      (hash) => {
-        const encoded = encodeBase64Url(hash.subarray(0, bytes))
-        if (frozen !== undefined) frozen[bytes] = encoded
-        return key === undefined ? encoded : remember(key, encoded)
-      }
-    )
+    const digested = digestOrProblem(digest, value, "$", bytes)
+    return Effect.isEffect(digested) ? digested : Effect.die(digested)
   })
+
+/**
+ * The digest of a value that comes from outside (a request's arguments), or
+ * the {@link NotCanonicalJson} (path from `root`) that makes it undigestible,
+ * with one walk over the value: `digestWith` for values not known to be
+ * canonical.
+ *
+ * @since 0.1.0
+ */
+export const checkedDigestWith = (
+  digest: Digest.Digest["Service"],
+  value: unknown,
+  root = "$",
+  bytes = 32
+): Effect.Effect<string, NotCanonicalJson> =>
+  Effect.suspend(() => {
+    const digested = digestOrProblem(digest, value, root, bytes)
+    return Effect.isEffect(digested) ? digested : Effect.fail(digested)
+  })
+
+const digestOrProblem = (
+  digest: Digest.Digest["Service"],
+  value: unknown,
+  root: string,
+  bytes: number
+): Effect.Effect<string> | NotCanonicalJson => {
+  const frozen = frozenEntry(value)
+  const remembered = frozen?.[bytes]
+  if (remembered !== undefined) return Effect.succeed(remembered)
+  // A frozen value was checked when it was frozen.
+  const inspected = frozen === undefined ? inspect(value, root) : { size: 0 }
+  if ("problem" in inspected) return inspected.problem
+  const key = frozen === undefined ? cacheKey(value, bytes, inspected.size) : cacheKey(value, bytes, 0)
+  const known = key === undefined ? undefined : cache.get(key)
+  if (known !== undefined) {
+    if (frozen !== undefined) frozen[bytes] = known
+    return Effect.succeed(known)
+  }
+  return Effect.map(
+    digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))),
+    (hash) => {
+      const encoded = encodeBase64Url(hash.subarray(0, bytes))
+      if (frozen !== undefined) frozen[bytes] = encoded
+      return key === undefined ? encoded : remember(key, encoded)
+    }
+  )
+}
 
 /**
  * The digest {@link digestWith} would give for `value` (same `bytes`) when it
@@ -267,8 +343,9 @@ export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
   const frozen = frozenEntry(value)
   const remembered = frozen?.[bytes]
   if (remembered !== undefined) return remembered
-  if (frozen === undefined && canonicalProblem(value) !== undefined) return undefined
-  const key = cacheKey(value, bytes)
+  const inspected = frozen === undefined ? inspect(value, "$") : { size: 0 }
+  if ("problem" in inspected) return undefined
+  const key = cacheKey(value, bytes, inspected.size)
   const known = key === undefined ? undefined : cache.get(key)
   if (known !== undefined && frozen !== undefined) frozen[bytes] = known
   return known

@@ -207,12 +207,7 @@ export const form = <A>(
             return value._tag === "Some" ? Result.succeed(value.value) : undefined
           }),
         record: (response) => recordAnswer(response, Object.keys(requestedSchema.properties)),
-        explain: (_key, response) => {
-          const decoded = decodeElicitResult(response)
-          if (decoded._tag === "None" || decoded.value.action !== "accept") return undefined
-          return ElicitationSchema.refusal(requestedSchema, decoded.value.content) ??
-            "the answer does not fit the form."
-        },
+        explain: (_key, response) => explainRefusal(requestedSchema, response),
         withReason: (reason) => ({
           method: "elicitation/create",
           params: { ...request.params, message: refusedMessage(reason, options.message) } as ElicitRequest["params"]
@@ -220,6 +215,31 @@ export const form = <A>(
       })
     )
   })
+
+/**
+ * Why an answer to a form was not taken, for the re-asked form's message:
+ * the refused fields of an acceptance (`ElicitationSchema.refusal`), or what
+ * is wrong with the answer's shape (an `action` that is not `accept`,
+ * `decline` or `cancel`; `content` that is not an object of the form's
+ * fields). `undefined` for a decline or a cancel (nothing is asked again).
+ */
+const explainRefusal = (requestedSchema: ElicitationSchema.RequestedSchema, response: unknown): string | undefined => {
+  const decoded = decodeElicitResult(response)
+  if (decoded._tag === "Some") {
+    if (decoded.value.action !== "accept") return undefined
+    return ElicitationSchema.refusal(requestedSchema, decoded.value.content) ?? "the answer does not fit the form."
+  }
+  // Not an ElicitResult: say what is wrong with it in the form's terms where we can.
+  const answer = typeof response === "object" && response !== null ? response as { readonly action?: unknown; readonly content?: unknown } : {}
+  if (answer.action !== "accept" && answer.action !== "decline" && answer.action !== "cancel") {
+    return "the answer's action must be accept, decline or cancel."
+  }
+  if (answer.action !== "accept") return undefined
+  if (typeof answer.content !== "object" || answer.content === null || Array.isArray(answer.content)) {
+    return "the answer holds no form fields (its content must be an object of the form's fields)."
+  }
+  return ElicitationSchema.refusal(requestedSchema, answer.content) ?? "the answer does not fit the form."
+}
 
 /**
  * The options of a URL-mode elicitation: `key` (default `elicitation-<n>`),

@@ -227,7 +227,7 @@ const convertProperty = (
     case "array":
       return convertItems(path, js)
     default:
-      return fail(path, `a ${js.type === undefined ? "schema without a primitive type" : `"${String(js.type)}"`} cannot be a form field; only strings, numbers, integers, booleans and enums are allowed`)
+      return fail(path, `${js.type === undefined ? "a schema without a primitive type" : `a value of type "${String(js.type)}"`} cannot be a form field; only strings, numbers, integers, booleans and enums are allowed`)
   }
 }
 

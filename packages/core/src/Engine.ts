@@ -32,7 +32,7 @@ import {
   missingCapabilities,
   requiredCapabilities
 } from "@mrtr/protocol"
-import { canonicalProblem, digestWith, knownDigest } from "./Canonical.ts"
+import { canonicalProblem, checkedDigestWith, digestWith, knownDigest } from "./Canonical.ts"
 import { type Ask, Conversation } from "./Conversation.ts"
 import { JournalTooLarge, MissingClientCapability, type NotCanonicalJson, RoundLimitExceeded } from "./Errors.ts"
 import { roundEndWatch, trackingScheduler } from "./internal/roundEnd.ts"
@@ -244,9 +244,10 @@ export const runWith = <A, E, R>(
  */
 const checkedArgumentsDigest = (services: Services, request: Request): Effect.Effect<string, NotCanonicalJson> => {
   const problem = canonicalProblem(request.target, "target") ??
-    (request.principal === undefined ? undefined : canonicalProblem(request.principal, "principal")) ??
-    canonicalProblem(request.arguments ?? null, "arguments")
-  return problem === undefined ? digestWith(services.digest, request.arguments ?? null) : Effect.fail(problem)
+    (request.principal === undefined ? undefined : canonicalProblem(request.principal, "principal"))
+  return problem === undefined
+    ? checkedDigestWith(services.digest, request.arguments ?? null, "arguments")
+    : Effect.fail(problem)
 }
 
 /** A fresh object without a prototype: keys from the wire (`__proto__`, `toString`) are plain keys in it. */

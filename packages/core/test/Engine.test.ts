@@ -654,13 +654,26 @@ describe("Engine: a refused form answer is asked again with the reason (issue 18
     ["boolean", { name: "Ada", ok: "yes" }, "\"ok\" must be yes or no"],
     ["lone surrogate", { name: "A\ud800" }, "\"name\" holds text that is not valid Unicode"]
   ]
-  for (const [kind, content, reason] of refused) {
+  // answers that are not even an ElicitResult (a field of null, content that is not an object, an unknown action)
+  const malformed: ReadonlyArray<readonly [string, unknown, string]> = [
+    ["a field of null", { action: "accept", content: { name: null } }, "\"name\" must be text"],
+    ["an extra field of null", { action: "accept", content: { name: "A", extra: null } }, "\"name\" must be at least 2"],
+    ["content null", { action: "accept", content: null }, "the answer holds no form fields"],
+    ["content an array", { action: "accept", content: [] }, "the answer holds no form fields"],
+    ["content a string", { action: "accept", content: "x" }, "the answer holds no form fields"],
+    ["an unknown action", { action: "ACCEPT", content: { name: "Ada" } }, "action must be accept, decline or cancel"]
+  ]
+  const cases: ReadonlyArray<readonly [string, unknown, string]> = [
+    ...refused.map(([kind, content, reason]) => [kind, accept(content), reason] as const),
+    ...malformed
+  ]
+  for (const [kind, answer, reason] of cases) {
     it.effect(`${kind}: the reason is shown, and the next answer is accepted on replay`, () =>
       Effect.gen(function*() {
         const first = expectInputRequired(yield* round(handler))
         const asked = first.inputRequests!.f!
         const second = expectInputRequired(
-          yield* round(handler, { inputResponses: { f: accept(content) }, requestState: first.requestState })
+          yield* round(handler, { inputResponses: { f: answer }, requestState: first.requestState } as any)
         )
         const reasked = second.inputRequests!.f! as { params: { message: string; requestedSchema: unknown } }
         expect(reasked.params.message).toContain(reason)

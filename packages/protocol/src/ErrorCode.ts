@@ -52,12 +52,17 @@ export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode]
 
 /**
  * HTTP status a Streamable HTTP server answers with for a JSON-RPC error
- * `code`:
+ * `code` found while checking a request's envelope (message, headers,
+ * `_meta`):
  *
  * - -32601 → 404
  * - -32700, -32600, -32602, -32020, -32021, -32022 → 400
- * - -32603 → 500
- * - any other code → 500 (the spec does not assign one)
+ * - -32603 and any other code → 200 (the spec assigns none; the official
+ *   clients turn any other non-2xx into a transport failure and lose the
+ *   JSON-RPC error, so the error travels in a 200)
+ *
+ * Errors found while running a method differ for -32602 (200): see
+ * `HttpStatus` in `@mrtr/server`, which is what the server uses.
  *
  * MCP 2026-07-28, basic/transports/streamable-http (protocol version header,
  * server validation, backward compatibility).
@@ -76,7 +81,7 @@ export const httpStatusOf = (code: number): number => {
     case ErrorCode.UnsupportedProtocolVersion:
       return 400
     default:
-      return 500
+      return 200
   }
 }
 
@@ -122,7 +127,9 @@ export class McpError extends Schema.TaggedError<McpError>()("McpError", {
   }
 
   /**
-   * The HTTP status for this error on Streamable HTTP (see `httpStatusOf`).
+   * The HTTP status for this error on Streamable HTTP when found in a
+   * request's envelope (see `httpStatusOf`; for errors of a running method
+   * see `HttpStatus` in `@mrtr/server`).
    *
    * @since 0.1.0
    */

@@ -29,9 +29,9 @@ describe("ErrorCode / httpStatusOf", () => {
     [-32020, 400],
     [-32021, 400],
     [-32022, 400],
-    [-32603, 500],
-    [-32000, 500],
-    [42, 500]
+    [-32603, 200],
+    [-32000, 200],
+    [42, 200]
   ]
   for (const [code, status] of table) {
     it(`${code} → HTTP ${status}`, () => expect(P.httpStatusOf(code)).toBe(status))

@@ -16,8 +16,9 @@
  * | `OPTIONS` with `cors` on (CORS preflight)      | 204    | empty, CORS headers         |
  * | method other than `POST`                       | 405    | empty, `Allow: POST`        |
  * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
- * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`    |
+ * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`, `Connection: close` |
  * | body of an `Upgrade` offer not in time         | 408    | JSON-RPC -32600, no `id`    |
+ * | body with more than `maxJsonValues` JSON values | 413    | JSON-RPC -32600, no `id`    |
  * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
  *
  * With an `Authorization.ResourceServer` in the context (`Authorization.layer`),
@@ -55,7 +56,10 @@ import { createServer, IncomingMessage } from "node:http"
 import { type Authentication, ResourceServer } from "./Authorization.ts"
 import { McpHandler } from "./McpHandler.ts"
 import * as Cors from "./internal/cors.ts"
-import { ErrorCode, errorJson, httpStatusOf, isObject, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
+import * as HttpStatus from "./HttpStatus.ts"
+import * as JsonBudget from "./internal/jsonBudget.ts"
+import * as LingeringClose from "./internal/lingeringClose.ts"
+import { ErrorCode, errorJson, isObject, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 
 // -----------------------------------------------------------------------------
@@ -73,6 +77,15 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   4 MiB (4_194_304). Larger bodies get `413` with a JSON-RPC -32600 error
  *   body; the limit is checked against `Content-Length` before reading and
  *   against the bytes actually received while reading (chunked bodies).
+ * - `maxJsonValues`: most JSON values (objects, arrays, strings, numbers,
+ *   literals; an object member's key counts with its value) a body may hold,
+ *   a positive integer. Default `DEFAULT_MAX_JSON_VALUES` (20,000). Counted
+ *   on the raw bytes before parsing (about 1 ms per MB), so that the work one
+ *   request costs (parsing, digests, decoding; all on the event loop, where
+ *   every other request waits) stays in proportion to its size: a legal
+ *   4 MB body of 250,000 keys used to stall the server for half a second.
+ *   More values get `413` with a JSON-RPC -32600 error body. Measured by
+ *   `bench/requestWork.ts`.
  * - `allowedHosts`: DNS-rebinding protection on the `Host` header. Entries
  *   are host names or IP literals (`"localhost"`, `"127.0.0.1"`, `"[::1]"`),
  *   optionally with a port (`"example.com:8443"`); an entry without a port
@@ -113,6 +126,7 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
 export interface EndpointOptions {
   readonly path?: HttpRouter.PathInput | undefined
   readonly maxBodyBytes?: number | undefined
+  readonly maxJsonValues?: number | undefined
   readonly allowedHosts?: ReadonlyArray<string> | "*" | undefined
   readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
   readonly cors?: boolean | CorsOptions | undefined
@@ -169,6 +183,12 @@ export type CorsOptions = Cors.CorsOptions
  *   over with the socket and no longer times, must arrive within the same
  *   time, else `408` with a JSON-RPC -32600 error body (30 seconds at
  *   endpoints mounted with `routes`, `handleRequest`, `httpApp`).
+ * - `backlog`: the listen queue length, in connections (a positive integer;
+ *   anything else throws when `layer` is called): connections the kernel
+ *   accepts before the server takes them. Default `DEFAULT_BACKLOG` (4096;
+ *   Node's own default is 511, which a burst of a few thousand clients
+ *   overflows, and each overflow costs the client a connect retry of a
+ *   second or more). The kernel caps it at `net.core.somaxconn` (Linux).
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
@@ -180,7 +200,18 @@ export interface LayerOptions extends EndpointOptions {
   readonly logRequests?: boolean | undefined
   readonly gracefulShutdownTimeout?: Duration.Input | undefined
   readonly requestTimeout?: Duration.Input | undefined
+  readonly backlog?: number | undefined
 }
+
+/**
+ * Default listen backlog of `layer`: 4096 connections (the Linux default of
+ * `net.core.somaxconn`, which caps it).
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_BACKLOG = 4096
 
 /**
  * Default endpoint path: `"/mcp"`.
@@ -199,6 +230,16 @@ export const DEFAULT_PATH = "/mcp" as const
  * @since 0.1.0
  */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/**
+ * Default bound on the JSON values of one request body: 20,000 (see
+ * `EndpointOptions.maxJsonValues`).
+ *
+ * Source: MCP 2026-07-28, basic/transports.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_MAX_JSON_VALUES = 20_000
 
 /**
  * Default `Host` allow-list: `localhost`, `127.0.0.1`, `[::1]`, any port.
@@ -287,15 +328,16 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  * `application/json` or `text/event-stream` is not rejected (no `406`), but it
  * never receives SSE. For a `Stream` reply to such a client the transport
  * drains the stream and answers with its final response as JSON (status
- * mapped from the error code as for `Response`: 200 for a result, -32601 →
- * 404, -32700/-32600/-32602/-32020/-32021/-32022 → 400, others → 500);
- * intermediate notifications are dropped. A stream that ends without a
- * response answers `202` for a notification and `500` (-32603) for a request.
+ * from the error code as for `Response`, see `HttpStatus`: 200 for a result
+ * and for errors of a running method, -32601 → 404, -32020/-32021/-32022 →
+ * 400); intermediate notifications are dropped. A stream that ends without a
+ * response answers `202` for a notification and `200` with -32603 for a request.
  * A stream that never ends (`subscriptions/listen`) then holds the request
  * until the client disconnects.
  *
  * A defect in the dispatcher (it should never fail) is logged and answered
- * with `500` and a JSON-RPC -32603 error carrying the request's `id`.
+ * with `200` and a JSON-RPC -32603 error carrying the request's `id` (never
+ * a 5xx, which the official clients turn into a transport failure).
  *
  * The returned function never fails. The router in front of it must route
  * every method on the endpoint path here (`routes` does, with `"*"`).
@@ -393,6 +435,10 @@ export const layer = (
 ): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
+  const backlog = options.backlog ?? DEFAULT_BACKLOG
+  if (!Number.isSafeInteger(backlog) || backlog < 1) {
+    throw new Error(`HttpTransport: backlog must be a positive integer, got ${backlog}`)
+  }
   const server = NodeHttpServer.layer(() =>
     createServer({
       requestTimeout,
@@ -401,6 +447,7 @@ export const layer = (
     }), {
     port: options.port ?? 3000,
     host: options.host ?? "127.0.0.1",
+    backlog,
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
   })
   const serve = HttpRouter.serve(routesWith(config), {
@@ -450,6 +497,7 @@ export const toWebHandler = <E>(
 interface Config {
   readonly path: HttpRouter.PathInput
   readonly maxBodyBytes: number
+  readonly maxJsonValues: number
   readonly hosts: ReadonlyArray<HostRule> | "*"
   readonly origins: ReadonlyArray<OriginRule> | "*"
   readonly principal: EndpointOptions["principal"]
@@ -489,6 +537,10 @@ const resolveOptions = (
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
     throw new Error(`HttpTransport: maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`)
   }
+  const maxJsonValues = options.maxJsonValues ?? DEFAULT_MAX_JSON_VALUES
+  if (!Number.isSafeInteger(maxJsonValues) || maxJsonValues < 1) {
+    throw new Error(`HttpTransport: maxJsonValues must be a positive integer, got ${maxJsonValues}`)
+  }
   const hosts = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
   const origins = options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS
   const originRules = origins === "*" ? "*" : origins.map(parseOriginRule)
@@ -498,6 +550,7 @@ const resolveOptions = (
   return {
     path: options.path ?? DEFAULT_PATH,
     maxBodyBytes,
+    maxJsonValues,
     hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
     origins: originRules,
     principal: options.principal,
@@ -622,9 +675,6 @@ const PARSE_ERROR = ErrorCode.ParseError
 const INVALID_REQUEST = ErrorCode.InvalidRequest
 const INTERNAL_ERROR = ErrorCode.InternalError
 
-/** HTTP status for a JSON-RPC error code carried in a response. */
-const httpStatusOfCode = (code: unknown): number => typeof code === "number" ? httpStatusOf(code) : 500
-
 const errorBody = errorJson
 
 const jsonResponse = (body: string, status: number): HttpServerResponse.HttpServerResponse =>
@@ -648,18 +698,15 @@ const encodeMessage = (message: WireMessage, id: RequestId | undefined): { body:
   }
 }
 
-const statusOfResponse = (message: WireMessage): number => {
-  const error = message["error"]
-  return error === undefined ? 200 : httpStatusOfCode(isObject(error) ? error["code"] : undefined)
-}
+const statusOfResponse = (message: WireMessage): number => HttpStatus.ofResponse(message, "method")
 
-/** What a dispatcher defect becomes: -32603 with the request's id, HTTP 500. */
+/** What a dispatcher defect becomes: -32603 with the request's id, HTTP 200 (see `HttpStatus`). */
 const internalErrorReply = (id: RequestId | undefined): Reply => ({
   _tag: "Response",
   message: id === undefined
     ? { jsonrpc: "2.0", error: { code: INTERNAL_ERROR, message: "Internal error" } }
     : { jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message: "Internal error" } },
-  httpStatus: 500
+  httpStatus: 200
 })
 
 const encoder = new TextEncoder()
@@ -725,8 +772,21 @@ const readBody = (
   )
 }
 
-const tooLarge = (config: Config) =>
-  errorResponse(413, INVALID_REQUEST, `Request body exceeds ${config.maxBodyBytes} bytes`)
+/**
+ * The 413 answer, with `Connection: close`; the rest of a Node request's body
+ * is drained in the background, bounded (a lingering close, see
+ * `internal/lingeringClose.ts`), so clients that write the whole body before
+ * reading still read the 413.
+ */
+const tooLarge = (config: Config, request: HttpServerRequest.HttpServerRequest) => {
+  const source = request.source
+  if (source instanceof IncomingMessage) LingeringClose.drain(source)
+  return HttpServerResponse.text(errorBody(INVALID_REQUEST, `Request body exceeds ${config.maxBodyBytes} bytes`), {
+    status: 413,
+    contentType: "application/json",
+    headers: { connection: "close" }
+  })
+}
 
 // The request path is written with combinators, not `Effect.gen`: on the
 // benchmark a generator suspended across the body read cost about 90 µs of
@@ -786,18 +846,23 @@ const handleAuthorized = (
   }
   const contentLength = headers["content-length"]
   if (contentLength !== undefined && Number(contentLength) > config.maxBodyBytes) {
-    return Effect.succeed(tooLarge(config))
+    return Effect.succeed(tooLarge(config, request))
   }
   return Effect.matchEffect(readBody(request, headers, config), {
     onFailure: (failure) =>
       Effect.succeed(
         failure === "BodyTooLarge"
-          ? tooLarge(config)
+          ? tooLarge(config, request)
           : failure === "Timeout"
           ? errorResponse(408, INVALID_REQUEST, "Request timeout: the body did not arrive in time")
           : errorResponse(400, INVALID_REQUEST, "Could not read the request body")
       ),
     onSuccess: (body) => {
+      if (JsonBudget.exceedsValues(new Uint8Array(body), config.maxJsonValues)) {
+        return Effect.succeed(
+          errorResponse(413, INVALID_REQUEST, `Request body holds more than ${config.maxJsonValues} JSON values`)
+        )
+      }
       let message: unknown
       try {
         message = JSON.parse(decoder.decode(body))
@@ -851,7 +916,7 @@ const toResponse = (
       return Effect.succeed(HttpServerResponse.empty({ status: 202 }))
     case "Response": {
       const encoded = encodeMessage(reply.message, id)
-      return Effect.succeed(jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 500))
+      return Effect.succeed(jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 200))
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
@@ -868,11 +933,11 @@ const toResponse = (
       return Effect.map(Stream.runLast(messages), (last) => {
         if (Option.isSome(last) && isResponse(last.value)) {
           const encoded = encodeMessage(last.value, id)
-          return jsonResponse(encoded.body, encoded.ok ? statusOfResponse(last.value) : 500)
+          return jsonResponse(encoded.body, encoded.ok ? statusOfResponse(last.value) : 200)
         }
         return id === undefined
           ? HttpServerResponse.empty({ status: 202 })
-          : errorResponse(500, INTERNAL_ERROR, "Internal error: the request ended without a response", id)
+          : errorResponse(200, INTERNAL_ERROR, "Internal error: the request ended without a response", id)
       })
     }
   }

@@ -41,7 +41,6 @@ import { Digest } from "effect/crypto"
 import {
   ClientCapabilities,
   ErrorCode,
-  httpStatusOf,
   type Implementation,
   type InputResponses,
   LoggingLevel,
@@ -63,6 +62,8 @@ import {
   RoundLimitExceeded
 } from "@mrtr/core"
 import { isRequestId } from "./internal/jsonRpc.ts"
+import * as HttpStatus from "./HttpStatus.ts"
+import * as ToolError from "./ToolError.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Completer, Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
@@ -194,7 +195,7 @@ const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
     ...(id === undefined ? {} : { id }),
     error: error.toJsonRpc()
   } as WireMessage,
-  httpStatus: httpStatusOf(error.code)
+  httpStatus: HttpStatus.ofError(error.code, "envelope")
 })
 
 /** The one frozen answer to every bad, expired or foreign requestState. */
@@ -344,9 +345,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     const handler = tool.call(args ?? {}).pipe(
       Effect.catch((error: unknown) => {
         if (toMcpError(error) !== undefined) return Effect.fail(error)
-        // A tool's own typed failure is a tool execution error, reported in the result.
-        const message = isRecord(error) && typeof error.message === "string" ? error.message : String(error)
-        return Effect.succeed({ content: [{ type: "text" as const, text: message }], isError: true })
+        // A tool's own typed failure is a tool execution error, reported in the result (see ToolError).
+        const text = ToolError.describe(error)
+        return Effect.logWarning(`Tool ${name} failed: ${text}`).pipe(
+          Effect.annotateLogs({ tool: name }),
+          Effect.andThen(Effect.sync(() =>
+            tool.onError === undefined ? { content: [{ type: "text" as const, text }], isError: true } : tool.onError(error)
+          ))
+        )
       })
     )
     return runMrtr(parsed, principal, name, args ?? {}, handler as unknown as Effect.Effect<Record<string, unknown>, unknown>)
@@ -581,8 +587,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       })
     )
 
-  const statusOf = (message: WireMessage) =>
-    isRecord(message.error) && typeof message.error.code === "number" ? httpStatusOf(message.error.code) : 200
+  const statusOf = (message: WireMessage) => HttpStatus.ofResponse(message, "method")
 
   // Runs a request; the first notification it emits turns the reply into a stream.
   // Written with combinators rather than `Effect.gen`: a generator suspended

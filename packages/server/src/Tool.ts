@@ -34,7 +34,9 @@ export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolRes
  *
  * `call` fails with `InvalidToolArguments` when the arguments do not decode;
  * other failures are the handler's (`E`). `R` is what the handler needs
- * besides the engine's `Conversation`.
+ * besides the engine's `Conversation`. `onError`, when the tool was given
+ * one, turns a failure of the handler into the tool's error result (see
+ * `ToolError`).
  *
  * @since 0.1.0
  */
@@ -48,6 +50,8 @@ export interface Tool<E = never, R = never> {
    */
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
+  /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
+  readonly onError?: ((error: unknown) => Omit<CallToolResult, "resultType">) | undefined
 }
 
 /**
@@ -82,6 +86,13 @@ type Parameters = Schema.Codec<any, any, never, never>
  *   so a form the spec does not allow (a nested struct) throws
  *   `InvalidElicitationSchema` naming the tool, the form and the field
  *   instead of failing when called. Optional; unchecked forms are checked at the ask.
+ * - `onError`: maps a typed failure of the handler to the tool's result,
+ *   as a handler's return value (a string, content blocks, or a
+ *   `CallToolResult`; `isError: true` unless it sets `isError`). Without it
+ *   the result is `isError: true` with `ToolError.describe(error)`: the
+ *   error's message, else its tag and fields (`NotFound {"id":42}`). Either
+ *   way the failure is logged (warning). Protocol failures (bad arguments,
+ *   a missing client capability, an `McpError`) never reach it.
  *
  * @since 0.1.0
  */
@@ -95,6 +106,7 @@ export interface Options<P extends Parameters, O, E, R> {
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
+  readonly onError?: ((error: E) => ToolOutput) | undefined
 }
 
 const NoParameters = Schema.Struct({})
@@ -159,10 +171,17 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
     ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output") as WireTool["outputSchema"] }),
     ...(options.annotations === undefined ? {} : { annotations: options.annotations })
   } as WireTool
+  const onError = options.onError
   return {
     name,
     definition,
     scopes: options.scopes,
+    ...(onError === undefined ? {} : {
+      onError: (error: unknown) => {
+        const result = toResult(onError(error as E))
+        return result.isError === undefined ? { ...result, isError: true } : result
+      }
+    }),
     call: (args) =>
       decode(args ?? {}).pipe(
         Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message })),

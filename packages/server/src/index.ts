@@ -8,8 +8,23 @@
 
 /** @since 0.1.0 */
 export * as Authorization from "./Authorization.ts"
-/** @since 0.1.0 */
+/**
+ * The Streamable HTTP server transport. Also exported as `HttpServerTransport`,
+ * so that a file that imports `@mrtr/client`'s transport too (exported as
+ * `HttpClientTransport` there) needs no renaming:
+ * `import { HttpServerTransport } from "@mrtr/server"`.
+ *
+ * @since 0.1.0
+ */
 export * as HttpTransport from "./HttpTransport.ts"
+/**
+ * The Streamable HTTP server transport under a name distinct from the
+ * client's (`@mrtr/client`'s `HttpClientTransport`); the same module as
+ * `HttpTransport`.
+ *
+ * @since 0.1.0
+ */
+export * as HttpServerTransport from "./HttpTransport.ts"
 /** @since 0.1.0 */
 export * from "./McpHandler.ts"
 /** @since 0.1.0 */
@@ -28,3 +43,7 @@ export * as StdioTransport from "./StdioTransport.ts"
 export * as Tool from "./Tool.ts"
 /** @since 0.1.0 */
 export * as Transport from "./Transport.ts"
+/** @since 0.1.0 */
+export * as HttpStatus from "./HttpStatus.ts"
+/** @since 0.1.0 */
+export * as ToolError from "./ToolError.ts"

@@ -8,9 +8,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { Elicitation, InvalidElicitationSchema, RequestState } from "@mrtr/core"
-import { httpStatusOf } from "@mrtr/protocol"
 import { validateWire } from "@mrtr/test-support/wire"
-import { HttpTransport, McpServer, Prompt, Resource, Tool, type Transport } from "../src/index.ts"
+import { HttpStatus, HttpTransport, McpServer, Prompt, Resource, Tool, type Transport } from "../src/index.ts"
 import { request } from "./fixtures.ts"
 
 const handle = (message: unknown) => McpServer.McpServer.use((server) => server.handle({ message }))
@@ -26,19 +25,22 @@ const ok = (r: Transport.Reply) => {
   expect(res.httpStatus).toBe(200)
   return res.message.result as Record<string, any>
 }
-/** A JSON-RPC error reply with `code`, sent with the status the transport's table gives that code. */
+/**
+ * A JSON-RPC error reply with `code`, found while running the method (these tests send valid envelopes), sent with
+ * the status the transport's table (`HttpStatus`) gives it.
+ */
 const failed = (r: Transport.Reply, code: number) => {
   const res = reply(r)
   validateWire("JSONRPCErrorResponse", res.message)
   expect(res.message.error).toMatchObject({ code })
-  expect(res.httpStatus).toBe(httpStatusOf(code))
+  expect(res.httpStatus).toBe(HttpStatus.ofError(code, "method"))
   return res.message.error as { code: number; message: string }
 }
 
 /** The client's fault: -32602, never a server error status. */
 const invalidParams = (r: Transport.Reply) => {
   const error = failed(r, -32602)
-  expect(httpStatusOf(-32602)).toBeLessThan(500)
+  expect(HttpStatus.ofError(-32602, "method")).toBeLessThan(500)
   return error
 }
 

@@ -9,6 +9,8 @@ import { Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
 import { NodeHttpServer } from "@effect/platform-node"
 import { HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
 import * as Http from "node:http"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { McpHandler } from "../src/McpHandler.ts"
@@ -215,11 +217,11 @@ describe("HttpTransport", () => {
       yield* expectServing(url)
     }))
 
-  it.live("500 with -32603 and the request id when the dispatcher dies", () =>
+  it.live("200 with -32603 and the request id when the dispatcher dies (never a 5xx, see HttpStatus)", () =>
     Effect.gen(function*() {
       const url = yield* startServer()
       const res = yield* post(url, { jsonrpc: "2.0", id: 9, method: "die", params: {} })
-      assert.strictEqual(res.status, 500)
+      assert.strictEqual(res.status, 200)
       assert.deepStrictEqual(JSON.parse(res.body), {
         jsonrpc: "2.0",
         id: 9,
@@ -327,6 +329,54 @@ describe("HttpTransport", () => {
       yield* expectServing(url)
     }))
 
+  const hasSs = (() => {
+    try {
+      ChildProcess.execFileSync("ss", ["-V"], { stdio: "ignore" })
+      return true
+    } catch {
+      return false
+    }
+  })()
+
+  /** The listen queue length the kernel holds for a listening port (`ss`'s Send-Q column). */
+  const listenBacklog = (port: string) =>
+    Effect.sync(() => {
+      const line = ChildProcess.execFileSync("ss", ["-ltnH", `sport = :${port}`], { encoding: "utf8" }).trim()
+      return Number(line.split(/\s+/)[2])
+    })
+
+  it.live.skipIf(!hasSs)("the listen backlog is DEFAULT_BACKLOG (not Node's 511) and can be set", () =>
+    Effect.gen(function*() {
+      const somaxconn = Number(Fs.readFileSync("/proc/sys/net/core/somaxconn", "utf8"))
+      const url = yield* startServer()
+      assert.strictEqual(yield* listenBacklog(url.port), Math.min(HttpTransport.DEFAULT_BACKLOG, somaxconn))
+      const small = yield* startServer({ backlog: 77 })
+      assert.strictEqual(yield* listenBacklog(small.port), 77)
+      assert.throws(() => HttpTransport.layer({ backlog: 0 }), /backlog must be a positive integer/)
+    }))
+
+  it.live("413 for a body with more JSON values than maxJsonValues, counted before parsing; strings are not counted", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer()
+      const wide: Record<string, number> = {}
+      for (let i = 0; i < 250_000; i++) wide[`k${i}`] = 1
+      const refused = yield* post(url, { ...echo(1), params: { name: "echo", arguments: wide } })
+      expectJsonRpcError(refused, 413, -32600)
+      assert.match(JSON.parse(refused.body).error.message, /more than 20000 JSON values/)
+      yield* expectServing(url)
+      // commas, brackets and escaped quotes inside strings are not values: a long string passes
+      const text = "a,b,[c],{d}:\\\",".repeat(50_000)
+      const ok = yield* post(url, { ...echo(2), params: { name: "echo", text } })
+      assert.strictEqual(ok.status, 200)
+      assert.strictEqual(JSON.parse(ok.body).result.params.text, text)
+      // the bound is an option
+      const strict = yield* startServer({ maxJsonValues: 10 })
+      expectJsonRpcError(yield* post(strict, { ...echo(3), params: { list: [1, 2, 3, 4, 5, 6, 7, 8, 9] } }), 413, -32600)
+      const fits = yield* post(strict, { ...echo(4), params: { list: [1, 2] } })
+      assert.strictEqual(fits.status, 200)
+      assert.throws(() => HttpTransport.layer({ maxJsonValues: 0 }), /maxJsonValues must be a positive integer/)
+    }))
+
   it.live("413 when Content-Length exceeds maxBodyBytes (checked before reading)", () =>
     Effect.gen(function*() {
       const url = yield* startServer({ maxBodyBytes: 1024 })
@@ -339,6 +389,79 @@ describe("HttpTransport", () => {
         headers: { ...MCP_HEADERS, "content-length": String(100 * 1024 * 1024) }
       }).pipe(Effect.timeout("5 seconds"))
       expectJsonRpcError(announced, 413, -32600)
+      yield* expectServing(url)
+    }))
+
+  it.live("413 with Connection: close reaches a client that writes its whole body before reading (lingering close)", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ maxBodyBytes: 1024 })
+      // What Python's urllib / httpx do: send the headers and the whole body, only then read the answer.
+      const writeAllThenRead = (size: number, chunked: boolean) =>
+        Effect.callback<{ readonly writeError: string | undefined; readonly received: string }>((resume) => {
+          const socket = Net.connect(Number(url.port), url.hostname)
+          let received = ""
+          let writeError: string | undefined
+          const body = Buffer.alloc(size, "x")
+          socket.on("connect", () => {
+            const framing = chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${size}`
+            socket.write(
+              `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\n` +
+                `Accept: application/json, text/event-stream\r\n${framing}\r\n\r\n`
+            )
+            if (chunked) {
+              for (let offset = 0; offset < size; offset += 65536) {
+                const part = body.subarray(offset, offset + 65536)
+                socket.write(`${part.length.toString(16)}\r\n`)
+                socket.write(part)
+                socket.write("\r\n")
+              }
+              socket.write("0\r\n\r\n")
+            } else {
+              socket.write(body)
+            }
+          })
+          socket.on("data", (chunk) => (received += chunk.toString("utf8")))
+          socket.on("error", (error) => (writeError ??= (error as NodeJS.ErrnoException).code ?? error.message))
+          socket.on("close", () => resume(Effect.succeed({ writeError, received })))
+          return Effect.sync(() => socket.destroy())
+        }).pipe(Effect.timeout("10 seconds"))
+      for (const chunked of [false, true]) {
+        const outcome = yield* writeAllThenRead(8 * 1024 * 1024, chunked)
+        assert.isUndefined(outcome.writeError, `chunked=${chunked}: the client's writes failed (${outcome.writeError})`)
+        assert.match(outcome.received, /^HTTP\/1\.1 413 /, `chunked=${chunked}`)
+        assert.match(outcome.received, /\r\nconnection: close\r\n/i)
+        const body = JSON.parse(outcome.received.slice(outcome.received.indexOf("\r\n\r\n") + 4))
+        assert.strictEqual(body.error.code, -32600)
+      }
+      yield* expectServing(url)
+    }))
+
+  it.live("the lingering close is bounded: a refused body that keeps trickling in has its connection closed", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ maxBodyBytes: 1024 })
+      const outcome = yield* Effect.callback<{ readonly received: string; readonly closed: boolean }>((resume) => {
+        // half-open allowed: the client keeps sending after the server's FIN, only the server's bound ends it
+        const socket = Net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true })
+        let received = ""
+        const timer = setInterval(() => socket.write("x".repeat(1000)), 20)
+        socket.on("connect", () =>
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\n` +
+              `Content-Length: ${100 * 1024 * 1024}\r\n\r\n`
+          ))
+        socket.on("data", (chunk) => (received += chunk.toString("utf8")))
+        socket.on("error", () => {})
+        socket.on("close", () => {
+          clearInterval(timer)
+          resume(Effect.succeed({ received, closed: true }))
+        })
+        return Effect.sync(() => {
+          clearInterval(timer)
+          socket.destroy()
+        })
+      }).pipe(Effect.timeout("8 seconds"))
+      assert.isTrue(outcome.closed)
+      assert.match(outcome.received, /^HTTP\/1\.1 413 /)
       yield* expectServing(url)
     }))
 

@@ -95,7 +95,7 @@ describe("McpServer dispatch", () => {
         request("tools/call", { name: "greet", arguments: { greeting: "Hi" }, requestState: r1.requestState + "-TAMPERED" })
       ]
       for (const attempt of attempts) {
-        const e = error(yield* handle(attempt), -32602, 400)
+        const e = error(yield* handle(attempt), -32602, 200)
         expect(e).toEqual({ code: -32602, message: "Invalid requestState" })
       }
     }).pipe(Effect.provide(layer)))
@@ -114,13 +114,13 @@ describe("McpServer dispatch", () => {
 
   it.effect("unknown tools, bad arguments and bad params are -32602", () =>
     Effect.gen(function*() {
-      error(yield* handle(request("tools/call", { name: "nope" })), -32602, 400)
-      const bad = error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: 1 } })), -32602, 400)
+      error(yield* handle(request("tools/call", { name: "nope" })), -32602, 200)
+      const bad = error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: 1 } })), -32602, 200)
       expect(bad.message).toMatch(/Invalid arguments for tool greet/)
-      error(yield* handle(request("tools/call", { name: "greet", arguments: "x" })), -32602, 400)
-      error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, inputResponses: null })), -32602, 400)
-      error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, requestState: 5 })), -32602, 400)
-      error(yield* handle(request("resources/read", { uri: "test://nowhere" })), -32602, 400)
+      error(yield* handle(request("tools/call", { name: "greet", arguments: "x" })), -32602, 200)
+      error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, inputResponses: null })), -32602, 200)
+      error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, requestState: 5 })), -32602, 200)
+      error(yield* handle(request("resources/read", { uri: "test://nowhere" })), -32602, 200)
     }).pipe(Effect.provide(layer)))
 
   it.effect("envelope, _meta and version errors", () =>
@@ -327,14 +327,14 @@ describe("McpServer.layer options", () => {
       expect(result(yield* handle(retry(r1.requestState))).content[0].text).toBe("Hi, Ada!")
       const r2 = result(yield* handle(start))
       yield* TestClock.adjust("61 seconds")
-      expect(error(yield* handle(retry(r2.requestState)), -32602, 400).message).toBe("Invalid requestState")
+      expect(error(yield* handle(retry(r2.requestState)), -32602, 200).message).toBe("Invalid requestState")
     }).pipe(Effect.provide(configured({ ttl: "1 minute" }))))
 
   it.effect("single use: a state is redeemed once", () =>
     Effect.gen(function*() {
       const r1 = result(yield* handle(start))
       expect(result(yield* handle(retry(r1.requestState))).content[0].text).toBe("Hi, Ada!")
-      expect(error(yield* handle(retry(r1.requestState)), -32602, 400).message).toBe("Invalid requestState")
+      expect(error(yield* handle(retry(r1.requestState)), -32602, 200).message).toBe("Invalid requestState")
     }).pipe(Effect.provide(configured({ singleUse: true }))))
 })
 
@@ -419,7 +419,7 @@ describe("McpServer hostile input", () => {
         arguments: { city: "Rome" },
         requestState: r1.requestState,
         inputResponses: { who: { action: "accept", content: { name: "x".repeat(40_000) } } }
-      })), -32602, 400)
+      })), -32602, 200)
       expect(e.message).not.toMatch(/\d+ bytes/)
     }).pipe(Effect.provide(layer)))
 
@@ -429,7 +429,7 @@ describe("McpServer hostile input", () => {
       const leaky = Prompt.make("leaky", { handler: () => Effect.fail(new Secret({ message: "db password is hunter2" })) })
       const server = yield* McpServer.McpServer
       yield* server.addPrompt(leaky as any)
-      const e = error(yield* handle(request("prompts/get", { name: "leaky" })), -32603, 500)
+      const e = error(yield* handle(request("prompts/get", { name: "leaky" })), -32603, 200)
       expect(e).toEqual({ code: -32603, message: "Internal error" })
     }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
 })
@@ -442,7 +442,7 @@ describe("McpServer and the user's no", () => {
           name: "topic",
           arguments: { subject: "cats" },
           inputResponses: { name: answer }
-        })), -32603, 500)
+        })), -32603, 200)
         expect(e.message).toBe(`The user ${text} the elicitation "name"`)
       }
     }).pipe(Effect.provide(layer)))

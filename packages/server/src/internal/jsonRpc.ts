@@ -4,9 +4,9 @@
  * dispatcher (parse errors, oversized bodies, transport failures).
  * Source: MCP 2026-07-28, basic (JSON-RPC messages); JSON-RPC 2.0 §5.1.
  */
-import { ErrorCode, failure, httpStatusOf, type RequestId } from "@mrtr/protocol"
+import { ErrorCode, failure, type RequestId } from "@mrtr/protocol"
 
-export { ErrorCode, httpStatusOf }
+export { ErrorCode }
 export type { RequestId }
 
 /** A plain JSON object (not an array, not null). */

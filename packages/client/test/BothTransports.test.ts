@@ -1,0 +1,44 @@
+/**
+ * One file that serves and calls over Streamable HTTP, importing the server
+ * and the client transport by their distinct names (`HttpServerTransport`,
+ * `HttpClientTransport`): no duplicate identifier, no renaming import, and
+ * the old `HttpTransport` names still work (the same modules).
+ * Source: MCP 2026-07-28, basic/transports/streamable-http.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Schema } from "effect"
+import { Elicitation, RequestState } from "@mrtr/core"
+import { HttpServerTransport, HttpTransport as ServerHttpTransport, McpServer, Tool } from "@mrtr/server"
+import { ElicitationHandler, HttpClientTransport, HttpTransport, McpClient } from "../src/index.ts"
+
+const hello = Tool.make("hello", {
+  handler: () =>
+    Elicitation.form({ key: "name", message: "Name?", schema: Schema.Struct({ name: Schema.String }) }).pipe(
+      Effect.map(({ name }) => `Hello, ${name}!`)
+    )
+})
+
+const server = McpServer.tools(hello).pipe(Layer.provideMerge(McpServer.layer({
+  name: "both",
+  version: "1.0.0",
+  requestState: RequestState.RequestStateCodec.layer({
+    keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(1) }])
+  }).pipe(Layer.orDie)
+})))
+
+describe("HttpServerTransport and HttpClientTransport in one file", () => {
+  it.live("serve with one, call with the other", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(HttpServerTransport, ServerHttpTransport)
+      assert.strictEqual(HttpClientTransport, HttpTransport)
+      const context = yield* Layer.build(HttpServerTransport.layer({ port: 0 }).pipe(Layer.provide(server), Layer.orDie))
+      const url = yield* Effect.provide(HttpServerTransport.url, context)
+      const result = yield* McpClient.McpClient.use((client) => client.callTool({ name: "hello" })).pipe(
+        Effect.provide(McpClient.layer().pipe(
+          Layer.provide(HttpClientTransport.layerNode({ url })),
+          Layer.provide(ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) }))
+        ))
+      )
+      assert.deepStrictEqual(result.content, [{ type: "text", text: "Hello, Ada!" }])
+    }).pipe(Effect.scoped))
+})
