@@ -206,8 +206,9 @@ describe("Authorization (server, protected resource)", () => {
       const answer = (text: string) => ({ action: "accept", content: { answer: text } })
 
       const stolen = yield* post(url, call("survey", { inputResponses: { first: answer("x") }, requestState: state1 }), bob)
-      expect(stolen.status).toBe(400)
+      // The frozen error (its HTTP status is the transport's table's, not authorization's).
       expect(stolen.json.error.code).toBe(-32602)
+      expect(stolen.json.error.message).toMatch(/requestState/i)
       validateWire("JSONRPCErrorResponse", stolen.json)
 
       // Alice's refreshed / stepped-up token (another jti, more scopes) continues the conversation.
