@@ -19,7 +19,11 @@
  * An object with an `action` member is read as a full `ElicitResult` (a form
  * whose fields include `action` must be answered in full). Answers are
  * checked against the 2026-07-28 result schemas when they are used; an
- * answer of the wrong shape fails the call.
+ * answer of the wrong shape fails the call. An answer the server refuses
+ * (it asks the same key again) is never sent twice: the fallback answers the
+ * question again (at a terminal, the person, shown the server's reason), or,
+ * without one, the call fails with `InputHandlerError` whose reason quotes
+ * the server's (`"Seats" must be at most 4.`).
  *
  * ```json
  * {
@@ -36,7 +40,7 @@
  * @since 0.1.0
  */
 import { Effect, FileSystem, Layer, Predicate, Schema } from "effect"
-import { ElicitationHandler, Errors, type InputContext, RootsHandler, SamplingHandler } from "@mrtr/client"
+import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import {
   CreateMessageResult,
   type CreateMessageRequestParams,
@@ -250,15 +254,19 @@ const answer = <A, R>(
   }
   // The same question again, later in the same conversation: the server did not
   // accept the file's answer (wrong shape, out of bounds). Sending it again
-  // would only loop until the round cap.
+  // would only loop until the round cap: ask the person when there is one
+  // (a terminal form shows the server's reason), otherwise fail with the reason.
   const id = `${context.method} ${context.target} ${context.key}`
   const before = answered.get(id)
   if (before !== undefined && context.round > before) {
+    if (orElse !== undefined) return orElse()
+    const reason = request.method === "elicitation/create" ? Refusal.reasonOf(request.params.message) : undefined
     return Effect.fail(
       new Errors.InputHandlerError({
         kind: kindOf[request.method],
         key: context.key,
-        reason: `the server asked '${context.key}' again after round ${before}: it did not accept the answer from the answers file`
+        reason: `the server asked '${context.key}' again after round ${before}: it did not accept the answer from the answers file` +
+          (reason === undefined ? "" : `: ${reason}`)
       })
     )
   }

@@ -195,8 +195,11 @@ const describeTarget = (t: Target) => t._tag === "http" ? t.url : `stdio: ${[t.c
  * The input handlers for a run: answers from the file by key first; then
  * `--root` (or the working directory) for roots and `--sampling-reply` for
  * sampling; then, in a terminal, the person (`TerminalUser`); otherwise the
- * question fails the call (`Unanswered`, exit 3). The prompts use the
- * `Terminal` in context (`services` provides the stderr one).
+ * question fails the call (`Unanswered`, exit 3). A file's answer the
+ * server refuses (it asks the same key again) is not sent again: the person
+ * answers in a terminal (shown the server's reason), otherwise the call
+ * fails with `InputHandlerError` quoting the reason (exit 3). The prompts
+ * use the `Terminal` in context (`services` provides the stderr one).
  *
  * @since 0.1.0
  */

@@ -137,7 +137,10 @@ export const describeFailure = (error: unknown, command?: string): string | unde
       return `mrtr: the server answered with JSON-RPC error ${e.code}: ${clean(e.message)}` +
         (e.data === undefined ? "" : `\n${indent(json(e.data))}`)
     case "TransportError":
-      return `mrtr: transport error: ${clean(e.message)}`
+      return `mrtr: transport error: ${clean(e.message)}` +
+        (e.stderr === undefined
+          ? ""
+          : `\nThe server's last lines on stderr:\n${e.stderr.split("\n").map((line) => `  │ ${clean(line)}`).join("\n")}`)
     case "ProtocolViolation":
       return `mrtr: the server broke the protocol: ${clean(e.message)}`
     case "RequestTimeout":

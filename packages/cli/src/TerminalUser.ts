@@ -30,7 +30,7 @@ import { Prompt } from "effect/cli"
 import { spawn } from "node:child_process"
 import { basename } from "node:path"
 import { pathToFileURL } from "node:url"
-import { ElicitationHandler, Errors, type InputContext, RootsHandler, SamplingHandler } from "@mrtr/client"
+import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -40,6 +40,7 @@ import type {
   PrimitiveSchemaDefinition,
   Root
 } from "@mrtr/protocol"
+import * as TypedText from "./internal/typedText.ts"
 import { clean, colorsFor, type Style, style, textOf } from "./Report.ts"
 
 type Context = InputContext.InputContext
@@ -65,14 +66,18 @@ export type RequestedSchema = ElicitRequestFormParams["requestedSchema"]
  * |---|---|---|
  * | `string` | `text` | `Prompt.Text` (`minLength` / `maxLength` checked) |
  * | `string` + `format: "email"` / `"uri"` | `email` / `uri` | `Prompt.Text`, checked |
- * | `string` + `format: "date"` / `"date-time"` | `date` / `date-time` | `Prompt.Date` (`YYYY-MM-DD` / `YYYY-MM-DD HH:mm`) |
- * | `integer` / `number` | `integer` / `number` | `Prompt.Int` / `Prompt.Number` with `minimum` / `maximum` |
+ * | `string` + `format: "date"` / `"date-time"` | `date` / `date-time` | `Prompt.Text`: `YYYY-MM-DD` / `YYYY-MM-DD HH:mm` (local time, sent with its offset) or RFC 3339 |
+ * | `integer` / `number` | `integer` / `number` | `Prompt.Text`, read strictly, `minimum` / `maximum` checked |
  * | `boolean` | `boolean` | `Prompt.Confirm` |
  * | `string` + `enum` / `oneOf` (+ legacy `enumNames`) | `select` | `Prompt.Select` (titles shown, values sent) |
  * | `array` of `enum` / `anyOf` | `multi-select` | `Prompt.MultiSelect` (`minItems` / `maxItems`) |
  *
  * Defaults are pre-filled (text typed in, choice pre-selected, number
- * entered, date set). Required fields must be answered (an empty text is
+ * and date typed in; a date field without one starts at today / now).
+ * What is typed is sent as typed or refused with a message at the prompt:
+ * `2.5` in an integer field, 2027-02-30 and other impossible days are
+ * refused, never rounded or rolled over; the years 0000–9999 are kept.
+ * Text lengths count UTF-16 code units, as the server's check does. Required fields must be answered (an empty text is
  * refused). Optional fields can be skipped: an empty text, a "(skip)"
  * choice, no choice ticked, or "no" to "Set …?" before a number or a date;
  * a skipped field is left out of the content.
@@ -148,18 +153,16 @@ const canParseUrl = (value: string): boolean => {
   }
 }
 
-const two = (n: number) => String(n).padStart(2, "0")
+/**
+ * `YYYY-MM-DD` of a date, in local time (as the date prompt shows it), the
+ * year written with 4 digits (0000–9999).
+ *
+ * @since 0.1.0
+ */
+export const formatDate = (date: Date): string => TypedText.formatLocalDate(date)
 
-/** `YYYY-MM-DD` of a date, in local time (as the date prompt shows it). */
-export const formatDate = (date: Date): string => `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`
-
-const parseDate = (text: string | undefined, withTime: boolean): Date | undefined => {
-  if (text === undefined) return undefined
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  if (day !== null && !withTime) return new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]))
-  const parsed = new Date(text)
-  return Number.isNaN(parsed.getTime()) ? undefined : parsed
-}
+const check = <A>(read: TypedText.Read<A>): Effect.Effect<A, string> =>
+  "error" in read ? Effect.fail(read.error) : Effect.succeed(read.value)
 
 /**
  * The one-line label of a field: its title (or name), its description, and
@@ -171,9 +174,8 @@ export const fieldLabel = (name: string, schema: PrimitiveSchemaDefinition, requ
   const hints: Array<string> = []
   const kind = fieldKind(schema)
   if (kind === "email" || kind === "uri") hints.push(kind)
-  // the date prompt edits one part at a time: say how to move between them
-  if (kind === "date") hints.push("YYYY-MM-DD, ←/→ between parts")
-  if (kind === "date-time") hints.push("date and time, ←/→ between parts")
+  if (kind === "date") hints.push("YYYY-MM-DD")
+  if (kind === "date-time") hints.push("YYYY-MM-DD HH:mm, local time")
   const bounds = schema as { readonly minimum?: number; readonly maximum?: number }
   if ((kind === "integer" || kind === "number") && (bounds.minimum !== undefined || bounds.maximum !== undefined)) {
     const s = bounds
@@ -235,11 +237,13 @@ export const fieldPrompt = (
         ...(s.default === undefined ? {} : { default: s.default }),
         validate: (value) => {
           if (value === "") return required ? Effect.fail("Required") : Effect.succeed(value)
+          // lengths in UTF-16 code units, as the server's Effect Schema checks them
+          const units = TypedText.hasAstral(value) ? " (UTF-16 code units: some characters count as 2)" : ""
           if (s.minLength !== undefined && value.length < s.minLength) {
-            return Effect.fail(`At least ${s.minLength} character${s.minLength === 1 ? "" : "s"}`)
+            return Effect.fail(`At least ${s.minLength} character${s.minLength === 1 ? "" : "s"}${units}`)
           }
           if (s.maxLength !== undefined && value.length > s.maxLength) {
-            return Effect.fail(`At most ${s.maxLength} characters`)
+            return Effect.fail(`At most ${s.maxLength} characters${units}`)
           }
           if (kind === "email" && !EMAIL.test(value)) return Effect.fail("Expected an email address, e.g. ada@example.com")
           if (kind === "uri" && !canParseUrl(value)) return Effect.fail("Expected a URI, e.g. https://example.com/")
@@ -249,27 +253,34 @@ export const fieldPrompt = (
     }
     case "date":
     case "date-time": {
+      // typed text, read strictly (internal/typedText.ts): never rolled over nor re-dated
       const withTime = kind === "date-time"
-      const fallback = parseDate((schema as { readonly default?: string }).default, withTime)
-      const date = Prompt.Date({
+      const fallback = (schema as { readonly default?: string }).default
+      const read = withTime ? TypedText.readDateTime : TypedText.readDate
+      const now = new Date()
+      const date: Prompt.Prompt<FieldValue> = Prompt.String({
         message,
-        dateMask: withTime ? "YYYY-MM-DD HH:mm" : "YYYY-MM-DD",
-        initial: fallback ?? new Date()
-      }).pipe(Prompt.map((value): FieldValue => withTime ? value.toISOString() : formatDate(value)))
+        default: fallback ?? (withTime ? TypedText.formatLocalDateTime(now) : TypedText.formatLocalDate(now)),
+        validate: (text) => check(read(text))
+      })
       return required || fallback !== undefined ? date.pipe(Prompt.map(Option.some)) : gate(clean(schema.title ?? name), date)
     }
     case "integer":
     case "number": {
+      // typed text, read strictly: `2.5` in an integer field is refused, not read as 25
       const s = schema as { readonly minimum?: number; readonly maximum?: number; readonly default?: number }
-      const options = {
+      const read = kind === "integer" ? TypedText.readInteger : TypedText.readNumber
+      const inBounds = (n: number): Effect.Effect<number, string> =>
+        s.minimum !== undefined && n < s.minimum
+          ? Effect.fail(`${n} must be greater than or equal to ${s.minimum}`)
+          : s.maximum !== undefined && n > s.maximum
+          ? Effect.fail(`${n} must be less than or equal to ${s.maximum}`)
+          : Effect.succeed(n)
+      const number: Prompt.Prompt<FieldValue> = Prompt.String({
         message,
-        ...(s.default === undefined ? {} : { default: s.default }),
-        ...(s.minimum === undefined ? {} : { min: s.minimum }),
-        ...(s.maximum === undefined ? {} : { max: s.maximum })
-      }
-      const number: Prompt.Prompt<FieldValue> = kind === "integer"
-        ? Prompt.Int(options)
-        : Prompt.Number({ ...options, precision: 6 })
+        ...(s.default === undefined ? {} : { default: String(s.default) }),
+        validate: (text) => check(read(text)).pipe(Effect.flatMap(inBounds), Effect.as(text.trim()))
+      }).pipe(Prompt.map((text) => Number(text)))
       return required || s.default !== undefined ? number.pipe(Prompt.map(Option.some)) : gate(clean(schema.title ?? name), number)
     }
     case "boolean": {
@@ -391,20 +402,16 @@ const note = (text: string) => Effect.flatMap(styled, (s) => display(`${s.dim(te
  *
  * @since 0.1.0
  */
-export const refusedPrefix = "Your answer was not accepted: "
+export const refusedPrefix = Refusal.refusedPrefix
 
 /**
  * Splits a form's `message` into the reason a previous answer was refused
  * (when the message starts with {@link refusedPrefix}; its first paragraph)
- * and the form's own message.
+ * and the form's own message (`@mrtr/client` `Refusal.split`).
  *
  * @since 0.1.0
  */
-export const splitRefusal = (message: string): { readonly reason?: string; readonly message: string } => {
-  if (!message.startsWith(refusedPrefix)) return { message }
-  const end = message.indexOf("\n\n")
-  return end === -1 ? { reason: message, message: "" } : { reason: message.slice(0, end), message: message.slice(end + 2) }
-}
+export const splitRefusal = Refusal.split
 
 /**
  * Answers a form-mode elicitation at the terminal: shows the message (and,

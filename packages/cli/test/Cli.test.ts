@@ -290,7 +290,12 @@ describe("mrtr in process (the same Cli.run, without booting a process per case)
     const run = await inProcess(["call", "--http", url, "plan_trip", TRIP, "--answers", file, "-q"])
     assert.strictEqual(run.code, 3, run.stderr)
     assert.strictEqual(run.stdout, "")
-    assert.include(run.stderr, "the server asked 'details' again after round 1: it did not accept the answer from the answers file")
+    assert.include(
+      run.stderr,
+      "the server asked 'details' again after round 1: it did not accept the answer from the answers file: \"Passengers\" must be at most 8."
+    )
+    // one line: the server's reason is inside it, not below it
+    assert.strictEqual(run.stderr.trim().split("\n").length, 1, run.stderr)
   })
 
   it("--root and --sampling-reply answer roots and sampling; --quiet keeps stderr empty", async () => {

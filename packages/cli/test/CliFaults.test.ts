@@ -10,12 +10,12 @@
 import { Console, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
 import { Console as NodeConsole } from "node:console"
 import * as Http from "node:http"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Writable } from "node:stream"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { RequestState } from "@mrtr/core"
+import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport, McpServer, RequestContext, Tool } from "@mrtr/server"
 import * as Cli from "../src/Cli.ts"
 
@@ -55,9 +55,21 @@ const slowly = Tool.make("slowly", {
     })
 })
 
+// A form whose field title carries terminal controls; more than 4 seats are refused.
+const book = Tool.make("book", {
+  handler: () =>
+    Elicitation.form({
+      key: "seats",
+      message: "How many seats?",
+      schema: Schema.Struct({
+        seats: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4 })).annotate({ title: "Seats\u001b[2J\u202e" })
+      })
+    }).pipe(Effect.map(({ seats }) => `booked ${seats}`))
+})
+
 const server = ManagedRuntime.make(
   HttpTransport.layer({ port: 0 }).pipe(
-    Layer.provide(McpServer.tools(slowly).pipe(Layer.provideMerge(McpServer.layer({
+    Layer.provide(McpServer.tools(slowly, book).pipe(Layer.provideMerge(McpServer.layer({
       name: "progress-server",
       version: "1.0.0",
       requestState: RequestState.RequestStateCodec.layer({
@@ -167,6 +179,43 @@ describe("mrtr, what newcomers hit", () => {
       assert.notInclude(run.stderr, "Unrecognized flag", args.join(" "))
       assert.notInclude(run.stderr, "→", args.join(" ")) // quiet: no progress of the run
     }
+  })
+
+  it("--stdio: a server that cannot start says why: the spawn error's code and command, the exit code, its last stderr lines", async () => {
+    const missing = await inProcess(["discover", "--stdio", "mrtr-no-such-command --x", "-q"])
+    assert.strictEqual(missing.code, 3, missing.stderr)
+    assert.include(missing.stderr, "Cannot spawn the MCP server process 'mrtr-no-such-command --x': ENOENT")
+    const script = join(dir, "no-such-server.js")
+    const crashed = await inProcess(["discover", "--stdio", `"${process.execPath}" "${script}"`, "-q"])
+    assert.strictEqual(crashed.code, 3, crashed.stderr)
+    assert.include(crashed.stderr, "mrtr: transport error: The MCP server process exited with code 1")
+    assert.include(crashed.stderr, "The server's last lines on stderr:")
+    assert.include(crashed.stderr, `│ Error: Cannot find module '${script}'`)
+    assert.include(crashed.stderr, "MODULE_NOT_FOUND")
+    // the server's text is escaped like any other (no terminal escapes reach the screen)
+    const loud = await inProcess([
+      "discover",
+      "--stdio",
+      `"${process.execPath}" -e "process.stderr.write('\\\\u001b[2Jboom\\\\n'); process.exit(7)"`,
+      "-q"
+    ])
+    assert.strictEqual(loud.code, 3, loud.stderr)
+    assert.include(loud.stderr, "exited with code 7")
+    assert.include(loud.stderr, "│ \\u001b[2Jboom")
+    assert.notInclude(loud.stderr, "\u001b")
+  })
+
+  it("an answers-file answer the server refuses: one line quoting the server's reason, escaped", async () => {
+    const path = join(dir, "too-many-seats.json")
+    writeFileSync(path, JSON.stringify({ seats: { seats: 9 } }))
+    const run = await inProcess(["call", "--http", url, "book", "--answers", path, "-q"])
+    assert.strictEqual(run.code, 3, run.stderr)
+    assert.strictEqual(run.stdout, "")
+    assert.strictEqual(
+      run.stderr,
+      "mrtr: could not answer the server: the server asked 'seats' again after round 1: it did not accept the answer " +
+        "from the answers file: \"Seats\\u001b[2J\\u202e\" must be at most 4. (input request 'seats')\n"
+    )
   })
 
   it("the usage hint names the command that ran", async () => {

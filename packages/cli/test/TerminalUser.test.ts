@@ -7,13 +7,15 @@
  * Source: MCP 2026-07-28, client/elicitation (requested schema), client/sampling.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Result, Schema } from "effect"
 import type { Prompt } from "effect/cli"
 import { ElicitationHandler, McpClient, MemoryTransport, SamplingHandler } from "@mrtr/client"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { McpServer, Tool } from "@mrtr/server"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol"
 import { TripDetails } from "../../../examples/demo/server.ts"
+import { validateWire } from "@mrtr/test-support/wire"
+import * as Cli from "../src/Cli.ts"
 import { clean } from "../src/Report.ts"
 import * as TerminalUser from "../src/TerminalUser.ts"
 import { backspace, char, down, enter, escape, key, right, scripted, space, type, up } from "./terminal.ts"
@@ -70,7 +72,7 @@ describe("requestedSchema → prompt", () => {
     )
     assert.strictEqual(
       TerminalUser.fieldLabel("departure", { type: "string", format: "date", title: "Departure" }, true),
-      "Departure (YYYY-MM-DD, ←/→ between parts)"
+      "Departure (YYYY-MM-DD)"
     )
   })
 
@@ -122,6 +124,7 @@ describe("requestedSchema → prompt", () => {
       assert.deepStrictEqual(short.value, Option.some("abcd"))
       assert.include(short.output, "At least 3 characters")
       assert.include(short.output, "At most 4 characters")
+      assert.notInclude(short.output, "UTF-16")
       const email = yield* field("email", { type: "string", format: "email" }, true, [type("ada@"), enter, type("x.org"), enter])
       assert.deepStrictEqual(email.value, Option.some("ada@x.org"))
       assert.include(email.output, "Expected an email address")
@@ -130,13 +133,45 @@ describe("requestedSchema → prompt", () => {
       assert.include(uri.output, "Expected a URI")
     }))
 
+  it.effect("text: lengths count UTF-16 code units, as the server's check does, and say so for characters outside the BMP", () =>
+    Effect.gen(function*() {
+      // "😀😀😀" is 3 code points but 6 UTF-16 code units: the server's isMaxLength(5) refuses it
+      const emoji = yield* field("tag", { type: "string", maxLength: 5 }, true, [type("😀😀😀"), enter, key("u", { ctrl: true }), type("😀😀"), enter])
+      assert.deepStrictEqual(emoji.value, Option.some("😀😀"))
+      assert.include(emoji.output, "At most 5 characters (UTF-16 code units: some characters count as 2)")
+      const short = yield* field("tag", { type: "string", minLength: 3 }, true, [type("😀"), enter, type("a"), enter])
+      assert.deepStrictEqual(short.value, Option.some("😀a"))
+      assert.include(short.output, "At least 3 characters (UTF-16 code units: some characters count as 2)")
+    }))
+
   it.effect("integer: bounds enforced, default pre-filled, arrows step", () =>
     Effect.gen(function*() {
       const bounded = yield* field("n", { type: "integer", minimum: 1, maximum: 8 }, true, [char("9"), enter, backspace, char("2"), enter])
       assert.deepStrictEqual(bounded.value, Option.some(2))
       assert.include(bounded.output, "9 must be less than or equal to 8")
-      const fallback = yield* field("n", { type: "integer", default: 3 }, true, [up, up, enter])
-      assert.deepStrictEqual(fallback.value, Option.some(5))
+      const fallback = yield* field("n", { type: "integer", default: 3 }, true, [enter])
+      assert.deepStrictEqual(fallback.value, Option.some(3))
+    }))
+
+  it.effect("integer / number: what was typed is sent or refused at the prompt, never mangled", () =>
+    Effect.gen(function*() {
+      // `2.5` in an integer field used to become 25 (the `.` dropped)
+      const fraction = yield* field("n", { type: "integer" }, true, [type("2.5"), enter, key("u", { ctrl: true }), type("3"), enter])
+      assert.deepStrictEqual(fraction.value, Option.some(3))
+      assert.include(fraction.output, "Expected a whole number (integer)")
+      assert.notInclude(fraction.output, "25")
+      const exponent = yield* field("n", { type: "integer" }, true, [type("1e3"), enter, key("u", { ctrl: true }), type("-4"), enter])
+      assert.deepStrictEqual(exponent.value, Option.some(-4))
+      assert.include(exponent.output, "Expected a whole number (integer)")
+      const letters = yield* field("n", { type: "integer" }, true, [type("12abc"), enter, key("u", { ctrl: true }), type("12"), enter])
+      assert.deepStrictEqual(letters.value, Option.some(12))
+      assert.include(letters.output, "Expected an integer")
+      // a number keeps every digit typed (no rounding to a precision)
+      const precise = yield* field("x", { type: "number", maximum: 10 }, true, [type("0.123456789"), enter])
+      assert.deepStrictEqual(precise.value, Option.some(0.123456789))
+      const bounded = yield* field("x", { type: "number", maximum: 10 }, true, [type("1e2"), enter, key("u", { ctrl: true }), type("2.5"), enter])
+      assert.deepStrictEqual(bounded.value, Option.some(2.5))
+      assert.include(bounded.output, "100 must be less than or equal to 10")
     }))
 
   it.effect("number: decimals, bounds; optional without default asks 'Set …?' first", () =>
@@ -217,11 +252,8 @@ describe("requestedSchema → prompt", () => {
       const kept = yield* field("date", { type: "string", format: "date", default: "2026-08-01" }, true, [enter])
       assert.deepStrictEqual(kept.value, Option.some("2026-08-01"))
       const typed = yield* field("date", { type: "string", format: "date", default: "2026-08-01" }, true, [
-        type("2027"),
-        right,
-        type("03"),
-        right,
-        type("15"),
+        key("u", { ctrl: true }),
+        type("2027-03-15"),
         enter
       ])
       assert.deepStrictEqual(typed.value, Option.some("2027-03-15"))
@@ -229,6 +261,65 @@ describe("requestedSchema → prompt", () => {
       assert.deepStrictEqual(instant.value, Option.some("2026-08-01T10:30:00.000Z"))
       const skipped = yield* field("date", { type: "string", format: "date" }, false, [char("n")])
       assert.deepStrictEqual(skipped.value, Option.none())
+    }))
+
+  it.effect("date: impossible days are refused at the prompt, not rolled over; years 0000–9999 round-trip", () =>
+    Effect.gen(function*() {
+      const clear = key("u", { ctrl: true })
+      const february = yield* field("date", { type: "string", format: "date" }, true, [
+        clear,
+        type("2027-02-30"),
+        enter,
+        clear,
+        type("2027-02-28"),
+        enter
+      ])
+      assert.deepStrictEqual(february.value, Option.some("2027-02-28"))
+      assert.include(february.output, "There is no day 2027-02-30 in the calendar")
+      assert.notInclude(february.output, "2027-03-02")
+      const slashes = yield* field("date", { type: "string", format: "date" }, true, [clear, type("2027/02/03"), enter, clear, type("2027-02-03"), enter])
+      assert.deepStrictEqual(slashes.value, Option.some("2027-02-03"))
+      assert.include(slashes.output, "Expected a date written YYYY-MM-DD")
+      // a default in the years 0-99 is shown and sent as it is (not as 19xx)
+      const ancient = yield* field("date", { type: "string", format: "date", default: "0050-06-15" }, true, [enter])
+      assert.deepStrictEqual(ancient.value, Option.some("0050-06-15"))
+      assert.include(ancient.output, "0050-06-15")
+      assert.notInclude(ancient.output, "1950")
+      assert.strictEqual(TerminalUser.formatDate(new Date(2026, 7, 1)), "2026-08-01")
+      const year5 = new Date(2026, 0, 2)
+      year5.setFullYear(5)
+      assert.strictEqual(TerminalUser.formatDate(year5), "0005-01-02")
+    }))
+
+  it.effect("date-time: the local wall time typed is sent with its offset, every year 0000–9999", () =>
+    Effect.gen(function*() {
+      const clear = key("u", { ctrl: true })
+      const offset = (year: number, month: number, day: number, hours: number, minutes: number) => {
+        const at = new Date(0)
+        at.setFullYear(year, month - 1, day)
+        at.setHours(hours, minutes, 0, 0)
+        const m = -Math.round(at.getTimezoneOffset())
+        const abs = Math.abs(m)
+        return m === 0 ? "Z" : `${m < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`
+      }
+      const late = yield* field("at", { type: "string", format: "date-time" }, true, [clear, type("9999-12-31 23:30"), enter])
+      assert.deepStrictEqual(late.value, Option.some(`9999-12-31T23:30:00${offset(9999, 12, 31, 23, 30)}`))
+      const early = yield* field("at", { type: "string", format: "date-time" }, true, [clear, type("0050-06-15 08:05"), enter])
+      assert.deepStrictEqual(early.value, Option.some(`0050-06-15T08:05:00${offset(50, 6, 15, 8, 5)}`))
+      const impossible = yield* field("at", { type: "string", format: "date-time" }, true, [
+        clear,
+        type("2027-02-30 10:00"),
+        enter,
+        clear,
+        type("2027-02-01 24:00"),
+        enter,
+        clear,
+        type("2027-02-01T10:00:00Z"),
+        enter
+      ])
+      assert.deepStrictEqual(impossible.value, Option.some("2027-02-01T10:00:00Z"))
+      assert.include(impossible.output, "There is no day 2027-02-30 in the calendar")
+      assert.include(impossible.output, "There is no time 24:00 in a day")
     }))
 
   it.effect("a whole form: the demo's trip details, in field order, skipped optional fields left out", () =>
@@ -470,4 +561,56 @@ describe("a form asked again after a refused answer (issue 18)", () => {
       // the form's own message is shown once, without the reason mixed into it
       assert.strictEqual(output.split("Who are you?").length - 1, 1, output)
     }).pipe(Effect.provide(server)))
+
+  // issue 18: the README's order is "answers file, then flags, then you at the terminal"
+  const signUpWith = (interactive: boolean, keys: Parameters<typeof scripted>[0]) =>
+    Effect.gen(function*() {
+      const mcp = yield* McpServer.McpServer
+      const terminal = scripted(keys)
+      const replies: Array<unknown> = []
+      const wire: MemoryTransport.Handler = {
+        handle: (incoming) => mcp.handle(incoming).pipe(Effect.tap((reply) => Effect.sync(() => "message" in reply && replies.push(reply.message))))
+      }
+      const handlers = Cli.handlersLayer({
+        answers: { who: { email: "ada@localhost" } },
+        roots: [],
+        samplingReply: undefined,
+        interactive
+      })
+      const result = yield* McpClient.McpClient.use((client) => client.callTool({ name: "sign_up" })).pipe(
+        Effect.provide(
+          McpClient.layer().pipe(
+            Layer.provide(MemoryTransport.layer(wire)),
+            Layer.provide(handlers.pipe(Layer.provide(terminal.layer)))
+          )
+        ),
+        Effect.result
+      )
+      for (const reply of replies) validateWire("JSONRPCResponse", reply)
+      return { result, output: terminal.output(), replies }
+    }).pipe(Effect.provide(server))
+
+  it.effect("an answers-file answer the server refuses: at a terminal, the person answers, shown the reason", () =>
+    Effect.gen(function*() {
+      const { output, result } = yield* signUpWith(true, [enter, type("ada@example.org"), enter])
+      assert.isTrue(Result.isSuccess(result), String(result))
+      if (Result.isSuccess(result)) assert.deepStrictEqual(result.success.content, [{ type: "text", text: "ada@example.org" }])
+      assert.include(output, "⚠ Your answer was not accepted: \"email\" must be an email address")
+    }))
+
+  it.effect("an answers-file answer the server refuses: without a terminal, the error quotes the server's reason", () =>
+    Effect.gen(function*() {
+      const { output, result, replies } = yield* signUpWith(false, [])
+      assert.isTrue(Result.isFailure(result))
+      if (Result.isFailure(result)) {
+        assert.strictEqual(result.failure._tag, "InputHandlerError")
+        assert.include(
+          result.failure.message,
+          "did not accept the answer from the answers file: \"email\" must be an email address (such as name@example.com)."
+        )
+      }
+      // two requests: the file's answer was sent once, never again
+      assert.strictEqual(replies.length, 2)
+      assert.strictEqual(output, "")
+    }))
 })

@@ -46,7 +46,10 @@ export {
 /**
  * The message could not be exchanged with the server: `reason` says what
  * went wrong, `status` is the HTTP status when the server answered with one
- * but not with a JSON-RPC message, `cause` the underlying failure.
+ * but not with a JSON-RPC message, `cause` the underlying failure, `stderr`
+ * (stdio) the last lines the server process wrote to its stderr before it
+ * went away (its own words on why: a stack trace, `MODULE_NOT_FOUND`; server
+ * text, escape it before printing it to a terminal).
  *
  * MCP 2026-07-28, basic/transports.
  *
@@ -55,6 +58,7 @@ export {
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   reason: Schema.String,
   status: Schema.optionalKey(Schema.Int),
+  stderr: Schema.optionalKey(Schema.String),
   cause: Schema.optionalKey(Schema.Defect())
 }) {
   override get message(): string {

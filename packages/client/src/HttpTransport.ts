@@ -25,6 +25,7 @@ import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/h
 import { Authorization } from "./Authorization.ts"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
+import { systemCode } from "./internal/systemCode.ts"
 
 /**
  * Options of the HTTP transport.
@@ -47,26 +48,6 @@ export interface Options {
   readonly headers?: Readonly<Record<string, string>> | undefined
   readonly maxEventBytes?: number | undefined
   readonly maxBodyBytes?: number | undefined
-}
-
-/**
- * The system error code (`ECONNREFUSED`, `ENOTFOUND`, ...) somewhere in a
- * failure's `cause` chain (including the errors of an `AggregateError`, which
- * Node raises when every address of a host refused), if any.
- */
-const systemCode = (error: unknown, depth = 0): string | undefined => {
-  if (typeof error !== "object" || error === null || depth > 8) return undefined
-  const code = (error as { readonly code?: unknown }).code
-  if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code
-  const errors = (error as { readonly errors?: unknown }).errors
-  if (Array.isArray(errors)) {
-    for (const inner of errors) {
-      const found = systemCode(inner, depth + 1)
-      if (found !== undefined) return found
-    }
-  }
-  return systemCode((error as { readonly cause?: unknown }).cause, depth + 1) ??
-    systemCode((error as { readonly reason?: unknown }).reason, depth + 1)
 }
 
 /** What a failed connection attempt to `url` was, in words a person recognizes. */

@@ -1,7 +1,8 @@
 /**
  * stdio client transport: spawns the server as a child process and speaks
  * newline-delimited JSON-RPC over its stdin / stdout (stderr is the server's
- * log and is drained). Responses are correlated to requests by `id`;
+ * log: passed to `onStderr` or drained, its last lines kept for the error
+ * that reports the process's end, with its exit code). Responses are correlated to requests by `id`;
  * notifications that carry the `progressToken` of an in-flight request are
  * delivered on that request's stream, every other notification on
  * `notifications`. The transport owns the process: when its scope closes,
@@ -24,6 +25,7 @@ import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import type { RequestId } from "@mrtr/protocol"
 import { ClientTransport, decodeJson, encodeJson, type OutgoingNotification, type OutgoingRequest } from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
+import { systemCode } from "./internal/systemCode.ts"
 
 /**
  * Options of the stdio transport.
@@ -38,6 +40,10 @@ import { TransportError } from "./Errors.ts"
  * - `maxLineBytes`: longest line accepted from the server, in UTF-16 code
  *   units (default 16 MiB); a longer one ends the connection with
  *   `TransportError` (every pending request fails with it).
+ * - `onStderr`: called with each piece of text the server writes to its
+ *   stderr (its log), e.g. to show it; default: drained. Either way the
+ *   last lines are kept for the `TransportError` that reports the process's
+ *   end (`stderr`).
  *
  * MCP 2026-07-28, basic/transports (stdio).
  *
@@ -50,6 +56,31 @@ export interface Options {
   readonly env?: Readonly<Record<string, string>> | undefined
   readonly shutdownTimeout?: Duration.Input | undefined
   readonly maxLineBytes?: number | undefined
+  readonly onStderr?: ((text: string) => Effect.Effect<void>) | undefined
+}
+
+/** How much of the server's stderr is kept for the error that reports its end: the last lines, at most this many characters. */
+const STDERR_TAIL_CHARS = 4000
+const STDERR_TAIL_LINES = 20
+
+const displayCommand = (options: Options): string =>
+  typeof options.command === "string" ? [options.command, ...(options.args ?? [])].join(" ") : "the command"
+
+/** Why the process could not be started, with the command and the system code (`ENOENT`, `EACCES`, ...). */
+const spawnFailure = (options: Options, cause: unknown): string => {
+  const code = systemCode(cause)
+  const what = `Cannot spawn the MCP server process '${displayCommand(options)}'`
+  switch (code) {
+    case "ENOENT":
+      return `${what}: ENOENT (no such command, or the working directory does not exist)`
+    case "EACCES":
+    case "EPERM":
+      return `${what}: ${code} (permission denied: not executable?)`
+    case undefined:
+      return `${what}${cause instanceof Error && cause.message !== "" ? `: ${cause.message}` : ""}`
+    default:
+      return `${what}: ${code}`
+  }
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -79,9 +110,11 @@ interface Pending {
  * Spawns the server and builds the transport; requires a
  * `ChildProcessSpawner` and a `Scope` that owns the process.
  *
- * Failures: `TransportError` when the process cannot be spawned; every
- * request in flight, and every later request, fails with `TransportError`
- * once the process exits or its stdout ends.
+ * Failures: `TransportError` when the process cannot be spawned (naming
+ * the command and the system code, e.g. `ENOENT`); every request in flight,
+ * and every later request, fails with `TransportError` once the process
+ * exits or its stdout ends (`The MCP server process exited with code 1`,
+ * with the last lines of its stderr in `stderr`).
  *
  * MCP 2026-07-28, basic/transports (stdio).
  *
@@ -91,7 +124,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
   const scope = yield* Effect.scope
   const handle = yield* spawner.spawn(toCommand(options)).pipe(
-    Effect.mapError((cause) => new TransportError({ reason: "Cannot spawn the MCP server process", cause }))
+    Effect.mapError((cause) => new TransportError({ reason: spawnFailure(options, cause), cause }))
   )
   const pending = new Map<RequestId, Pending>()
   const unsolicited = yield* Queue.unbounded<unknown>()
@@ -144,7 +177,38 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     Effect.catchCause((cause) => close(new TransportError({ reason: "Writing to the server's stdin failed", cause }))),
     Effect.forkIn(scope)
   )
-  yield* Stream.runDrain(handle.stderr).pipe(Effect.ignore, Effect.forkIn(scope))
+  // The server's log: passed on (onStderr) and its tail kept for the error
+  // that reports the process's end.
+  let stderrTail = ""
+  const stderrDone = yield* Deferred.make<void>()
+  yield* handle.stderr.pipe(
+    Stream.decodeText(),
+    Stream.runForEach((text) => {
+      stderrTail = (stderrTail + text).slice(-STDERR_TAIL_CHARS)
+      return options.onStderr === undefined ? Effect.void : options.onStderr(text)
+    }),
+    Effect.ignore,
+    Effect.andThen(Deferred.succeed(stderrDone, undefined)),
+    Effect.forkIn(scope)
+  )
+  const lastStderrLines = (): string | undefined => {
+    const lines = stderrTail.split(/\r?\n/).filter((line) => line.trim() !== "").slice(-STDERR_TAIL_LINES)
+    return lines.length === 0 ? undefined : lines.join("\n")
+  }
+  // The process went away: its exit code (when it exits soon) and the last
+  // lines of its stderr (once read to the end, or shortly).
+  const ended = (stdoutClosed: boolean) =>
+    Effect.gen(function*() {
+      const code = yield* handle.exitCode.pipe(Effect.option, Effect.timeoutOption(Duration.seconds(1)))
+      yield* Deferred.await(stderrDone).pipe(Effect.timeoutOption(Duration.millis(500)))
+      const reason = Option.isNone(code)
+        ? stdoutClosed ? "The MCP server process closed its stdout" : "The MCP server process exited"
+        : Option.isSome(code.value)
+        ? `The MCP server process exited with code ${code.value.value}`
+        : "The MCP server process exited"
+      const stderr = lastStderrLines()
+      return yield* close(new TransportError({ reason, ...(stderr === undefined ? {} : { stderr }) }))
+    })
   // A line longer than maxLineBytes (UTF-16 code units) ends the connection
   // instead of growing without bound.
   const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024
@@ -168,23 +232,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     ),
     Effect.catchCause(() => Effect.void),
     Effect.andThen(Effect.suspend(() =>
-      close(new TransportError({
-        reason: overflow
-          ? `The MCP server wrote a line longer than ${maxLine} characters`
-          : "The MCP server process closed its stdout"
-      }))
+      overflow
+        ? close(new TransportError({ reason: `The MCP server wrote a line longer than ${maxLine} characters` }))
+        : ended(true)
     )),
     Effect.forkIn(scope)
   )
-  yield* handle.exitCode.pipe(
-    Effect.option,
-    Effect.flatMap((code) =>
-      close(new TransportError({
-        reason: Option.isSome(code) ? `The MCP server process exited with code ${code.value}` : "The MCP server process exited"
-      }))
-    ),
-    Effect.forkIn(scope)
-  )
+  yield* handle.exitCode.pipe(Effect.ignore, Effect.andThen(ended(false)), Effect.forkIn(scope))
   // Close stdin first and give the server a chance to exit on its own; the
   // spawner's finalizer then kills whatever is left.
   yield* Scope.addFinalizer(

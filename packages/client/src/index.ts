@@ -30,6 +30,8 @@ export * as InputContext from "./InputContext.ts"
 /** @since 0.1.0 */
 export * as McpClient from "./McpClient.ts"
 /** @since 0.1.0 */
+export * as Refusal from "./Refusal.ts"
+/** @since 0.1.0 */
 export * as MemoryTransport from "./MemoryTransport.ts"
 /** @since 0.1.0 */
 export * as RootsHandler from "./RootsHandler.ts"

@@ -8,6 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Ref, Stream } from "effect"
 import { fileURLToPath } from "node:url"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
+import type { TransportError } from "../src/Errors.ts"
 import * as McpClient from "../src/McpClient.ts"
 import * as StdioTransport from "../src/StdioTransport.ts"
 
@@ -97,6 +98,40 @@ describe("StdioTransport", () => {
       }).pipe(Effect.provide(clientLayer()))
       assert.strictEqual(exited._tag, "TransportError")
       assert.strictEqual(after._tag, "TransportError")
+    }))
+
+  it.live("a process that dies says how: the exit code, the tail of its stderr (also passed to onStderr)", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      const error = yield* McpClient.McpClient.use((client) => Effect.flip(client.callTool({ name: "pid" }))).pipe(
+        Effect.provide(McpClient.layer().pipe(
+          Layer.provide(StdioTransport.layerNode({
+            command: process.execPath,
+            args: ["-e", "for (let i = 1; i <= 30; i++) console.error('line ' + i); process.exit(5)"],
+            shutdownTimeout: "300 millis",
+            onStderr: (text) => Effect.sync(() => void seen.push(text))
+          }))
+        ))
+      )
+      assert.strictEqual(error._tag, "TransportError")
+      const transport = error as TransportError
+      assert.strictEqual(transport.reason, "The MCP server process exited with code 5")
+      // the last 20 lines, in order
+      assert.deepStrictEqual(transport.stderr?.split("\n"), Array.from({ length: 20 }, (_, i) => `line ${i + 11}`))
+      assert.include(seen.join(""), "line 1\n")
+      assert.include(seen.join(""), "line 30\n")
+    }))
+
+  it.live("a command that cannot be spawned is named, with its system code", () =>
+    Effect.gen(function*() {
+      const error = yield* McpClient.McpClient.use((client) => client.callTool({ name: "pid" })).pipe(
+        Effect.provide(McpClient.layer().pipe(
+          Layer.provide(StdioTransport.layerNode({ command: "mrtr-no-such-command", args: ["--x"] }))
+        )),
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "TransportError")
+      assert.match(error.message, /^Cannot spawn the MCP server process 'mrtr-no-such-command --x': ENOENT/)
     }))
 
   it.live("a line longer than maxLineBytes ends the connection with a TransportError", () =>

@@ -205,6 +205,8 @@ describe("ElicitationSchema.refusal says which field was refused and why", () =>
     ["multi-select maxItems", { name: "Ada", tags: ["a", "b", "c"] }, "\"tags\" allows at most 2 choices."],
     ["type (boolean)", { name: "Ada", ok: "yes" }, "\"ok\" must be yes or no (true or false)."],
     ["lone surrogate", { name: "A\ud800B" }, "\"name\" holds text that is not valid Unicode."],
+    // 3 code points, 6 UTF-16 code units: the decoder (isMaxLength) counts units, and the reason says so
+    ["maxLength, outside the BMP", { name: "😀😀😀" }, "\"name\" must be at most 5 characters long (counted in UTF-16 code units: some characters count as 2)."],
     ["two fields", { name: "A", age: 200 }, "\"name\" must be at least 2 characters long; \"age\" must be at most 120."]
   ]
   for (const [kind, content, reason] of cases) {

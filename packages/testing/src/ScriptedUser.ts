@@ -14,6 +14,15 @@
  * `InputHandlerError` (so a test never silently answers something it did not
  * expect).
  *
+ * A form answer the server refused is never given twice: when the server
+ * asks the same key again with the reason it refused the answer (an
+ * `@mrtr/core` server's message starts `Your answer was not accepted: `)
+ * and the script would give the very same answer again, the call fails at
+ * once with `InputHandlerError` whose `cause` is `AnswerRefused` (the key,
+ * the answer, the server's reason), instead of looping to
+ * `MaxRoundsExceeded`. A script that answers differently the second time
+ * (a function of the question) goes on.
+ *
  * @example
  * ```ts
  * const user = ScriptedUser.layer({
@@ -31,8 +40,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
-import { ElicitationHandler, Errors, type InputContext, RootsHandler, SamplingHandler } from "@mrtr/client"
+import { Effect, Layer, Schema } from "effect"
+import { isDeepStrictEqual } from "node:util"
+import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -185,6 +195,50 @@ const resolve = <Params, A>(
   return Effect.isEffect(out) ? out : Effect.succeed(out)
 }
 
+/**
+ * The server refused a scripted form answer and the script gave the same
+ * answer again: `key` (the input request key), `answer` (the `ElicitResult`
+ * refused) and `reason` (the server's words, e.g. `"Seats" must be at most
+ * 4.`). The `cause` of the `InputHandlerError` that ends the call.
+ *
+ * MCP 2026-07-28, client/elicitation; basic/patterns/mrtr; `@mrtr/core` `Elicitation.refusedMessage`.
+ *
+ * @since 0.1.0
+ */
+export class AnswerRefused extends Schema.TaggedError<AnswerRefused>()("AnswerRefused", {
+  key: Schema.String,
+  answer: Schema.Unknown,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `the server refused the scripted answer ${JSON.stringify(this.answer)} to '${this.key}' and the script ` +
+      `gives it again; the server's reason: ${this.reason}`
+  }
+}
+
+/**
+ * Fails with `AnswerRefused` when the question is the server asking `key`
+ * again with a refusal and `answer` is the one given last time under the key.
+ */
+const refuseRepeat = (
+  given: Map<string, unknown>,
+  params: ElicitRequestParams,
+  context: Context,
+  answer: Effect.Effect<ElicitResult, Errors.InputHandlerError>
+): Effect.Effect<ElicitResult, Errors.InputHandlerError> =>
+  Effect.flatMap(answer, (value) => {
+    const id = `${context.method} ${context.target} ${context.key}`
+    const reason = Refusal.reasonOf(params.message)
+    if (reason !== undefined && given.has(id) && isDeepStrictEqual(given.get(id), value)) {
+      const refused = new AnswerRefused({ key: context.key, answer: value, reason })
+      return Effect.fail(
+        new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: refused.message, cause: refused })
+      )
+    }
+    given.set(id, value)
+    return Effect.succeed(value)
+  })
+
 const recorded = <A extends InputResponse>(
   recorder: Recorder.Recorder["Service"],
   kind: Recorder.Question["kind"],
@@ -216,13 +270,15 @@ export const layer = (
     const elicitation = script.elicitation
     if (elicitation !== undefined) {
       const modes = elicitation.modes ?? ["form"]
+      // (method, target, key) -> the last answer given under it
+      const given = new Map<string, unknown>()
       const answer = (params: ElicitRequestParams, context: Context) =>
         recorded(
           recorder,
           "elicitation",
           { method: "elicitation/create", params },
           context,
-          resolve("elicitation", elicitation, params, context)
+          refuseRepeat(given, params, context, resolve("elicitation", elicitation, params, context))
         )
       handlers = Layer.merge(
         handlers,

@@ -272,3 +272,62 @@ describe("keys named like Object.prototype members, end to end (issue 11, item 5
       yield* assertWireValid
     }).pipe(Effect.provide(Harness.layer({ server: oddServer, user: oddUser }))))
 })
+
+describe("a scripted answer the server refuses (issue 18)", () => {
+  const book = Tool.make("book", {
+    handler: () =>
+      Elicitation.form({
+        key: "seats",
+        message: "How many seats?",
+        schema: Schema.Struct({ seats: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4 })).annotate({ title: "Seats" }) })
+      }).pipe(Effect.map(({ seats }) => `booked ${seats}`))
+  })
+  const bookingServer = McpServer.tools(book).pipe(
+    Layer.provideMerge(McpServer.layer({
+      name: "booking",
+      version: "1.0.0",
+      requestState: RequestState.RequestStateCodec.layer({
+        keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(6) }])
+      }).pipe(Layer.orDie)
+    })),
+    Layer.orDie
+  )
+
+  it.layer(Harness.layer({
+    server: bookingServer,
+    user: ScriptedUser.layer({ elicitation: { byKey: { seats: ScriptedUser.accept({ seats: 9 }) } } }),
+    client: { maxRounds: 10 }
+  }))("the same answer again", (it) => {
+    it.effect("fails at once with AnswerRefused naming the key, the answer and the server's reason", () =>
+      Effect.gen(function*() {
+        const error = yield* client.use((c) => c.callTool({ name: "book" })).pipe(Effect.flip)
+        assert.strictEqual(error._tag, "InputHandlerError")
+        const cause = (error as { readonly cause?: unknown }).cause
+        assert.instanceOf(cause, ScriptedUser.AnswerRefused)
+        const refused = cause as ScriptedUser.AnswerRefused
+        assert.strictEqual(refused.key, "seats")
+        assert.deepStrictEqual(refused.answer, { action: "accept", content: { seats: 9 } })
+        assert.strictEqual(refused.reason, "\"Seats\" must be at most 4.")
+        assert.include(error.message, "\"Seats\" must be at most 4.")
+        assert.include(error.message, "'seats'")
+        // the refused answer went over the wire once: two requests, not the round cap
+        assert.strictEqual((yield* Harness.requests).filter((r) => r.method === "tools/call").length, 2)
+        yield* assertWireValid
+      }))
+  })
+
+  it.layer(Harness.layer({
+    server: bookingServer,
+    user: ScriptedUser.layer({
+      elicitation: {
+        byKey: { seats: (params) => ScriptedUser.accept({ seats: params.message.startsWith("Your answer") ? 3 : 9 }) }
+      }
+    })
+  }))("a different answer after the refusal", (it) => {
+    it.effect("goes on", () =>
+      Effect.gen(function*() {
+        const result = yield* client.use((c) => c.callTool({ name: "book" }))
+        assert.strictEqual(textOf(result), "booked 3")
+      }))
+  })
+})

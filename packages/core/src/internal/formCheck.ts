@@ -7,7 +7,9 @@
  * as `ajv-formats` checks them (`fullFormats`: RFC 3339 dates and times with
  * real calendar and offset ranges, RFC 3986 URIs, ASCII addresses): a
  * well-kept validator rather than hand-written patterns. Lengths count
- * UTF-16 code units, as the Effect Schema decoder behind the form does.
+ * UTF-16 code units, as the Effect Schema decoder behind the form does
+ * (`isMinLength` / `isMaxLength`), not JSON Schema's code points; a reason
+ * about the length of a text with characters outside the BMP says so.
  * Gotcha: the reasons never quote the answer (it may hold anything, a lone
  * surrogate included); they name the field and the rule.
  * Source: MCP 2026-07-28, client/elicitation ("Requested Schema").
@@ -34,6 +36,8 @@ export const FORMATS: Readonly<Record<string, { readonly check: (value: string) 
 }
 
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+const astral = /[\ud800-\udbff][\udc00-\udfff]/
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -72,11 +76,13 @@ const fieldProblem = (field: PrimitiveSchemaDefinition, value: unknown): string 
       if (choices !== undefined) {
         return choices.includes(value) ? undefined : `must be one of: ${choices.join(", ")}`
       }
+      // UTF-16 code units, as the decoder counts; said so when it differs from code points
+      const units = astral.test(value) ? " (counted in UTF-16 code units: some characters count as 2)" : ""
       if (f.minLength !== undefined && value.length < f.minLength) {
-        return `must be at least ${plural(f.minLength, "character", "characters")} long`
+        return `must be at least ${plural(f.minLength, "character", "characters")} long${units}`
       }
       if (f.maxLength !== undefined && value.length > f.maxLength) {
-        return `must be at most ${plural(f.maxLength, "character", "characters")} long`
+        return `must be at most ${plural(f.maxLength, "character", "characters")} long${units}`
       }
       const format = f.format === undefined ? undefined : FORMATS[f.format]
       if (format !== undefined && !format.check(value)) return `must be ${format.words}`
