@@ -8,25 +8,29 @@
  *    needs Node 22; the npm package `node` ships that binary, so the project's
  *    own Node is left alone.
  * 2. Starts the fixture server (`examples/conformance-server/index.ts --port 0`),
- *    waits for its `listening <url>` line, runs
- *    `server --url <url> --requirements 2026-07-28 -o .conformance/results/server`,
- *    then stops the server. Its stderr goes to `.conformance/results/server.log`.
+ *    waits for its `listening <url>` line, and for each era runs
+ *    `server --url <url> --requirements <era> -o .conformance/results/server-<era>`
+ *    against that same process (2026-07-28, then 2025-11-25: one endpoint,
+ *    both eras), then stops the server. Its stderr goes to
+ *    `.conformance/results/server.log`.
  * 3. Client scenarios: when `examples/conformance-client/index.ts` exists, runs
  *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --requirements 2026-07-28`
  *    (every scored client scenario, `auth/*` included, in parallel, with a
  *    120 s per-scenario timeout for the loaded machine) into
  *    `.conformance/results/client`, then each scenario of `CLIENT_SCENARIOS`
  *    (extra ones, run one by one with `--scenario <s>`).
- * 4. Prints SUCCESS/FAILURE/WARNING counts per scenario (from each
- *    `checks.json`), writes `.conformance/results/summary.json`, and exits 1
- *    when a scored scenario (the runner's own `list --requirements 2026-07-28`)
- *    has a FAILURE or produced no checks, or when the runner itself reports a
- *    failure. Scenarios the requirements file lists as not scored (extensions,
- *    pending) are reported but never fail the run, unless asked for with
- *    `--scenario`.
+ * 4. Prints SUCCESS/FAILURE/WARNING counts per scenario and era (from each
+ *    `checks.json`) and a summary line per era, writes
+ *    `.conformance/results/summary.json`, and exits 1 when a scored scenario
+ *    (the runner's own `list --requirements <era>`) has a FAILURE or produced
+ *    no checks, or when the runner itself reports a failure. Scenarios the
+ *    requirements file lists as not scored (extensions, pending) are reported
+ *    but never fail the run, unless asked for with `--scenario`.
  *
- * Options: `--server-only`, `--client-only`, `--scenario <name>` (repeatable:
- * run only these server scenarios, at the 2026-07-28 wire).
+ * Options: `--server-only`, `--client-only`, `--era <2026-07-28|2025-11-25>`
+ * (only that era's server scenarios; default both), `--scenario <name>`
+ * (repeatable: run only these server scenarios, at the wire of `--era`,
+ * default 2026-07-28).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from "node:fs"
@@ -38,6 +42,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const DIR = join(ROOT, ".conformance")
 const RESULTS = join(DIR, "results")
 const REVISION = "2026-07-28"
+/** The eras of the server leg, each against the same fixture server process. */
+const ERAS = ["2026-07-28", "2025-11-25"] as const
+type Era = typeof ERAS[number]
 const PINNED = { conformance: "0.2.0-alpha.12", nodeMajor: 22 } as const
 const RUNNER_JS = join(DIR, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
 const RUNNER_NODE = join(DIR, "node_modules", ".bin", "node")
@@ -87,6 +94,7 @@ interface Check {
 
 interface ScenarioResult {
   readonly leg: "server" | "client"
+  readonly era: Era
   readonly scenario: string
   readonly scored: boolean
   readonly checksFile: string | undefined
@@ -106,6 +114,7 @@ const fail = (message: string): never => {
 
 const parseOptions = (argv: ReadonlyArray<string>) => {
   const scenarios: Array<string> = []
+  let era: Era | undefined
   let serverLeg = true
   let clientLeg = true
   for (let i = 0; i < argv.length; i++) {
@@ -116,13 +125,20 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       const value = argv[++i]
       if (value === undefined || value.startsWith("--")) fail("--scenario needs a scenario name")
       scenarios.push(value!)
+    } else if (arg === "--era") {
+      const value = argv[++i]
+      if (!ERAS.includes(value as Era)) fail(`--era needs one of ${ERAS.join(", ")}`)
+      era = value as Era
     } else if (arg === "--help" || arg === "-h") {
-      process.stdout.write("usage: npm run conformance -- [--server-only | --client-only] [--scenario <name>]...\n")
+      process.stdout.write(
+        "usage: npm run conformance -- [--server-only | --client-only] [--era <2026-07-28|2025-11-25>] [--scenario <name>]...\n"
+      )
       process.exit(0)
     } else fail(`unknown option ${arg} (try --help)`)
   }
   if (!serverLeg && !clientLeg) fail("--server-only and --client-only exclude each other")
-  return { scenarios, serverLeg, clientLeg }
+  const eras: ReadonlyArray<Era> = era !== undefined ? [era] : scenarios.length > 0 ? [REVISION] : ERAS
+  return { scenarios, eras, serverLeg, clientLeg }
 }
 
 // -- Installing the runner --------------------------------------------------------
@@ -203,9 +219,9 @@ const runRunner = (args: ReadonlyArray<string>): Promise<number> =>
   })
 
 /** The scenarios the requirements file scores, per leg, as the runner itself lists them. */
-const scoredScenarios = (): { server: Set<string>; client: Set<string> } => {
-  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", REVISION], { cwd: ROOT, encoding: "utf8" })
-  if (listed.status !== 0) fail(`runner list --requirements ${REVISION} failed: ${listed.stderr}`)
+const scoredScenarios = (revision: Era): { server: Set<string>; client: Set<string> } => {
+  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", revision], { cwd: ROOT, encoding: "utf8" })
+  if (listed.status !== 0) fail(`runner list --requirements ${revision} failed: ${listed.stderr}`)
   const sets = { server: new Set<string>(), client: new Set<string>() }
   let section: keyof typeof sets | undefined
   for (const line of listed.stdout.split("\n")) {
@@ -217,7 +233,7 @@ const scoredScenarios = (): { server: Set<string>; client: Set<string> } => {
       if (match) sets[section].add(match[1]!)
     }
   }
-  if (sets.server.size === 0) fail(`could not read the scored scenarios from \`list --requirements ${REVISION}\``)
+  if (sets.server.size === 0) fail(`could not read the scored scenarios from \`list --requirements ${revision}\``)
   return sets
 }
 
@@ -303,6 +319,7 @@ const checksFileOf = (outDir: string, prefix: string, scenario: string): string 
 
 const summarize = (
   leg: "server" | "client",
+  era: Era,
   scenario: string,
   scored: boolean,
   checksFile: string | undefined
@@ -324,29 +341,33 @@ const summarize = (
     if (check.status === "FAILURE") failures.push({ id: check.id, message: check.errorMessage ?? "" })
   }
   const passed = checksFile !== undefined && checks.length > 0 && counts.FAILURE === 0 && failures.length === 0
-  return { leg, scenario, scored, checksFile, counts, failures, passed }
+  return { leg, era, scenario, scored, checksFile, counts, failures, passed }
 }
 
 const printTable = (results: ReadonlyArray<ScenarioResult>) => {
   const width = Math.max(...results.map((r) => r.scenario.length), 8)
   const out: Array<string> = ["", "=== Conformance summary (from checks.json) ===", ""]
-  out.push(`     ${"scenario".padEnd(width)}  SUCCESS FAILURE WARNING  leg     scored`)
+  out.push(`     ${"scenario".padEnd(width)}  SUCCESS FAILURE WARNING  leg     era         scored`)
   for (const r of results) {
     const mark = r.passed ? "PASS" : "FAIL"
     out.push(
       `${mark} ${r.scenario.padEnd(width)}  ${String(r.counts.SUCCESS).padStart(7)} ${String(r.counts.FAILURE).padStart(7)} ${
         String(r.counts.WARNING).padStart(7)
-      }  ${r.leg.padEnd(7)} ${r.scored ? "yes" : "no"}`
+      }  ${r.leg.padEnd(7)} ${r.era}  ${r.scored ? "yes" : "no"}`
     )
     for (const f of r.failures) out.push(`       ${r.scored ? "!" : "~"} ${f.id}: ${f.message.split("\n")[0]}`)
   }
-  const scored = results.filter((r) => r.scored)
-  const failed = scored.filter((r) => !r.passed)
-  const unscoredFailed = results.filter((r) => !r.scored && !r.passed)
   out.push("")
-  out.push(`Scored: ${scored.length - failed.length}/${scored.length} scenarios passed` +
-    (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : ""))
-  out.push(`Not scored: ${results.length - scored.length} run, ${unscoredFailed.length} failing (not scored by the ${REVISION} requirements)`)
+  for (const era of ERAS) {
+    const ofEra = results.filter((r) => r.era === era)
+    if (ofEra.length === 0) continue
+    const scored = ofEra.filter((r) => r.scored)
+    const failed = scored.filter((r) => !r.passed)
+    const unscoredFailed = ofEra.filter((r) => !r.scored && !r.passed)
+    out.push(`${era}: scored ${scored.length - failed.length}/${scored.length} scenarios passed` +
+      (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : "") +
+      `; not scored: ${ofEra.length - scored.length} run, ${unscoredFailed.length} failing`)
+  }
   process.stdout.write(out.join("\n") + "\n")
 }
 
@@ -355,40 +376,44 @@ const printTable = (results: ReadonlyArray<ScenarioResult>) => {
 const main = async () => {
   const options = parseOptions(process.argv.slice(2))
   ensureRunner()
-  const scored = scoredScenarios()
+  const scoredByEra = new Map(ERAS.map((era) => [era, scoredScenarios(era)] as const))
   const results: Array<ScenarioResult> = []
   let serverRunnerFailed = false
 
   if (options.serverLeg) {
-    const outDir = join(RESULTS, "server")
-    rmSync(outDir, { recursive: true, force: true })
-    mkdirSync(outDir, { recursive: true })
     log(`starting the fixture server (${SERVER_ENTRY})`)
     const server = await startServer().catch((error: Error) => fail(error.message))
     log(`fixture server at ${server.url}`)
-    let runnerExit: number
-    const selectors = options.scenarios.length > 0
-      ? options.scenarios.map((scenario) => ["--scenario", scenario, "--spec-version", REVISION, "--force"])
-      : [["--requirements", REVISION]]
     try {
-      runnerExit = 0
-      for (const selector of selectors) {
-        const code = await runRunner(["server", "--url", server.url, ...selector, "-o", relative(ROOT, outDir)])
-        runnerExit = Math.max(runnerExit, code)
+      for (const era of options.eras) {
+        const scored = scoredByEra.get(era)!
+        const outDir = join(RESULTS, `server-${era}`)
+        rmSync(outDir, { recursive: true, force: true })
+        mkdirSync(outDir, { recursive: true })
+        const selectors = options.scenarios.length > 0
+          ? options.scenarios.map((scenario) => ["--scenario", scenario, "--spec-version", era, "--force"])
+          : [["--requirements", era]]
+        let runnerExit = 0
+        for (const selector of selectors) {
+          const code = await runRunner(["server", "--url", server.url, ...selector, "-o", relative(ROOT, outDir)])
+          runnerExit = Math.max(runnerExit, code)
+        }
+        log(`server runner (${era}) exited with ${runnerExit}`)
+        // With --requirements the runner fails only on scored scenarios; with --scenario, on any FAILURE.
+        serverRunnerFailed = serverRunnerFailed || runnerExit !== 0
+        const ran = readdirSync(outDir)
+          .map((name) => /^server-(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/.exec(name)?.[1])
+          .filter((name): name is string => name !== undefined)
+        const expected = options.scenarios.length > 0 ? options.scenarios : [...scored.server]
+        for (const scenario of new Set([...expected, ...ran])) {
+          results.push(
+            summarize("server", era, scenario, scored.server.has(scenario), checksFileOf(outDir, "server-", scenario))
+          )
+        }
       }
     } finally {
       await server.stop()
       log("fixture server stopped")
-    }
-    log(`server runner exited with ${runnerExit}`)
-    // With --requirements the runner fails only on scored scenarios; with --scenario, on any FAILURE.
-    serverRunnerFailed = runnerExit !== 0
-    const ran = readdirSync(outDir)
-      .map((name) => /^server-(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/.exec(name)?.[1])
-      .filter((name): name is string => name !== undefined)
-    const expected = options.scenarios.length > 0 ? options.scenarios : [...scored.server]
-    for (const scenario of new Set([...expected, ...ran])) {
-      results.push(summarize("server", scenario, scored.server.has(scenario), checksFileOf(outDir, "server-", scenario)))
     }
   }
 
@@ -414,8 +439,9 @@ const main = async () => {
       log(`client runner (--requirements ${REVISION}) exited with ${code}`)
       // With --requirements the runner fails only on scored scenarios.
       if (code !== 0) clientRunnerFailed = true
-      for (const scenario of new Set([...scored.client, ...clientScenariosRan(outDir)])) {
-        results.push(summarize("client", scenario, scored.client.has(scenario), clientChecksFileOf(outDir, scenario)))
+      const scoredClient = scoredByEra.get(REVISION)!.client
+      for (const scenario of new Set([...scoredClient, ...clientScenariosRan(outDir)])) {
+        results.push(summarize("client", REVISION, scenario, scoredClient.has(scenario), clientChecksFileOf(outDir, scenario)))
       }
       for (const scenario of CLIENT_SCENARIOS) {
         const code = await runRunner([
@@ -430,7 +456,9 @@ const main = async () => {
           relative(ROOT, outDir)
         ])
         log(`client scenario ${scenario}: runner exited with ${code}`)
-        results.push(summarize("client", scenario, scored.client.has(scenario), checksFileOf(outDir, "", scenario)))
+        results.push(
+          summarize("client", REVISION, scenario, scoredByEra.get(REVISION)!.client.has(scenario), checksFileOf(outDir, "", scenario))
+        )
       }
     }
   }

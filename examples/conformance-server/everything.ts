@@ -126,6 +126,102 @@ const elicitationTool = Tool.make("test_elicitation", {
     )
 })
 
+/** SEP-1034: every primitive field type with a default, all optional. */
+const sep1034Defaults = Tool.make("test_elicitation_sep1034_defaults", {
+  description: "Tests elicitation with default values for every primitive type (SEP-1034)",
+  handler: () =>
+    Elicitation.form({
+      key: "defaults",
+      message: "Please review and update the form fields with defaults",
+      schema: Schema.Struct({
+        name: Schema.optionalKey(Schema.String.annotate({ description: "User name", default: "John Doe" })),
+        age: Schema.optionalKey(Schema.Int.annotate({ description: "User age", default: 30 })),
+        score: Schema.optionalKey(Schema.Finite.annotate({ description: "User score", default: 95.5 })),
+        status: Schema.optionalKey(
+          Schema.Literals(["active", "inactive", "pending"]).annotate({ description: "User status", default: "active" })
+        ),
+        verified: Schema.optionalKey(Schema.Boolean.annotate({ description: "Verification status", default: true }))
+      })
+    }).pipe(
+      Effect.map((content) => `Elicitation completed: action=accept, content=${JSON.stringify(content)}`),
+      Effect.catchTag("ElicitationDeclined", () => Effect.succeed("Elicitation completed: action=decline")),
+      Effect.catchTag("ElicitationCancelled", () => Effect.succeed("Elicitation completed: action=cancel"))
+    )
+})
+
+/**
+ * SEP-1330: the five enum shapes. The legacy `enumNames` form has no Effect
+ * Schema counterpart, so the form is given as its `requestedSchema` plus the
+ * Schema that decodes the answer.
+ */
+const sep1330Form = {
+  requestedSchema: {
+    type: "object" as const,
+    properties: {
+      untitledSingle: { type: "string" as const, description: "Pick one", enum: ["option1", "option2", "option3"] },
+      titledSingle: {
+        type: "string" as const,
+        description: "Pick one (titled)",
+        oneOf: [
+          { const: "value1", title: "First Option" },
+          { const: "value2", title: "Second Option" },
+          { const: "value3", title: "Third Option" }
+        ]
+      },
+      legacyEnum: {
+        type: "string" as const,
+        description: "Pick one (legacy titles)",
+        enum: ["opt1", "opt2", "opt3"],
+        enumNames: ["Option One", "Option Two", "Option Three"]
+      },
+      untitledMulti: {
+        type: "array" as const,
+        description: "Pick several",
+        items: { type: "string" as const, enum: ["option1", "option2", "option3"] }
+      },
+      titledMulti: {
+        type: "array" as const,
+        description: "Pick several (titled)",
+        items: {
+          anyOf: [
+            { const: "value1", title: "First Choice" },
+            { const: "value2", title: "Second Choice" },
+            { const: "value3", title: "Third Choice" }
+          ]
+        }
+      }
+    }
+  },
+  schema: Schema.Struct({
+    untitledSingle: Schema.optionalKey(Schema.Literals(["option1", "option2", "option3"])),
+    titledSingle: Schema.optionalKey(Schema.Literals(["value1", "value2", "value3"])),
+    legacyEnum: Schema.optionalKey(Schema.Literals(["opt1", "opt2", "opt3"])),
+    untitledMulti: Schema.optionalKey(Schema.Array(Schema.Literals(["option1", "option2", "option3"]))),
+    titledMulti: Schema.optionalKey(Schema.Array(Schema.Literals(["value1", "value2", "value3"])))
+  })
+}
+
+const sep1330Enums = Tool.make("test_elicitation_sep1330_enums", {
+  description: "Tests elicitation with the five enum schema shapes (SEP-1330)",
+  handler: () =>
+    Elicitation.form({ key: "enums", message: "Please pick from the enum fields", schema: sep1330Form as any }).pipe(
+      Effect.map((content) => `Elicitation completed: action=accept, content=${JSON.stringify(content)}`),
+      Effect.catchTag("ElicitationDeclined", () => Effect.succeed("Elicitation completed: action=decline")),
+      Effect.catchTag("ElicitationCancelled", () => Effect.succeed("Elicitation completed: action=cancel"))
+    )
+})
+
+/** SEP-1699: closes its SSE stream mid-call; the result arrives on the GET that resumes it with Last-Event-ID. */
+const reconnection = Tool.make("test_reconnection", {
+  description: "Tests SSE polling: closes the stream mid-call, the result follows on reconnection (SEP-1699)",
+  handler: () =>
+    Effect.gen(function*() {
+      yield* RequestContext.closeStream
+      yield* Effect.sleep("100 millis")
+      return "Reconnection test completed successfully"
+    })
+})
+
 /** SEP-1613 / SEP-2106: JSON Schema 2020-12 keywords the listing must preserve. */
 const JSON_SCHEMA_2020_12_INPUT_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -186,6 +282,9 @@ export const tools = [
   errorHandling,
   samplingTool,
   elicitationTool,
+  sep1034Defaults,
+  sep1330Enums,
+  reconnection,
   jsonSchema2020_12
 ] as const
 

@@ -4,7 +4,9 @@
  * over Streamable HTTP on 127.0.0.1, printing each round as it happens.
  *
  * - default: the answers come from a built-in script (an answers file, as
- *   `mrtr call --answers` takes), so it runs unattended and in CI;
+ *   `mrtr call --answers` takes), so it runs unattended and in CI; the
+ *   secret of `link_rail_account` is typed on the server's page by a
+ *   scripted browser (`ScriptedUser.completePage`);
  * - `--interactive`: you answer at the terminal (forms, the model's reply),
  *   with the same prompts as `mrtr call` in a terminal;
  * - `--auth`: the server is an OAuth 2.1 protected resource
@@ -22,6 +24,7 @@ import { Console, Effect, Layer, Predicate, References } from "effect"
 import { AnswersFile, Report, TerminalUser } from "@mrtr/cli"
 import { Authorization as ClientAuth, HttpClientTransport, McpClient } from "@mrtr/client"
 import { Authorization, HttpServerTransport } from "@mrtr/server"
+import { ScriptedUser } from "@mrtr/testing"
 import { headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { serve } from "./server.ts"
 
@@ -54,8 +57,15 @@ export const script: AnswersFile.Answers = {
 
 /** Arguments for each tool the server lists: the demo drives every one of them. */
 const TOOL_ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
-  plan_trip: { from: "Paris", to: "Milan" }
+  plan_trip: { from: "Paris", to: "Milan" },
+  link_rail_account: { operator: "EuroRail" }
 }
+
+/**
+ * The scripted traveller's browser: `link_rail_account` sends a URL (the server's own page, URL mode); unattended,
+ * the page is completed programmatically (as a person would in the browser), then the client consents and retries.
+ */
+const railAccount = ScriptedUser.completePage({ accountId: "ada-1815", apiKey: "rk_live_0123456789abcdef" })
 const PROMPT = { name: "packing_list", arguments: { city: "Rome" } }
 const RESOURCE = "weather://Zurich/2026-08-01"
 
@@ -144,7 +154,7 @@ const main = Effect.gen(function*() {
 
   const user = interactive
     ? TerminalUser.layerNode({})
-    : AnswersFile.layer(script)
+    : AnswersFile.layer(script, { url: railAccount })
   const transport = HttpClientTransport.layerNode({ url })
   const clientLayer = McpClient.layer({ clientInfo: { name: "mrtr-demo", version: "0.1.0" } }).pipe(
     Layer.provide(auth ? transport.pipe(Layer.provide(signIn)) : transport),

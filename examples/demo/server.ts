@@ -6,6 +6,9 @@
  *   the real work (routing over a small rail network with Dijkstra's
  *   algorithm, run once per conversation), a sampling request for a tagline
  *   and a roots request for where to file the plan, then a confirmation.
+ * - `link_rail_account` (tool): asks for a secret (an API key) with
+ *   `Elicitation.secure`: the user types it on the server's own page, the
+ *   client only consents and retries.
  * - `packing_list` (prompt): asks for the traveller's style before writing
  *   the prompt.
  * - `weather://{city}/{date}` (resource template): asks which unit to use.
@@ -16,7 +19,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, References, Schema } from "effect"
 import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
-import { type Authorization, HttpTransport, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
+import { type Authorization, HttpTransport, InteractionPage, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
 
 // -- A small rail network: the "real work" of the demo --------------------------
 
@@ -131,6 +134,38 @@ export const planTrip = Tool.make("plan_trip", {
     })
 })
 
+// -- A secret, asked on the server's own page -----------------------------------
+
+/** The rail operator's account key: never shown to the MCP client, typed on the server's interaction page. */
+export const RailAccount = Schema.Struct({
+  accountId: Schema.String.check(Schema.isMinLength(3)).annotate({ title: "Account id" }),
+  apiKey: Schema.String.check(Schema.isMinLength(12), Schema.isMaxLength(128)).annotate({
+    title: "API key",
+    description: "From your rail operator's developer settings (starts with rk_)"
+  })
+})
+
+export const linkRailAccount = Tool.make("link_rail_account", {
+  title: "Link your rail account",
+  description: "Links the traveller's rail operator account; its API key is typed on the server's own page (URL mode)",
+  parameters: Schema.Struct({ operator: Schema.String.annotate({ description: "The rail operator" }) }),
+  handler: ({ operator }) =>
+    Effect.gen(function*() {
+      const { accountId, apiKey } = yield* Elicitation.secure({
+        key: "rail_api_key",
+        message: `Paste your ${operator} API key to link your account.`,
+        schema: RailAccount
+      })
+      // Work with the secret, once: only its fingerprint is kept in the journal.
+      const fingerprint = yield* Mrtr.step(
+        "fingerprint",
+        Effect.sync(() => `${apiKey.slice(0, 3)}…${apiKey.slice(-2)}`),
+        Schema.String
+      )
+      return `Linked ${operator} account ${accountId} (key ${fingerprint}); the key never passed through the client.`
+    })
+})
+
 // -- The prompt ----------------------------------------------------------------
 
 export const packingList = Prompt.make("packing_list", {
@@ -177,24 +212,35 @@ export const weather = Resource.template({
     })
 })
 
-/** The demo server, as a Layer (zero configuration: a random per-process key ring). */
+/** The interaction page's services (in-memory store; the page's URL is the bound address). */
+const interactions = InteractionPage.layer()
+
+/**
+ * The demo server, as a Layer (zero configuration: a random per-process key ring), with the interaction page's
+ * services (`link_rail_account` needs the page served: mounted, as `serve` does, or on a port of its own with
+ * `InteractionPage.serve`, as `stdio.ts` does; without either it answers an internal error).
+ */
 export const layer = Layer.mergeAll(
-  McpServer.tools(planTrip),
+  McpServer.tools(planTrip, linkRailAccount),
   McpServer.prompts(packingList),
   McpServer.resources(weather)
-).pipe(Layer.provideMerge(McpServer.layer({
-  name: "trip-planner",
-  version: "1.0.0",
-  title: "Trip planner (MRTR demo)",
-  instructions: "Plans rail trips; tools ask the traveller for details."
-})))
+).pipe(
+  Layer.provideMerge(interactions),
+  Layer.provideMerge(McpServer.layer({
+    name: "trip-planner",
+    version: "1.0.0",
+    title: "Trip planner (MRTR demo)",
+    instructions: "Plans rail trips; tools ask the traveller for details."
+  }))
+)
 
 /**
  * Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port), with CORS on for web apps served
- * from localhost (the default `allowedOrigins`), so a page in a browser can call it directly.
+ * from localhost (the default `allowedOrigins`), so a page in a browser can call it directly, and the interaction
+ * page of secure elicitations under `/mrtr/interactions/`.
  */
 export const serve = (port = 0, authorization?: Layer.Layer<Authorization.ResourceServer>) =>
-  HttpTransport.layer({ port, cors: true }).pipe(
+  HttpTransport.layer({ port, cors: true, mount: InteractionPage.routes }).pipe(
     Layer.provide(layer),
     authorization === undefined ? (self) => self : Layer.provide(authorization)
   )

@@ -7,7 +7,9 @@
  *   then one prompt per field of `requestedSchema` (see `fieldPrompt` for
  *   the mapping); Esc or Ctrl+C answers `cancel`;
  * - URL-mode elicitation: the message and the URL, then "open / decline /
- *   cancel" (accepting opens the URL in the browser, best effort);
+ *   cancel" (accepting opens the URL in the browser, best effort); when the
+ *   server asks the same URL again (its page not completed yet), a wait with
+ *   backoff, `r` to retry now, `c` to cancel (`urlWait`);
  * - sampling: the conversation the server wants completed, then the person
  *   types the model's reply (or a fixed `samplingReply` answers it);
  * - roots: a fixed list (by default the working directory).
@@ -25,7 +27,7 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
-import { Effect, Layer, Option, Semaphore, Terminal } from "effect"
+import { Duration, Effect, Layer, Option, Queue, Semaphore, Terminal } from "effect"
 import { Prompt } from "effect/cli"
 import { spawn } from "node:child_process"
 import { basename } from "node:path"
@@ -528,6 +530,51 @@ export const url = (openUrl: (url: string) => Effect.Effect<void> = openInBrowse
   )
 
 /**
+ * Waits for the user to complete a page in the browser, at the terminal: a
+ * URL-mode elicitation they accepted came back unchanged (the server has not
+ * seen the interaction completed yet, e.g. a secure elicitation's page). Shows
+ * the wait and retries after `ElicitationHandler.urlBackoff` of the attempt
+ * (1, 2, 4 ... 30 s), or at once on `r` (or Enter); `c`, Esc or Ctrl+C
+ * answers `cancel`. Other keys are ignored.
+ *
+ * @since 0.1.0
+ */
+export const urlWait = (
+  params: ElicitRequestURLParams,
+  context: ElicitationHandler.UrlWaitContext
+): Effect.Effect<ElicitResult, never, Prompt.Environment> =>
+  Effect.gen(function*() {
+    const s = yield* styled
+    const wait = ElicitationHandler.urlBackoff(context.attempt)
+    yield* display(
+      `${s.dim(`  Waiting for you to complete the page at ${clean(params.url)}`)}\n` +
+        `${s.dim(`  retrying in ${Duration.toSeconds(wait)} s · `)}${s.bold("r")}${s.dim(" retry now · ")}${
+          s.bold("c")
+        }${s.dim(" cancel")}\n`
+    )
+    const terminal = yield* Terminal.Terminal
+    const key = Effect.scoped(Effect.flatMap(terminal.readInput, (queue) => {
+      const next: Effect.Effect<"retry" | "cancel"> = Queue.take(queue).pipe(
+        Effect.flatMap((input): Effect.Effect<"retry" | "cancel"> => {
+          const name = input.key.name.toLowerCase()
+          if (name === "r" || name === "return") return Effect.succeed("retry")
+          if (name === "c" || name === "escape") return Effect.succeed("cancel")
+          return Effect.suspend(() => next)
+        }),
+        // the input ended: a quit key (Esc, Ctrl+C, Ctrl+D)
+        Effect.catch(() => Effect.succeed("cancel" as const))
+      )
+      return next
+    }))
+    const outcome = yield* Effect.raceFirst(Effect.as(Effect.sleep(wait), "retry" as const), key)
+    if (outcome === "cancel") {
+      yield* note("  (cancelled)")
+      return ElicitationHandler.cancel
+    }
+    return ElicitationHandler.accept()
+  }).pipe(exclusive)
+
+/**
  * A sampled text reply: `{ role: "assistant", content: { type: "text", text }, model, stopReason: "endTurn" }`.
  *
  * @since 0.1.0
@@ -616,7 +663,7 @@ export const layer = (
 > => {
   const reply = options.samplingReply
   return Layer.mergeAll(
-    ElicitationHandler.layer({ form, url: url(options.openUrl) }),
+    ElicitationHandler.layer({ form, url: url(options.openUrl), urlWait }),
     SamplingHandler.layer({
       createMessage: reply === undefined ? createMessage : () => Effect.succeed(textReply(reply, "mrtr"))
     }),

@@ -153,6 +153,59 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     assert.include(run.stderr, "✓ complete after 4 requests (3 input rounds)")
   })
 
+  it("a secure elicitation: the URL is accepted from the file, mrtr waits while the page is not completed, then completes", async () => {
+    // in this process, so that the test reads the URL from stderr while mrtr waits, and completes the page itself
+    let stdout = ""
+    let stderr = ""
+    let completed: Promise<number> | undefined
+    const completePage = async (page: string) => {
+      const form = await fetch(page)
+      const html = await form.text()
+      const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? ""
+      const cookie = form.headers.get("set-cookie")?.split(";")[0] ?? ""
+      const submitted = await fetch(page, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ csrf: token, accountId: "ada-1815", apiKey: "rk_live_0123456789" }).toString()
+      })
+      return submitted.status
+    }
+    const sink = (append: (text: string) => void) =>
+      new Writable({
+        write(chunk, _encoding, callback) {
+          append(String(chunk))
+          callback()
+        }
+      })
+    const console = new NodeConsole({
+      stdout: sink((t) => (stdout += t)),
+      stderr: sink((t) => {
+        stderr += t
+        const page = /(http:\/\/127\.0\.0\.1:\d+\/mrtr\/interactions\/[A-Za-z0-9_-]{43})/.exec(stderr)?.[1]
+        // the first retry found the page waiting: now the person completes it
+        if (page !== undefined && completed === undefined && stderr.includes("round 2")) completed = completePage(page)
+      })
+    })
+    const code = await Effect.runPromise(
+      Cli.run([
+        "call",
+        "--http",
+        url,
+        "link_rail_account",
+        JSON.stringify({ operator: "EuroRail" }),
+        "--answers",
+        answersFile("secret.json", { rail_api_key: "accept" })
+      ]).pipe(
+        Effect.provideService(Console.Console, console as unknown as Console.Console),
+        Effect.provideService(Cli.Stdout, (text) => Effect.sync(() => void (stdout += text)))
+      )
+    )
+    assert.strictEqual(code, 0, stderr)
+    assert.strictEqual(await completed, 200)
+    assert.include(text(JSON.parse(stdout)), "Linked EuroRail account ada-1815 (key rk_…89)")
+    assert.notInclude(stdout + stderr, "rk_live_0123456789", "the secret never passed through mrtr")
+  })
+
   it("the tool reports an error (isError: true): the result on stdout, exit 1", async () => {
     const run = await mrtr(["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("decline.json", { details: "decline" })])
     assert.strictEqual(run.code, 1, run.stderr)
@@ -214,7 +267,7 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     assert.strictEqual(run.code, 0, run.stderr)
     const result = json(run)
     assert.deepStrictEqual(result.supportedVersions, ["2026-07-28"])
-    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip"])
+    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip", "link_rail_account"])
     assert.deepStrictEqual(result.prompts.map((p: { name: string }) => p.name), ["packing_list"])
     assert.deepStrictEqual(result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate), ["weather://{city}/{date}"])
   })

@@ -7,7 +7,8 @@
  * Source: MCP 2026-07-28, client/elicitation (requested schema), client/sampling.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, Result, Schema } from "effect"
+import { Effect, Fiber, Layer, Option, Result, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import type { Prompt } from "effect/cli"
 import { ElicitationHandler, McpClient, MemoryTransport, SamplingHandler } from "@mrtr/client"
 import { Elicitation, RequestState } from "@mrtr/core"
@@ -390,6 +391,31 @@ describe("terminal handlers", () => {
       const declined = yield* drive(handler(params, context), [down, enter])
       assert.deepStrictEqual(declined.value, { action: "decline" })
       assert.deepStrictEqual(opened.length, 1)
+    }))
+
+  it.effect("urlWait: shows the wait; r retries now, c or Esc cancels, otherwise it retries after the backoff", () =>
+    Effect.gen(function*() {
+      const params = { mode: "url" as const, message: "Paste your key", url: "https://mcp.example.com/i/abc" }
+      const waiting = { ...context, key: "api_key", attempt: 3 }
+      const now = yield* drive(TerminalUser.urlWait(params, waiting), [char("x"), char("r")])
+      assert.deepStrictEqual(now.value, { action: "accept" })
+      assert.include(now.output, "Waiting for you to complete the page at https://mcp.example.com/i/abc")
+      assert.include(now.output, "retrying in 4 s")
+      assert.include(now.output, "r retry now")
+      const cancelled = yield* drive(TerminalUser.urlWait(params, waiting), [char("c")])
+      assert.deepStrictEqual(cancelled.value, { action: "cancel" })
+      assert.include(cancelled.output, "(cancelled)")
+      assert.deepStrictEqual((yield* drive(TerminalUser.urlWait(params, waiting), [escape])).value, { action: "cancel" })
+
+      const terminal = scripted([], { open: true })
+      const fiber = yield* TerminalUser.urlWait(params, { ...waiting, attempt: 1 }).pipe(
+        Effect.provide(terminal.layer),
+        Effect.forkChild
+      )
+      yield* TestClock.adjust("999 millis")
+      assert.isUndefined(fiber.pollUnsafe(), "still waiting before the backoff")
+      yield* TestClock.adjust("1 millis")
+      assert.deepStrictEqual(yield* Fiber.join(fiber), { action: "accept" })
     }))
 
   it.effect("sampling: shows the conversation; the person types the model's reply", () =>

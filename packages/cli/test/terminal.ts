@@ -36,16 +36,20 @@ export const plain = (text: string): string =>
 /**
  * The prompts' environment with a scripted terminal: `keys` are read in
  * order (an Esc ends the input like a real terminal's quit key; running out
- * of keys ends it too), and `output()` returns everything displayed.
+ * of keys ends it too, unless `open`), and `output()` returns everything displayed.
  */
-export const scripted = (keys: ReadonlyArray<Terminal.UserInput | ReadonlyArray<Terminal.UserInput>>) => {
+export const scripted = (
+  keys: ReadonlyArray<Terminal.UserInput | ReadonlyArray<Terminal.UserInput>>,
+  options: { readonly open?: boolean } = {}
+) => {
   const output: Array<string> = []
   const queue = Effect.runSync(Queue.unbounded<Terminal.UserInput, Cause.Done>())
   for (const input of keys.flat()) {
     if (input.key.name === "escape") break
     Queue.offerUnsafe(queue, input)
   }
-  Queue.endUnsafe(queue)
+  // `open`: the person has not typed anything more yet (the input does not end).
+  if (options.open !== true) Queue.endUnsafe(queue)
   const terminal = Terminal.make({
     columns: Effect.succeed(100),
     rows: Effect.succeed(40),

@@ -10,11 +10,17 @@
  * elicitation capability and an elicitation input request ends the call with
  * `InputRequiredError` (manual mode).
  *
+ * A URL-mode elicitation the user already accepted may come back unchanged
+ * (same key, same URL): the server has not seen the interaction completed
+ * yet (a secure elicitation's page not submitted). The client then calls
+ * `urlWait` instead of asking again; by default ({@link waitAndRetry}) it
+ * waits with backoff (1, 2, 4, ... up to 30 seconds) and retries.
+ *
  * Source: MCP 2026-07-28, client/elicitation; basic/patterns/mrtr.
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import type { ClientCapabilities, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "@mrtr/protocol"
 import type { InputHandlerError } from "./Errors.ts"
 import type { InputContext } from "./InputContext.ts"
@@ -49,8 +55,58 @@ export type UrlHandler<R = never> = (
 ) => Effect.Effect<ElicitResult, InputHandlerError, R>
 
 /**
- * The elicitation service: a `form` handler, a `url` handler, or both. The
- * modes present are the modes the client declares.
+ * The context of a URL-mode elicitation asked again after the user accepted
+ * it: the input context plus `attempt`, how many times it came back
+ * unchanged in this call (1 the first time).
+ *
+ * @since 0.1.0
+ */
+export interface UrlWaitContext extends InputContext {
+  readonly attempt: number
+}
+
+/**
+ * Answers a URL-mode elicitation that came back unchanged after the user
+ * accepted it (the server waits for the interaction at the URL to be
+ * completed): wait, then `{ action: "accept" }` to retry, or `cancel` /
+ * `decline` to give up. See {@link waitAndRetry}, the default.
+ *
+ * MCP 2026-07-28, client/elicitation (URL mode); basic/patterns/mrtr ("the
+ * server may return another InputRequiredResult").
+ *
+ * @since 0.1.0
+ */
+export type UrlWaitHandler<R = never> = (
+  params: ElicitRequestURLParams,
+  context: UrlWaitContext
+) => Effect.Effect<ElicitResult, InputHandlerError, R>
+
+/**
+ * The wait before retry `attempt` (1-based) of a URL elicitation that came
+ * back unchanged: 1 s, 2 s, 4 s, 8 s, 16 s, then 30 s.
+ *
+ * @since 0.1.0
+ */
+export const urlBackoff = (attempt: number): Duration.Duration =>
+  Duration.seconds(Math.min(30, 2 ** Math.max(0, Math.min(attempt, 6) - 1)))
+
+/**
+ * The default {@link UrlWaitHandler}: waits {@link urlBackoff} of the attempt,
+ * then accepts again (the retry asks the server whether the interaction is
+ * completed). Rounds that only wait for accepted URLs do not count toward
+ * the client's `maxRounds`: the call's `callTimeout` (and the server's expiry
+ * of the page) bound the wait.
+ *
+ * @since 0.1.0
+ */
+export const waitAndRetry: UrlWaitHandler = (_params, context) =>
+  Effect.as(Effect.sleep(urlBackoff(context.attempt)), accept())
+
+/**
+ * The elicitation service: a `form` handler, a `url` handler, or both (the
+ * modes present are the modes the client declares), and `urlWait`, for a URL
+ * elicitation the user accepted that comes back unchanged (default
+ * {@link waitAndRetry}).
  *
  * MCP 2026-07-28, client/elicitation (capabilities, modes).
  *
@@ -59,10 +115,12 @@ export type UrlHandler<R = never> = (
 export class ElicitationHandler extends Context.Service<ElicitationHandler, {
   readonly form?: FormHandler | undefined
   readonly url?: UrlHandler | undefined
+  readonly urlWait?: UrlWaitHandler | undefined
 }>()("@mrtr/client/ElicitationHandler") {}
 
 /**
- * Provides an `ElicitationHandler` from `form` and / or `url` functions; the
+ * Provides an `ElicitationHandler` from `form` and / or `url` (and
+ * optionally `urlWait`) functions; the
  * services they need (`R`) are taken from the Layer's context.
  *
  * @example
@@ -79,15 +137,19 @@ export class ElicitationHandler extends Context.Service<ElicitationHandler, {
 export const layer = <R = never>(handlers: {
   readonly form?: FormHandler<R> | undefined
   readonly url?: UrlHandler<R> | undefined
+  readonly urlWait?: UrlWaitHandler<R> | undefined
 }): Layer.Layer<ElicitationHandler, never, R> =>
   Layer.effect(
     ElicitationHandler,
     Effect.gen(function*() {
       const context = yield* Effect.context<R>()
-      const { form, url } = handlers
+      const { form, url, urlWait } = handlers
       return ElicitationHandler.of({
         ...(form === undefined ? {} : { form: (params, ctx) => Effect.provideContext(form(params, ctx), context) }),
-        ...(url === undefined ? {} : { url: (params, ctx) => Effect.provideContext(url(params, ctx), context) })
+        ...(url === undefined ? {} : { url: (params, ctx) => Effect.provideContext(url(params, ctx), context) }),
+        ...(urlWait === undefined
+          ? {}
+          : { urlWait: (params, ctx) => Effect.provideContext(urlWait(params, ctx), context) })
       })
     })
   )

@@ -114,7 +114,9 @@ export interface Notification {
  *   (default `{ name: "@mrtr/client", version: "0.1.0" }`).
  * - `maxRounds`: the most requests one `tools/call` / `prompts/get` /
  *   `resources/read` may send in its `input_required` loop, the first one
- *   included (default 10, at least 1). Past it: `MaxRoundsExceeded`.
+ *   included (default 10, at least 1). Past it: `MaxRoundsExceeded`. Rounds
+ *   that only ask again URLs the user accepted (`ElicitationHandler.urlWait`)
+ *   are not counted.
  * - `stateOnlyBackoff`: spaces consecutive rounds whose result carried only
  *   a `requestState` (nothing to answer), stepped once per such round and
  *   reset by a round with input requests. Default: exponential from 100 ms,
@@ -748,22 +750,45 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
 
   // -- The input_required loop -------------------------------------------------
 
+  const isAcceptedUrl = (
+    acceptedUrls: Map<string, { readonly url: string; attempts: number }>,
+    key: string,
+    request: InputRequest
+  ): boolean =>
+    request.method === "elicitation/create" && request.params.mode === "url" &&
+    acceptedUrls.get(key)?.url === request.params.url
+
   const answer = (
     key: string,
     request: InputRequest,
     handlers: Handlers,
-    context: InputContext
+    context: InputContext,
+    acceptedUrls: Map<string, { readonly url: string; attempts: number }>
   ): Effect.Effect<InputResponse, InputHandlerError> => {
     switch (request.method) {
       case "elicitation/create": {
         const handler = Option.getOrUndefined(handlers.elicitation)
         const params = request.params
-        const run = params.mode === "url"
-          ? handler?.url?.(params, context).pipe(
+        let run: Effect.Effect<ElicitResult, InputHandlerError> | undefined
+        if (params.mode === "url") {
+          // Accepted before in this call and back unchanged: the server waits for the interaction.
+          const accepted = acceptedUrls.get(key)
+          const again = accepted !== undefined && isAcceptedUrl(acceptedUrls, key, request)
+          if (again) accepted.attempts++
+          const asked = again
+            ? (handler?.urlWait ?? Elicitation.waitAndRetry)(params, { ...context, attempt: accepted.attempts })
+            : handler?.url?.(params, context)
+          run = asked?.pipe(
             // URL-mode acceptance carries no content.
-            Effect.map((result): ElicitResult => result.action === "accept" ? { action: "accept" } : result)
+            Effect.map((result): ElicitResult => {
+              if (result.action !== "accept") return result
+              if (!again) acceptedUrls.set(key, { url: params.url, attempts: 0 })
+              return { action: "accept" }
+            })
           )
-          : handler?.form?.(params, context)
+        } else {
+          run = handler?.form?.(params, context)
+        }
         return run === undefined
           ? Effect.fail(new InputHandlerError({ kind: "elicitation", key, reason: "no handler for this mode" }))
           : Effect.flatMap(run, checkEncoded(ElicitResult, "elicitation", key))
@@ -816,6 +841,9 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       let inputResponses = retry.inputResponses
       let requestState = retry.requestState
       let sleep: ((input: unknown) => Effect.Effect<unknown, unknown>) | undefined
+      // URL elicitations the user accepted in this call, by key (see ElicitationHandler.urlWait).
+      const acceptedUrls = new Map<string, { readonly url: string; attempts: number }>()
+      let waited = 0
       for (let round = 1;; round++) {
         // Fresh params every round: the original request plus this round's
         // answers and state only, so nothing stale (or from another call) leaks.
@@ -828,8 +856,11 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         const raw = yield* exchange(method, params, tool, callOptions)
         const outcome = yield* classify(method, raw)
         if (outcome._tag === "Complete") return yield* decode(raw)
-        if (round >= maxRounds) return yield* new MaxRoundsExceeded({ method, rounds: round, lastResult: raw })
         const entries = Object.entries(outcome.inputRequests)
+        // A round that only asks again URLs the user accepted (the server waits for their pages) is a
+        // wait, not a new question: it does not count toward maxRounds (callTimeout bounds it).
+        if (entries.length > 0 && entries.every(([key, request]) => isAcceptedUrl(acceptedUrls, key, request))) waited++
+        if (round - waited >= maxRounds) return yield* new MaxRoundsExceeded({ method, rounds: round, lastResult: raw })
         if (entries.length === 0) {
           // State-only round: nothing to answer, back off before retrying.
           sleep ??= yield* Schedule.toStepWithSleep(backoff)
@@ -850,7 +881,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
             entries,
             ([key, request]) =>
               Effect.map(
-                answer(key, request, handlers, { key, method, target, round }),
+                answer(key, request, handlers, { key, method, target, round }, acceptedUrls),
                 (response) => [key, response] as const
               ),
             { concurrency: "unbounded" }

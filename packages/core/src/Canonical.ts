@@ -322,15 +322,24 @@ const digestOrProblem = (
     if (frozen !== undefined) frozen[bytes] = known
     return Effect.succeed(known)
   }
-  return Effect.map(
-    digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))),
-    (hash) => {
-      const encoded = encodeBase64Url(hash.subarray(0, bytes))
-      if (frozen !== undefined) frozen[bytes] = encoded
-      return key === undefined ? encoded : remember(key, encoded)
-    }
+  const finish = (hash: Uint8Array) => {
+    const encoded = encodeBase64Url(hash.subarray(0, bytes))
+    if (frozen !== undefined) frozen[bytes] = encoded
+    return key === undefined ? encoded : remember(key, encoded)
+  }
+  if (inspected.size <= largeValue) return Effect.map(digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))), finish)
+  // A large value (a request's arguments of megabytes): the walk above, the canonical text and the hash each run in
+  // their own turn of the event loop, so other requests are not held up for all three at once.
+  return Effect.yieldNow.pipe(
+    Effect.map(() => canonicalJson(value)),
+    Effect.tap(() => Effect.yieldNow),
+    Effect.flatMap((text) => digest.digest(Digest.sha256, encoder.encode(text))),
+    Effect.map(finish)
   )
 }
+
+/** Values whose JSON is longer than this (characters, a lower bound from `inspect`) are digested in steps. */
+const largeValue = 256 * 1024
 
 /**
  * The digest {@link digestWith} would give for `value` (same `bytes`) when it

@@ -40,6 +40,10 @@ export type AskKind = "elicitation" | "sampling" | "roots"
  *   keys), so that a client cannot grow the sealed `requestState` with them.
  * - `explain` (optional): for a response `decode` refused, why, in plain
  *   words for the person answering (e.g. `"email" must be an email address`).
+ * - `waiting` (optional): the ask is pending only because the server waits
+ *   for something outside the conversation (a secure elicitation whose page
+ *   is not completed yet): a round whose pending asks are all waiting ones
+ *   does not count toward `maxRounds` (the thing waited for must expire).
  * - `withReason` (optional): the input request to send when the key is asked
  *   again after a refusal, presenting `reason` (a form puts it in its
  *   `message`). Presentation only: the engine pins the next answer to the
@@ -55,12 +59,17 @@ export interface Ask<A, E> {
   readonly record?: ((response: unknown) => unknown) | undefined
   readonly explain?: ((key: string, response: unknown) => string | undefined) | undefined
   readonly withReason?: ((reason: string) => InputRequest) | undefined
+  readonly waiting?: boolean | undefined
 }
 
 /**
  * The service behind every ask and step of one request.
  *
  * - `clientCapabilities`: the capabilities the request declared.
+ * - `principal`: the authenticated user the request (and its sealed state)
+ *   is bound to, when there is one.
+ * - `inProcess`: the next round runs in this process (the 2025-11-25 shim,
+ *   a task), not on a client's retry (see `Engine.Request.inProcess`).
  * - `ask`: fails with `MissingClientCapability` when the request did not
  *   declare what the input request needs; otherwise returns the answer or
  *   suspends the handler until the next round.
@@ -70,6 +79,8 @@ export interface Ask<A, E> {
  */
 export class Conversation extends Context.Service<Conversation, {
   readonly clientCapabilities: ClientCapabilities
+  readonly principal?: string | undefined
+  readonly inProcess?: boolean | undefined
   readonly round: number
   readonly ask: <A, E>(ask: Ask<A, E>) => Effect.Effect<A, E | MissingClientCapability>
   readonly step: <A, E, R>(

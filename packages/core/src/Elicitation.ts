@@ -7,12 +7,15 @@
  * URL (out-of-band interaction) and returns when they accept. Both fail with
  * `ElicitationDeclined` or `ElicitationCancelled` when the user says no, and
  * with `MissingClientCapability` when the request did not declare
- * `elicitation` (form) or `elicitation.url` (url).
+ * `elicitation` (form) or `elicitation.url` (url). `yield* Elicitation.secure({
+ * key, message, schema })` asks for sensitive input (an API key, a password)
+ * on the server's own interaction page, in URL mode, so that the value never
+ * passes through the client.
  * Source: MCP 2026-07-28, client/elicitation; basic/patterns/mrtr.
  *
  * @since 0.1.0
  */
-import { Effect, type Option, Result, Schema } from "effect"
+import { Duration, Effect, type Option, Result, Schedule, Schema } from "effect"
 import { ElicitResult, type ElicitRequest } from "@mrtr/protocol"
 import { freezeJson, isFrozenJson } from "./Canonical.ts"
 import { Conversation } from "./Conversation.ts"
@@ -20,9 +23,12 @@ import * as ElicitationSchema from "./ElicitationSchema.ts"
 import {
   ElicitationCancelled,
   ElicitationDeclined,
+  InteractionUnavailable,
   InvalidElicitationSchema,
   type MissingClientCapability
 } from "./Errors.ts"
+import { InteractionLinks } from "./InteractionLinks.ts"
+import { InteractionStore, type InteractionStoreFull } from "./InteractionStore.ts"
 
 export {
   /**
@@ -137,6 +143,23 @@ const formQuestion = (requestedSchema: ElicitationSchema.RequestedSchema, messag
   return question
 }
 
+/** The form of `options`, checked against the elicitation subset (the failure names the form). */
+const resolveForm = <A>(
+  options: FormOptions<A>
+): Result.Result<ElicitationSchema.FormSchema<A>, InvalidElicitationSchema> => {
+  const made = "requestedSchema" in options.schema
+    ? Result.succeed(options.schema)
+    : ElicitationSchema.make(options.schema)
+  if (Result.isSuccess(made)) return made
+  const { path, reason } = made.failure
+  return Result.fail(
+    new InvalidElicitationSchema({
+      path,
+      reason: `${reason} (in the form ${options.key === undefined ? `asking "${options.message}"` : `"${options.key}"`})`
+    })
+  )
+}
+
 /**
  * The first words of a form's `message` when it is asked again after a
  * refused answer: `"Your answer was not accepted: <reason> Please answer
@@ -179,18 +202,8 @@ export const form = <A>(
   options: FormOptions<A>
 ): Effect.Effect<A, ElicitationDeclined | ElicitationCancelled | MissingClientCapability, Conversation> =>
   Effect.suspend(() => {
-    const made = "requestedSchema" in options.schema
-      ? Result.succeed(options.schema)
-      : ElicitationSchema.make(options.schema)
-    if (Result.isFailure(made)) {
-      const { path, reason } = made.failure
-      return Effect.die(
-        new InvalidElicitationSchema({
-          path,
-          reason: `${reason} (in the form ${options.key === undefined ? `asking "${options.message}"` : `"${options.key}"`})`
-        })
-      )
-    }
+    const made = resolveForm(options)
+    if (Result.isFailure(made)) return Effect.die(made.failure)
     const { requestedSchema, schema } = made.success
     const decodeContent = contentDecoder(schema as Schema.Codec<A, any>)
     const request = formQuestion(requestedSchema, options.message)
@@ -280,3 +293,131 @@ export const url = (
       record: (response) => recordAnswer(response, [])
     })
   )
+
+/**
+ * The options of a secure elicitation.
+ *
+ * - `key`: the `inputRequests` key (required: it also names the interaction
+ *   in the journal, so it must be stable across rounds).
+ * - `message`: shown to the user both in the client (why to open the page) and
+ *   on the page itself.
+ * - `schema`: the form, as for {@link form} (an Effect Schema of a flat
+ *   struct of primitives, or a `FormSchema`).
+ * - `ttl`: how long the page may be completed (default 10 minutes).
+ *
+ * @since 0.1.0
+ */
+export interface SecureOptions<A> {
+  readonly key: string
+  readonly message: string
+  readonly schema: ElicitationSchema.FormSchemaInput<A> | ElicitationSchema.FormSchema<A>
+  readonly ttl?: Duration.Input | undefined
+}
+
+// How often a secure elicitation whose rounds run in process (2025-11-25) looks at its page.
+const pagePollInterval = "200 millis"
+
+/**
+ * Asks the user for sensitive input (API keys, passwords, payment details) on
+ * the server's own interaction page, so that the value never passes through
+ * the MCP client, and returns it decoded with `schema`, as {@link form} does.
+ *
+ * On the first round an interaction is created in the `InteractionStore`
+ * (its id is journaled, so it travels sealed in `requestState`) and the
+ * client gets `{ method: "elicitation/create", params: { mode: "url",
+ * message, url } }` with the page's URL from `InteractionLinks`. The client
+ * only consents (`accept`, no content) and retries; while the page is not
+ * completed, each retry is answered with the same URL elicitation again (the
+ * spec's "the server may return another InputRequiredResult"), so the client
+ * keeps its retry and cancel controls; these rounds do not count toward the
+ * server's `maxRounds` (the page's `ttl` bounds them). When the rounds run in process (a
+ * 2025-11-25 session: the URL elicitation carries an `elicitationId`), an
+ * acceptance waits for the page instead (looking every 200 ms), and the shim
+ * sends `notifications/elicitation/complete` once the handler moved past
+ * it. Once the page was submitted, the
+ * retry takes the value from the store (handed out once, then deleted) and
+ * the handler resumes. Later rounds of the same conversation replay the
+ * value from the journal, sealed (AEAD) in `requestState`: a handler that
+ * asks nothing after `secure` never lets it leave the server. When
+ * authorization is on, the interaction is bound to the request's principal
+ * and only that user may complete the page.
+ *
+ * Needs the client capability `elicitation.url`, and the services
+ * `InteractionStore` and `InteractionLinks` (the server's `InteractionPage`
+ * layer provides both). Fails with `ElicitationDeclined`,
+ * `ElicitationCancelled`, `MissingClientCapability`, `InteractionStoreFull`
+ * (no room for a new interaction) or `InteractionUnavailable` (the page
+ * expired, or the value was refused by a check of `schema` that the
+ * page could not show). A schema outside the subset is a defect, as for
+ * {@link form}.
+ * Source: MCP 2026-07-28, client/elicitation (URL mode, "Safe URL Handling");
+ * basic/patterns/mrtr.
+ *
+ * @since 0.1.0
+ */
+export const secure = <A>(
+  options: SecureOptions<A>
+): Effect.Effect<
+  A,
+  ElicitationDeclined | ElicitationCancelled | MissingClientCapability | InteractionStoreFull | InteractionUnavailable,
+  Conversation | InteractionStore | InteractionLinks
+> =>
+  Effect.gen(function*() {
+    const made = resolveForm(options)
+    if (Result.isFailure(made)) return yield* Effect.die(made.failure)
+    const { requestedSchema, schema } = made.success
+    const { key, message } = options
+    const conversation = yield* Conversation
+    const store = yield* InteractionStore
+    const ttlMillis = Duration.toMillis(Duration.fromInputUnsafe(options.ttl ?? "10 minutes"))
+    const id = yield* conversation.step(
+      `mrtr/secure/${key}`,
+      Effect.map(
+        store.create({ message, requestedSchema, principal: conversation.principal }, ttlMillis),
+        (interaction) => interaction.id
+      ),
+      Schema.String
+    )
+    const url = yield* InteractionLinks.use((links) => links.urlOf(id))
+    // Read on every round: an acceptance counts only once the page is no longer waiting.
+    const state = (yield* store.get(id))?.state
+    // Accepted while the page waits: asked again on a client's retry; waited for when the rounds run in process.
+    const ready = yield* conversation.ask({
+      kind: "elicitation",
+      key,
+      request: {
+        method: "elicitation/create",
+        params: { mode: "url", message, url } as ElicitRequest["params"]
+      },
+      decode: (askKey, response) =>
+        outcomeOf(askKey, response, () =>
+          state !== "pending"
+            ? Result.succeed(true)
+            : conversation.inProcess === true
+            ? Result.succeed(false)
+            : undefined),
+      record: (response) => recordAnswer(response, []),
+      // while the page waits, asking again is waiting for the user, not a new question: no round is counted
+      waiting: state === "pending"
+    })
+    if (!ready) {
+      yield* store.get(id).pipe(
+        Effect.repeat({ schedule: Schedule.spaced(pagePollInterval), until: (found) => found?.state !== "pending" })
+      )
+    }
+    const content = yield* conversation.step(
+      `mrtr/secure/${key}/value`,
+      Effect.flatMap(store.take(id), (taken) =>
+        taken === undefined
+          ? Effect.fail(new InteractionUnavailable({ key, reason: state === "handedOut" ? "handedOut" : "expired" }))
+          : Effect.succeed(taken)),
+      Schema.Record(Schema.String, Schema.Unknown)
+    )
+    const value = ElicitationSchema.formatsHold(requestedSchema, content)
+      ? contentDecoder(schema as Schema.Codec<A, any>)(content)
+      : undefined
+    if (value === undefined || value._tag === "None") {
+      return yield* Effect.fail(new InteractionUnavailable({ key, reason: "refused" }))
+    }
+    return value.value
+  })

@@ -50,6 +50,9 @@ import {
  *
  * - `maxRounds`: most `input_required` results one request may produce
  *   (default 16); past it the request fails with `RoundLimitExceeded`.
+ *   Rounds that only wait for something outside the conversation (every
+ *   pending ask `waiting`: a secure elicitation's page not completed yet)
+ *   are not counted; what they wait for expires.
  * - `maxJournalBytes`: most bytes of the journal's JSON (default 32 KiB);
  *   past it the request fails with `JournalTooLarge`.
  *
@@ -76,6 +79,10 @@ export const Limits = Context.Reference<{ readonly maxRounds: number; readonly m
  * - `clientCapabilities`: from `_meta["io.modelcontextprotocol/clientCapabilities"]`.
  * - `inputResponses`, `requestState`: from the retry's params
  *   (`InputResponseRequestParams`).
+ * - `inProcess`: the rounds run in this process one after the other (the
+ *   2025-11-25 shim, a task runner) rather than on the client's retries; an
+ *   ask may then wait for something the server itself awaits (a secure
+ *   elicitation's page) instead of being asked again. Default `false`.
  *
  * @since 0.1.0
  */
@@ -88,6 +95,7 @@ export interface Request {
   readonly clientCapabilities: ClientCapabilities
   readonly inputResponses?: InputResponses | undefined
   readonly requestState?: string | undefined
+  readonly inProcess?: boolean | undefined
 }
 
 /**
@@ -129,6 +137,8 @@ export type RunError =
 interface PendingAsk {
   readonly digest: string
   readonly request: InputRequest
+  /** Pending only because the server waits for something outside the conversation (`Ask.waiting`). */
+  readonly waiting: boolean
   /** How many asks of the handler wait for this answer (the same ask may run in two branches). */
   waiters: number
 }
@@ -323,6 +333,8 @@ const runRound = <A, E, R>(
 
   const conversation: Conversation["Service"] = Conversation.of({
     clientCapabilities: request.clientCapabilities,
+    principal: request.principal,
+    inProcess: request.inProcess === true,
     round: journal.round,
     ask: <A2, E2>(ask: Ask<A2, E2>) =>
       Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {
@@ -375,7 +387,7 @@ const runRound = <A, E, R>(
                 // Asked again after a refused answer: the reason is shown, the digest stays the question's.
                 const reason = refusals.get(askKey)
                 const shown = reason === undefined || ask.withReason === undefined ? ask.request : ask.withReason(reason)
-                entry = { digest, request: shown, waiters: 0 }
+                entry = { digest, request: shown, waiting: ask.waiting === true, waiters: 0 }
                 pending.set(askKey, entry)
                 watch.changed()
               }
@@ -473,7 +485,11 @@ const runRound = <A, E, R>(
   // The handler is suspended: seal the new journal with every pending ask.
   const suspend = (): Effect.Effect<Outcome<A>, RunError> => {
     const round = journal.round + 1
-    if (round > limits.maxRounds) return Effect.fail(new RoundLimitExceeded({ maxRounds: limits.maxRounds }))
+    // Rounds that only wait for something outside the conversation (a secure elicitation's page) are not counted.
+    let onlyWaiting = pending.size > 0
+    for (const ask of pending.values()) if (!ask.waiting) onlyWaiting = false
+    const waited = (journal.waited ?? 0) + (onlyWaiting ? 1 : 0)
+    if (round - waited > limits.maxRounds) return Effect.fail(new RoundLimitExceeded({ maxRounds: limits.maxRounds }))
     const inputRequests: Record<string, InputRequest> = dictionary()
     const pendingDigests: Record<string, string> = dictionary()
     for (const [key, ask] of pending) {
@@ -498,7 +514,8 @@ const runRound = <A, E, R>(
       round,
       answers: Object.assign(kept, answers),
       steps,
-      pending: pendingDigests
+      pending: pendingDigests,
+      ...(waited === 0 ? {} : { waited })
     }
     // The size of the journal's JSON: key order does not change it, so plain
     // `JSON.stringify` measures it (canonicalizing only to count was a visible

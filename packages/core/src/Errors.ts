@@ -150,3 +150,31 @@ export class JournalTooLarge extends Schema.TaggedError<JournalTooLarge>()("Jour
     return `The replay journal (${this.size} bytes) exceeds the cap of ${this.maxJournalBytes} bytes`
   }
 }
+
+/**
+ * A secure elicitation's value cannot be had: the user consented, but the
+ * interaction page `expired` before it was completed (or collected), its value
+ * was already `handedOut` (an older `requestState` replayed after the value
+ * was taken), or the submitted value was `refused` by the ask's own schema
+ * (a check the page could not show). `key` is the input request key.
+ * A handler may catch it (to ask again under another key, or give up);
+ * uncaught, the server answers JSON-RPC `-32603` with this message.
+ * Source: MCP 2026-07-28, client/elicitation (URL mode).
+ *
+ * @since 0.1.0
+ */
+export class InteractionUnavailable extends Schema.TaggedError<InteractionUnavailable>()("InteractionUnavailable", {
+  key: Schema.String,
+  reason: Schema.Literals(["expired", "handedOut", "refused"])
+}) {
+  override get message(): string {
+    switch (this.reason) {
+      case "expired":
+        return `The page of the secure elicitation "${this.key}" expired before it was completed`
+      case "handedOut":
+        return `The value of the secure elicitation "${this.key}" was already handed out`
+      case "refused":
+        return `The value entered on the page of the secure elicitation "${this.key}" was refused`
+    }
+  }
+}

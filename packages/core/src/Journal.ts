@@ -31,7 +31,11 @@ export const RecordedAnswer = Schema.Struct({
  * - `answers`: ask key → recorded answer;
  * - `steps`: `Mrtr.step` name → its result encoded with the step's JSON codec;
  * - `pending`: ask key → digest of the question left unanswered last round
- *   (an incoming response for that key is accepted only for that question).
+ *   (an incoming response for that key is accepted only for that question);
+ * - `waited` (optional, absent when 0): how many of those rounds only waited
+ *   for something outside the conversation (every pending ask a `waiting`
+ *   one, e.g. a secure elicitation's page not completed yet); they do not
+ *   count toward `maxRounds`.
  *
  * @since 0.1.0
  */
@@ -40,7 +44,8 @@ export const Journal = Schema.Struct({
   round: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   answers: Schema.Record(Schema.String, RecordedAnswer),
   steps: Schema.Record(Schema.String, Schema.Unknown),
-  pending: Schema.Record(Schema.String, Schema.String)
+  pending: Schema.Record(Schema.String, Schema.String),
+  waited: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
 })
 
 /**

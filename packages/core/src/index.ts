@@ -20,6 +20,10 @@ export * as Engine from "./Engine.ts"
 /** @since 0.1.0 */
 export * from "./Errors.ts"
 /** @since 0.1.0 */
+export * as InteractionLinks from "./InteractionLinks.ts"
+/** @since 0.1.0 */
+export * as InteractionStore from "./InteractionStore.ts"
+/** @since 0.1.0 */
 export * as Journal from "./Journal.ts"
 /** @since 0.1.0 */
 export * as Mrtr from "./Mrtr.ts"

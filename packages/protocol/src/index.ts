@@ -12,3 +12,10 @@ export * from "./Headers.ts"
 export * from "./JsonRpc.ts"
 export * from "./Meta.ts"
 export * from "./Schema.ts"
+/**
+ * The MCP 2025-11-25 ("legacy") wire: initialize and version negotiation,
+ * legacy-only utilities, server-to-client JSON-RPC requests.
+ *
+ * @since 0.2.0
+ */
+export * as Legacy from "./legacy/index.ts"

@@ -7,6 +7,11 @@
  * as progress or log messages, then the response, which ends the stream).
  * There is no GET stream, no DELETE, no `Mcp-Session-Id` and no
  * `Last-Event-ID` in this revision. Closing the SSE stream cancels the request.
+ * The same endpoint serves the 2025-11-25 wire (the dispatcher tells the
+ * eras apart): a `GET` or `DELETE` carrying `Mcp-Session-Id` goes to the
+ * dispatcher (a session's stream, the end of a session), responses may carry
+ * an `Mcp-Session-Id` header, and SSE events of a session carry `id:` lines
+ * (after an empty priming event) for `Last-Event-ID` resumption.
  *
  * What this module checks before the dispatcher sees a message, in order:
  *
@@ -14,7 +19,7 @@
  * |-----------------------------------------------|--------|-----------------------------|
  * | `Host` / `Origin` not allowed (DNS rebinding)  | 403    | JSON-RPC -32600, no `id`    |
  * | `OPTIONS` with `cors` on (CORS preflight)      | 204    | empty, CORS headers         |
- * | method other than `POST`                       | 405    | empty, `Allow: POST`        |
+ * | method other than `POST` (but a GET/DELETE with `Mcp-Session-Id`) | 405 | empty, `Allow: POST` |
  * | `Content-Type` not `application/json`          | 415    | JSON-RPC -32600, no `id`    |
  * | body larger than `maxBodyBytes`                | 413    | JSON-RPC -32600, no `id`, `Connection: close` |
  * | body of an `Upgrade` offer not in time         | 408    | JSON-RPC -32600, no `id`    |
@@ -110,6 +115,12 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   unless `credentials: true`. The allowed origins are `allowedOrigins`: a
  *   preflight or request from any other origin still gets `403`. Invalid
  *   options throw an `Error` when the options are resolved.
+ * - `jsonResponse`: answer every POST with one JSON body, never an SSE
+ *   stream (default `false`). Progress and log notifications of a request
+ *   are then dropped, and on a 2025-11-25 session a request whose handler
+ *   asks (elicitation, sampling, roots) fails at once with -32600
+ *   (`data.reason: "input_undeliverable"`): no server-to-client request can
+ *   travel in a JSON body. A session's GET stream is SSE regardless.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. For OAuth bearer
@@ -130,6 +141,7 @@ export interface EndpointOptions {
   readonly allowedHosts?: ReadonlyArray<string> | "*" | undefined
   readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
   readonly cors?: boolean | CorsOptions | undefined
+  readonly jsonResponse?: boolean | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
@@ -189,12 +201,17 @@ export type CorsOptions = Cors.CorsOptions
  *   Node's own default is 511, which a burst of a few thousand clients
  *   overflows, and each overflow costs the client a connect retry of a
  *   second or more). The kernel caps it at `net.core.somaxconn` (Linux).
+ * - `mount`: more routes served beside the endpoint, as a layer on the
+ *   `HttpRouter` that may read the bound `HttpEndpoint` (e.g.
+ *   `InteractionPage.routes`, the pages of secure elicitations). Its
+ *   requirements become the layer's.
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
  * @since 0.1.0
  */
-export interface LayerOptions extends EndpointOptions {
+export interface LayerOptions<R = never> extends EndpointOptions {
+  readonly mount?: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpEndpoint | R> | undefined
   readonly port?: number | undefined
   readonly host?: string | undefined
   readonly logRequests?: boolean | undefined
@@ -424,15 +441,15 @@ const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRo
  * bound to `host` (default `127.0.0.1`) and `port` (default `3000`, `0` =
  * ephemeral). Requires `McpHandler` (the dispatcher); provides `HttpEndpoint`
  * (read the bound URL with `url`). Fails with `ServeError` when the port
- * cannot be bound. Other paths answer `404`.
+ * cannot be bound. Other paths answer `404`, except those of `mount`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
  * @since 0.1.0
  */
-export const layer = (
-  options: LayerOptions = {}
-): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler> => {
+export const layer = <R = never>(
+  options: LayerOptions<R> = {}
+): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>> => {
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
   const backlog = options.backlog ?? DEFAULT_BACKLOG
@@ -450,10 +467,6 @@ export const layer = (
     backlog,
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
   })
-  const serve = HttpRouter.serve(routesWith(config), {
-    disableListenLog: true,
-    disableLogger: options.logRequests !== true
-  })
   const endpoint = Layer.effect(
     HttpEndpoint,
     Effect.map(HttpServer.HttpServer, (server) =>
@@ -463,7 +476,18 @@ export const layer = (
         path: config.path
       }))
   )
-  return Layer.merge(serve, endpoint).pipe(Layer.provide(server))
+  const mounted = options.mount === undefined
+    ? routesWith(config)
+    : Layer.merge(routesWith(config), options.mount.pipe(Layer.provide(endpoint)))
+  const serve = HttpRouter.serve(mounted, {
+    disableListenLog: true,
+    disableLogger: options.logRequests !== true
+  })
+  return Layer.merge(serve, endpoint).pipe(Layer.provide(server)) as Layer.Layer<
+    HttpEndpoint,
+    HttpServerError.ServeError,
+    McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>
+  >
 }
 
 /**
@@ -503,6 +527,8 @@ interface Config {
   readonly principal: EndpointOptions["principal"]
   /** The CORS wrapper, when `cors` is on. */
   readonly cors: Cors.Cors | undefined
+  /** Never answer a POST with SSE. */
+  readonly jsonResponse: boolean
   /** Last verdicts of `hostAllowed` by `Host` value (at most 64). */
   readonly hostVerdicts: Map<string, boolean>
   /**
@@ -555,6 +581,7 @@ const resolveOptions = (
     origins: originRules,
     principal: options.principal,
     cors,
+    jsonResponse: options.jsonResponse === true,
     hostVerdicts: new Map(),
     ownsServer: server.owned,
     upgradeBodyTimeoutMillis: server.requestTimeoutMillis
@@ -718,7 +745,10 @@ const decoder = new TextDecoder()
  * default event type); the explicit line is what the MCP SDKs send.
  * `JSON.stringify` output has no line breaks, so one `data:` line suffices.
  */
-const sseEvent = (json: string): Uint8Array => encoder.encode(`event: message\ndata: ${json}\n\n`)
+const sseEvent = (json: string, eventId?: string | undefined): Uint8Array =>
+  encoder.encode(
+    eventId === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${eventId}\nevent: message\ndata: ${json}\n\n`
+  )
 
 /**
  * Reads the body, capped at `config.maxBodyBytes` bytes received (so chunked
@@ -837,6 +867,21 @@ const handleAuthorized = (
   authentication: Extract<Authentication, { readonly _tag: "Authenticated" }> | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (request.method !== "POST") {
+    // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
+    // GET or DELETE without a session, is not served here.
+    if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
+      const sse = acceptsEventStream(headers["accept"])
+      // With authorization on, the session is the authenticated caller's (its principal binds it).
+      if (authentication !== undefined) {
+        return dispatch(handler, headers, undefined, authentication.auth.principal, sse, request.method, authentication.auth)
+      }
+      return config.principal === undefined
+        ? dispatch(handler, headers, undefined, undefined, sse, request.method)
+        : Effect.flatMap(
+          config.principal(request),
+          (principal) => dispatch(handler, headers, undefined, principal, sse, request.method as "GET" | "DELETE")
+        )
+    }
     return Effect.succeed(HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } }))
   }
   if (mediaType(headers["content-type"]) !== "application/json") {
@@ -863,23 +908,38 @@ const handleAuthorized = (
           errorResponse(413, INVALID_REQUEST, `Request body holds more than ${config.maxJsonValues} JSON values`)
         )
       }
-      let message: unknown
-      try {
-        message = JSON.parse(decoder.decode(body))
-      } catch {
-        return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
-      }
-      if (authorization !== undefined && authentication !== undefined) {
-        const denied = authorization.authorize(authentication, handler.requiredScopes?.(message) ?? [])
-        if (denied !== undefined) return Effect.succeed(denied)
-        return dispatch(handler, headers, message, authentication.auth.principal, authentication.auth)
-      }
-      return config.principal === undefined
-        ? dispatch(handler, headers, message, undefined)
-        : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal))
+      // A large body's work is done in steps with the event loop's other callbacks between them (see LARGE_BODY_BYTES).
+      const large = body.byteLength > LARGE_BODY_BYTES
+      const parsed = Effect.suspend(() => {
+        let message: unknown
+        try {
+          message = JSON.parse(decoder.decode(body))
+        } catch {
+          return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
+        }
+        const sse = !config.jsonResponse && acceptsEventStream(headers["accept"])
+        if (authorization !== undefined && authentication !== undefined) {
+          const denied = authorization.authorize(authentication, handler.requiredScopes?.(message) ?? [])
+          if (denied !== undefined) return Effect.succeed(denied)
+          const authorized = dispatch(handler, headers, message, authentication.auth.principal, sse, "POST", authentication.auth)
+          return large ? Effect.andThen(Effect.yieldNow, authorized) : authorized
+        }
+        const handle = config.principal === undefined
+          ? dispatch(handler, headers, message, undefined, sse)
+          : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal, sse))
+        return large ? Effect.andThen(Effect.yieldNow, handle) : handle
+      })
+      return large ? Effect.andThen(Effect.yieldNow, parsed) : parsed
     }
   })
 }
+
+/**
+ * Bodies larger than this (bytes) are worked on in steps (count the values; decode and parse; dispatch), yielding to
+ * the event loop between them, so that one large request holds other requests up for one step at a time rather than
+ * for all its work at once. Smaller bodies, nearly all requests, take no extra turn.
+ */
+const LARGE_BODY_BYTES = 256 * 1024
 
 /** Hands a parsed message to the dispatcher and turns its reply into the HTTP response. */
 const dispatch = (
@@ -887,12 +947,16 @@ const dispatch = (
   headers: Headers.Headers,
   message: unknown,
   principal: string | undefined,
+  sse: boolean,
+  httpMethod: "POST" | "GET" | "DELETE" = "POST",
   auth?: Incoming["auth"]
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming: Incoming = {
     message,
     headers: (name) => headers[name.toLowerCase()],
     principal,
+    canStream: sse,
+    ...(httpMethod === "POST" ? {} : { httpMethod }),
     ...(auth === undefined ? {} : { auth })
   }
   const id = requestIdOf(message)
@@ -902,27 +966,37 @@ const dispatch = (
         ? Effect.failCause(cause)
         : Effect.as(Effect.logError("HttpTransport: the dispatcher died", cause), internalErrorReply(id))
     ),
-    Effect.flatMap((reply) => toResponse(reply, id, headers))
+    Effect.flatMap((reply) => toResponse(reply, id, sse))
   )
 }
 
 const toResponse = (
   reply: Reply,
   id: RequestId | undefined,
-  headers: Headers.Headers
+  sse: boolean
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   switch (reply._tag) {
     case "Accepted":
-      return Effect.succeed(HttpServerResponse.empty({ status: 202 }))
+      return Effect.succeed(HttpServerResponse.empty({ status: reply.httpStatus ?? 202 }))
     case "Response": {
       const encoded = encodeMessage(reply.message, id)
-      return Effect.succeed(jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 200))
+      const response = jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 200)
+      return Effect.succeed(reply.headers === undefined ? response : HttpServerResponse.setHeaders(response, reply.headers))
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
-      if (acceptsEventStream(headers["accept"])) {
+      if (sse) {
+        const events = reply.events
+        const body = events === undefined
+          ? Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body))
+          : Stream.concat(
+            events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(
+              `id: ${events.prime}\n${events.retryMs === undefined ? "" : `retry: ${events.retryMs}\n`}data: \n\n`
+            )),
+            Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body, events.idOf(m)))
+          )
         return Effect.succeed(HttpServerResponse.stream(
-          Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body)),
+          body,
           {
             contentType: "text/event-stream",
             headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }

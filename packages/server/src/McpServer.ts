@@ -24,48 +24,33 @@ import {
   Cause,
   type Config,
   Context,
+  Duration,
   Effect,
-  Exit,
-  Fiber,
   Layer,
   Option,
-  PubSub,
-  Queue,
   Scheduler,
-  Schema,
-  Scope,
-  Stream
+  Scope
 } from "effect"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Digest } from "effect/crypto"
 import {
-  ClientCapabilities,
-  ErrorCode,
   type Implementation,
   type InputResponses,
-  LoggingLevel,
   McpError,
   MetaKey,
   PROTOCOL_VERSION,
-  type RequestId,
-  type ServerCapabilities,
-  validateRequestHeaders
+  type ServerCapabilities
 } from "@mrtr/protocol"
-import {
-  ElicitationCancelled,
-  ElicitationDeclined,
-  Engine,
-  JournalTooLarge,
-  MissingClientCapability,
-  NotCanonicalJson,
-  RequestState,
-  RoundLimitExceeded
-} from "@mrtr/core"
-import { isRequestId } from "./internal/jsonRpc.ts"
-import * as HttpStatus from "./HttpStatus.ts"
-import * as ToolError from "./ToolError.ts"
+import { Engine, RequestState } from "@mrtr/core"
+import { isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
+import * as Envelope from "./internal/envelope.ts"
+import * as Era from "./internal/era.ts"
+import * as Legacy from "./internal/legacy/dispatch.ts"
+import * as Listen from "./internal/listen.ts"
+import * as ModernReply from "./internal/reply.ts"
+import * as Registry from "./internal/registry.ts"
 import { McpHandler } from "./McpHandler.ts"
-import type { Completer, Prompt } from "./Prompt.ts"
+import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
 import type { Tool } from "./Tool.ts"
@@ -88,7 +73,10 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   results of `server/discover`, the list methods and `resources/read`
  *   (default `{ ttlMs: 0, cacheScope: "private" }`: clients must revalidate).
  * - `maxRounds`, `maxJournalBytes`: bounds of one MRTR conversation
- *   (defaults 16 rounds and 32 KiB).
+ *   (defaults 16 rounds and 32 KiB); on a 2025-11-25 session `maxRounds`
+ *   bounds the rounds the legacy shim runs for one request.
+ * - `legacy`: the 2025-11-25 wire on the same endpoint (on by default; see
+ *   {@link LegacyOptions}); `false` serves 2026-07-28 only.
  *
  * @since 0.1.0
  */
@@ -101,6 +89,38 @@ export interface Options {
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" } | undefined
   readonly maxRounds?: number | undefined
   readonly maxJournalBytes?: number | undefined
+  readonly legacy?: LegacyOptions | false | undefined
+}
+
+/**
+ * Bounds of the 2025-11-25 wire (sessions created by `initialize`):
+ *
+ * - `maxSessions`: most sessions at once (default 1000). Past it, the least
+ *   recently active idle session is ended; when every session is busy,
+ *   `initialize` is answered HTTP 503.
+ * - `sessionIdleTimeout`: a session without any message for this long ends
+ *   (default 30 minutes); its id then answers 404 (-32001).
+ * - `maxPendingInputs`: most unanswered server-to-client requests per
+ *   session (default 64); past it a request needing input fails at once
+ *   (-32600, `data.reason: "too_many_pending_inputs"`).
+ * - `inputTimeout`: how long one server-to-client request (an elicitation,
+ *   a sampling, a roots listing) may wait for its answer (default 5 minutes);
+ *   then it is cancelled and the request fails (-32603,
+ *   `data.reason: "input_timeout"`).
+ *
+ * Sessions live in this process: behind a load balancer, 2025-11-25 clients
+ * need session affinity (the 2026-07-28 wire never does); a request reaching
+ * another instance gets 404 and the client must `initialize` again.
+ *
+ * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management).
+ *
+ * @since 0.2.0
+ */
+export interface LegacyOptions {
+  readonly maxSessions?: number | undefined
+  readonly sessionIdleTimeout?: Duration.Input | undefined
+  readonly maxPendingInputs?: number | undefined
+  readonly inputTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -109,7 +129,7 @@ export interface Options {
  *
  * @since 0.1.0
  */
-export type ListChanged = "tools" | "prompts" | "resources"
+export type ListChanged = Registry.ListChanged
 
 type AnyTool = Tool<any, never>
 type AnyPrompt = Prompt<any, never>
@@ -133,6 +153,19 @@ export class McpServer extends Context.Service<McpServer, {
   readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
   /** The scopes the target of a `tools/call` / `prompts/get` / `resources/read` declared (else none). */
   readonly requiredScopes: (message: unknown) => ReadonlyArray<string>
+  /**
+   * Announces that the resource `uri` changed: `notifications/resources/updated`
+   * to every 2025-11-25 session subscribed to it (`resources/subscribe`).
+   * @since 0.2.0
+   */
+  readonly resourceUpdated: (uri: string) => Effect.Effect<void>
+  /**
+   * How many 2025-11-25 sessions are open (HTTP and stdio), for metrics: it
+   * returns to 0 once every session has ended (DELETE, idle timeout,
+   * eviction, the end of a stdio connection).
+   * @since 0.2.0
+   */
+  readonly legacySessions: Effect.Effect<number>
 }>()("@mrtr/server/McpServer") {}
 
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
@@ -145,102 +178,22 @@ const CACHEABLE = new Set([
   "resources/templates/list",
   "resources/read"
 ])
-const METHODS = new Set([
-  "server/discover",
-  "tools/list",
-  "tools/call",
-  "prompts/list",
-  "prompts/get",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "completion/complete",
-  "subscriptions/listen"
-])
-
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
-
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are
  * refused with -32602 before any handler, digest or decoder recurses into them.
  *
  * @since 0.1.0
  */
-export const MAX_PARAMS_DEPTH = 64
+export const MAX_PARAMS_DEPTH = Envelope.MAX_PARAMS_DEPTH
 
-// Recursive, but never deeper than `max` + 1 calls: it stops at that depth.
-const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
-  if (typeof value !== "object" || value === null) return false
-  if (depth > max) return true
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      if (nestedDeeperThan(value[i], max, depth + 1)) return true
-    }
-    return false
-  }
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && nestedDeeperThan((value as Record<string, unknown>)[key], max, depth + 1)) return true
-  }
-  return false
-}
+type Parsed = Envelope.Parsed
 
-const decodeClientCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
-const isLoggingLevel = Schema.is(LoggingLevel)
-
-const errorReply = (id: RequestId | undefined, error: McpError): Reply => ({
-  _tag: "Response",
-  message: {
-    jsonrpc: "2.0",
-    ...(id === undefined ? {} : { id }),
-    error: error.toJsonRpc()
-  } as WireMessage,
-  httpStatus: HttpStatus.ofError(error.code, "envelope")
+const legacyLimits = (options: LegacyOptions) => ({
+  maxSessions: options.maxSessions ?? 1000,
+  idleTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.sessionIdleTimeout ?? "30 minutes")),
+  maxPendingLegs: options.maxPendingInputs ?? 64,
+  legTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.inputTimeout ?? "5 minutes"))
 })
-
-/** The one frozen answer to every bad, expired or foreign requestState. */
-const INVALID_REQUEST_STATE = McpError.invalidParams("Invalid requestState")
-
-const toMcpError = (error: unknown): McpError | undefined => {
-  if (error instanceof McpError) return error
-  if (error instanceof RequestState.InvalidRequestState) return INVALID_REQUEST_STATE
-  if (error instanceof MissingClientCapability) {
-    return McpError.missingRequiredClientCapability(error.requiredCapabilities)
-  }
-  if (error instanceof RoundLimitExceeded) return McpError.invalidParams(error.message)
-  // Arguments canonical JSON cannot represent (`1e400`, a lone surrogate): the client's to fix.
-  if (error instanceof NotCanonicalJson) return McpError.invalidParams(error.message)
-  // A valid single-use state the replay guard has no room for: not a forgery, the server is saturated.
-  if (error instanceof RequestState.ReplayGuardFull) {
-    return new McpError({ code: ErrorCode.InternalError, message: error.message })
-  }
-  // The answers a client sends make the journal grow: its size is the client's to fix.
-  if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
-    return McpError.invalidParams("The conversation exceeds the server's size limit for requestState")
-  }
-  const tag = isRecord(error) ? error._tag : undefined
-  if (
-    tag === "InvalidToolArguments" || tag === "InvalidPromptArguments" || tag === "InvalidResourceUri"
-  ) {
-    return McpError.invalidParams((error as unknown as Error).message)
-  }
-  return undefined
-}
-
-// A prompt or resource handler that does not catch the user's "no": the
-// request cannot complete, through no fault of the server, so it is not
-// logged as an error. (A tool reports it as a tool execution error instead.)
-const userSaidNo = (error: unknown): McpError | undefined =>
-  error instanceof ElicitationDeclined || error instanceof ElicitationCancelled
-    ? new McpError({ code: ErrorCode.InternalError, message: error.message })
-    : undefined
-
-interface Parsed {
-  readonly id: RequestId
-  readonly method: string
-  readonly params: Record<string, unknown>
-  readonly clientCapabilities: ClientCapabilities
-}
 
 /**
  * Builds the server service. Requires the `RequestStateCodec` (the key
@@ -266,11 +219,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       maxJournalBytes: options.maxJournalBytes ?? 32 * 1024
     }
   }
-  const tools = new Map<string, AnyTool>()
-  const prompts = new Map<string, AnyPrompt>()
-  const resources = new Map<string, AnyResource>()
-  const changes = yield* PubSub.unbounded<ListChanged>()
-  const changed = (kind: ListChanged) => Effect.asVoid(PubSub.publish(changes, kind))
+  const registry = yield* Registry.make
+  const { tools, changes } = registry
 
   const capabilities = (): ServerCapabilities => ({
     tools: { listChanged: true },
@@ -333,199 +283,21 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     )
   }
 
-  const callTool = (parsed: Parsed, principal: string | undefined) => {
-    const name = parsed.params.name
-    if (typeof name !== "string") return Effect.fail(McpError.invalidParams("tools/call needs a string name"))
-    const tool = tools.get(name)
-    if (tool === undefined) return Effect.fail(McpError.invalidParams(`Unknown tool: ${name}`))
-    const args = parsed.params.arguments
-    if (args !== undefined && !isRecord(args)) {
-      return Effect.fail(McpError.invalidParams("tools/call arguments must be an object"))
+  const mrtr = (parsed: Parsed, principal: string | undefined) => {
+    const call = registry.call(parsed.method, parsed.params)
+    if (call instanceof McpError) return Effect.fail(call)
+    if (call instanceof Registry.ResourceNotFound) {
+      return Effect.fail(McpError.invalidParams(`Resource not found: ${call.uri}`, { uri: call.uri }))
     }
-    const handler = tool.call(args ?? {}).pipe(
-      Effect.catch((error: unknown) => {
-        if (toMcpError(error) !== undefined) return Effect.fail(error)
-        // A tool's own typed failure is a tool execution error, reported in the result (see ToolError).
-        const text = ToolError.describe(error)
-        return Effect.logWarning(`Tool ${name} failed: ${text}`).pipe(
-          Effect.annotateLogs({ tool: name }),
-          Effect.andThen(Effect.sync(() =>
-            tool.onError === undefined ? { content: [{ type: "text" as const, text }], isError: true } : tool.onError(error)
-          ))
-        )
-      })
-    )
-    return runMrtr(parsed, principal, name, args ?? {}, handler as unknown as Effect.Effect<Record<string, unknown>, unknown>)
+    return runMrtr(parsed, principal, call.target, call.arguments, call.handler)
   }
 
-  const getPrompt = (parsed: Parsed, principal: string | undefined) => {
-    const name = parsed.params.name
-    if (typeof name !== "string") return Effect.fail(McpError.invalidParams("prompts/get needs a string name"))
-    const prompt = prompts.get(name)
-    if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${name}`))
-    const args = parsed.params.arguments
-    if (args !== undefined && !isRecord(args)) {
-      return Effect.fail(McpError.invalidParams("prompts/get arguments must be an object"))
-    }
-    return runMrtr(parsed, principal, name, args ?? {}, prompt.get(args ?? {}) as any)
-  }
+  const listen = (parsed: Parsed): Reply => Listen.listen(parsed, changes)
 
-  const findResource = (uri: string) => {
-    const exact = resources.get(uri)
-    if (exact !== undefined && exact._tag === "Resource") return { resource: exact, variables: {} }
-    for (const resource of resources.values()) {
-      if (resource._tag !== "ResourceTemplate") continue
-      const variables = resource.match(uri)
-      if (variables !== undefined) return { resource, variables }
-    }
-    return undefined
-  }
+  // -- Envelope, _meta and headers: internal/envelope.ts ----------------------
 
-  const readResource = (parsed: Parsed, principal: string | undefined) => {
-    const uri = parsed.params.uri
-    if (typeof uri !== "string") return Effect.fail(McpError.invalidParams("resources/read needs a string uri"))
-    const found = findResource(uri)
-    if (found === undefined) return Effect.fail(McpError.invalidParams(`Resource not found: ${uri}`, { uri }))
-    return runMrtr(parsed, principal, uri, null, found.resource.read(uri, found.variables) as any)
-  }
-
-  // -- Other methods --------------------------------------------------------
-
-  const list = <A>(key: string, items: Iterable<A>, cursor: unknown) =>
-    cursor !== undefined && cursor !== null
-      ? Effect.fail(McpError.invalidParams("Invalid cursor"))
-      : Effect.succeed({ [key]: Array.from(items) })
-
-  const complete = (parsed: Parsed) => {
-    const ref = parsed.params.ref
-    const argument = parsed.params.argument
-    if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
-      return Effect.fail(McpError.invalidParams("completion/complete needs ref and argument { name, value }"))
-    }
-    let completer: Completer | undefined
-    if (ref.type === "ref/prompt" && typeof ref.name === "string") {
-      const prompt = prompts.get(ref.name)
-      if (prompt === undefined) return Effect.fail(McpError.invalidParams(`Unknown prompt: ${ref.name}`))
-      completer = Object.hasOwn(prompt.completions, argument.name) ? prompt.completions[argument.name] : undefined
-    } else if (ref.type === "ref/resource" && typeof ref.uri === "string") {
-      const resource = resources.get(ref.uri)
-      if (resource === undefined) return Effect.fail(McpError.invalidParams(`Unknown resource template: ${ref.uri}`))
-      completer = Object.hasOwn(resource.completions, argument.name) ? resource.completions[argument.name] : undefined
-    } else {
-      return Effect.fail(McpError.invalidParams("completion/complete ref must be ref/prompt or ref/resource"))
-    }
-    const context = isRecord(parsed.params.context) && isRecord(parsed.params.context.arguments)
-      ? parsed.params.context.arguments as Record<string, string>
-      : {}
-    const value = argument.value
-    const found = completer
-    return (found === undefined ? Effect.succeed([] as ReadonlyArray<string>) : Effect.suspend(() => found(value, context))).pipe(
-      Effect.map((values) => ({
-        completion: {
-          values: values.slice(0, 100),
-          total: values.length,
-          hasMore: values.length > 100
-        }
-      }))
-    )
-  }
-
-  const listen = (parsed: Parsed): Reply => {
-    const filter = isRecord(parsed.params.notifications) ? parsed.params.notifications : {}
-    const honoured: Record<string, boolean> = {}
-    for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]) {
-      if (filter[key] === true) honoured[key] = true
-    }
-    const subscription = { [MetaKey.subscriptionId]: parsed.id }
-    const wanted = (kind: ListChanged) => honoured[`${kind}ListChanged`] === true
-    const ack: WireMessage = {
-      jsonrpc: "2.0",
-      method: "notifications/subscriptions/acknowledged",
-      params: { notifications: honoured, _meta: subscription }
-    }
-    return {
-      _tag: "Stream",
-      messages: Stream.concat(
-        Stream.succeed(ack),
-        Stream.fromPubSub(changes).pipe(
-          Stream.filter(wanted),
-          Stream.map((kind): WireMessage => ({
-            jsonrpc: "2.0",
-            method: `notifications/${kind}/list_changed`,
-            params: { _meta: subscription }
-          }))
-        )
-      )
-    }
-  }
-
-  // -- Envelope, _meta and headers ------------------------------------------
-
-  const parse = (incoming: Incoming): Parsed | Reply => {
-    const message = incoming.message
-    if (!isRecord(message)) {
-      return errorReply(undefined, McpError.invalidRequest(Array.isArray(message)
-        ? "Batches are not supported"
-        : "A JSON-RPC message must be an object"))
-    }
-    const id = isRequestId(message.id) ? message.id : undefined
-    if (message.jsonrpc !== "2.0") return errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\""))
-    if (typeof message.method !== "string") {
-      return errorReply(id, McpError.invalidRequest("A request needs a string method"))
-    }
-    if (!("id" in message)) return { _tag: "Accepted" }
-    if (id === undefined) return errorReply(undefined, McpError.invalidRequest("id must be a string or an integer"))
-    const method = message.method
-    if (!METHODS.has(method)) return errorReply(id, McpError.methodNotFound(method))
-    const params = message.params
-    if (params !== undefined && !isRecord(params)) return errorReply(id, McpError.invalidParams("params must be an object"))
-    const meta = params?._meta
-    if (!isRecord(meta)) return errorReply(id, McpError.invalidParams("Missing params._meta"))
-    const version = meta[MetaKey.protocolVersion]
-    if (typeof version !== "string") {
-      return errorReply(
-        id,
-        McpError.invalidParams(
-          version === undefined
-            ? `Missing _meta["${MetaKey.protocolVersion}"]`
-            : `Invalid _meta["${MetaKey.protocolVersion}"]: not a string`
-        )
-      )
-    }
-    const logLevel = meta[MetaKey.logLevel]
-    if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
-      return errorReply(id, McpError.invalidParams(`Invalid _meta["${MetaKey.logLevel}"]: not a logging level`))
-    }
-    const declared = meta[MetaKey.clientCapabilities]
-    if (!isRecord(declared)) {
-      return errorReply(
-        id,
-        McpError.invalidParams(
-          declared === undefined
-            ? `Missing _meta["${MetaKey.clientCapabilities}"]`
-            : `Invalid _meta["${MetaKey.clientCapabilities}"]: not an object`
-        )
-      )
-    }
-    const decoded = decodeClientCapabilities(declared)
-    if (Exit.isFailure(decoded)) {
-      return errorReply(id, McpError.invalidParams(`Invalid _meta["${MetaKey.clientCapabilities}"]`))
-    }
-    const clientCapabilities = decoded.value
-    if (nestedDeeperThan(params, MAX_PARAMS_DEPTH)) {
-      return errorReply(id, McpError.invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`))
-    }
-    if (incoming.headers !== undefined) {
-      // On tools/call, the tool's x-mcp-header parameters must be mirrored in Mcp-Param-* headers.
-      const tool = method === "tools/call" && typeof params?.name === "string" ? tools.get(params.name) : undefined
-      const mismatch = validateRequestHeaders(incoming.headers, { method, params: params ?? {} }, tool?.definition)
-      if (mismatch !== undefined) return errorReply(id, mismatch)
-    }
-    if (!SUPPORTED_VERSIONS.includes(version)) {
-      return errorReply(id, McpError.unsupportedProtocolVersion(version, SUPPORTED_VERSIONS))
-    }
-    return { id, method, params: params ?? {}, clientCapabilities }
-  }
+  const parse = (incoming: Incoming): Parsed | Reply =>
+    Envelope.parse(incoming, (name) => tools.get(name)?.definition, SUPPORTED_VERSIONS)
 
   const route = (parsed: Parsed, principal: string | undefined): Effect.Effect<unknown, unknown, McpRequest> => {
     const params = parsed.params
@@ -537,29 +309,16 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           ...(options.instructions === undefined ? {} : { instructions: options.instructions })
         })
       case "tools/list":
-        return list("tools", Array.from(tools.values(), (t) => t.definition), params.cursor)
       case "prompts/list":
-        return list("prompts", Array.from(prompts.values(), (p) => p.definition), params.cursor)
       case "resources/list":
-        return list(
-          "resources",
-          Array.from(resources.values()).filter((r) => r._tag === "Resource").map((r) => r.definition),
-          params.cursor
-        )
       case "resources/templates/list":
-        return list(
-          "resourceTemplates",
-          Array.from(resources.values()).filter((r) => r._tag === "ResourceTemplate").map((r) => r.definition),
-          params.cursor
-        )
+        return registry.listMethod(parsed.method, params)
       case "tools/call":
-        return callTool(parsed, principal)
       case "prompts/get":
-        return getPrompt(parsed, principal)
       case "resources/read":
-        return readResource(parsed, principal)
+        return mrtr(parsed, principal)
       case "completion/complete":
-        return complete(parsed)
+        return registry.complete(params)
       default:
         return Effect.fail(McpError.methodNotFound(parsed.method))
     }
@@ -587,63 +346,24 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       })
     )
 
-  const statusOf = (message: WireMessage) => HttpStatus.ofResponse(message, "method")
+  const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> =>
+    ModernReply.reply(parsed, incoming, respond(parsed, incoming.principal))
 
-  // Runs a request; the first notification it emits turns the reply into a stream.
-  // Written with combinators rather than `Effect.gen`: a generator suspended
-  // here for the whole request measurably raised CPU and GC time per request
-  // on the benchmark (bench/index.ts).
-  const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> => {
-    const meta = parsed.params._meta as Record<string, unknown>
-    const accept = incoming.headers?.("accept")
-    const canStream = incoming.headers === undefined || accept === undefined || accept.includes("text/event-stream")
-    const logLevel = typeof meta[MetaKey.logLevel] === "string" ? meta[MetaKey.logLevel] as LoggingLevel : undefined
-    const progressToken = typeof meta.progressToken === "string" || typeof meta.progressToken === "number"
-      ? meta.progressToken
-      : undefined
-    const clientInfo = meta[MetaKey.clientInfo]
-    const context = (notify: McpRequest["Service"]["notify"]) =>
-      McpRequest.of({
-        id: parsed.id,
-        method: parsed.method,
-        clientCapabilities: parsed.clientCapabilities,
-        clientInfo: isRecord(clientInfo) ? clientInfo as Implementation : undefined,
-        logLevel,
-        progressToken,
-        principal: incoming.principal,
-        auth: incoming.auth,
-        notify
-      })
-    // Without a progress token or a log level the request can emit nothing
-    // before its response (the spec forbids unrequested notifications), so it
-    // runs in place: no queue, no fiber.
-    if (!canStream || (progressToken === undefined && logLevel === undefined)) {
-      return Effect.map(
-        Effect.provideService(respond(parsed, incoming.principal), McpRequest, context(() => Effect.void)),
-        (message): Reply => ({ _tag: "Response", message, httpStatus: statusOf(message) })
-      )
-    }
-    return Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) =>
-      Effect.flatMap(
-        respond(parsed, incoming.principal).pipe(
-          Effect.provideService(McpRequest, context((notification) => Effect.asVoid(Queue.offer(queue, notification)))),
-          Effect.tap((response) => Queue.offer(queue, response).pipe(Effect.andThen(Queue.end(queue)))),
-          Effect.forkDetach
-        ),
-        (fiber) =>
-          Effect.map(Queue.take(queue).pipe(Effect.orDie), (first): Reply =>
-            "id" in first
-              ? { _tag: "Response", message: first, httpStatus: statusOf(first) }
-              : {
-                _tag: "Stream",
-                messages: Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(
-                  Stream.ensuring(Fiber.interrupt(fiber))
-                )
-              })
-      ))
-  }
+  const legacy = options.legacy === false ? undefined : Legacy.make({
+    registry,
+    engine,
+    info,
+    instructions: options.instructions,
+    audience,
+    limits: legacyLimits(options.legacy ?? {})
+  })
+  if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
 
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
+    if (legacy !== undefined && Era.classify(incoming) === "legacy") return legacy.handle(incoming)
+    if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
+      return Effect.succeed({ _tag: "Accepted", httpStatus: 405 })
+    }
     const parsed = parse(incoming)
     if ("_tag" in parsed) return Effect.succeed(parsed)
     if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed))
@@ -656,11 +376,11 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     const params = message.params
     switch (message.method) {
       case "tools/call":
-        return (typeof params.name === "string" ? tools.get(params.name)?.scopes : undefined) ?? NO_SCOPES
+        return (typeof params.name === "string" ? registry.tools.get(params.name)?.scopes : undefined) ?? NO_SCOPES
       case "prompts/get":
-        return (typeof params.name === "string" ? prompts.get(params.name)?.scopes : undefined) ?? NO_SCOPES
+        return (typeof params.name === "string" ? registry.prompts.get(params.name)?.scopes : undefined) ?? NO_SCOPES
       case "resources/read":
-        return (typeof params.uri === "string" ? findResource(params.uri)?.resource.scopes : undefined) ?? NO_SCOPES
+        return (typeof params.uri === "string" ? registry.findResource(params.uri)?.resource.scopes : undefined) ?? NO_SCOPES
       default:
         return NO_SCOPES
     }
@@ -669,13 +389,15 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   return McpServer.of({
     info,
     requiredScopes,
-    addTool: (tool) => Effect.suspend(() => (tools.set(tool.name, tool), changed("tools"))),
-    removeTool: (name) => Effect.suspend(() => (tools.delete(name) ? changed("tools") : Effect.void)),
-    addPrompt: (prompt) => Effect.suspend(() => (prompts.set(prompt.name, prompt), changed("prompts"))),
-    removePrompt: (name) => Effect.suspend(() => (prompts.delete(name) ? changed("prompts") : Effect.void)),
-    addResource: (resource) => Effect.suspend(() => (resources.set(resource.key, resource), changed("resources"))),
-    removeResource: (key) => Effect.suspend(() => (resources.delete(key) ? changed("resources") : Effect.void)),
-    handle
+    addTool: registry.addTool,
+    removeTool: registry.removeTool,
+    addPrompt: registry.addPrompt,
+    removePrompt: registry.removePrompt,
+    addResource: registry.addResource,
+    removeResource: registry.removeResource,
+    handle,
+    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri),
+    legacySessions: Effect.sync(() => legacy === undefined ? 0 : legacy.store.sessions.size)
   })
 })
 

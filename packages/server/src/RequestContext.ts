@@ -26,6 +26,7 @@ import type { WireMessage } from "./Transport.ts"
  *   `Authorization.layer` (read it with `Authorization.authInfo`);
  * - `notify`: writes a notification on the request's stream (a no-op when
  *   the transport cannot stream it).
+ * - `closeStream`: see {@link closeStream} (absent where it means nothing).
  *
  * @since 0.1.0
  */
@@ -39,7 +40,25 @@ export class McpRequest extends Context.Service<McpRequest, {
   readonly principal?: string | undefined
   readonly auth?: AuthInfo | undefined
   readonly notify: (notification: WireMessage) => Effect.Effect<void>
+  readonly closeStream?: Effect.Effect<void> | undefined
 }>()("@mrtr/server/McpRequest") {}
+
+/**
+ * Closes the request's SSE connection without ending the request (SEP-1699
+ * polling, 2025-11-25 sessions on Streamable HTTP): the handler goes on, its
+ * later messages (notifications, server-to-client requests, the response)
+ * are kept, and the client receives them by reconnecting with `GET` and the
+ * `Last-Event-ID` of the closed stream (after the `retry` delay the stream
+ * advised). A no-op on stdio, on the 2026-07-28 wire and on a reply that is
+ * not a stream.
+ *
+ * Source: MCP 2025-11-25, basic/transports (resumability and redelivery).
+ *
+ * @since 0.2.0
+ */
+export const closeStream: Effect.Effect<void, never, McpRequest> = McpRequest.use((request) =>
+  request.closeStream ?? Effect.void
+)
 
 // Severities in RFC 5424 order, debug first.
 const LEVELS: ReadonlyArray<LoggingLevel> = LoggingLevel.literals

@@ -29,7 +29,7 @@ import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import { Cause, Duration, Effect, Fiber, FiberMap, FiberSet, Layer, Queue, References, Semaphore, Stdio, Stream } from "effect"
 import { McpHandler } from "./McpHandler.ts"
 import { ErrorCode, errorJson, isObject, isRequestId, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
-import type { Handler, WireMessage } from "./Transport.ts"
+import type { Connection, Handler, WireMessage } from "./Transport.ts"
 
 /**
  * Options of the stdio transport.
@@ -86,6 +86,13 @@ export const run = <E>(
     const others = yield* FiberSet.make()
     const lock = yield* Semaphore.make(1)
     const write = (line: string) => Effect.uninterruptible(lock.withPermit(output(line)))
+    // The connection a 2025-11-25 session (opened by `initialize`) is bound to; it ends with the input.
+    const finalizers: Array<Effect.Effect<void>> = []
+    const connection: Connection = {
+      send: (message) => write(encode(message, undefined)),
+      onClose: (finalizer) => void finalizers.push(finalizer)
+    }
+    yield* Effect.addFinalizer(() => Effect.forEach(finalizers, (finalizer) => finalizer, { discard: true }))
 
     const onMessage = (text: string): Effect.Effect<void> => {
       if (text.trim() === "") return Effect.void
@@ -101,7 +108,7 @@ export const run = <E>(
           yield* FiberMap.remove(requests, cancelled)
         }
         const id = requestIdOf(message)
-        const work = dispatch(handler, message, id, write)
+        const work = dispatch(handler, message, id, write, connection)
         if (id !== undefined && !(yield* FiberMap.has(requests, id))) {
           yield* FiberMap.run(requests, id)(work)
         } else {
@@ -244,10 +251,11 @@ const dispatch = (
   handler: Handler,
   message: unknown,
   id: RequestId | undefined,
-  write: (line: string) => Effect.Effect<void>
+  write: (line: string) => Effect.Effect<void>,
+  connection: Connection
 ): Effect.Effect<void> =>
   Effect.gen(function*() {
-    const reply = yield* handler.handle({ message })
+    const reply = yield* handler.handle({ message, connection })
     switch (reply._tag) {
       case "Accepted":
         return

@@ -23,6 +23,15 @@ import type { AuthInfo } from "./Authorization.ts"
  *   into every sealed `requestState`.
  * - `auth`: the verified access token's caller and scopes (HTTP with
  *   `Authorization.layer`); its `principal` is the one above.
+ * - `httpMethod`: HTTP only, `"POST"` when absent. A `GET` (a 2025-11-25
+ *   session's stream) or `DELETE` (ends the session) has no `message`.
+ * - `connection`: stdio only, the connection (one per process) a 2025-11-25
+ *   session is bound to, with its writer for messages outside any request.
+ * - `canStream`: `false` when the reply cannot be a stream (the client's
+ *   `Accept` lacks `text/event-stream`); a 2025-11-25 request that needs
+ *   input then fails at once instead of waiting for answers that cannot come.
+ *
+ * Source: MCP 2026-07-28 and 2025-11-25, basic/transports.
  *
  * @since 0.1.0
  */
@@ -31,6 +40,41 @@ export interface Incoming {
   readonly headers?: ((name: string) => string | undefined) | undefined
   readonly principal?: string | undefined
   readonly auth?: AuthInfo | undefined
+  readonly httpMethod?: "POST" | "GET" | "DELETE" | undefined
+  readonly connection?: Connection | undefined
+  readonly canStream?: boolean | undefined
+}
+
+/**
+ * A stdio connection as the dispatcher sees it: `send` writes a message to
+ * the client outside any request (list-changed and resource-updated
+ * notifications of a 2025-11-25 session); `onClose` registers what to do
+ * when the connection ends (its session ends with it). Compared by identity.
+ *
+ * Source: MCP 2025-11-25, basic/transports (stdio).
+ *
+ * @since 0.2.0
+ */
+export interface Connection {
+  readonly send: (message: WireMessage) => Effect.Effect<void>
+  readonly onClose: (finalizer: Effect.Effect<void>) => void
+}
+
+/**
+ * SSE event ids of a `Stream` reply (2025-11-25 sessions on HTTP):
+ * `prime` is the id of an empty priming event to send first (none when
+ * undefined), with `retry: <retryMs>` (the reconnection delay a client
+ * should wait, in milliseconds) when given; `idOf` gives each message's
+ * event id, for `Last-Event-ID`.
+ *
+ * Source: MCP 2025-11-25, basic/transports (resumability and redelivery).
+ *
+ * @since 0.2.0
+ */
+export interface EventIds {
+  readonly prime: string | undefined
+  readonly retryMs?: number | undefined
+  readonly idOf: (message: WireMessage) => string | undefined
 }
 
 /**
@@ -44,20 +88,33 @@ export type WireMessage = { readonly jsonrpc: "2.0" } & Readonly<Record<string, 
  * What the dispatcher answers:
  * - `Response`: one JSON-RPC response (result or error) with the HTTP status
  *   the spec gives it (200, or 400/404/500 for errors).
- * - `Accepted`: the message was a notification (HTTP 202, nothing on stdio).
+ *   `headers`: extra HTTP response headers (`Mcp-Session-Id` on the
+ *   response to a 2025-11-25 `initialize`).
+ * - `Accepted`: the message was a notification or a response (HTTP 202, or
+ *   `httpStatus`; nothing on stdio).
  * - `Stream`: messages to write in order, as SSE events on HTTP or lines on
  *   stdio, ending with the response when there is one. Used when a request
  *   emits notifications (progress, log) before its response, and for
  *   `subscriptions/listen`, whose stream ends only when the client goes away
  *   or the server shuts down. The transport interrupts the stream when the
- *   client disconnects, which cancels the request.
+ *   client disconnects, which cancels the request. `events`: SSE event ids
+ *   (2025-11-25 sessions).
  *
  * @since 0.1.0
  */
 export type Reply =
-  | { readonly _tag: "Response"; readonly message: WireMessage; readonly httpStatus: number }
-  | { readonly _tag: "Accepted" }
-  | { readonly _tag: "Stream"; readonly messages: Stream.Stream<WireMessage> }
+  | {
+    readonly _tag: "Response"
+    readonly message: WireMessage
+    readonly httpStatus: number
+    readonly headers?: Readonly<Record<string, string>> | undefined
+  }
+  | { readonly _tag: "Accepted"; readonly httpStatus?: number | undefined }
+  | {
+    readonly _tag: "Stream"
+    readonly messages: Stream.Stream<WireMessage>
+    readonly events?: EventIds | undefined
+  }
 
 /**
  * The dispatcher as transports see it. `handle` never fails: every problem

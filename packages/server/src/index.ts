@@ -26,6 +26,8 @@ export * as HttpTransport from "./HttpTransport.ts"
  */
 export * as HttpServerTransport from "./HttpTransport.ts"
 /** @since 0.1.0 */
+export * as InteractionPage from "./InteractionPage.ts"
+/** @since 0.1.0 */
 export * from "./McpHandler.ts"
 /** @since 0.1.0 */
 export * as McpServer from "./McpServer.ts"

@@ -129,7 +129,10 @@ describe("McpServer dispatch", () => {
       error(yield* handle("hello"), -32600, 400)
       error(yield* handle({ jsonrpc: "1.0", id: 1, method: "tools/list" }), -32600, 400)
       error(yield* handle({ jsonrpc: "2.0", id: { x: 1 }, method: "tools/list" }), -32600, 400)
-      const missingMeta = response(yield* handle({ jsonrpc: "2.0", id: 7, method: "tools/list", params: {} }))
+      // Without any claim of the 2026-07-28 wire a request is 2025-11-25 (the dual-era rule);
+      // with a 2026-07-28 MCP-Protocol-Version header and no _meta it is refused, naming what is missing.
+      const modern = { "mcp-protocol-version": "2026-07-28" }
+      const missingMeta = response(yield* handle({ jsonrpc: "2.0", id: 7, method: "tools/list", params: {} }, modern))
       expect(missingMeta.message.id).toBe(7)
       expect(missingMeta.httpStatus).toBe(400)
       const noCaps = request("tools/list")
@@ -137,7 +140,7 @@ describe("McpServer dispatch", () => {
       error(yield* handle(noCaps), -32602, 400)
       const noVersion = request("tools/list")
       delete (noVersion.params._meta as any)["io.modelcontextprotocol/protocolVersion"]
-      error(yield* handle(noVersion), -32602, 400)
+      error(yield* handle(noVersion, modern), -32602, 400)
       const future = request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" } })
       const e = error(yield* handle(future), -32022, 400)
       expect(e.data).toEqual({ supported: ["2026-07-28"], requested: "2099-01-01" })
@@ -378,7 +381,7 @@ describe("McpServer hostile input", () => {
         const message = request("tools/list")
         if (value === undefined) delete meta(message)[key]
         else meta(message)[key] = value
-        expect(error(yield* handle(message), -32602, 400).message).toMatch(expected)
+        expect(error(yield* handle(message, { "mcp-protocol-version": "2026-07-28" }), -32602, 400).message).toMatch(expected)
       }
     }).pipe(Effect.provide(layer)))
 

@@ -47,11 +47,13 @@ import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
+  ElicitRequestURLParams,
   ElicitResult,
   InputRequest,
   InputResponse,
   Root
 } from "@mrtr/protocol"
+import * as Page from "./internal/interactionPage.ts"
 import * as Recorder from "./Recorder.ts"
 
 type Context = InputContext.InputContext
@@ -93,7 +95,10 @@ export interface Rules<Params, A> {
 /**
  * The elicitation script: `Rules` plus `modes`, the modes the scripted user
  * supports (default `["form"]`; add `"url"` to declare
- * `elicitation.url` and answer URL-mode requests).
+ * `elicitation.url` and answer URL-mode requests), and `urlWait`, the answer
+ * to a URL elicitation accepted before that comes back unchanged (default:
+ * retry at once, no wait, so tests never sleep; each retry is a round and
+ * recorded as a question).
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
@@ -101,6 +106,7 @@ export interface Rules<Params, A> {
  */
 export interface ElicitationScript extends Rules<ElicitRequestParams, ElicitResult> {
   readonly modes?: ReadonlyArray<"form" | "url"> | undefined
+  readonly urlWait?: ElicitationHandler.UrlWaitHandler | undefined
 }
 
 /**
@@ -171,6 +177,58 @@ export const text = (value: string, model = "scripted-model"): CreateMessageResu
   model,
   stopReason: "endTurn"
 })
+
+/**
+ * A value of a field of an interaction page: text, a number, a boolean, or
+ * the choices of a multi-select.
+ *
+ * @since 0.1.0
+ */
+export type PageValue = Page.PageValue
+
+/**
+ * A URL-mode answer that completes the server's interaction page (the page
+ * of `Elicitation.secure`) programmatically, as a person in a browser would:
+ * it opens `params.url`, submits `values` with the page's CSRF token and
+ * cookie, and answers `{ action: "accept" }` once the page says it is done,
+ * so the retry resumes the handler with the value. A page that refuses (an
+ * invalid value: 400, an expired page: 410, already submitted: 409, a
+ * network error) fails the call with `InputHandlerError` whose reason quotes
+ * the page. `options.fetch` replaces the global `fetch` (e.g. a Web handler
+ * serving the page in memory). Script it under `elicitation` with `modes`
+ * including `"url"`:
+ *
+ * ```ts
+ * ScriptedUser.layer({
+ *   elicitation: { modes: ["url"], byKey: { api_key: ScriptedUser.completePage({ api_key: "sk-test-123" }) } }
+ * })
+ * ```
+ *
+ * Source: MCP 2026-07-28, client/elicitation (URL mode).
+ *
+ * @since 0.1.0
+ */
+export const completePage = (
+  values: Readonly<Record<string, PageValue>>,
+  options: { readonly fetch?: typeof fetch | undefined } = {}
+) =>
+(params: ElicitRequestParams, context: Context): Effect.Effect<ElicitResult, Errors.InputHandlerError> => {
+  if (params.mode !== "url") {
+    return Effect.fail(
+      new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: "completePage answers URL-mode elicitations only" })
+    )
+  }
+  return Effect.flatMap(Page.complete(params.url, values, options.fetch ?? globalThis.fetch), (submitted) =>
+    submitted.status === 200
+      ? Effect.succeed(accept())
+      : Effect.fail(
+        new Errors.InputHandlerError({
+          kind: "elicitation",
+          key: context.key,
+          reason: `the interaction page answered ${submitted.status}: ${submitted.text}`
+        })
+      ))
+}
 
 const resolve = <Params, A>(
   kind: "elicitation" | "sampling",
@@ -286,7 +344,21 @@ export const layer = (
           ElicitationHandler.ElicitationHandler,
           ElicitationHandler.ElicitationHandler.of({
             ...(modes.includes("form") ? { form: answer } : {}),
-            ...(modes.includes("url") ? { url: answer } : {})
+            ...(modes.includes("url")
+              ? {
+                url: answer,
+                urlWait: (params: ElicitRequestURLParams, context: ElicitationHandler.UrlWaitContext) =>
+                  recorded(
+                    recorder,
+                    "elicitation",
+                    { method: "elicitation/create", params },
+                    context,
+                    elicitation.urlWait === undefined
+                      ? Effect.succeed(accept())
+                      : elicitation.urlWait(params, context)
+                  )
+              }
+              : {})
           })
         )
       )

@@ -1,0 +1,28 @@
+/**
+ * The README's secure elicitation: a tool asking for an API key on the
+ * server's own page (`Elicitation.secure`), served with the page mounted
+ * beside the MCP endpoint.
+ */
+import { Effect, Layer, Schema } from "effect"
+import { Elicitation } from "@mrtr/core"
+import { HttpTransport, InteractionPage, McpServer, Tool } from "@mrtr/server"
+
+const ApiKey = Schema.Struct({ api_key: Schema.String.check(Schema.isMinLength(12)).annotate({ title: "API key" }) })
+
+const connect = Tool.make("connect", {
+  handler: () =>
+    Effect.gen(function*() {
+      const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Paste your Acme API key", schema: ApiKey })
+      return `connected (${api_key.length} characters)`
+    })
+})
+
+const interactions = InteractionPage.layer() // the store and the page's URL; behind a proxy: { publicBaseUrl }
+const server = McpServer.tools(connect).pipe(
+  Layer.provide(interactions),
+  Layer.provideMerge(McpServer.layer({ name: "acme", version: "1.0.0" }))
+)
+
+/** `/mcp` and the pages under `/mrtr/interactions/<id>`, sharing one store (`port` 0 = a free port). */
+export const serve = (port = 3000) =>
+  HttpTransport.layer({ port, mount: InteractionPage.routes }).pipe(Layer.provide(server), Layer.provide(interactions))

@@ -1,0 +1,296 @@
+/**
+ * Where the value of a secure (URL-mode) elicitation waits between the
+ * browser and the retry: the `InteractionStore` service and its bounded,
+ * expiring in-memory implementation.
+ *
+ * An interaction is created by `Elicitation.secure` on the conversation's
+ * first round (its id then travels sealed in `requestState`), completed by the
+ * server's interaction page when the user submits it, and handed out once to
+ * the retry that resumes the handler. Gotchas: the id is the only secret of
+ * the page's URL (32 random bytes), so it is never logged; a value is handed
+ * out once and deleted (the record stays as a tombstone without the value, so
+ * a second submit of the page is told it was done, and an expired page is told
+ * it expired, for one more TTL, at least a minute); a full store refuses new interactions
+ * (`InteractionStoreFull`) rather than forget pending ones, with bounds per
+ * principal and apart for unauthenticated requests (as the `ReplayGuard`). A fleet needs a
+ * shared store (e.g. Redis: a hash per id with `PXAT`, `take` as a
+ * `GETDEL`-style script): provide another layer of this service.
+ * Source: MCP 2026-07-28, client/elicitation (URL mode, security considerations).
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SecureRandom } from "effect/crypto"
+import type { RequestedSchema } from "./ElicitationSchema.ts"
+
+/**
+ * What the page shows and checks, fixed when the interaction is created:
+ * `message` (the ask's message), `requestedSchema` (the flat form, as
+ * `Elicitation.form` would send it), `principal` (the authenticated user the
+ * conversation belongs to, when authorization is on: only that user may
+ * complete the page).
+ *
+ * @since 0.1.0
+ */
+export interface InteractionForm {
+  readonly message: string
+  readonly requestedSchema: RequestedSchema
+  readonly principal?: string | undefined
+}
+
+/**
+ * The state of an interaction:
+ * - `pending`: the page waits for the user;
+ * - `completed`: the page was submitted, the value waits for the retry;
+ * - `handedOut`: the value went to the handler and was deleted;
+ * - `expired`: nobody completed (or collected) it in time.
+ *
+ * @since 0.1.0
+ */
+export type InteractionState = "pending" | "completed" | "handedOut" | "expired"
+
+/**
+ * One interaction as the store holds it: `id` (43 base64url characters, the
+ * secret part of the page's URL), `csrfToken` (43 base64url characters, for
+ * the page's form), `expiresAt` (epoch milliseconds) and `state`.
+ *
+ * @since 0.1.0
+ */
+export interface Interaction extends InteractionForm {
+  readonly id: string
+  readonly csrfToken: string
+  readonly expiresAt: number
+  readonly state: InteractionState
+}
+
+/**
+ * What `complete` did: `completed` (the value is stored), or why not:
+ * `alreadyCompleted` (completed or handed out before: the page is single
+ * use), `expired`, `unknown` (no such id: tampered, or long gone).
+ *
+ * @since 0.1.0
+ */
+export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "unknown"
+
+/**
+ * The store holds as many interactions (pending, completed or tombstones) as
+ * it may for the request's principal (`scope: "principal"`), or for all
+ * requests without one (`scope: "anonymous"`): no new secure elicitation can
+ * start there until some expire. `capacity` is the bound that was hit.
+ * Answered as the tool's error (the handler may catch it).
+ *
+ * @since 0.1.0
+ */
+export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFull>()("InteractionStoreFull", {
+  scope: Schema.Literals(["principal", "anonymous"]),
+  capacity: Schema.Number
+}) {
+  override get message(): string {
+    return `The server cannot start another secure elicitation now: its interaction store holds ${this.capacity} ` +
+      `interactions ${this.scope === "principal" ? "for this user" : "for unauthenticated requests"}; retry later`
+  }
+}
+
+/**
+ * The interaction store.
+ *
+ * - `create(form, ttlMillis)`: a new `pending` interaction expiring
+ *   `ttlMillis` from now, with fresh random `id` and `csrfToken`; fails with
+ *   {@link InteractionStoreFull}.
+ * - `get(id)`: the interaction (its value never included), `undefined` for an
+ *   unknown id.
+ * - `complete(id, content)`: atomically `pending` → `completed` with
+ *   `content` (the decoded form values, a JSON object).
+ * - `take(id)`: atomically `completed` → `handedOut`, returning the content
+ *   once; `undefined` in any other state.
+ *
+ * Source: MCP 2026-07-28, client/elicitation (URL mode).
+ *
+ * @since 0.1.0
+ */
+export class InteractionStore extends Context.Service<InteractionStore, {
+  readonly create: (form: InteractionForm, ttlMillis: number) => Effect.Effect<Interaction, InteractionStoreFull>
+  readonly get: (id: string) => Effect.Effect<Interaction | undefined>
+  readonly complete: (id: string, content: Readonly<Record<string, unknown>>) => Effect.Effect<CompleteOutcome>
+  readonly take: (id: string) => Effect.Effect<Readonly<Record<string, unknown>> | undefined>
+}>()("@mrtr/core/InteractionStore") {
+  /**
+   * An in-memory store for one server instance (see
+   * {@link InteractionStoreMemoryOptions}). Time comes from the `Clock`
+   * service, ids from `SecureRandom`. Throws a `RangeError` for a bound that
+   * is not a positive integer.
+   *
+   * @since 0.1.0
+   */
+  static readonly makeMemory = (
+    options?: InteractionStoreMemoryOptions
+  ): Effect.Effect<InteractionStore["Service"], never, SecureRandom.SecureRandom> =>
+    Effect.gen(function*() {
+      return makeMemoryWith(yield* SecureRandom.SecureRandom, options)
+    })
+
+  /**
+   * The default in-memory store: at most 10,000 interactions without a
+   * principal, 10,000 for all principals, 100 per principal; WebCrypto
+   * randomness. For a single instance only; a fleet swaps this layer for a
+   * shared store.
+   *
+   * @since 0.1.0
+   */
+  static readonly layerMemory = (options?: InteractionStoreMemoryOptions): Layer.Layer<InteractionStore> =>
+    Layer.effect(InteractionStore, InteractionStore.makeMemory(options)).pipe(
+      Layer.provide(SecureRandom.layerWebCrypto)
+    )
+}
+
+/**
+ * Options of {@link InteractionStore.makeMemory}:
+ *
+ * - `maxEntries`: the most interactions kept (pending, completed and
+ *   tombstones together) for requests without a principal, and, separately,
+ *   for all principals together (default 10,000 each), so unauthenticated
+ *   traffic never takes the room of authenticated users;
+ * - `maxEntriesPerPrincipal`: the most of one principal (default 100), so one
+ *   user cannot fill the store for others.
+ *
+ * Each record is kept until one TTL (at least a minute) after its expiry (so
+ * the page can say it expired or was used), then evicted on use. Nothing live
+ * is forgotten to make room.
+ *
+ * @since 0.1.0
+ */
+export interface InteractionStoreMemoryOptions {
+  readonly maxEntries?: number | undefined
+  readonly maxEntriesPerPrincipal?: number | undefined
+}
+
+interface Entry {
+  interaction: Interaction
+  content: Readonly<Record<string, unknown>> | undefined
+  /** When the record itself is forgotten: one TTL (at least a minute) after `expiresAt`. */
+  readonly forgetAt: number
+}
+
+// How long, at least, an expired or used page can still say so.
+const minimumTombstoneMillis = 60_000
+
+const base64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64url")
+
+const positiveInteger = (name: string, value: number): number => {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`InteractionStore.makeMemory: ${name} must be a positive integer`)
+  }
+  return value
+}
+
+const makeMemoryWith = (
+  random: SecureRandom.SecureRandom["Service"],
+  options: InteractionStoreMemoryOptions | undefined
+): InteractionStore["Service"] => {
+  const maxEntries = positiveInteger("maxEntries", options?.maxEntries ?? 10_000)
+  const maxPerPrincipal = positiveInteger("maxEntriesPerPrincipal", options?.maxEntriesPerPrincipal ?? 100)
+  const entries = new Map<string, Entry>()
+  let anonymous = 0
+  let authenticated = 0
+  const perPrincipal = new Map<string, number>()
+  const add = (entry: Entry) => {
+    entries.set(entry.interaction.id, entry)
+    const principal = entry.interaction.principal
+    if (principal === undefined) anonymous++
+    else {
+      authenticated++
+      perPrincipal.set(principal, (perPrincipal.get(principal) ?? 0) + 1)
+    }
+  }
+  const forget = (id: string, entry: Entry) => {
+    entries.delete(id)
+    const principal = entry.interaction.principal
+    if (principal === undefined) anonymous--
+    else {
+      authenticated--
+      const left = (perPrincipal.get(principal) ?? 1) - 1
+      if (left === 0) perPrincipal.delete(principal)
+      else perPrincipal.set(principal, left)
+    }
+  }
+  const sweep = (now: number) => {
+    for (const [id, entry] of entries) if (entry.forgetAt <= now) forget(id, entry)
+  }
+  // Which bound a new interaction of `principal` would break, if any.
+  const full = (principal: string | undefined): InteractionStoreFull | undefined => {
+    if (principal === undefined) {
+      return anonymous >= maxEntries ? new InteractionStoreFull({ scope: "anonymous", capacity: maxEntries }) : undefined
+    }
+    if ((perPrincipal.get(principal) ?? 0) >= maxPerPrincipal) {
+      return new InteractionStoreFull({ scope: "principal", capacity: maxPerPrincipal })
+    }
+    return authenticated >= maxEntries ? new InteractionStoreFull({ scope: "principal", capacity: maxEntries }) : undefined
+  }
+  // The entry of `id` as of `now`: forgotten past `forgetAt`, marked expired past `expiresAt`.
+  const current = (id: string, now: number): Entry | undefined => {
+    const entry = entries.get(id)
+    if (entry === undefined) return undefined
+    if (entry.forgetAt <= now) {
+      forget(id, entry)
+      return undefined
+    }
+    const state = entry.interaction.state
+    if (entry.interaction.expiresAt <= now && (state === "pending" || state === "completed")) {
+      entry.interaction = { ...entry.interaction, state: "expired" }
+      entry.content = undefined
+    }
+    return entry
+  }
+  const withNow = <A>(f: (now: number) => A): Effect.Effect<A> =>
+    Effect.clockWith((clock) => Effect.sync(() => f(clock.currentTimeMillisUnsafe())))
+
+  return InteractionStore.of({
+    create: (form, ttlMillis) =>
+      Effect.flatMap(random.randomBytes(64), (bytes) =>
+        Effect.clockWith((clock) => {
+          const now = clock.currentTimeMillisUnsafe()
+          if (full(form.principal) !== undefined) sweep(now)
+          const refused = full(form.principal)
+          if (refused !== undefined) return Effect.fail(refused)
+          const ttl = Math.max(1, Math.floor(ttlMillis))
+          const interaction: Interaction = {
+            id: base64url(bytes.subarray(0, 32)),
+            csrfToken: base64url(bytes.subarray(32)),
+            message: form.message,
+            requestedSchema: form.requestedSchema,
+            ...(form.principal === undefined ? {} : { principal: form.principal }),
+            expiresAt: now + ttl,
+            state: "pending"
+          }
+          add({ interaction, content: undefined, forgetAt: now + ttl + Math.max(ttl, minimumTombstoneMillis) })
+          return Effect.succeed(interaction)
+        })),
+    get: (id) => withNow((now) => current(id, now)?.interaction),
+    complete: (id, content) =>
+      withNow((now): CompleteOutcome => {
+        const entry = current(id, now)
+        if (entry === undefined) return "unknown"
+        switch (entry.interaction.state) {
+          case "expired":
+            return "expired"
+          case "completed":
+          case "handedOut":
+            return "alreadyCompleted"
+          case "pending": {
+            entry.interaction = { ...entry.interaction, state: "completed" }
+            entry.content = content
+            return "completed"
+          }
+        }
+      }),
+    take: (id) =>
+      withNow((now) => {
+        const entry = current(id, now)
+        if (entry === undefined || entry.interaction.state !== "completed") return undefined
+        const content = entry.content
+        entry.content = undefined
+        entry.interaction = { ...entry.interaction, state: "handedOut" }
+        return content
+      })
+  })
+}

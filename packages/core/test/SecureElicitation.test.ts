@@ -1,0 +1,202 @@
+/**
+ * `Elicitation.secure` through the engine, round by round: the URL-mode
+ * elicitation carries the page of a real in-memory InteractionStore; an
+ * acceptance before the page is completed gets the same elicitation again; a
+ * completed page resumes the handler with the decoded value, handed out once;
+ * later rounds replay it; the principal is bound; an expired page and a value
+ * the schema refuses are typed failures.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Schema } from "effect"
+import { Digest } from "effect/crypto"
+import type { ClientCapabilities, InputRequiredResult } from "@mrtr/protocol"
+import { validateWire } from "@mrtr/test-support/wire"
+import { TestClock } from "effect/testing"
+import {
+  Elicitation,
+  ElicitationDeclined,
+  Engine,
+  InteractionLinks,
+  InteractionStore,
+  InteractionUnavailable,
+  MissingClientCapability,
+  RoundLimitExceeded
+} from "../src/index.ts"
+import { codecLayer, fixedKeys } from "./fixtures.ts"
+
+const URL_CAPS: ClientCapabilities = { elicitation: { form: {}, url: {} } }
+
+const ApiKey = Schema.Struct({
+  api_key: Schema.String.check(Schema.isMinLength(8)).annotate({ title: "API key" })
+})
+
+const base = { method: "tools/call", target: "connect", arguments: {}, audience: "test", clientCapabilities: URL_CAPS }
+
+const links = Layer.succeed(
+  InteractionLinks.InteractionLinks,
+  InteractionLinks.InteractionLinks.of({ urlOf: (id) => Effect.succeed(`https://mcp.example.com/i/${id}`) })
+)
+
+/** Rounds share one store (as a server instance's rounds do); each round has a fresh codec. */
+const withStore = <A, E>(f: (store: InteractionStore.InteractionStore["Service"]) => Effect.Effect<A, E, any>) =>
+  Effect.gen(function*() {
+    const store = yield* InteractionStore.InteractionStore
+    return yield* f(store).pipe(
+      Effect.provideService(InteractionStore.InteractionStore, store),
+      Effect.provide(links)
+    )
+  }).pipe(Effect.provide(InteractionStore.InteractionStore.layerMemory())) as Effect.Effect<A, E>
+
+const round = <A, E>(handler: Effect.Effect<A, E, any>, request: Partial<Engine.Request> = {}) =>
+  Engine.run(handler, { ...base, ...request }).pipe(
+    Effect.provide(Layer.mergeAll(codecLayer(fixedKeys), Digest.layerWebCrypto))
+  ) as Effect.Effect<Engine.Outcome<A>, E | Engine.RunError>
+
+const inputRequired = <A>(outcome: Engine.Outcome<A>): InputRequiredResult => {
+  assert.strictEqual(outcome._tag, "InputRequired")
+  if (outcome._tag !== "InputRequired") throw new Error("unreachable")
+  validateWire("InputRequiredResult", outcome.result)
+  return outcome.result
+}
+
+const idOf = (result: InputRequiredResult): string => {
+  const params = result.inputRequests?.["api_key"]?.params as { mode: string; url: string }
+  assert.strictEqual(params.mode, "url")
+  return params.url.slice("https://mcp.example.com/i/".length)
+}
+
+const connect = Effect.gen(function*() {
+  const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Paste your Acme API key", schema: ApiKey })
+  return `connected with ${api_key.length} characters`
+})
+
+const accepted = { api_key: { action: "accept" } } as const
+
+describe("Elicitation.secure", () => {
+  it.effect("asks in URL mode, asks again until the page is completed, then resumes with the value once", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const first = inputRequired(yield* round(connect))
+        const request = first.inputRequests?.["api_key"]
+        assert.deepStrictEqual(Object.keys(first.inputRequests ?? {}), ["api_key"])
+        assert.strictEqual(request?.method, "elicitation/create")
+        assert.strictEqual((request?.params as { message: string }).message, "Paste your Acme API key")
+        const id = idOf(first)
+        const interaction = yield* store.get(id)
+        assert.strictEqual(interaction?.state, "pending")
+        assert.deepStrictEqual(interaction?.requestedSchema.required, ["api_key"])
+        assert.strictEqual(interaction?.message, "Paste your Acme API key")
+
+        // the user consented but has not completed the page: the same URL elicitation again
+        const again = inputRequired(
+          yield* round(connect, { inputResponses: accepted, requestState: first.requestState })
+        )
+        assert.deepStrictEqual(again.inputRequests, first.inputRequests)
+        assert.notStrictEqual(again.requestState, first.requestState)
+
+        assert.strictEqual(yield* store.complete(id, { api_key: "sk-12345678" }), "completed")
+        const done = yield* round(connect, { inputResponses: accepted, requestState: again.requestState })
+        assert.deepStrictEqual(done, { _tag: "Complete", value: "connected with 11 characters", round: 2 })
+        assert.strictEqual((yield* store.get(id))?.state, "handedOut")
+        assert.strictEqual(yield* store.take(id), undefined, "handed out once and deleted")
+
+        // an old state replayed after the value was handed out cannot get it again
+        const replayed = yield* Effect.flip(
+          round(connect, { inputResponses: accepted, requestState: again.requestState })
+        )
+        assert.instanceOf(replayed, InteractionUnavailable)
+        assert.strictEqual(replayed.reason, "handedOut")
+      })
+    ))
+
+  it.effect("rounds that only wait for the page do not count toward maxRounds; other rounds still do", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const limited = <A, E>(handler: Effect.Effect<A, E, any>, request: Partial<Engine.Request> = {}) =>
+          round(handler, request).pipe(Effect.provideService(Engine.Limits, { maxRounds: 1, maxJournalBytes: 32 * 1024 }))
+        const handler = Effect.gen(function*() {
+          const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Key?", schema: ApiKey })
+          const { ok } = yield* Elicitation.form({ key: "ok", message: "Go?", schema: Schema.Struct({ ok: Schema.Boolean }) })
+          const { again } = yield* Elicitation.form({ key: "again", message: "Sure?", schema: Schema.Struct({ again: Schema.Boolean }) })
+          return `${api_key}:${ok}:${again}`
+        })
+        let result = inputRequired(yield* limited(handler))
+        // six retries before the page is completed: more than maxRounds (1), none counted
+        for (let i = 0; i < 6; i++) {
+          result = inputRequired(yield* limited(handler, { inputResponses: accepted, requestState: result.requestState }))
+          assert.deepStrictEqual(Object.keys(result.inputRequests ?? {}), ["api_key"])
+        }
+        yield* store.complete(idOf(result), { api_key: "sk-abcdefgh" })
+        result = inputRequired(yield* limited(handler, { inputResponses: accepted, requestState: result.requestState }))
+        assert.deepStrictEqual(Object.keys(result.inputRequests ?? {}), ["ok"])
+        // the next counted round is one too many
+        const tooMany = yield* Effect.flip(
+          limited(handler, { inputResponses: { ok: { action: "accept", content: { ok: true } } }, requestState: result.requestState })
+        )
+        assert.instanceOf(tooMany, RoundLimitExceeded)
+      })
+    ))
+
+  it.effect("later rounds of the same conversation replay the value from the sealed journal", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const handler = Effect.gen(function*() {
+          const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Key?", schema: ApiKey })
+          const { ok } = yield* Elicitation.form({ key: "ok", message: "Go?", schema: Schema.Struct({ ok: Schema.Boolean }) })
+          return `${api_key}:${ok}`
+        })
+        const first = inputRequired(yield* round(handler))
+        yield* store.complete(idOf(first), { api_key: "sk-abcdefgh" })
+        const second = inputRequired(yield* round(handler, { inputResponses: accepted, requestState: first.requestState }))
+        assert.deepStrictEqual(Object.keys(second.inputRequests ?? {}), ["ok"])
+        const done = yield* round(handler, {
+          inputResponses: { ok: { action: "accept", content: { ok: true } } },
+          requestState: second.requestState
+        })
+        assert.deepStrictEqual(done, { _tag: "Complete", value: "sk-abcdefgh:true", round: 2 })
+      })
+    ))
+
+  it.effect("binds the interaction to the request's principal", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const first = inputRequired(yield* round(connect, { principal: "alice" }))
+        assert.strictEqual((yield* store.get(idOf(first)))?.principal, "alice")
+      })
+    ))
+
+  it.effect("a decline is ElicitationDeclined; a client without elicitation.url gets MissingClientCapability", () =>
+    withStore(() =>
+      Effect.gen(function*() {
+        const first = inputRequired(yield* round(connect))
+        const declined = yield* Effect.flip(
+          round(connect, { inputResponses: { api_key: { action: "decline" } }, requestState: first.requestState })
+        )
+        assert.instanceOf(declined, ElicitationDeclined)
+        const missing = yield* Effect.flip(round(connect, { clientCapabilities: { elicitation: {} } }))
+        assert.instanceOf(missing, MissingClientCapability)
+        assert.deepStrictEqual(missing.requiredCapabilities, { elicitation: { url: {} } })
+      })
+    ))
+
+  it.effect("an expired page and a value the schema refuses are InteractionUnavailable", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const handler = Elicitation.secure({ key: "api_key", message: "Key?", schema: ApiKey, ttl: "1 minute" })
+        const first = inputRequired(yield* round(handler))
+        yield* TestClock.adjust("61 seconds")
+        const expired = yield* Effect.flip(
+          round(handler, { inputResponses: accepted, requestState: first.requestState })
+        )
+        assert.instanceOf(expired, InteractionUnavailable)
+        assert.strictEqual(expired.reason, "expired")
+
+        // a stored value that does not decode (a shared store written by something else than the page)
+        const again = inputRequired(yield* round(connect))
+        yield* store.complete(idOf(again), { api_key: "short" })
+        const refused = yield* Effect.flip(round(connect, { inputResponses: accepted, requestState: again.requestState }))
+        assert.instanceOf(refused, InteractionUnavailable)
+        assert.strictEqual(refused.reason, "refused")
+      })
+    ))
+})

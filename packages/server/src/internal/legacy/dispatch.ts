@@ -1,0 +1,511 @@
+/**
+ * The 2025-11-25 dispatcher: answers the messages the era classifier
+ * (`internal/era.ts`) routes to the legacy wire, against the registries and
+ * the engine the 2026-07-28 dispatcher uses.
+ *
+ * - Lifecycle: `initialize` (version negotiation, a session; on HTTP its
+ *   `Mcp-Session-Id` header), `notifications/initialized`, `ping`; on HTTP
+ *   `GET` (the session's stream, resumable with `Last-Event-ID`) and
+ *   `DELETE` (ends the session).
+ * - Utilities: `logging/setLevel`, `resources/subscribe` / `unsubscribe`
+ *   (`notifications/resources/updated`), list-changed notifications,
+ *   `notifications/cancelled` (interrupts the request), progress and log
+ *   notifications on the request's stream, `completion/complete`.
+ * - `tools/call`, `prompts/get`, `resources/read`: the shim (`shim.ts`).
+ * - Posted responses: the answers to the shim's server-to-client requests
+ *   (unknown, late or duplicate ids are ignored).
+ *
+ * Encoding: legacy results carry no `resultType`, `ttlMs`, `cacheScope` or
+ * 2026 `_meta` keys; a missing resource is -32002 with `data.uri`; an ask the
+ * session's capabilities cannot answer (not caught by the handler) is -32600
+ * with `data.requiredCapabilities`. JSON-RPC errors of requests travel with
+ * HTTP 200 (legacy clients read them from the body); session errors are
+ * 400 (-32000: bad version header; -32600: initialize twice), 404 (-32001: unknown
+ * or ended session, or one another authenticated principal opened), 409 (a second GET stream) and 503 (no room for a session).
+ * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
+ * server/*; /work/shared/spec/legacy-2025-11-25.md A, B, D.
+ */
+import { Cause, Deferred, Effect, Exit, Fiber, Option, Queue, Schema, Stream } from "effect"
+import {
+  ClientCapabilities,
+  ErrorCode,
+  type Implementation,
+  Legacy,
+  LoggingLevel,
+  McpError,
+  type RequestId
+} from "@mrtr/protocol"
+import { type Engine, MissingClientCapability } from "@mrtr/core"
+import { McpRequest } from "../../RequestContext.ts"
+import type { EventIds, Incoming, Reply, WireMessage } from "../../Transport.ts"
+import { errorReply, isRecord, toMcpError, userSaidNo } from "../errors.ts"
+import { isRequestId } from "../jsonRpc.ts"
+import { type Registry, ResourceNotFound } from "../registry.ts"
+import * as Session from "./session.ts"
+import { drive } from "./shim.ts"
+
+/** What the legacy dispatcher shares with the server. */
+export interface Core {
+  readonly registry: Registry
+  readonly engine: Engine.Services
+  readonly info: Implementation
+  readonly instructions: string | undefined
+  readonly audience: string
+  readonly limits: Session.Limits
+}
+
+const decodeCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
+const decodeInitialize = Schema.decodeUnknownExit(Legacy.InitializeRequestParams)
+const isLoggingLevel = Schema.is(LoggingLevel)
+
+/** The legacy error codes of session management (TS SDK and conformance practice). */
+const SESSION_ERROR = -32000
+const SESSION_NOT_FOUND = -32001
+const RESOURCE_NOT_FOUND = -32002
+
+const sessionError = (code: number, message: string, httpStatus: number, id?: RequestId): Reply =>
+  errorReply(id, new McpError({ code, message }), httpStatus)
+
+const result = (id: RequestId, value: unknown, headers?: Record<string, string>): Reply => ({
+  _tag: "Response",
+  message: { jsonrpc: "2.0", id, result: value },
+  httpStatus: 200,
+  ...(headers === undefined ? {} : { headers })
+})
+
+const LEVELS = LoggingLevel.literals
+
+/** The reconnection delay a session's SSE streams advise (`retry:`), in milliseconds. */
+const RETRY_MS = 1000
+
+/** Builds the legacy dispatcher over `core`. */
+export const make = (core: Core) => {
+  const store = Session.makeStore(core.limits)
+  const byConnection = new WeakMap<object, Session.Session>()
+
+  const capabilities: Legacy.ServerCapabilities = {
+    tools: { listChanged: true },
+    prompts: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    completions: {},
+    logging: {}
+  }
+
+  const broadcast = (message: WireMessage, to: (session: Session.Session) => boolean = () => true) =>
+    Effect.suspend(() =>
+      Effect.forEach(
+        Array.from(store.sessions.values()).filter(to),
+        (session) => Session.sendOutside(session, message),
+        { discard: true }
+      )
+    )
+
+  /** `notifications/<kind>/list_changed` to every session. */
+  const listChanged = (kind: string) => broadcast({ jsonrpc: "2.0", method: `notifications/${kind}/list_changed` })
+
+  /** `notifications/resources/updated` to the sessions subscribed to `uri`. */
+  const resourceUpdated = (uri: string) =>
+    broadcast(
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } },
+      (session) => session.subscriptions.has(uri)
+    )
+
+  // -- Errors -----------------------------------------------------------------
+
+  const legacyError = (error: unknown, inSession: boolean): McpError | undefined => {
+    if (error instanceof MissingClientCapability && !inSession) {
+      // Outside any session no capability is known, and no request could reach the client anyway.
+      return new McpError({
+        code: ErrorCode.InvalidRequest,
+        message: "This request needs input from the client, which a 2025-11-25 request outside any session cannot carry: initialize a session first",
+        data: { reason: "input_undeliverable", requiredCapabilities: error.requiredCapabilities }
+      })
+    }
+    if (error instanceof MissingClientCapability) {
+      return new McpError({
+        code: ErrorCode.InvalidRequest,
+        message: `This request needs a client capability the session did not declare in initialize (${
+          Object.keys(error.requiredCapabilities).join(", ")
+        })`,
+        data: { reason: "client_capability_missing", requiredCapabilities: error.requiredCapabilities }
+      })
+    }
+    return toMcpError(error) ?? userSaidNo(error)
+  }
+
+  const respond = (
+    id: RequestId,
+    method: string,
+    work: Effect.Effect<unknown, unknown>,
+    inSession = true
+  ): Effect.Effect<WireMessage> =>
+    work.pipe(
+      Effect.map((value): WireMessage => ({ jsonrpc: "2.0", id, result: value })),
+      Effect.catchCause((cause): Effect.Effect<WireMessage> => {
+        const failure = Cause.findErrorOption(cause)
+        const known = Option.isSome(failure) ? legacyError(failure.value, inSession) : undefined
+        if (known !== undefined) return Effect.succeed({ jsonrpc: "2.0", id, error: known.toJsonRpc() })
+        return Effect.logError("Request failed", cause).pipe(
+          Effect.annotateLogs({ method, era: "2025-11-25" }),
+          Effect.as({ jsonrpc: "2.0", id, error: McpError.internalError().toJsonRpc() })
+        )
+      })
+    )
+
+  // -- Streams --------------------------------------------------------------------
+
+  /** The event ids of a session's stream; only 2025-11-25 clients get an (empty) priming event. */
+  const eventsOf = (session: Session.Session, stream: Session.EventStream, prime: boolean): EventIds => ({
+    prime: prime && session.protocolVersion >= "2025-11-25" ? `${stream.id}.0` : undefined,
+    retryMs: RETRY_MS,
+    idOf: (message) => session.eventIds.get(message)
+  })
+
+  const track = (session: Session.Session | undefined, id: RequestId, fiber: Fiber.Fiber<unknown, unknown>) => {
+    if (session === undefined) return
+    session.inflight.set(id, fiber)
+    fiber.addObserver(() => {
+      if (session.inflight.get(id) === fiber) session.inflight.delete(id)
+    })
+  }
+
+  /**
+   * Runs a request whose handler may emit messages before its response; the
+   * first one decides between a plain response and a stream. The request is
+   * registered for `notifications/cancelled` while it runs; the reply's
+   * stream closing interrupts it. On an HTTP session the messages are
+   * recorded on a POST event stream, which `closeStream` can detach from the
+   * POST (SEP-1699): the request goes on, and a GET with `Last-Event-ID`
+   * receives the rest.
+   */
+  const streamed = (
+    session: Session.Session | undefined,
+    id: RequestId,
+    canStream: boolean,
+    http: boolean,
+    run: (
+      emit: (message: WireMessage) => Effect.Effect<void>,
+      closeStream: Effect.Effect<void>
+    ) => Effect.Effect<WireMessage>
+  ): Effect.Effect<Reply> =>
+    Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) => {
+      const events = http && session !== undefined && canStream ? Session.openStream(session, "post") : undefined
+      if (events !== undefined) events.subscriber = queue
+      const emit = !canStream
+        ? () => Effect.void
+        : events !== undefined && session !== undefined
+        ? (message: WireMessage) => Effect.sync(() => Session.deliver(session, events, message))
+        : (message: WireMessage) => Effect.asVoid(Queue.offer(queue, message))
+      const closeStream = events === undefined ? Effect.void : Effect.sync(() => {
+        if (events.detached || events.done) return
+        events.detached = true
+        events.subscriber = undefined
+        Queue.endUnsafe(queue)
+      })
+      return Effect.flatMap(
+        run(emit, closeStream).pipe(
+          // The response, whatever the client accepts: recorded on the session's stream, or queued.
+          Effect.flatMap((response) =>
+            events !== undefined && session !== undefined
+              ? Effect.sync(() => Session.deliver(session, events, response))
+              : Effect.asVoid(Queue.offer(queue, response))
+          ),
+          Effect.ensuring(Effect.sync(() => {
+            if (events !== undefined && session !== undefined) Session.finish(session, events)
+            Queue.endUnsafe(queue)
+          })),
+          Effect.forkDetach
+        ),
+        (fiber) => {
+          track(session, id, fiber)
+          // Closing the reply cancels the request, unless the server detached it (SEP-1699).
+          const cancel = Effect.suspend(() => events?.detached === true ? Effect.void : Fiber.interrupt(fiber))
+          return Queue.take(queue).pipe(
+            Effect.map((first): Reply => {
+              if (!("method" in first)) return { _tag: "Response", message: first, httpStatus: 200 }
+              const messages = Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(Stream.ensuring(cancel))
+              return events === undefined || session === undefined
+                ? { _tag: "Stream", messages }
+                : { _tag: "Stream", messages, events: eventsOf(session, events, true) }
+            }),
+            // Ended without a message: cancelled (no response), or detached before its first message.
+            Effect.catch(() =>
+              Effect.succeed<Reply>(
+                events !== undefined && session !== undefined && events.detached
+                  ? { _tag: "Stream", messages: Stream.empty, events: eventsOf(session, events, true) }
+                  : { _tag: "Accepted" }
+              )
+            ),
+            Effect.onInterrupt(() => cancel)
+          )
+        }
+      )
+    })
+
+  /**
+   * A GET: the session's stream (messages outside any request), or, with the
+   * `Last-Event-ID` of a POST stream, that stream's events after the id and
+   * then its live messages up to its response.
+   */
+  const getStream = (session: Session.Session, lastEventId: string | undefined): Effect.Effect<Reply> =>
+    Effect.map(Queue.unbounded<WireMessage, Cause.Done>(), (queue): Reply => {
+      const resumed = lastEventId === undefined ? undefined : Session.replayAfter(session, lastEventId)
+      if (resumed !== undefined && resumed.stream.kind === "post") {
+        const stream = resumed.stream
+        for (const message of resumed.events) Queue.offerUnsafe(queue, message)
+        if (stream.done) Queue.endUnsafe(queue)
+        else {
+          if (stream.subscriber !== undefined) Queue.endUnsafe(stream.subscriber)
+          stream.subscriber = queue
+        }
+        return { _tag: "Stream", messages: Stream.fromQueue(queue), events: eventsOf(session, stream, false) }
+      }
+      if (session.getStream !== undefined) {
+        return sessionError(SESSION_ERROR, "Conflict: only one GET stream per session", 409)
+      }
+      const stream = resumed?.stream ?? Session.openStream(session, "get")
+      session.getStream = queue
+      const live = Stream.fromQueue(queue).pipe(
+        Stream.map((message: WireMessage) => {
+          Session.record(session, stream, message)
+          return message
+        })
+      )
+      return {
+        _tag: "Stream",
+        messages: Stream.concat(Stream.fromIterable<WireMessage>(resumed?.events ?? []), live).pipe(
+          Stream.ensuring(Effect.sync(() => {
+            if (session.getStream === queue) session.getStream = undefined
+          }))
+        ),
+        events: eventsOf(session, stream, resumed === undefined)
+      }
+    })
+
+  // -- Messages ---------------------------------------------------------------------
+
+  const initialize = (incoming: Incoming, id: RequestId, params: unknown): Effect.Effect<Reply> =>
+    Effect.suspend(() => {
+      const decoded = decodeInitialize(params ?? {})
+      if (Exit.isFailure(decoded)) {
+        return Effect.succeed(errorReply(
+          id,
+          McpError.invalidParams("initialize needs protocolVersion, capabilities and clientInfo"),
+          200
+        ))
+      }
+      const connection = incoming.connection
+      const header = incoming.headers?.("mcp-protocol-version")
+      if (header !== undefined && !Legacy.VERSIONS.includes(header)) {
+        return Effect.succeed(errorReply(
+          id,
+          McpError.headerMismatch(
+            `initialize selects the 2025-11-25 lifecycle, but MCP-Protocol-Version is ${header}`
+          )
+        ))
+      }
+      const capabilitiesDeclared = decodeCapabilities(decoded.value.capabilities)
+      return Effect.map(
+        connection === undefined ? store.makeRoom() : Effect.succeed(true),
+        (room): Reply => {
+          if (!room) return sessionError(SESSION_ERROR, "Service unavailable: too many sessions", 503, id)
+          const session = store.create({
+            protocolVersion: Legacy.negotiate(decoded.value.protocolVersion),
+            clientCapabilities: Exit.isSuccess(capabilitiesDeclared) ? capabilitiesDeclared.value : {},
+            clientInfo: decoded.value.clientInfo,
+            send: connection?.send,
+            principal: incoming.principal,
+            stored: true
+          })
+          if (connection !== undefined) {
+            byConnection.set(connection, session)
+            connection.onClose(Effect.suspend(() => {
+              byConnection.delete(connection)
+              return store.remove(session)
+            }))
+          }
+          const value: Legacy.InitializeResult = {
+            protocolVersion: session.protocolVersion,
+            capabilities,
+            serverInfo: core.info,
+            ...(core.instructions === undefined ? {} : { instructions: core.instructions })
+          }
+          return result(id, value, connection === undefined ? { "mcp-session-id": session.id } : undefined)
+        }
+      )
+    })
+
+  const call = (
+    incoming: Incoming,
+    session: Session.Session | undefined,
+    id: RequestId,
+    method: string,
+    params: Record<string, unknown>
+  ): Effect.Effect<Reply> => {
+    const found = core.registry.call(method, params)
+    if (found instanceof McpError) return Effect.succeed(errorReply(id, found, 200))
+    if (found instanceof ResourceNotFound) {
+      return Effect.succeed(errorReply(
+        id,
+        new McpError({ code: RESOURCE_NOT_FOUND, message: `Resource not found: ${found.uri}`, data: { uri: found.uri } }),
+        200
+      ))
+    }
+    const http = incoming.connection === undefined
+    const canStream = incoming.canStream ?? true
+    const meta = isRecord(params._meta) ? params._meta : {}
+    const progressToken = typeof meta.progressToken === "string" || typeof meta.progressToken === "number"
+      ? meta.progressToken
+      : undefined
+    return streamed(session, id, canStream, http, (emit, closeStream) =>
+      respond(
+        id,
+        method,
+        drive({
+          engine: core.engine,
+          audience: core.audience,
+          principal: incoming.principal,
+          session,
+          canDeliver: canStream,
+          emit,
+          maxPendingLegs: core.limits.maxPendingLegs,
+          legTimeoutMs: core.limits.legTimeoutMs
+        }, found).pipe(
+          Effect.provideService(McpRequest, McpRequest.of({
+            id,
+            method,
+            clientCapabilities: session?.clientCapabilities ?? {},
+            clientInfo: session?.clientInfo,
+            logLevel: session === undefined ? undefined : session.logLevel ?? "debug",
+            progressToken,
+            principal: incoming.principal,
+            auth: incoming.auth,
+            notify: emit,
+            closeStream
+          }))
+        ) as Effect.Effect<Record<string, unknown>>,
+        session !== undefined
+      ))
+  }
+
+  const request = (
+    incoming: Incoming,
+    session: Session.Session | undefined,
+    id: RequestId,
+    method: string,
+    params: Record<string, unknown>
+  ): Effect.Effect<Reply> => {
+    switch (method) {
+      case "initialize":
+        return session === undefined
+          ? initialize(incoming, id, params)
+          : Effect.succeed(sessionError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized", 400, id))
+      case "ping":
+        return Effect.succeed(result(id, {}))
+      case "logging/setLevel": {
+        if (!isLoggingLevel(params.level)) {
+          return Effect.succeed(errorReply(id, McpError.invalidParams(`Invalid log level: one of ${LEVELS.join(", ")}`), 200))
+        }
+        if (session !== undefined) session.logLevel = params.level
+        return Effect.succeed(result(id, {}))
+      }
+      case "resources/subscribe":
+      case "resources/unsubscribe": {
+        if (typeof params.uri !== "string") {
+          return Effect.succeed(errorReply(id, McpError.invalidParams(`${method} needs a string uri`), 200))
+        }
+        if (session !== undefined) {
+          if (method === "resources/subscribe") session.subscriptions.add(params.uri)
+          else session.subscriptions.delete(params.uri)
+        }
+        return Effect.succeed(result(id, {}))
+      }
+      case "tools/list":
+      case "prompts/list":
+      case "resources/list":
+      case "resources/templates/list":
+        return Effect.map(respond(id, method, core.registry.listMethod(method, params)), (message) => reply(message))
+      case "completion/complete":
+        return Effect.map(respond(id, method, core.registry.complete(params)), (message) => reply(message))
+      case "tools/call":
+      case "prompts/get":
+      case "resources/read":
+        return call(incoming, session, id, method, params)
+      default:
+        return Effect.succeed(errorReply(id, McpError.methodNotFound(method), 200))
+    }
+  }
+
+  const reply = (message: WireMessage): Reply => ({ _tag: "Response", message, httpStatus: 200 })
+
+  const notification = (session: Session.Session | undefined, method: string, params: Record<string, unknown>) =>
+    Effect.suspend((): Effect.Effect<Reply> => {
+      if (session === undefined) return Effect.succeed<Reply>({ _tag: "Accepted" })
+      if (method === "notifications/initialized") session.initialized = true
+      if (method === "notifications/cancelled" && isRequestId(params.requestId)) {
+        const fiber = session.inflight.get(params.requestId)
+        if (fiber !== undefined) return Effect.as(Fiber.interrupt(fiber), { _tag: "Accepted" } as Reply)
+      }
+      return Effect.succeed<Reply>({ _tag: "Accepted" })
+    })
+
+  /** A posted response: the answer to one of the shim's server-to-client requests. */
+  const answer = (session: Session.Session | undefined, message: Record<string, unknown>): Effect.Effect<Reply> =>
+    Effect.suspend((): Effect.Effect<Reply> => {
+      const id = message.id
+      const leg = session !== undefined && isRequestId(id) ? session.legs.get(id) : undefined
+      // Unknown, late or duplicate ids: ignored (the spec's "ignore unknown responses").
+      if (leg === undefined || session === undefined) return Effect.succeed<Reply>({ _tag: "Accepted" })
+      session.legs.delete(id as RequestId)
+      const settled = "error" in message
+        ? Deferred.fail(leg, new Session.LegRejected(message.error))
+        : Deferred.succeed(leg, message.result)
+      return Effect.as(settled, { _tag: "Accepted" as const })
+    })
+
+  /** Finds the session of a message: by connection (stdio) or `Mcp-Session-Id` (HTTP). */
+  const sessionOf = (incoming: Incoming): Session.Session | undefined | "unknown" => {
+    if (incoming.connection !== undefined) return byConnection.get(incoming.connection)
+    const id = incoming.headers?.("mcp-session-id")
+    if (id === undefined) return undefined
+    const session = store.get(id)
+    // A session id is no credential: another principal presenting it finds no session.
+    return session === undefined || session.ended || session.principal !== incoming.principal ? "unknown" : session
+  }
+
+  const handle = (incoming: Incoming): Effect.Effect<Reply> =>
+    Effect.andThen(store.sweep(Date.now()), Effect.suspend(() => dispatch(incoming)))
+
+  const dispatch = (incoming: Incoming): Effect.Effect<Reply> => {
+    const session = sessionOf(incoming)
+    if (session === "unknown") {
+      const id = isRecord(incoming.message) && isRequestId(incoming.message.id) ? incoming.message.id : undefined
+      return Effect.succeed(sessionError(SESSION_NOT_FOUND, "Session not found", 404, id))
+    }
+    if (session !== undefined) session.lastActive = Date.now()
+    if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
+      if (session === undefined) return Effect.succeed(sessionError(SESSION_ERROR, "Bad Request: Mcp-Session-Id required", 400))
+      if (incoming.httpMethod === "DELETE") return Effect.as(store.remove(session), { _tag: "Accepted", httpStatus: 200 } as Reply)
+      return getStream(session, incoming.headers?.("last-event-id"))
+    }
+    const message = incoming.message
+    if (!isRecord(message)) return Effect.succeed(errorReply(undefined, McpError.invalidRequest("A JSON-RPC message must be an object")))
+    const id = isRequestId(message.id) ? message.id : undefined
+    if (message.jsonrpc !== "2.0") return Effect.succeed(errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\"")))
+    if (typeof message.method !== "string") return answer(session, message)
+    const version = incoming.headers?.("mcp-protocol-version")
+    if (version !== undefined && !Legacy.VERSIONS.includes(version) && message.method !== "initialize") {
+      return Effect.succeed(sessionError(SESSION_ERROR, `Bad Request: Unsupported protocol version: ${version}`, 400, id))
+    }
+    const params = message.params === undefined ? {} : message.params
+    if (!isRecord(params)) return Effect.succeed(errorReply(id, McpError.invalidParams("params must be an object"), 200))
+    if (!("id" in message)) return notification(session, message.method, params)
+    if (id === undefined) return Effect.succeed(errorReply(undefined, McpError.invalidRequest("id must be a string or an integer")))
+    return request(incoming, session, id, message.method, params)
+  }
+
+  return { handle, listChanged, resourceUpdated, store }
+}
+
+/** The legacy dispatcher. */
+export type Dispatcher = ReturnType<typeof make>

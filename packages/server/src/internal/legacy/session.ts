@@ -1,0 +1,273 @@
+/**
+ * 2025-11-25 sessions: what a legacy client declared in `initialize` and what
+ * the server holds for it between messages (the negotiated version, the
+ * capabilities the shim checks asks against, the log level of
+ * `logging/setLevel`, resource subscriptions, the server-to-client requests
+ * awaiting answers, the requests in flight, and the SSE event log used for
+ * `Last-Event-ID` resumption).
+ *
+ * A session is created by `initialize`: on Streamable HTTP it is found by its
+ * `Mcp-Session-Id` (a random UUID: visible ASCII, cryptographically secure),
+ * on stdio by the connection. The store is bounded: at most `maxSessions`
+ * (past it the least recently active idle session is ended; when every
+ * session is busy, `initialize` is refused), each ended after `idleTimeout`
+ * without traffic, each with at most `maxPendingLegs` unanswered
+ * server-to-client requests. Idle sessions are swept on the next legacy
+ * message, so memory returns to its baseline once sessions end. A stdio
+ * session is neither swept nor evicted: it ends with its connection.
+ *
+ * Gotcha: sessions live in this process. In a fleet, a 2025-11-25 client must
+ * reach the instance that created its session (affinity); elsewhere its id is
+ * unknown and it gets 404 and must `initialize` again. The 2026-07-28 wire
+ * never needs affinity.
+ * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management,
+ * resumability).
+ */
+import { type Cause, Deferred, Effect, Fiber, Queue } from "effect"
+import type { ClientCapabilities, Implementation, LoggingLevel, RequestId } from "@mrtr/protocol"
+import type { WireMessage } from "../../Transport.ts"
+
+/** The bounds of the session store; see the module header. */
+export interface Limits {
+  readonly maxSessions: number
+  /** Milliseconds without any message before a session ends. */
+  readonly idleTimeoutMs: number
+  readonly maxPendingLegs: number
+  /** Milliseconds a server-to-client request may wait for its answer. */
+  readonly legTimeoutMs: number
+}
+
+/** How a leg ended when it did not get a result: the client's JSON-RPC error. */
+export class LegRejected {
+  readonly _tag = "LegRejected"
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * One SSE stream of a session (a POST's or the GET stream), with its recent
+ * events for replay. A POST stream's `subscriber` is the connection its live
+ * messages go to: the POST's own response, or, once the server closed that
+ * connection (`detached`, SEP-1699 polling), the GET that resumed it with
+ * `Last-Event-ID`. `done` once its response is recorded.
+ */
+export interface EventStream {
+  readonly id: string
+  readonly kind: "post" | "get"
+  seq: number
+  readonly events: Array<{ readonly seq: number; readonly message: WireMessage }>
+  subscriber: Queue.Queue<WireMessage, Cause.Done> | undefined
+  detached: boolean
+  done: boolean
+}
+
+const MAX_EVENTS_PER_STREAM = 256
+const MAX_STREAMS_KEPT = 32
+
+/** A 2025-11-25 session. */
+export interface Session {
+  readonly id: string
+  /** The authenticated principal that opened the session; only it may use the session id. */
+  readonly principal: string | undefined
+  readonly protocolVersion: string
+  readonly clientCapabilities: ClientCapabilities
+  readonly clientInfo: Implementation | undefined
+  logLevel: LoggingLevel | undefined
+  initialized: boolean
+  readonly subscriptions: Set<string>
+  /** Server-to-client requests awaiting their answer, by JSON-RPC id. */
+  readonly legs: Map<RequestId, Deferred.Deferred<unknown, LegRejected>>
+  /** Client requests in progress, by JSON-RPC id (for `notifications/cancelled`). */
+  readonly inflight: Map<RequestId, Fiber.Fiber<unknown, unknown>>
+  nextLegId: number
+  lastActive: number
+  /** The GET stream's queue while one is open (HTTP); messages outside any request go there. */
+  getStream: Queue.Queue<WireMessage, Cause.Done> | undefined
+  /** stdio: where messages outside any request go. */
+  readonly send: ((message: WireMessage) => Effect.Effect<void>) | undefined
+  readonly streams: Map<string, EventStream>
+  /** The SSE event id of every recorded message. */
+  readonly eventIds: WeakMap<WireMessage, string>
+  nextStream: number
+  ended: boolean
+}
+
+/** Opens an event stream of `session` (HTTP SSE); its events get ids `<stream>.<seq>`. */
+export const openStream = (session: Session, kind: "post" | "get" = "get"): EventStream => {
+  const stream: EventStream = {
+    id: `${session.nextStream++}`,
+    kind,
+    seq: 0,
+    events: [],
+    subscriber: undefined,
+    detached: false,
+    done: false
+  }
+  session.streams.set(stream.id, stream)
+  if (session.streams.size > MAX_STREAMS_KEPT) {
+    const oldest = session.streams.keys().next().value
+    if (oldest !== undefined) session.streams.delete(oldest)
+  }
+  return stream
+}
+
+/** Records `message` on `stream` and returns its event id (also kept in `session.eventIds`). */
+export const record = (session: Session, stream: EventStream, message: WireMessage): string => {
+  const seq = ++stream.seq
+  stream.events.push({ seq, message })
+  if (stream.events.length > MAX_EVENTS_PER_STREAM) stream.events.shift()
+  const id = `${stream.id}.${seq}`
+  session.eventIds.set(message, id)
+  return id
+}
+
+/**
+ * Records `message` on a POST stream and hands it to the stream's current
+ * connection, if any; a response ends the stream (and that connection).
+ */
+export const deliver = (session: Session, stream: EventStream, message: WireMessage): void => {
+  record(session, stream, message)
+  const subscriber = stream.subscriber
+  if (subscriber !== undefined) Queue.offerUnsafe(subscriber, message)
+  if (!("method" in message)) finish(session, stream)
+}
+
+/**
+ * Ends a POST stream: its current connection gets no more messages. A stream
+ * the server never detached is forgotten at once (its connection saw every
+ * message, and closing it cancels the request): only a detached one is kept
+ * for the GET that resumes it, within the session's bound on kept streams.
+ */
+export const finish = (session: Session, stream: EventStream): void => {
+  stream.done = true
+  const subscriber = stream.subscriber
+  stream.subscriber = undefined
+  if (subscriber !== undefined) Queue.endUnsafe(subscriber)
+  if (!stream.detached && session.streams.get(stream.id) === stream) session.streams.delete(stream.id)
+}
+
+/** The events after `lastEventId` on its stream, and that stream; undefined for an unknown id. */
+export const replayAfter = (
+  session: Session,
+  lastEventId: string
+): { readonly stream: EventStream; readonly events: ReadonlyArray<WireMessage> } | undefined => {
+  const dot = lastEventId.lastIndexOf(".")
+  if (dot <= 0) return undefined
+  const stream = session.streams.get(lastEventId.slice(0, dot))
+  const seq = Number(lastEventId.slice(dot + 1))
+  if (stream === undefined || !Number.isSafeInteger(seq)) return undefined
+  return { stream, events: stream.events.filter((e) => e.seq > seq).map((e) => e.message) }
+}
+
+/** Sends a message outside any request: the GET stream (HTTP) or the connection (stdio); dropped when neither. */
+export const sendOutside = (session: Session, message: WireMessage): Effect.Effect<void> => {
+  if (session.ended) return Effect.void
+  if (session.send !== undefined) return session.send(message)
+  const queue = session.getStream
+  return queue === undefined ? Effect.void : Effect.asVoid(Queue.offer(queue, message))
+}
+
+/** Ends a session: interrupts its requests, fails its pending legs, closes its GET stream. */
+export const end = (session: Session): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    if (session.ended) return Effect.void
+    session.ended = true
+    const fibers = Array.from(session.inflight.values())
+    session.inflight.clear()
+    const legs = Array.from(session.legs.values())
+    session.legs.clear()
+    const queue = session.getStream
+    session.getStream = undefined
+    for (const stream of Array.from(session.streams.values())) finish(session, stream)
+    session.streams.clear()
+    return Effect.andThen(
+      Effect.forEach(legs, (leg) => Deferred.fail(leg, new LegRejected({ code: -32603, message: "Session ended" })), {
+        discard: true
+      }),
+      Effect.andThen(
+        queue === undefined ? Effect.void : Queue.end(queue),
+        Effect.forEach(fibers, (fiber) => Fiber.interrupt(fiber), { discard: true, concurrency: "unbounded" })
+      )
+    )
+  })
+
+/** The store of a server's sessions. */
+export const makeStore = (limits: Limits) => {
+  const sessions = new Map<string, Session>()
+  let lastSweep = 0
+
+  const sweep = (now: number): Effect.Effect<void> => {
+    if (now - lastSweep < 1000) return Effect.void
+    lastSweep = now
+    const expired: Array<Session> = []
+    for (const session of sessions.values()) {
+      // A stdio session (`send`) lasts as long as its connection.
+      if (session.send === undefined && session.inflight.size === 0 && now - session.lastActive > limits.idleTimeoutMs) {
+        expired.push(session)
+      }
+    }
+    return Effect.forEach(expired, (session) => remove(session), { discard: true })
+  }
+
+  const remove = (session: Session) =>
+    Effect.suspend(() => {
+      if (sessions.get(session.id) === session) sessions.delete(session.id)
+      return end(session)
+    })
+
+  /** Makes room for one more session: ends the least recently active idle one; false when all are busy. */
+  const makeRoom = (): Effect.Effect<boolean> =>
+    Effect.suspend(() => {
+      if (sessions.size < limits.maxSessions) return Effect.succeed(true)
+      let victim: Session | undefined
+      for (const session of sessions.values()) {
+        if (session.send !== undefined || session.inflight.size > 0 || session.getStream !== undefined) continue
+        if (victim === undefined || session.lastActive < victim.lastActive) victim = session
+      }
+      return victim === undefined ? Effect.succeed(false) : Effect.as(remove(victim), true)
+    })
+
+  const create = (fields: {
+    readonly protocolVersion: string
+    readonly clientCapabilities: ClientCapabilities
+    readonly clientInfo: Implementation | undefined
+    readonly send?: ((message: WireMessage) => Effect.Effect<void>) | undefined
+    readonly principal: string | undefined
+    readonly stored: boolean
+  }): Session => {
+    const session: Session = {
+      id: globalThis.crypto.randomUUID(),
+      principal: fields.principal,
+      protocolVersion: fields.protocolVersion,
+      clientCapabilities: fields.clientCapabilities,
+      clientInfo: fields.clientInfo,
+      logLevel: undefined,
+      initialized: false,
+      subscriptions: new Set(),
+      legs: new Map(),
+      inflight: new Map(),
+      nextLegId: 0,
+      lastActive: Date.now(),
+      getStream: undefined,
+      send: fields.send,
+      streams: new Map(),
+      eventIds: new WeakMap(),
+      nextStream: 0,
+      ended: false
+    }
+    if (fields.stored) sessions.set(session.id, session)
+    return session
+  }
+
+  return {
+    limits,
+    sessions,
+    sweep,
+    makeRoom,
+    create,
+    get: (id: string): Session | undefined => sessions.get(id),
+    remove
+  }
+}
+
+/** A session store. */
+export type Store = ReturnType<typeof makeStore>

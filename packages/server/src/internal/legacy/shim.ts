@@ -1,0 +1,201 @@
+/**
+ * The legacy fulfilment shim: runs a `tools/call`, `prompts/get` or
+ * `resources/read` of a 2025-11-25 session through the same engine as the
+ * 2026-07-28 wire, delivering each round's input requests as real
+ * server-to-client requests.
+ *
+ * One round = one `Engine.runWith`. When it suspends, every input request of
+ * the round goes out at once (`elicitation/create`, `sampling/createMessage`,
+ * `roots/list`, each with its own JSON-RPC id) on the request's own stream
+ * (its SSE stream on HTTP, stdout on stdio); their answers become the next
+ * round's `inputResponses` (that round's answers only) and the engine runs
+ * the next round in process, with the state it sealed, until the handler
+ * completes or `maxRounds` is reached. Keys, digests, decoding, capability
+ * checks (against the capabilities of `initialize`) and bounds are the
+ * engine's, so a decline, a cancel, a wrong-kind or a malformed answer
+ * behaves as on 2026-07-28 (typed failure, or the question asked again).
+ *
+ * A URL-mode elicitation gets an `elicitationId` (a UUID, kept while the same
+ * key is asked again), and `notifications/elicitation/complete` is sent once
+ * the handler has moved past it (a later round no longer asks it). The
+ * rounds run in process (`Engine.Request.inProcess`): a secure elicitation
+ * (`Elicitation.secure`) waits for its page after the acceptance, so the
+ * notification follows the page's submission.
+ *
+ * Failures, all at once and structured (JSON-RPC -32600 / -32603 with
+ * `data.reason`): a round that cannot be delivered (no session, or a reply
+ * that cannot stream) → `input_undeliverable`; too many unanswered legs on
+ * the session → `too_many_pending_inputs`; a leg unanswered after
+ * `legTimeoutMs` → `input_timeout` (the leg is cancelled with
+ * `notifications/cancelled`); a JSON-RPC error as a leg's answer →
+ * `input_failed`; answers arriving after the sealed state's expiry (a `ttl`
+ * shorter than `legTimeoutMs`) → `input_expired`. The first failure abandons
+ * the round's other legs.
+ * Interrupting the request (cancellation, the stream closing) interrupts the
+ * handler and the pending legs.
+ * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
+ * basic/utilities/cancellation; /work/shared/spec/legacy-2025-11-25.md D4.
+ */
+import { Deferred, Effect } from "effect"
+import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
+import { Engine, RequestState } from "@mrtr/core"
+import type { WireMessage } from "../../Transport.ts"
+import type { Call } from "../registry.ts"
+import { LegRejected, type Session } from "./session.ts"
+
+/** Where the shim runs one call. */
+export interface Context {
+  readonly engine: Engine.Services
+  readonly audience: string
+  readonly principal: string | undefined
+  /** The request's session; undefined for a legacy request outside any session. */
+  readonly session: Session | undefined
+  /** False when the request's reply cannot carry server-to-client requests (no SSE). */
+  readonly canDeliver: boolean
+  /** Writes a message on the request's own stream. */
+  readonly emit: (message: WireMessage) => Effect.Effect<void>
+  readonly maxPendingLegs: number
+  readonly legTimeoutMs: number
+}
+
+const failure = (code: number, message: string, data: Record<string, unknown>) => new McpError({ code, message, data })
+
+/** The methods of a round, for error messages. */
+const methodsOf = (requests: Readonly<Record<string, InputRequest>>) =>
+  Array.from(new Set(Object.values(requests).map((r) => r.method))).join(", ")
+
+/** Runs `call` to completion, fulfilling every round over the legacy wire. */
+export const drive = (context: Context, call: Call): Effect.Effect<Record<string, unknown>, unknown, any> => {
+  const elicitationIds = new Map<string, string>()
+  // URL elicitations answered "accept" in the last round, by key.
+  let accepted = new Map<string, string>()
+
+  const completeUrlElicitations = (stillAsked: ReadonlySet<string>) =>
+    Effect.suspend(() => {
+      const done = Array.from(accepted).filter(([key]) => !stillAsked.has(key))
+      accepted = new Map()
+      return Effect.forEach(done, ([key, elicitationId]) => {
+        elicitationIds.delete(key)
+        return context.emit({
+          jsonrpc: "2.0",
+          method: Legacy.Method.notificationsElicitationComplete,
+          params: { elicitationId }
+        })
+      }, { discard: true })
+    })
+
+  const leg = (session: Session, key: string, request: InputRequest): Effect.Effect<unknown, McpError> =>
+    Effect.suspend(() => {
+      if (session.legs.size >= context.maxPendingLegs) {
+        return Effect.fail(failure(
+          ErrorCode.InvalidRequest,
+          `Too many unanswered server-to-client requests on this session (at most ${context.maxPendingLegs})`,
+          { reason: "too_many_pending_inputs", maxPendingInputs: context.maxPendingLegs }
+        ))
+      }
+      const id: RequestId = `mrtr-${++session.nextLegId}`
+      const isUrl = request.method === "elicitation/create" && (request.params as { mode?: unknown }).mode === "url"
+      let elicitationId: string | undefined
+      if (isUrl) {
+        elicitationId = elicitationIds.get(key) ?? globalThis.crypto.randomUUID()
+        elicitationIds.set(key, elicitationId)
+      }
+      const deferred = Deferred.makeUnsafe<unknown, LegRejected>()
+      session.legs.set(id, deferred)
+      const cancel = (reason: string) =>
+        context.emit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
+      return context.emit(Legacy.fromInputRequest(request, id, elicitationId) as WireMessage).pipe(
+        Effect.andThen(Deferred.await(deferred)),
+        Effect.timeoutOrElse({
+          duration: context.legTimeoutMs,
+          orElse: () =>
+            Effect.andThen(
+              cancel("timeout"),
+              Effect.fail(failure(
+                ErrorCode.InternalError,
+                `The client did not answer ${request.method} (input "${key}") within ${context.legTimeoutMs} ms`,
+                { reason: "input_timeout", key, method: request.method, timeoutMs: context.legTimeoutMs }
+              ))
+            )
+        }),
+        Effect.catch((error: McpError | LegRejected) =>
+          Effect.fail(
+            error instanceof LegRejected
+              ? failure(
+                ErrorCode.InternalError,
+                `The client answered ${request.method} (input "${key}") with an error`,
+                { reason: "input_failed", key, method: request.method, error: error.error }
+              )
+              : error
+          )
+        ),
+        Effect.tap((answer) =>
+          Effect.sync(() => {
+            if (elicitationId !== undefined && (answer as { action?: unknown } | null)?.action === "accept") {
+              accepted.set(key, elicitationId)
+            }
+          })
+        ),
+        Effect.onInterrupt(() => session.legs.has(id) ? cancel("request cancelled") : Effect.void),
+        Effect.ensuring(Effect.sync(() => session.legs.delete(id)))
+      )
+    })
+
+  const round = (
+    requestState: string | undefined,
+    inputResponses: InputResponses | undefined
+  ): Effect.Effect<Record<string, unknown>, unknown, any> =>
+    Effect.flatMap(
+      Engine.runWith(context.engine, call.handler, {
+        method: call.method,
+        target: call.target,
+        arguments: call.arguments,
+        audience: context.audience,
+        principal: context.principal,
+        clientCapabilities: context.session?.clientCapabilities ?? {},
+        inputResponses,
+        requestState,
+        inProcess: true
+      }).pipe(
+        // The state sealed for the next round is the server's own; it only fails when it expired
+        // while the client took its time: say so, rather than the frozen "Invalid requestState".
+        Effect.catchIf(
+          (error) => requestState !== undefined && error instanceof RequestState.InvalidRequestState,
+          () =>
+            Effect.fail(failure(
+              ErrorCode.InternalError,
+              "The client's answers came after the conversation's requestState expired: make MRTR_REQUEST_STATE_TTL (or the codec's ttl) longer than inputTimeout",
+              { reason: "input_expired" }
+            ))
+        )
+      ),
+      (outcome) => {
+        if (outcome._tag === "Complete") return Effect.as(completeUrlElicitations(new Set()), outcome.value)
+        const requests = outcome.result.inputRequests ?? {}
+        const session = context.session
+        if (session === undefined || !context.canDeliver) {
+          return Effect.fail(failure(
+            ErrorCode.InvalidRequest,
+            session === undefined
+              ? `This request needs input from the client (${methodsOf(requests)}), which a 2025-11-25 request outside any session cannot carry: initialize a session first`
+              : `This request needs input from the client (${methodsOf(requests)}), which this reply cannot carry: accept text/event-stream`,
+            { reason: "input_undeliverable", inputRequests: Object.keys(requests) }
+          ))
+        }
+        return completeUrlElicitations(new Set(Object.keys(requests))).pipe(
+          Effect.andThen(
+            Effect.forEach(
+              Object.entries(requests),
+              ([key, request]) => Effect.map(leg(session, key, request), (answer) => [key, answer] as const),
+              { concurrency: "unbounded" }
+            )
+          ),
+          Effect.flatMap((answers) =>
+            round(outcome.result.requestState, Object.fromEntries(answers) as unknown as InputResponses)
+          )
+        )
+      }
+    )
+
+  return round(undefined, undefined)
+}

@@ -1,0 +1,503 @@
+/**
+ * The 2025-11-25 wire on Streamable HTTP, beside 2026-07-28 on the same
+ * endpoint: initialize and sessions, the utilities, the shim (every round's
+ * input requests as server-to-client requests on the request's SSE stream),
+ * and bad input. Every message is validated against the official 2025-11-25
+ * JSON Schema.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { RequestState } from "@mrtr/core"
+import { McpServer } from "../src/index.ts"
+import { greet, keys, request as modernRequest } from "./fixtures.ts"
+import { CAPS, initialize, post, rpc, sseReader, withLayer, withServer } from "./legacy-helpers.ts"
+
+const legacy = (def: string, value: unknown) => validateWire(def, value, LEGACY_SCHEMA_ID)
+
+/** Posts `message` and returns its SSE reader (the response must be a stream). */
+const stream = async (url: string, message: unknown, headers: Record<string, string>) => {
+  const response = await post(url, message, headers)
+  expect(response.status).toBe(200)
+  expect(response.headers.get("content-type")).toMatch(/text\/event-stream/)
+  return sseReader(response)
+}
+
+const answer = (url: string, headers: Record<string, string>, id: unknown, result: unknown) =>
+  post(url, { jsonrpc: "2.0", id, result }, headers)
+
+describe("2025-11-25 lifecycle on Streamable HTTP", () => {
+  it("initialize negotiates a handshake-era version and opens a session; ping, setLevel and lists answer exactly the legacy shapes", async () => {
+    await withServer({}, async (url) => {
+      const { result, headers } = await initialize(url)
+      legacy("InitializeResult", result)
+      expect(result.protocolVersion).toBe("2025-11-25")
+      expect(result.serverInfo).toEqual({ name: "test-server", version: "1.0.0" })
+      expect(result.capabilities.resources).toEqual({ subscribe: true, listChanged: true })
+      expect(result.resultType).toBeUndefined()
+      // a 2026-07-28 client offering its version through initialize is counter-offered 2025-11-25
+      expect((await initialize(url, {}, "2026-07-28")).result.protocolVersion).toBe("2025-11-25")
+      expect((await initialize(url, {}, "2025-06-18")).result.protocolVersion).toBe("2025-06-18")
+      for (const [method, params] of [["ping", undefined], ["logging/setLevel", { level: "info" }]] as const) {
+        const response = await post(url, rpc(method, params), headers)
+        expect(response.status).toBe(200)
+        const body = await response.json() as any
+        legacy("JSONRPCResultResponse", body)
+        expect(body.result).toEqual({})
+      }
+      const bad = await (await post(url, rpc("logging/setLevel", { level: "loud" }), headers)).json() as any
+      expect(bad.error.code).toBe(-32602)
+      const tools = await (await post(url, rpc("tools/list"), headers)).json() as any
+      legacy("ListToolsResult", tools.result)
+      expect(tools.result.resultType).toBeUndefined()
+      expect(tools.result.ttlMs).toBeUndefined()
+      expect(tools.result._meta).toBeUndefined()
+      const missing = await (await post(url, rpc("resources/read", { uri: "test://nowhere" }), headers)).json() as any
+      expect(missing.error).toMatchObject({ code: -32002, data: { uri: "test://nowhere" } })
+      const completion = await (await post(url, rpc("completion/complete", {
+        ref: { type: "ref/prompt", name: "topic" },
+        argument: { name: "subject", value: "ca" }
+      }), headers)).json() as any
+      legacy("CompleteResult", completion.result)
+      expect(completion.result.completion.values).toEqual(["cats", "cars"])
+    })
+  })
+
+  it("the 2026-07-28 wire is unchanged on the same endpoint, before, beside and after a legacy session", async () => {
+    await withServer({}, async (url) => {
+      const modernHeaders = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }
+      const first = await (await post(url, modernRequest("tools/list"), modernHeaders)).json() as any
+      validateWire("ListToolsResult", first.result)
+      const { headers } = await initialize(url)
+      // a modern request carrying a legacy session id is still served statelessly
+      const beside = await (await post(url, modernRequest("tools/list"), { ...modernHeaders, ...headers })).json() as any
+      expect(beside).toEqual({ ...first, id: beside.id })
+      const init = await post(url, modernRequest("initialize"), { "mcp-protocol-version": "2026-07-28", "mcp-method": "initialize" })
+      expect(init.status).toBe(404)
+      expect(((await init.json()) as any).error.code).toBe(-32601)
+      // initialize without a claim but with a 2026-07-28 header: the header contradicts the lifecycle
+      const mixed = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }), {
+        "mcp-protocol-version": "2026-07-28"
+      })
+      expect(mixed.status).toBe(400)
+      expect(((await mixed.json()) as any).error.code).toBe(-32020)
+    })
+  })
+
+  it("sessions: unknown and ended ids get 404 -32001, DELETE ends a session, a second initialize on a session is refused", async () => {
+    await withServer({}, async (url, server) => {
+      const unknown = await post(url, rpc("tools/list"), { "mcp-session-id": "no-such-session" })
+      expect(unknown.status).toBe(404)
+      expect(((await unknown.json()) as any).error.code).toBe(-32001)
+      const { headers } = await initialize(url)
+      const again = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }), headers)
+      expect(again.status).toBe(400)
+      expect(((await again.json()) as any).error.code).toBe(-32600)
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+      const deleted = await fetch(url, { method: "DELETE", headers })
+      expect(deleted.status).toBe(200)
+      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
+      const ended = await post(url, rpc("ping"), headers)
+      expect(ended.status).toBe(404)
+      expect((await fetch(url, { method: "DELETE", headers })).status).toBe(404)
+      const badVersion = await post(url, rpc("ping"), { ...(await initialize(url)).headers, "mcp-protocol-version": "1999-01-01" })
+      expect(badVersion.status).toBe(400)
+    })
+  })
+
+  it("a session id is bound to the principal that opened it: another user presenting it finds no session", async () => {
+    await withServer({}, async (url) => {
+      const alice = { "x-user": "alice" }
+      const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }), alice)
+      const session = response.headers.get("mcp-session-id")!
+      expect((await post(url, rpc("ping"), { ...alice, "mcp-session-id": session })).status).toBe(200)
+      const mallory = await post(url, rpc("ping"), { "x-user": "mallory", "mcp-session-id": session })
+      expect(mallory.status).toBe(404)
+      expect(((await mallory.json()) as any).error.code).toBe(-32001)
+      expect((await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status).toBe(404)
+      expect((await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status).toBe(200)
+    }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
+  })
+
+  it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
+    await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
+      const sessions = []
+      for (let i = 0; i < 12; i++) sessions.push(await initialize(url))
+      const alive = []
+      for (const { headers } of sessions) alive.push((await post(url, rpc("ping"), headers)).status)
+      expect(alive.slice(0, 9).every((status) => status === 404)).toBe(true)
+      expect(alive.slice(9)).toEqual([200, 200, 200])
+      expect(await Effect.runPromise(server.legacySessions)).toBe(3)
+    })
+  })
+
+  it("when every session is busy, initialize is refused with 503 and the busy session keeps working", async () => {
+    await withServer({ legacy: { maxSessions: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      const refused = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }))
+      expect(refused.status).toBe(503)
+      legacy("JSONRPCErrorResponse", await refused.json())
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
+      // once it is idle again (its call's fiber has ended), a new client may take its place
+      let status = 0
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "y", version: "1" } }))
+        status = response.status
+        await response.text()
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(status).toBe(200)
+    })
+  })
+
+  it("idle sessions end after the idle timeout", async () => {
+    await withServer({ legacy: { sessionIdleTimeout: "200 millis" } }, async (url, server) => {
+      const { headers } = await initialize(url)
+      await new Promise((resolve) => setTimeout(resolve, 1300))
+      await post(url, rpc("tools/list")) // any legacy traffic sweeps
+      expect((await post(url, rpc("ping"), headers)).status).toBe(404)
+      // memory back to the baseline: no session left
+      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
+    })
+  })
+})
+
+describe("the legacy shim on Streamable HTTP", () => {
+  it("runs an asking tool to completion through server-to-client requests on the request's SSE stream", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const priming = await events.next()
+      expect(priming?.id).toBeDefined()
+      expect(priming?.data.trim()).toBe("")
+      const ask = await events.message()
+      legacy("ElicitRequest", ask)
+      expect(ask.params).toMatchObject({ mode: "form", message: "Your name?" })
+      const accepted = await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      expect(accepted.status).toBe(202)
+      const done = await events.message()
+      legacy("JSONRPCResultResponse", done)
+      legacy("CallToolResult", done.result)
+      expect(done.result).toEqual({ content: [{ type: "text", text: "Hi, Ada!" }] })
+      expect(await events.message()).toBeUndefined()
+    })
+  })
+
+  it("sends every input request of a round at once, before any answer, for as many rounds as the handler asks", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "plan", arguments: { city: "Rome" } }), headers)
+      const who = await events.message()
+      legacy("ElicitRequest", who)
+      await answer(url, headers, who.id, { action: "accept", content: { name: "Ada" } })
+      // round 2: the sampling and the roots request both arrive before either is answered
+      const round2 = [await events.message(), await events.message()]
+      const byMethod = Object.fromEntries(round2.map((m) => [m.method, m]))
+      legacy("CreateMessageRequest", byMethod["sampling/createMessage"])
+      legacy("ListRootsRequest", byMethod["roots/list"])
+      await answer(url, headers, byMethod["roots/list"].id, { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] })
+      await answer(url, headers, byMethod["sampling/createMessage"].id, {
+        role: "assistant",
+        content: { type: "text", text: "See the Colosseum" },
+        model: "m"
+      })
+      const confirm = await events.message()
+      expect(confirm.params.message).toBe("Book for Ada?")
+      await answer(url, headers, confirm.id, { action: "accept", content: { ok: true } })
+      const done = await events.message()
+      legacy("CallToolResult", done.result)
+      expect(done.result.structuredContent).toMatchObject({ who: "Ada", city: "Rome", idea: "See the Colosseum", roots: 2 })
+    })
+  })
+
+  it("responses to unknown ids, duplicates, wrong-kind and malformed answers: ignored or asked again, and the call still completes", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      expect((await answer(url, headers, "never-sent", { action: "accept" })).status).toBe(202)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
+      const first = await events.message()
+      // an answer of the wrong kind (a sampling result to an elicitation): the question is asked again
+      await answer(url, headers, first.id, { role: "assistant", content: { type: "text", text: "?" }, model: "m" })
+      const second = await events.message()
+      expect(second.method).toBe("elicitation/create")
+      expect(second.id).not.toBe(first.id)
+      // a duplicate of the first answer, now to an id that is no longer pending: ignored
+      expect((await answer(url, headers, first.id, { action: "accept", content: { name: "Eve" } })).status).toBe(202)
+      // malformed content: asked again
+      await answer(url, headers, second.id, { action: "accept", content: { name: 42 } })
+      const third = await events.message()
+      expect(third.method).toBe("elicitation/create")
+      await answer(url, headers, third.id, { action: "accept", content: { name: "Ada" } })
+      await answer(url, headers, third.id, { action: "accept", content: { name: "Duplicate" } })
+      const done = await events.message()
+      expect(done.result.content[0].text).toBe("Yo, Ada!")
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
+  it("a JSON-RPC error as a leg's answer ends the request with input_failed, carrying the client's error", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "needs_sampling" }), headers)
+      const ask = await events.message()
+      legacy("CreateMessageRequest", ask)
+      const rejected = await post(url, { jsonrpc: "2.0", id: ask.id, error: { code: -1, message: "User rejected sampling" } }, headers)
+      expect(rejected.status).toBe(202)
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({
+        code: -32603,
+        data: { reason: "input_failed", method: "sampling/createMessage", error: { code: -1, message: "User rejected sampling" } }
+      })
+    })
+  })
+
+  it("answers that never fit are asked again only up to maxRounds, then the request fails with -32602", async () => {
+    await withServer({ maxRounds: 2 }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      for (;;) {
+        const message = await events.message()
+        if (message.method !== "elicitation/create") {
+          legacy("JSONRPCErrorResponse", message)
+          expect(message.error.code).toBe(-32602)
+          break
+        }
+        await answer(url, headers, message.id, { action: "accept", content: { wrong: true } })
+      }
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
+  it("a decline reaches the handler as on 2026-07-28 (a tool execution error)", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      await answer(url, headers, ask.id, { action: "decline" })
+      const done = await events.message()
+      legacy("CallToolResult", done.result)
+      expect(done.result.isError).toBe(true)
+    })
+  })
+
+  it("a URL-mode elicitation carries an elicitationId, and elicitation/complete follows once the handler moves past it", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "sign_in" }), headers)
+      const login = await events.message()
+      legacy("ElicitRequest", login)
+      expect(login.params).toMatchObject({ mode: "url", url: "https://example.com/login" })
+      expect(typeof login.params.elicitationId).toBe("string")
+      await answer(url, headers, login.id, { action: "accept" })
+      const complete = await events.message()
+      legacy("ElicitationCompleteNotification", complete)
+      expect(complete.params.elicitationId).toBe(login.params.elicitationId)
+      const name = await events.message()
+      expect(name.params.mode).toBe("form")
+      await answer(url, headers, name.id, { action: "accept", content: { name: "Ada" } })
+      expect((await events.message()).result.content[0].text).toBe("signed in as Ada")
+    })
+  })
+
+  it("capabilities come from initialize: an undeclared ask is a structured error, and a handler may catch it and fall back", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url, { sampling: {} })
+      const refused = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)).json() as any
+      legacy("JSONRPCErrorResponse", refused)
+      expect(refused.error).toMatchObject({
+        code: -32600,
+        data: { reason: "client_capability_missing", requiredCapabilities: { elicitation: {} } }
+      })
+      const fallback = await (await post(url, rpc("tools/call", { name: "fallback" }), headers)).json() as any
+      expect(fallback.result.content[0].text).toBe("hello stranger")
+    })
+  })
+
+  it("a round that cannot be delivered fails at once: no SSE accepted, or a request outside any session", async () => {
+    await withServer({ legacy: { inputTimeout: "10 minutes" } }, async (url) => {
+      const { headers } = await initialize(url)
+      const json = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), {
+        ...headers,
+        accept: "application/json"
+      })
+      const body = await json.json() as any
+      legacy("JSONRPCErrorResponse", body)
+      expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      const outside = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }))).json() as any
+      expect(outside.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      // a legacy request outside any session is otherwise served
+      const tools = await (await post(url, rpc("tools/list"))).json() as any
+      legacy("ListToolsResult", tools.result)
+    })
+  })
+
+  it("in JSON response mode (HttpTransport jsonResponse) a round fails at once, since no request can travel in a JSON body", async () => {
+    await withServer({ legacy: { inputTimeout: "10 minutes" } }, async (url) => {
+      const { headers } = await initialize(url)
+      const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      expect(response.headers.get("content-type")).toMatch(/application\/json/)
+      const body = await response.json() as any
+      legacy("JSONRPCErrorResponse", body)
+      expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      // what needs no input is served as usual
+      const plain = await (await post(url, rpc("tools/call", { name: "progress", _meta: { progressToken: 1 } }), headers)).json() as any
+      expect(plain.result.content[0].text).toBe("done")
+    }, { jsonResponse: true })
+  })
+
+  it("the request's stream closing interrupts the handler and withdraws its pending leg", async () => {
+    await withServer({ legacy: { maxPendingInputs: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const first = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await first.message()
+      expect(ask.method).toBe("elicitation/create")
+      await first.cancel()
+      // the one pending slot is free again: the next call gets its leg instead of too_many_pending_inputs
+      let next: any
+      for (let i = 0; i < 50; i++) {
+        const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
+        if (response.headers.get("content-type")?.includes("text/event-stream")) {
+          next = sseReader(response)
+          break
+        }
+        await response.text()
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(next).toBeDefined()
+      const again = await next.message()
+      await answer(url, headers, again.id, { action: "accept", content: { name: "Bo" } })
+      expect((await next.message()).result.content[0].text).toBe("Yo, Bo!")
+    })
+  })
+
+  it("a client that never answers: the leg times out, is cancelled, the request ends with a structured error, the server keeps serving", async () => {
+    await withServer({ legacy: { inputTimeout: "300 millis" } }, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      const cancelled = await events.message()
+      legacy("CancelledNotification", cancelled)
+      expect(cancelled.params.requestId).toBe(ask.id)
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_timeout", key: "name" } })
+      expect((await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status).toBe(202)
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  })
+
+  it("answers that come after the sealed state expired (a ttl shorter than inputTimeout) get a clear input_expired, not the frozen -32602", async () => {
+    const layer = McpServer.tools(greet).pipe(
+      Layer.provideMerge(McpServer.layer({
+        name: "short-ttl",
+        version: "1",
+        requestState: { keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes }))), ttl: "200 millis" }
+      })),
+      Layer.orDie
+    )
+    await withLayer(layer, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await events.message()
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await events.message()
+      legacy("JSONRPCErrorResponse", done)
+      expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_expired" } })
+    })
+  })
+
+  it("pending legs per session are bounded", async () => {
+    await withServer({ legacy: { maxPendingInputs: 1 } }, async (url) => {
+      const { headers } = await initialize(url)
+      const first = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      const ask = await first.message()
+      const second = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)).json() as any
+      expect(second.error).toMatchObject({ code: -32600, data: { reason: "too_many_pending_inputs" } })
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      expect((await first.message()).result.content[0].text).toBe("Hi, Ada!")
+    })
+  })
+
+  it("notifications/cancelled interrupts the handler and its pending legs", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const call = rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
+      const events = await stream(url, call, headers)
+      const ask = await events.message()
+      const cancel = await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: call.id } }, headers)
+      expect(cancel.status).toBe(202)
+      // the stream ends without a response; the leg is withdrawn (its late answer is ignored)
+      const rest = []
+      for (let m = await events.message(); m !== undefined; m = await events.message()) rest.push(m)
+      expect(rest.every((m) => m.method === "notifications/cancelled" && m.params.requestId === ask.id)).toBe(true)
+      expect((await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status).toBe(202)
+      // the session serves the next call
+      const next = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
+      const again = await next.message()
+      await answer(url, headers, again.id, { action: "accept", content: { name: "Bo" } })
+      expect((await next.message()).result.content[0].text).toBe("Yo, Bo!")
+    })
+  })
+
+  it("a stream the server closes mid-call (SEP-1699) resumes on a GET with its Last-Event-ID: the pending leg, then the result", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const post1 = await stream(url, rpc("tools/call", { name: "reconnect" }), headers)
+      const priming = await post1.next()
+      expect(priming?.data.trim()).toBe("")
+      expect(priming?.id).toMatch(/\.0$/)
+      expect(await post1.next()).toBeUndefined() // the server closed the connection, not the call
+      const get = await fetch(url, {
+        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": priming!.id! }
+      })
+      expect(get.status).toBe(200)
+      const resumed = sseReader(get)
+      const askEvent = await resumed.next()
+      const ask = JSON.parse(askEvent!.data)
+      legacy("ElicitRequest", ask)
+      expect(askEvent!.id).not.toBe(priming!.id)
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await resumed.message()
+      legacy("JSONRPCResultResponse", done)
+      expect(done.result.content[0].text).toBe("reconnected as Ada")
+      expect(await resumed.message()).toBeUndefined()
+    })
+  })
+
+  it("the GET stream carries list changes and resource updates with event ids, and resumes after Last-Event-ID", async () => {
+    await withServer({}, async (url, server) => {
+      const { headers } = await initialize(url)
+      await post(url, rpc("resources/subscribe", { uri: "test://readme" }), headers)
+      const get = await fetch(url, { headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" } })
+      expect(get.status).toBe(200)
+      const events = sseReader(get)
+      const priming = await events.next()
+      expect(priming?.id).toBeDefined()
+      await Effect.runPromise(server.removeTool("fails"))
+      const changed = await events.next()
+      legacy("ToolListChangedNotification", JSON.parse(changed!.data))
+      await Effect.runPromise(server.resourceUpdated("test://readme"))
+      const updated = await events.next()
+      legacy("ResourceUpdatedNotification", JSON.parse(updated!.data))
+      expect(JSON.parse(updated!.data).params.uri).toBe("test://readme")
+      expect(new Set([priming!.id, changed!.id, updated!.id]).size).toBe(3)
+      // a second GET stream on the same session is refused while the first is open
+      expect((await fetch(url, { headers: { ...headers, accept: "text/event-stream" } })).status).toBe(409)
+      await events.cancel()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const resumed = await fetch(url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": changed!.id! } })
+      expect(resumed.status).toBe(200)
+      const replay = sseReader(resumed)
+      const first = await replay.next()
+      expect(first?.id).toBe(updated!.id)
+      expect(JSON.parse(first!.data).method).toBe("notifications/resources/updated")
+      await replay.cancel()
+      expect(CAPS.roots.listChanged).toBe(true)
+    })
+  })
+})

@@ -1,0 +1,143 @@
+/**
+ * Interop on the 2025-11-25 wire with the official TypeScript SDK clients, as
+ * published on npm (code no one here wrote): the v1 client
+ * (`@modelcontextprotocol/sdk` 1.x, the installed base) and the v2 client
+ * (`@modelcontextprotocol/client` 2.x) in its default mode both send
+ * `initialize` and answer in-flight server-to-client requests. Each drives
+ * every asking tool, prompt and resource of the demo (examples/demo/server.ts)
+ * to completion, over Streamable HTTP (a real server on 127.0.0.1) and over
+ * stdio (a real child process). Every server-to-client request they receive
+ * is validated against the official 2025-11-25 schema.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Layer, Scope } from "effect"
+import { fileURLToPath } from "node:url"
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport as V1Stdio } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client"
+import { StdioClientTransport as V2Stdio } from "@modelcontextprotocol/client/stdio"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { layer as demo } from "../../../examples/demo/server.ts"
+import { HttpTransport } from "../src/index.ts"
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url))
+const STDIO_ENTRY = fileURLToPath(new URL("../../../examples/demo/stdio.ts", import.meta.url))
+
+/** The answers a user gives, by the form's fields. */
+const elicit = (params: any) => {
+  validateWire("ElicitRequestParams", params, LEGACY_SCHEMA_ID)
+  const fields = Object.keys(params.requestedSchema.properties)
+  if (fields.includes("traveller")) {
+    return {
+      action: "accept" as const,
+      content: { traveller: "Ada", email: "ada@example.com", date: "2026-05-01", passengers: 2, firstClass: true, seat: "window" }
+    }
+  }
+  if (fields.includes("book")) return { action: "accept" as const, content: { book: true } }
+  if (fields.includes("style")) return { action: "accept" as const, content: { style: "light" } }
+  return { action: "accept" as const, content: { unit: "celsius" } }
+}
+const sample = (params: any) => {
+  validateWire("CreateMessageRequestParams", params, LEGACY_SCHEMA_ID)
+  return { role: "assistant" as const, content: { type: "text" as const, text: "Rails and views." }, model: "test-model" }
+}
+const roots = () => ({ roots: [{ uri: "file:///trips", name: "Trips" }] })
+
+const CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} }
+
+/** Calls every asking tool, prompt and resource of the demo and checks each result. */
+const driveDemo = async (client: {
+  callTool: (p: any) => Promise<any>
+  getPrompt: (p: any) => Promise<any>
+  readResource: (p: any) => Promise<any>
+}) => {
+  const trip = await client.callTool({ name: "plan_trip", arguments: { from: "Paris", to: "Milan" } })
+  validateWire("CallToolResult", trip, LEGACY_SCHEMA_ID)
+  expect(trip.resultType).toBeUndefined()
+  expect(trip.content[0].text).toBe(
+    "Booked for Ada <ada@example.com>: Paris → Strasbourg → Zurich → Milan, 7h23, window seat, first class. " +
+      "\"Rails and views.\" Plan filed under file:///trips."
+  )
+  const prompt = await client.getPrompt({ name: "packing_list", arguments: { city: "Rome" } })
+  validateWire("GetPromptResult", prompt, LEGACY_SCHEMA_ID)
+  expect(prompt.messages[0].content.text).toBe("Write a minimal carry-on packing list for a trip to Rome.")
+  const weather = await client.readResource({ uri: "weather://Rome/2026-05-01" })
+  validateWire("ReadResourceResult", weather, LEGACY_SCHEMA_ID)
+  expect(weather.contents[0].text).toMatch(/^Rome on 2026-05-01: .*°C$/)
+}
+
+const v1 = () => {
+  const client = new V1Client({ name: "v1-interop", version: "1.0.0" }, { capabilities: CAPABILITIES })
+  client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params))
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => sample(request.params) as any)
+  client.setRequestHandler(ListRootsRequestSchema, async () => roots())
+  return client
+}
+
+const v2 = () => {
+  const client = new V2Client({ name: "v2-interop", version: "1.0.0" }, { capabilities: CAPABILITIES })
+  client.setRequestHandler("elicitation/create", async (request: any) => elicit(request.params) as any)
+  client.setRequestHandler("sampling/createMessage", async (request: any) => sample(request.params) as any)
+  client.setRequestHandler("roots/list", async () => roots() as any)
+  return client
+}
+
+/** The demo on a free port for the length of `body`. */
+const withHttpDemo = async (body: (url: string) => Promise<void>) => {
+  const scope = Effect.runSync(Scope.make())
+  try {
+    const context = await Effect.runPromise(
+      Layer.buildWithScope(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(demo)), scope)
+    )
+    const url = Effect.runSync(Effect.provide(HttpTransport.url, context))
+    await body(url)
+  } finally {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
+
+const stdioParams = { command: process.execPath, args: [...sourceNodeArgs, STDIO_ENTRY], cwd: ROOT, stderr: "pipe" as const }
+
+describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-25 wire", () => {
+  it("drives every asking tool, prompt and resource of the demo over Streamable HTTP", async () => {
+    await withHttpDemo(async (url) => {
+      const client = v1()
+      const transport = new V1Http(new URL(url))
+      await client.connect(transport)
+      expect(client.getServerVersion()?.name).toBe("trip-planner")
+      expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/)
+      await driveDemo(client)
+      await transport.terminateSession()
+      await client.close()
+    })
+  }, 60_000)
+
+  it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
+    const client = v1()
+    await client.connect(new V1Stdio(stdioParams))
+    await driveDemo(client)
+    await client.close()
+  }, 60_000)
+})
+
+describe("the official v2 client (@modelcontextprotocol/client 2.x, default mode) on the 2025-11-25 wire", () => {
+  it("drives every asking tool, prompt and resource of the demo over Streamable HTTP", async () => {
+    await withHttpDemo(async (url) => {
+      const client = v2()
+      await client.connect(new V2Http(new URL(url)))
+      expect(client.getServerVersion()?.name).toBe("trip-planner")
+      await driveDemo(client)
+      await client.close()
+    })
+  }, 60_000)
+
+  it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
+    const client = v2()
+    await client.connect(new V2Stdio(stdioParams))
+    await driveDemo(client)
+    await client.close()
+  }, 60_000)
+})
