@@ -65,7 +65,19 @@ const TOOL_ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
  * The scripted traveller's browser: `link_rail_account` sends a URL (the server's own page, URL mode); unattended,
  * the page is completed programmatically (as a person would in the browser), then the client consents and retries.
  */
-const railAccount = ScriptedUser.completePage({ accountId: "ada-1815", apiKey: "rk_live_0123456789abcdef" })
+/**
+ * With `--auth` the interaction page belongs to the signed-in user: the demo's browser says who it is with an
+ * `x-demo-user` header, the stand-in for a real application's sign-in cookie.
+ */
+const asAda: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers)
+  headers.set("x-demo-user", "ada")
+  return fetch(input, { ...init, headers })
+}
+const railAccount = ScriptedUser.completePage(
+  { accountId: "ada-1815", apiKey: "rk_live_0123456789abcdef" },
+  auth ? { fetch: asAda } : {}
+)
 const PROMPT = { name: "packing_list", arguments: { city: "Rome" } }
 const RESOURCE = "weather://Zurich/2026-08-01"
 
@@ -247,11 +259,18 @@ const server = auth
       Effect.promise(() => startAuthorizationServer({ scopes: ["trips"] })),
       (as) => Effect.promise(() => as.close())
     )
-    return serve(0, Authorization.layer({
-      verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
-      requiredScopes: ["trips"],
-      scopesSupported: ["trips"]
-    }))
+    return serve(
+      0,
+      Authorization.layer({
+        verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
+        requiredScopes: ["trips"],
+        scopesSupported: ["trips"]
+      }),
+      {
+        principal: (request) =>
+          Effect.succeed(request.headers["x-demo-user"] === "ada" ? JSON.stringify([as.issuer, "ada"]) : undefined)
+      }
+    )
   }))
   : serve(0)
 
