@@ -9,5 +9,6 @@ export default [
   "packages/client",
   "packages/testing",
   "packages/cli",
-  "examples/readme"
+  "examples/readme",
+  "examples/fleet"
 ]

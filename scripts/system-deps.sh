@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The Debian packages the tests start for real (`npm test` runs this first; so does .ci/run):
-#   chromium  headless browser for the CORS test (packages/server/test/HttpCors.browser.test.ts)
+#   chromium      headless browser for the CORS test (packages/server/test/HttpCors.browser.test.ts)
+#   redis-server  the fleet's shared state (packages/server/test/Redis.test.ts, examples/fleet, npm run fleet)
+#   haproxy       the fleet's load balancer (examples/fleet, npm run fleet)
 # Installs what is missing when it can (root with apt-get), else says what to install and fails.
 set -euo pipefail
 
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -41,6 +41,7 @@ import {
   type Binding,
   InvalidRequestState,
   type ReplayGuardFull,
+  type ReplayGuardUnavailable,
   RequestStateCodec,
   type RequestStateTooLarge
 } from "./RequestState.ts"
@@ -119,7 +120,8 @@ export type Outcome<A> =
  * (or a target) that canonical JSON cannot represent (`NotCanonicalJson`,
  * JSON-RPC -32602: a non-finite number such as `1e400`, a lone surrogate),
  * too many rounds, a journal or sealed state too large, a single-use state
- * that the `ReplayGuard` has no room to redeem (`ReplayGuardFull`), and an
+ * that the `ReplayGuard` has no room to redeem (`ReplayGuardFull`) or whose
+ * shared store is unreachable (`ReplayGuardUnavailable`), both -32603, and an
  * ask the client cannot answer when the handler does not catch it
  * (`MissingClientCapability`, JSON-RPC -32021).
  *
@@ -133,6 +135,7 @@ export type RunError =
   | MissingClientCapability
   | NotCanonicalJson
   | ReplayGuardFull
+  | ReplayGuardUnavailable
 
 interface PendingAsk {
   readonly digest: string

@@ -1,8 +1,9 @@
 /**
  * Server-side one-time use of single-use `requestState`: the `ReplayGuard`
  * service that redeems each state's id (`jti`) at most once, its bounded
- * in-memory implementation, and `ReplayGuardFull`, the distinct failure of a
- * guard with no room left.
+ * in-memory implementation, `ReplayGuardFull`, the distinct failure of a
+ * guard with no room left, and `ReplayGuardUnavailable`, the failure of a
+ * shared guard (Redis) that cannot be reached.
  *
  * Gotchas: a guard must never forget a live id to make room (the state could
  * then be replayed), and must never answer a full guard as a replay (an
@@ -44,6 +45,29 @@ export class ReplayGuardFull extends Schema.TaggedError<ReplayGuardFull>()("Repl
 }
 
 /**
+ * A single-use `requestState` that cannot be redeemed now because the shared
+ * store behind the {@link ReplayGuard} (e.g. Redis) did not answer: not
+ * reachable, timed out, or answered an error. `store` names the store
+ * (`"redis"`), `reason` says what failed (for the log; never sent to clients).
+ *
+ * The guard fails closed: the state is neither accepted (it could be a
+ * replay) nor reported as forged. The server answers JSON-RPC `-32603`
+ * (InternalError) with the fixed message of this error, so the client may
+ * retry the same request later. Requests carrying no single-use state are
+ * unaffected.
+ *
+ * @since 0.1.0
+ */
+export class ReplayGuardUnavailable extends Schema.TaggedError<ReplayGuardUnavailable>()("ReplayGuardUnavailable", {
+  store: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return "The server cannot redeem this single-use requestState now: its shared replay guard is unavailable; retry later"
+  }
+}
+
+/**
  * Options of {@link ReplayGuard.makeMemory}.
  *
  * - `maxEntries`: most live (unexpired) redeemed ids kept for requests
@@ -76,6 +100,21 @@ export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total
   description: "Single-use requestState redemptions refused because the replay guard was full",
   incremental: true
 })
+
+/**
+ * Counter of single-use redemptions answered by a {@link ReplayGuard}, by
+ * `outcome` (`first`: accepted; `replayed`: already redeemed) and `store`
+ * (`memory`, `redis`).
+ *
+ * @since 0.1.0
+ */
+export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_redemptions_total", {
+  description: "Single-use requestState redemptions, by outcome (first, replayed) and store",
+  incremental: true
+})
+
+const memoryFirst = Metric.withAttributes(replayGuardRedemptionsTotal, { outcome: "first", store: "memory" })
+const memoryReplayed = Metric.withAttributes(replayGuardRedemptionsTotal, { outcome: "replayed", store: "memory" })
 
 const positiveInteger = (name: string, value: number): number => {
   if (!Number.isSafeInteger(value) || value < 1) {
@@ -130,12 +169,14 @@ const makePool = () => {
  * states before redeeming); `principal` is the authenticated principal the
  * state is bound to, if any, for per-principal bounds. Redemption must be
  * atomic. A guard that cannot take one more id fails with
- * {@link ReplayGuardFull} (never answers `false` for it: that is a replay).
+ * {@link ReplayGuardFull} (never answers `false` for it: that is a replay);
+ * a shared guard whose store cannot be reached fails with
+ * {@link ReplayGuardUnavailable}.
  *
  * {@link ReplayGuard.layerMemory} keeps ids in process memory: right for one
- * instance only. A fleet needs a shared store (e.g. Redis `SET jti 1 NX PXAT
- * expiresAt`): provide another layer of this service to
- * `RequestState.RequestStateCodec.layer`.
+ * instance only. A fleet needs a shared store: `@mrtr/server/Redis`
+ * (`SET jti 1 NX PXAT expiresAt`), or another layer of this service provided
+ * to `RequestState.RequestStateCodec.layer`.
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("One-time use must be enforced server-side").
  *
@@ -146,7 +187,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
     jti: string,
     expiresAt: number,
     principal?: string | undefined
-  ) => Effect.Effect<boolean, ReplayGuardFull>
+  ) => Effect.Effect<boolean, ReplayGuardFull | ReplayGuardUnavailable>
 }>()("@mrtr/core/RequestState/ReplayGuard") {
   /**
    * An in-memory guard (see {@link ReplayGuardMemoryOptions} for its bounds):
@@ -177,7 +218,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
             const now = clock.currentTimeMillisUnsafe()
             const pool = principal === undefined ? anonymous : authenticated
             pool.pruneHead(now)
-            if (pool.has(jti)) return Effect.succeed(false)
+            if (pool.has(jti)) return Effect.as(Metric.update(memoryReplayed, 1), false)
             if (principal !== undefined && pool.countOf(principal) >= maxPerPrincipal) {
               pool.sweep(now)
               if (pool.countOf(principal) >= maxPerPrincipal) return full("principal", maxPerPrincipal)
@@ -187,7 +228,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
               if (pool.size() >= maxEntries) return full(principal === undefined ? "anonymous" : "principal", maxEntries)
             }
             pool.add(jti, expiresAt, principal)
-            return Effect.succeed(true)
+            return Effect.as(Metric.update(memoryFirst, 1), true)
           })
       })
     })

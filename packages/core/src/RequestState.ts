@@ -23,7 +23,8 @@
  *   `["mrtr/requestState", "v1", keyId, method, target, argumentsDigest,
  *   audience, principal | null]`. JSON string escaping makes the encoding
  *   unambiguous, and `null` (no principal) differs from every string.
- * - Plaintext: UTF-8 JSON `{ "exp": <epoch ms>, "jti"?: <id>, "p": <payload> }`.
+ * - Plaintext: UTF-8 JSON `{ "exp": <epoch ms>, "jti"?: <id>, "c": <conversation id>, "p": <payload> }`
+ *   (`c`, the same in every round of a conversation, is for telemetry: {@link CurrentConversation}).
  *   `exp` is checked against the `Clock` service (so `TestClock` drives it);
  *   `jti` is present in single-use mode only and is redeemed through the
  *   {@link ReplayGuard} service.
@@ -49,12 +50,14 @@
  * @since 0.1.0
  */
 import {
+  Clock,
   Config,
   Context,
   Duration,
   Effect,
   Layer,
   Logger,
+  Metric,
   Option,
   Redacted,
   Result,
@@ -64,7 +67,7 @@ import {
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
-import { ReplayGuard, type ReplayGuardFull } from "./ReplayGuard.ts"
+import { ReplayGuard, type ReplayGuardFull, type ReplayGuardUnavailable } from "./ReplayGuard.ts"
 
 export {
   /** @since 0.1.0 */
@@ -74,7 +77,11 @@ export {
   /** @since 0.1.0 */
   type ReplayGuardMemoryOptions,
   /** @since 0.1.0 */
-  replayGuardFullTotal
+  ReplayGuardUnavailable,
+  /** @since 0.1.0 */
+  replayGuardFullTotal,
+  /** @since 0.1.0 */
+  replayGuardRedemptionsTotal
 } from "./ReplayGuard.ts"
 
 // -----------------------------------------------------------------------------
@@ -520,10 +527,24 @@ type RejectionReason =
   | "missing-jti"
   | "replayed"
 
+/**
+ * Counter of rejected `requestState`, by `reason` (the values listed in the
+ * module header). Clients only ever see the one frozen `-32602`.
+ *
+ * @since 0.1.0
+ */
+export const rejectionsTotal = Metric.counter("mrtr_request_state_rejections_total", {
+  description: "requestState rejected, by reason (the client sees one frozen -32602 Invalid requestState)",
+  incremental: true
+})
+
 const reject = (reason: RejectionReason): Effect.Effect<never, InvalidRequestState> =>
   Effect.andThen(
     Effect.andThen(
-      Effect.annotateCurrentSpan("mrtr.requestState.reason", reason),
+      Effect.andThen(
+        Effect.annotateCurrentSpan("mrtr.requestState.reason", reason),
+        Metric.update(Metric.withAttributes(rejectionsTotal, { reason }), 1)
+      ),
       Effect.annotateLogs(Effect.logDebug("requestState rejected"), "mrtr.requestState.reason", reason)
     ),
     Effect.fail(new InvalidRequestState())
@@ -532,8 +553,25 @@ const reject = (reason: RejectionReason): Effect.Effect<never, InvalidRequestSta
 interface Sealed {
   readonly exp: number
   readonly jti?: string
+  /** The conversation id (12 base64url characters), the same in every round's state of one conversation. */
+  readonly c?: string
   readonly p: unknown
 }
+
+/**
+ * The id of the conversation the current request belongs to, for telemetry:
+ * a cell the caller provides around one request; `unseal` fills it from the
+ * state (the `c` field of the plaintext), `seal` reuses it, or draws a new
+ * one (12 base64url characters, from the nonce's randomness) on a first
+ * round. So every round of one conversation carries the same id, whichever
+ * instance serves it. Not provided (the default), nothing is recorded.
+ *
+ * @since 0.1.0
+ */
+export const CurrentConversation = Context.Reference<{ id: string | undefined } | undefined>(
+  "@mrtr/core/RequestState/CurrentConversation",
+  { defaultValue: () => undefined }
+)
 
 // The plaintext has passed AEAD verification, so it is our own output; this is
 // defence in depth against a key shared with some other format.
@@ -598,11 +636,15 @@ const makeCodec = Effect.fnUntraced(function*<E>(
   // Written with combinators rather than generators: this is the hot path.
   const seal = (payload: unknown, binding: Binding): Effect.Effect<string, RequestStateTooLarge> =>
     Effect.flatMap(takeRandom, (bytes) =>
-      Effect.clockWith((clock) => {
+      Effect.contextWith((context: Context.Context<never>) => {
+        const clock = Context.get(context, Clock.Clock)
+        const conversation = Context.get(context, CurrentConversation)
         const exp = clock.currentTimeMillisUnsafe() + ttlMillis
+        const c = conversation?.id ?? encodeBase64Url(bytes.subarray(0, 9))
+        if (conversation !== undefined) conversation.id = c
         const sealed: Sealed = singleUse
-          ? { exp, jti: encodeBase64Url(bytes.subarray(nonceLength)), p: payload }
-          : { exp, p: payload }
+          ? { exp, jti: encodeBase64Url(bytes.subarray(nonceLength)), c, p: payload }
+          : { exp, c, p: payload }
         const plaintext = encoder.encode(JSON.stringify(sealed))
         const size = currentHeader.length + base64UrlLength(nonceLength + plaintext.length + tagLength)
         if (size > maxSize) {
@@ -620,7 +662,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
         )
       }))
 
-  const open = (sealed: Sealed, principal: string | undefined): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull> =>
+  const open = (sealed: Sealed, principal: string | undefined): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
     Effect.clockWith((clock) => {
       if (clock.currentTimeMillisUnsafe() >= sealed.exp) return reject("expired")
       if (guard === undefined) return Effect.succeed(sealed.p)
@@ -632,7 +674,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       )
     })
 
-  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull> =>
+  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
     Effect.suspend(() => {
       if (typeof state !== "string") return reject("malformed")
       if (state.length > maxSize) return reject("too-large")
@@ -655,7 +697,15 @@ const makeCodec = Effect.fnUntraced(function*<E>(
           onFailure: () => reject("decryption-failed"),
           onSuccess: (plaintext) => {
             const sealed = parsePlaintext(plaintext)
-            return sealed === undefined ? reject("payload-invalid") : open(sealed, binding.principal)
+            if (sealed === undefined) return reject("payload-invalid")
+            if (typeof sealed.c === "string") {
+              return Effect.contextWith((context: Context.Context<never>) => {
+                const conversation = Context.get(context, CurrentConversation)
+                if (conversation !== undefined) conversation.id = sealed.c
+                return open(sealed, binding.principal)
+              })
+            }
+            return open(sealed, binding.principal)
           }
         }
       )
@@ -696,7 +746,7 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  */
 export class RequestStateCodec extends Context.Service<RequestStateCodec, {
   readonly seal: (payload: unknown, binding: Binding) => Effect.Effect<string, RequestStateTooLarge>
-  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull>
+  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable>
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
   /**
    * Builds the service on the `Aead` and `SecureRandom` services of the

@@ -32,6 +32,10 @@ import {
   Scope
 } from "effect"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
+import type { RedisError } from "effect/persistence/Redis"
+import * as SharedState from "./internal/sharedState.ts"
+import * as Observability from "./Observability.ts"
+import { NotificationBus } from "./NotificationBus.ts"
 import { Digest } from "effect/crypto"
 import {
   type Implementation,
@@ -155,7 +159,9 @@ export class McpServer extends Context.Service<McpServer, {
   readonly requiredScopes: (message: unknown) => ReadonlyArray<string>
   /**
    * Announces that the resource `uri` changed: `notifications/resources/updated`
-   * to every 2025-11-25 session subscribed to it (`resources/subscribe`).
+   * to every 2025-11-25 session subscribed to it (`resources/subscribe`), on
+   * this instance and, through the `NotificationBus` (Redis pub/sub when
+   * `MRTR_REDIS_URL` is set), on every other instance of the fleet.
    * @since 0.2.0
    */
   readonly resourceUpdated: (uri: string) => Effect.Effect<void>
@@ -265,6 +271,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return Effect.fail(McpError.invalidParams("requestState must be a string"))
     }
     const retried = inputResponses !== undefined || requestState !== undefined
+    // Filled by the codec: the id every round of this conversation carries (the span's mrtr.conversation.id).
+    const conversation: { id: string | undefined } = { id: undefined }
     return Engine.runWith(engine, handler, {
       method: parsed.method,
       target,
@@ -275,11 +283,24 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       inputResponses: inputResponses as InputResponses | undefined,
       requestState
     }).pipe(
-      Effect.map((outcome) =>
-        outcome._tag === "InputRequired"
-          ? { ...outcome.result, _meta: serverMeta }
-          : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
-      )
+      Effect.flatMap((outcome) => {
+        const complete = outcome._tag === "Complete"
+        return Effect.as(
+          Effect.andThen(
+            Effect.annotateCurrentSpan({
+              "mrtr.round": outcome.round,
+              "mrtr.outcome": complete ? "complete" : "input_required",
+              ...(conversation.id === undefined ? {} : { "mrtr.conversation.id": conversation.id })
+            }),
+            Observability.recordRound(parsed.method, requestState === undefined, complete, outcome.round)
+          ),
+          outcome._tag === "InputRequired"
+            ? { ...outcome.result, _meta: serverMeta }
+            : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
+        )
+      }),
+      Effect.provideService(RequestState.CurrentConversation, conversation),
+      Effect.withSpan("mrtr.round", { attributes: { "mrtr.method": parsed.method, "mrtr.target": target } })
     )
   }
 
@@ -358,6 +379,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     limits: legacyLimits(options.legacy ?? {})
   })
   if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
+  // What other instances publish reaches this instance's listeners (NotificationBus).
+  const deliverLocally = (uri: string) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
+  const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
+  if (bus !== undefined) yield* bus.listen((notification) => deliverLocally(notification.uri))
 
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
     if (legacy !== undefined && Era.classify(incoming) === "legacy") return legacy.handle(incoming)
@@ -396,7 +421,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     addResource: registry.addResource,
     removeResource: registry.removeResource,
     handle,
-    resourceUpdated: (uri) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri),
+    resourceUpdated: (uri) =>
+      Effect.andThen(deliverLocally(uri), bus === undefined ? Effect.void : bus.publish({ _tag: "ResourceUpdated", uri })),
     legacySessions: Effect.sync(() => legacy === undefined ? 0 : legacy.store.sessions.size)
   })
 })
@@ -407,13 +433,25 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  *
  * With zero configuration it reads the key ring from
  * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged; a
- * malformed value fails the layer with a `ConfigError`) and the
- * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes), and uses
- * `node:crypto` for digests. `requestState` configures sealing instead:
- * either codec options (`{ keyRing, ttl?, maxSize?, singleUse? }`, see
+ * malformed value fails the layer with a `ConfigError`), the
+ * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes) and single use
+ * from `MRTR_SINGLE_USE` (default false), and uses `node:crypto` for
+ * digests. `requestState` configures sealing instead: either codec options
+ * (`{ keyRing, ttl?, maxSize?, singleUse? }`, see
  * `RequestState.RequestStateCodecOptions`; e.g.
  * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`)
- * or a whole codec Layer.
+ * or a whole codec Layer (which brings its own `ReplayGuard`).
+ *
+ * Single use (from configuration or options) redeems through a
+ * `ReplayGuard` provided to this layer if any; else through the Redis guard
+ * of `@mrtr/server/Redis` when `MRTR_REDIS_URL` is set, so a state redeemed
+ * on one instance is refused by every other; else through the in-memory
+ * guard. The layer then fails with a `RedisError` when Redis is
+ * unreachable at start-up; afterwards an unreachable Redis fails only the
+ * retries that carry a single-use `requestState` (-32603, retry later).
+ * With `MRTR_REDIS_URL` set, `resourceUpdated` is also published on Redis
+ * pub/sub (`NotificationBus`), so sessions on every instance hear it; a
+ * `NotificationBus` provided to this layer wins.
  *
  * @since 0.1.0
  */
@@ -424,17 +462,24 @@ export const layer = <E = never>(
       | RequestState.RequestStateCodecOptions<E>
       | undefined
   }
-): Layer.Layer<McpServer | McpHandler, Config.ConfigError | E> => {
+): Layer.Layer<McpServer | McpHandler, Config.ConfigError | RedisError | E> => {
   const server = Layer.effect(McpServer, make(options))
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes })))
   const requestState = options.requestState
-  const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E> = requestState === undefined
-    ? RequestState.RequestStateCodec.layerConfig
+  const withGuard = (singleUse: boolean, codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E>) =>
+    singleUse ? Layer.provide(codec, SharedState.replayGuardLayer) : codec
+  const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | RedisError | E> = requestState === undefined
+    ? Layer.unwrap(Effect.map(SharedState.singleUseConfig, (singleUse) =>
+      withGuard(singleUse, RequestState.RequestStateCodec.layer({ keyRing: RequestState.KeyRing.fromConfig, singleUse }))))
     : Layer.isLayer(requestState)
     ? requestState as Layer.Layer<RequestState.RequestStateCodec, E>
-    : RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
+    : withGuard(
+      (requestState as RequestState.RequestStateCodecOptions<E>).singleUse === true,
+      RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
+    )
   return Layer.provideMerge(handler, server).pipe(
     Layer.provide(codec),
+    Layer.provide(SharedState.notificationBusLayer),
     Layer.provide(NodeCrypto.layerDigest)
   )
 }

@@ -34,6 +34,10 @@ export * as McpServer from "./McpServer.ts"
 /** @since 0.1.0 */
 export * as MemoryTransport from "./MemoryTransport.ts"
 /** @since 0.1.0 */
+export * as NotificationBus from "./NotificationBus.ts"
+/** @since 0.1.0 */
+export * as Observability from "./Observability.ts"
+/** @since 0.1.0 */
 export * as Prompt from "./Prompt.ts"
 /** @since 0.1.0 */
 export * as RequestContext from "./RequestContext.ts"

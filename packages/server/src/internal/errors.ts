@@ -51,7 +51,8 @@ export const toMcpError = (error: unknown): McpError | undefined => {
   // Arguments canonical JSON cannot represent (`1e400`, a lone surrogate): the client's to fix.
   if (error instanceof NotCanonicalJson) return McpError.invalidParams(error.message)
   // A valid single-use state the replay guard has no room for: not a forgery, the server is saturated.
-  if (error instanceof RequestState.ReplayGuardFull) {
+  // Or its shared store (Redis) is unreachable: the guard fails closed, the client may retry later.
+  if (error instanceof RequestState.ReplayGuardFull || error instanceof RequestState.ReplayGuardUnavailable) {
     return new McpError({ code: ErrorCode.InternalError, message: error.message })
   }
   // The answers a client sends make the journal grow: its size is the client's to fix.

@@ -1,0 +1,145 @@
+/**
+ * `npm run bench:fleet`: the cost of the fleet. Drives the demo's 4-request
+ * `plan_trip` conversation (2026-07-28, raw JSON-RPC over fetch, 16 at a
+ * time) and reports, per configuration:
+ *
+ * - server CPU per conversation (user + system time of the instance
+ *   processes, from /proc, divided by the conversations), and per
+ *   instance the CPU per conversation it served (round-robin: 1/N of them);
+ * - Redis round trips per conversation (`total_commands_processed` of the
+ *   redis-server, before and after);
+ * - throughput (conversations per second).
+ *
+ * Configurations: one instance directly, in-memory single use (the
+ * baseline); one instance, single use on Redis; one instance behind haproxy;
+ * three instances behind haproxy, single use on Redis. On a 2-core machine
+ * three instances show cost, not scale: CPU per conversation per instance
+ * must stay flat. Not a test: prints a table.
+ *
+ * Options: `--conversations 2000`. Needs redis-server and haproxy.
+ */
+import { readFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { type Fleet, INSTANCES, startFleet } from "../examples/fleet/fleet.ts"
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i === -1 ? fallback : Number(process.argv[i + 1])
+}
+const conversations = arg("conversations", 2_000)
+const ticks = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100
+
+const cpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks
+}
+
+const redisCommands = (port: number): number => {
+  const info = execFileSync("redis-cli", ["-p", String(port), "INFO", "stats"]).toString()
+  return Number(/total_commands_processed:(\d+)/.exec(info)![1])
+}
+
+const answers: Record<string, unknown> = {
+  details: {
+    action: "accept",
+    content: { traveller: "Ada", email: "ada@example.com", date: "2026-08-01", passengers: 1, firstClass: false, seat: "any" }
+  },
+  tagline: { role: "assistant", content: { type: "text", text: "tag" }, model: "m" },
+  roots: { roots: [{ uri: "file:///trips" }] },
+  confirm: { action: "accept", content: { book: true } }
+}
+
+let ids = 1
+const converse = async (url: string) => {
+  let params: Record<string, unknown> = { name: "plan_trip", arguments: { from: "Paris", to: "Milan" } }
+  for (;;) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "plan_trip"
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: ids++,
+        method: "tools/call",
+        params: {
+          ...params,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {}, roots: {} }
+          }
+        }
+      })
+    })
+    const json = await response.json() as any
+    if (json.error !== undefined) throw new Error(JSON.stringify(json.error))
+    if (json.result.resultType === "complete") return
+    const inputResponses = Object.fromEntries(Object.keys(json.result.inputRequests).map((key) => [key, answers[key]]))
+    params = { ...params, inputResponses, requestState: json.result.requestState }
+  }
+}
+
+const drive = async (url: string, n: number) => {
+  let next = 0
+  const worker = async () => {
+    while (next++ < n) await converse(url)
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: 16 }, worker))
+  return (performance.now() - started) / 1000
+}
+
+const pidsOf = (fleet: Fleet, names: ReadonlyArray<string>) => names.map((name) => fleet.pidOf(name as never))
+
+const measure = async (label: string, fleet: Fleet, url: string, names: ReadonlyArray<string>) => {
+  await drive(url, 200) // warm-up
+  const pids = pidsOf(fleet, names)
+  const cpuBefore = pids.map(cpuMs)
+  const redisBefore = redisCommands(fleet.redis.port)
+  const seconds = await drive(url, conversations)
+  const cpu = pids.map((pid, i) => cpuMs(pid) - cpuBefore[i]!)
+  const trips = (redisCommands(fleet.redis.port) - redisBefore - 1) / conversations
+  const total = cpu.reduce((a, b) => a + b, 0)
+  console.log(
+    `${label.padEnd(46)} ${(conversations / seconds).toFixed(0).padStart(6)} conv/s  ` +
+      `${((total * 1000) / conversations).toFixed(0).padStart(6)} µs CPU/conv  ` +
+      `per conversation served, by instance: ${cpu.map((c) => `${((c * 1000 * pids.length) / conversations).toFixed(0)} µs`).join(", ").padEnd(24)} ` +
+      `${trips.toFixed(2)} Redis round trips/conv`
+  )
+}
+
+const main = async () => {
+  console.log(`bench:fleet — ${conversations} conversations of 4 requests (plan_trip), 16 at a time\n`)
+  for (const singleUse of ["false", "true"]) {
+    const memoryFleet = await startFleet({ env: { MRTR_SINGLE_USE: singleUse, MRTR_REDIS_URL: "" } })
+    try {
+      await measure(`1 instance, direct, single use ${singleUse === "true" ? "in memory" : "off"}`, memoryFleet,
+        `http://127.0.0.1:${memoryFleet.ports.a}/mcp`, ["a"])
+    } finally {
+      await memoryFleet.stop()
+    }
+  }
+  const fleet = await startFleet({ env: { MRTR_SINGLE_USE: "true" } })
+  try {
+    await measure("1 instance, direct, single use on Redis", fleet, `http://127.0.0.1:${fleet.ports.a}/mcp`, ["a"])
+    await fleet.kill("b")
+    await fleet.kill("c")
+    await new Promise((r) => setTimeout(r, 1_000))
+    await measure("1 instance behind haproxy, single use on Redis", fleet, fleet.url, ["a"])
+    await fleet.start("b")
+    await fleet.start("c")
+    await new Promise((r) => setTimeout(r, 1_000))
+    await measure("3 instances behind haproxy, single use on Redis", fleet, fleet.url, INSTANCES)
+  } finally {
+    await fleet.stop()
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,109 @@
+/**
+ * Starts (and stops) a fleet on 127.0.0.1: a `redis-server`, three
+ * instances of the demo server (`examples/demo/server.ts`, each its own Node
+ * process on a free port) sharing a key ring and that Redis, and `haproxy`
+ * (./haproxy.cfg: round-robin, no affinity) in front on another free port.
+ * Used by `npm run fleet` (./index.ts) and the fleet tests.
+ *
+ * The instances are configured by the environment only, as a deployment
+ * would: `MRTR_REQUEST_STATE_KEYS` (the shared key ring), `MRTR_REDIS_URL`,
+ * `MRTR_SINGLE_USE`. `restart(name, env)` rolls one instance (SIGTERM, then
+ * start again on the same port, e.g. with a new key ring); `kill(name)` is
+ * SIGKILL. Everything started here is stopped by `stop`, by pid.
+ */
+import { randomBytes } from "node:crypto"
+import { fileURLToPath } from "node:url"
+import { freePort, type Proc, type RedisServer, spawnReady, startHaproxy, startRedis } from "@mrtr/test-support/infra"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
+
+/** The names of the instances, as in ./haproxy.cfg. */
+export const INSTANCES = ["a", "b", "c"] as const
+export type InstanceName = typeof INSTANCES[number]
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
+const demoServer = here("../demo/server.ts")
+
+/** A new key ring entry, `<id>:<base64url of 32 random bytes>` (the `MRTR_REQUEST_STATE_KEYS` syntax). */
+export const newKey = (id: string): string => `${id}:${randomBytes(32).toString("base64url")}`
+
+export interface Fleet {
+  /** The balancer's URL: what clients use. */
+  readonly url: string
+  readonly redis: RedisServer
+  readonly ports: Readonly<Record<InstanceName, number>>
+  /** The environment each instance runs with now. */
+  readonly envOf: (name: InstanceName) => Readonly<Record<string, string>>
+  readonly restart: (name: InstanceName, env?: Readonly<Record<string, string>>) => Promise<void>
+  readonly kill: (name: InstanceName) => Promise<void>
+  /** The pid of a running instance's process (for CPU accounting). */
+  readonly pidOf: (name: InstanceName) => number
+  readonly start: (name: InstanceName) => Promise<void>
+  readonly stop: () => Promise<void>
+}
+
+export interface FleetOptions {
+  /** Environment of every instance (e.g. `MRTR_SINGLE_USE`); the key ring and Redis URL are set unless given. */
+  readonly env?: Readonly<Record<string, string>> | undefined
+}
+
+/** Starts Redis, the three instances and haproxy; stops what it started if any of them fails. */
+export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => {
+  const started: Array<() => Promise<void>> = []
+  const stopAll = async () => {
+    for (const stop of started.reverse()) await stop().catch(() => undefined)
+    started.length = 0
+  }
+  try {
+    const redis = await startRedis()
+    started.push(() => redis.stop())
+    const keys = newKey("k1")
+    const ports = {} as Record<InstanceName, number>
+    for (const name of INSTANCES) ports[name] = await freePort()
+    const envs = {} as Record<InstanceName, Record<string, string>>
+    const procs = {} as Record<InstanceName, Proc | undefined>
+    const start = async (name: InstanceName) => {
+      procs[name] = await spawnReady(process.execPath, [...sourceNodeArgs, demoServer, "--port", String(ports[name])], {
+        env: envs[name],
+        ready: /listening /,
+        label: `instance ${name}`,
+        timeoutMs: 60_000
+      })
+    }
+    const halt = async (name: InstanceName, signal: NodeJS.Signals) => {
+      await procs[name]?.stop(signal)
+      procs[name] = undefined
+    }
+    for (const name of INSTANCES) {
+      envs[name] = { MRTR_REQUEST_STATE_KEYS: keys, MRTR_REDIS_URL: redis.url, ...options.env }
+      started.push(() => halt(name, "SIGTERM"))
+    }
+    await Promise.all(INSTANCES.map(start))
+    const port = await freePort()
+    const haproxy = await startHaproxy(here("./haproxy.cfg"), {
+      FLEET_HOST: "127.0.0.1",
+      FLEET_PORT: String(port),
+      FLEET_PORT_A: String(ports.a),
+      FLEET_PORT_B: String(ports.b),
+      FLEET_PORT_C: String(ports.c)
+    }, port)
+    started.push(() => haproxy.stop())
+    return {
+      url: `http://127.0.0.1:${port}/mcp`,
+      redis,
+      ports,
+      envOf: (name) => envs[name],
+      restart: async (name, env) => {
+        await halt(name, "SIGTERM")
+        if (env !== undefined) envs[name] = { ...envs[name], ...env }
+        await start(name)
+      },
+      kill: (name) => halt(name, "SIGKILL"),
+      pidOf: (name) => procs[name]?.pid ?? -1,
+      start,
+      stop: stopAll
+    }
+  } catch (error) {
+    await stopAll()
+    throw error
+  }
+}

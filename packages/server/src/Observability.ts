@@ -1,0 +1,93 @@
+/**
+ * What an operator sees of the MRTR server: its metrics (effect's `Metric`,
+ * exported with `effect/observability`'s `Otlp` or `PrometheusMetrics`) and
+ * the span of each round. The counters are updated by the dispatcher and the
+ * codec; this module names them and offers the Prometheus text.
+ *
+ * Metrics (names as exported):
+ * - `mrtr_conversations_started_total{method}`: first rounds of `tools/call`,
+ *   `prompts/get`, `resources/read` (requests without `requestState`).
+ * - `mrtr_conversations_completed_total{method}`: complete results of them.
+ * - `mrtr_conversation_rounds{method}` (histogram): input rounds a completed
+ *   conversation took (0 = it never asked).
+ * - `mrtr_request_state_rejections_total{reason}` (`@mrtr/core`): rejected
+ *   states by the real reason (`expired`, `replayed`, `decryption-failed`,
+ *   ...); the client still sees one frozen `-32602 Invalid requestState`.
+ * - `mrtr_replay_guard_redemptions_total{outcome, store}`,
+ *   `mrtr_replay_guard_full_total{scope}`, `mrtr_redis_errors_total{operation}`.
+ *
+ * Span: `mrtr.round` per MRTR request, with `mrtr.method`, `mrtr.target`,
+ * `mrtr.round` (for `input_required` the round it asks, 1 for the first;
+ * for `complete` the input rounds the conversation took) and `mrtr.outcome`
+ * (`complete` or `input_required`), `mrtr.conversation.id` (the same on
+ * every round of one conversation, whichever instance serves it: it travels
+ * sealed in `requestState`); a rejected state sets
+ * `mrtr.requestState.reason` on it.
+ *
+ * Gotcha: the counters are process-wide (effect's global metric registry);
+ * in a fleet sum them across instances.
+ * Source: DESIGN.md, "Services a deployment swaps" (telemetry).
+ *
+ * @since 0.1.0
+ */
+import { Effect, Metric } from "effect"
+import { PrometheusMetrics } from "effect/observability"
+
+/**
+ * Counter of conversations started (first rounds), by `method`.
+ *
+ * @since 0.1.0
+ */
+export const conversationsStarted = Metric.counter("mrtr_conversations_started_total", {
+  description: "MRTR conversations started: tools/call, prompts/get, resources/read without requestState",
+  incremental: true
+})
+
+/**
+ * Counter of conversations completed (complete results), by `method`.
+ *
+ * @since 0.1.0
+ */
+export const conversationsCompleted = Metric.counter("mrtr_conversations_completed_total", {
+  description: "MRTR conversations completed with a complete result",
+  incremental: true
+})
+
+/**
+ * Histogram of the input rounds of completed conversations, by `method`
+ * (boundaries 0, 1, 2, 3, 4, 6, 8, 12, 16).
+ *
+ * @since 0.1.0
+ */
+export const conversationRounds = Metric.histogram("mrtr_conversation_rounds", {
+  description: "Input rounds a completed MRTR conversation took",
+  boundaries: [0, 1, 2, 3, 4, 6, 8, 12, 16]
+})
+
+/**
+ * Records one MRTR request's outcome: a started conversation when it carried
+ * no `requestState`, and for a complete result the completion and its rounds.
+ *
+ * @since 0.1.0
+ */
+export const recordRound = (method: string, first: boolean, complete: boolean, round: number): Effect.Effect<void> => {
+  const attributes = { method }
+  const started = first ? Metric.update(Metric.withAttributes(conversationsStarted, attributes), 1) : Effect.void
+  if (!complete) return started
+  return Effect.andThen(
+    started,
+    Effect.andThen(
+      Metric.update(Metric.withAttributes(conversationsCompleted, attributes), 1),
+      Metric.update(Metric.withAttributes(conversationRounds, attributes), round)
+    )
+  )
+}
+
+/**
+ * Every metric of the process in the Prometheus text format (what a scrape
+ * endpoint answers; `PrometheusMetrics.layerHttp` mounts one on an
+ * `HttpRouter`).
+ *
+ * @since 0.1.0
+ */
+export const prometheusText: Effect.Effect<string> = PrometheusMetrics.format()

@@ -1,0 +1,65 @@
+/**
+ * Which `ReplayGuard` the server's default configuration uses: the Redis one
+ * (`../Redis.ts`, loaded on demand so the `redis` client is only imported
+ * when it is used) when `MRTR_REDIS_URL` is set, else the in-memory one; and
+ * whether single use is on by configuration (`MRTR_SINGLE_USE`).
+ * Source: DESIGN.md, "Services a deployment swaps".
+ */
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+import type { RedisError } from "effect/persistence/Redis"
+import { RequestState } from "@mrtr/core"
+import { NotificationBus } from "../NotificationBus.ts"
+
+/** `MRTR_SINGLE_USE` (a boolean: `true`/`false`, `yes`/`no`, `1`/`0`; default false). */
+export const singleUseConfigName = "MRTR_SINGLE_USE"
+
+/** `MRTR_REDIS_URL`, the Redis of the fleet's shared state (see `../Redis.ts`). */
+export const redisUrlConfigName = "MRTR_REDIS_URL"
+
+/** Single use from configuration. */
+export const singleUseConfig: Config.Config<boolean> = Config.Boolean(singleUseConfigName).pipe(
+  Config.withDefault(false)
+)
+
+const redisUrl = Config.option(Config.Redacted(redisUrlConfigName)).pipe(
+  Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
+)
+
+/**
+ * The notification bus: one the application provides wins; else Redis
+ * pub/sub when `MRTR_REDIS_URL` is set (and not empty); else in process.
+ */
+export const notificationBusLayer: Layer.Layer<NotificationBus, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.flatMap(Effect.serviceOption(NotificationBus), (provided) =>
+    Option.isSome(provided)
+      ? Effect.succeed(Layer.succeed(NotificationBus, provided.value))
+      : Effect.flatMap(redisUrl, (url) =>
+        Option.isNone(url)
+          ? Effect.succeed(NotificationBus.local)
+          : Effect.map(
+            Effect.promise(() => import("../Redis.ts")),
+            (Redis) => Redis.layerNotificationBusUrl(Redacted.value(url.value))
+          )))
+)
+
+const configuredGuard: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.flatMap(redisUrl, (url) =>
+    Option.isNone(url)
+      ? Effect.succeed(RequestState.ReplayGuard.layerMemory)
+      : Effect.map(
+        Effect.promise(() => import("../Redis.ts")),
+        (Redis) => Redis.layerReplayGuardUrl(Redacted.value(url.value))
+      ))
+)
+
+/**
+ * The replay guard single use redeems through: a `ReplayGuard` the
+ * application provides wins; else Redis when `MRTR_REDIS_URL` is set (and not
+ * empty); else in memory.
+ */
+export const replayGuardLayer: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.map(
+    Effect.serviceOption(RequestState.ReplayGuard),
+    (provided) => Option.isSome(provided) ? Layer.succeed(RequestState.ReplayGuard, provided.value) : configuredGuard
+  )
+)

@@ -1,0 +1,210 @@
+/**
+ * The Redis `ReplayGuard` against a real `redis-server` (started on a free
+ * port by the test, stopped after it): single use fleet-wide through two
+ * server instances configured only by the environment (`MRTR_REDIS_URL`,
+ * `MRTR_SINGLE_USE`, `MRTR_REQUEST_STATE_KEYS`), each id kept exactly until
+ * its state's expiry, and Redis stopped then restarted: the documented
+ * degradation (single-use retries fail -32603 at once, counted and logged;
+ * first rounds still work), then full service; and the notification bus:
+ * a resource updated on one instance reaches a 2025-11-25 session on another.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Context, Effect, Layer, Logger, Metric, Schema } from "effect"
+import { Elicitation, RequestState } from "@mrtr/core"
+import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
+import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { HttpTransport, McpServer, Tool } from "../src/index.ts"
+import * as Redis from "../src/Redis.ts"
+import { readme } from "./fixtures.ts"
+import { initialize, post, rpc, sseReader } from "./legacy-helpers.ts"
+
+const greet = Tool.make("greet", {
+  parameters: Schema.Struct({ greeting: Schema.String }),
+  handler: ({ greeting }) =>
+    Effect.map(
+      Elicitation.form({ key: "name", message: "Your name?", schema: Schema.Struct({ name: Schema.String }) }),
+      ({ name }) => `${greeting}, ${name}!`
+    )
+})
+
+const KEYS = Buffer.from(new Uint8Array(32).fill(7)).toString("base64url")
+
+/** One server instance configured from the environment only (McpServer.layer's default configuration). */
+const instance = (env: Record<string, string>) =>
+  Layer.fresh(
+    HttpTransport.layer({ port: 0 }).pipe(
+      Layer.provide(McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" })))),
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
+    )
+  )
+
+const urlOf = (env: Record<string, string>) =>
+  Effect.flatMap(Layer.build(instance(env)), (context) => Effect.provide(HttpTransport.url, context))
+
+let ids = 1
+const call = (url: string, params: Record<string, unknown>) =>
+  Effect.promise(async () => {
+    const message = {
+      jsonrpc: "2.0",
+      id: ids++,
+      method: "tools/call",
+      params: {
+        name: "greet",
+        arguments: { greeting: "Hi" },
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": { elicitation: {} }
+        }
+      }
+    }
+    const response = await fetch(url, {
+      method: "POST",
+      body: JSON.stringify(message),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "greet"
+      }
+    })
+    return { status: response.status, json: await response.json() as any }
+  })
+
+const firstRound = (url: string) =>
+  Effect.map(call(url, {}), (reply) => {
+    expect(reply.json.result.resultType).toBe("input_required")
+    validateWire("JSONRPCResultResponse", reply.json)
+    return reply.json.result.requestState as string
+  })
+
+const answer = (url: string, requestState: string, name = "Ada") =>
+  call(url, { requestState, inputResponses: { name: { action: "accept", content: { name } } } })
+
+let redis: RedisServer
+beforeAll(async () => {
+  redis = await startRedis()
+}, 30_000)
+afterAll(async () => {
+  await redis?.stop()
+})
+
+const fleetEnv = () => ({
+  MRTR_REQUEST_STATE_KEYS: KEYS,
+  MRTR_SINGLE_USE: "true",
+  MRTR_REDIS_URL: redis.url
+})
+
+describe("Redis ReplayGuard", () => {
+  it.live("single use fleet-wide: one state redeemed on two instances at the same instant, 200 times, succeeds once each time", () =>
+    Effect.gen(function*() {
+      const [a, b] = yield* Effect.all([urlOf(fleetEnv()), urlOf(fleetEnv())])
+      for (let i = 0; i < 200; i++) {
+        const state = yield* firstRound(i % 2 === 0 ? a : b)
+        const replies = yield* Effect.all([answer(a, state, `A${i}`), answer(b, state, `B${i}`)], { concurrency: 2 })
+        const complete = replies.filter((r) => r.json.result?.resultType === "complete")
+        const refused = replies.filter((r) => r.json.error !== undefined)
+        expect(complete.length).toBe(1)
+        expect(refused.length).toBe(1)
+        expect(refused[0]!.json.error).toEqual({ code: -32602, message: "Invalid requestState" })
+        for (const reply of replies) validateWire("JSONRPCMessage", reply.json)
+      }
+    }).pipe(Effect.scoped), 120_000)
+
+  it.live("without single use, MRTR_REDIS_URL alone changes nothing: a state is accepted on both instances", () =>
+    Effect.gen(function*() {
+      const env = { MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: redis.url }
+      const [a, b] = yield* Effect.all([urlOf(env), urlOf(env)])
+      const state = yield* firstRound(a)
+      const replies = yield* Effect.all([answer(a, state), answer(b, state)])
+      expect(replies.map((r) => r.json.result.content[0].text)).toEqual(["Hi, Ada!", "Hi, Ada!"])
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("keeps each redeemed id exactly until its state's expiry", () =>
+    Effect.gen(function*() {
+      const guard = yield* Redis.makeReplayGuard({ prefix: "test:expiry:" })
+      const expiresAt = Date.now() + 600_000
+      expect(yield* guard.redeem("jti-1", expiresAt)).toBe(true)
+      expect(yield* guard.redeem("jti-1", expiresAt)).toBe(false)
+      const { Redis: RedisService } = yield* Effect.promise(() => import("effect/persistence/Redis"))
+      const redisService = yield* Effect.service(RedisService)
+      expect(yield* redisService.send("PEXPIRETIME", "test:expiry:jti-1")).toBe(expiresAt)
+    }).pipe(Effect.provide(Redis.layerClient({ url: redis.url }))), 30_000)
+
+  it.live("Redis stopped: single-use retries fail at once with -32603 (counted, logged), first rounds still work; restarted: full service", () =>
+    Effect.gen(function*() {
+      const logs: Array<string> = []
+      const url = yield* urlOf(fleetEnv()).pipe(
+        Effect.provide(Logger.layer([Logger.make((options) => {
+          logs.push(`${options.logLevel} ${String(options.message)}`)
+        })]))
+      )
+      const before = yield* firstRound(url)
+      yield* Effect.promise(() => redis.stop())
+      const errors = Metric.withAttributes(Redis.redisErrorsTotal, { operation: "redeem" })
+      const countBefore = (yield* Metric.value(errors)).count
+      const startedAt = Date.now()
+      const down = yield* answer(url, before)
+      expect(Date.now() - startedAt).toBeLessThan(3_000)
+      validateWire("JSONRPCErrorResponse", down.json)
+      expect(down.json.error.code).toBe(-32603)
+      expect(down.json.error.message).toBe(new RequestState.ReplayGuardUnavailable({ store: "redis", reason: "" }).message)
+      expect((yield* Metric.value(errors)).count).toBe(countBefore + 1)
+      expect(logs.some((line) => line.includes("Redis is unavailable"))).toBe(true)
+      // A first round needs no redemption: it still works.
+      const sealedWhileDown = yield* firstRound(url)
+      yield* Effect.promise(() => redis.start())
+      // The client reconnects by itself (backoff up to 2 s); the same states now redeem once.
+      let up = yield* answer(url, before)
+      for (let i = 0; i < 50 && up.json.error !== undefined; i++) {
+        yield* Effect.sleep("100 millis")
+        up = yield* answer(url, before)
+      }
+      expect(up.json.result.content[0].text).toBe("Hi, Ada!")
+      expect((yield* answer(url, before)).json.error).toEqual({ code: -32602, message: "Invalid requestState" })
+      expect((yield* answer(url, sealedWhileDown, "Bob")).json.result.content[0].text).toBe("Hi, Bob!")
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("Redis unreachable at start-up: the layer fails with a RedisError", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(urlOf({ ...fleetEnv(), MRTR_REDIS_URL: "redis://127.0.0.1:1" }))
+      expect(exit._tag).toBe("Failure")
+      expect(String(exit)).toContain("RedisError")
+    }).pipe(Effect.scoped), 30_000)
+})
+
+describe("Redis NotificationBus", () => {
+  it.live("resourceUpdated on one instance reaches a 2025-11-25 session subscribed on another", () =>
+    Effect.gen(function*() {
+      const env = { MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: redis.url }
+      const build = Effect.flatMap(
+        Layer.build(Layer.fresh(
+          HttpTransport.layer({ port: 0 }).pipe(
+            Layer.provideMerge(McpServer.resources(readme).pipe(
+              Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" }))
+            )),
+            Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
+          )
+        )),
+        (context) =>
+          Effect.map(Effect.provide(HttpTransport.url, context), (url) => ({ url, server: Context.get(context, McpServer.McpServer) }))
+      )
+      const a = yield* build
+      const b = yield* build
+      const { headers } = yield* Effect.promise(() => initialize(b.url))
+      yield* Effect.promise(() => post(b.url, rpc("resources/subscribe", { uri: "test://readme" }), headers))
+      const get = yield* Effect.promise(() =>
+        fetch(b.url, { headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" } })
+      )
+      expect(get.status).toBe(200)
+      const events = sseReader(get)
+      yield* Effect.promise(() => events.next()) // priming event
+      yield* a.server.resourceUpdated("test://readme")
+      const updated = yield* Effect.promise(() => events.next(5_000))
+      const message = JSON.parse(updated!.data)
+      validateWire("ResourceUpdatedNotification", message, LEGACY_SCHEMA_ID)
+      expect(message.params.uri).toBe("test://readme")
+      yield* Effect.promise(() => events.cancel())
+    }).pipe(Effect.scoped), 30_000)
+})
