@@ -27,6 +27,11 @@
  *    requirements file lists as not scored (extensions, pending) are reported
  *    but never fail the run, unless asked for with `--scenario`.
  *
+ * 5. The Tasks extension leg (2026-07-28): the ten `tasks-*` scenarios
+ *    (`TASKS_SCENARIOS`; those the requirements pass skipped are run one by
+ *    one against the same fixture server), counted on a line of their own;
+ *    any failure among them fails the run.
+ *
  * Options: `--server-only`, `--client-only`, `--era <2026-07-28|2025-11-25>`
  * (only that era's server scenarios; default both), `--scenario <name>`
  * (repeatable: run only these server scenarios, at the wire of `--era`,
@@ -82,6 +87,57 @@ const clientChecksFileOf = (outDir: string, scenario: string): string | undefine
     : checksFileOf(join(outDir, scenario.slice(0, slash)), "", scenario.slice(slash + 1))
 }
 
+/**
+ * The Tasks extension leg (SEP-2663): its ten `tasks-*` server scenarios,
+ * unscored by the 2026-07-28 requirements. Those the `--requirements` pass did
+ * not run are run one by one, without `--spec-version` (which would skip
+ * them), against the same fixture server, into `.conformance/results/tasks`.
+ * They are reported on a summary line of their own; a failure fails the run.
+ */
+const TASKS_SCENARIOS = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-status-notifications",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition"
+] as const
+
+const runTasksLeg = async (url: string): Promise<Array<ScenarioResult>> => {
+  const serverOutDir = join(RESULTS, `server-${REVISION}`)
+  const outDir = join(RESULTS, "tasks")
+  rmSync(outDir, { recursive: true, force: true })
+  mkdirSync(outDir, { recursive: true })
+  const results: Array<ScenarioResult> = []
+  for (const scenario of TASKS_SCENARIOS) {
+    const ran = checksFileOf(serverOutDir, "server-", scenario)
+    const code = ran !== undefined
+      ? 0
+      : await runRunner(["server", "--url", url, "--scenario", scenario, "-o", relative(ROOT, outDir)])
+    const result = summarize("server", REVISION, scenario, false, ran ?? checksFileOf(outDir, "server-", scenario))
+    results.push({ ...result, leg: "tasks", passed: result.passed && code === 0 })
+  }
+  return results
+}
+
+/** The rows to report: a tasks scenario once, on the tasks leg; and the tasks summary line. */
+const withoutTasksDuplicates = (results: ReadonlyArray<ScenarioResult>): Array<ScenarioResult> => {
+  const tasks = new Set(results.filter((r) => r.leg === "tasks").map((r) => r.scenario))
+  return results.filter((r) => r.leg === "tasks" || !(r.era === REVISION && tasks.has(r.scenario)))
+}
+
+const tasksSummary = (results: ReadonlyArray<ScenarioResult>): string | undefined => {
+  const tasks = results.filter((r) => r.leg === "tasks")
+  if (tasks.length === 0) return undefined
+  const failed = tasks.filter((r) => !r.passed)
+  return `Tasks extension (SEP-2663, unscored; a failure fails the run): ${tasks.length - failed.length}/${tasks.length} scenarios passed` +
+    (failed.length > 0 ? ` (failing: ${failed.map((r) => r.scenario).join(", ")})` : "")
+}
+
 const SERVER_START_TIMEOUT_MS = 60_000
 
 type Status = "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO"
@@ -93,7 +149,7 @@ interface Check {
 }
 
 interface ScenarioResult {
-  readonly leg: "server" | "client"
+  readonly leg: "server" | "client" | "tasks"
   readonly era: Era
   readonly scenario: string
   readonly scored: boolean
@@ -359,7 +415,7 @@ const printTable = (results: ReadonlyArray<ScenarioResult>) => {
   }
   out.push("")
   for (const era of ERAS) {
-    const ofEra = results.filter((r) => r.era === era)
+    const ofEra = results.filter((r) => r.era === era && r.leg !== "tasks")
     if (ofEra.length === 0) continue
     const scored = ofEra.filter((r) => r.scored)
     const failed = scored.filter((r) => !r.passed)
@@ -368,6 +424,8 @@ const printTable = (results: ReadonlyArray<ScenarioResult>) => {
       (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : "") +
       `; not scored: ${ofEra.length - scored.length} run, ${unscoredFailed.length} failing`)
   }
+  const tasksLine = tasksSummary(results)
+  if (tasksLine !== undefined) out.push(tasksLine)
   process.stdout.write(out.join("\n") + "\n")
 }
 
@@ -377,7 +435,7 @@ const main = async () => {
   const options = parseOptions(process.argv.slice(2))
   ensureRunner()
   const scoredByEra = new Map(ERAS.map((era) => [era, scoredScenarios(era)] as const))
-  const results: Array<ScenarioResult> = []
+  let results: Array<ScenarioResult> = []
   let serverRunnerFailed = false
 
   if (options.serverLeg) {
@@ -411,6 +469,7 @@ const main = async () => {
           )
         }
       }
+      if (options.scenarios.length === 0 && options.eras.includes(REVISION)) results.push(...await runTasksLeg(server.url))
     } finally {
       await server.stop()
       log("fixture server stopped")
@@ -463,6 +522,7 @@ const main = async () => {
     }
   }
 
+  results = withoutTasksDuplicates(results)
   printTable(results)
   writeFileSync(
     join(RESULTS, "summary.json"),
@@ -473,7 +533,8 @@ const main = async () => {
     ) + "\n"
   )
   const explicit = options.scenarios.length > 0
-  const failed = results.some((r) => (r.scored || explicit) && !r.passed) || serverRunnerFailed || clientRunnerFailed
+  const failed = results.some((r) => (r.scored || explicit || r.leg === "tasks") && !r.passed) || serverRunnerFailed ||
+    clientRunnerFailed
   process.exit(failed ? 1 : 0)
 }
 

@@ -11,7 +11,8 @@
  * exactly one line on stdout when ready: `listening <url>`. Logs go to stderr.
  * The MRTR handlers ask in direct style (`./mrtr.ts`); the runtime suspends
  * them into a sealed `requestState` (key ring from `MRTR_REQUEST_STATE_KEYS`,
- * else a random per-process key).
+ * else a random per-process key). The Tasks fixtures (`./tasks.ts`) run as
+ * tasks of the Tasks extension (SEP-2663) when the request declares it.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Logger, Schema } from "effect"
@@ -20,10 +21,11 @@ import { HttpTransport, McpServer } from "@mrtr/server"
 import * as Everything from "./everything.ts"
 import * as Mrtr from "./mrtr.ts"
 import * as Stateless from "./stateless.ts"
+import * as Tasks from "./tasks.ts"
 
 /** The fixtures as one Layer on top of the server. */
 export const ServerLive = Layer.mergeAll(
-  McpServer.tools(...Mrtr.tools, ...Stateless.tools, ...Everything.tools),
+  McpServer.tools(...Mrtr.tools, ...Stateless.tools, ...Everything.tools, ...Tasks.tools),
   McpServer.prompts(Mrtr.prompt, ...Everything.prompts),
   McpServer.resources(...Everything.resources)
 ).pipe(

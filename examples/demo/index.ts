@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: the trip-planner server (./server.ts) and a client that
  * drives every tool, the prompt and a resource template read to completion
- * over Streamable HTTP on 127.0.0.1, printing each round as it happens.
+ * over Streamable HTTP on 127.0.0.1, printing each round as it happens (and,
+ * for `book_tickets`, which runs as a task, each status change of the task).
  *
  * - default: the answers come from a built-in script (an answers file, as
  *   `mrtr call --answers` takes), so it runs unattended and in CI; the
@@ -49,6 +50,9 @@ export const script: AnswersFile.Answers = {
   roots: ["file:///home/ada/trips"],
   // plan_trip, round 3: the confirmation (the full ElicitResult form works too)
   confirm: { action: "accept", content: { book: true } },
+  // book_tickets: who travels (an MRTR round), then, once it runs as a task, the confirmation (task input)
+  passenger: { name: "Ada Lovelace" },
+  confirm_booking: { action: "accept", content: { book: true } },
   // packing_list
   style: { style: "light" },
   // weather://{city}/{date}
@@ -58,7 +62,8 @@ export const script: AnswersFile.Answers = {
 /** Arguments for each tool the server lists: the demo drives every one of them. */
 const TOOL_ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
   plan_trip: { from: "Paris", to: "Milan" },
-  link_rail_account: { operator: "EuroRail" }
+  link_rail_account: { operator: "EuroRail" },
+  book_tickets: { from: "Paris", to: "Zurich" }
 }
 
 /**
@@ -131,6 +136,8 @@ const conversation = <A>(
     yield* say(s.bold(`━━ ${tally.conversations}. ${title} ━━`))
     let rounds = 0
     const outcome = yield* Effect.result(run({
+      // A tools/call the server runs as a task (Tasks extension): each status change as it happens.
+      onTaskStatus: (change) => say(`         ${Report.taskLine(change, s)}`),
       onRound: (round) =>
         Effect.suspend(() => {
           rounds = round.round
@@ -168,7 +175,7 @@ const main = Effect.gen(function*() {
     ? TerminalUser.layerNode({})
     : AnswersFile.layer(script, { url: railAccount })
   const transport = HttpClientTransport.layerNode({ url })
-  const clientLayer = McpClient.layer({ clientInfo: { name: "mrtr-demo", version: "0.1.0" } }).pipe(
+  const clientLayer = McpClient.layer({ clientInfo: { name: "mrtr-demo", version: "0.1.0" }, tasks: "auto" }).pipe(
     Layer.provide(auth ? transport.pipe(Layer.provide(signIn)) : transport),
     Layer.provide(user)
   )

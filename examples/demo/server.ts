@@ -9,6 +9,12 @@
  * - `link_rail_account` (tool): asks for a secret (an API key) with
  *   `Elicitation.secure`: the user types it on the server's own page, the
  *   client only consents and retries.
+ * - `book_tickets` (tool, Tasks extension): asks who travels (an MRTR round of
+ *   the `tools/call`), then goes asynchronous at `Task.detach`: a client that
+ *   declares the extension gets a task, whose reservation runs as a
+ *   `Mrtr.step` and whose final confirmation is asked as the task's
+ *   `input_required` status. A client without the extension gets the same
+ *   questions as plain MRTR rounds.
  * - `packing_list` (prompt): asks for the traveller's style before writing
  *   the prompt.
  * - `weather://{city}/{date}` (resource template): asks which unit to use.
@@ -18,7 +24,7 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, References, Schema } from "effect"
-import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
+import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
 import { type Authorization, HttpTransport, InteractionPage, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
 
 // -- A small rail network: the "real work" of the demo --------------------------
@@ -166,6 +172,37 @@ export const linkRailAccount = Tool.make("link_rail_account", {
     })
 })
 
+// -- A tool that runs as a task ------------------------------------------------------
+
+const Passenger = Schema.Struct({ name: Schema.String.annotate({ title: "Passenger name" }) })
+
+export const bookTickets = Tool.make("book_tickets", {
+  title: "Book train tickets",
+  description: "Reserves seats between two cities; runs as a task (Tasks extension) for clients that support it",
+  parameters: Schema.Struct({ from: City, to: City }),
+  task: { support: "optional", start: "detach" },
+  handler: ({ from, to }) =>
+    Effect.gen(function*() {
+      const { name } = yield* Elicitation.form({ key: "passenger", message: `Who travels ${from} → ${to}?`, schema: Passenger })
+      // From here on the call is a task (when the client declared the extension).
+      yield* Task.detach
+      const trip = yield* Mrtr.step("route", Effect.sync(() => route(from, to)), Route)
+      if (trip.stops.length === 0) return `No rail route from ${from} to ${to}.`
+      // The "long" reservation: run once, journaled with the task.
+      const seat = yield* Mrtr.step(
+        "reserve",
+        Effect.sleep("300 millis").pipe(Effect.as(`${trip.stops.length}${String.fromCharCode(65 + (name.length % 6))}`)),
+        Schema.String
+      )
+      const { book } = yield* Elicitation.form({
+        key: "confirm_booking",
+        message: `Seat ${seat} held for ${name} (${trip.stops.join(" → ")}). Pay and book?`,
+        schema: Confirm
+      })
+      return book ? `Booked seat ${seat} for ${name}: ${trip.stops.join(" → ")}.` : `Released seat ${seat}.`
+    })
+})
+
 // -- The prompt ----------------------------------------------------------------
 
 export const packingList = Prompt.make("packing_list", {
@@ -219,7 +256,7 @@ export const weather = Resource.template({
  */
 export const makeLayer = (pageOptions: InteractionPage.Options = {}) =>
   Layer.mergeAll(
-    McpServer.tools(planTrip, linkRailAccount),
+    McpServer.tools(planTrip, linkRailAccount, bookTickets),
     McpServer.prompts(packingList),
     McpServer.resources(weather)
   ).pipe(

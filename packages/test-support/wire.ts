@@ -1,7 +1,8 @@
 /**
  * Test helper: validates values against the official MCP 2026-07-28 JSON
  * Schema (`packages/test-support/spec/schema-2026-07-28.json`, JSON Schema 2020-12)
- * with ajv. Part of the private `@mrtr/test-support` workspace package (never
+ * with ajv, or against the 2025-11-25 one or the Tasks extension's draft
+ * schema (`schema-tasks-draft.json`, {@link validateTaskWire}). Part of the private `@mrtr/test-support` workspace package (never
  * published); tests of every package import it as `@mrtr/test-support/wire`.
  * The schemas are copies kept in this repository (`spec/README.md` says where
  * they come from), so no test reads anything outside the checkout.
@@ -22,6 +23,9 @@ export const SCHEMA_ID = "schema-2026-07-28.json"
 /** The `$id` under which the 2025-11-25 (legacy) schema is registered. */
 export const LEGACY_SCHEMA_ID = "schema-2025-11-25.json"
 
+/** The `$id` under which the Tasks extension's draft schema (SEP-2663, ext-tasks) is registered. */
+export const TASKS_SCHEMA_ID = "schema-tasks-draft.json"
+
 const load = (file: string): { readonly $defs: Record<string, Record<string, unknown>> } =>
   JSON.parse(fs.readFileSync(new URL(`./spec/${file}`, import.meta.url), "utf8"))
 
@@ -30,6 +34,15 @@ export const schemaJson = load(SCHEMA_ID)
 
 /** The parsed 2025-11-25 JSON Schema document. */
 export const legacySchemaJson = load(LEGACY_SCHEMA_ID)
+
+/** The parsed Tasks extension schema document (`CreateTaskResult`, `GetTaskResult`, `UpdateTaskRequest`...). */
+export const tasksSchemaJson = load(TASKS_SCHEMA_ID)
+
+const documents: Record<string, { readonly $defs: Record<string, Record<string, unknown>> }> = {
+  [SCHEMA_ID]: schemaJson,
+  [LEGACY_SCHEMA_ID]: legacySchemaJson,
+  [TASKS_SCHEMA_ID]: tasksSchemaJson
+}
 
 // ajv ships CommonJS; under NodeNext the default import may be the module object.
 type AjvCtor = typeof Ajv2020Module.default
@@ -43,6 +56,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: false })
 addFormats(ajv)
 ajv.addSchema(schemaJson, SCHEMA_ID)
 ajv.addSchema(legacySchemaJson, LEGACY_SCHEMA_ID)
+ajv.addSchema(tasksSchemaJson, TASKS_SCHEMA_ID)
 
 const validators = new Map<string, ValidateFunction>()
 
@@ -50,7 +64,8 @@ const validatorFor = (defName: string, schemaId: string): ValidateFunction => {
   const key = `${schemaId}#${defName}`
   let validate = validators.get(key)
   if (validate === undefined) {
-    const doc = schemaId === SCHEMA_ID ? schemaJson : legacySchemaJson
+    const doc = documents[schemaId]
+    if (doc === undefined) throw new Error(`Unknown schema '${schemaId}'`)
     if (!(defName in doc.$defs)) throw new Error(`Unknown $defs entry '${defName}' in ${schemaId}`)
     validate = ajv.compile({ $ref: `${schemaId}#/$defs/${defName}` })
     validators.set(key, validate)
@@ -81,3 +96,11 @@ export const validateWire = (defName: string, value: unknown, schemaId: string =
 
 /** Names of all `$defs` of the 2026-07-28 schema. */
 export const defNames: ReadonlyArray<string> = Object.keys(schemaJson.$defs)
+
+/**
+ * Throws unless `value` is valid against `$defs[defName]` of the Tasks
+ * extension's schema (`spec/schema-tasks-draft.json`), e.g.
+ * `"CreateTaskResult"`, `"GetTaskResult"`, `"UpdateTaskResult"`,
+ * `"CancelTaskResult"`, `"UpdateTaskRequest"`.
+ */
+export const validateTaskWire = (defName: string, value: unknown): void => validateWire(defName, value, TASKS_SCHEMA_ID)

@@ -57,7 +57,7 @@ import {
 import type { Root } from "@mrtr/protocol"
 import * as AnswersFile from "./AnswersFile.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
-import { clean, colorsFor, roundLines, style } from "./Report.ts"
+import { clean, colorsFor, roundLines, style, taskLine } from "./Report.ts"
 import * as SafeText from "./SafeText.ts"
 import * as SignIn from "./SignIn.ts"
 import * as TerminalUser from "./TerminalUser.ts"
@@ -453,7 +453,10 @@ const runMrtr = <A>(
         Effect.suspend(() => {
           rounds = round.round
           return quiet ? Effect.void : Console.error(roundLines(round, s).join("\n"))
-        })
+        }),
+      // A tools/call the server makes a task (Tasks extension): driven to its end, its status changes shown.
+      tasks: "auto",
+      onTaskStatus: (change) => quiet ? Effect.void : Console.error(taskLine(change, s))
     }
     yield* info(quiet, s.dim(`→ ${clean(describe)}  (${clean(describeTarget(where))})`))
     const method = describe.split(" ", 1)[0]!

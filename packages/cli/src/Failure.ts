@@ -78,7 +78,7 @@ const hasTag = (u: unknown): u is { readonly _tag: string } => Predicate.isObjec
  * `UsageError`, an unusable answers file, also when found while answering);
  * 3 protocol (`McpError`, `TransportError`, `ProtocolViolation`,
  * `RequestTimeout`, `MaxRoundsExceeded`, `InputRequiredError`,
- * `InvalidToolDefinition`, and a
+ * `InvalidToolDefinition`, `TaskStarted`, `TaskCancelled`, and a
  * failing input handler, e.g. a question nobody could answer); 70 anything
  * else.
  *
@@ -104,6 +104,8 @@ export const exitCodeOf = (error: unknown): number => {
     case "MaxRoundsExceeded":
     case "InputRequiredError":
     case "InvalidToolDefinition":
+    case "TaskStarted":
+    case "TaskCancelled":
       return ExitCode.protocol
     default:
       return ExitCode.internal
@@ -153,6 +155,10 @@ export const describeFailure = (error: unknown, command?: string): string | unde
       return `mrtr: ${clean(e.message)}\n` +
         Object.entries(e.inputRequests).map(([key, request]) => `  ${clean(key)}  ${describeRequest(request)}`).join("\n")
     case "InvalidToolDefinition":
+      return `mrtr: ${clean(e.message)}`
+    case "TaskStarted":
+      return `mrtr: ${clean(e.message)}`
+    case "TaskCancelled":
       return `mrtr: ${clean(e.message)}`
     case "InputHandlerError": {
       const cause = e.cause

@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import type { McpClient } from "@mrtr/client"
+import type { McpClient, TaskDriver } from "@mrtr/client"
 import type { InputRequest, InputResponse } from "@mrtr/protocol"
 import * as SafeText from "./SafeText.ts"
 
@@ -179,4 +179,33 @@ export const roundLines = (round: McpClient.Round, s: Style = style(false)): Rea
     `         ${s.dim(`↻ retrying ${round.method} ${clean(round.target)}${carrying.length > 0 ? ` with ${carrying.join(" and ")}` : ""}`)}`
   )
   return lines
+}
+
+/**
+ * The stderr line for a status change of the task a `tools/call` became
+ * (Tasks extension; `McpClient.CallOptions.onTaskStatus`):
+ *
+ * ```text
+ * task 0b6e…  working
+ * task 0b6e…  input_required  waiting for confirm, roots
+ * task 0b6e…  completed  "All done"
+ * ```
+ *
+ * The task id is shortened to 8 characters; everything quoted from the
+ * server is escaped (`clean`).
+ *
+ * @since 0.1.0
+ */
+export const taskLine = (change: TaskDriver.TaskStatusChange, s: Style = style(false)): string => {
+  const id = change.taskId.length > 9 ? `${change.taskId.slice(0, 8)}…` : change.taskId
+  const colour = change.status === "completed"
+    ? s.green
+    : change.status === "failed" || change.status === "cancelled"
+    ? s.red
+    : s.yellow
+  const waiting = change.waitingFor === undefined || change.waitingFor.length === 0
+    ? ""
+    : `  waiting for ${change.waitingFor.map((key) => clean(key)).join(", ")}`
+  const message = change.statusMessage === undefined ? "" : `  "${clean(change.statusMessage)}"`
+  return `${s.bold(`task ${clean(id)}`)}  ${colour(change.status)}${waiting}${message}`
 }

@@ -262,12 +262,32 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     assert.strictEqual(run.stdout, "")
   })
 
+  it("call: a tool that becomes a task shows its status changes on stderr and prints the final result", async () => {
+    const run = await mrtr([
+      "call",
+      "--http",
+      url,
+      "book_tickets",
+      TRIP,
+      "--answers",
+      answersFile("tickets.json", { passenger: { name: "Ada" }, confirm_booking: { book: true } })
+    ])
+    assert.strictEqual(run.code, 0, run.stderr)
+    assert.match(text(json(run)), /^Booked seat \S+ for Ada: Paris → .* → Milan\.$/)
+    // The MRTR round before Task.detach, then the task's own statuses, in order.
+    assert.include(run.stderr, "round 1")
+    const statuses = run.stderr.split("\n").filter((line) => line.startsWith("task ")).map((line) => line.split(/\s+/)[2])
+    assert.deepStrictEqual([statuses[0], statuses.at(-1)], ["working", "completed"])
+    assert.include(statuses, "input_required")
+    assert.match(run.stderr, /input_required {2}waiting for confirm_booking/)
+  })
+
   it("discover: server/discover plus the lists", async () => {
     const run = await mrtr(["discover", "--http", url])
     assert.strictEqual(run.code, 0, run.stderr)
     const result = json(run)
     assert.deepStrictEqual(result.supportedVersions, ["2026-07-28"])
-    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip", "link_rail_account"])
+    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip", "link_rail_account", "book_tickets"])
     assert.deepStrictEqual(result.prompts.map((p: { name: string }) => p.name), ["packing_list"])
     assert.deepStrictEqual(result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate), ["weather://{city}/{date}"])
   })

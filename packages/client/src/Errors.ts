@@ -235,10 +235,42 @@ export type RequestError = McpError | TransportError | ProtocolViolation | Reque
 export type MrtrError = RequestError | InputRequiredError | MaxRoundsExceeded | InputHandlerError
 
 /**
- * Every typed failure of `McpClient`.
- *
- * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
+ * Tasks extension (SEP-2663), manual mode (`tasks: "manual"`): the server made the `tools/call` a task;
+ * `task` is the raw `CreateTaskResult` (`taskId`, `status`, `pollIntervalMs`,
+ * `ttlMs`...). Drive it with `McpClient.getTask`, `updateTask`, `cancelTask`.
  *
  * @since 0.1.0
  */
-export type McpClientError = MrtrError | InvalidToolDefinition
+export class TaskStarted extends Schema.TaggedError<TaskStarted>()("TaskStarted", {
+  taskId: Schema.String,
+  task: Schema.Unknown
+}) {
+  override get message(): string {
+    return `tools/call became task ${this.taskId}`
+  }
+}
+
+/**
+ * The task ended `cancelled` (by this client, another one, or the server).
+ *
+ * @since 0.1.0
+ */
+export class TaskCancelled extends Schema.TaggedError<TaskCancelled>()("TaskCancelled", {
+  taskId: Schema.String,
+  statusMessage: Schema.optionalKey(Schema.String)
+}) {
+  override get message(): string {
+    return `Task ${this.taskId} was cancelled${this.statusMessage === undefined ? "" : `: ${this.statusMessage}`}`
+  }
+}
+
+/**
+ * Every typed failure of `McpClient`: the MRTR ones, `InvalidToolDefinition`,
+ * and the Tasks extension's `TaskStarted` (manual mode) and `TaskCancelled`
+ * (from `TaskDriver`).
+ *
+ * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes); SEP-2663.
+ *
+ * @since 0.1.0
+ */
+export type McpClientError = MrtrError | InvalidToolDefinition | TaskStarted | TaskCancelled

@@ -80,6 +80,7 @@ import {
   TransportError
 } from "./Errors.ts"
 import type { InputContext } from "./InputContext.ts"
+import * as TaskDriver from "./TaskDriver.ts"
 import { RootsHandler } from "./RootsHandler.ts"
 import * as Sampling from "./SamplingHandler.ts"
 
@@ -141,6 +142,13 @@ export interface Notification {
  *   `extensions` entries, or e.g. `{ elicitation: {} }` to receive
  *   elicitation requests without a handler and answer them by hand (manual
  *   mode: the call fails with `InputRequiredError`).
+ * - `tasks`: the Tasks extension (SEP-2663). `"auto"` declares it on every
+ *   `tools/call` and drives a task result to its end (`TaskDriver.drive`:
+ *   polls at the server's `pollIntervalMs`, answers its input with the same
+ *   handlers, returns the final result; interrupting the call cancels the
+ *   task); `"manual"` declares it and fails the call with
+ *   `TaskDriver.TaskStarted` (drive it with `getTask` / `updateTask` /
+ *   `cancelTask`). Absent: not declared.
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
@@ -153,6 +161,7 @@ export interface Options {
   readonly logLevel?: LoggingLevel | undefined
   readonly onNotification?: ((notification: Notification) => Effect.Effect<void>) | undefined
   readonly capabilities?: ClientCapabilities | undefined
+  readonly tasks?: TaskDriver.TasksMode | undefined
   readonly requestTimeout?: Duration.Input | undefined
   readonly callTimeout?: Duration.Input | undefined
 }
@@ -190,6 +199,9 @@ export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
  *   called for the final, complete result, nor when the round cap or a
  *   missing handler ends the call first. The callback cannot fail
  *   (`Effect<void>`); a slow one delays the retry.
+ * - `tasks`: overrides the client's `tasks` mode for this call.
+ * - `onTaskStatus`: called once per status change of the task a `tools/call`
+ *   became (Tasks extension), e.g. to show it to the user.
  * - `requestTimeout`, `callTimeout`: override the client's (see `Options`).
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
@@ -201,6 +213,8 @@ export interface CallOptions {
   readonly progressToken?: ProgressToken | undefined
   readonly maxRounds?: number | undefined
   readonly onRound?: ((round: Round) => Effect.Effect<void>) | undefined
+  readonly tasks?: TaskDriver.TasksMode | undefined
+  readonly onTaskStatus?: ((change: TaskDriver.TaskStatusChange) => Effect.Effect<void>) | undefined
   readonly requestTimeout?: Duration.Input | undefined
   readonly callTimeout?: Duration.Input | undefined
 }
@@ -323,12 +337,19 @@ export type CompleteParams = Omit<CompleteRequestParams, "_meta">
  *   `ReadResourceResult`.
  * - `complete({ ref, argument })` → `CompleteResult`.
  * - `tool(name)`: the cached definition of a tool, if listed.
+ * - `getTask(taskId)`, `updateTask(taskId, inputResponses)`,
+ *   `cancelTask(taskId)`: the Tasks extension's methods, declaring it, for
+ *   driving a task by hand (`tasks: "manual"`); the raw result
+ *   (`DetailedTask` with `resultType`, or the empty ack). -32602 for an
+ *   unknown or expired task.
  * - `notifications`: every notification received from now on.
  *
  * Failures: `RequestError` (`McpError` for a JSON-RPC error, e.g. -32602,
  * -32601, -32020, -32021, -32022; `TransportError`; `ProtocolViolation`) and,
  * for the MRTR methods, `InputRequiredError`, `MaxRoundsExceeded`,
- * `InputHandlerError`; `callTool` also `InvalidToolDefinition`. A -32022
+ * `InputHandlerError`; `callTool` also `InvalidToolDefinition` and, with
+ * `tasks`, `TaskDriver.TaskStarted` (manual) / `TaskDriver.TaskCancelled`
+ * (a failed task fails with its `McpError`). A -32022
  * (UnsupportedProtocolVersion) whose `data.supported` lists `2026-07-28` is
  * retried once, with a new id, before it is reported.
  *
@@ -358,6 +379,13 @@ export class McpClient extends Context.Service<McpClient, {
   ) => Effect.Effect<ReadResourceResult, MrtrError>
   readonly complete: (params: CompleteParams, options?: CallOptions) => Effect.Effect<CompleteResult, RequestError>
   readonly tool: (name: string) => Effect.Effect<Option.Option<Tool>>
+  readonly getTask: (taskId: string, options?: CallOptions) => Effect.Effect<Record<string, unknown>, RequestError>
+  readonly updateTask: (
+    taskId: string,
+    inputResponses: InputResponses,
+    options?: CallOptions
+  ) => Effect.Effect<Record<string, unknown>, RequestError>
+  readonly cancelTask: (taskId: string, options?: CallOptions) => Effect.Effect<Record<string, unknown>, RequestError>
   readonly notifications: Stream.Stream<Notification>
 }>()("@mrtr/client/McpClient") {}
 
@@ -825,6 +853,41 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     }
   }
 
+  // -- Tasks (SEP-2663) ---------------------------------------------------------
+
+  /** One task method (`tasks/get`, `tasks/update`, `tasks/cancel`), declaring the extension. */
+  const taskRequest = (
+    method: string,
+    params: Record<string, unknown>,
+    capabilities: ClientCapabilities,
+    callOptions: CallOptions | undefined
+  ) =>
+    exchange(method, { ...params, _meta: metaFor(TaskDriver.declaring(capabilities), callOptions) }, undefined, callOptions)
+
+  /** Answers a task's input requests with the handlers; `undefined` when one cannot be answered here. */
+  const answerAll = (
+    inputRequests: InputRequests,
+    handlers: Handlers,
+    capabilities: ClientCapabilities,
+    target: string,
+    round: number,
+    acceptedUrls: Map<string, { readonly url: string; attempts: number }>
+  ): Effect.Effect<InputResponses | undefined, InputHandlerError> => {
+    const entries = Object.entries(inputRequests)
+    if (entries.some(([, request]) => !canAnswer(request, handlers, capabilities))) return Effect.succeed(undefined)
+    return Effect.map(
+      Effect.forEach(entries, ([key, request]) =>
+        Effect.map(
+          answer(key, request, handlers, { key, method: "tools/call", target, round }, acceptedUrls),
+          (response) => [key, response] as const
+        ), { concurrency: "unbounded" }),
+      (answers): InputResponses => Object.assign(Object.create(null), Object.fromEntries(answers))
+    )
+  }
+
+  const taskMethod = (method: string) => (params: Record<string, unknown>, callOptions?: CallOptions) =>
+    Effect.flatMap(currentHandlers, (handlers) => taskRequest(method, params, declared(handlers), callOptions))
+
   const mrtr = <A>(
     method: "tools/call" | "prompts/get" | "resources/read",
     target: string,
@@ -833,10 +896,11 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     tool: Tool | undefined,
     decode: (raw: Record<string, unknown>) => Effect.Effect<A, ProtocolViolation>,
     callOptions: CallOptions | undefined
-  ): Effect.Effect<A, MrtrError> =>
+  ): Effect.Effect<A, MrtrError | TaskDriver.TaskStarted | TaskDriver.TaskCancelled> =>
     withCallTimeout(method, callOptions, Effect.gen(function*() {
       const handlers = yield* currentHandlers
-      const capabilities = declared(handlers)
+      const tasksMode = method === "tools/call" ? callOptions?.tasks ?? options.tasks : undefined
+      const capabilities = tasksMode === undefined ? declared(handlers) : TaskDriver.declaring(declared(handlers))
       const maxRounds = Math.max(1, callOptions?.maxRounds ?? defaultMaxRounds)
       let inputResponses = retry.inputResponses
       let requestState = retry.requestState
@@ -854,6 +918,16 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           ...(requestState === undefined ? {} : { requestState })
         }
         const raw = yield* exchange(method, params, tool, callOptions)
+        if (tasksMode !== undefined && raw.resultType === "task") {
+          return yield* tasksMode === "manual"
+            ? new TaskDriver.TaskStarted({ taskId: String(raw.taskId), task: raw })
+            : TaskDriver.drive(raw, {
+              request: (taskMethod, taskParams) => taskRequest(taskMethod, taskParams, capabilities, callOptions),
+              answer: (inputRequests, taskRound) =>
+                answerAll(inputRequests, handlers, capabilities, target, taskRound, acceptedUrls),
+              onStatus: callOptions?.onTaskStatus
+            }).pipe(Effect.flatMap(decode))
+        }
         const outcome = yield* classify(method, raw)
         if (outcome._tag === "Complete") return yield* decode(raw)
         const entries = Object.entries(outcome.inputRequests)
@@ -939,6 +1013,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     listTools,
     callTool,
     listPrompts: (params, callOptions) => listPromptsRequest(listParams(params), callOptions),
+    // Only a tools/call becomes a task: the other MRTR methods fail with MrtrError alone.
     getPrompt: (params, callOptions) =>
       mrtr(
         "prompts/get",
@@ -948,13 +1023,19 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         undefined,
         getPromptDecode,
         callOptions
-      ),
+      ) as Effect.Effect<GetPromptResult, MrtrError>,
     listResources: (params, callOptions) => listResourcesRequest(listParams(params), callOptions),
     listResourceTemplates: (params, callOptions) => listTemplatesRequest(listParams(params), callOptions),
     readResource: (params, callOptions) =>
-      mrtr("resources/read", params.uri, { uri: params.uri }, params, undefined, readResourceDecode, callOptions),
+      mrtr("resources/read", params.uri, { uri: params.uri }, params, undefined, readResourceDecode, callOptions) as Effect.Effect<
+        ReadResourceResult,
+        MrtrError
+      >,
     complete: (params, callOptions) => completeRequest({ ...params }, callOptions),
     tool: (name) => Effect.sync(() => Option.fromNullishOr(tools.get(name))),
+    getTask: (taskId, callOptions) => taskMethod("tasks/get")({ taskId }, callOptions),
+    updateTask: (taskId, inputResponses, callOptions) => taskMethod("tasks/update")({ taskId, inputResponses }, callOptions),
+    cancelTask: (taskId, callOptions) => taskMethod("tasks/cancel")({ taskId }, callOptions),
     notifications: Stream.fromPubSub(pubsub)
   })
 })

@@ -41,3 +41,5 @@ export * as SamplingHandler from "./SamplingHandler.ts"
 export * as StdioTransport from "./StdioTransport.ts"
 /** @since 0.1.0 */
 export * as TokenStore from "./TokenStore.ts"
+/** @since 0.1.0 */
+export * as TaskDriver from "./TaskDriver.ts"

@@ -74,6 +74,8 @@ export interface Ask<A, E> {
  *   declare what the input request needs; otherwise returns the answer or
  *   suspends the handler until the next round.
  * - `step`: see `Mrtr.step`.
+ * - `detach` (optional): what `Task.detach` does; absent or `Effect.void`
+ *   when the request cannot become a task (the handler runs on).
  *
  * @since 0.1.0
  */
@@ -88,4 +90,5 @@ export class Conversation extends Context.Service<Conversation, {
     effect: Effect.Effect<A, E, R>,
     schema: Schema.Codec<A, any, never, never>
   ) => Effect.Effect<A, E, R>
+  readonly detach?: Effect.Effect<void> | undefined
 }>()("@mrtr/core/Conversation") {}

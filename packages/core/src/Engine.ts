@@ -97,6 +97,17 @@ export interface Request {
   readonly inputResponses?: InputResponses | undefined
   readonly requestState?: string | undefined
   readonly inProcess?: boolean | undefined
+  /**
+   * A journal the server kept itself (a task's, from its `TaskStore`), used
+   * instead of unsealing `requestState`. Trusted: never take it from the wire.
+   */
+  readonly journal?: Journal.Journal | undefined
+  /**
+   * Whether `Task.detach` ends the round with a `Detached` outcome (a
+   * task-eligible `tools/call` whose request declared the Tasks extension).
+   * Otherwise `Task.detach` does nothing and the handler runs on.
+   */
+  readonly detach?: boolean | undefined
 }
 
 /**
@@ -106,13 +117,23 @@ export interface Request {
  *   so a server knows whether the result answers a retry);
  * - `InputRequired`: the handler is suspended; `result` is the
  *   `InputRequiredResult` to send (`resultType: "input_required"`, non-empty
- *   `inputRequests`, sealed `requestState`).
+ *   `inputRequests`, sealed `requestState`); `journal` is the same journal
+ *   unsealed (what a task keeps in its `TaskStore`).
+ * - `Detached`: the handler reached `Task.detach` in a request run with
+ *   `detach: true`; `journal` holds the answers and steps so far, from which
+ *   the task replays the handler (SEP-2663, composition with MRTR).
  *
  * @since 0.1.0
  */
 export type Outcome<A> =
   | { readonly _tag: "Complete"; readonly value: A; readonly round: number }
-  | { readonly _tag: "InputRequired"; readonly result: InputRequiredResult; readonly round: number }
+  | {
+    readonly _tag: "InputRequired"
+    readonly result: InputRequiredResult
+    readonly round: number
+    readonly journal: Journal.Journal
+  }
+  | { readonly _tag: "Detached"; readonly journal: Journal.Journal; readonly round: number }
 
 /**
  * The failures of {@link run} besides the handler's own: a bad, expired or
@@ -151,6 +172,7 @@ const decodeJournal = Schema.decodeUnknownEffect(Journal.Journal)
 type Winner<A, E> =
   | { readonly _tag: "Done"; readonly exit: Exit.Exit<A, E> }
   | { readonly _tag: "Suspend" }
+  | { readonly _tag: "Detach" }
 
 /**
  * Runs one round of `handler` for `request`.
@@ -234,6 +256,7 @@ export const runWith = <A, E, R>(
         audience: request.audience,
         principal: request.principal
       }
+    if (request.journal !== undefined) return runRound(services, handler, request, binding, request.journal)
     if (request.requestState === undefined) return runRound(services, handler, request, binding, Journal.empty)
     return services.codec.unseal(request.requestState, binding).pipe(
       Effect.flatMap((payload) =>
@@ -293,6 +316,9 @@ const runRound = <A, E, R>(
   const steps: Record<string, unknown> = dictionary()
   const pending = new Map<string, PendingAsk>()
   const watch = roundEndWatch(() => pending.size > 0)
+  // `Task.detach` reached with `request.detach`: the round ends at once.
+  let detached = false
+  let onDetach: (() => void) | undefined
 
   const answerFor = <A2, E2>(ask: Ask<A2, E2>, key: string, digest: string): Result.Result<A2, E2> | undefined => {
     const recorded = own(journal.answers, key)
@@ -339,6 +365,15 @@ const runRound = <A, E, R>(
     principal: request.principal,
     inProcess: request.inProcess === true,
     round: journal.round,
+    detach: request.detach === true
+      ? Effect.suspend(() => {
+        if (!detached) {
+          detached = true
+          onDetach?.()
+        }
+        return Effect.interruptible(Effect.never)
+      })
+      : Effect.void,
     ask: <A2, E2>(ask: Ask<A2, E2>) =>
       Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {
         if (watch.isStopped()) {
@@ -466,6 +501,10 @@ const runRound = <A, E, R>(
       watch.stop()
       return Effect.succeed({ _tag: "Done", exit: polled })
     }
+    if (detached) {
+      watch.stop()
+      return Effect.succeed({ _tag: "Detach" })
+    }
     return Effect.callback<Settled>((resume) => {
       let settled = false
       const settle = (winner: Settled) => {
@@ -477,6 +516,7 @@ const runRound = <A, E, R>(
       }
       const removeObserver = fiber.addObserver((exit) => settle({ _tag: "Done", exit }))
       watch.onSuspend(() => settle({ _tag: "Suspend" }))
+      onDetach = () => settle({ _tag: "Detach" })
       return Effect.sync(() => {
         settled = true
         removeObserver()
@@ -494,11 +534,29 @@ const runRound = <A, E, R>(
     const waited = (journal.waited ?? 0) + (onlyWaiting ? 1 : 0)
     if (round - waited > limits.maxRounds) return Effect.fail(new RoundLimitExceeded({ maxRounds: limits.maxRounds }))
     const inputRequests: Record<string, InputRequest> = dictionary()
+    for (const [key, ask] of pending) inputRequests[key] = ask.request
+    const next = nextJournal(round, pending, waited)
+    return Effect.flatMap(checkSize(next), () =>
+      Effect.map(codec.seal(next, binding), (requestState): Outcome<A> => ({
+        _tag: "InputRequired",
+        result: makeInputRequiredResult({ inputRequests, requestState }),
+        round,
+        journal: next
+      })))
+  }
+
+  // The handler detached: its journal so far, without pending asks, goes to the task.
+  const detach = (): Effect.Effect<Outcome<A>, RunError> => {
+    const next = nextJournal(journal.round, new Map(), journal.waited ?? 0)
+    return Effect.as(checkSize(next), { _tag: "Detached", journal: next, round: journal.round } as const)
+  }
+
+  // The journal after this round: what was answered and stepped, the digests
+  // of `asked` (the pending asks; none when the handler detached), and the
+  // count of rounds that only waited.
+  const nextJournal = (round: number, asked: ReadonlyMap<string, PendingAsk>, waited: number): Journal.Journal => {
     const pendingDigests: Record<string, string> = dictionary()
-    for (const [key, ask] of pending) {
-      inputRequests[key] = ask.request
-      pendingDigests[key] = ask.digest
-    }
+    for (const [key, ask] of asked) pendingDigests[key] = ask.digest
     // Answers the handler did not reach this round (its path changed before
     // them) are kept, so the client is not asked the same question twice.
     const kept: Record<string, Journal.Journal["answers"][string]> = Object.assign(dictionary(), journal.answers)
@@ -512,7 +570,7 @@ const runRound = <A, E, R>(
       const answer = answers[key]
       if (answer !== undefined) answers[key] = { d: answer.d, r: record(answer.r) }
     }
-    const next: Journal.Journal = {
+    return {
       v: 1,
       round,
       answers: Object.assign(kept, answers),
@@ -520,18 +578,16 @@ const runRound = <A, E, R>(
       pending: pendingDigests,
       ...(waited === 0 ? {} : { waited })
     }
+  }
+
+  const checkSize = (next: Journal.Journal): Effect.Effect<void, JournalTooLarge> => {
     // The size of the journal's JSON: key order does not change it, so plain
     // `JSON.stringify` measures it (canonicalizing only to count was a visible
     // cost per suspended round).
     const size = JSON.stringify(next).length
-    if (size > limits.maxJournalBytes) {
-      return Effect.fail(new JournalTooLarge({ size, maxJournalBytes: limits.maxJournalBytes }))
-    }
-    return Effect.map(codec.seal(next, binding), (requestState): Outcome<A> => ({
-      _tag: "InputRequired",
-      result: makeInputRequiredResult({ inputRequests, requestState }),
-      round
-    }))
+    return size > limits.maxJournalBytes
+      ? Effect.fail(new JournalTooLarge({ size, maxJournalBytes: limits.maxJournalBytes }))
+      : Effect.void
   }
 
   return Effect.flatMap(
@@ -548,6 +604,7 @@ const runRound = <A, E, R>(
     (fiber) =>
       Effect.flatMap(wait(fiber), (winner): Effect.Effect<Outcome<A>, E | RunError> => {
         if (winner._tag === "Suspend") return Effect.flatMap(Fiber.interrupt(fiber), suspend)
+        if (winner._tag === "Detach") return Effect.flatMap(Fiber.interrupt(fiber), detach)
         const exit = winner.exit
         return Exit.isSuccess(exit)
           ? Effect.succeed({ _tag: "Complete", value: exit.value, round: journal.round })

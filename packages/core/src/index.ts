@@ -33,3 +33,5 @@ export * as RequestState from "./RequestState.ts"
 export * as Roots from "./Roots.ts"
 /** @since 0.1.0 */
 export * as Sampling from "./Sampling.ts"
+/** @since 0.1.0 */
+export * as Task from "./Task.ts"

@@ -62,14 +62,21 @@ export const HeaderName = {
 } as const
 
 /**
- * The methods that require `Mcp-Name`, with the params member it mirrors.
+ * The methods that require `Mcp-Name`, with the params member it mirrors:
+ * `name` for `tools/call` and `prompts/get`, `uri` for `resources/read`, and
+ * `taskId` for the Tasks extension's `tasks/get`, `tasks/update` and
+ * `tasks/cancel` (SEP-2663 §Streamable HTTP: Routing Headers; never on the
+ * removed `tasks/result` / `tasks/list`).
  *
  * @since 0.1.0
  */
-export const NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = {
+export const NAME_SOURCE: Readonly<Record<string, "name" | "uri" | "taskId">> = {
   "tools/call": "name",
   "prompts/get": "name",
-  "resources/read": "uri"
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId"
 }
 
 const SENTINEL = /^=\?base64\?(.*)\?=$/s
@@ -161,7 +168,8 @@ const isRecord = (u: unknown): u is { readonly [x: string]: unknown } =>
 
 /**
  * The body value `Mcp-Name` mirrors: `params.name` for `tools/call` and
- * `prompts/get`, `params.uri` for `resources/read`; `undefined` for other
+ * `prompts/get`, `params.uri` for `resources/read`, `params.taskId` for
+ * `tasks/get` / `tasks/update` / `tasks/cancel`; `undefined` for other
  * methods or when the member is not a string. (Not value-encoded.)
  *
  * MCP 2026-07-28, basic/transports/streamable-http (standard request headers).
@@ -365,8 +373,7 @@ const protocolVersionOf = (params: Params): string | undefined => {
  * The standard headers a client sends with a request, plus the
  * `Mcp-Param-*` headers when `tool` is given and the method is `tools/call`:
  * `MCP-Protocol-Version` (from `params._meta`, when present), `Mcp-Method`
- * and, for `tools/call` / `prompts/get` / `resources/read`, `Mcp-Name`
- * (value-encoded).
+ * and, for the methods of {@link NAME_SOURCE}, `Mcp-Name` (value-encoded).
  *
  * MCP 2026-07-28, basic/transports/streamable-http (request metadata).
  *
@@ -413,8 +420,8 @@ const sameParam = (decoded: string, body: string | number | boolean): boolean =>
  *    `params._meta["io.modelcontextprotocol/protocolVersion"]` when the body
  *    carries one (a missing `_meta` key is a -32602 matter for the caller).
  * 2. `Mcp-Method` is present and equals `method` (case-sensitive).
- * 3. For `tools/call`, `prompts/get`, `resources/read` whose body has the
- *    mirrored member (`name` / `uri`): `Mcp-Name` is present, decodes
+ * 3. For `tools/call`, `prompts/get`, `resources/read` and the three live
+ *    task methods whose body has the mirrored member (`name` / `uri` / `taskId`): `Mcp-Name` is present, decodes
  *    (`decodeHeaderValue`), and equals it. For other methods `Mcp-Name` is
  *    ignored.
  * 4. When `tool` is given and the method is `tools/call`, for every

@@ -12,6 +12,7 @@ export * from "./Headers.ts"
 export * from "./JsonRpc.ts"
 export * from "./Meta.ts"
 export * from "./Schema.ts"
+export * from "./Tasks.ts"
 /**
  * The MCP 2025-11-25 ("legacy") wire: initialize and version negotiation,
  * legacy-only utilities, server-to-client JSON-RPC requests.

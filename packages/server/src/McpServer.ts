@@ -38,14 +38,17 @@ import * as Observability from "./Observability.ts"
 import { NotificationBus } from "./NotificationBus.ts"
 import { Digest } from "effect/crypto"
 import {
+  declaresTasks,
   type Implementation,
   type InputResponses,
   McpError,
   MetaKey,
   PROTOCOL_VERSION,
-  type ServerCapabilities
+  type ServerCapabilities,
+  TASKS_EXTENSION,
+  tasksRequiredCapabilities
 } from "@mrtr/protocol"
-import { Engine, RequestState } from "@mrtr/core"
+import { Engine, Journal, RequestState } from "@mrtr/core"
 import { isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
@@ -53,10 +56,12 @@ import * as Legacy from "./internal/legacy/dispatch.ts"
 import * as Listen from "./internal/listen.ts"
 import * as ModernReply from "./internal/reply.ts"
 import * as Registry from "./internal/registry.ts"
+import { makeTasks, type TaskOptions } from "./internal/tasks.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
+import * as TaskStore from "./TaskStore.ts"
 import type { Tool } from "./Tool.ts"
 import type { Incoming, Reply, WireMessage } from "./Transport.ts"
 
@@ -81,6 +86,9 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   bounds the rounds the legacy shim runs for one request.
  * - `legacy`: the 2025-11-25 wire on the same endpoint (on by default; see
  *   {@link LegacyOptions}); `false` serves 2026-07-28 only.
+ * - `tasks`: defaults of the tasks this server creates (Tasks extension,
+ *   SEP-2663, 2026-07-28 only): `ttlMs` (milliseconds from creation, `null` =
+ *   unlimited; default 300 000) and `pollIntervalMs` (default 1 000).
  *
  * @since 0.1.0
  */
@@ -94,6 +102,7 @@ export interface Options {
   readonly maxRounds?: number | undefined
   readonly maxJournalBytes?: number | undefined
   readonly legacy?: LegacyOptions | false | undefined
+  readonly tasks?: TaskOptions | undefined
 }
 
 /**
@@ -203,7 +212,8 @@ const legacyLimits = (options: LegacyOptions) => ({
 
 /**
  * Builds the server service. Requires the `RequestStateCodec` (the key
- * ring) and a `Digest`; {@link layer} provides both by default.
+ * ring), a `Digest` and the `TaskStore` (with a `Scope` its tasks run in);
+ * {@link layer} provides them by default.
  *
  * @since 0.1.0
  */
@@ -233,7 +243,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     prompts: { listChanged: true },
     resources: { listChanged: true },
     completions: {},
-    logging: {}
+    logging: {},
+    extensions: { [TASKS_EXTENSION]: {} }
   })
 
   // The `_meta` every result carries, built once (results are serialized, never mutated).
@@ -260,7 +271,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     principal: string | undefined,
     target: string,
     args: unknown,
-    handler: Effect.Effect<Record<string, unknown>, E, any>
+    handler: Effect.Effect<Record<string, unknown>, E, any>,
+    // A task-eligible tools/call: `Task.detach` ends the round, and its journal becomes a task.
+    detached?: (journal: Journal.Journal) => Effect.Effect<Record<string, unknown>, McpError>
   ) => {
     const inputResponses = parsed.params.inputResponses
     const requestState = parsed.params.requestState
@@ -281,23 +294,27 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       principal,
       clientCapabilities: parsed.clientCapabilities,
       inputResponses: inputResponses as InputResponses | undefined,
-      requestState
+      requestState,
+      detach: detached !== undefined
     }).pipe(
-      Effect.flatMap((outcome) => {
+      Effect.flatMap((outcome): Effect.Effect<Record<string, unknown>, McpError> => {
         const complete = outcome._tag === "Complete"
-        return Effect.as(
-          Effect.andThen(
-            Effect.annotateCurrentSpan({
-              "mrtr.round": outcome.round,
-              "mrtr.outcome": complete ? "complete" : "input_required",
-              ...(conversation.id === undefined ? {} : { "mrtr.conversation.id": conversation.id })
-            }),
-            Observability.recordRound(parsed.method, requestState === undefined, complete, outcome.round)
-          ),
-          outcome._tag === "InputRequired"
-            ? { ...outcome.result, _meta: serverMeta }
-            : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
+        const recorded = Effect.andThen(
+          Effect.annotateCurrentSpan({
+            "mrtr.round": outcome.round,
+            "mrtr.outcome": complete ? "complete" : outcome._tag === "Detached" ? "task" : "input_required",
+            ...(conversation.id === undefined ? {} : { "mrtr.conversation.id": conversation.id })
+          }),
+          Observability.recordRound(parsed.method, requestState === undefined, complete, outcome.round)
         )
+        return outcome._tag === "Detached"
+          ? Effect.andThen(recorded, detached!(outcome.journal))
+          : Effect.as(
+            recorded,
+            outcome._tag === "InputRequired"
+              ? { ...outcome.result, _meta: serverMeta }
+              : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
+          )
       }),
       Effect.provideService(RequestState.CurrentConversation, conversation),
       Effect.withSpan("mrtr.round", { attributes: { "mrtr.method": parsed.method, "mrtr.target": target } })
@@ -310,10 +327,41 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     if (call instanceof Registry.ResourceNotFound) {
       return Effect.fail(McpError.invalidParams(`Resource not found: ${call.uri}`, { uri: call.uri }))
     }
-    return runMrtr(parsed, principal, call.target, call.arguments, call.handler)
+    const tool = parsed.method === "tools/call" ? tools.get(call.target) : undefined
+    if (tool?.task === undefined) return runMrtr(parsed, principal, call.target, call.arguments, call.handler)
+    // Tasks extension (SEP-2663): the tool's policy and the request's own declaration decide.
+    if (!declaresTasks(parsed.clientCapabilities)) {
+      return tool.task.support === "required"
+        ? Effect.fail(McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
+        : runMrtr(parsed, principal, call.target, call.arguments, call.handler)
+    }
+    const task = {
+      tool: call.target,
+      arguments: call.arguments as Record<string, unknown>,
+      clientCapabilities: parsed.clientCapabilities,
+      principal
+    }
+    return tool.task.start === "detach"
+      ? runMrtr(parsed, principal, call.target, call.arguments, call.handler, (journal) => tasks.create(task, journal))
+      : tasks.create(task, Journal.empty)
   }
 
-  const listen = (parsed: Parsed): Reply => Listen.listen(parsed, changes)
+  const tasks = yield* makeTasks({
+    store: yield* TaskStore.TaskStore,
+    scope: yield* Effect.scope,
+    engine,
+    audience,
+    serverMeta,
+    options: options.tasks ?? {},
+    handlerFor: (name, args) => {
+      const call = registry.call("tools/call", { name, arguments: args })
+      return call instanceof McpError || call instanceof Registry.ResourceNotFound ? undefined : call.handler
+    },
+    toMcpError: (error) => toMcpError(error) ?? userSaidNo(error)
+  })
+
+  const listen = (parsed: Parsed, principal: string | undefined): Reply =>
+    Listen.listen(parsed, changes, principal, tasks.notifications)
 
   // -- Envelope, _meta and headers: internal/envelope.ts ----------------------
 
@@ -340,6 +388,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         return mrtr(parsed, principal)
       case "completion/complete":
         return registry.complete(params)
+      case "tasks/get":
+      case "tasks/update":
+      case "tasks/cancel":
+        return tasks.dispatch(parsed.method, params, parsed.clientCapabilities, principal)
       default:
         return Effect.fail(McpError.methodNotFound(parsed.method))
     }
@@ -391,7 +443,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
     const parsed = parse(incoming)
     if ("_tag" in parsed) return Effect.succeed(parsed)
-    if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed))
+    if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed, incoming.principal))
     return handleRequest(parsed, incoming)
   }
 
@@ -440,7 +492,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * (`{ keyRing, ttl?, maxSize?, singleUse? }`, see
  * `RequestState.RequestStateCodecOptions`; e.g.
  * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`)
- * or a whole codec Layer (which brings its own `ReplayGuard`).
+ * or a whole codec Layer (which brings its own `ReplayGuard`). `taskStore`
+ * is where tasks live (default `TaskStore.layerMemory()`, one per server);
+ * servers that share one (with the same key ring and `audience`) resume each
+ * other's tasks.
  *
  * Single use (from configuration or options) redeems through a
  * `ReplayGuard` provided to this layer if any; else through the Redis guard
@@ -461,11 +516,13 @@ export const layer = <E = never>(
       | Layer.Layer<RequestState.RequestStateCodec, E>
       | RequestState.RequestStateCodecOptions<E>
       | undefined
+    readonly taskStore?: Layer.Layer<TaskStore.TaskStore> | undefined
   }
 ): Layer.Layer<McpServer | McpHandler, Config.ConfigError | RedisError | E> => {
   const server = Layer.effect(McpServer, make(options))
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes })))
   const requestState = options.requestState
+  const taskStore = options.taskStore ?? TaskStore.layerMemory()
   const withGuard = (singleUse: boolean, codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E>) =>
     singleUse ? Layer.provide(codec, SharedState.replayGuardLayer) : codec
   const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | RedisError | E> = requestState === undefined
@@ -478,6 +535,7 @@ export const layer = <E = never>(
       RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
     )
   return Layer.provideMerge(handler, server).pipe(
+    Layer.provide(taskStore),
     Layer.provide(codec),
     Layer.provide(SharedState.notificationBusLayer),
     Layer.provide(NodeCrypto.layerDigest)

@@ -12,7 +12,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
-import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
+import { type Conversation as ConversationModule, ElicitationSchema, type Task } from "@mrtr/core"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
@@ -36,7 +36,8 @@ export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolRes
  * other failures are the handler's (`E`). `R` is what the handler needs
  * besides the engine's `Conversation`. `onError`, when the tool was given
  * one, turns a failure of the handler into the tool's error result (see
- * `ToolError`).
+ * `ToolError`). `task` is the tool's task policy (Tasks extension,
+ * SEP-2663; absent = `forbidden`), never sent on the wire.
  *
  * @since 0.1.0
  */
@@ -49,6 +50,7 @@ export interface Tool<E = never, R = never> {
    * `insufficient_scope` otherwise). Default none. MCP 2026-07-28 basic/authorization.
    */
   readonly scopes?: ReadonlyArray<string> | undefined
+  readonly task?: TaskPolicy | undefined
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
   /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
   readonly onError?: ((error: unknown) => Omit<CallToolResult, "resultType">) | undefined
@@ -72,6 +74,19 @@ export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArgument
 type Parameters = Schema.Codec<any, any, never, never>
 
 /**
+ * A tool's task policy (Tasks extension, SEP-2663): `support` says whether a
+ * call may (`optional`) or must (`required`) run as a task, `start` where it
+ * goes asynchronous (`"call"`: at once; `"detach"`: at the handler's
+ * `Task.detach`, after MRTR rounds). See `Task.TaskSupport`, `Task.TaskStart`.
+ *
+ * @since 0.1.0
+ */
+export interface TaskPolicy {
+  readonly support: Task.TaskSupport
+  readonly start: Task.TaskStart
+}
+
+/**
  * The options of {@link make}.
  *
  * - `parameters`: an Effect Schema of the arguments object (default: no
@@ -86,6 +101,11 @@ type Parameters = Schema.Codec<any, any, never, never>
  *   so a form the spec does not allow (a nested struct) throws
  *   `InvalidElicitationSchema` naming the tool, the form and the field
  *   instead of failing when called. Optional; unchecked forms are checked at the ask.
+ * - `task`: the task policy (Tasks extension): `"forbidden"` (default),
+ *   `"optional"`, `"required"`, or `{ support, start }` where `start` is
+ *   `"call"` (default: the task starts before the handler) or `"detach"`
+ *   (it starts at the handler's `yield* Task.detach`; asks before it are MRTR
+ *   rounds of the `tools/call`).
  * - `onError`: maps a typed failure of the handler to the tool's result,
  *   as a handler's return value (a string, content blocks, or a
  *   `CallToolResult`; `isError: true` unless it sets `isError`). Without it
@@ -106,6 +126,7 @@ export interface Options<P extends Parameters, O, E, R> {
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
+  readonly task?: Task.TaskSupport | { readonly support: Task.TaskSupport; readonly start?: Task.TaskStart | undefined } | undefined
   readonly onError?: ((error: E) => ToolOutput) | undefined
 }
 
@@ -171,11 +192,20 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
     ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output") as WireTool["outputSchema"] }),
     ...(options.annotations === undefined ? {} : { annotations: options.annotations })
   } as WireTool
+  const task = options.task
+  const policy: TaskPolicy | undefined = task === undefined || task === "forbidden"
+    ? undefined
+    : typeof task === "string"
+    ? { support: task, start: "call" }
+    : task.support === "forbidden"
+    ? undefined
+    : { support: task.support, start: task.start ?? "call" }
   const onError = options.onError
   return {
     name,
     definition,
     scopes: options.scopes,
+    ...(policy === undefined ? {} : { task: policy }),
     ...(onError === undefined ? {} : {
       onError: (error: unknown) => {
         const result = toResult(onError(error as E))

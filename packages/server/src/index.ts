@@ -46,6 +46,8 @@ export * as Resource from "./Resource.ts"
 /** @since 0.1.0 */
 export * as StdioTransport from "./StdioTransport.ts"
 /** @since 0.1.0 */
+export * as TaskStore from "./TaskStore.ts"
+/** @since 0.1.0 */
 export * as Tool from "./Tool.ts"
 /** @since 0.1.0 */
 export * as Transport from "./Transport.ts"

@@ -119,6 +119,28 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
   })
 
+  it("params nested too deeply are -32602 before any handler or digest recurses; subscriptions per session are bounded", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      let deep: unknown = "x"
+      for (let i = 0; i < 100; i++) deep = [deep]
+      const refused = await (await post(url, rpc("tools/call", { name: "fallback", arguments: { extra: deep } }), headers)).json() as any
+      legacy("JSONRPCErrorResponse", refused)
+      expect(refused.error.code).toBe(-32602)
+      expect(refused.error.message).toMatch(/nested more than 64 levels/)
+      const subscribe = async (i: number) => {
+        const body = await (await post(url, rpc("resources/subscribe", { uri: `test://r/${i}` }), headers)).json() as any
+        return body.error?.code ?? 0
+      }
+      for (let batch = 0; batch < 1000; batch += 100) {
+        const codes = await Promise.all(Array.from({ length: 100 }, (_, i) => subscribe(batch + i)))
+        expect(codes.every((code) => code === 0)).toBe(true)
+      }
+      expect(await subscribe(1000)).toBe(-32602)
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  }, 60_000)
+
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
     await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []
@@ -183,6 +205,24 @@ describe("the legacy shim on Streamable HTTP", () => {
       legacy("CallToolResult", done.result)
       expect(done.result).toEqual({ content: [{ type: "text", text: "Hi, Ada!" }] })
       expect(await events.message()).toBeUndefined()
+    })
+  })
+
+  it("a 2025-03-26 session gets no empty priming event (older clients cannot parse one); its legs still carry event ids", async () => {
+    await withServer({}, async (url) => {
+      const { headers, result } = await initialize(url, CAPS, "2025-03-26")
+      expect(result.protocolVersion).toBe("2025-03-26")
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), {
+        ...headers,
+        "mcp-protocol-version": "2025-03-26"
+      })
+      const first = await events.next()
+      expect(first?.data.trim()).not.toBe("")
+      expect(first?.id).toBeDefined()
+      const ask = JSON.parse(first!.data)
+      expect(ask.method).toBe("elicitation/create")
+      await answer(url, { ...headers, "mcp-protocol-version": "2025-03-26" }, ask.id, { action: "accept", content: { name: "Ada" } })
+      expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
     })
   })
 

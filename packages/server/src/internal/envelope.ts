@@ -16,6 +16,7 @@ import {
   McpError,
   MetaKey,
   type RequestId,
+  TaskMethod,
   type Tool as WireTool,
   validateRequestHeaders
 } from "@mrtr/protocol"
@@ -33,14 +34,16 @@ const METHODS = new Set([
   "resources/templates/list",
   "resources/read",
   "completion/complete",
-  "subscriptions/listen"
+  "subscriptions/listen",
+  // The Tasks extension's live methods (the removed tasks/result and tasks/list answer -32601).
+  ...Object.values(TaskMethod)
 ])
 
 /** How deeply `params` may nest (objects and arrays); see `McpServer.MAX_PARAMS_DEPTH`. */
 export const MAX_PARAMS_DEPTH = 64
 
-// Recursive, but never deeper than `max` + 1 calls: it stops at that depth.
-const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
+/** True when `value` nests deeper than `max` (objects and arrays). Recursive, but never deeper than `max` + 1 calls. */
+export const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolean => {
   if (typeof value !== "object" || value === null) return false
   if (depth > max) return true
   if (Array.isArray(value)) {

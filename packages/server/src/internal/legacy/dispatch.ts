@@ -38,6 +38,7 @@ import {
 import { type Engine, MissingClientCapability } from "@mrtr/core"
 import { McpRequest } from "../../RequestContext.ts"
 import type { EventIds, Incoming, Reply, WireMessage } from "../../Transport.ts"
+import { MAX_PARAMS_DEPTH, nestedDeeperThan } from "../envelope.ts"
 import { errorReply, isRecord, toMcpError, userSaidNo } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"
 import { type Registry, ResourceNotFound } from "../registry.ts"
@@ -74,6 +75,9 @@ const result = (id: RequestId, value: unknown, headers?: Record<string, string>)
 })
 
 const LEVELS = LoggingLevel.literals
+
+/** Most resources one session may subscribe to (`resources/subscribe`). */
+const MAX_SUBSCRIPTIONS = 1000
 
 /** The reconnection delay a session's SSE streams advise (`retry:`), in milliseconds. */
 const RETRY_MS = 1000
@@ -415,8 +419,14 @@ export const make = (core: Core) => {
           return Effect.succeed(errorReply(id, McpError.invalidParams(`${method} needs a string uri`), 200))
         }
         if (session !== undefined) {
-          if (method === "resources/subscribe") session.subscriptions.add(params.uri)
-          else session.subscriptions.delete(params.uri)
+          if (method === "resources/unsubscribe") session.subscriptions.delete(params.uri)
+          else if (session.subscriptions.size >= MAX_SUBSCRIPTIONS && !session.subscriptions.has(params.uri)) {
+            return Effect.succeed(errorReply(
+              id,
+              McpError.invalidParams(`A session may subscribe to at most ${MAX_SUBSCRIPTIONS} resources`),
+              200
+            ))
+          } else session.subscriptions.add(params.uri)
         }
         return Effect.succeed(result(id, {}))
       }
@@ -499,6 +509,11 @@ export const make = (core: Core) => {
     }
     const params = message.params === undefined ? {} : message.params
     if (!isRecord(params)) return Effect.succeed(errorReply(id, McpError.invalidParams("params must be an object"), 200))
+    if (nestedDeeperThan(params, MAX_PARAMS_DEPTH)) {
+      return Effect.succeed(
+        errorReply(id, McpError.invalidParams(`params are nested more than ${MAX_PARAMS_DEPTH} levels deep`), 200)
+      )
+    }
     if (!("id" in message)) return notification(session, message.method, params)
     if (id === undefined) return Effect.succeed(errorReply(undefined, McpError.invalidRequest("id must be a string or an integer")))
     return request(incoming, session, id, message.method, params)

@@ -171,6 +171,8 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
       ),
       (outcome) => {
         if (outcome._tag === "Complete") return Effect.as(completeUrlElicitations(new Set()), outcome.value)
+        // Run without `detach`, so `Task.detach` does nothing here: a 2025-11-25 call never becomes a task.
+        if (outcome._tag === "Detached") return Effect.die(new Error("Task.detach ended a 2025-11-25 round"))
         const requests = outcome.result.inputRequests ?? {}
         const session = context.session
         if (session === undefined || !context.canDeliver) {

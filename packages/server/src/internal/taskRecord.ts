@@ -1,0 +1,113 @@
+/**
+ * A task record's wire views and its status transitions, as pure functions
+ * over `TaskRecord` (the `TaskStore` applies them atomically with `modify`).
+ *
+ * Transitions return the next record, or `undefined` when the transition
+ * does not apply (a terminal task never changes: `completed`, `failed` and
+ * `cancelled` are final). Times are epoch milliseconds.
+ * Source: ext-tasks `specification/draft/tasks.md` §Tasks, §Task Status.
+ */
+import { type InputRequest, isTerminalStatus, McpError } from "@mrtr/protocol"
+import type { Journal } from "@mrtr/core"
+import type { TaskRecord } from "../TaskStore.ts"
+
+/** A fresh object without a prototype: keys from the wire are plain keys in it. */
+export const dictionary = <V>(): Record<string, V> => Object.create(null)
+
+/** Unknown, expired and foreign ids get the same answer (the spec's MUST for `tasks/get`). */
+export const unknownTask = (taskId: string) => McpError.invalidParams(`Unknown task: ${taskId}`)
+
+const iso = (millis: number) => new Date(millis).toISOString()
+
+/** The wire `Task` fields of a record (ISO 8601 timestamps). */
+export const taskFields = (record: TaskRecord): Record<string, unknown> => ({
+  taskId: record.taskId,
+  status: record.status,
+  ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
+  createdAt: iso(record.createdAt),
+  lastUpdatedAt: iso(record.lastUpdatedAt),
+  ttlMs: record.ttlMs,
+  pollIntervalMs: record.pollIntervalMs
+})
+
+/** The `DetailedTask` of `tasks/get`: the task plus exactly one of `inputRequests`, `result`, `error`. */
+export const detailedTask = (record: TaskRecord): Record<string, unknown> => {
+  const fields = taskFields(record)
+  if (record.status === "input_required") fields.inputRequests = record.inputRequests
+  if (record.status === "completed" && record.result !== undefined) fields.result = record.result
+  if (record.status === "failed" && record.error !== undefined) fields.error = record.error
+  return fields
+}
+
+/** The task ends (`completed`, `failed`, `cancelled`) with `patch`; nobody runs it any more. */
+export const settled = (record: TaskRecord, patch: Partial<TaskRecord>, now: number): TaskRecord | undefined =>
+  isTerminalStatus(record.status) ? undefined : {
+    ...record,
+    ...patch,
+    owner: undefined,
+    inputRequests: dictionary(),
+    answers: dictionary(),
+    lastUpdatedAt: now
+  }
+
+/** A round ended waiting for `inputRequests`: `input_required`, the round's journal kept, no fiber. */
+export const waiting = (
+  record: TaskRecord,
+  inputRequests: Readonly<Record<string, InputRequest>>,
+  journal: Journal.Journal,
+  now: number
+): TaskRecord | undefined =>
+  isTerminalStatus(record.status) ? undefined : {
+    ...record,
+    status: "input_required",
+    owner: undefined,
+    journal,
+    inputRequests,
+    answers: dictionary(),
+    lastUpdatedAt: now
+  }
+
+/**
+ * `tasks/update`: the answers for outstanding keys move into `answers` and
+ * their keys leave `inputRequests`; other keys are ignored, unvalidated.
+ * `undefined` when nothing was taken (not waiting, or no outstanding key).
+ */
+export const answered = (
+  record: TaskRecord,
+  inputResponses: Readonly<Record<string, unknown>>,
+  now: number
+): TaskRecord | undefined => {
+  if (record.status !== "input_required") return undefined
+  const inputRequests: Record<string, InputRequest> = Object.assign(dictionary(), record.inputRequests)
+  const answers: Record<string, unknown> = Object.assign(dictionary(), record.answers)
+  let taken = false
+  for (const key of Object.keys(inputResponses)) {
+    if (!Object.hasOwn(inputRequests, key)) continue
+    answers[key] = inputResponses[key]
+    delete inputRequests[key]
+    taken = true
+  }
+  return taken ? { ...record, inputRequests, answers, lastUpdatedAt: now } : undefined
+}
+
+/** Every outstanding key of a waiting task is answered: its next round can run. */
+export const allAnswered = (record: TaskRecord): boolean =>
+  record.status === "input_required" && Object.keys(record.inputRequests).length === 0
+
+/** A `working` task whose fiber is gone (its instance stopped and released it). */
+export const orphaned = (record: TaskRecord): boolean => record.status === "working" && record.owner === undefined
+
+/** `owner` runs the task's next round: `working`, when nobody runs it and `claimable` holds. */
+export const claimed = (
+  record: TaskRecord,
+  owner: string,
+  claimable: (record: TaskRecord) => boolean,
+  now: number
+): TaskRecord | undefined =>
+  isTerminalStatus(record.status) || record.owner !== undefined || !claimable(record)
+    ? undefined
+    : { ...record, status: "working", owner, inputRequests: dictionary(), lastUpdatedAt: now }
+
+/** `owner` stops without finishing the task: another instance may resume it. */
+export const released = (record: TaskRecord, owner: string): TaskRecord | undefined =>
+  record.owner === owner && !isTerminalStatus(record.status) ? { ...record, owner: undefined } : undefined

@@ -1,0 +1,223 @@
+/**
+ * Runs tasks (SEP-2663) on one server instance: creates a task's record,
+ * runs its handler round by round with `Engine.runWith` (the journal from
+ * the `TaskStore`, not a sealed `requestState`), and records each round's
+ * end: `completed` with the result, `failed` with a JSON-RPC error,
+ * `input_required` with the round's `inputRequests` (the fiber then ends;
+ * the next round starts when every key is answered, on whichever instance
+ * takes the last answer).
+ *
+ * Every change goes through {@link Runner.apply}: one atomic `modify` of the
+ * store with a transition of `taskRecord.ts`, then a notification to this
+ * instance's `subscriptions/listen` streams.
+ *
+ * Gotchas: a round's fiber is forked into the server's scope: when the
+ * server stops, it is interrupted and the task released (`owner` cleared) so
+ * another instance resumes it by replay. A watchdog interrupts the fiber when
+ * the task's TTL passes, or once it is terminal or gone elsewhere (cancelled
+ * on another instance), checking every poll interval (kept within 100 ms–1 s).
+ * Source: ext-tasks `specification/draft/tasks.md` §Task Creation, §Task Status.
+ */
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, PubSub, Schedule, type Scope } from "effect"
+import * as SecureRandom from "effect/crypto/SecureRandom"
+import { ErrorCode, type InputResponses, isTerminalStatus, McpError, type RequestId } from "@mrtr/protocol"
+import { Engine, type Journal } from "@mrtr/core"
+import { McpRequest } from "../RequestContext.ts"
+import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull } from "../TaskStore.ts"
+import { claimed, dictionary, released, settled, taskFields, waiting } from "./taskRecord.ts"
+
+/**
+ * Task defaults of a server: `ttlMs` (milliseconds from creation, `null` =
+ * unlimited; default 300 000) and `pollIntervalMs` (default 1 000).
+ */
+export interface TaskOptions {
+  readonly ttlMs?: number | null | undefined
+  readonly pollIntervalMs?: number | undefined
+}
+
+/** What the task runtime needs from the server that hosts it. */
+export interface TaskHost {
+  readonly store: TaskStore["Service"]
+  readonly scope: Scope.Scope
+  readonly engine: Engine.Services
+  readonly audience: string
+  readonly serverMeta: Readonly<Record<string, unknown>>
+  readonly options: TaskOptions
+  /** The handler of `tool` for `args` (tool errors already turned into `isError` results), if the tool exists. */
+  readonly handlerFor: (
+    tool: string,
+    args: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<Record<string, unknown>, unknown, any> | undefined
+  /** The JSON-RPC error a handler's failure maps to, when it has one. */
+  readonly toMcpError: (error: unknown) => McpError | undefined
+}
+
+/** The runner of one instance (see {@link makeRunner}). */
+export type Runner = ReturnType<typeof makeRunner>
+
+/** Builds the runner of one server instance; `changes` receives every record this instance changes. */
+export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) => {
+  const { store, engine, audience } = host
+  const ttlMs = host.options.ttlMs === undefined ? 300_000 : host.options.ttlMs
+  const pollIntervalMs = host.options.pollIntervalMs ?? 1_000
+  const instanceId = SecureRandom.uuidV4Unsafe()
+  // The fibers running task rounds on this instance, by task id.
+  const running = new Map<string, Fiber.Fiber<void>>()
+
+  /** Applies `transition` atomically; publishes and returns the new record, or `undefined` when it did not apply. */
+  const apply = (taskId: string, transition: (record: TaskRecord, now: number) => TaskRecord | undefined) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      store.modify(taskId, (record) => {
+        const next = transition(record, now)
+        return next === undefined ? [undefined, record] as const : [next, next] as const
+      })).pipe(
+        Effect.tap((next) => next === undefined ? Effect.void : PubSub.publish(changes, next))
+      )
+
+  const settle = (taskId: string, patch: Partial<TaskRecord>) =>
+    apply(taskId, (record, now) => settled(record, patch, now))
+
+  const failedWith = (taskId: string, cause: Cause.Cause<unknown>) => {
+    const failure = Cause.findErrorOption(cause)
+    const known = Option.isSome(failure) ? host.toMcpError(failure.value) : undefined
+    const error = known?.toJsonRpc() ?? McpError.internalError().toJsonRpc()
+    const logged = known === undefined
+      ? Effect.logError("Task failed", cause).pipe(Effect.annotateLogs({ taskId }))
+      : Effect.void
+    return Effect.andThen(logged, settle(taskId, { status: "failed", statusMessage: error.message, error }))
+  }
+
+  /** The request context a task's handler sees: the creating call's capabilities and principal, no streaming. */
+  const requestContext = (taskId: string, call: TaskCall) =>
+    McpRequest.of({
+      id: `task:${taskId}` as RequestId,
+      method: "tools/call",
+      clientCapabilities: call.clientCapabilities,
+      principal: call.principal,
+      notify: () => Effect.void
+    })
+
+  /** One round of the task's handler, from the record's journal and answers, and its recorded end. */
+  const round = (record: TaskRecord): Effect.Effect<void> => {
+    const { call, taskId } = record
+    const handler = host.handlerFor(call.tool, call.arguments)
+    if (handler === undefined) {
+      return Effect.asVoid(failedWith(taskId, Cause.fail(McpError.invalidParams(`Unknown tool: ${call.tool}`))))
+    }
+    const outcome = Engine.runWith(engine, handler, {
+      method: "tools/call",
+      target: call.tool,
+      arguments: call.arguments,
+      audience,
+      principal: call.principal,
+      clientCapabilities: call.clientCapabilities,
+      journal: record.journal,
+      inputResponses: record.answers as InputResponses
+    }).pipe(
+      Effect.provideService(McpRequest, requestContext(taskId, call)),
+      Effect.scoped
+    ) as Effect.Effect<Engine.Outcome<Record<string, unknown>>, unknown>
+    return Effect.exit(outcome).pipe(
+      Effect.flatMap((exit): Effect.Effect<unknown> => {
+        if (Exit.isFailure(exit)) {
+          return Cause.hasInterruptsOnly(exit.cause) ? Effect.void : failedWith(taskId, exit.cause)
+        }
+        const value = exit.value
+        switch (value._tag) {
+          case "Complete":
+            return settle(taskId, { status: "completed", result: { ...value.value, resultType: "complete" } })
+          case "InputRequired": {
+            const inputRequests = value.result.inputRequests ?? {}
+            return apply(taskId, (current, now) => waiting(current, inputRequests, value.journal, now))
+          }
+          case "Detached":
+            // Not run with `detach`: `Task.detach` does nothing inside a task.
+            return Effect.void
+        }
+      }),
+      Effect.asVoid
+    )
+  }
+
+  /**
+   * Ends when the task's TTL passes (a timer), or when a check finds it
+   * terminal or gone (cancelled on another instance), every poll interval
+   * kept between 100 ms and 1 s.
+   */
+  const watchdog = (record: TaskRecord) => {
+    const checked = store.get(record.taskId).pipe(
+      Effect.map((current) => current === undefined || isTerminalStatus(current.status)),
+      Effect.repeat({
+        until: (over) => over,
+        schedule: Schedule.spaced(Duration.millis(Math.min(Math.max(pollIntervalMs, 100), 1_000)))
+      })
+    )
+    if (record.ttlMs === null) return checked
+    const expiry = record.createdAt + record.ttlMs
+    const expired = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sleep(Duration.millis(Math.max(0, expiry - now))))
+    return Effect.raceFirst(checked, expired)
+  }
+
+  /** Runs the next round of a task this instance owns, in the server's scope. */
+  const launch = (record: TaskRecord) =>
+    Effect.flatMap(
+      Effect.forkIn(
+        Effect.raceFirst(round(record), watchdog(record)).pipe(
+          Effect.onExit((exit) =>
+            Effect.andThen(
+              Effect.sync(() => running.delete(record.taskId)),
+              // Interrupted without a cancel (this instance stops): release the task for another instance.
+              Exit.isFailure(exit) ? apply(record.taskId, (current) => released(current, instanceId)) : Effect.void
+            )
+          ),
+          Effect.asVoid
+        ),
+        host.scope
+      ),
+      (fiber) => Effect.sync(() => void running.set(record.taskId, fiber))
+    )
+
+  /**
+   * Creates the task for a `tools/call` (its journal so far), starts it and
+   * returns the `CreateTaskResult` (flat, `resultType: "task"`, no
+   * `requestState`). The record is in the store before this returns; a full
+   * store is -32603.
+   */
+  const create = (call: TaskCall, journal: Journal.Journal) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const record: TaskRecord = {
+        taskId: SecureRandom.uuidV4Unsafe(),
+        status: "working",
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs,
+        pollIntervalMs,
+        owner: instanceId,
+        call,
+        journal,
+        inputRequests: dictionary(),
+        answers: dictionary()
+      }
+      return store.insert(record).pipe(
+        Effect.mapError((full: TaskStoreFull) => new McpError({ code: ErrorCode.InternalError, message: full.message })),
+        Effect.andThen(launch(record)),
+        Effect.andThen(PubSub.publish(changes, record)),
+        Effect.as({ resultType: "task", ...taskFields(record), _meta: host.serverMeta })
+      )
+    })
+
+  /** Claims a task nobody runs (all its answers in, or its instance gone) and runs its next round here. */
+  const resume = (taskId: string, claimable: (record: TaskRecord) => boolean) =>
+    Effect.flatMap(
+      apply(taskId, (record, now) => claimed(record, instanceId, claimable, now)),
+      (record) => record === undefined ? Effect.void : launch(record)
+    )
+
+  /** Interrupts the task's fiber on this instance, if it runs here; its finalizers have run when this returns. */
+  const interruptLocal = (taskId: string) => {
+    const fiber = running.get(taskId)
+    return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+  }
+
+  return { apply, settle, create, resume, interruptLocal } as const
+}

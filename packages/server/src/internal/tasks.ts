@@ -1,0 +1,127 @@
+/**
+ * The Tasks extension's server methods (SEP-2663): `tasks/get`,
+ * `tasks/update`, `tasks/cancel`, and the `notifications/tasks` of a
+ * `subscriptions/listen` stream, over the `TaskStore` and this instance's
+ * runner (`taskRunner.ts`).
+ *
+ * A task is the third way the engine's asks travel (DESIGN.md, "One engine,
+ * three ways to deliver an ask"): a round that needs answers publishes the
+ * task's `input_required` status; `tasks/update` moves answers for
+ * outstanding keys into the record (answered keys leave `inputRequests`
+ * before the ack, as the conformance suite checks) and, once none is
+ * outstanding, this instance claims the task and runs its next round by
+ * replay. A `working` task released by a stopped instance is resumed by the
+ * next `tasks/get`.
+ *
+ * Gotchas: the three methods need the request's declaration of the
+ * extension (-32021 with `data.requiredCapabilities`, checked before the
+ * id); unknown, expired and other principals' ids are all -32602. Cancel is
+ * cooperative: the task is marked `cancelled`, then its fiber interrupted
+ * where it runs here (its finalizers run before the ack; elsewhere the owner's
+ * watchdog interrupts it). Notifications report this instance's changes only.
+ * Source: ext-tasks `specification/draft/tasks.md` §Task Polling, §Task
+ * Update Requests, §Task Cancellation, §Task Status Notifications.
+ */
+import { Effect, PubSub, Stream } from "effect"
+import { type ClientCapabilities, declaresTasks, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
+import type { TaskRecord } from "../TaskStore.ts"
+import { allAnswered, answered, detailedTask, orphaned, unknownTask } from "./taskRecord.ts"
+import { makeRunner, type TaskHost } from "./taskRunner.ts"
+
+export type { TaskHost, TaskOptions } from "./taskRunner.ts"
+
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * Builds the task runtime of one server instance: `create` (a `tools/call`
+ * becomes a task), `dispatch` (the three task methods) and `notifications`
+ * (for `subscriptions/listen`).
+ */
+export const makeTasks = (host: TaskHost) =>
+  Effect.map(PubSub.unbounded<TaskRecord>(), (changes) => {
+    const { store } = host
+    const runner = makeRunner(host, changes)
+
+    /** The record for a request, or -32602: unknown, expired, or another principal's. */
+    const lookup = (taskId: string, principal: string | undefined) =>
+      Effect.flatMap(store.get(taskId), (record) =>
+        record === undefined || record.call.principal !== principal
+          ? Effect.fail(unknownTask(taskId))
+          : Effect.succeed(record))
+
+    const get = (taskId: string, principal: string | undefined) =>
+      Effect.flatMap(lookup(taskId, principal), (record) =>
+        orphaned(record)
+          ? Effect.andThen(runner.resume(taskId, orphaned), Effect.map(lookup(taskId, principal), detailedTask))
+          : Effect.succeed(detailedTask(record)))
+
+    const update = (taskId: string, principal: string | undefined, inputResponses: Record<string, unknown>) =>
+      lookup(taskId, principal).pipe(
+        Effect.andThen(runner.apply(taskId, (record, now) => answered(record, inputResponses, now))),
+        Effect.flatMap((next) => next !== undefined && allAnswered(next) ? runner.resume(taskId, allAnswered) : Effect.void),
+        Effect.as({})
+      )
+
+    const cancel = (taskId: string, principal: string | undefined) =>
+      lookup(taskId, principal).pipe(
+        Effect.andThen(runner.settle(taskId, { status: "cancelled", statusMessage: "Cancelled by the client" })),
+        Effect.andThen(runner.interruptLocal(taskId)),
+        Effect.as({})
+      )
+
+    /**
+     * Answers `tasks/get`, `tasks/update` or `tasks/cancel`: -32021 (with
+     * `data.requiredCapabilities`) without the request's declaration, checked
+     * before the id; -32602 for a missing or non-string `taskId`, an unknown,
+     * expired or foreign task, or `inputResponses` that is not an object.
+     */
+    const dispatch = (
+      method: string,
+      params: Record<string, unknown>,
+      declared: ClientCapabilities,
+      principal: string | undefined
+    ): Effect.Effect<Record<string, unknown>, McpError> => {
+      if (!declaresTasks(declared)) {
+        return Effect.fail(McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
+      }
+      const taskId = params.taskId
+      if (typeof taskId !== "string") return Effect.fail(McpError.invalidParams(`${method} needs a string taskId`))
+      switch (method) {
+        case "tasks/get":
+          return get(taskId, principal)
+        case "tasks/update": {
+          const inputResponses = params.inputResponses
+          if (!isRecord(inputResponses)) {
+            return Effect.fail(McpError.invalidParams("tasks/update needs an inputResponses object"))
+          }
+          return update(taskId, principal, inputResponses)
+        }
+        case "tasks/cancel":
+          return cancel(taskId, principal)
+        default:
+          return Effect.fail(McpError.methodNotFound(method))
+      }
+    }
+
+    /**
+     * The `notifications/tasks` for `taskIds` (those of `principal` only): the
+     * task's `DetailedTask` after each change this instance makes, with `meta`
+     * (the subscription id) as `_meta`.
+     */
+    const notifications = (
+      taskIds: ReadonlySet<string>,
+      principal: string | undefined,
+      meta: Record<string, unknown>
+    ): Stream.Stream<Record<string, unknown>> =>
+      Stream.fromPubSub(changes).pipe(
+        Stream.filter((record) => taskIds.has(record.taskId) && record.call.principal === principal),
+        Stream.map((record) => ({
+          jsonrpc: "2.0",
+          method: "notifications/tasks",
+          params: { ...detailedTask(record), _meta: meta }
+        }))
+      )
+
+    return { create: runner.create, dispatch, notifications } as const
+  })
