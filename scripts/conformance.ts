@@ -14,11 +14,14 @@
  *    both eras), then stops the server. Its stderr goes to
  *    `.conformance/results/server.log`.
  * 3. Client scenarios: when `examples/conformance-client/index.ts` exists, runs
- *    each scenario of `CLIENT_SCENARIOS` (at 2026-07-28) and of
- *    `LEGACY_CLIENT_SCENARIOS` (at 2025-11-25, scored by
- *    `list --requirements 2025-11-25`) with
- *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --scenario <s>`
- *    into `.conformance/results/client`.
+ *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --requirements 2026-07-28`
+ *    (every scored client scenario, `auth/*` included, in parallel, with a
+ *    120 s per-scenario timeout for the loaded machine) into
+ *    `.conformance/results/client`, then each scenario of `CLIENT_SCENARIOS`
+ *    (extra ones, run one by one with `--scenario <s>`); then each scenario of
+ *    `LEGACY_CLIENT_SCENARIOS` at 2025-11-25 (scored by `list --requirements
+ *    2025-11-25`) with `--scenario <s> --spec-version 2025-11-25` into
+ *    `.conformance/results/client-2025-11-25`.
  * 4. Prints SUCCESS/FAILURE/WARNING counts per scenario and era (from each
  *    `checks.json`) and a summary line per era, writes
  *    `.conformance/results/summary.json`, and exits 1 when a scored scenario
@@ -57,18 +60,35 @@ const SERVER_ENTRY = "examples/conformance-server/index.ts"
 const TSX = join(ROOT, "node_modules", ".bin", "tsx")
 
 /**
- * The client leg. Runs only when `CLIENT_ENTRY` exists; each scenario is run
- * on its own (`client --scenario <s> --spec-version 2026-07-28`).
+ * The client leg. Runs only when `CLIENT_ENTRY` exists: first every scenario
+ * the 2026-07-28 requirements list (`client --requirements 2026-07-28`), then
+ * each of `CLIENT_SCENARIOS` on its own (`client --scenario <s>
+ * --spec-version 2026-07-28`), for scenarios outside the requirements.
  */
 const CLIENT_ENTRY = "examples/conformance-client/index.ts"
 const CLIENT_COMMAND = `npx tsx --conditions=@mrtr/source ${CLIENT_ENTRY}`
-const CLIENT_SCENARIOS = [
-  "sep-2322-client-request-state",
-  "request-metadata",
-  "http-standard-headers",
-  "http-custom-headers",
-  "http-invalid-tool-headers"
-] as const
+const CLIENT_TIMEOUT_MS = "120000"
+const CLIENT_SCENARIOS: ReadonlyArray<string> = []
+
+/** The scenarios a client run wrote results for: `<out>/<name>-<ts>` and `<out>/auth/<name>-<ts>`. */
+const clientScenariosRan = (outDir: string): ReadonlyArray<string> => {
+  const names = (dir: string, prefix: string) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+        .map((name) => /^(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/.exec(name)?.[1])
+        .filter((name): name is string => name !== undefined)
+        .map((name) => `${prefix}${name}`)
+      : []
+  return [...names(outDir, ""), ...names(join(outDir, "auth"), "auth/")]
+}
+
+/** `checksFileOf` for client results, where `auth/<name>` lives in the `auth/` folder. */
+const clientChecksFileOf = (outDir: string, scenario: string): string | undefined => {
+  const slash = scenario.lastIndexOf("/")
+  return slash < 0
+    ? checksFileOf(outDir, "", scenario)
+    : checksFileOf(join(outDir, scenario.slice(0, slash)), "", scenario.slice(slash + 1))
+}
 /**
  * The 2025-11-25 client scenarios that need no authorization (run with
  * `--spec-version 2025-11-25`, scored by `list --requirements 2025-11-25`);
@@ -471,6 +491,7 @@ const main = async () => {
     }
   }
 
+  let clientRunnerFailed = false
   if (options.clientLeg && options.scenarios.length === 0) {
     if (!existsSync(join(ROOT, CLIENT_ENTRY))) {
       log(`client leg skipped: ${CLIENT_ENTRY} does not exist yet`)
@@ -478,13 +499,36 @@ const main = async () => {
       const outDir = join(RESULTS, "client")
       rmSync(outDir, { recursive: true, force: true })
       mkdirSync(outDir, { recursive: true })
-      const runs: ReadonlyArray<readonly [string, Era]> = [
-        ...(options.eras.includes(REVISION) ? CLIENT_SCENARIOS.map((scenario) => [scenario, REVISION] as const) : []),
-        ...(options.eras.includes(LEGACY_REVISION)
-          ? LEGACY_CLIENT_SCENARIOS.map((scenario) => [scenario, LEGACY_REVISION] as const)
-          : [])
-      ]
+      const runs: Array<readonly [string, Era]> = []
+      if (options.eras.includes(REVISION)) {
+        const code = await runRunner([
+          "client",
+          "--command",
+          CLIENT_COMMAND,
+          "--requirements",
+          REVISION,
+          "--timeout",
+          CLIENT_TIMEOUT_MS,
+          "-o",
+          relative(ROOT, outDir)
+        ])
+        log(`client runner (--requirements ${REVISION}) exited with ${code}`)
+        // With --requirements the runner fails only on scored scenarios.
+        if (code !== 0) clientRunnerFailed = true
+        const scoredClient = scoredByEra.get(REVISION)!.client
+        for (const scenario of new Set([...scoredClient, ...clientScenariosRan(outDir)])) {
+          results.push(summarize("client", REVISION, scenario, scoredClient.has(scenario), clientChecksFileOf(outDir, scenario)))
+        }
+        runs.push(...CLIENT_SCENARIOS.map((scenario) => [scenario, REVISION] as const))
+      }
+      if (options.eras.includes(LEGACY_REVISION)) {
+        runs.push(...LEGACY_CLIENT_SCENARIOS.map((scenario) => [scenario, LEGACY_REVISION] as const))
+      }
+      const legacyOutDir = join(RESULTS, `client-${LEGACY_REVISION}`)
+      rmSync(legacyOutDir, { recursive: true, force: true })
+      mkdirSync(legacyOutDir, { recursive: true })
       for (const [scenario, revision] of runs) {
+        const dir = revision === REVISION ? outDir : legacyOutDir
         const code = await runRunner([
           "client",
           "--command",
@@ -494,11 +538,11 @@ const main = async () => {
           "--spec-version",
           revision,
           "-o",
-          relative(ROOT, outDir)
+          relative(ROOT, dir)
         ])
         log(`client scenario ${scenario} (${revision}): runner exited with ${code}`)
         results.push(
-          summarize("client", revision, scenario, scoredByEra.get(revision)!.client.has(scenario), checksFileOf(outDir, "", scenario))
+          summarize("client", revision, scenario, scoredByEra.get(revision)!.client.has(scenario), checksFileOf(dir, "", scenario))
         )
       }
     }
@@ -515,7 +559,8 @@ const main = async () => {
     ) + "\n"
   )
   const explicit = options.scenarios.length > 0
-  const failed = results.some((r) => (r.scored || explicit || r.leg === "tasks") && !r.passed) || serverRunnerFailed
+  const failed = results.some((r) => (r.scored || explicit || r.leg === "tasks") && !r.passed) || serverRunnerFailed ||
+    clientRunnerFailed
   process.exit(failed ? 1 : 0)
 }
 

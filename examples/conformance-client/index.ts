@@ -9,7 +9,13 @@
  * Exit status 0 when the driver finished, 1 otherwise.
  *
  * Scenarios (2026-07-28): `sep-2322-client-request-state`, `request-metadata`,
- * `http-standard-headers`, `http-custom-headers`, `http-invalid-tool-headers`.
+ * `http-standard-headers`, `http-custom-headers`, `http-invalid-tool-headers`,
+ * `tools_call`, `json-schema-ref-no-deref`, and every `auth/*` one: the
+ * client then runs with `Authorization.layer` (headless user agent, the CIMD
+ * URL the suite expects, the pre-registered credentials of
+ * `MCP_CONFORMANCE_CONTEXT` when it has them) and makes two requests
+ * (`tools/list`, `tools/call test-tool`); a refused sign-in exits 1, which
+ * the rejection scenarios expect.
  * Scenarios (2025-11-25, `MCP_CONFORMANCE_PROTOCOL_VERSION=2025-11-25`):
  * `initialize`, `tools_call`, `elicitation-sep1034-client-defaults`,
  * `sse-retry`. The client always runs with `protocol: "auto"`: it tells the
@@ -18,15 +24,16 @@
  * the server's in-flight requests with the same handlers.
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic (request `_meta`),
- * basic/transports/streamable-http; spec/README.md B3; MCP 2025-11-25,
- * basic/lifecycle, basic/transports (resumability), client/elicitation
- * (SEP-1034 defaults); spec/legacy-2025-11-25.md E3.
+ * basic/transports/streamable-http, basic/authorization; spec/README.md B3,
+ * spec/authorization.md B; MCP 2025-11-25, basic/lifecycle, basic/transports
+ * (resumability), client/elicitation (SEP-1034 defaults);
+ * spec/legacy-2025-11-25.md E3.
  *
  * @since 0.1.0
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Deferred, Effect, Fiber, Layer } from "effect"
-import { ElicitationHandler, HttpTransport, McpClient, RootsHandler, SamplingHandler } from "@mrtr/client"
+import { Authorization, ElicitationHandler, HttpTransport, McpClient, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type { Tool } from "@mrtr/protocol"
 
 const serverUrl = process.argv[2]
@@ -37,7 +44,12 @@ interface ToolCall {
   readonly arguments?: Record<string, unknown>
 }
 
-const context = (): { readonly toolCalls?: ReadonlyArray<ToolCall> } => {
+const context = (): {
+  readonly toolCalls?: ReadonlyArray<ToolCall>
+  readonly client_id?: string
+  readonly client_secret?: string
+  readonly issuer?: string
+} => {
   const raw = process.env.MCP_CONFORMANCE_CONTEXT
   return raw === undefined ? {} : JSON.parse(raw)
 }
@@ -150,7 +162,7 @@ const initialize = Effect.gen(function*() {
   yield* log(`tools/list: ${tools.length} tools`)
 })
 
-/** 2025-11-25 `tools_call`: `add_numbers` with numeric `a` and `b`. */
+/** `tools_call` (both eras): `add_numbers` with numeric `a` and `b`. */
 const toolsCall = Effect.gen(function*() {
   const client = yield* McpClient.McpClient
   yield* client.listTools()
@@ -174,11 +186,28 @@ const sseRetry = Effect.gen(function*() {
   yield* log(`test_reconnection: ${JSON.stringify(result.content)}`)
 })
 
+/** `json-schema-ref-no-deref`: list tools; a network `$ref` in a schema is never fetched. */
+const listOnly = Effect.gen(function*() {
+  const client = yield* McpClient.McpClient
+  const { tools } = yield* client.listTools()
+  yield* log(`tools/list: ${tools.map((t) => t.name).join(", ")}`)
+})
+
+/** Every `auth/*` scenario: two authenticated requests (the migration scenario needs the second). */
+const authFlow = Effect.gen(function*() {
+  const client = yield* McpClient.McpClient
+  const { tools } = yield* client.listTools()
+  yield* log(`tools/list: ${tools.map((t) => t.name).join(", ")}`)
+  const result = yield* client.callTool({ name: "test-tool", arguments: {} })
+  yield* log(`test-tool: ${JSON.stringify(result.content)}`)
+})
+
 const drivers: Record<string, Effect.Effect<void, unknown, McpClient.McpClient>> = {
   "initialize": initialize,
   "tools_call": toolsCall,
   "elicitation-sep1034-client-defaults": elicitationDefaults,
   "sse-retry": sseRetry,
+  "json-schema-ref-no-deref": listOnly,
   "sep-2322-client-request-state": requestState,
   "request-metadata": requestMetadata,
   "http-standard-headers": standardHeaders,
@@ -218,13 +247,23 @@ const user = Layer.mergeAll(
 
 const main = Effect.gen(function*() {
   if (serverUrl === undefined) return yield* Effect.fail(new Error("usage: index.ts <serverUrl>"))
-  const driver = drivers[scenario]
+  const auth = scenario.startsWith("auth/")
+  const driver = auth ? authFlow : drivers[scenario]
   if (driver === undefined) return yield* Effect.fail(new Error(`unknown scenario '${scenario}'`))
   yield* log(`scenario ${scenario} against ${serverUrl}`)
+  const transport = HttpTransport.layerNode({ url: serverUrl })
+  const { client_id, client_secret, issuer } = context()
+  const authorization = Authorization.layer({
+    clientName: "mrtr-conformance-client",
+    clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
+    clientId: client_id,
+    clientSecret: client_secret,
+    clientIssuer: issuer
+  }).pipe(Layer.provide(Authorization.layerHeadlessUserAgent()))
   yield* driver.pipe(
     Effect.provide(
       McpClient.layer({ clientInfo: { name: "mrtr-conformance-client", version: "0.1.0" } }).pipe(
-        Layer.provide(HttpTransport.layerNode({ url: serverUrl })),
+        Layer.provide(auth ? transport.pipe(Layer.provide(authorization)) : transport),
         Layer.provide(user)
       )
     )

@@ -9,7 +9,13 @@
  *   secret of `link_rail_account` is typed on the server's page by a
  *   scripted browser (`ScriptedUser.completePage`);
  * - `--interactive`: you answer at the terminal (forms, the model's reply),
- *   with the same prompts as `mrtr call` in a terminal.
+ *   with the same prompts as `mrtr call` in a terminal;
+ * - `--auth`: the server is an OAuth 2.1 protected resource
+ *   (`Authorization.layer`, JWT access tokens checked against a real
+ *   authorization server, oidc-provider, started on 127.0.0.1 for the demo);
+ *   the client signs in on the first `401` (discovery, dynamic registration,
+ *   code + PKCE, with a headless browser playing Ada), and every
+ *   `requestState` is bound to her.
  *
  * Exits 0 when every conversation completes, non-zero on any failure, and
  * gives up after 60 seconds (10 minutes with `--interactive`).
@@ -17,12 +23,14 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Predicate, References } from "effect"
 import { AnswersFile, Report, TerminalUser } from "@mrtr/cli"
-import { HttpClientTransport, McpClient } from "@mrtr/client"
-import { HttpServerTransport } from "@mrtr/server"
+import { Authorization as ClientAuth, HttpClientTransport, McpClient } from "@mrtr/client"
+import { Authorization, HttpServerTransport } from "@mrtr/server"
 import { ScriptedUser } from "@mrtr/testing"
+import { headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { serve } from "./server.ts"
 
 const interactive = process.argv.includes("--interactive")
+const auth = process.argv.includes("--auth")
 const s = Report.style(Report.colorsFor(process.stdout))
 
 /** The scripted traveller: answers by input-request key (AnswersFile shorthands). */
@@ -62,7 +70,19 @@ const TOOL_ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
  * The scripted traveller's browser: `link_rail_account` sends a URL (the server's own page, URL mode); unattended,
  * the page is completed programmatically (as a person would in the browser), then the client consents and retries.
  */
-const railAccount = ScriptedUser.completePage({ accountId: "ada-1815", apiKey: "rk_live_0123456789abcdef" })
+/**
+ * With `--auth` the interaction page belongs to the signed-in user: the demo's browser says who it is with an
+ * `x-demo-user` header, the stand-in for a real application's sign-in cookie.
+ */
+const asAda: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers)
+  headers.set("x-demo-user", "ada")
+  return fetch(input, { ...init, headers })
+}
+const railAccount = ScriptedUser.completePage(
+  { accountId: "ada-1815", apiKey: "rk_live_0123456789abcdef" },
+  auth ? { fetch: asAda } : {}
+)
 const PROMPT = { name: "packing_list", arguments: { city: "Rome" } }
 const RESOURCE = "weather://Zurich/2026-08-01"
 
@@ -154,8 +174,9 @@ const main = Effect.gen(function*() {
   const user = interactive
     ? TerminalUser.layerNode({})
     : AnswersFile.layer(script, { url: railAccount })
+  const transport = HttpClientTransport.layerNode({ url })
   const clientLayer = McpClient.layer({ clientInfo: { name: "mrtr-demo", version: "0.1.0" }, tasks: "auto" }).pipe(
-    Layer.provide(HttpClientTransport.layerNode({ url })),
+    Layer.provide(auth ? transport.pipe(Layer.provide(signIn)) : transport),
     Layer.provide(user)
   )
 
@@ -215,12 +236,57 @@ if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
   process.exit(2)
 }
 
+/** `--auth`: the client's sign-in, with a headless browser in which Ada signs in and consents. */
+const signIn = ClientAuth.layer({ clientName: "mrtr-demo" }).pipe(
+  Layer.provide(Layer.sync(ClientAuth.UserAgent, () => {
+    const browser = headlessBrowser("ada")
+    return ClientAuth.UserAgent.of({
+      redirectUri: "http://127.0.0.1:1/callback",
+      authorize: (url) =>
+        Effect.gen(function*() {
+          yield* say(
+            `${s.yellow("401")}       the server wants a token: sign-in at ${s.cyan(url.origin)} ` +
+              s.dim(`(scope "${url.searchParams.get("scope") ?? ""}", resource ${url.searchParams.get("resource")}, PKCE S256)`)
+          )
+          const redirected = yield* Effect.tryPromise({
+            try: () => browser(url.href),
+            catch: (cause) => new ClientAuth.AuthorizationError({ reason: "the browser failed", cause })
+          })
+          yield* say(`${s.green("signed in")} as ada; the client retries the same request with its bearer token`)
+          return redirected
+        })
+    })
+  }))
+)
+
+/** The demo server, with `--auth` behind `Authorization.layer` and an authorization server of its own. */
+const server = auth
+  ? Layer.unwrap(Effect.gen(function*() {
+    const as = yield* Effect.acquireRelease(
+      Effect.promise(() => startAuthorizationServer({ scopes: ["trips"] })),
+      (as) => Effect.promise(() => as.close())
+    )
+    return serve(
+      0,
+      Authorization.layer({
+        verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
+        requiredScopes: ["trips"],
+        scopesSupported: ["trips"]
+      }),
+      {
+        principal: (request) =>
+          Effect.succeed(request.headers["x-demo-user"] === "ada" ? JSON.stringify([as.issuer, "ada"]) : undefined)
+      }
+    )
+  }))
+  : serve(0)
+
 main.pipe(
   Effect.timeoutOrElse({
     duration: interactive ? "10 minutes" : "60 seconds",
     orElse: () => Effect.fail(new Error("the demo did not finish in time"))
   }),
-  Effect.provide(serve(0)),
+  Effect.provide(server),
   // The server logs to stderr; only errors, so the output stays readable (the default key ring, a random
   // per-process key, is what a single-instance demo wants: the server warns about it otherwise).
   Effect.provideService(References.LogToStderr, true),

@@ -25,7 +25,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, References, Schema } from "effect"
 import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
-import { HttpTransport, InteractionPage, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
+import { type Authorization, HttpTransport, InteractionPage, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
 
 // -- A small rail network: the "real work" of the demo --------------------------
 
@@ -249,35 +249,44 @@ export const weather = Resource.template({
     })
 })
 
-/** The interaction page's services (in-memory store; the page's URL is the bound address). */
-const interactions = InteractionPage.layer()
-
 /**
  * The demo server, as a Layer (zero configuration: a random per-process key ring), with the interaction page's
  * services (`link_rail_account` needs the page served: mounted, as `serve` does, or on a port of its own with
  * `InteractionPage.serve`, as `stdio.ts` does; without either it answers an internal error).
  */
-export const layer = Layer.mergeAll(
-  McpServer.tools(planTrip, linkRailAccount, bookTickets),
-  McpServer.prompts(packingList),
-  McpServer.resources(weather)
-).pipe(
-  Layer.provideMerge(interactions),
+export const makeLayer = (pageOptions: InteractionPage.Options = {}) =>
+  Layer.mergeAll(
+    McpServer.tools(planTrip, linkRailAccount, bookTickets),
+    McpServer.prompts(packingList),
+    McpServer.resources(weather)
+  ).pipe(
+    // The interaction page's services (in-memory store; the page's URL is the bound address).
+    Layer.provideMerge(InteractionPage.layer(pageOptions)),
   Layer.provideMerge(McpServer.layer({
     name: "trip-planner",
     version: "1.0.0",
     title: "Trip planner (MRTR demo)",
     instructions: "Plans rail trips; tools ask the traveller for details."
   }))
-)
+  )
+
+/** {@link makeLayer} with the default interaction page. */
+export const layer = makeLayer()
 
 /**
  * Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port), with CORS on for web apps served
  * from localhost (the default `allowedOrigins`), so a page in a browser can call it directly, and the interaction
  * page of secure elicitations under `/mrtr/interactions/`.
  */
-export const serve = (port = 0) =>
-  HttpTransport.layer({ port, cors: true, mount: InteractionPage.routes }).pipe(Layer.provide(layer))
+export const serve = (
+  port = 0,
+  authorization?: Layer.Layer<Authorization.ResourceServer>,
+  pageOptions?: InteractionPage.Options
+) =>
+  HttpTransport.layer({ port, cors: true, mount: InteractionPage.routes }).pipe(
+    Layer.provide(pageOptions === undefined ? layer : makeLayer(pageOptions)),
+    authorization === undefined ? (self) => self : Layer.provide(authorization)
+  )
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0

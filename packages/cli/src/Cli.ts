@@ -7,7 +7,14 @@
  * mrtr get-prompt (--http <url> | --stdio "<command>") <name> [<json arguments>]
  * mrtr read       (--http <url> | --stdio "<command>") <uri>
  * mrtr discover   (--http <url> | --stdio "<command>")
+ * mrtr logout     [--http <url>]
  * ```
+ *
+ * On HTTP, a server that answers `401` gets a sign-in (OAuth 2.1, see
+ * `SignIn`): the browser opens (after asking), the redirect comes back to a
+ * loopback listener, and the tokens are kept in a 0600 file under the
+ * user's config directory; `--client-id` / `--client-secret` name a
+ * pre-registered client, `mrtr logout` forgets the tokens.
  *
  * The result is printed to stdout as JSON; each round (input requests,
  * answers, `requestState` size), prompts and errors go to stderr. Answers
@@ -52,6 +59,7 @@ import * as AnswersFile from "./AnswersFile.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
 import { clean, colorsFor, roundLines, serverRequestLines, style, taskLine } from "./Report.ts"
 import * as SafeText from "./SafeText.ts"
+import * as SignIn from "./SignIn.ts"
 import * as TerminalUser from "./TerminalUser.ts"
 
 /**
@@ -164,9 +172,21 @@ export const target = (flags: {
   return Effect.fail(new UsageError({ reason: "give the server: --http <url> or --stdio \"<command>\"" }))
 }
 
-const transportLayer = (t: Target) =>
+/** The sign-in flags (shared by every subcommand). */
+interface SignInFlags {
+  readonly clientId: Option.Option<string>
+  readonly clientSecret: Option.Option<string>
+  readonly callbackPort: Option.Option<number>
+}
+
+const transportLayer = (t: Target, signIn: SignInFlags) =>
   t._tag === "http"
-    ? HttpTransport.layerNode({ url: t.url })
+    ? HttpTransport.layerNode({ url: t.url }).pipe(Layer.provide(SignIn.layer({
+      clientId: Option.getOrUndefined(signIn.clientId),
+      clientSecret: Option.getOrUndefined(signIn.clientSecret),
+      callbackPort: Option.getOrUndefined(signIn.callbackPort),
+      interactive: TerminalUser.isInteractive()
+    })))
     : StdioTransport.layerNode({ command: t.command, args: t.args })
 
 const describeTarget = (t: Target) => t._tag === "http" ? t.url : `stdio: ${[t.command, ...t.args].join(" ")}`
@@ -312,8 +332,23 @@ const quietFlag = Flag.Boolean("quiet").pipe(
  *
  * @since 0.1.0
  */
+const clientId = Flag.String("client-id").pipe(
+  Flag.withDescription("Sign in as this pre-registered OAuth client when the server asks for authorization"),
+  Flag.optional
+)
+
+const clientSecret = Flag.String("client-secret").pipe(
+  Flag.withDescription("The pre-registered OAuth client's secret (with --client-id)"),
+  Flag.optional
+)
+
+const callbackPort = Flag.Int("callback-port").pipe(
+  Flag.withDescription(`The loopback port the sign-in redirect comes back to (default ${SignIn.DEFAULT_CALLBACK_PORT})`),
+  Flag.optional
+)
+
 export const mrtr = Command.make("mrtr").pipe(
-  Command.withSharedFlags({ http, stdio, protocol, timeout: timeoutFlag, quiet: quietFlag }),
+  Command.withSharedFlags({ http, stdio, protocol, timeout: timeoutFlag, quiet: quietFlag, clientId, clientSecret, callbackPort }),
   Command.withDescription(
     "An MCP client (2026-07-28 and 2025-11-25) that drives Multi Round-Trip Requests: it answers each round of input requests " +
       "(forms, URLs, sampling, roots) from an answers file, flags, or you at the terminal, and retries until the result is complete. " +
@@ -440,7 +475,7 @@ const runMrtr = <A>(
     ).pipe(
       Effect.provide(
         McpClient.layer(clientOptions(root.timeout, root.protocol)).pipe(
-          Layer.provide(transportLayer(where)),
+          Layer.provide(transportLayer(where, root)),
           Layer.provide(handlersLayer({
             answers,
             roots: rootsFrom(flags.roots),
@@ -611,7 +646,7 @@ export const discover = Command.make(
       }
     })).pipe(
       Effect.provide(
-        McpClient.layer(clientOptions(root.timeout, root.protocol)).pipe(Layer.provide(transportLayer(where)))
+        McpClient.layer(clientOptions(root.timeout, root.protocol)).pipe(Layer.provide(transportLayer(where, root)))
       )
     )
     yield* printJson(result)
@@ -623,11 +658,31 @@ export const discover = Command.make(
 )
 
 /**
+ * `mrtr logout [--http <url>]`.
+ *
+ * @since 0.1.0
+ */
+export const logout = Command.make(
+  "logout",
+  {},
+  Effect.fnUntraced(function*() {
+    const root = yield* mrtr
+    const url = Option.getOrUndefined(root.http)
+    yield* SignIn.logout(url)
+    yield* Console.error(url === undefined ? "mrtr: signed out of every server" : `mrtr: signed out of ${clean(url)}`)
+  })
+).pipe(
+  Command.withDescription(
+    `Forget the sign-in tokens of --http <url>, or every token and client registration (kept in ${SignIn.tokenFile()})`
+  )
+)
+
+/**
  * The whole command tree.
  *
  * @since 0.1.0
  */
-export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover]))
+export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover, logout]))
 
 const SUBCOMMANDS: ReadonlyArray<string> = [call.name, getPrompt.name, read.name, discover.name]
 

@@ -13,15 +13,22 @@
  * Built on effect's `HttpClient`; `layerNode` provides the `node:http` one
  * from `@effect/platform-node`.
  *
- * Source: MCP 2026-07-28, basic/transports/streamable-http; MCP 2025-11-25,
- * basic/transports.
+ * With an `Authorization` service in the context (`Authorization.layer`),
+ * every request (POST, and a 2025-11-25 session's GET and DELETE) carries the
+ * bearer token, and a `401` or `403 insufficient_scope` runs the sign-in /
+ * step-up and sends the same request again (same JSON-RPC id,
+ * `inputResponses` and `requestState`).
+ *
+ * Source: MCP 2026-07-28, basic/transports/streamable-http, basic/authorization;
+ * MCP 2025-11-25, basic/transports.
  *
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Duration, Effect, Layer, Stream } from "effect"
+import { Duration, Effect, Layer, Option, Stream } from "effect"
 import * as Sse from "effect/encoding/Sse"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { Authorization } from "./Authorization.ts"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
 import { systemCode } from "./internal/systemCode.ts"
@@ -222,6 +229,30 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       )
     )
 
+  const authorization = Option.getOrUndefined(yield* Effect.serviceOption(Authorization))
+  const endpoint = String(options.url)
+
+  /** `execute` with the bearer token; a challenge (401, 403) signs in or steps up and sends the request again. */
+  const authorized = (request: HttpClientRequest.HttpClientRequest, sentSession: string | undefined) =>
+    authorization === undefined ? execute(request, sentSession) : Effect.gen(function*() {
+      // Each challenge either fails or brings a new token; the Authorization service bounds the sign-ins.
+      for (let attempt = 0;; attempt++) {
+        const bearer = yield* authorization.headers(endpoint)
+        const response = yield* execute(HttpClientRequest.setHeaders(request, bearer), sentSession)
+        if ((response.status === 401 || response.status === 403) && attempt < 8) {
+          const again = yield* authorization.challenged(endpoint, {
+            sent: bearer["authorization"],
+            status: response.status,
+            wwwAuthenticate: response.headers["www-authenticate"]
+          }).pipe(Effect.mapError((error) => new TransportError({ reason: error.message, status: response.status, cause: error })))
+          if (again) continue
+        } else if (response.status < 400) {
+          yield* authorization.accepted(endpoint)
+        }
+        return response
+      }
+    })
+
   const post = (message: unknown, headers: Readonly<Record<string, string>>) =>
     Effect.gen(function*() {
       const body = yield* encodeJson(message)
@@ -240,13 +271,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         }),
         HttpClientRequest.bodyText(body, "application/json")
       )
-      return yield* execute(request, sent)
+      return yield* authorized(request, sent)
     })
 
   const get = (lastEventId: string | undefined) =>
     Effect.suspend(() => {
       const sent = sessionId
-      return execute(
+      return authorized(
         HttpClientRequest.get(options.url).pipe(
           HttpClientRequest.setHeaders({
             ...options.headers,
@@ -373,7 +404,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         HttpClientRequest.setHeaders({ ...options.headers, ...sessionHeaders() })
       )
       sessionId = undefined
-      return client.execute(request).pipe(Effect.scoped, Effect.timeout("2 seconds"), Effect.ignore)
+      // the bearer token too (no sign-in for a DELETE: a session being closed is not worth a consent)
+      const bearer = authorization === undefined ? Effect.succeed({}) : authorization.headers(endpoint)
+      return bearer.pipe(
+        Effect.flatMap((headers) => client.execute(HttpClientRequest.setHeaders(request, headers))),
+        Effect.scoped,
+        Effect.timeout("2 seconds"),
+        Effect.ignore
+      )
     })
   )
 

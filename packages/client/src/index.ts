@@ -10,6 +10,8 @@
  */
 
 /** @since 0.1.0 */
+export * as Authorization from "./Authorization.ts"
+/** @since 0.1.0 */
 export * as ClientTransport from "./ClientTransport.ts"
 /** @since 0.1.0 */
 export * as ElicitationHandler from "./ElicitationHandler.ts"
@@ -39,5 +41,7 @@ export * as RootsHandler from "./RootsHandler.ts"
 export * as SamplingHandler from "./SamplingHandler.ts"
 /** @since 0.1.0 */
 export * as StdioTransport from "./StdioTransport.ts"
+/** @since 0.1.0 */
+export * as TokenStore from "./TokenStore.ts"
 /** @since 0.1.0 */
 export * as TaskDriver from "./TaskDriver.ts"

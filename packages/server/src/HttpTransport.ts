@@ -26,6 +26,13 @@
  * | body with more than `maxJsonValues` JSON values | 413    | JSON-RPC -32600, no `id`    |
  * | body not JSON                                  | 400    | JSON-RPC -32700, no `id`    |
  *
+ * With an `Authorization.ResourceServer` in the context (`Authorization.layer`),
+ * the bearer token of every request is checked right after `Host` / `Origin`
+ * (and a CORS preflight) and before anything else (401 / 400 / 503), the
+ * scopes of the message's target right after parsing (403), and the
+ * Protected Resource Metadata is served at its well-known path: see
+ * `Authorization.ts`.
+ *
  * Everything else (JSON-RPC shape, `MCP-Protocol-Version` / `Mcp-Method` /
  * `Mcp-Name` headers, `_meta`) is the dispatcher's job: it receives the parsed
  * value and a case-insensitive header lookup, see `Transport.ts`. Paths other
@@ -51,6 +58,7 @@ import { type Headers, HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRe
 import type { HttpServerError } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer, IncomingMessage } from "node:http"
+import { type Authentication, ResourceServer } from "./Authorization.ts"
 import { McpHandler } from "./McpHandler.ts"
 import * as Cors from "./internal/cors.ts"
 import * as HttpStatus from "./HttpStatus.ts"
@@ -115,8 +123,9 @@ import type { Handler, Incoming, Reply, WireMessage } from "./Transport.ts"
  *   travel in a JSON body. A session's GET stream is SSE regardless.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
- *   passed to the dispatcher as `Incoming.principal`. Reject unauthenticated
- *   requests in an `HttpRouter` middleware, not here.
+ *   passed to the dispatcher as `Incoming.principal`. For OAuth bearer
+ *   tokens provide `Authorization.layer` instead (it authenticates, answers
+ *   401 / 403, and its principal wins over this hook).
  *
  * Invalid `allowedHosts` / `allowedOrigins` entries throw an `Error` when the
  * options are resolved (when `layer`, `routes`, `handleRequest`, ... is called).
@@ -358,7 +367,12 @@ export const handleRequest = (
   options: EndpointOptions = {}
 ): (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, McpHandler> => {
   const config = resolveOptions(options)
-  return (request) => Effect.flatMap(McpHandler, (handler) => handleWith(handler, config, request))
+  return (request) =>
+    Effect.flatMap(McpHandler, (handler) =>
+      Effect.flatMap(
+        Effect.serviceOption(ResourceServer),
+        (authorization) => handleWith(handler, config, request, Option.getOrUndefined(authorization))
+      ))
 }
 
 /**
@@ -403,8 +417,22 @@ export const routes = (options: EndpointOptions = {}): Layer.Layer<never, never,
 const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRouter | McpHandler> =>
   HttpRouter.use((router) =>
     Effect.flatMap(
-      McpHandler,
-      (handler) => router.add("*", config.path, (request) => handleWith(handler, config, request))
+      Effect.zip(McpHandler, Effect.serviceOption(ResourceServer)),
+      ([handler, found]) => {
+        const authorization = Option.getOrUndefined(found)
+        const endpoint = router.add("*", config.path, (request) => handleWith(handler, config, request, authorization))
+        if (authorization === undefined) return endpoint
+        // RFC 9728: the metadata is public, GET only.
+        const path = String(config.path)
+        return Effect.andThen(
+          endpoint,
+          router.add("GET", authorization.metadataPath(path) as HttpRouter.PathInput, (request) => {
+            const metadata = Effect.sync(() => authorization.metadata(request, path))
+            // A browser client reads it cross-origin too.
+            return config.cors === undefined ? metadata : config.cors(request, metadata)
+          })
+        )
+      }
     )
   )
 
@@ -797,7 +825,8 @@ const tooLarge = (config: Config, request: HttpServerRequest.HttpServerRequest) 
 const handleWith = (
   handler: Handler,
   config: Config,
-  request: HttpServerRequest.HttpServerRequest
+  request: HttpServerRequest.HttpServerRequest,
+  authorization?: ResourceServer["Service"] | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   // `request.headers` builds a fresh object on every access on Node: read it once.
   const headers = request.headers
@@ -808,8 +837,8 @@ const handleWith = (
     return Effect.succeed(errorResponse(403, INVALID_REQUEST, "Forbidden: Origin not allowed"))
   }
   return config.cors === undefined
-    ? handleAdmitted(handler, config, request, headers)
-    : config.cors(request, handleAdmitted(handler, config, request, headers))
+    ? handleAdmitted(handler, config, request, headers, authorization)
+    : config.cors(request, handleAdmitted(handler, config, request, headers, authorization))
 }
 
 /** `handleWith` once the `Host` / `Origin` checks passed. */
@@ -817,13 +846,35 @@ const handleAdmitted = (
   handler: Handler,
   config: Config,
   request: HttpServerRequest.HttpServerRequest,
-  headers: Headers.Headers
+  headers: Headers.Headers,
+  authorization: ResourceServer["Service"] | undefined
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  // Every request to the endpoint is authenticated first, whatever its method (MCP 2026-07-28 basic/authorization).
+  if (authorization === undefined) return handleAuthorized(handler, config, request, headers, undefined, undefined)
+  return Effect.flatMap(authorization.authenticate(request, String(config.path)), (authentication) =>
+    authentication._tag === "Refused"
+      ? Effect.succeed(authentication.response)
+      : handleAuthorized(handler, config, request, headers, authorization, authentication))
+}
+
+/** The request once authenticated (when authorization is on): method, media type, body, JSON, scopes, dispatch. */
+const handleAuthorized = (
+  handler: Handler,
+  config: Config,
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Headers.Headers,
+  authorization: ResourceServer["Service"] | undefined,
+  authentication: Extract<Authentication, { readonly _tag: "Authenticated" }> | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (request.method !== "POST") {
     // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
     // GET or DELETE without a session, is not served here.
     if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
       const sse = acceptsEventStream(headers["accept"])
+      // With authorization on, the session is the authenticated caller's (its principal binds it).
+      if (authentication !== undefined) {
+        return dispatch(handler, headers, undefined, authentication.auth.principal, sse, request.method, authentication.auth)
+      }
       return config.principal === undefined
         ? dispatch(handler, headers, undefined, undefined, sse, request.method)
         : Effect.flatMap(
@@ -867,6 +918,12 @@ const handleAdmitted = (
           return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
         }
         const sse = !config.jsonResponse && acceptsEventStream(headers["accept"])
+        if (authorization !== undefined && authentication !== undefined) {
+          const denied = authorization.authorize(authentication, handler.requiredScopes?.(message) ?? [])
+          if (denied !== undefined) return Effect.succeed(denied)
+          const authorized = dispatch(handler, headers, message, authentication.auth.principal, sse, "POST", authentication.auth)
+          return large ? Effect.andThen(Effect.yieldNow, authorized) : authorized
+        }
         const handle = config.principal === undefined
           ? dispatch(handler, headers, message, undefined, sse)
           : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal, sse))
@@ -891,14 +948,16 @@ const dispatch = (
   message: unknown,
   principal: string | undefined,
   sse: boolean,
-  httpMethod: "POST" | "GET" | "DELETE" = "POST"
+  httpMethod: "POST" | "GET" | "DELETE" = "POST",
+  auth?: Incoming["auth"]
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming: Incoming = {
     message,
     headers: (name) => headers[name.toLowerCase()],
     principal,
     canStream: sse,
-    ...(httpMethod === "POST" ? {} : { httpMethod })
+    ...(httpMethod === "POST" ? {} : { httpMethod }),
+    ...(auth === undefined ? {} : { auth })
   }
   const id = requestIdOf(message)
   return handler.handle(incoming).pipe(

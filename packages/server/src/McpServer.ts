@@ -164,6 +164,8 @@ export class McpServer extends Context.Service<McpServer, {
   readonly addResource: (resource: AnyResource) => Effect.Effect<void>
   readonly removeResource: (uriOrTemplate: string) => Effect.Effect<void>
   readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
+  /** The scopes the target of a `tools/call` / `prompts/get` / `resources/read` declared (else none). */
+  readonly requiredScopes: (message: unknown) => ReadonlyArray<string>
   /**
    * Announces that the resource `uri` changed: `notifications/resources/updated`
    * to every 2025-11-25 session subscribed to it (`resources/subscribe`), on
@@ -249,13 +251,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const serverMeta: Readonly<Record<string, unknown>> = Object.freeze({ [MetaKey.serverInfo]: info })
   // Same keys, values and order as spreading; built in place (spreading the
   // conditional parts was a visible cost per result).
-  const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean) => {
+  // An authenticated caller's results may depend on who asks: never "public" (caching.mdx, SEP-2567).
+  const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean, principal?: string) => {
     const stamped: Record<string, unknown> = Object.assign({}, result)
     stamped.resultType = "complete"
     if (CACHEABLE.has(method)) {
       const fields = cacheable ? cache : NOT_CACHEABLE
       stamped.ttlMs = fields.ttlMs
-      stamped.cacheScope = fields.cacheScope
+      stamped.cacheScope = principal === undefined ? fields.cacheScope : "private"
     }
     stamped._meta = isRecord(result._meta) ? Object.assign({}, result._meta, serverMeta) : serverMeta
     return stamped
@@ -399,7 +402,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       Effect.map((result): WireMessage => ({
         jsonrpc: "2.0",
         id: parsed.id,
-        result: MRTR_METHODS.has(parsed.method) ? result : stamp(parsed.method, result as Record<string, unknown>, true)
+        result: MRTR_METHODS.has(parsed.method) ? result : stamp(parsed.method, result as Record<string, unknown>, true, principal)
       })),
       Effect.catchCause((cause): Effect.Effect<WireMessage> => {
         const failure = Cause.findErrorOption(cause)
@@ -444,8 +447,25 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     return handleRequest(parsed, incoming)
   }
 
+  const NO_SCOPES: ReadonlyArray<string> = []
+  const requiredScopes = (message: unknown): ReadonlyArray<string> => {
+    if (!isRecord(message) || !isRecord(message.params)) return NO_SCOPES
+    const params = message.params
+    switch (message.method) {
+      case "tools/call":
+        return (typeof params.name === "string" ? registry.tools.get(params.name)?.scopes : undefined) ?? NO_SCOPES
+      case "prompts/get":
+        return (typeof params.name === "string" ? registry.prompts.get(params.name)?.scopes : undefined) ?? NO_SCOPES
+      case "resources/read":
+        return (typeof params.uri === "string" ? registry.findResource(params.uri)?.resource.scopes : undefined) ?? NO_SCOPES
+      default:
+        return NO_SCOPES
+    }
+  }
+
   return McpServer.of({
     info,
+    requiredScopes,
     addTool: registry.addTool,
     removeTool: registry.removeTool,
     addPrompt: registry.addPrompt,
@@ -500,7 +520,7 @@ export const layer = <E = never>(
   }
 ): Layer.Layer<McpServer | McpHandler, Config.ConfigError | RedisError | E> => {
   const server = Layer.effect(McpServer, make(options))
-  const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle })))
+  const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes })))
   const requestState = options.requestState
   const taskStore = options.taskStore ?? TaskStore.layerMemory()
   const withGuard = (singleUse: boolean, codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E>) =>

@@ -49,6 +49,12 @@ export type Completer = (
 export interface Prompt<E = never, R = never> {
   readonly name: string
   readonly definition: WirePrompt
+  /**
+   * OAuth scopes a caller's access token must hold to use this, on HTTP with
+   * `Authorization.layer` (checked before the handler runs: HTTP 403
+   * `insufficient_scope` otherwise). Default none. MCP 2026-07-28 basic/authorization.
+   */
+  readonly scopes?: ReadonlyArray<string> | undefined
   readonly get: (args: unknown) => Effect.Effect<Omit<GetPromptResult, "resultType">, E | InvalidPromptArguments, R | Conversation | McpRequest>
   readonly completions: Readonly<Record<string, Completer>>
 }
@@ -86,6 +92,8 @@ export interface Options<A extends Arguments, E, R> {
   readonly description?: string | undefined
   readonly arguments?: A | undefined
   readonly completions?: Readonly<Record<string, Completer>> | undefined
+  /** OAuth scopes needed to get the prompt on an authorizing HTTP transport (see `Authorization`). */
+  readonly scopes?: ReadonlyArray<string> | undefined
   readonly handler: (args: A["Type"]) => Effect.Effect<PromptOutput, E, R>
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
 }
@@ -134,6 +142,7 @@ export const make = <A extends Arguments = typeof NoArguments, E = never, R = ne
   const decode = Schema.decodeUnknownEffect(schema)
   return {
     name,
+    scopes: options.scopes,
     definition: {
       name,
       ...(options.title === undefined ? {} : { title: options.title }),

@@ -14,6 +14,7 @@
  */
 import { Context, Effect } from "effect"
 import { type ClientCapabilities, type Implementation, LoggingLevel, type RequestId } from "@mrtr/protocol"
+import type { AuthInfo } from "./Authorization.ts"
 import type { WireMessage } from "./Transport.ts"
 
 /**
@@ -21,6 +22,8 @@ import type { WireMessage } from "./Transport.ts"
  * - `id`, `method`: from the JSON-RPC request;
  * - `clientCapabilities`, `clientInfo`, `logLevel`, `progressToken`: from `_meta`;
  * - `principal`: the authenticated user, when the transport knows one;
+ * - `auth`: the verified access token's caller and scopes, on HTTP with
+ *   `Authorization.layer` (read it with `Authorization.authInfo`);
  * - `notify`: writes a notification on the request's stream (a no-op when
  *   the transport cannot stream it).
  * - `closeStream`: see {@link closeStream} (absent where it means nothing).
@@ -35,6 +38,7 @@ export class McpRequest extends Context.Service<McpRequest, {
   readonly logLevel?: LoggingLevel | undefined
   readonly progressToken?: string | number | undefined
   readonly principal?: string | undefined
+  readonly auth?: AuthInfo | undefined
   readonly notify: (notification: WireMessage) => Effect.Effect<void>
   readonly closeStream?: Effect.Effect<void> | undefined
 }>()("@mrtr/server/McpRequest") {}

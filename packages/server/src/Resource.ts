@@ -50,6 +50,12 @@ export interface Resource<E = never, R = never> {
   readonly _tag: "Resource" | "ResourceTemplate"
   readonly key: string
   readonly definition: WireResource | WireResourceTemplate
+  /**
+   * OAuth scopes a caller's access token must hold to use this, on HTTP with
+   * `Authorization.layer` (checked before the handler runs: HTTP 403
+   * `insufficient_scope` otherwise). Default none. MCP 2026-07-28 basic/authorization.
+   */
+  readonly scopes?: ReadonlyArray<string> | undefined
   readonly match: (uri: string) => Readonly<Record<string, string>> | undefined
   readonly read: (
     uri: string,
@@ -83,6 +89,8 @@ interface Common {
   readonly title?: string | undefined
   readonly description?: string | undefined
   readonly mimeType?: string | undefined
+  /** OAuth scopes needed to read it on an authorizing HTTP transport (see `Authorization`). */
+  readonly scopes?: ReadonlyArray<string> | undefined
   /**
    * The form schemas the handler asks, by form name: checked when the
    * resource is defined (`InvalidElicitationSchema` naming the resource, the
@@ -124,6 +132,7 @@ const makeStatic = <E, R>(
 ): Resource<E, Exclude<R, Conversation | McpRequest>> => ({
   _tag: "Resource",
   key: options.uri,
+  scopes: options.scopes,
   definition: { uri: options.uri, ...common(options), ...(options.size === undefined ? {} : { size: options.size }) },
   match: (uri) => (uri === options.uri ? {} : undefined),
   read: (uri) => Effect.map(options.handler, (output) => ({ contents: toContents(uri, options.mimeType, output) })) as any,
@@ -194,6 +203,7 @@ export const template = <P extends Schema.Codec<any, Readonly<Record<string, str
   return {
     _tag: "ResourceTemplate",
     key: options.uriTemplate,
+    scopes: options.scopes,
     definition: { uriTemplate: options.uriTemplate, ...common(options) },
     match,
     read: (uri, variables) =>

@@ -44,6 +44,12 @@ export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolRes
 export interface Tool<E = never, R = never> {
   readonly name: string
   readonly definition: WireTool
+  /**
+   * OAuth scopes a caller's access token must hold to use this, on HTTP with
+   * `Authorization.layer` (checked before the handler runs: HTTP 403
+   * `insufficient_scope` otherwise). Default none. MCP 2026-07-28 basic/authorization.
+   */
+  readonly scopes?: ReadonlyArray<string> | undefined
   readonly task?: TaskPolicy | undefined
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
   /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
@@ -87,6 +93,8 @@ export interface TaskPolicy {
  *   parameters). Fields annotated `{ "x-mcp-header": "Name" }` are mirrored
  *   by clients into an `Mcp-Param-Name` HTTP header.
  * - `output`: optional Effect Schema of the structured result.
+ * - `scopes`: OAuth scopes a caller needs (HTTP with `Authorization.layer`;
+ *   403 `insufficient_scope` before the handler runs otherwise).
  * - `handler`: receives the decoded arguments.
  * - `forms`: the form schemas the handler asks, by form name (e.g. the
  *   ask's key): checked against the elicitation subset when this is defined,
@@ -114,6 +122,8 @@ export interface Options<P extends Parameters, O, E, R> {
   readonly annotations?: ToolAnnotations | undefined
   readonly parameters?: P | undefined
   readonly output?: Schema.Codec<O, any, never, never> | undefined
+  /** OAuth scopes needed to call the tool on an authorizing HTTP transport (see `Authorization`). */
+  readonly scopes?: ReadonlyArray<string> | undefined
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
   readonly task?: Task.TaskSupport | { readonly support: Task.TaskSupport; readonly start?: Task.TaskStart | undefined } | undefined
@@ -194,6 +204,7 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
   return {
     name,
     definition,
+    scopes: options.scopes,
     ...(policy === undefined ? {} : { task: policy }),
     ...(onError === undefined ? {} : {
       onError: (error: unknown) => {

@@ -12,6 +12,7 @@
  * @since 0.1.0
  */
 import type { Effect, Stream } from "effect"
+import type { AuthInfo } from "./Authorization.ts"
 
 /**
  * One incoming message, as a transport hands it to the dispatcher.
@@ -20,6 +21,8 @@ import type { Effect, Stream } from "effect"
  * - `headers`: HTTP only; looks a header up by case-insensitive name.
  * - `principal`: the authenticated user, when the transport knows one; bound
  *   into every sealed `requestState`.
+ * - `auth`: the verified access token's caller and scopes (HTTP with
+ *   `Authorization.layer`); its `principal` is the one above.
  * - `httpMethod`: HTTP only, `"POST"` when absent. A `GET` (a 2025-11-25
  *   session's stream) or `DELETE` (ends the session) has no `message`.
  * - `connection`: stdio only, the connection (one per process) a 2025-11-25
@@ -36,6 +39,7 @@ export interface Incoming {
   readonly message: unknown
   readonly headers?: ((name: string) => string | undefined) | undefined
   readonly principal?: string | undefined
+  readonly auth?: AuthInfo | undefined
   readonly httpMethod?: "POST" | "GET" | "DELETE" | undefined
   readonly connection?: Connection | undefined
   readonly canStream?: boolean | undefined
@@ -114,10 +118,14 @@ export type Reply =
 
 /**
  * The dispatcher as transports see it. `handle` never fails: every problem
- * becomes a JSON-RPC error response.
+ * becomes a JSON-RPC error response. `requiredScopes(message)`, when
+ * present, names the OAuth scopes the message's target (tool, prompt,
+ * resource) declared; an authorizing transport checks them before `handle`
+ * (HTTP 403 `insufficient_scope`, MCP 2026-07-28 basic/authorization).
  *
  * @since 0.1.0
  */
 export interface Handler {
   readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
+  readonly requiredScopes?: ((message: unknown) => ReadonlyArray<string>) | undefined
 }

@@ -6,6 +6,8 @@
  * @since 0.1.0
  */
 
+/** @since 0.1.0 */
+export * as Authorization from "./Authorization.ts"
 /**
  * The Streamable HTTP server transport. Also exported as `HttpServerTransport`,
  * so that a file that imports `@mrtr/client`'s transport too (exported as

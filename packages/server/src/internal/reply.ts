@@ -47,6 +47,7 @@ export const reply = (
       logLevel,
       progressToken,
       principal: incoming.principal,
+      auth: incoming.auth,
       notify
     })
   // Without a progress token or a log level the request can emit nothing

@@ -383,6 +383,7 @@ export const make = (core: Core) => {
             logLevel: session === undefined ? undefined : session.logLevel ?? "debug",
             progressToken,
             principal: incoming.principal,
+            auth: incoming.auth,
             notify: emit,
             closeStream
           }))

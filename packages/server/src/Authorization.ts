@@ -1,0 +1,449 @@
+/**
+ * Authorization for the Streamable HTTP transport: the MCP server as an
+ * OAuth 2.1 protected resource.
+ *
+ * Provide `layer(...)` (or `layerConfig`) to `HttpTransport.layer` /
+ * `HttpTransport.routes` and the endpoint:
+ *
+ * - serves its Protected Resource Metadata (RFC 9728) without
+ *   authentication at `GET /.well-known/oauth-protected-resource<path>`
+ *   (the path-inserted well-known URI of the resource);
+ * - checks `Authorization: Bearer <token>` on every request before anything
+ *   else of MCP is looked at, answering:
+ *
+ * | case                                            | status | `WWW-Authenticate`                                                    |
+ * |-------------------------------------------------|--------|------------------------------------------------------------------------|
+ * | no credentials (or another scheme)              | 401    | `Bearer resource_metadata="…", scope="…"`                             |
+ * | invalid, expired, wrong issuer / audience token | 401    | `Bearer error="invalid_token", error_description="…", resource_metadata="…"` |
+ * | token lacks the scopes of the operation         | 403    | `Bearer error="insufficient_scope", scope="<all needed>", resource_metadata="…"` |
+ * | malformed credentials (bad syntax, too long)    | 400    | `Bearer error="invalid_request", …`                                    |
+ * | keys / introspection unreachable or too slow    | 503    | none, `Retry-After: 5`                                                 |
+ *
+ *   Bodies are OAuth JSON (`{ error, error_description }`), not JSON-RPC.
+ * - hands the verified token's principal (`iss` + `sub`) to the dispatcher:
+ *   it is what every sealed `requestState` is bound to, so a state issued to
+ *   one user is the frozen `-32602` for another, while a refreshed or
+ *   stepped-up token of the same user keeps the conversation. Handlers read
+ *   it (and the granted scopes) with {@link authInfo}.
+ *
+ * Tokens are checked by a {@link TokenVerifier}: {@link jwt} (RFC 9068 JWT
+ * access tokens against the issuer's JWKS, with `jose`) or
+ * {@link introspection} (RFC 7662, for opaque tokens). Tokens are never
+ * forwarded, stored or logged.
+ *
+ * Required scopes: `requiredScopes` here for every request, plus the
+ * `scopes` declared on each tool, prompt or resource (checked before its
+ * handler runs).
+ *
+ * Gotchas: stdio and the in-memory transport are not authenticated (the spec:
+ * stdio takes credentials from its environment); without `resource` the
+ * canonical resource URI is derived from the request's `Host` (safe only
+ * behind `allowedHosts`, the loopback default): set it in production.
+ *
+ * Source: MCP 2026-07-28 basic/authorization (index, Protected Resource
+ * Metadata, Token Handling, Error Handling, security-considerations);
+ * RFC 6750, RFC 8707, RFC 9068, RFC 9728, RFC 7662; spec digest C1-C3, D.
+ *
+ * @since 0.1.0
+ */
+import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpServerResponse } from "effect/http"
+import { challenge, credentials, errorResponse, missingScopes } from "./internal/bearer.ts"
+import * as Verifier from "./internal/tokenVerifier.ts"
+import { McpRequest } from "./RequestContext.ts"
+
+/**
+ * The authenticated caller of one request, from a verified access token.
+ *
+ * - `issuer`, `subject`: the token's `iss` and `sub`;
+ * - `clientId`: the OAuth client it was issued to (`client_id`), when known;
+ * - `scopes`: the granted scopes (`scope`, space-separated in the token);
+ * - `expiresAt`: the token's `exp`, seconds since the epoch, when known;
+ * - `principal`: `JSON.stringify([issuer, subject])`, the string every
+ *   `requestState` is bound to;
+ * - `claims`: every claim of the token (or of the introspection response).
+ *
+ * Source: MCP 2026-07-28 basic/patterns/mrtr (state bound to the principal); RFC 9068 §2.2.
+ *
+ * @since 0.1.0
+ */
+export interface AuthInfo {
+  readonly issuer: string
+  readonly subject: string
+  readonly clientId: string | undefined
+  readonly scopes: ReadonlyArray<string>
+  readonly expiresAt: number | undefined
+  readonly principal: string
+  readonly claims: Readonly<Record<string, unknown>>
+}
+
+/**
+ * Checks access tokens for one authorization server (`issuer`). Build one
+ * with {@link jwt} or {@link introspection}. `verify(token, resource)`
+ * fails with `Rejected` (HTTP 401 `invalid_token`) or `Unavailable`
+ * (HTTP 503).
+ *
+ * @since 0.1.0
+ */
+export type TokenVerifier = Verifier.Verifier
+
+/**
+ * Options of {@link jwt}: JWT access tokens (RFC 9068) verified with `jose`.
+ *
+ * - `issuer`: the authorization server's issuer; `iss` must be identical.
+ * - `jwksUri`: its JSON Web Key Set (`jwks_uri` of its metadata).
+ * - `algorithms`: accepted signature algorithms; default the asymmetric
+ *   JOSE ones. `none` and `HS*` are always removed.
+ * - `clockToleranceSeconds`: skew allowed on `exp` / `nbf` / `iat`; default 30.
+ * - `jwksTimeoutMillis` (default 5000), `jwksCooldownMillis` (default
+ *   30000: at most one refetch per period for an unknown `kid`),
+ *   `jwksCacheMaxAgeMillis` (default 600000).
+ * - `requireAtJwtType`: require the `typ: at+jwt` header; default `true`.
+ *
+ * The audience (`aud`) must name the server's canonical resource URI.
+ *
+ * Source: RFC 9068 §4; RFC 8707; MCP 2026-07-28 basic/authorization (Token Handling).
+ *
+ * @since 0.1.0
+ */
+export type JwtOptions = Verifier.JwtOptions
+
+/**
+ * A {@link TokenVerifier} for JWT access tokens (RFC 9068), see {@link JwtOptions}.
+ *
+ * @since 0.1.0
+ */
+export const jwt: (options: JwtOptions) => TokenVerifier = Verifier.jwt
+
+/**
+ * Options of {@link introspection}: the authorization server's
+ * `introspectionEndpoint`, its `issuer`, and this server's client
+ * credentials there (`client_secret_basic`); `timeoutMillis` bounds each
+ * call (default 5000). `active: false`, another `iss`, an expired `exp` or
+ * an `aud` that does not name this resource are `invalid_token`.
+ *
+ * Source: RFC 7662 §2; MCP 2026-07-28 basic/authorization (Token Handling).
+ *
+ * @since 0.1.0
+ */
+export type IntrospectionOptions = Verifier.IntrospectionOptions
+
+/**
+ * A {@link TokenVerifier} by token introspection (RFC 7662), for opaque tokens.
+ *
+ * @since 0.1.0
+ */
+export const introspection: (options: IntrospectionOptions) => TokenVerifier = Verifier.introspection
+
+/**
+ * Options of {@link layer}.
+ *
+ * - `verifier`: how tokens are checked ({@link jwt} or {@link introspection}).
+ * - `resource`: the canonical resource URI (RFC 8707), e.g.
+ *   `"https://mcp.example.com/mcp"`: tokens' audience, PRM `resource`.
+ *   Default: `http://<Host><endpoint path>` of each request.
+ * - `authorizationServers`: PRM `authorization_servers`; default `[verifier.issuer]`.
+ * - `scopesSupported`: PRM `scopes_supported` (never `offline_access`).
+ * - `requiredScopes`: scopes every request needs (the 401 challenge's `scope`).
+ * - `scopeHierarchy`: scopes that include others, e.g.
+ *   `{ "mcp:admin": ["mcp:write"], "mcp:write": ["mcp:read"] }`.
+ * - `resourceName`, `resourceDocumentation`: optional PRM fields.
+ * - `maxTokenLength`: longest accepted token, in characters; default 8192
+ *   (longer: 400 `invalid_request`).
+ *
+ * Source: RFC 9728 §2; MCP 2026-07-28 basic/authorization.
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  readonly verifier: TokenVerifier
+  readonly resource?: string | undefined
+  readonly authorizationServers?: ReadonlyArray<string> | undefined
+  readonly scopesSupported?: ReadonlyArray<string> | undefined
+  readonly requiredScopes?: ReadonlyArray<string> | undefined
+  readonly scopeHierarchy?: Readonly<Record<string, ReadonlyArray<string>>> | undefined
+  readonly resourceName?: string | undefined
+  readonly resourceDocumentation?: string | undefined
+  readonly maxTokenLength?: number | undefined
+}
+
+/**
+ * The outcome of authenticating one HTTP request: the caller, or the HTTP
+ * answer to send instead (401 / 400 / 503, see the module header).
+ *
+ * @since 0.1.0
+ */
+export type Authentication =
+  | {
+    readonly _tag: "Authenticated"
+    readonly auth: AuthInfo
+    /** The canonical resource URI the token was checked against. */
+    readonly resource: string
+    /** The URL of the Protected Resource Metadata, for challenges. */
+    readonly resourceMetadata: string
+  }
+  | { readonly _tag: "Refused"; readonly response: HttpServerResponse.HttpServerResponse }
+
+/**
+ * The protected resource as the HTTP transport uses it.
+ *
+ * - `metadataPath(endpointPath)`: where the PRM is served, e.g.
+ *   `/.well-known/oauth-protected-resource/mcp`;
+ * - `metadata(request, endpointPath)`: the PRM answer (200 JSON);
+ * - `authenticate(request, endpointPath)`: reads and verifies the bearer token;
+ * - `authorize(authentication, needed)`: `undefined` when the token holds
+ *   `needed` (after `requiredScopes` and the hierarchy), else the 403
+ *   `insufficient_scope` answer naming every scope the operation needs.
+ *
+ * Source: MCP 2026-07-28 basic/authorization; RFC 9728.
+ *
+ * @since 0.1.0
+ */
+export class ResourceServer extends Context.Service<ResourceServer, {
+  readonly metadataPath: (endpointPath: string) => string
+  readonly metadata: (
+    request: HttpServerRequest.HttpServerRequest,
+    endpointPath: string
+  ) => HttpServerResponse.HttpServerResponse
+  readonly authenticate: (
+    request: HttpServerRequest.HttpServerRequest,
+    endpointPath: string
+  ) => Effect.Effect<Authentication>
+  readonly authorize: (
+    authentication: Extract<Authentication, { readonly _tag: "Authenticated" }>,
+    needed: ReadonlyArray<string>
+  ) => HttpServerResponse.HttpServerResponse | undefined
+}>()("@mrtr/server/Authorization/ResourceServer") {}
+
+const WELL_KNOWN = "/.well-known/oauth-protected-resource"
+
+/**
+ * Builds the {@link ResourceServer} service from {@link Options}.
+ *
+ * Source: MCP 2026-07-28 basic/authorization.
+ *
+ * @since 0.1.0
+ */
+export const make = (options: Options): ResourceServer["Service"] => {
+  const maxTokenLength = options.maxTokenLength ?? 8192
+  const requiredScopes = options.requiredScopes ?? []
+  const hierarchy = options.scopeHierarchy ?? {}
+  const configured = options.resource === undefined ? undefined : new URL(options.resource)
+  if (configured !== undefined && configured.hash !== "") {
+    throw new Error("Authorization: the resource URI must not have a fragment")
+  }
+  const resourceOf = (request: HttpServerRequest.HttpServerRequest, endpointPath: string): string =>
+    options.resource ?? `http://${request.headers["host"] ?? "localhost"}${endpointPath}`
+  const metadataPath = (endpointPath: string) => {
+    const path = configured === undefined ? endpointPath : configured.pathname
+    return path === "/" || path === "" ? WELL_KNOWN : `${WELL_KNOWN}${path}`
+  }
+  const metadataUrl = (resource: string, endpointPath: string) => `${new URL(resource).origin}${metadataPath(endpointPath)}`
+  const scopeParam = (scopes: ReadonlyArray<string>) => scopes.length === 0 ? undefined : scopes.join(" ")
+
+  const refuse = (resource: string, endpointPath: string) => (outcome: Verifier.Rejected | Verifier.Unavailable) =>
+    outcome._tag === "Unavailable"
+      ? Effect.as(
+        Effect.logWarning(`Authorization: ${outcome.description}`).pipe(
+          Effect.annotateLogs({ reason: outcome.cause instanceof Error ? outcome.cause.message : String(outcome.cause) })
+        ),
+        errorResponse(503, undefined, "temporarily_unavailable", "The authorization server cannot be reached; retry later", {
+          "retry-after": "5"
+        })
+      )
+      : Effect.succeed(errorResponse(
+        401,
+        challenge([
+          ["error", "invalid_token"],
+          ["error_description", outcome.description],
+          ["resource_metadata", metadataUrl(resource, endpointPath)]
+        ]),
+        "invalid_token",
+        outcome.description
+      ))
+
+  return ResourceServer.of({
+    metadataPath,
+    metadata: (request, endpointPath) => {
+      const resource = resourceOf(request, endpointPath)
+      return HttpServerResponse.text(
+        JSON.stringify({
+          resource,
+          authorization_servers: options.authorizationServers ?? [options.verifier.issuer],
+          ...(options.scopesSupported === undefined
+            ? {}
+            : { scopes_supported: options.scopesSupported.filter((s) => s !== "offline_access") }),
+          bearer_methods_supported: ["header"],
+          ...(options.resourceName === undefined ? {} : { resource_name: options.resourceName }),
+          ...(options.resourceDocumentation === undefined ? {} : { resource_documentation: options.resourceDocumentation })
+        }),
+        { status: 200, contentType: "application/json", headers: { "cache-control": "max-age=300" } }
+      )
+    },
+    authenticate: (request, endpointPath) => {
+      const resource = resourceOf(request, endpointPath)
+      const found = credentials(request.headers["authorization"], maxTokenLength)
+      switch (found._tag) {
+        case "None":
+          return Effect.succeed({
+            _tag: "Refused",
+            response: errorResponse(
+              401,
+              challenge([
+                ["resource_metadata", metadataUrl(resource, endpointPath)],
+                ["scope", scopeParam(requiredScopes)]
+              ]),
+              "invalid_token",
+              "Missing Authorization header"
+            )
+          })
+        case "Malformed":
+          return Effect.succeed({
+            _tag: "Refused",
+            response: errorResponse(
+              400,
+              challenge([
+                ["error", "invalid_request"],
+                ["error_description", found.description],
+                ["resource_metadata", metadataUrl(resource, endpointPath)]
+              ]),
+              "invalid_request",
+              found.description
+            )
+          })
+        case "Bearer":
+          return options.verifier.verify(found.token, resource).pipe(
+            Effect.map((token): Authentication => ({
+              _tag: "Authenticated",
+              resource,
+              resourceMetadata: metadataUrl(resource, endpointPath),
+              auth: {
+                issuer: token.issuer,
+                subject: token.subject,
+                clientId: token.clientId,
+                scopes: token.scopes,
+                expiresAt: token.expiresAt,
+                principal: JSON.stringify([token.issuer, token.subject]),
+                claims: token.claims
+              }
+            })),
+            Effect.catch((outcome) =>
+              Effect.map(refuse(resource, endpointPath)(outcome), (response): Authentication => ({ _tag: "Refused", response }))
+            )
+          )
+      }
+    },
+    authorize: (authentication, needed) => {
+      const all = [...new Set([...requiredScopes, ...needed])]
+      if (missingScopes(authentication.auth.scopes, all, hierarchy).length === 0) return undefined
+      const description = `This operation needs the scopes: ${all.join(" ")}`
+      return errorResponse(
+        403,
+        challenge([
+          ["error", "insufficient_scope"],
+          ["scope", all.join(" ")],
+          ["resource_metadata", authentication.resourceMetadata],
+          ["error_description", description]
+        ]),
+        "insufficient_scope",
+        description
+      )
+    }
+  })
+}
+
+/**
+ * The {@link ResourceServer} as a Layer. Provide it to the HTTP transport:
+ *
+ * ```ts
+ * HttpTransport.layer({ port: 3000 }).pipe(
+ *   Layer.provide(Authorization.layer({
+ *     resource: "https://mcp.example.com/mcp",
+ *     verifier: Authorization.jwt({ issuer: "https://auth.example.com", jwksUri: "https://auth.example.com/jwks" }),
+ *     requiredScopes: ["mcp:basic"]
+ *   })),
+ *   Layer.provide(server)
+ * )
+ * ```
+ *
+ * Throws when `resource` is not an absolute URI or has a fragment.
+ *
+ * Source: MCP 2026-07-28 basic/authorization.
+ *
+ * @since 0.1.0
+ */
+export const layer = (options: Options): Layer.Layer<ResourceServer> => Layer.sync(ResourceServer, () => make(options))
+
+/**
+ * The {@link ResourceServer} from configuration (`effect/Config`):
+ *
+ * - `MCP_AUTH_ISSUER` (required): the authorization server's issuer;
+ * - `MCP_AUTH_JWKS_URL`: its JWKS (JWT access tokens), or
+ * - `MCP_AUTH_INTROSPECTION_URL` with `MCP_AUTH_CLIENT_ID` and
+ *   `MCP_AUTH_CLIENT_SECRET` (redacted): introspection (opaque tokens);
+ * - `MCP_AUTH_RESOURCE`: the canonical resource URI (see `Options.resource`);
+ * - `MCP_AUTH_SCOPES`: space-separated scopes every request needs (also
+ *   advertised as `scopes_supported`).
+ *
+ * Fails with `ConfigError` when the issuer is missing or neither a JWKS nor
+ * an introspection endpoint is given.
+ *
+ * Source: MCP 2026-07-28 basic/authorization.
+ *
+ * @since 0.1.0
+ */
+export const layerConfig: Layer.Layer<ResourceServer, Config.ConfigError> = Layer.effect(
+  ResourceServer,
+  Effect.gen(function*() {
+    const issuer = yield* Config.String("MCP_AUTH_ISSUER")
+    const jwksUrl = yield* Config.option(Config.String("MCP_AUTH_JWKS_URL"))
+    const introspectionUrl = yield* Config.option(Config.String("MCP_AUTH_INTROSPECTION_URL"))
+    const resource = yield* Config.option(Config.String("MCP_AUTH_RESOURCE"))
+    const scopes = yield* Config.String("MCP_AUTH_SCOPES").pipe(Config.withDefault(""))
+    let verifier: TokenVerifier
+    if (Option.isSome(jwksUrl)) {
+      verifier = jwt({ issuer, jwksUri: jwksUrl.value })
+    } else if (Option.isSome(introspectionUrl)) {
+      const clientId = yield* Config.String("MCP_AUTH_CLIENT_ID")
+      const clientSecret = yield* Config.Redacted("MCP_AUTH_CLIENT_SECRET")
+      verifier = introspection({
+        issuer,
+        introspectionEndpoint: introspectionUrl.value,
+        clientId,
+        clientSecret: Redacted.value(clientSecret)
+      })
+    } else {
+      return yield* Effect.fail(
+        new Config.ConfigError(
+          new Schema.SchemaError(
+            new SchemaIssue.Pointer(
+              ["MCP_AUTH_JWKS_URL"],
+              new SchemaIssue.InvalidValue({ message: "MCP_AUTH_JWKS_URL or MCP_AUTH_INTROSPECTION_URL is required" })
+            )
+          )
+        )
+      )
+    }
+    const required = scopes.split(" ").filter((s) => s !== "")
+    return make({
+      verifier,
+      resource: Option.getOrUndefined(resource),
+      requiredScopes: required,
+      ...(required.length === 0 ? {} : { scopesSupported: required })
+    })
+  })
+)
+
+/**
+ * The caller of the current request, when the transport authenticated one
+ * (HTTP with {@link layer}); `None` on stdio, in memory, or without
+ * authorization.
+ *
+ * Source: MCP 2026-07-28 basic/authorization.
+ *
+ * @since 0.1.0
+ */
+export const authInfo: Effect.Effect<Option.Option<AuthInfo>, never, McpRequest> = McpRequest.useSync((request) =>
+  Option.fromNullishOr(request.auth)
+)

@@ -1,0 +1,208 @@
+/**
+ * Bearer access-token verification for the protected resource: JWT access
+ * tokens (RFC 9068) checked with `jose` against the issuer's JWKS, and opaque
+ * tokens checked by token introspection (RFC 7662) with `oauth4webapi`.
+ *
+ * Gotchas:
+ * - the algorithm list is pinned (asymmetric algorithms only): `alg: none`
+ *   and HMAC tokens never verify;
+ * - `jose`'s remote key set caches the keys (`cacheMaxAge`), refetches at
+ *   most once per `cooldownDuration` for an unknown `kid`, and bounds each
+ *   fetch with `timeoutDuration`; a key set that cannot be fetched is
+ *   `Unavailable` (HTTP 503), never a crash;
+ * - the audience is the server's canonical resource URI (RFC 8707); one
+ *   trailing slash is tolerated, as the reference SDK's `sameResource` does;
+ * - no error message carries the token or key material.
+ *
+ * Source: MCP 2026-07-28 basic/authorization (Token Handling),
+ * security-considerations; RFC 9068, RFC 7662; spec digest C3.
+ */
+import { Effect } from "effect"
+import * as Jose from "jose"
+import * as oauth from "oauth4webapi"
+
+/** A token that verified: who it speaks for and what it allows. */
+export interface VerifiedToken {
+  readonly issuer: string
+  readonly subject: string
+  readonly clientId: string | undefined
+  readonly scopes: ReadonlyArray<string>
+  /** Expiry, seconds since the epoch, when the token says. */
+  readonly expiresAt: number | undefined
+  readonly claims: Readonly<Record<string, unknown>>
+}
+
+/** Why a token was refused (HTTP 401 `invalid_token`): a short, token-free description. */
+export class Rejected {
+  readonly _tag = "Rejected"
+  constructor(readonly description: string) {}
+}
+
+/** The authorization server (its keys or its introspection endpoint) could not be reached in time (HTTP 503). */
+export class Unavailable {
+  readonly _tag = "Unavailable"
+  constructor(readonly description: string, readonly cause: unknown) {}
+}
+
+/** Checks one token for one resource. */
+export interface Verifier {
+  readonly issuer: string
+  readonly verify: (token: string, resource: string) => Effect.Effect<VerifiedToken, Rejected | Unavailable>
+}
+
+const ASYMMETRIC = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"]
+
+const withoutSlash = (uri: string) => uri.endsWith("/") ? uri.slice(0, -1) : uri
+
+const audiences = (aud: unknown): ReadonlyArray<string> =>
+  typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === "string") : []
+
+const audienceMatches = (aud: unknown, resource: string) =>
+  audiences(aud).some((a) => a === resource || withoutSlash(a) === withoutSlash(resource))
+
+const scopesOf = (claims: Readonly<Record<string, unknown>>): ReadonlyArray<string> => {
+  const scope = claims["scope"] ?? claims["scp"]
+  if (typeof scope === "string") return scope.split(" ").filter((s) => s !== "")
+  if (Array.isArray(scope)) return scope.filter((s): s is string => typeof s === "string")
+  return []
+}
+
+class KeysUnavailable extends Error {
+  constructor(readonly reason: unknown) {
+    super("the JSON Web Key Set could not be fetched")
+  }
+}
+
+/** Options of {@link jwt}. */
+export interface JwtOptions {
+  readonly issuer: string
+  readonly jwksUri: string | URL
+  readonly algorithms?: ReadonlyArray<string> | undefined
+  readonly clockToleranceSeconds?: number | undefined
+  readonly jwksTimeoutMillis?: number | undefined
+  readonly jwksCooldownMillis?: number | undefined
+  readonly jwksCacheMaxAgeMillis?: number | undefined
+  /** Require `typ: at+jwt` (RFC 9068). Default `true`. */
+  readonly requireAtJwtType?: boolean | undefined
+}
+
+export const jwt = (options: JwtOptions): Verifier => {
+  const remote = Jose.createRemoteJWKSet(new URL(options.jwksUri), {
+    timeoutDuration: options.jwksTimeoutMillis ?? 5_000,
+    cooldownDuration: options.jwksCooldownMillis ?? 30_000,
+    cacheMaxAge: options.jwksCacheMaxAgeMillis ?? 600_000
+  })
+  // Separates "the keys could not be had" (503) from "no key fits this token" (401).
+  const keys: Jose.JWTVerifyGetKey = async (header, token) => {
+    try {
+      return await remote(header, token)
+    } catch (error) {
+      if (
+        error instanceof Jose.errors.JWKSNoMatchingKey || error instanceof Jose.errors.JWKSMultipleMatchingKeys ||
+        error instanceof Jose.errors.JOSENotSupported
+      ) throw error
+      throw new KeysUnavailable(error)
+    }
+  }
+  const algorithms = (options.algorithms ?? ASYMMETRIC).filter((alg) => alg !== "none" && !alg.startsWith("HS"))
+  return {
+    issuer: options.issuer,
+    verify: (token, resource) =>
+      Effect.tryPromise({
+        try: () =>
+          Jose.jwtVerify(token, keys, {
+            issuer: options.issuer,
+            algorithms: [...algorithms],
+            clockTolerance: options.clockToleranceSeconds ?? 30,
+            requiredClaims: ["sub", "exp"],
+            ...(options.requireAtJwtType === false ? {} : { typ: "at+jwt" })
+          }),
+        catch: (error): Rejected | Unavailable =>
+          error instanceof KeysUnavailable
+            ? new Unavailable("the authorization server's keys are unavailable", error.reason)
+            : error instanceof Jose.errors.JWTExpired
+            ? new Rejected("The access token expired")
+            : error instanceof Jose.errors.JWTClaimValidationFailed
+            ? new Rejected(`The access token's ${error.claim} claim is not acceptable`)
+            : error instanceof Jose.errors.JWKSNoMatchingKey
+            ? new Rejected("The access token is signed with an unknown key")
+            : error instanceof Jose.errors.JOSEAlgNotAllowed
+            ? new Rejected("The access token's signing algorithm is not allowed")
+            : new Rejected("The access token is invalid")
+      }).pipe(
+        Effect.flatMap(({ payload }) =>
+          audienceMatches(payload.aud, resource)
+            ? Effect.succeed<VerifiedToken>({
+              issuer: options.issuer,
+              subject: payload.sub!,
+              clientId: typeof payload["client_id"] === "string" ? payload["client_id"] : undefined,
+              scopes: scopesOf(payload),
+              expiresAt: payload.exp,
+              claims: payload
+            })
+            : Effect.fail(new Rejected("The access token was not issued for this resource"))
+        )
+      )
+  }
+}
+
+/** Options of {@link introspection}. */
+export interface IntrospectionOptions {
+  readonly issuer: string
+  readonly introspectionEndpoint: string | URL
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly timeoutMillis?: number | undefined
+}
+
+export const introspection = (options: IntrospectionOptions): Verifier => {
+  const endpoint = new URL(options.introspectionEndpoint)
+  const as: oauth.AuthorizationServer = { issuer: options.issuer, introspection_endpoint: endpoint.href }
+  const client: oauth.Client = { client_id: options.clientId }
+  const auth = oauth.ClientSecretBasic(options.clientSecret)
+  const insecure = endpoint.protocol === "http:"
+  return {
+    issuer: options.issuer,
+    verify: (token, resource) =>
+      Effect.tryPromise({
+        try: async (signal) => {
+          const response = await oauth.introspectionRequest(as, client, auth, token, {
+            signal,
+            additionalParameters: { token_type_hint: "access_token" },
+            ...(insecure ? { [oauth.allowInsecureRequests]: true } : {})
+          })
+          return await oauth.processIntrospectionResponse(as, client, response)
+        },
+        catch: (error) => new Unavailable("the token introspection endpoint is unavailable", error)
+      }).pipe(
+        Effect.timeoutOrElse({
+          duration: options.timeoutMillis ?? 5_000,
+          orElse: () => Effect.fail(new Unavailable("the token introspection endpoint did not answer in time", undefined))
+        }),
+        Effect.flatMap((result): Effect.Effect<VerifiedToken, Rejected> => {
+          const claims = result as unknown as Record<string, unknown>
+          if (result.active !== true) return Effect.fail(new Rejected("The access token is not active"))
+          if (result.iss !== undefined && result.iss !== options.issuer) {
+            return Effect.fail(new Rejected("The access token's iss claim is not acceptable"))
+          }
+          if (typeof result.exp === "number" && result.exp * 1000 < Date.now() - 30_000) {
+            return Effect.fail(new Rejected("The access token expired"))
+          }
+          if (!audienceMatches(result.aud, resource)) {
+            return Effect.fail(new Rejected("The access token was not issued for this resource"))
+          }
+          if (typeof result.sub !== "string" || result.sub === "") {
+            return Effect.fail(new Rejected("The access token names no subject"))
+          }
+          return Effect.succeed({
+            issuer: options.issuer,
+            subject: result.sub,
+            clientId: result.client_id,
+            scopes: scopesOf(claims),
+            expiresAt: result.exp,
+            claims
+          })
+        })
+      )
+  }
+}

@@ -1,0 +1,387 @@
+/**
+ * The HTTP transport as an OAuth 2.1 protected resource, against a real
+ * authorization server (oidc-provider on a free loopback port) issuing JWT
+ * access tokens through the code + PKCE flow: Protected Resource Metadata,
+ * the 401 / 403 / 400 / 503 challenges, per-tool scopes, every kind of bad
+ * token (the server keeps serving after each), and `requestState` bound to
+ * the principal (`iss` + `sub`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Logger, Option, References, Schema } from "effect"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Jose from "jose"
+import { Elicitation, RequestState } from "@mrtr/core"
+import {
+  type AuthorizationServer,
+  INTROSPECTION_CLIENT,
+  issueToken,
+  mintToken,
+  startAuthorizationServer
+} from "@mrtr/test-support/oauth"
+import { validateWire } from "@mrtr/test-support/wire"
+import { Authorization, HttpTransport, McpServer, Tool } from "../src/index.ts"
+import { ALL_CAPS, keys, request } from "./fixtures.ts"
+
+const Answer = Schema.Struct({ answer: Schema.String })
+
+/** Three rounds: two questions, then the result. */
+const survey = Tool.make("survey", {
+  handler: () =>
+    Effect.gen(function*() {
+      const first = yield* Elicitation.form({ key: "first", message: "First?", schema: Answer })
+      const second = yield* Elicitation.form({ key: "second", message: "Second?", schema: Answer })
+      return `${first.answer}+${second.answer}`
+    })
+})
+
+const publish = Tool.make("publish", { scopes: ["mcp:write"], handler: () => Effect.succeed("published") })
+
+const whoami = Tool.make("whoami", {
+  handler: () =>
+    Effect.map(Authorization.authInfo, (auth) =>
+      Option.match(auth, {
+        onNone: () => "nobody",
+        onSome: (a) => `${a.subject} ${a.scopes.join(",")}`
+      }))
+})
+
+let as: AuthorizationServer
+beforeAll(async () => {
+  as = await startAuthorizationServer({ scopes: ["mcp:basic", "mcp:write"] })
+}, 30_000)
+afterAll(() => as?.close())
+
+/** Every log line the servers write, to check that no token or key reaches a log. */
+const logged: Array<string> = []
+const capture = Logger.make((options) => {
+  logged.push(JSON.stringify(options.message) + " " + JSON.stringify([...Object.entries(options.fiber.getRef(References.CurrentLogAnnotations))]))
+})
+
+const startMcp = (
+  options: Partial<Authorization.Options> = {},
+  cache?: McpServer.Options["cache"],
+  authorization?: Layer.Layer<Authorization.ResourceServer, unknown>,
+  transport: HttpTransport.LayerOptions = {}
+) =>
+  Effect.gen(function*() {
+    const server = Layer.mergeAll(McpServer.tools(survey, publish, whoami)).pipe(
+      Layer.provideMerge(McpServer.layer({
+        name: "auth-test",
+        version: "1.0.0",
+        cache,
+        requestState: RequestState.RequestStateCodec.layer({
+          keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes })))
+        }).pipe(Layer.orDie)
+      })),
+      Layer.orDie
+    )
+    const context = yield* Layer.build(
+      HttpTransport.layer({ port: 0, ...transport }).pipe(
+        Layer.provide(authorization ?? Authorization.layer({
+          verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri, jwksTimeoutMillis: 1000 }),
+          requiredScopes: ["mcp:basic"],
+          scopesSupported: ["mcp:basic", "mcp:write"],
+          ...options
+        })),
+        Layer.provide(server),
+        Layer.provide(Logger.layer([capture], { mergeWithExisting: true })),
+        Layer.orDie
+      )
+    )
+    return yield* Effect.provide(HttpTransport.url, context)
+  })
+
+const post = (url: string, message: any, token?: string, extra: Record<string, string> = {}) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, {
+      method: "POST",
+      body: JSON.stringify(message),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": message.method,
+        ...(typeof message.params?.name === "string" ? { "mcp-name": message.params.name } : {}),
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...extra
+      }
+    })
+    const text = await response.text()
+    return {
+      status: response.status,
+      challenge: response.headers.get("www-authenticate"),
+      json: text === "" ? undefined : JSON.parse(text)
+    }
+  })
+
+const token = (url: string, user: string, scope = "mcp:basic") =>
+  Effect.promise(() => issueToken(as, { user, resource: url, scope }))
+
+const call = (name: string, extra: Record<string, unknown> = {}) => request("tools/call", { name, arguments: {}, ...extra })
+
+describe("Authorization (server, protected resource)", () => {
+  it.live("serves Protected Resource Metadata at the path-inserted well-known URI, without a token", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const origin = new URL(url).origin
+      const response = yield* Effect.promise(() => fetch(`${origin}/.well-known/oauth-protected-resource/mcp`))
+      expect(response.status).toBe(200)
+      expect(response.headers.get("access-control-allow-origin")).toBeNull()
+      expect(yield* Effect.promise(() => response.json())).toEqual({
+        resource: url,
+        authorization_servers: [as.issuer],
+        scopes_supported: ["mcp:basic", "mcp:write"],
+        bearer_methods_supported: ["header"]
+      })
+    }))
+
+  it.live("with cors on, a browser page reads the metadata and the 401 challenge cross-origin; preflights need no token", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp({}, undefined, undefined, { cors: true })
+      const origin = "http://localhost:5173"
+      const metadata = yield* Effect.promise(() =>
+        fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`, { headers: { origin } })
+      )
+      expect(metadata.status).toBe(200)
+      expect(metadata.headers.get("access-control-allow-origin")).toBe(origin)
+      const preflight = yield* Effect.promise(() =>
+        fetch(url, {
+          method: "OPTIONS",
+          headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization" }
+        })
+      )
+      expect(preflight.status).toBe(204)
+      const refused = yield* post(url, request("tools/list"), undefined, { origin })
+      expect(refused.status).toBe(401)
+    }))
+
+  it.live("401 without a token, with resource_metadata and the needed scope; 200 with a real token", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const origin = new URL(url).origin
+      const refused = yield* post(url, request("tools/list"))
+      expect(refused.status).toBe(401)
+      expect(refused.challenge).toBe(
+        `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:basic"`
+      )
+      expect(refused.json.error).toBe("invalid_token")
+      const alice = yield* token(url, "alice")
+      const ok = yield* post(url, request("tools/list"), alice)
+      expect(ok.status).toBe(200)
+      validateWire("JSONRPCResultResponse", ok.json)
+      const me = yield* post(url, call("whoami"), alice)
+      expect(me.json.result.content[0].text).toBe("alice mcp:basic")
+    }))
+
+  it.live("403 insufficient_scope naming every scope needed, before the tool runs; a stepped-up token passes", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const basic = yield* token(url, "alice")
+      const denied = yield* post(url, call("publish"), basic)
+      expect(denied.status).toBe(403)
+      expect(denied.challenge).toContain(`error="insufficient_scope"`)
+      expect(denied.challenge).toContain(`scope="mcp:basic mcp:write"`)
+      expect(denied.challenge).toContain(`resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`)
+      const stepped = yield* token(url, "alice", "mcp:basic mcp:write")
+      const ok = yield* post(url, call("publish"), stepped)
+      expect(ok.json.result.content[0].text).toBe("published")
+    }))
+
+  it.live("scope hierarchies: a scope that includes the needed one is enough", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp({ scopeHierarchy: { "mcp:write": ["mcp:basic"] } })
+      const writer = yield* token(url, "alice", "mcp:write")
+      expect((yield* post(url, call("publish"), writer)).status).toBe(200)
+    }))
+
+  it.live("a requestState issued to one user is the frozen -32602 for another; a new token of the same user keeps it", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const alice = yield* token(url, "alice")
+      const bob = yield* token(url, "bob")
+      const round1 = yield* post(url, call("survey"), alice)
+      expect(round1.json.result.resultType).toBe("input_required")
+      const state1 = round1.json.result.requestState
+      const answer = (text: string) => ({ action: "accept", content: { answer: text } })
+
+      const stolen = yield* post(url, call("survey", { inputResponses: { first: answer("x") }, requestState: state1 }), bob)
+      // The frozen error (its HTTP status is the transport's table's, not authorization's).
+      expect(stolen.json.error.code).toBe(-32602)
+      expect(stolen.json.error.message).toMatch(/requestState/i)
+      validateWire("JSONRPCErrorResponse", stolen.json)
+
+      // Alice's refreshed / stepped-up token (another jti, more scopes) continues the conversation.
+      const aliceAgain = yield* token(url, "alice", "mcp:basic mcp:write")
+      const round2 = yield* post(url, call("survey", { inputResponses: { first: answer("a") }, requestState: state1 }), aliceAgain)
+      expect(round2.json.result.resultType).toBe("input_required")
+      const round3 = yield* post(
+        url,
+        call("survey", { inputResponses: { second: answer("b") }, requestState: round2.json.result.requestState }),
+        alice
+      )
+      expect(round3.json.result.content[0].text).toBe("a+b")
+      validateWire("JSONRPCResultResponse", round3.json)
+    }))
+
+  it.live("bad tokens: each gets 401 invalid_token (or 400 when malformed) and the server keeps serving", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const good = yield* token(url, "alice")
+      const now = Math.floor(Date.now() / 1000)
+      const claims = { iss: as.issuer, sub: "mallory", aud: url, scope: "mcp:basic", iat: now, exp: now + 600 }
+      const mint = (c: Jose.JWTPayload, h: Partial<Jose.JWTHeaderParameters> = {}, key?: any) =>
+        Effect.promise(() => mintToken(as, c, h, key))
+      const otherKey = (yield* Effect.promise(() => Jose.generateKeyPair("ES256"))).privateKey
+      const unsigned = `${Buffer.from(JSON.stringify({ alg: "none", typ: "at+jwt" })).toString("base64url")}.${
+        Buffer.from(JSON.stringify(claims)).toString("base64url")
+      }.`
+      const cases: Array<readonly [string, string]> = [
+        ["garbage", "not-a-jwt"],
+        ["expired", yield* mint({ ...claims, exp: now - 3600, iat: now - 7200 })],
+        ["wrong audience", yield* mint({ ...claims, aud: "https://elsewhere.example/mcp" })],
+        ["wrong issuer", yield* mint({ ...claims, iss: "https://evil.example" })],
+        ["alg none", unsigned],
+        ["unknown kid", yield* mint(claims, { kid: "other-key" }, otherKey)],
+        ["wrong key, known kid", yield* mint(claims, {}, otherKey)],
+        ["not an access token (typ)", yield* mint(claims, { typ: "JWT" })],
+        ["HS256", yield* Effect.promise(() =>
+          new Jose.SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "at+jwt" }).sign(new Uint8Array(32)))]
+      ]
+      for (const [what, bad] of cases) {
+        expect(logged.some((line) => line.includes(bad)), what).toBe(false)
+        const reply = yield* post(url, request("tools/list"), bad)
+        expect(reply.status, what).toBe(401)
+        expect(reply.challenge, what).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata=/)
+        expect(JSON.stringify(reply), what).not.toContain(bad)
+        expect((yield* post(url, request("tools/list"), good)).status).toBe(200)
+      }
+      const malformed = [`${"a".repeat(9000)}`, "two words", "tok\u00e9n"]
+      for (const bad of malformed) {
+        const reply = yield* post(url, request("tools/list"), undefined, { authorization: `Bearer ${bad}` })
+        expect(reply.status).toBe(400)
+        expect(reply.json.error).toBe("invalid_request")
+        expect((yield* post(url, request("tools/list"), good)).status).toBe(200)
+      }
+      // Another scheme is no credentials at all.
+      const basic = yield* post(url, request("tools/list"), undefined, { authorization: "Basic YTpi" })
+      expect(basic.status).toBe(401)
+      expect(basic.challenge).not.toContain("error=")
+    }))
+
+  it.live("a JWKS endpoint that is down or hangs: a bounded wait and a clean 503, then it recovers", () =>
+    Effect.gen(function*() {
+      let mode: "hang" | "down" | "proxy" = "hang"
+      const jwks = Http.createServer((req, res) => {
+        if (mode === "hang") return // never answers
+        if (mode === "down") {
+          res.writeHead(500)
+          res.end()
+          return
+        }
+        fetch(as.jwksUri).then(async (r) => {
+          res.writeHead(r.status, { "content-type": "application/json" })
+          res.end(await r.text())
+        })
+      })
+      yield* Effect.promise(() => new Promise<void>((resolve) => jwks.listen(0, "127.0.0.1", resolve)))
+      yield* Effect.addFinalizer(() => Effect.sync(() => (jwks.closeAllConnections(), jwks.close())))
+      const url = yield* startMcp({
+        verifier: Authorization.jwt({
+          issuer: as.issuer,
+          jwksUri: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
+          jwksTimeoutMillis: 300,
+          jwksCooldownMillis: 0
+        })
+      })
+      const alice = yield* token(url, "alice")
+      const started = Date.now()
+      const hung = yield* post(url, request("tools/list"), alice)
+      expect(hung.status).toBe(503)
+      expect(Date.now() - started).toBeLessThan(5_000)
+      mode = "down"
+      expect((yield* post(url, request("tools/list"), alice)).status).toBe(503)
+      mode = "proxy"
+      expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      // Once fetched, the keys are cached: the JWKS going down again does not matter for known keys.
+      mode = "down"
+      expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      mode = "hang"
+      expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      // The outage was logged, without the token.
+      expect(logged.some((line) => line.includes("Authorization: the authorization server's keys are unavailable"))).toBe(true)
+      expect(logged.some((line) => line.includes(alice))).toBe(false)
+    }))
+
+  it.live("lists answered to an authenticated caller are never cacheScope public", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp({}, { ttlMs: 60_000, cacheScope: "public" })
+      const listed = yield* post(url, request("tools/list"), yield* token(url, "alice"))
+      expect(listed.json.result.cacheScope).toBe("private")
+      expect(listed.json.result.ttlMs).toBe(60_000)
+      validateWire("JSONRPCResultResponse", listed.json)
+    }))
+
+  it.live("introspection (RFC 7662) for opaque tokens: the same principal, 401 for an unknown token, 503 when it is down", () =>
+    Effect.gen(function*() {
+      const opaqueAs = yield* Effect.acquireRelease(
+        Effect.promise(() => startAuthorizationServer({ opaque: true })),
+        (server) => Effect.promise(() => server.close())
+      )
+      const verifier = (endpoint: string) =>
+        Authorization.introspection({
+          issuer: opaqueAs.issuer,
+          introspectionEndpoint: endpoint,
+          clientId: INTROSPECTION_CLIENT.clientId,
+          clientSecret: INTROSPECTION_CLIENT.clientSecret,
+          timeoutMillis: 1000
+        })
+      const url = yield* startMcp({ verifier: verifier(opaqueAs.introspectionEndpoint) })
+      const opaque = yield* Effect.promise(() => issueToken(opaqueAs, { user: "carol", resource: url, scope: "mcp:basic" }))
+      expect(opaque.split(".").length).not.toBe(3)
+      const me = yield* post(url, call("whoami"), opaque)
+      expect(me.json.result.content[0].text).toBe("carol mcp:basic")
+      const unknown = yield* post(url, request("tools/list"), "an-opaque-token-nobody-issued")
+      expect(unknown.status).toBe(401)
+      expect(unknown.challenge).toContain(`error="invalid_token"`)
+      // A token for another resource is refused too.
+      const elsewhere = yield* Effect.promise(() =>
+        issueToken(opaqueAs, { user: "carol", resource: "http://127.0.0.1:1/other", scope: "mcp:basic" })
+      )
+      expect((yield* post(url, request("tools/list"), elsewhere)).status).toBe(401)
+      const down = yield* startMcp({ verifier: verifier("http://127.0.0.1:1/introspect") })
+      expect((yield* post(down, request("tools/list"), opaque)).status).toBe(503)
+    }))
+
+  it.live("from configuration (effect/Config): MCP_AUTH_ISSUER, MCP_AUTH_JWKS_URL, MCP_AUTH_SCOPES; a clear ConfigError without keys", () =>
+    Effect.gen(function*() {
+      const fromConfig = (env: Record<string, string>) =>
+        Authorization.layerConfig.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))
+      const url = yield* startMcp({}, undefined, fromConfig({
+        MCP_AUTH_ISSUER: as.issuer,
+        MCP_AUTH_JWKS_URL: as.jwksUri,
+        MCP_AUTH_SCOPES: "mcp:basic"
+      }))
+      const refused = yield* post(url, request("tools/list"))
+      expect(refused.challenge).toContain(`scope="mcp:basic"`)
+      expect((yield* post(url, request("tools/list"), yield* token(url, "alice"))).status).toBe(200)
+      const missing = yield* Layer.build(fromConfig({ MCP_AUTH_ISSUER: as.issuer })).pipe(Effect.flip)
+      expect(missing._tag).toBe("ConfigError")
+      expect(String(missing)).toContain("MCP_AUTH_JWKS_URL or MCP_AUTH_INTROSPECTION_URL is required")
+    }))
+
+  it.live("only HTTP: the 401 comes before any MCP check (no headers, no _meta)", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const response = yield* Effect.promise(() =>
+        fetch(url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } })
+      )
+      expect(response.status).toBe(401)
+      // Other methods too: nothing of the endpoint is served without a token.
+      for (const method of ["GET", "DELETE", "PUT"]) {
+        const other = yield* Effect.promise(() => fetch(url, { method, headers: { "mcp-session-id": "s" } }))
+        expect(other.status, method).toBe(401)
+      }
+      void ALL_CAPS
+    }))
+})
