@@ -13,8 +13,9 @@
  * it expired, for one more TTL, at least a minute); a full store refuses new interactions
  * (`InteractionStoreFull`) rather than forget pending ones, with bounds per
  * principal and apart for unauthenticated requests (as the `ReplayGuard`). A fleet needs a
- * shared store (e.g. Redis: a hash per id with `PXAT`, `take` as a
- * `GETDEL`-style script): provide another layer of this service.
+ * shared store: `@mrtr/server/Redis`'s `layerInteractionStore` (a hash per id
+ * expiring by `PEXPIREAT`, each operation one Lua script), the default of
+ * `InteractionPage.layer` when `MRTR_REDIS_URL` is set.
  * Source: MCP 2026-07-28, client/elicitation (URL mode, security considerations).
  *
  * @since 0.1.0

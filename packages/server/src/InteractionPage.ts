@@ -49,7 +49,7 @@
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ByteSize, Context, Effect, Layer, Option, Ref } from "effect"
+import { ByteSize, type Config, Context, Effect, Layer, Option, Ref } from "effect"
 import {
   HttpIncomingMessage,
   HttpRouter,
@@ -64,7 +64,9 @@ import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { HttpEndpoint } from "./HttpTransport.ts"
 import * as Html from "./internal/interactionHtml.ts"
+import * as SharedState from "./internal/sharedState.ts"
 import { McpServer } from "./McpServer.ts"
+import type { RedisError } from "effect/persistence/Redis"
 
 /**
  * Options of {@link layer}.
@@ -80,8 +82,10 @@ import { McpServer } from "./McpServer.ts"
  * - `serverName`: shown on the page (default: the server's `title`, else its
  *   `name`).
  * - `maxBodyBytes`: largest accepted form body (default 65,536 bytes).
- * - `store`: the `InteractionStore` layer (default
- *   `InteractionStore.layerMemory()`; a fleet provides a shared one).
+ * - `store`: the `InteractionStore` layer. Default: the Redis store of
+ *   `@mrtr/server/Redis` when `MRTR_REDIS_URL` is set (so a page submitted
+ *   on one instance of a fleet resumes the conversation on any other), else
+ *   `InteractionStore.layerMemory()`. A store given here always wins.
  *
  * Invalid options (a `publicBaseUrl` that is not an absolute `http(s)` URL,
  * a `path` not starting with `/`) throw an `Error` when `layer` is called.
@@ -141,8 +145,9 @@ const checkedBase = (url: string): string => {
 /**
  * The page's services: `InteractionPage` (for the routes),
  * `InteractionLinks` (the page URL of an interaction, for
- * `Elicitation.secure`) and `InteractionStore` (from `options.store`, in
- * memory by default). `urlOf` dies with a message naming the fix when no
+ * `Elicitation.secure`) and `InteractionStore` (from `options.store`; by
+ * default Redis when `MRTR_REDIS_URL` is set, else in memory: the layer then
+ * fails with a `RedisError` when Redis is unreachable at start-up). `urlOf` dies with a message naming the fix when no
  * base URL is known yet (no `publicBaseUrl`, and the routes were not mounted
  * by `HttpTransport.layer`).
  *
@@ -150,7 +155,10 @@ const checkedBase = (url: string): string => {
  */
 export const layer = (
   options: Options = {}
-): Layer.Layer<InteractionPage | InteractionLinks.InteractionLinks | InteractionStore.InteractionStore> => {
+): Layer.Layer<
+  InteractionPage | InteractionLinks.InteractionLinks | InteractionStore.InteractionStore,
+  Config.ConfigError | RedisError
+> => {
   const path = trimSlash(options.path ?? DEFAULT_PATH) as `/${string}`
   if (!path.startsWith("/")) throw new Error(`InteractionPage: path must start with "/", got ${JSON.stringify(path)}`)
   const configured = options.publicBaseUrl === undefined ? undefined : checkedBase(options.publicBaseUrl)
@@ -181,7 +189,7 @@ export const layer = (
       })
     )
   )
-  return Layer.mergeAll(Layer.provideMerge(links, page), options.store ?? InteractionStore.InteractionStore.layerMemory())
+  return Layer.mergeAll(Layer.provideMerge(links, page), options.store ?? SharedState.interactionStoreLayer)
 }
 
 // -----------------------------------------------------------------------------

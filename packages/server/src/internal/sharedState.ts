@@ -7,7 +7,7 @@
  */
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import type { RedisError } from "effect/persistence/Redis"
-import { RequestState } from "@mrtr/core"
+import { InteractionStore, RequestState } from "@mrtr/core"
 import { NotificationBus } from "../NotificationBus.ts"
 
 /** `MRTR_SINGLE_USE` (a boolean: `true`/`false`, `yes`/`no`, `1`/`0`; default false). */
@@ -62,4 +62,26 @@ export const replayGuardLayer: Layer.Layer<RequestState.ReplayGuard, Config.Conf
     Effect.serviceOption(RequestState.ReplayGuard),
     (provided) => Option.isSome(provided) ? Layer.succeed(RequestState.ReplayGuard, provided.value) : configuredGuard
   )
+)
+
+/**
+ * The interaction store of the interaction page: one the application
+ * provides (to `InteractionPage.layer`) wins; else Redis when
+ * `MRTR_REDIS_URL` is set (and not empty), so a page completed on one
+ * instance resumes the conversation on another; else in memory.
+ */
+export const interactionStoreLayer: Layer.Layer<
+  InteractionStore.InteractionStore,
+  Config.ConfigError | RedisError
+> = Layer.unwrap(
+  Effect.flatMap(Effect.serviceOption(InteractionStore.InteractionStore), (provided) =>
+    Option.isSome(provided)
+      ? Effect.succeed(Layer.succeed(InteractionStore.InteractionStore, provided.value))
+      : Effect.flatMap(redisUrl, (url) =>
+        Option.isNone(url)
+          ? Effect.succeed(InteractionStore.InteractionStore.layerMemory())
+          : Effect.map(
+            Effect.promise(() => import("../Redis.ts")),
+            (Redis) => Redis.layerInteractionStoreUrl(Redacted.value(url.value))
+          )))
 )
