@@ -372,26 +372,36 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
 
   // -- Plain requests -------------------------------------------------------
 
+  /** One request that is not an MRTR call (no `input_required` loop); its raw result. */
+  const sendPlain = (
+    method: string,
+    params: Record<string, unknown>,
+    capabilities: ClientCapabilities,
+    handlers: Handlers,
+    callOptions: CallOptions | undefined
+  ): Effect.Effect<Record<string, unknown>, RequestError> =>
+    eras.send({
+      method,
+      params: (meta) => ({ ...params, ...(meta === undefined ? {} : { _meta: meta }) }),
+      capabilities,
+      progressToken: callOptions?.progressToken,
+      target: "",
+      handlers,
+      failOnHandlerError: false,
+      onNotification: streamNotifications(callOptions),
+      requestTimeout: Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
+    }).pipe(
+      // unreachable: with failOnHandlerError false a handler's failure is only answered to the server
+      Effect.catchTag("InputHandlerError", (error) =>
+        Effect.fail(new ProtocolViolation({ method, reason: `an input handler failed: ${error.message}` })))
+    )
+
   const plain = <A>(method: string, schema: Schema.Codec<A, any>) => {
     const decode = decodeWith(method, schema)
     return (params: Record<string, unknown>, callOptions: CallOptions | undefined): Effect.Effect<A, RequestError> =>
       withCallTimeout(method, callOptions, Effect.gen(function*() {
         const handlers = yield* currentHandlers
-        const raw = yield* eras.send({
-          method,
-          params: (meta) => ({ ...params, ...(meta === undefined ? {} : { _meta: meta }) }),
-          capabilities: declared(handlers),
-          progressToken: callOptions?.progressToken,
-          target: "",
-          handlers,
-          failOnHandlerError: false,
-          onNotification: streamNotifications(callOptions),
-          requestTimeout: Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
-        }).pipe(
-          // unreachable: with failOnHandlerError false a handler's failure is only answered to the server
-          Effect.catchTag("InputHandlerError", (error) =>
-            Effect.fail(new ProtocolViolation({ method, reason: `an input handler failed: ${error.message}` })))
-        )
+        const raw = yield* sendPlain(method, params, declared(handlers), handlers, callOptions)
         const resultType = raw.resultType
         if (resultType !== undefined && resultType !== "complete") {
           return yield* new ProtocolViolation({
@@ -459,21 +469,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     handlers: Handlers,
     callOptions: CallOptions | undefined
   ): Effect.Effect<Record<string, unknown>, RequestError> =>
-    eras.send({
-      method,
-      params: (meta) => ({ ...params, ...(meta === undefined ? {} : { _meta: meta }) }),
-      capabilities: TaskDriver.declaring(capabilities),
-      progressToken: callOptions?.progressToken,
-      target: "",
-      handlers,
-      failOnHandlerError: false,
-      onNotification: streamNotifications(callOptions),
-      requestTimeout: Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
-    }).pipe(
-      // unreachable: with failOnHandlerError false a handler's failure is only answered to the server
-      Effect.catchTag("InputHandlerError", (error) =>
-        Effect.fail(new ProtocolViolation({ method, reason: `an input handler failed: ${error.message}` })))
-    )
+    sendPlain(method, params, TaskDriver.declaring(capabilities), handlers, callOptions)
 
   /** Answers a task's input requests with the handlers; `undefined` when one cannot be answered here. */
   const answerAll = (
