@@ -3,7 +3,7 @@
  *
  * 1. Every `$defs` entry of schema-2026-07-28.json that carries `examples`
  *    and has an Effect Schema here is decoded with it. (The schema file in
- *    /work/shared/spec carries no `examples` at all, so this loop currently
+ *    packages/test-support/spec carries no `examples` at all, so this loop currently
  *    checks nothing; it is kept so that a newer schema file is picked up.)
  * 2. Messages shaped like the examples on the 2026-07-28 spec pages
  *    (basic/patterns/mrtr, basic/transports/streamable-http), written here

@@ -17,7 +17,7 @@
  * answers -32601. `Mcp-Session-Id` plays no part. Versions are dates, so
  * "2026-07-28 or later" is a string comparison.
  * Source: 2026-07-28 basic/versioning, basic/transports (backward
- * compatibility); /work/shared/spec/legacy-2025-11-25.md D1, D2.
+ * compatibility); the spec digest legacy-2025-11-25.md D1, D2.
  */
 import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol"
 import type { Incoming } from "../Transport.ts"

@@ -23,7 +23,7 @@
  * 400 (-32000: bad version header; -32600: initialize twice), 404 (-32001: unknown
  * or ended session, or one another authenticated principal opened), 409 (a second GET stream) and 503 (no room for a session).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
- * server/*; /work/shared/spec/legacy-2025-11-25.md A, B, D.
+ * server/*; the spec digest legacy-2025-11-25.md A, B, D.
  */
 import { Cause, Deferred, Effect, Exit, Fiber, Option, Queue, Schema, Stream } from "effect"
 import {

@@ -34,7 +34,7 @@
  * Interrupting the request (cancellation, the stream closing) interrupts the
  * handler and the pending legs.
  * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
- * basic/utilities/cancellation; /work/shared/spec/legacy-2025-11-25.md D4.
+ * basic/utilities/cancellation; the spec digest legacy-2025-11-25.md D4.
  */
 import { Deferred, Effect } from "effect"
 import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
