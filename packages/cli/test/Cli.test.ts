@@ -20,6 +20,7 @@ import { HttpTransport } from "@mrtr/server"
 import { serve } from "../../../examples/demo/server.ts"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import * as Cli from "../src/Cli.ts"
+import { inProcess } from "./inProcess.ts"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 const BIN = fileURLToPath(new URL("../bin/mrtr.js", import.meta.url))
@@ -50,30 +51,6 @@ const limited = async <A>(f: () => Promise<A>): Promise<A> => {
 const mrtr = (args: ReadonlyArray<string>, command: ReadonlyArray<string> = [process.execPath, BIN]): Promise<Run> =>
   limited(() => spawnRun(args, command))
 
-/**
- * Runs the command in this process (`Cli.run`, what `main.ts` runs before
- * exiting), capturing stdout and stderr: for the many small cases where
- * booting a process each time would only cost time.
- */
-const inProcess = async (args: ReadonlyArray<string>): Promise<Run> => {
-  let stdout = ""
-  let stderr = ""
-  const sink = (append: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, callback) {
-        append(String(chunk))
-        callback()
-      }
-    })
-  const console = new NodeConsole({ stdout: sink((t) => (stdout += t)), stderr: sink((t) => (stderr += t)) })
-  const code = await Effect.runPromise(
-    Cli.run(args).pipe(
-      Effect.provideService(Console.Console, console as unknown as Console.Console),
-      Effect.provideService(Cli.Stdout, (text) => Effect.sync(() => void (stdout += text)))
-    )
-  )
-  return { code, stdout, stderr }
-}
 
 const spawnRun = (args: ReadonlyArray<string>, command: ReadonlyArray<string>): Promise<Run> =>
   new Promise((resolve, reject) => {

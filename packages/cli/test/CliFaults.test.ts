@@ -7,43 +7,16 @@
  * to fake `mrtr`'s own lines or drive the terminal (issue 11, item 13).
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic/utilities/progress.
  */
-import { Console, Effect, Layer, ManagedRuntime, References, Schema } from "effect"
-import { Console as NodeConsole } from "node:console"
+import { Effect, Layer, ManagedRuntime, References, Schema } from "effect"
 import * as Http from "node:http"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Writable } from "node:stream"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport, McpServer, RequestContext, Tool } from "@mrtr/server"
-import * as Cli from "../src/Cli.ts"
+import { inProcess, type Run } from "./inProcess.ts"
 
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const inProcess = async (args: ReadonlyArray<string>): Promise<Run> => {
-  let stdout = ""
-  let stderr = ""
-  const sink = (append: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, callback) {
-        append(String(chunk))
-        callback()
-      }
-    })
-  const console = new NodeConsole({ stdout: sink((t) => (stdout += t)), stderr: sink((t) => (stderr += t)) })
-  const code = await Effect.runPromise(
-    Cli.run(args).pipe(
-      Effect.provideService(Console.Console, console as unknown as Console.Console),
-      Effect.provideService(Cli.Stdout, (text) => Effect.sync(() => void (stdout += text)))
-    )
-  )
-  return { code, stdout, stderr }
-}
 
 // A real server with a tool that reports progress.
 const slowly = Tool.make("slowly", {
