@@ -100,6 +100,23 @@ export const isModernErrorCode = (code: number): boolean =>
   code === ErrorCode.UnsupportedProtocolVersion
 
 /**
+ * The longest error `message` sent on the wire, in UTF-16 units: messages often quote what the client sent (an
+ * unknown task id, a mismatched header value), and a megabyte of input must not come back as a megabyte of error.
+ *
+ * @since 0.1.0
+ */
+export const MAX_ERROR_MESSAGE_LENGTH = 1024
+
+const wireMessage = (message: string): string => {
+  if (message.length <= MAX_ERROR_MESSAGE_LENGTH) return message
+  let end = MAX_ERROR_MESSAGE_LENGTH - 64
+  // never cut a surrogate pair in two
+  const last = message.charCodeAt(end - 1)
+  if (last >= 0xd800 && last <= 0xdbff) end--
+  return `${message.slice(0, end)}… (${message.length} characters in all)`
+}
+
+/**
  * A JSON-RPC error as a typed, yieldable Effect error (`_tag: "McpError"`):
  * `{ code: integer, message: string, data?: unknown }`.
  *
@@ -121,9 +138,10 @@ export class McpError extends Schema.TaggedError<McpError>()("McpError", {
    * @since 0.1.0
    */
   toJsonRpc(): JsonRpcErrorObject {
+    const message = wireMessage(this.message)
     return this.data === undefined ?
-      { code: this.code, message: this.message } :
-      { code: this.code, message: this.message, data: this.data }
+      { code: this.code, message } :
+      { code: this.code, message, data: this.data }
   }
 
   /**

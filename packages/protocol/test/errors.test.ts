@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as P from "../src/index.ts"
+import { MAX_ERROR_MESSAGE_LENGTH, McpError } from "../src/index.ts"
 import { validateWire } from "@mrtr/test-support/wire"
 
 describe("ErrorCode / httpStatusOf", () => {
@@ -168,5 +169,20 @@ describe("Meta", () => {
     expect(P.INPUT_REQUIRED_METHODS).toEqual(["tools/call", "prompts/get", "resources/read"])
     expect(P.CACHEABLE_METHODS).toContain("server/discover")
     expect(P.REMOVED_METHODS).toEqual(expect.arrayContaining(["initialize", "ping", "logging/setLevel"]))
+  })
+})
+
+describe("McpError.toJsonRpc: long messages", () => {
+  it("a message quoting megabytes of input is cut on the wire, with its length; a short one is kept", () => {
+    const huge = new McpError({ code: -32602, message: `Unknown task: ${"x".repeat(1_000_000)}` })
+    const wire = huge.toJsonRpc()
+    expect(wire.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_LENGTH)
+    expect(wire.message.startsWith("Unknown task: xxx")).toBe(true)
+    expect(wire.message.endsWith(`(${huge.message.length} characters in all)`)).toBe(true)
+    validateWire("JSONRPCErrorResponse", { jsonrpc: "2.0", id: 1, error: wire })
+    expect(new McpError({ code: -32602, message: "Unknown task: abc" }).toJsonRpc().message).toBe("Unknown task: abc")
+    // a surrogate pair at the cut is not split
+    const emoji = new McpError({ code: -32602, message: "😀".repeat(2000) }).toJsonRpc().message
+    expect((emoji as unknown as { isWellFormed(): boolean }).isWellFormed()).toBe(true)
   })
 })
