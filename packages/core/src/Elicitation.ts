@@ -28,7 +28,7 @@ import {
   type MissingClientCapability
 } from "./Errors.ts"
 import { InteractionLinks } from "./InteractionLinks.ts"
-import { InteractionStore, type InteractionStoreFull } from "./InteractionStore.ts"
+import { InteractionStore, type InteractionStoreFull, type InteractionStoreUnavailable } from "./InteractionStore.ts"
 
 export {
   /**
@@ -346,7 +346,8 @@ const pagePollInterval = "200 millis"
  * `InteractionStore` and `InteractionLinks` (the server's `InteractionPage`
  * layer provides both). Fails with `ElicitationDeclined`,
  * `ElicitationCancelled`, `MissingClientCapability`, `InteractionStoreFull`
- * (no room for a new interaction) or `InteractionUnavailable` (the page
+ * (no room for a new interaction), `InteractionStoreUnavailable` (a shared
+ * store did not answer: retry later) or `InteractionUnavailable` (the page
  * expired, or the value was refused by a check of `schema` that the
  * page could not show). A schema outside the subset is a defect, as for
  * {@link form}.
@@ -359,7 +360,12 @@ export const secure = <A>(
   options: SecureOptions<A>
 ): Effect.Effect<
   A,
-  ElicitationDeclined | ElicitationCancelled | MissingClientCapability | InteractionStoreFull | InteractionUnavailable,
+  | ElicitationDeclined
+  | ElicitationCancelled
+  | MissingClientCapability
+  | InteractionStoreFull
+  | InteractionStoreUnavailable
+  | InteractionUnavailable,
   Conversation | InteractionStore | InteractionLinks
 > =>
   Effect.gen(function*() {

@@ -93,6 +93,25 @@ export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFul
 }
 
 /**
+ * The store could not answer: a shared store (Redis) is unreachable, timed
+ * out, or gave an error reply (`reason` says which). Nothing was accepted or
+ * handed out by the failed operation. `Elicitation.secure` fails with it (the
+ * tool's error unless the handler catches it, e.g. to fall back to a form);
+ * the interaction page answers 503 "try again in a moment". The in-memory
+ * store never fails with it.
+ *
+ * @since 0.2.0
+ */
+export class InteractionStoreUnavailable extends Schema.TaggedError<InteractionStoreUnavailable>()(
+  "InteractionStoreUnavailable",
+  { reason: Schema.String }
+) {
+  override get message(): string {
+    return `The interaction store is unavailable (${this.reason}); retry later`
+  }
+}
+
+/**
  * The interaction store.
  *
  * - `create(form, ttlMillis)`: a new `pending` interaction expiring
@@ -105,15 +124,24 @@ export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFul
  * - `take(id)`: atomically `completed` → `handedOut`, returning the content
  *   once; `undefined` in any other state.
  *
+ * Every operation of a shared store may fail with
+ * {@link InteractionStoreUnavailable}.
+ *
  * Source: MCP 2026-07-28, client/elicitation (URL mode).
  *
  * @since 0.1.0
  */
 export class InteractionStore extends Context.Service<InteractionStore, {
-  readonly create: (form: InteractionForm, ttlMillis: number) => Effect.Effect<Interaction, InteractionStoreFull>
-  readonly get: (id: string) => Effect.Effect<Interaction | undefined>
-  readonly complete: (id: string, content: Readonly<Record<string, unknown>>) => Effect.Effect<CompleteOutcome>
-  readonly take: (id: string) => Effect.Effect<Readonly<Record<string, unknown>> | undefined>
+  readonly create: (
+    form: InteractionForm,
+    ttlMillis: number
+  ) => Effect.Effect<Interaction, InteractionStoreFull | InteractionStoreUnavailable>
+  readonly get: (id: string) => Effect.Effect<Interaction | undefined, InteractionStoreUnavailable>
+  readonly complete: (
+    id: string,
+    content: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<CompleteOutcome, InteractionStoreUnavailable>
+  readonly take: (id: string) => Effect.Effect<Readonly<Record<string, unknown>> | undefined, InteractionStoreUnavailable>
 }>()("@mrtr/core/InteractionStore") {
   /**
    * An in-memory store for one server instance (see

@@ -9,6 +9,14 @@ import { SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
 import { InteractionStore, InteractionStoreFull } from "../src/InteractionStore.ts"
 
+/** The failure of a `create` the store refused for want of room (any other outcome fails the test). */
+const refused = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.map(Effect.flip(effect), (error) => {
+    assert.instanceOf(error, InteractionStoreFull)
+    return error as InteractionStoreFull
+  })
+
+
 const form = {
   message: "Paste your key",
   requestedSchema: { type: "object" as const, properties: { key: { type: "string" as const } }, required: ["key"] }
@@ -74,13 +82,13 @@ describe("InteractionStore (memory)", () => {
       const s = yield* store(2)
       const first = yield* s.create(form, 1_000)
       yield* s.create(form, 1_000)
-      const full = yield* Effect.flip(s.create(form, 1_000))
+      const full = yield* refused(s.create(form, 1_000))
       assert.instanceOf(full, InteractionStoreFull)
       assert.strictEqual(full.capacity, 2)
       assert.strictEqual(full.scope, "anonymous")
       assert.strictEqual((yield* s.get(first.id))?.state, "pending", "nothing pending is forgotten to make room")
       yield* TestClock.adjust("60 seconds")
-      assert.strictEqual((yield* Effect.flip(s.create(form, 1_000))).scope, "anonymous", "tombstones for a minute")
+      assert.strictEqual((yield* refused(s.create(form, 1_000))).scope, "anonymous", "tombstones for a minute")
       yield* TestClock.adjust("2 seconds")
       const later = yield* s.create(form, 1_000)
       assert.strictEqual((yield* s.get(later.id))?.state, "pending")
@@ -91,15 +99,15 @@ describe("InteractionStore (memory)", () => {
     Effect.gen(function*() {
       const s = yield* store(3, 2)
       for (let i = 0; i < 3; i++) yield* s.create(form, 1_000)
-      assert.strictEqual((yield* Effect.flip(s.create(form, 1_000))).scope, "anonymous")
+      assert.strictEqual((yield* refused(s.create(form, 1_000))).scope, "anonymous")
       const alice = { ...form, principal: "alice" }
       yield* s.create(alice, 1_000)
       yield* s.create(alice, 1_000)
-      const aliceFull = yield* Effect.flip(s.create(alice, 1_000))
+      const aliceFull = yield* refused(s.create(alice, 1_000))
       assert.deepStrictEqual([aliceFull.scope, aliceFull.capacity], ["principal", 2])
       const bob = yield* s.create({ ...form, principal: "bob" }, 1_000)
       assert.strictEqual(bob.principal, "bob")
-      const carol = yield* Effect.flip(s.create({ ...form, principal: "carol" }, 1_000))
+      const carol = yield* refused(s.create({ ...form, principal: "carol" }, 1_000))
       assert.deepStrictEqual([carol.scope, carol.capacity], ["principal", 3], "all principals together are bounded too")
       yield* TestClock.adjust("62 seconds")
       assert.strictEqual((yield* s.create({ ...form, principal: "carol" }, 1_000)).principal, "carol")

@@ -302,6 +302,11 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
     "The form could not be verified",
     "The form could not be verified (it is stale, or was sent from another site). Reload the page and try again."
   )
+  const unavailable = notice(
+    503,
+    "Please try again in a moment",
+    "This page cannot be reached right now. Nothing was lost: reload it in a moment."
+  )
   const done = notice(
     200,
     "Done",
@@ -424,5 +429,8 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
       if (HttpServerResponse.isHttpServerResponse(found)) return found
       if (request.method === "POST") return yield* submit(request, found)
       return yield* formResponse(request, found, 200, Object.create(null))
-    })
+    }).pipe(
+      // A shared store that did not answer (logged and counted by the store): nothing was accepted.
+      Effect.catchTag("InteractionStoreUnavailable", () => Effect.succeed(unavailable))
+    )
 }

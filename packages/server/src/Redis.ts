@@ -292,22 +292,22 @@ export interface InteractionStoreOptions {
 
 /**
  * Redis did not answer an `InteractionStore` operation (unreachable, timed
- * out, or an error reply). The service's operations have no error channel,
- * so this is a defect of the request (JSON-RPC -32603 for the tool call, an
- * error page for the browser), counted in `mrtr_redis_errors_total` under
- * `operation: "interaction"` and logged at Warning. Nothing is accepted or
- * handed out on a failed operation.
+ * out, or an error reply): the typed failure of every operation of the Redis
+ * store, counted in `mrtr_redis_errors_total` under `operation:
+ * "interaction"` and logged at Warning. `Elicitation.secure` fails with it
+ * (the tool's error unless the handler catches it); the page answers 503.
+ * Nothing is accepted or handed out on a failed operation. (Defined in
+ * `@mrtr/core`'s `InteractionStore`; re-exported here.)
  *
  * @since 0.1.0
  */
-export class InteractionStoreUnavailable extends Schema.TaggedError<InteractionStoreUnavailable>()(
-  "InteractionStoreUnavailable",
-  { reason: Schema.String }
-) {
-  override get message(): string {
-    return `The interaction store (Redis) is unavailable (${this.reason}); retry later`
-  }
-}
+export const InteractionStoreUnavailable = InteractionStore.InteractionStoreUnavailable
+/**
+ * The type of {@link InteractionStoreUnavailable}.
+ *
+ * @since 0.1.0
+ */
+export type InteractionStoreUnavailable = InteractionStore.InteractionStoreUnavailable
 
 // KEYS: record, scope set (anonymous or all principals)[, principal set].
 // ARGV: now, forgetAt, maxEntries, maxPerPrincipal, csrf, expiresAt, form, id.
@@ -393,8 +393,8 @@ const positive = (name: string, value: number): number => {
  * service (instances' clocks must agree, as for the `PXAT` of the replay
  * guard), ids from `SecureRandom`. The keys of one store live in different
  * hash slots: use a single Redis (or a primary with replicas), not Redis
- * Cluster. A failed Redis operation is an {@link InteractionStoreUnavailable}
- * defect. Throws a `RangeError` for a bound that is not a positive integer.
+ * Cluster. A failed Redis operation fails with
+ * {@link InteractionStoreUnavailable}. Throws a `RangeError` for a bound that is not a positive integer.
  *
  * @since 0.1.0
  */
@@ -415,7 +415,7 @@ export const makeInteractionStore = (
           Effect.logWarning(`Redis is unavailable (${reason}): the interaction store cannot answer`, cause).pipe(
             Effect.annotateLogs({ "mrtr.redis.operation": "interaction" })
           ),
-          Effect.die(new InteractionStoreUnavailable({ reason }))
+          Effect.fail(new InteractionStore.InteractionStoreUnavailable({ reason }))
         )
       )
     const run = <A>(script: string, keys: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
@@ -448,7 +448,10 @@ export const makeInteractionStore = (
     const create = (
       form: InteractionStore.InteractionForm,
       ttlMillis: number
-    ): Effect.Effect<InteractionStore.Interaction, InteractionStore.InteractionStoreFull> =>
+    ): Effect.Effect<
+      InteractionStore.Interaction,
+      InteractionStore.InteractionStoreFull | InteractionStore.InteractionStoreUnavailable
+    > =>
       Effect.gen(function*() {
         const bytes = yield* random.randomBytes(64)
         const at = yield* now

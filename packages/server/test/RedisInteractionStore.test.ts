@@ -10,7 +10,7 @@
  * started on A, its page submitted on B, the retry completing on A or B.
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Cause, ConfigProvider, Effect, Exit, Layer, Logger, Metric } from "effect"
+import { Cause, ConfigProvider, Effect, Exit, Layer, Logger, Metric, Schedule } from "effect"
 import * as RedisService from "effect/persistence/Redis"
 import { InteractionStore } from "@mrtr/core"
 import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
@@ -18,6 +18,14 @@ import { validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport, InteractionPage, McpServer } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 import { ACCEPT, callConnect, connect } from "./interactionFixtures.ts"
+
+/** The failure of a `create` the store refused for want of room (any other outcome fails the test). */
+const refused = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.map(Effect.flip(effect), (error) => {
+    assert.instanceOf(error, InteractionStore.InteractionStoreFull)
+    return error as InteractionStore.InteractionStoreFull
+  })
+
 
 const form = {
   message: "Paste your key",
@@ -123,19 +131,19 @@ describe("Redis InteractionStore", () => {
       const { a, b } = yield* twoStores({ maxEntries: 2, maxEntriesPerPrincipal: 1 })
       yield* a.create(form, 300)
       yield* b.create(form, 300)
-      const full = yield* Effect.flip(a.create(form, 300))
+      const full = yield* refused(a.create(form, 300))
       assert.instanceOf(full, InteractionStore.InteractionStoreFull)
       assert.strictEqual(full.scope, "anonymous")
       assert.strictEqual(full.capacity, 2)
       yield* a.create({ ...form, principal: "alice" }, 300)
-      const alice = yield* Effect.flip(b.create({ ...form, principal: "alice" }, 300))
+      const alice = yield* refused(b.create({ ...form, principal: "alice" }, 300))
       assert.deepStrictEqual([alice.scope, alice.capacity], ["principal", 1])
       yield* b.create({ ...form, principal: "bob" }, 300)
-      const all = yield* Effect.flip(a.create({ ...form, principal: "carol" }, 300))
+      const all = yield* refused(a.create({ ...form, principal: "carol" }, 300))
       assert.deepStrictEqual([all.scope, all.capacity], ["principal", 2])
     })), 30_000)
 
-  it.live("Redis unreachable: operations die with InteractionStoreUnavailable, counted and logged, nothing handed out", () =>
+  it.live("Redis unreachable: operations fail with InteractionStoreUnavailable, counted and logged, nothing handed out", () =>
     Effect.gen(function*() {
       const own = yield* Effect.promise(() => startRedis())
       const logs: Array<string> = []
@@ -154,10 +162,11 @@ describe("Redis InteractionStore", () => {
         const exits: Array<Exit.Exit<unknown, unknown>> = [
           yield* Effect.exit(store.take(id)),
           yield* Effect.exit(store.complete(id, { key: "sk" })),
-          yield* Effect.exit(store.create(form, 60_000))
+          yield* Effect.exit(store.create(form, 60_000)),
+          yield* Effect.exit(store.get(id))
         ]
         assert.isBelow(Date.now() - started, 3_000, "no hang")
-        assert.strictEqual((yield* Metric.value(errors)).count - before, 3)
+        assert.strictEqual((yield* Metric.value(errors)).count - before, 4)
         return exits
       })).pipe(Effect.provide(Logger.layer([Logger.make((options) => {
         logs.push(`${options.logLevel} ${String(options.message)}`)
@@ -169,8 +178,8 @@ describe("Redis InteractionStore", () => {
       for (const exit of exits) {
         assert.isTrue(Exit.isFailure(exit))
         if (Exit.isFailure(exit)) {
-          const defect = Cause.squash(exit.cause)
-          assert.instanceOf(defect, Redis.InteractionStoreUnavailable)
+          assert.isFalse(Cause.hasDies(exit.cause), "a typed failure, not a defect")
+          assert.instanceOf(Cause.squash(exit.cause), InteractionStore.InteractionStoreUnavailable)
         }
       }
     }), 30_000)
@@ -259,6 +268,50 @@ describe("Redis InteractionStore in a fleet", () => {
       const replay = yield* callConnect(b, { inputResponses: ACCEPT, requestState })
       assert.strictEqual(replay.message.result?.isError, true, JSON.stringify(replay.message))
       assert.notInclude(JSON.stringify(replay.message), "sk-12345678")
+    })), 60_000)
+
+  it.live("Redis stopped: the tool's error and a 503 page (typed, nothing crossed); restarted: new conversations complete", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const own = yield* Effect.promise(() => startRedis())
+      yield* Effect.addFinalizer(() => Effect.promise(() => own.stop()))
+      const a = yield* urlOf({ MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: own.url })
+      const first = yield* callConnect(a)
+      const pageUrl = first.message.result.inputRequests.api_key.params.url as string
+      const pageOnA = new URL(new URL(pageUrl).pathname, a).href
+
+      yield* Effect.promise(() => own.stop())
+      const started = yield* callConnect(a)
+      assert.strictEqual(started.status, 200)
+      assert.strictEqual(started.message.result?.isError, true, JSON.stringify(started.message))
+      assert.include(JSON.stringify(started.message.result.content), "interaction store is unavailable")
+      const down = yield* fetchPage(pageOnA)
+      assert.strictEqual(down.status, 503)
+      assert.include(down.html, "try again in a moment")
+      const retried = yield* callConnect(a, { inputResponses: ACCEPT, requestState: first.message.result.requestState })
+      assert.strictEqual(retried.message.result?.isError, true, "the value cannot be taken while Redis is down")
+
+      yield* Effect.promise(() => own.start())
+      // The Redis client reconnects on its own. This redis-server keeps nothing on disk: the old page is gone
+      // (404, never another one), and a new conversation works end to end.
+      const again = yield* callConnect(a).pipe(
+        Effect.repeat({ until: (response) => response.message.result?.resultType === "input_required", schedule: Schedule.spaced("200 millis"), times: 50 })
+      )
+      assert.strictEqual((yield* fetchPage(pageOnA)).status, 404)
+      const newPage = new URL(new URL(again.message.result.inputRequests.api_key.params.url as string).pathname, a).href
+      const page = yield* fetchPage(newPage)
+      assert.strictEqual(page.status, 200)
+      const token = /name="csrf" value="([^"]+)"/.exec(page.html)?.[1]!
+      const cookie = page.headers.get("set-cookie")?.split(";")[0]!
+      const done = yield* fetchPage(newPage, {
+        method: "POST",
+        body: new URLSearchParams({ csrf: token, api_key: "sk-after-restart", region: "eu" }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: FLEET }
+      })
+      assert.strictEqual(done.status, 200)
+      const final = yield* callConnect(a, { inputResponses: ACCEPT, requestState: again.message.result.requestState })
+      assert.deepStrictEqual(final.message.result.content, [
+        { type: "text", text: "connected to eu with a key of 16 characters" }
+      ])
     })), 60_000)
 
   it.live("the retry may go to B too, and a store provided in code wins over MRTR_REDIS_URL", () =>
