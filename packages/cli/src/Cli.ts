@@ -44,23 +44,28 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, References } from "effect"
-import { Argument, CliOutput, Command, Flag, type Prompt } from "effect/cli"
-import {
-  type ElicitationHandler,
-  Errors,
-  HttpTransport,
-  McpClient,
-  type RootsHandler,
-  type SamplingHandler,
-  StdioTransport
-} from "@mrtr/client"
-import type { Root } from "@mrtr/protocol"
+import { Argument, CliOutput, Command } from "effect/cli"
+import { Errors, McpClient } from "@mrtr/client"
 import * as AnswersFile from "./AnswersFile.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
 import { clean, colorsFor, roundLines, serverRequestLines, style, taskLine } from "./Report.ts"
 import * as SafeText from "./SafeText.ts"
 import * as SignIn from "./SignIn.ts"
 import * as TerminalUser from "./TerminalUser.ts"
+import {
+  answerFlags,
+  type AnswerFlags,
+  callbackPort,
+  clientId,
+  clientSecret,
+  DEFAULT_TIMEOUT_SECONDS,
+  http,
+  protocol,
+  quietFlag,
+  stdio,
+  timeoutFlag
+} from "./internal/flags.ts"
+import { describeTarget, handlersLayer, rootsFrom, target, transportLayer } from "./internal/target.ts"
 
 /**
  * The version of the `mrtr` command.
@@ -89,147 +94,24 @@ export {
 } from "./Failure.ts"
 
 // -----------------------------------------------------------------------------
-// Transport and answers
+// Target, transport and answers (internal/target.ts), flags (internal/flags.ts)
 // -----------------------------------------------------------------------------
 
-/**
- * Splits a command line into words, honouring single and double quotes and
- * backslash escapes (no other shell syntax): `node "my server.js" --x` →
- * `["node", "my server.js", "--x"]`.
- *
- * @since 0.1.0
- */
-export const splitCommandLine = (line: string): Array<string> => {
-  const words: Array<string> = []
-  let word = ""
-  let started = false
-  let quote: "'" | "\"" | undefined
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!
-    if (quote !== undefined) {
-      if (c === quote) quote = undefined
-      else if (c === "\\" && quote === "\"" && i + 1 < line.length) word += line[++i]
-      else word += c
-    } else if (c === "'" || c === "\"") {
-      quote = c
-      started = true
-    } else if (c === "\\" && i + 1 < line.length) {
-      word += line[++i]
-      started = true
-    } else if (/\s/.test(c)) {
-      if (started) words.push(word)
-      word = ""
-      started = false
-    } else {
-      word += c
-      started = true
-    }
-  }
-  if (started) words.push(word)
-  return words
-}
+export {
+  /** @since 0.1.0 */
+  handlersLayer,
+  /** @since 0.1.0 */
+  splitCommandLine,
+  /** @since 0.1.0 */
+  type Target,
+  /** @since 0.1.0 */
+  target
+} from "./internal/target.ts"
 
-/**
- * Where the server is: exactly one of `--http <url>` / `--stdio "<command>"`.
- *
- * @since 0.1.0
- */
-export type Target =
-  | { readonly _tag: "http"; readonly url: string }
-  | { readonly _tag: "stdio"; readonly command: string; readonly args: ReadonlyArray<string> }
-
-/**
- * Checks the transport flags: exactly one, a valid `http(s)` URL, a
- * non-empty command.
- *
- * @since 0.1.0
- */
-export const target = (flags: {
-  readonly http: Option.Option<string>
-  readonly stdio: Option.Option<string>
-}): Effect.Effect<Target, UsageError> => {
-  if (Option.isSome(flags.http) && Option.isSome(flags.stdio)) {
-    return Effect.fail(new UsageError({ reason: "give either --http <url> or --stdio \"<command>\", not both" }))
-  }
-  if (Option.isSome(flags.http)) {
-    const url = flags.http.value
-    let parsed: URL | undefined
-    try {
-      parsed = new URL(url)
-    } catch {
-      parsed = undefined
-    }
-    if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
-      return Effect.fail(new UsageError({ reason: `--http needs an http(s) URL, got '${url}'` }))
-    }
-    return Effect.succeed({ _tag: "http", url })
-  }
-  if (Option.isSome(flags.stdio)) {
-    const [command, ...args] = splitCommandLine(flags.stdio.value)
-    if (command === undefined) return Effect.fail(new UsageError({ reason: "--stdio needs a command line" }))
-    return Effect.succeed({ _tag: "stdio", command, args })
-  }
-  return Effect.fail(new UsageError({ reason: "give the server: --http <url> or --stdio \"<command>\"" }))
-}
-
-/** The sign-in flags (shared by every subcommand). */
-interface SignInFlags {
-  readonly clientId: Option.Option<string>
-  readonly clientSecret: Option.Option<string>
-  readonly callbackPort: Option.Option<number>
-}
-
-const transportLayer = (t: Target, signIn: SignInFlags) =>
-  t._tag === "http"
-    ? HttpTransport.layerNode({ url: t.url }).pipe(Layer.provide(SignIn.layer({
-      clientId: Option.getOrUndefined(signIn.clientId),
-      clientSecret: Option.getOrUndefined(signIn.clientSecret),
-      callbackPort: Option.getOrUndefined(signIn.callbackPort),
-      interactive: TerminalUser.isInteractive()
-    })))
-    : StdioTransport.layerNode({ command: t.command, args: t.args })
-
-const describeTarget = (t: Target) => t._tag === "http" ? t.url : `stdio: ${[t.command, ...t.args].join(" ")}`
-
-/**
- * The input handlers for a run: answers from the file by key first; then
- * `--root` (or the working directory) for roots and `--sampling-reply` for
- * sampling; then, in a terminal, the person (`TerminalUser`); otherwise the
- * question fails the call (`Unanswered`, exit 3). A file's answer the
- * server refuses (it asks the same key again) is not sent again: the person
- * answers in a terminal (shown the server's reason), otherwise the call
- * fails with `InputHandlerError` quoting the reason (exit 3). The prompts
- * use the `Terminal` in context (`services` provides the stderr one).
- *
- * @since 0.1.0
- */
-export const handlersLayer = (options: {
-  readonly answers: AnswersFile.Answers
-  readonly roots: ReadonlyArray<Root>
-  readonly samplingReply: string | undefined
-  readonly interactive: boolean
-}): Layer.Layer<
-  ElicitationHandler.ElicitationHandler | SamplingHandler.SamplingHandler | RootsHandler.RootsHandler,
-  never,
-  Prompt.Environment
-> => {
-  const reply = options.samplingReply
-  const fallback: AnswersFile.Fallback<Prompt.Environment> = {
-    listRoots: () => Effect.succeed(options.roots),
-    ...(reply === undefined ? {} : { createMessage: () => Effect.succeed(TerminalUser.textReply(reply, "mrtr")) }),
-    ...(options.interactive
-      ? {
-        form: TerminalUser.form,
-        url: TerminalUser.url(),
-        ...(reply === undefined ? { createMessage: TerminalUser.createMessage } : {})
-      }
-      : {})
-  }
-  return AnswersFile.layer(options.answers, fallback)
-}
-
-const rootsFrom = (uris: ReadonlyArray<string>): ReadonlyArray<Root> =>
-  uris.length === 0 ? [TerminalUser.workingDirectory()] : uris.map((uri) => ({ uri }))
+export {
+  /** @since 0.1.0 */
+  DEFAULT_TIMEOUT_SECONDS
+} from "./internal/flags.ts"
 
 // -----------------------------------------------------------------------------
 // Output
@@ -282,49 +164,6 @@ const parseJsonObject = (what: string, text: Option.Option<string>) =>
 // Commands
 // -----------------------------------------------------------------------------
 
-const http = Flag.String("http").pipe(
-  Flag.withMetavar("url"),
-  Flag.withDescription("The server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp"),
-  Flag.optional
-)
-
-const stdio = Flag.String("stdio").pipe(
-  Flag.withMetavar("command"),
-  Flag.withDescription("Spawn a stdio server with this command line, e.g. \"npx tsx server.ts\" (quoted as one argument)"),
-  Flag.optional
-)
-
-const protocol = Flag.Literals("protocol", ["auto", "2026-07-28", "2025-11-25"]).pipe(
-  Flag.withDescription(
-    "The MCP revision to speak: auto (default: probe with server/discover, then 2026-07-28 or 2025-11-25 with initialize), " +
-      "or pin one"
-  ),
-  Flag.withDefault("auto" as const)
-)
-
-/**
- * Default of `--timeout`: 600 seconds for a whole call, answering time
- * included.
- *
- * @since 0.1.0
- */
-export const DEFAULT_TIMEOUT_SECONDS = 600
-
-const timeoutFlag = Flag.Int("timeout").pipe(
-  Flag.withMetavar("seconds"),
-  Flag.withDescription(
-    `Give up when a call has not completed after this many seconds, answering time included (default ${DEFAULT_TIMEOUT_SECONDS}); ` +
-      "a request also gives up after 60 seconds without any message from the server"
-  ),
-  Flag.withDefault(DEFAULT_TIMEOUT_SECONDS)
-)
-
-const quietFlag = Flag.Boolean("quiet").pipe(
-  Flag.withAlias("q"),
-  Flag.withDescription("Do not print the rounds and progress to stderr"),
-  Flag.withDefault(false)
-)
-
 /**
  * The root command; `--http` / `--stdio`, `--protocol`, `--timeout` and
  * `--quiet` (`-q`) are shared by every subcommand (accepted before or after the
@@ -332,21 +171,6 @@ const quietFlag = Flag.Boolean("quiet").pipe(
  *
  * @since 0.1.0
  */
-const clientId = Flag.String("client-id").pipe(
-  Flag.withDescription("Sign in as this pre-registered OAuth client when the server asks for authorization"),
-  Flag.optional
-)
-
-const clientSecret = Flag.String("client-secret").pipe(
-  Flag.withDescription("The pre-registered OAuth client's secret (with --client-id)"),
-  Flag.optional
-)
-
-const callbackPort = Flag.Int("callback-port").pipe(
-  Flag.withDescription(`The loopback port the sign-in redirect comes back to (default ${SignIn.DEFAULT_CALLBACK_PORT})`),
-  Flag.optional
-)
-
 export const mrtr = Command.make("mrtr").pipe(
   Command.withSharedFlags({ http, stdio, protocol, timeout: timeoutFlag, quiet: quietFlag, clientId, clientSecret, callbackPort }),
   Command.withDescription(
@@ -379,39 +203,6 @@ const clientOptions = (seconds: number, protocol: McpClient.Protocol): McpClient
   callTimeout: Duration.seconds(Math.max(1, seconds)),
   protocol
 })
-
-const answerFlags = {
-  answers: Flag.String("answers").pipe(
-    Flag.withMetavar("file.json"),
-    Flag.withDescription(
-      "Answers by input-request key, instead of asking: { \"<key>\": <answer> } where an answer is an ElicitResult, " +
-        "CreateMessageResult or ListRootsResult, or a shorthand: an object = an accepted form's content, " +
-        "\"decline\" / \"cancel\", a string = a sampling reply, an array of URIs = roots"
-    ),
-    Flag.optional
-  ),
-  roots: Flag.String("root").pipe(
-    Flag.withMetavar("uri"),
-    Flag.withDescription("Answer roots/list with this root (repeatable; default: the working directory)"),
-    Flag.atLeast(0)
-  ),
-  samplingReply: Flag.String("sampling-reply").pipe(
-    Flag.withMetavar("text"),
-    Flag.withDescription("Answer every sampling request with this text (default: ask at the terminal)"),
-    Flag.optional
-  ),
-  maxRounds: Flag.Int("max-rounds").pipe(
-    Flag.withDescription("The most requests one call may send, the first included (default 10)"),
-    Flag.withDefault(10)
-  )
-}
-
-interface AnswerFlags {
-  readonly answers: Option.Option<string>
-  readonly roots: ReadonlyArray<string>
-  readonly samplingReply: Option.Option<string>
-  readonly maxRounds: number
-}
 
 /**
  * One line for a `notifications/progress`: `… progress 1/2  "message"`
