@@ -14,7 +14,8 @@
  * baseline); one instance, single use on Redis; one instance behind haproxy;
  * three instances behind haproxy, single use on Redis. On a 2-core machine
  * three instances show cost, not scale: CPU per conversation per instance
- * must stay flat. Not a test: prints a table.
+ * must stay flat (PASS/MISS: the busiest of three at most 1.25x the lone
+ * instance behind haproxy). Not a test: prints a table.
  *
  * Options: `--conversations 2000`. Needs redis-server and haproxy.
  */
@@ -95,7 +96,12 @@ const drive = async (url: string, n: number) => {
 
 const pidsOf = (fleet: Fleet, names: ReadonlyArray<string>) => names.map((name) => fleet.pidOf(name as never))
 
-const measure = async (label: string, fleet: Fleet, url: string, names: ReadonlyArray<string>) => {
+/** What `measure` found: the CPU per conversation each instance spent on the conversations it served. */
+interface Measured {
+  readonly perInstance: ReadonlyArray<number>
+}
+
+const measure = async (label: string, fleet: Fleet, url: string, names: ReadonlyArray<string>): Promise<Measured> => {
   await drive(url, 200) // warm-up
   const pids = pidsOf(fleet, names)
   const cpuBefore = pids.map(cpuMs)
@@ -109,6 +115,24 @@ const measure = async (label: string, fleet: Fleet, url: string, names: Readonly
       `${((total * 1000) / conversations).toFixed(0).padStart(6)} µs CPU/conv  ` +
       `per conversation served, by instance: ${cpu.map((c) => `${((c * 1000 * pids.length) / conversations).toFixed(0)} µs`).join(", ").padEnd(24)} ` +
       `${trips.toFixed(2)} Redis round trips/conv`
+  )
+  return { perInstance: cpu.map((c) => (c * 1000 * pids.length) / conversations) }
+}
+
+/**
+ * The flatness target: behind haproxy, an instance of three spends at most
+ * 1.25x the CPU per conversation it served of the lone instance (the fleet adds
+ * no per-conversation cost that grows with its size).
+ */
+const FLAT_BOUND = 1.25
+
+const flatness = (one: Measured, three: Measured) => {
+  const base = one.perInstance[0]!
+  const worst = Math.max(...three.perInstance)
+  const ratio = worst / base
+  console.log(
+    `\n${ratio <= FLAT_BOUND ? "PASS" : "MISS"}  CPU per conversation per instance stays flat: the busiest of three ` +
+      `${worst.toFixed(0)} µs against one alone ${base.toFixed(0)} µs (${ratio.toFixed(2)}x, target ≤ ${FLAT_BOUND}x)`
   )
 }
 
@@ -129,11 +153,12 @@ const main = async () => {
     await fleet.kill("b")
     await fleet.kill("c")
     await new Promise((r) => setTimeout(r, 1_000))
-    await measure("1 instance behind haproxy, single use on Redis", fleet, fleet.url, ["a"])
+    const one = await measure("1 instance behind haproxy, single use on Redis", fleet, fleet.url, ["a"])
     await fleet.start("b")
     await fleet.start("c")
     await new Promise((r) => setTimeout(r, 1_000))
-    await measure("3 instances behind haproxy, single use on Redis", fleet, fleet.url, INSTANCES)
+    const three = await measure("3 instances behind haproxy, single use on Redis", fleet, fleet.url, INSTANCES)
+    flatness(one, three)
   } finally {
     await fleet.stop()
   }
