@@ -102,7 +102,7 @@ interface Measured {
 }
 
 const measure = async (label: string, fleet: Fleet, url: string, names: ReadonlyArray<string>): Promise<Measured> => {
-  await drive(url, 200) // warm-up
+  await drive(url, 300 * names.length) // warm-up: every instance's JIT, not only the first one's
   const pids = pidsOf(fleet, names)
   const cpuBefore = pids.map(cpuMs)
   const redisBefore = redisCommands(fleet.redis.port)
