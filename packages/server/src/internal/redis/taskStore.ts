@@ -13,8 +13,9 @@
  * - `insert` is one Lua script (trim, count, write, expire, index): durable
  *   in Redis before it returns, as the spec's creation consistency needs.
  * - `modify` is optimistic: read `v` and `r`, apply `f`, then a Lua
- *   compare-and-set writes only if `v` is unchanged (else it reads again, up
- *   to 32 times, then fails `TaskStoreUnavailable` with reason
+ *   compare-and-set writes only if `v` is unchanged (else it reads again
+ *   after a jittered backoff of up to 50 ms, up to 64 times, then fails
+ *   `TaskStoreUnavailable` with reason
  *   `"contention"`); `f` may therefore run more than once. When `f` returns
  *   the record it was given (the same object), nothing is written.
  * - A command that fails, errs or gets no answer within `timeout` is a
@@ -80,7 +81,7 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 return 1
 `
 
-const MAX_ATTEMPTS = 32
+const MAX_ATTEMPTS = 64
 
 /**
  * A fleet-wide `TaskStore` on the `Redis` service (see the module header).
@@ -150,7 +151,8 @@ export const makeTaskStore = (
                 written === 1
                   ? Effect.succeed(value)
                   : n + 1 < MAX_ATTEMPTS
-                  ? attempt(n + 1)
+                  // Lost the race: read again after a jittered backoff (up to 50 ms), so writers spread out.
+                  ? Effect.andThen(Effect.sleep(Duration.millis(Math.random() * Math.min(50, 2 ** n))), attempt(n + 1))
                   : failed("contention", undefined)
             )
           }))
