@@ -89,7 +89,11 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   {@link LegacyOptions}); `false` serves 2026-07-28 only.
  * - `tasks`: defaults of the tasks this server creates (Tasks extension,
  *   SEP-2663, 2026-07-28 only): `ttlMs` (milliseconds from creation, `null` =
- *   unlimited; default 300 000) and `pollIntervalMs` (default 1 000).
+ *   unlimited; default 300 000), `pollIntervalMs` (default 1 000), `leaseMs`
+ *   (how long a running task's owner holds it without renewal, default
+ *   15 000; `MRTR_TASK_LEASE` when absent) and `heartbeatMs` (its renewal,
+ *   default `leaseMs / 3`): past the lease of a crashed owner, any instance
+ *   resumes the task.
  *
  * @since 0.1.0
  */
