@@ -28,7 +28,6 @@ import {
   Effect,
   Layer,
   Option,
-  PubSub,
   Scheduler,
   Scope
 } from "effect"
@@ -53,6 +52,7 @@ import { Engine, Journal, RequestState } from "@mrtr/core"
 import { isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
+import * as FleetBus from "./internal/fleetBus.ts"
 import * as Legacy from "./internal/legacy/dispatch.ts"
 import * as Listen from "./internal/listen.ts"
 import * as ModernReply from "./internal/reply.ts"
@@ -437,26 +437,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     limits: legacyLimits(options.legacy ?? {})
   })
   if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
-  // What other instances publish reaches this instance's listeners (NotificationBus), and back.
+  // This instance's list changes go out on the bus; what other instances publish reaches its listeners.
   const deliverLocally = (uri: string) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
   if (bus !== undefined) {
-    registry.listeners.add((kind) => bus.publish({ _tag: "ListChanged", kind }))
-    yield* bus.listen((notification) => {
-      switch (notification._tag) {
-        case "ResourceUpdated":
-          return deliverLocally(notification.uri)
-        case "ListChanged":
-          // Never through the registry: that would publish it again.
-          return Effect.andThen(
-            PubSub.publish(changes, notification.kind),
-            legacy === undefined ? Effect.void : legacy.listChanged(notification.kind)
-          )
-        case "TaskStatus":
-          return tasks.deliverRemote(notification)
-        default:
-          // A kind this version does not know (a newer instance in a rolling upgrade).
-          return Effect.void
-      }
+    yield* FleetBus.connect(bus, {
+      listeners: registry.listeners,
+      changes,
+      legacy,
+      deliverTask: tasks.deliverRemote
     })
   }
 

@@ -113,6 +113,14 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
   const settle = (taskId: string, patch: Partial<TaskRecord>) =>
     apply(taskId, (record, now) => settled(record, patch, now))
 
+  /**
+   * The end of a round this instance ran: recorded only while the task is
+   * still ours (an instance whose lease lapsed, e.g. its event loop stalled,
+   * and whose task another instance took over, records nothing).
+   */
+  const ended = (taskId: string, transition: (record: TaskRecord, now: number) => TaskRecord | undefined) =>
+    apply(taskId, (record, now) => record.owner === instanceId ? transition(record, now) : undefined)
+
   const failedWith = (taskId: string, cause: Cause.Cause<unknown>) => {
     const failure = Cause.findErrorOption(cause)
     const known = Option.isSome(failure) ? host.toMcpError(failure.value) : undefined
@@ -120,7 +128,10 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
     const logged = known === undefined
       ? Effect.logError("Task failed", cause).pipe(Effect.annotateLogs({ taskId }))
       : Effect.void
-    return Effect.andThen(logged, settle(taskId, { status: "failed", statusMessage: error.message, error }))
+    return Effect.andThen(
+      logged,
+      ended(taskId, (record, now) => settled(record, { status: "failed", statusMessage: error.message, error }, now))
+    )
   }
 
   /** The request context a task's handler sees: the creating call's capabilities and principal, no streaming. */
@@ -164,10 +175,12 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         const value = exit.value
         switch (value._tag) {
           case "Complete":
-            return settle(taskId, { status: "completed", result: { ...value.value, resultType: "complete" } })
+            return ended(taskId, (current, now) =>
+              settled(current, { status: "completed", result: { ...value.value, resultType: "complete" } }, now)
+            )
           case "InputRequired": {
             const inputRequests = value.result.inputRequests ?? {}
-            return apply(taskId, (current, now) => waiting(current, inputRequests, value.journal, now))
+            return ended(taskId, (current, now) => waiting(current, inputRequests, value.journal, now))
           }
           case "Detached":
             // Not run with `detach`: `Task.detach` does nothing inside a task.
@@ -279,7 +292,8 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
 
   /** Claims a task nobody runs (all its answers in, or its instance gone) and runs its next round here. */
   const resume = (taskId: string, claimable: (record: TaskRecord, now: number) => boolean) =>
-    Effect.flatMap(
+    // A round of it running here already (its lease lapsed under a stalled event loop): never a second one.
+    running.has(taskId) ? Effect.void : Effect.flatMap(
       apply(taskId, (record, now) => claimed(record, instanceId, claimable, now, leaseMs)),
       (record) => record === undefined ? Effect.void : launch(record)
     )
