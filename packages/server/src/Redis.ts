@@ -1,8 +1,9 @@
 /**
  * Shared state of a fleet on Redis: the connection (`effect/persistence/Redis`
  * on `@effect/platform-node`'s `NodeRedis`, the `redis` client) and the
- * fleet-wide single-use `ReplayGuard`, `NotificationBus` and
- * `InteractionStore` (URL-mode interaction pages) on it. Imported as
+ * fleet-wide single-use `ReplayGuard`, `NotificationBus`,
+ * `InteractionStore` (URL-mode interaction pages) and `TaskStore` (Tasks
+ * extension; `internal/redis/taskStore.ts`) on it. Imported as
  * `@mrtr/server/Redis`; `McpServer.layer` loads it on demand when
  * `MRTR_REDIS_URL` is set, so a server that never uses Redis never loads the
  * `redis` client (an optional peer dependency).
@@ -41,7 +42,7 @@ import { TaskStore as TaskStoreService, type TaskStore } from "./TaskStore.ts"
 /**
  * Name of the environment variable with the Redis URL
  * (`redis://[[user]:password@]host:port[/db]`, or `rediss://` for TLS).
- * When set, `McpServer.layer` shares single use and notifications, and
+ * When set, `McpServer.layer` shares single use, notifications and tasks, and
  * `InteractionPage.layer` the interaction pages, through this Redis.
  *
  * @since 0.1.0
@@ -50,7 +51,7 @@ export const urlConfigName = "MRTR_REDIS_URL"
 
 /**
  * Counter of failed Redis operations (unreachable, timed out, error reply),
- * by `operation` (`connect`, `redeem`, `publish`, `subscribe`, `interaction`).
+ * by `operation` (`connect`, `redeem`, `publish`, `subscribe`, `interaction`, `task`).
  *
  * @since 0.1.0
  */

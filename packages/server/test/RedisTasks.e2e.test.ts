@@ -4,7 +4,8 @@
  * `MRTR_REQUEST_STATE_KEYS`), as a fleet's: a task whose owner crashed (its
  * lease lapsed, nobody released it) is resumed by the next `tasks/get`, but
  * not while the lease holds; a running owner's heartbeat keeps the task
- * (its step runs once although another instance polls it all along); a task
+ * (its step runs once although another instance polls it all along), and an
+ * owner whose task was taken over records nothing of its round; a task
  * status change on one instance reaches a `subscriptions/listen` stream on
  * another, and so does a list change (`addTool`), to a 2025-11-25 session
  * too; Redis stopped: the task methods answer -32603 "retry later" at once,
@@ -215,6 +216,27 @@ describe("tasks of a fleet on Redis", () => {
       const done = yield* pollUntil(a.url, taskId, (task) => task.status === "completed")
       expect(done.result.content).toEqual([{ type: "text", text: `work-${run} for Ada` }])
       expect(stepRuns.get(run)).toBe(1)
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("an owner whose task another instance took over (its lease lapsed) records nothing of its round", () =>
+    Effect.gen(function*() {
+      // A lease long enough that no heartbeat comes before the round ends: only the round's own check guards it.
+      const a = yield* instance(env({ MRTR_TASK_LEASE: "30 seconds" }))
+      const store = yield* Effect.flatMap(
+        Layer.build(Redis.layerClient({ url: redis.url })),
+        (context) => Effect.provide(Redis.makeTaskStore(), context)
+      )
+      const run = `usurped-${Date.now()}`
+      const taskId = yield* createTask(a.url, "step_then_ask", { run, ms: 1_000 })
+      // Another instance claims it, as after a lapsed lease (its own lease far ahead).
+      yield* store.modify(taskId, (record) => [undefined, { ...record, owner: "usurper", leaseExpiresAt: Date.now() + 60_000 }] as const)
+      // A's round ends: its end is not recorded.
+      for (let i = 0; i < 100 && stepRuns.get(run) !== 1; i++) yield* Effect.sleep("20 millis")
+      yield* Effect.sleep("2 seconds")
+      const record = yield* store.get(taskId)
+      expect(record!.status).toBe("working")
+      expect(record!.owner).toBe("usurper")
+      expect(record!.journal.steps).toEqual({})
     }).pipe(Effect.scoped), 30_000)
 
   it.live("a task status change on one instance reaches a subscriptions/listen stream on another", () =>
