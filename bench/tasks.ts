@@ -4,14 +4,21 @@
  * client polling): for each of `--tasks` tasks run `--concurrency` at a time,
  * `tools/call` (the task is created), `tasks/get` until the handler asks
  * (`input_required`), one `tasks/update` with the answer (its next round
- * runs by replay), `tasks/get` until `completed`. Not a test: prints the
- * median and p95 of one task's life and the tasks completed per second.
+ * runs by replay), `tasks/get` until `completed`. Not a test: prints, for
+ * the in-memory `TaskStore` and for the Redis one (a `redis-server` started
+ * here on a free port), the median and p95 of one task's life, the tasks
+ * completed per second and the server process's CPU (user + system) per
+ * task. The Redis column's CPU is this process's only (the client side of
+ * every Redis command), not redis-server's; the number of `tasks/get` polls
+ * per task depends on timing, so compare columns of one run.
  *
- * Options: `--tasks 2000`, `--concurrency 100`.
+ * Options: `--tasks 2000`, `--concurrency 100`, `--no-redis`.
  */
 import { Effect, Layer, Schema } from "effect"
 import { Elicitation } from "@mrtr/core"
-import { McpHandler, McpServer, Tool } from "@mrtr/server"
+import { McpHandler, McpServer, TaskStore, Tool } from "@mrtr/server"
+import * as Redis from "@mrtr/server/Redis"
+import { startRedis } from "@mrtr/test-support/infra"
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -29,10 +36,11 @@ const askOnce = Tool.make("ask_once", {
     )
 })
 
-const server = McpServer.tools(askOnce).pipe(
-  Layer.provideMerge(McpServer.layer({ name: "bench-tasks", version: "1.0.0", tasks: { pollIntervalMs: 1 } })),
-  Layer.orDie
-)
+const server = (taskStore: Layer.Layer<TaskStore.TaskStore>) =>
+  McpServer.tools(askOnce).pipe(
+    Layer.provideMerge(McpServer.layer({ name: "bench-tasks", version: "1.0.0", tasks: { pollIntervalMs: 1 }, taskStore })),
+    Layer.orDie
+  )
 
 const meta = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -78,21 +86,38 @@ const life = (handler: McpHandler["Service"], n: number) =>
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
-Effect.runPromise(
+const measure = (label: string, taskStore: Layer.Layer<TaskStore.TaskStore>) =>
   Effect.gen(function*() {
     const handler = yield* McpHandler
     // Warm-up.
     yield* Effect.forEach(Array.from({ length: 100 }, (_, i) => i), (n) => life(handler, n), { concurrency })
     const started = performance.now()
+    const cpu = process.cpuUsage()
     const times = yield* Effect.forEach(Array.from({ length: tasks }, (_, i) => i), (n) => life(handler, n), {
       concurrency
     })
+    const used = process.cpuUsage(cpu)
     const seconds = (performance.now() - started) / 1000
     const sorted = [...times].sort((a, b) => a - b)
     console.log(
-      `${tasks} tasks (create, ask, update, replay, complete), ${concurrency} at a time: ` +
+      `${label.padEnd(6)} ${tasks} tasks (create, ask, update, replay, complete), ${concurrency} at a time: ` +
         `median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms per task, ` +
-        `${(tasks / seconds).toFixed(0)} tasks/s`
+        `${(tasks / seconds).toFixed(0)} tasks/s, ${((used.user + used.system) / tasks).toFixed(0)} µs CPU/task`
     )
-  }).pipe(Effect.provide(server), Effect.scoped)
-)
+  }).pipe(Effect.provide(server(taskStore)), Effect.scoped)
+
+const main = async () => {
+  await Effect.runPromise(measure("memory", TaskStore.layerMemory()))
+  if (process.argv.includes("--no-redis")) return
+  const redis = await startRedis()
+  try {
+    await Effect.runPromise(measure("redis", Redis.layerTaskStoreUrl(redis.url).pipe(Layer.orDie)))
+  } finally {
+    await redis.stop()
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

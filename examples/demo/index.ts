@@ -63,7 +63,8 @@ export const script: AnswersFile.Answers = {
 const TOOL_ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
   plan_trip: { from: "Paris", to: "Milan" },
   link_rail_account: { operator: "EuroRail" },
-  book_tickets: { from: "Paris", to: "Zurich" }
+  book_tickets: { from: "Paris", to: "Zurich" },
+  check_timetables: { from: "Lyon", to: "Rome", seconds: 0.5 }
 }
 
 /**

@@ -15,6 +15,12 @@
  *   `Mrtr.step` and whose final confirmation is asked as the task's
  *   `input_required` status. A client without the extension gets the same
  *   questions as plain MRTR rounds.
+ * - `check_timetables` (tool, Tasks extension): a task from the start whose
+ *   one `Mrtr.step` (the operators' timetables) takes `seconds`.
+ *
+ * The task steps log when their body really runs (`step reserve ran for
+ * task:<id>`, `step timetables started/finished for task:<id>`), which the
+ * fleet tests read to tell a replayed step from a re-run one.
  * - `packing_list` (prompt): asks for the traveller's style before writing
  *   the prompt.
  * - `weather://{city}/{date}` (resource template): asks which unit to use.
@@ -25,7 +31,16 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, References, Schema } from "effect"
 import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
-import { type Authorization, HttpTransport, InteractionPage, McpServer, Prompt, Resource, Tool } from "@mrtr/server"
+import {
+  type Authorization,
+  HttpTransport,
+  InteractionPage,
+  McpServer,
+  Prompt,
+  RequestContext,
+  Resource,
+  Tool
+} from "@mrtr/server"
 
 // -- A small rail network: the "real work" of the demo --------------------------
 
@@ -189,9 +204,13 @@ export const bookTickets = Tool.make("book_tickets", {
       const trip = yield* Mrtr.step("route", Effect.sync(() => route(from, to)), Route)
       if (trip.stops.length === 0) return `No rail route from ${from} to ${to}.`
       // The "long" reservation: run once, journaled with the task.
+      const { id } = yield* RequestContext.McpRequest
       const seat = yield* Mrtr.step(
         "reserve",
-        Effect.sleep("300 millis").pipe(Effect.as(`${trip.stops.length}${String.fromCharCode(65 + (name.length % 6))}`)),
+        Effect.logInfo(`step reserve ran for ${String(id)}`).pipe(
+          Effect.andThen(Effect.sleep("300 millis")),
+          Effect.as(`${trip.stops.length}${String.fromCharCode(65 + (name.length % 6))}`)
+        ),
         Schema.String
       )
       const { book } = yield* Elicitation.form({
@@ -200,6 +219,35 @@ export const bookTickets = Tool.make("book_tickets", {
         schema: Confirm
       })
       return book ? `Booked seat ${seat} for ${name}: ${trip.stops.join(" → ")}.` : `Released seat ${seat}.`
+    })
+})
+
+export const checkTimetables = Tool.make("check_timetables", {
+  title: "Check the timetables",
+  description: "Checks the rail operators' timetables for a route (a slow step); runs as a task for clients that support it",
+  parameters: Schema.Struct({
+    from: City,
+    to: City,
+    seconds: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 60 })).annotate({
+      description: "How long the timetables take to check (default 1)"
+    }))
+  }),
+  task: "optional",
+  handler: ({ from, seconds, to }) =>
+    Effect.gen(function*() {
+      const { id } = yield* RequestContext.McpRequest
+      const trip = yield* Mrtr.step(
+        "timetables",
+        Effect.logInfo(`step timetables started for ${String(id)}`).pipe(
+          Effect.andThen(Effect.sleep(`${Math.round((seconds ?? 1) * 1000)} millis`)),
+          Effect.andThen(Effect.logInfo(`step timetables finished for ${String(id)}`)),
+          Effect.as(route(from, to))
+        ),
+        Route
+      )
+      return trip.stops.length === 0
+        ? `No rail route from ${from} to ${to}.`
+        : `Timetables checked: ${trip.stops.join(" → ")}, ${trip.minutes} minutes.`
     })
 })
 
@@ -256,7 +304,7 @@ export const weather = Resource.template({
  */
 export const makeLayer = (pageOptions: InteractionPage.Options = {}) =>
   Layer.mergeAll(
-    McpServer.tools(planTrip, linkRailAccount, bookTickets),
+    McpServer.tools(planTrip, linkRailAccount, bookTickets, checkTimetables),
     McpServer.prompts(packingList),
     McpServer.resources(weather)
   ).pipe(

@@ -9,7 +9,8 @@
  * would: `MRTR_REQUEST_STATE_KEYS` (the shared key ring), `MRTR_REDIS_URL`,
  * `MRTR_SINGLE_USE`. `restart(name, env)` rolls one instance (SIGTERM, then
  * start again on the same port, e.g. with a new key ring); `kill(name)` is
- * SIGKILL. Everything started here is stopped by `stop`, by pid.
+ * SIGKILL; `logsOf(name)` is everything the instance's processes printed
+ * (those stopped or killed included). Everything started here is stopped by `stop`, by pid.
  */
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
@@ -35,6 +36,8 @@ export interface Fleet {
   readonly envOf: (name: InstanceName) => Readonly<Record<string, string>>
   readonly restart: (name: InstanceName, env?: Readonly<Record<string, string>>) => Promise<void>
   readonly kill: (name: InstanceName) => Promise<void>
+  /** The output (stdout and stderr) of every process the instance ran so far, in order. */
+  readonly logsOf: (name: InstanceName) => string
   /** The pid of a running instance's process (for CPU accounting). */
   readonly pidOf: (name: InstanceName) => number
   readonly start: (name: InstanceName) => Promise<void>
@@ -61,6 +64,8 @@ export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => 
     for (const name of INSTANCES) ports[name] = await freePort()
     const envs = {} as Record<InstanceName, Record<string, string>>
     const procs = {} as Record<InstanceName, Proc | undefined>
+    // The output of the instance's earlier processes.
+    const past: Record<InstanceName, string> = { a: "", b: "", c: "" }
     const start = async (name: InstanceName) => {
       procs[name] = await spawnReady(process.execPath, [...sourceNodeArgs, demoServer, "--port", String(ports[name])], {
         env: envs[name],
@@ -71,6 +76,7 @@ export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => 
     }
     const halt = async (name: InstanceName, signal: NodeJS.Signals) => {
       await procs[name]?.stop(signal)
+      past[name] += procs[name]?.output() ?? ""
       procs[name] = undefined
     }
     for (const name of INSTANCES) {
@@ -98,6 +104,7 @@ export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => 
         await start(name)
       },
       kill: (name) => halt(name, "SIGKILL"),
+      logsOf: (name) => past[name] + (procs[name]?.output() ?? ""),
       pidOf: (name) => procs[name]?.pid ?? -1,
       start,
       stop: stopAll

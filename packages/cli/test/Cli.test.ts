@@ -266,7 +266,7 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     assert.strictEqual(result.era, "2026-07-28")
     assert.strictEqual(result.protocolVersion, "2026-07-28")
     assert.deepStrictEqual(result.supportedVersions, ["2026-07-28"])
-    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip", "link_rail_account", "book_tickets"])
+    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip", "link_rail_account", "book_tickets", "check_timetables"])
     assert.deepStrictEqual(result.prompts.map((p: { name: string }) => p.name), ["packing_list"])
     assert.deepStrictEqual(result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate), ["weather://{city}/{date}"])
     // the same (dual-era) server over 2025-11-25: the same lists, the era named first

@@ -113,6 +113,22 @@ export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_red
   incremental: true
 })
 
+/**
+ * Gauge of the redeemed ids a {@link ReplayGuard} holds, by `store`. The
+ * in-memory guard counts exactly what it keeps (expired ids leave as they are
+ * pruned, on use); the Redis guard of `@mrtr/server/Redis` counts, on each
+ * instance, the ids it redeemed first whose state has not expired yet, so
+ * the sum over a fleet approximates the keys Redis holds (an instance that
+ * restarts forgets its part). Process-wide: several guards of one process add up.
+ *
+ * @since 0.2.0
+ */
+export const replayGuardEntries = Metric.gauge("mrtr_replay_guard_entries", {
+  description: "Redeemed single-use requestState ids held by the replay guard (redis: per instance, approximate)"
+})
+
+const memoryEntries = Metric.withAttributes(replayGuardEntries, { store: "memory" })
+
 const memoryFirst = Metric.withAttributes(replayGuardRedemptionsTotal, { outcome: "first", store: "memory" })
 const memoryReplayed = Metric.withAttributes(replayGuardRedemptionsTotal, { outcome: "replayed", store: "memory" })
 
@@ -131,8 +147,11 @@ const positiveInteger = (name: string, value: number): number => {
 const makePool = () => {
   const redeemed = new Map<string, { readonly expiresAt: number; readonly principal: string | undefined }>()
   const perPrincipal = new Map<string, number>()
+  // Ids forgotten since the gauge was last updated (`drained`).
+  let forgotten = 0
   const forget = (jti: string, principal: string | undefined) => {
     redeemed.delete(jti)
+    forgotten++
     if (principal === undefined) return
     const left = (perPrincipal.get(principal) ?? 1) - 1
     if (left === 0) perPrincipal.delete(principal)
@@ -140,6 +159,11 @@ const makePool = () => {
   }
   return {
     has: (jti: string) => redeemed.has(jti),
+    drained: () => {
+      const n = forgotten
+      forgotten = 0
+      return n
+    },
     size: () => redeemed.size,
     countOf: (principal: string) => perPrincipal.get(principal) ?? 0,
     add: (jti: string, expiresAt: number, principal: string | undefined) => {
@@ -218,17 +242,28 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
             const now = clock.currentTimeMillisUnsafe()
             const pool = principal === undefined ? anonymous : authenticated
             pool.pruneHead(now)
-            if (pool.has(jti)) return Effect.as(Metric.update(memoryReplayed, 1), false)
+            const gone = pool.drained()
+            const pruned = gone === 0 ? Effect.void : Metric.modify(memoryEntries, -gone)
+            if (pool.has(jti)) return Effect.as(Effect.andThen(pruned, Metric.update(memoryReplayed, 1)), false)
             if (principal !== undefined && pool.countOf(principal) >= maxPerPrincipal) {
               pool.sweep(now)
-              if (pool.countOf(principal) >= maxPerPrincipal) return full("principal", maxPerPrincipal)
+              if (pool.countOf(principal) >= maxPerPrincipal) {
+                return Effect.andThen(Metric.modify(memoryEntries, -pool.drained() - gone), full("principal", maxPerPrincipal))
+              }
             }
             if (pool.size() >= maxEntries) {
               pool.sweep(now)
-              if (pool.size() >= maxEntries) return full(principal === undefined ? "anonymous" : "principal", maxEntries)
+              if (pool.size() >= maxEntries) {
+                return Effect.andThen(
+                  Metric.modify(memoryEntries, -pool.drained() - gone),
+                  full(principal === undefined ? "anonymous" : "principal", maxEntries)
+                )
+              }
             }
             pool.add(jti, expiresAt, principal)
-            return Effect.as(Metric.update(memoryFirst, 1), true)
+            // Ids pruned by this redemption (before or in a sweep) leave, the new one comes in.
+            const delta = 1 - gone - pool.drained()
+            return Effect.as(Effect.andThen(Metric.modify(memoryEntries, delta), Metric.update(memoryFirst, 1)), true)
           })
       })
     })

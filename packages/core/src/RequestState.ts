@@ -78,6 +78,8 @@ export {
   type ReplayGuardMemoryOptions,
   /** @since 0.1.0 */
   ReplayGuardUnavailable,
+  /** @since 0.2.0 */
+  replayGuardEntries,
   /** @since 0.1.0 */
   replayGuardFullTotal,
   /** @since 0.1.0 */

@@ -52,6 +52,7 @@ import { Engine, Journal, RequestState } from "@mrtr/core"
 import { isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
+import * as FleetBus from "./internal/fleetBus.ts"
 import * as Legacy from "./internal/legacy/dispatch.ts"
 import * as Listen from "./internal/listen.ts"
 import * as ModernReply from "./internal/reply.ts"
@@ -88,7 +89,11 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   {@link LegacyOptions}); `false` serves 2026-07-28 only.
  * - `tasks`: defaults of the tasks this server creates (Tasks extension,
  *   SEP-2663, 2026-07-28 only): `ttlMs` (milliseconds from creation, `null` =
- *   unlimited; default 300 000) and `pollIntervalMs` (default 1 000).
+ *   unlimited; default 300 000), `pollIntervalMs` (default 1 000), `leaseMs`
+ *   (how long a running task's owner holds it without renewal, default
+ *   15 000; `MRTR_TASK_LEASE` when absent) and `heartbeatMs` (its renewal,
+ *   default `leaseMs / 3`): past the lease of a crashed owner, any instance
+ *   resumes the task.
  *
  * @since 0.1.0
  */
@@ -346,6 +351,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       : tasks.create(task, Journal.empty)
   }
 
+  const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
   const tasks = yield* makeTasks({
     store: yield* TaskStore.TaskStore,
     scope: yield* Effect.scope,
@@ -358,7 +364,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return call instanceof McpError || call instanceof Registry.ResourceNotFound ? undefined : call.handler
     },
     toMcpError: (error) => toMcpError(error) ?? userSaidNo(error)
-  })
+  }, bus === undefined ? undefined : bus.publish)
 
   const listen = (parsed: Parsed, principal: string | undefined): Reply =>
     Listen.listen(parsed, changes, principal, tasks.notifications)
@@ -431,10 +437,16 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     limits: legacyLimits(options.legacy ?? {})
   })
   if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
-  // What other instances publish reaches this instance's listeners (NotificationBus).
+  // This instance's list changes go out on the bus; what other instances publish reaches its listeners.
   const deliverLocally = (uri: string) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
-  const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
-  if (bus !== undefined) yield* bus.listen((notification) => deliverLocally(notification.uri))
+  if (bus !== undefined) {
+    yield* FleetBus.connect(bus, {
+      listeners: registry.listeners,
+      changes,
+      legacy,
+      deliverTask: tasks.deliverRemote
+    })
+  }
 
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
     if (legacy !== undefined && Era.classify(incoming) === "legacy") return legacy.handle(incoming)
@@ -493,9 +505,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * `RequestState.RequestStateCodecOptions`; e.g.
  * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`)
  * or a whole codec Layer (which brings its own `ReplayGuard`). `taskStore`
- * is where tasks live (default `TaskStore.layerMemory()`, one per server);
- * servers that share one (with the same key ring and `audience`) resume each
- * other's tasks.
+ * is where tasks live (default: the Redis store of `@mrtr/server/Redis`
+ * when `MRTR_REDIS_URL` is set, else `TaskStore.layerMemory()`, one per
+ * server); servers that share one (with the same key ring and `audience`)
+ * resume each other's tasks, including those of an instance that crashed,
+ * once its lease has passed (`tasks.leaseMs`, or `MRTR_TASK_LEASE` as a
+ * duration such as `15 seconds`, when the option is absent).
  *
  * Single use (from configuration or options) redeems through a
  * `ReplayGuard` provided to this layer if any; else through the Redis guard
@@ -505,8 +520,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * unreachable at start-up; afterwards an unreachable Redis fails only the
  * retries that carry a single-use `requestState` (-32603, retry later).
  * With `MRTR_REDIS_URL` set, `resourceUpdated` is also published on Redis
- * pub/sub (`NotificationBus`), so sessions on every instance hear it; a
- * `NotificationBus` provided to this layer wins.
+ * pub/sub (`NotificationBus`), so sessions on every instance hear it, and
+ * so are list changes (`addTool`, `removeTool`, ...) and task status changes
+ * (`notifications/tasks` of `subscriptions/listen`); a `NotificationBus`
+ * provided to this layer wins.
  *
  * @since 0.1.0
  */
@@ -519,10 +536,18 @@ export const layer = <E = never>(
     readonly taskStore?: Layer.Layer<TaskStore.TaskStore> | undefined
   }
 ): Layer.Layer<McpServer | McpHandler, Config.ConfigError | RedisError | E> => {
-  const server = Layer.effect(McpServer, make(options))
+  const server = Layer.effect(
+    McpServer,
+    Effect.flatMap(SharedState.taskLeaseConfig, (lease) =>
+      make(
+        options.tasks?.leaseMs !== undefined || Option.isNone(lease)
+          ? options
+          : { ...options, tasks: { ...options.tasks, leaseMs: lease.value } }
+      ))
+  )
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes })))
   const requestState = options.requestState
-  const taskStore = options.taskStore ?? TaskStore.layerMemory()
+  const taskStore = options.taskStore ?? SharedState.taskStoreLayer
   const withGuard = (singleUse: boolean, codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E>) =>
     singleUse ? Layer.provide(codec, SharedState.replayGuardLayer) : codec
   const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | RedisError | E> = requestState === undefined

@@ -15,6 +15,8 @@
  *   ...); the client still sees one frozen `-32602 Invalid requestState`.
  * - `mrtr_replay_guard_redemptions_total{outcome, store}`,
  *   `mrtr_replay_guard_full_total{scope}`, `mrtr_redis_errors_total{operation}`.
+ * - `mrtr_replay_guard_entries{store}` (gauge): redeemed ids the guard holds.
+ * - `mrtr_tasks_total{status}`: task status changes (Tasks extension).
  *
  * Span: `mrtr.round` per MRTR request, with `mrtr.method`, `mrtr.target`,
  * `mrtr.round` (for `input_required` the round it asks, 1 for the first;
@@ -31,6 +33,7 @@
  * @since 0.1.0
  */
 import { Effect, Metric } from "effect"
+import { RequestState } from "@mrtr/core"
 import { PrometheusMetrics } from "effect/observability"
 
 /**
@@ -91,3 +94,27 @@ export const recordRound = (method: string, first: boolean, complete: boolean, r
  * @since 0.1.0
  */
 export const prometheusText: Effect.Effect<string> = PrometheusMetrics.format()
+
+/**
+ * Counter of task status changes, by `status` (`working`, `input_required`,
+ * `completed`, `failed`, `cancelled`): each task counts once in `working`
+ * when created, then once per change to another status, on the instance
+ * that made it (a resumed `input_required` → `working` counts again). In a
+ * fleet sum across instances; created minus terminal is the tasks in flight.
+ *
+ * @since 0.2.0
+ */
+export const tasksTotal = Metric.counter("mrtr_tasks_total", {
+  description: "Task status changes (Tasks extension), by the status entered",
+  incremental: true
+})
+
+/**
+ * Gauge of the redeemed single-use ids a replay guard holds, by `store`
+ * (`memory`: exact; `redis`: this instance's first redemptions not yet
+ * expired, so the fleet's sum approximates what Redis holds); defined in
+ * `@mrtr/core`'s `ReplayGuard`.
+ *
+ * @since 0.2.0
+ */
+export const replayGuardEntries = RequestState.replayGuardEntries

@@ -1,8 +1,9 @@
 /**
  * Shared state of a fleet on Redis: the connection (`effect/persistence/Redis`
  * on `@effect/platform-node`'s `NodeRedis`, the `redis` client) and the
- * fleet-wide single-use `ReplayGuard`, `NotificationBus` and
- * `InteractionStore` (URL-mode interaction pages) on it. Imported as
+ * fleet-wide single-use `ReplayGuard`, `NotificationBus`,
+ * `InteractionStore` (URL-mode interaction pages) and `TaskStore` (Tasks
+ * extension; `internal/redis/taskStore.ts`) on it. Imported as
  * `@mrtr/server/Redis`; `McpServer.layer` loads it on demand when
  * `MRTR_REDIS_URL` is set, so a server that never uses Redis never loads the
  * `redis` client (an optional peer dependency).
@@ -34,11 +35,14 @@ import * as Redis from "effect/persistence/Redis"
 import { InteractionStore, RequestState } from "@mrtr/core"
 import { SecureRandom } from "effect/crypto"
 import { NotificationBus } from "./NotificationBus.ts"
+import { makeEntryCounter } from "./internal/redis/guardEntries.ts"
+import * as RedisTaskStore from "./internal/redis/taskStore.ts"
+import { TaskStore as TaskStoreService, type TaskStore } from "./TaskStore.ts"
 
 /**
  * Name of the environment variable with the Redis URL
  * (`redis://[[user]:password@]host:port[/db]`, or `rediss://` for TLS).
- * When set, `McpServer.layer` shares single use and notifications, and
+ * When set, `McpServer.layer` shares single use, notifications and tasks, and
  * `InteractionPage.layer` the interaction pages, through this Redis.
  *
  * @since 0.1.0
@@ -47,7 +51,7 @@ export const urlConfigName = "MRTR_REDIS_URL"
 
 /**
  * Counter of failed Redis operations (unreachable, timed out, error reply),
- * by `operation` (`connect`, `redeem`, `publish`, `subscribe`, `interaction`).
+ * by `operation` (`connect`, `redeem`, `publish`, `subscribe`, `interaction`, `task`).
  *
  * @since 0.1.0
  */
@@ -148,13 +152,16 @@ const redeemed = (outcome: "first" | "replayed") =>
  * key was set (the first redemption anywhere in the fleet), `false` when it
  * existed. Fails with `ReplayGuardUnavailable` (never `false`, never a
  * hang) when Redis does not answer within `timeout` or answers an error.
+ * Each first redemption counts in `mrtr_replay_guard_entries{store="redis"}`
+ * until its state expires (this instance's share, kept current every second
+ * while the guard's scope, when it has one, is open).
  *
  * @since 0.1.0
  */
 export const makeReplayGuard = (
   options?: ReplayGuardOptions
 ): Effect.Effect<RequestState.ReplayGuard["Service"], never, Redis.Redis> =>
-  Effect.map(Effect.service(Redis.Redis), (redis) => {
+  Effect.map(Effect.zip(Effect.service(Redis.Redis), makeEntryCounter), ([redis, entries]) => {
     const prefix = options?.prefix ?? "mrtr:jti:"
     const timeout = Duration.fromInputUnsafe(options?.timeout ?? "1 second")
     return RequestState.ReplayGuard.of({
@@ -167,7 +174,10 @@ export const makeReplayGuard = (
           Effect.catchTag("RedisError", (error) => unavailable(String(error.cause), error.cause)),
           Effect.flatMap((reply) => {
             const first = reply === "OK"
-            return Effect.as(redeemed(first ? "first" : "replayed"), first)
+            return Effect.as(
+              first ? Effect.andThen(entries.added(expiresAt), redeemed("first")) : redeemed("replayed"),
+              first
+            )
           })
         )
     })
@@ -194,11 +204,18 @@ export const layerReplayGuardUrl = (
 ): Layer.Layer<RequestState.ReplayGuard, Redis.RedisError> =>
   layerReplayGuard(options).pipe(Layer.provide(layerClient({ url })))
 
-const BusMessage = Schema.fromJsonString(Schema.Struct({
-  origin: Schema.String,
-  _tag: Schema.Literal("ResourceUpdated"),
-  uri: Schema.String
-}))
+// Every kind of `NotificationBus.Notification`, tagged with the publishing instance.
+const BusMessage = Schema.fromJsonString(Schema.Union([
+  Schema.Struct({ origin: Schema.String, _tag: Schema.Literal("ResourceUpdated"), uri: Schema.String }),
+  Schema.Struct({ origin: Schema.String, _tag: Schema.Literal("ListChanged"), kind: Schema.Literals(["tools", "prompts", "resources"]) }),
+  Schema.Struct({
+    origin: Schema.String,
+    _tag: Schema.Literal("TaskStatus"),
+    taskId: Schema.String,
+    principal: Schema.optionalKey(Schema.String),
+    task: Schema.Record(Schema.String, Schema.Unknown)
+  })
+]))
 const decodeBusMessage = Schema.decodeUnknownOption(BusMessage)
 const encodeBusMessage = Schema.encodeSync(BusMessage)
 
@@ -216,7 +233,8 @@ export interface NotificationBusOptions {
 
 /**
  * A fleet-wide {@link NotificationBus} on Redis pub/sub: `publish` is
- * `PUBLISH <channel> {"origin","_tag","uri"}`, `listen` subscribes to the
+ * `PUBLISH <channel> {"origin","_tag",...}` (each kind of
+ * `NotificationBus.Notification` as JSON), `listen` subscribes to the
  * channel and skips the instance's own messages (and malformed ones). A
  * publish that fails is logged and counted (`operation: "publish"`), never
  * failed: the local delivery has happened already.
@@ -240,7 +258,7 @@ export const layerNotificationBus = (
         )
       return NotificationBus.of({
         publish: (notification) =>
-          redis.send("PUBLISH", channel, encodeBusMessage({ origin, ...notification })).pipe(
+          redis.send("PUBLISH", channel, encodeBusMessage({ origin, ...notification } as typeof BusMessage.Type)).pipe(
             Effect.timeout("1 second"),
             Effect.catchTag("RedisError", failed("publish")),
             Effect.catchTag("TimeoutError", () => failed("publish")(new Redis.RedisError({ cause: "timeout" }))),
@@ -252,7 +270,8 @@ export const layerNotificationBus = (
               Effect.forever(Effect.flatMap(Queue.take(queue), (message) => {
                 const decoded = decodeBusMessage(message.message)
                 if (decoded._tag === "None" || decoded.value.origin === origin) return Effect.void
-                return deliver({ _tag: "ResourceUpdated", uri: decoded.value.uri })
+                const { origin: _, ...notification } = decoded.value
+                return deliver(notification)
               })).pipe(Effect.catch((error) => failed("subscribe")(error as Redis.RedisError)))
             )).pipe(Effect.asVoid)
       })
@@ -540,3 +559,50 @@ export const layerInteractionStoreUrl = (
   options?: InteractionStoreOptions
 ): Layer.Layer<InteractionStore.InteractionStore, Redis.RedisError> =>
   layerInteractionStore(options).pipe(Layer.provide(layerClient({ url })))
+
+// -- Tasks (SEP-2663) ----------------------------------------------------------
+
+/**
+ * Options of the Redis `TaskStore` ({@link makeTaskStore}): `prefix` (default
+ * `"mrtr:task:"`, shared by the fleet), `maxTasks` (most live tasks,
+ * fleet-wide, default 10,000; past it `TaskStoreFull`, -32603), `timeout`
+ * (most time one command may take, default 1 second).
+ *
+ * @since 0.2.0
+ */
+export type TaskStoreOptions = RedisTaskStore.TaskStoreOptions
+
+/**
+ * A fleet-wide `TaskStore` on the `Redis` service: each task a hash
+ * `<prefix><taskId>` (`v` version, `r` the record as JSON) expiring at
+ * `createdAt + ttlMs` (`PEXPIREAT`; none for `ttlMs: null`), counted for
+ * `maxTasks` in the sorted set `<prefix>index`. `insert` is one Lua script,
+ * durable before it returns; `modify` an optimistic compare-and-set on `v`
+ * (its `f` may run more than once). A command that fails or gets no answer
+ * within `timeout` fails with `TaskStore.TaskStoreUnavailable` (JSON-RPC
+ * -32603 "retry later"), counted in `mrtr_redis_errors_total{operation="task"}`
+ * and logged at Warning. A single Redis, not Redis Cluster. Throws a
+ * `RangeError` for a `maxTasks` that is not a positive integer.
+ *
+ * @since 0.2.0
+ */
+export const makeTaskStore: (
+  options?: TaskStoreOptions
+) => Effect.Effect<TaskStore["Service"], never, Redis.Redis> = RedisTaskStore.makeTaskStore
+
+/**
+ * The Redis `TaskStore` as a Layer on a provided `Redis` service.
+ *
+ * @since 0.2.0
+ */
+export const layerTaskStore = (options?: TaskStoreOptions): Layer.Layer<TaskStore, never, Redis.Redis> =>
+  Layer.effect(TaskStoreService, makeTaskStore(options))
+
+/**
+ * The Redis `TaskStore` with its own connection to `url` (what
+ * `McpServer.layer` uses when `MRTR_REDIS_URL` is set).
+ *
+ * @since 0.2.0
+ */
+export const layerTaskStoreUrl = (url: string, options?: TaskStoreOptions): Layer.Layer<TaskStore, Redis.RedisError> =>
+  layerTaskStore(options).pipe(Layer.provide(layerClient({ url })))

@@ -11,13 +11,20 @@
  * steps, the outstanding `inputRequests` with the answers received for them,
  * the final `result` or `error`, and `owner`, the instance whose fiber runs
  * the handler right now (absent while the task waits for input: no fiber
- * exists then, the state is all here).
+ * exists then, the state is all here) with `leaseExpiresAt`, until when its
+ * claim holds: the owner renews it while it runs (a heartbeat), so a
+ * `working` task whose owner crashed (SIGKILL, no release) counts as orphaned
+ * once the lease has passed, and the next `tasks/get` or `tasks/update` on
+ * any instance resumes it by replay.
  *
  * {@link layerMemory} (the default) keeps records in process memory, bounded
  * by count (`maxTasks`) and time (each record goes at `createdAt + ttlMs`,
  * found lazily on access and by a periodic sweep). A deployment swaps in a
- * shared store (Redis) by providing another Layer; `modify` must then be
- * atomic (a transaction or a compare-and-set loop).
+ * shared store (`@mrtr/server/Redis`'s `layerTaskStore`, which
+ * `McpServer.layer` uses when `MRTR_REDIS_URL` is set) by providing another
+ * Layer; `modify` must then be atomic (a transaction or a compare-and-set
+ * loop), and a store that cannot be reached fails with
+ * {@link TaskStoreUnavailable} (JSON-RPC -32603, retry later).
  *
  * Gotcha: `insert` must be durable before it returns: the server answers
  * `CreateTaskResult` only after it, and the spec requires `tasks/get` to find
@@ -63,6 +70,8 @@ export interface TaskRecord {
   readonly ttlMs: number | null
   readonly pollIntervalMs: number
   readonly owner?: string | undefined
+  /** Epoch milliseconds until which `owner`'s claim holds (renewed by its heartbeat); absent: no lease (held until released). */
+  readonly leaseExpiresAt?: number | undefined
   readonly call: TaskCall
   readonly journal: Journal.Journal
   readonly inputRequests: Readonly<Record<string, InputRequest>>
@@ -87,7 +96,28 @@ export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStor
 }
 
 /**
- * The store. Every operation sees only records that have not expired.
+ * A shared store (e.g. Redis) did not answer: unreachable, timed out, an
+ * error reply, or a record that kept changing under a `modify`. `store` names
+ * it (`"redis"`), `reason` says what failed (for the log; never sent to
+ * clients). Nothing was written. The server answers the task method (or the
+ * `tools/call` creating a task) with JSON-RPC `-32603` (InternalError) and
+ * this error's fixed message, so the client may retry later.
+ *
+ * @since 0.2.0
+ */
+export class TaskStoreUnavailable extends Schema.TaggedError<TaskStoreUnavailable>()("TaskStoreUnavailable", {
+  store: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return "The server's task store is unavailable; retry later"
+  }
+}
+
+/**
+ * The store. Every operation sees only records that have not expired, and
+ * fails with {@link TaskStoreUnavailable} when a shared store cannot answer
+ * (the memory store never does).
  *
  * - `insert`: adds a new record, durably; fails with {@link TaskStoreFull}.
  * - `get`: the record, or `undefined` for an unknown or expired id.
@@ -99,13 +129,13 @@ export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStor
  * @since 0.1.0
  */
 export class TaskStore extends Context.Service<TaskStore, {
-  readonly insert: (record: TaskRecord) => Effect.Effect<void, TaskStoreFull>
-  readonly get: (taskId: string) => Effect.Effect<TaskRecord | undefined>
+  readonly insert: (record: TaskRecord) => Effect.Effect<void, TaskStoreFull | TaskStoreUnavailable>
+  readonly get: (taskId: string) => Effect.Effect<TaskRecord | undefined, TaskStoreUnavailable>
   readonly modify: <A>(
     taskId: string,
     f: (record: TaskRecord) => readonly [A, TaskRecord]
-  ) => Effect.Effect<A | undefined>
-  readonly remove: (taskId: string) => Effect.Effect<void>
+  ) => Effect.Effect<A | undefined, TaskStoreUnavailable>
+  readonly remove: (taskId: string) => Effect.Effect<void, TaskStoreUnavailable>
 }>()("@mrtr/server/TaskStore") {}
 
 /**
@@ -120,7 +150,13 @@ export interface MemoryOptions {
   readonly sweepInterval?: Duration.Input | undefined
 }
 
-const expired = (record: TaskRecord, now: number): boolean =>
+/**
+ * Whether `record` has expired at `now` (epoch ms): `createdAt + ttlMs`
+ * passed; never for `ttlMs: null`.
+ *
+ * @since 0.2.0
+ */
+export const expired = (record: TaskRecord, now: number): boolean =>
   record.ttlMs !== null && now >= record.createdAt + record.ttlMs
 
 /**

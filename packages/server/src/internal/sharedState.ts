@@ -1,14 +1,17 @@
 /**
- * Which `ReplayGuard` the server's default configuration uses: the Redis one
- * (`../Redis.ts`, loaded on demand so the `redis` client is only imported
- * when it is used) when `MRTR_REDIS_URL` is set, else the in-memory one; and
- * whether single use is on by configuration (`MRTR_SINGLE_USE`).
+ * Which `ReplayGuard`, `NotificationBus`, `InteractionStore` and `TaskStore`
+ * the server's default configuration uses: the Redis ones (`../Redis.ts`,
+ * loaded on demand so the `redis` client is only imported when it is used)
+ * when `MRTR_REDIS_URL` is set, else the in-memory ones; whether single use
+ * is on by configuration (`MRTR_SINGLE_USE`); the task lease
+ * (`MRTR_TASK_LEASE`).
  * Source: DESIGN.md, "Services a deployment swaps".
  */
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
 import type { RedisError } from "effect/persistence/Redis"
 import { InteractionStore, RequestState } from "@mrtr/core"
 import { NotificationBus } from "../NotificationBus.ts"
+import * as TaskStore from "../TaskStore.ts"
 
 /** `MRTR_SINGLE_USE` (a boolean: `true`/`false`, `yes`/`no`, `1`/`0`; default false). */
 export const singleUseConfigName = "MRTR_SINGLE_USE"
@@ -85,3 +88,30 @@ export const interactionStoreLayer: Layer.Layer<
             (Redis) => Redis.layerInteractionStoreUrl(Redacted.value(url.value))
           )))
 )
+
+/**
+ * The task store of the default configuration: Redis when `MRTR_REDIS_URL`
+ * is set (and not empty), so every instance of a fleet sees, answers and
+ * resumes every task; else in memory.
+ */
+export const taskStoreLayer: Layer.Layer<TaskStore.TaskStore, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.flatMap(redisUrl, (url) =>
+    Option.isNone(url)
+      ? Effect.succeed(TaskStore.layerMemory())
+      : Effect.map(
+        Effect.promise(() => import("../Redis.ts")),
+        (Redis) => Redis.layerTaskStoreUrl(Redacted.value(url.value))
+      ))
+)
+
+/**
+ * `MRTR_TASK_LEASE`: how long a task's owner holds it without renewing (a
+ * duration, e.g. `15 seconds`; see `TaskOptions.leaseMs`); absent: the
+ * server's option or its default.
+ */
+export const taskLeaseConfigName = "MRTR_TASK_LEASE"
+
+/** The task lease from configuration, in milliseconds, if set. */
+export const taskLeaseConfig: Config.Config<Option.Option<number>> = Config.option(
+  Config.Duration(taskLeaseConfigName)
+).pipe(Config.map(Option.map(Duration.toMillis)))

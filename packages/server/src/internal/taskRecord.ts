@@ -45,6 +45,7 @@ export const settled = (record: TaskRecord, patch: Partial<TaskRecord>, now: num
     ...record,
     ...patch,
     owner: undefined,
+    leaseExpiresAt: undefined,
     inputRequests: dictionary(),
     answers: dictionary(),
     lastUpdatedAt: now
@@ -61,6 +62,7 @@ export const waiting = (
     ...record,
     status: "input_required",
     owner: undefined,
+    leaseExpiresAt: undefined,
     journal,
     inputRequests,
     answers: dictionary(),
@@ -94,20 +96,41 @@ export const answered = (
 export const allAnswered = (record: TaskRecord): boolean =>
   record.status === "input_required" && Object.keys(record.inputRequests).length === 0
 
-/** A `working` task whose fiber is gone (its instance stopped and released it). */
-export const orphaned = (record: TaskRecord): boolean => record.status === "working" && record.owner === undefined
+/** Nobody runs the task at `now`: no owner, or the owner's lease has passed (it crashed without releasing it). */
+export const unowned = (record: TaskRecord, now: number): boolean =>
+  record.owner === undefined || (record.leaseExpiresAt !== undefined && record.leaseExpiresAt <= now)
 
-/** `owner` runs the task's next round: `working`, when nobody runs it and `claimable` holds. */
+/** A `working` task whose fiber is gone at `now`: released by a stopped instance, or its owner's lease expired. */
+export const orphaned = (record: TaskRecord, now: number): boolean => record.status === "working" && unowned(record, now)
+
+/**
+ * `owner` runs the task's next round, holding it for `leaseMs`: `working`,
+ * when nobody runs it (see {@link unowned}) and `claimable` holds.
+ */
 export const claimed = (
   record: TaskRecord,
   owner: string,
-  claimable: (record: TaskRecord) => boolean,
-  now: number
+  claimable: (record: TaskRecord, now: number) => boolean,
+  now: number,
+  leaseMs: number
 ): TaskRecord | undefined =>
-  isTerminalStatus(record.status) || record.owner !== undefined || !claimable(record)
+  isTerminalStatus(record.status) || !unowned(record, now) || !claimable(record, now)
     ? undefined
-    : { ...record, status: "working", owner, inputRequests: dictionary(), lastUpdatedAt: now }
+    : {
+      ...record,
+      status: "working",
+      owner,
+      leaseExpiresAt: now + leaseMs,
+      inputRequests: dictionary(),
+      lastUpdatedAt: now
+    }
+
+/** `owner`'s heartbeat: its lease runs `leaseMs` from `now`; `undefined` when it no longer owns the task. */
+export const renewed = (record: TaskRecord, owner: string, now: number, leaseMs: number): TaskRecord | undefined =>
+  record.owner === owner && !isTerminalStatus(record.status) ? { ...record, leaseExpiresAt: now + leaseMs } : undefined
 
 /** `owner` stops without finishing the task: another instance may resume it. */
 export const released = (record: TaskRecord, owner: string): TaskRecord | undefined =>
-  record.owner === owner && !isTerminalStatus(record.status) ? { ...record, owner: undefined } : undefined
+  record.owner === owner && !isTerminalStatus(record.status)
+    ? { ...record, owner: undefined, leaseExpiresAt: undefined }
+    : undefined

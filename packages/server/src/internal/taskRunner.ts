@@ -8,31 +8,45 @@
  * takes the last answer).
  *
  * Every change goes through {@link Runner.apply}: one atomic `modify` of the
- * store with a transition of `taskRecord.ts`, then a notification to this
- * instance's `subscriptions/listen` streams.
+ * store with a transition of `taskRecord.ts`, then `announce` (this
+ * instance's `subscriptions/listen` streams and, through the
+ * `NotificationBus`, the other instances'), counted in `mrtr_tasks_total`.
  *
  * Gotchas: a round's fiber is forked into the server's scope: when the
  * server stops, it is interrupted and the task released (`owner` cleared) so
  * another instance resumes it by replay. A watchdog interrupts the fiber when
  * the task's TTL passes, or once it is terminal or gone elsewhere (cancelled
  * on another instance), checking every poll interval (kept within 100 ms–1 s).
+ * While a round runs, its owner renews the task's lease every `heartbeatMs`
+ * (default a third of `leaseMs`, 15 s); an owner that crashed (SIGKILL)
+ * stops renewing, and once the lease has passed any instance may claim the
+ * task and re-run the round by replay (its unfinished step runs again). An
+ * owner whose renewal finds the task claimed by another stops its fiber. A
+ * store that cannot answer while a round ends (`TaskStoreUnavailable`) is
+ * logged; the lease then lapses and the task is resumed like a crashed one.
  * Source: ext-tasks `specification/draft/tasks.md` §Task Creation, §Task Status.
  */
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, PubSub, Schedule, type Scope } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Option, Schedule, type Scope } from "effect"
 import * as SecureRandom from "effect/crypto/SecureRandom"
 import { ErrorCode, type InputResponses, isTerminalStatus, McpError, type RequestId } from "@mrtr/protocol"
 import { Engine, type Journal } from "@mrtr/core"
 import { McpRequest } from "../RequestContext.ts"
-import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull } from "../TaskStore.ts"
-import { claimed, dictionary, released, settled, taskFields, waiting } from "./taskRecord.ts"
+import { tasksTotal } from "../Observability.ts"
+import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../TaskStore.ts"
+import { claimed, dictionary, released, renewed, settled, taskFields, waiting } from "./taskRecord.ts"
 
 /**
  * Task defaults of a server: `ttlMs` (milliseconds from creation, `null` =
- * unlimited; default 300 000) and `pollIntervalMs` (default 1 000).
+ * unlimited; default 300 000), `pollIntervalMs` (default 1 000), `leaseMs`
+ * (how long an owner's claim on a running task holds without renewal,
+ * default 15 000) and `heartbeatMs` (how often the owner renews it, default
+ * `leaseMs / 3`; keep it well below `leaseMs`).
  */
 export interface TaskOptions {
   readonly ttlMs?: number | null | undefined
   readonly pollIntervalMs?: number | undefined
+  readonly leaseMs?: number | undefined
+  readonly heartbeatMs?: number | undefined
 }
 
 /** What the task runtime needs from the server that hosts it. */
@@ -55,27 +69,57 @@ export interface TaskHost {
 /** The runner of one instance (see {@link makeRunner}). */
 export type Runner = ReturnType<typeof makeRunner>
 
-/** Builds the runner of one server instance; `changes` receives every record this instance changes. */
-export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) => {
+const countStatus = (status: string) => Metric.update(Metric.withAttributes(tasksTotal, { status }), 1)
+
+/** Builds the runner of one server instance; `announce` receives every record this instance changes. */
+export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Effect.Effect<void>) => {
   const { store, engine, audience } = host
   const ttlMs = host.options.ttlMs === undefined ? 300_000 : host.options.ttlMs
   const pollIntervalMs = host.options.pollIntervalMs ?? 1_000
+  const leaseMs = Math.max(1, host.options.leaseMs ?? 15_000)
+  const heartbeatMs = Math.max(1, host.options.heartbeatMs ?? Math.floor(leaseMs / 3))
   const instanceId = SecureRandom.uuidV4Unsafe()
   // The fibers running task rounds on this instance, by task id.
   const running = new Map<string, Fiber.Fiber<void>>()
 
-  /** Applies `transition` atomically; publishes and returns the new record, or `undefined` when it did not apply. */
-  const apply = (taskId: string, transition: (record: TaskRecord, now: number) => TaskRecord | undefined) =>
+  /**
+   * Applies `transition` atomically; announces and returns the new record, or
+   * `undefined` when it did not apply. A status change is counted.
+   */
+  const apply = (
+    taskId: string,
+    transition: (record: TaskRecord, now: number) => TaskRecord | undefined
+  ): Effect.Effect<TaskRecord | undefined, TaskStoreUnavailable> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
       store.modify(taskId, (record) => {
         const next = transition(record, now)
-        return next === undefined ? [undefined, record] as const : [next, next] as const
+        return next === undefined ? [undefined, record] as const : [{ next, from: record.status }, next] as const
       })).pipe(
-        Effect.tap((next) => next === undefined ? Effect.void : PubSub.publish(changes, next))
+        Effect.flatMap((change) =>
+          change === undefined ? Effect.succeed(undefined) : Effect.as(
+            Effect.andThen(
+              change.from === change.next.status ? Effect.void : countStatus(change.next.status),
+              announce(change.next)
+            ),
+            change.next
+          )
+        )
       )
+
+  /** A store failure inside a task's own fiber: logged (the lease lapses and another round resumes the task). */
+  const logUnavailable = (taskId: string, what: string) => (error: TaskStoreUnavailable) =>
+    Effect.logWarning(`Task store unavailable (${error.reason}): ${what}`).pipe(Effect.annotateLogs({ taskId }))
 
   const settle = (taskId: string, patch: Partial<TaskRecord>) =>
     apply(taskId, (record, now) => settled(record, patch, now))
+
+  /**
+   * The end of a round this instance ran: recorded only while the task is
+   * still ours (an instance whose lease lapsed, e.g. its event loop stalled,
+   * and whose task another instance took over, records nothing).
+   */
+  const ended = (taskId: string, transition: (record: TaskRecord, now: number) => TaskRecord | undefined) =>
+    apply(taskId, (record, now) => record.owner === instanceId ? transition(record, now) : undefined)
 
   const failedWith = (taskId: string, cause: Cause.Cause<unknown>) => {
     const failure = Cause.findErrorOption(cause)
@@ -84,7 +128,10 @@ export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) =
     const logged = known === undefined
       ? Effect.logError("Task failed", cause).pipe(Effect.annotateLogs({ taskId }))
       : Effect.void
-    return Effect.andThen(logged, settle(taskId, { status: "failed", statusMessage: error.message, error }))
+    return Effect.andThen(
+      logged,
+      ended(taskId, (record, now) => settled(record, { status: "failed", statusMessage: error.message, error }, now))
+    )
   }
 
   /** The request context a task's handler sees: the creating call's capabilities and principal, no streaming. */
@@ -102,7 +149,10 @@ export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) =
     const { call, taskId } = record
     const handler = host.handlerFor(call.tool, call.arguments)
     if (handler === undefined) {
-      return Effect.asVoid(failedWith(taskId, Cause.fail(McpError.invalidParams(`Unknown tool: ${call.tool}`))))
+      return failedWith(taskId, Cause.fail(McpError.invalidParams(`Unknown tool: ${call.tool}`))).pipe(
+        Effect.catchTag("TaskStoreUnavailable", logUnavailable(taskId, "the failure was not recorded")),
+        Effect.asVoid
+      )
     }
     const outcome = Engine.runWith(engine, handler, {
       method: "tools/call",
@@ -118,23 +168,26 @@ export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) =
       Effect.scoped
     ) as Effect.Effect<Engine.Outcome<Record<string, unknown>>, unknown>
     return Effect.exit(outcome).pipe(
-      Effect.flatMap((exit): Effect.Effect<unknown> => {
+      Effect.flatMap((exit): Effect.Effect<unknown, TaskStoreUnavailable> => {
         if (Exit.isFailure(exit)) {
           return Cause.hasInterruptsOnly(exit.cause) ? Effect.void : failedWith(taskId, exit.cause)
         }
         const value = exit.value
         switch (value._tag) {
           case "Complete":
-            return settle(taskId, { status: "completed", result: { ...value.value, resultType: "complete" } })
+            return ended(taskId, (current, now) =>
+              settled(current, { status: "completed", result: { ...value.value, resultType: "complete" } }, now)
+            )
           case "InputRequired": {
             const inputRequests = value.result.inputRequests ?? {}
-            return apply(taskId, (current, now) => waiting(current, inputRequests, value.journal, now))
+            return ended(taskId, (current, now) => waiting(current, inputRequests, value.journal, now))
           }
           case "Detached":
             // Not run with `detach`: `Task.detach` does nothing inside a task.
             return Effect.void
         }
       }),
+      Effect.catchTag("TaskStoreUnavailable", logUnavailable(taskId, "the round's end was not recorded")),
       Effect.asVoid
     )
   }
@@ -147,6 +200,8 @@ export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) =
   const watchdog = (record: TaskRecord) => {
     const checked = store.get(record.taskId).pipe(
       Effect.map((current) => current === undefined || isTerminalStatus(current.status)),
+      // A store that cannot answer ends nothing: the next check asks again.
+      Effect.catchTag("TaskStoreUnavailable", () => Effect.succeed(false)),
       Effect.repeat({
         until: (over) => over,
         schedule: Schedule.spaced(Duration.millis(Math.min(Math.max(pollIntervalMs, 100), 1_000)))
@@ -158,16 +213,41 @@ export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) =
     return Effect.raceFirst(checked, expired)
   }
 
+  /**
+   * Renews this instance's lease every `heartbeatMs`; ends when a renewal
+   * finds the task no longer ours (finished, or claimed by another instance
+   * after our lease lapsed). A renewal the store cannot answer is retried at
+   * the next beat.
+   */
+  const heartbeat = (taskId: string) =>
+    Effect.sleep(Duration.millis(heartbeatMs)).pipe(
+      Effect.andThen(Clock.currentTimeMillis),
+      Effect.flatMap((now) =>
+        store.modify(taskId, (current) => {
+          const next = renewed(current, instanceId, now, leaseMs)
+          return next === undefined ? [false, current] as const : [true, next] as const
+        })
+      ),
+      Effect.map((ours) => ours === true),
+      Effect.catchTag("TaskStoreUnavailable", () => Effect.succeed(true)),
+      Effect.repeat({ while: (ours) => ours }),
+      Effect.asVoid
+    )
+
   /** Runs the next round of a task this instance owns, in the server's scope. */
   const launch = (record: TaskRecord) =>
     Effect.flatMap(
       Effect.forkIn(
-        Effect.raceFirst(round(record), watchdog(record)).pipe(
+        Effect.raceFirst(round(record), Effect.raceFirst(watchdog(record), heartbeat(record.taskId))).pipe(
           Effect.onExit((exit) =>
             Effect.andThen(
               Effect.sync(() => running.delete(record.taskId)),
               // Interrupted without a cancel (this instance stops): release the task for another instance.
-              Exit.isFailure(exit) ? apply(record.taskId, (current) => released(current, instanceId)) : Effect.void
+              Exit.isFailure(exit)
+                ? apply(record.taskId, (current) => released(current, instanceId)).pipe(
+                  Effect.catchTag("TaskStoreUnavailable", logUnavailable(record.taskId, "not released (its lease will lapse)"))
+                )
+                : Effect.void
             )
           ),
           Effect.asVoid
@@ -193,23 +273,28 @@ export const makeRunner = (host: TaskHost, changes: PubSub.PubSub<TaskRecord>) =
         ttlMs,
         pollIntervalMs,
         owner: instanceId,
+        leaseExpiresAt: now + leaseMs,
         call,
         journal,
         inputRequests: dictionary(),
         answers: dictionary()
       }
       return store.insert(record).pipe(
-        Effect.mapError((full: TaskStoreFull) => new McpError({ code: ErrorCode.InternalError, message: full.message })),
+        Effect.mapError((error: TaskStoreFull | TaskStoreUnavailable) =>
+          new McpError({ code: ErrorCode.InternalError, message: error.message })
+        ),
         Effect.andThen(launch(record)),
-        Effect.andThen(PubSub.publish(changes, record)),
+        Effect.andThen(countStatus(record.status)),
+        Effect.andThen(announce(record)),
         Effect.as({ resultType: "task", ...taskFields(record), _meta: host.serverMeta })
       )
     })
 
   /** Claims a task nobody runs (all its answers in, or its instance gone) and runs its next round here. */
-  const resume = (taskId: string, claimable: (record: TaskRecord) => boolean) =>
-    Effect.flatMap(
-      apply(taskId, (record, now) => claimed(record, instanceId, claimable, now)),
+  const resume = (taskId: string, claimable: (record: TaskRecord, now: number) => boolean) =>
+    // A round of it running here already (its lease lapsed under a stalled event loop): never a second one.
+    running.has(taskId) ? Effect.void : Effect.flatMap(
+      apply(taskId, (record, now) => claimed(record, instanceId, claimable, now, leaseMs)),
       (record) => record === undefined ? Effect.void : launch(record)
     )
 

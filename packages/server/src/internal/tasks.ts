@@ -10,21 +10,27 @@
  * outstanding keys into the record (answered keys leave `inputRequests`
  * before the ack, as the conformance suite checks) and, once none is
  * outstanding, this instance claims the task and runs its next round by
- * replay. A `working` task released by a stopped instance is resumed by the
- * next `tasks/get`.
+ * replay. A `working` task released by a stopped instance, or whose owner's
+ * lease lapsed (it crashed), is resumed by the next `tasks/get` or
+ * `tasks/update`.
  *
  * Gotchas: the three methods need the request's declaration of the
  * extension (-32021 with `data.requiredCapabilities`, checked before the
  * id); unknown, expired and other principals' ids are all -32602. Cancel is
  * cooperative: the task is marked `cancelled`, then its fiber interrupted
  * where it runs here (its finalizers run before the ack; elsewhere the owner's
- * watchdog interrupts it). Notifications report this instance's changes only.
+ * watchdog interrupts it). Notifications report this instance's changes
+ * and, through the `NotificationBus` (Redis pub/sub in a fleet), the other
+ * instances' (at most once: a bus message lost is a notification missed;
+ * `tasks/get` stays the truth). A task store that cannot answer
+ * (`TaskStoreUnavailable`) is JSON-RPC -32603, retry later.
  * Source: ext-tasks `specification/draft/tasks.md` §Task Polling, §Task
  * Update Requests, §Task Cancellation, §Task Status Notifications.
  */
-import { Effect, PubSub, Stream } from "effect"
-import { type ClientCapabilities, declaresTasks, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
-import type { TaskRecord } from "../TaskStore.ts"
+import { Clock, Effect, PubSub, Stream } from "effect"
+import { type ClientCapabilities, declaresTasks, ErrorCode, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
+import type { TaskStatus } from "../NotificationBus.ts"
+import type { TaskRecord, TaskStoreUnavailable } from "../TaskStore.ts"
 import { allAnswered, answered, detailedTask, orphaned, unknownTask } from "./taskRecord.ts"
 import { makeRunner, type TaskHost } from "./taskRunner.ts"
 
@@ -33,15 +39,32 @@ export type { TaskHost, TaskOptions } from "./taskRunner.ts"
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** A task's change as the `subscriptions/listen` streams see it: its `DetailedTask`, and who may see it. */
+type TaskChange = Omit<TaskStatus, "_tag">
+
+/** The task store could not answer: -32603 with the error's fixed "retry later" message. */
+const unavailable = (error: TaskStoreUnavailable) =>
+  new McpError({ code: ErrorCode.InternalError, message: error.message })
+
 /**
  * Builds the task runtime of one server instance: `create` (a `tools/call`
- * becomes a task), `dispatch` (the three task methods) and `notifications`
- * (for `subscriptions/listen`).
+ * becomes a task), `dispatch` (the three task methods), `notifications`
+ * (for `subscriptions/listen`) and `deliverRemote` (a change another
+ * instance published on the bus). `publish` sends this instance's changes to
+ * the other instances.
  */
-export const makeTasks = (host: TaskHost) =>
-  Effect.map(PubSub.unbounded<TaskRecord>(), (changes) => {
+export const makeTasks = (host: TaskHost, publish: (change: TaskStatus) => Effect.Effect<void> = () => Effect.void) =>
+  Effect.map(PubSub.unbounded<TaskChange>(), (changes) => {
     const { store } = host
-    const runner = makeRunner(host, changes)
+    const announce = (record: TaskRecord) => {
+      const change: TaskChange = {
+        taskId: record.taskId,
+        ...(record.call.principal === undefined ? {} : { principal: record.call.principal }),
+        task: detailedTask(record)
+      }
+      return Effect.andThen(PubSub.publish(changes, change), publish({ _tag: "TaskStatus", ...change }))
+    }
+    const runner = makeRunner(host, announce)
 
     /** The record for a request, or -32602: unknown, expired, or another principal's. */
     const lookup = (taskId: string, principal: string | undefined) =>
@@ -51,15 +74,22 @@ export const makeTasks = (host: TaskHost) =>
           : Effect.succeed(record))
 
     const get = (taskId: string, principal: string | undefined) =>
-      Effect.flatMap(lookup(taskId, principal), (record) =>
-        orphaned(record)
+      Effect.flatMap(Effect.zip(lookup(taskId, principal), Clock.currentTimeMillis), ([record, now]) =>
+        orphaned(record, now)
           ? Effect.andThen(runner.resume(taskId, orphaned), Effect.map(lookup(taskId, principal), detailedTask))
           : Effect.succeed(detailedTask(record)))
 
     const update = (taskId: string, principal: string | undefined, inputResponses: Record<string, unknown>) =>
       lookup(taskId, principal).pipe(
         Effect.andThen(runner.apply(taskId, (record, now) => answered(record, inputResponses, now))),
-        Effect.flatMap((next) => next !== undefined && allAnswered(next) ? runner.resume(taskId, allAnswered) : Effect.void),
+        Effect.flatMap((next) =>
+          next !== undefined && allAnswered(next)
+            ? runner.resume(taskId, allAnswered)
+            // Not waiting: a working task whose owner is gone is resumed here, as `tasks/get` would.
+            : next === undefined
+            ? runner.resume(taskId, orphaned)
+            : Effect.void
+        ),
         Effect.as({})
       )
 
@@ -87,27 +117,30 @@ export const makeTasks = (host: TaskHost) =>
       }
       const taskId = params.taskId
       if (typeof taskId !== "string") return Effect.fail(McpError.invalidParams(`${method} needs a string taskId`))
-      switch (method) {
-        case "tasks/get":
-          return get(taskId, principal)
-        case "tasks/update": {
-          const inputResponses = params.inputResponses
-          if (!isRecord(inputResponses)) {
-            return Effect.fail(McpError.invalidParams("tasks/update needs an inputResponses object"))
+      const answer = (): Effect.Effect<Record<string, unknown>, McpError | TaskStoreUnavailable> => {
+        switch (method) {
+          case "tasks/get":
+            return get(taskId, principal)
+          case "tasks/update": {
+            const inputResponses = params.inputResponses
+            if (!isRecord(inputResponses)) {
+              return Effect.fail(McpError.invalidParams("tasks/update needs an inputResponses object"))
+            }
+            return update(taskId, principal, inputResponses)
           }
-          return update(taskId, principal, inputResponses)
+          case "tasks/cancel":
+            return cancel(taskId, principal)
+          default:
+            return Effect.fail(McpError.methodNotFound(method))
         }
-        case "tasks/cancel":
-          return cancel(taskId, principal)
-        default:
-          return Effect.fail(McpError.methodNotFound(method))
       }
+      return Effect.mapError(answer(), (error) => error instanceof McpError ? error : unavailable(error))
     }
 
     /**
      * The `notifications/tasks` for `taskIds` (those of `principal` only): the
-     * task's `DetailedTask` after each change this instance makes, with `meta`
-     * (the subscription id) as `_meta`.
+     * task's `DetailedTask` after each change this instance or another one
+     * (through the bus) makes, with `meta` (the subscription id) as `_meta`.
      */
     const notifications = (
       taskIds: ReadonlySet<string>,
@@ -115,13 +148,21 @@ export const makeTasks = (host: TaskHost) =>
       meta: Record<string, unknown>
     ): Stream.Stream<Record<string, unknown>> =>
       Stream.fromPubSub(changes).pipe(
-        Stream.filter((record) => taskIds.has(record.taskId) && record.call.principal === principal),
-        Stream.map((record) => ({
+        Stream.filter((change) => taskIds.has(change.taskId) && change.principal === principal),
+        Stream.map((change) => ({
           jsonrpc: "2.0",
           method: "notifications/tasks",
-          params: { ...detailedTask(record), _meta: meta }
+          params: { ...change.task, _meta: meta }
         }))
       )
 
-    return { create: runner.create, dispatch, notifications } as const
+    /** A change published by another instance: to this instance's streams (never back on the bus). */
+    const deliverRemote = (change: TaskStatus) =>
+      PubSub.publish(changes, {
+        taskId: change.taskId,
+        ...(change.principal === undefined ? {} : { principal: change.principal }),
+        task: change.task
+      })
+
+    return { create: runner.create, dispatch, notifications, deliverRemote } as const
   })

@@ -1,0 +1,185 @@
+/**
+ * The fleet-wide `TaskStore` on Redis (re-exported by `@mrtr/server/Redis`
+ * as `makeTaskStore`, `layerTaskStore`, `layerTaskStoreUrl`).
+ *
+ * Layout: each task is a hash `<prefix><taskId>` with `v` (a version,
+ * starting at 1) and `r` (the `TaskRecord` as JSON, its journal included);
+ * its key expires at `createdAt + ttlMs` (`PEXPIREAT`; kept without expiry
+ * for `ttlMs: null`). `<prefix>index` is a sorted set of the task ids scored
+ * by their expiry (`+inf` for none): the count of live tasks for `maxTasks`,
+ * trimmed as it is read.
+ *
+ * Gotchas:
+ * - `insert` is one Lua script (trim, count, write, expire, index): durable
+ *   in Redis before it returns, as the spec's creation consistency needs.
+ * - `modify` is optimistic: read `v` and `r`, apply `f`, then a Lua
+ *   compare-and-set writes only if `v` is unchanged (else it reads again
+ *   after a jittered backoff of up to 50 ms, up to 64 times, then fails
+ *   `TaskStoreUnavailable` with reason
+ *   `"contention"`); `f` may therefore run more than once. When `f` returns
+ *   the record it was given (the same object), nothing is written.
+ * - A command that fails, errs or gets no answer within `timeout` is a
+ *   `TaskStoreUnavailable` (JSON-RPC -32603 for the task method), counted in
+ *   `mrtr_redis_errors_total{operation="task"}` and logged at Warning; never
+ *   a hang or a defect.
+ * - `maxTasks` is global to every instance sharing the prefix (not per
+ *   principal). The keys live in different hash slots: a single Redis (or a
+ *   primary with replicas), not Redis Cluster. Instances' clocks must agree
+ *   (expiry is computed from `createdAt`, as for the replay guard's `PXAT`).
+ *
+ * Source: ext-tasks `specification/draft/tasks.md` §Task Creation
+ * Consistency; DESIGN.md, "Services a deployment swaps".
+ */
+import { Clock, Duration, Effect, Metric } from "effect"
+import * as Redis from "effect/persistence/Redis"
+// A cycle with ../../Redis.ts (which re-exports this module), used only inside functions.
+import { redisErrorsTotal } from "../../Redis.ts"
+import { expired, type TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../../TaskStore.ts"
+
+/**
+ * Options of the Redis `TaskStore`.
+ *
+ * - `prefix`: prefix of the keys, default `"mrtr:task:"`; every instance of
+ *   a fleet must share it.
+ * - `maxTasks`: most live tasks in the store, fleet-wide (default 10,000);
+ *   past it creating a task fails with `TaskStoreFull` (-32603).
+ * - `timeout`: most time one Redis command may take, default 1 second.
+ */
+export interface TaskStoreOptions {
+  readonly prefix?: string | undefined
+  readonly maxTasks?: number | undefined
+  readonly timeout?: Duration.Input | undefined
+}
+
+// KEYS: record, index. ARGV: now, maxTasks, record JSON, expireAt ("" = none), taskId.
+const insertScript = `
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return 'full' end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'collision' end
+redis.call('HSET', KEYS[1], 'v', '1', 'r', ARGV[3])
+if ARGV[4] == '' then
+  redis.call('ZADD', KEYS[2], '+inf', ARGV[5])
+else
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+end
+return 'OK'
+`
+
+// KEYS: record. ARGV: expected version, record JSON. 1 = written, 0 = changed or gone meanwhile.
+const compareAndSetScript = `
+local v = redis.call('HGET', KEYS[1], 'v')
+if v ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 'r', ARGV[2])
+return 1
+`
+
+// KEYS: record, index. ARGV: taskId.
+const removeScript = `
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+`
+
+const MAX_ATTEMPTS = 64
+
+/**
+ * A fleet-wide `TaskStore` on the `Redis` service (see the module header).
+ * Throws a `RangeError` for a `maxTasks` that is not a positive integer.
+ */
+export const makeTaskStore = (
+  options?: TaskStoreOptions
+): Effect.Effect<TaskStore["Service"], never, Redis.Redis> =>
+  Effect.map(Effect.service(Redis.Redis), (redis) => {
+    const prefix = options?.prefix ?? "mrtr:task:"
+    const maxTasks = options?.maxTasks ?? 10_000
+    if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) {
+      throw new RangeError("Redis.makeTaskStore: maxTasks must be a positive integer")
+    }
+    const timeout = Duration.fromInputUnsafe(options?.timeout ?? "1 second")
+    const index = prefix + "index"
+    const key = (taskId: string) => prefix + taskId
+
+    const failed = (reason: string, cause: unknown) =>
+      Effect.andThen(
+        Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "task" }), 1),
+        Effect.andThen(
+          Effect.logWarning(`Redis is unavailable (${reason}): the task store cannot answer`, cause).pipe(
+            Effect.annotateLogs({ "mrtr.redis.operation": "task" })
+          ),
+          Effect.fail(new TaskStoreUnavailable({ store: "redis", reason }))
+        )
+      )
+    const send = <A>(command: string, ...args: ReadonlyArray<string>) =>
+      redis.send<A>(command, ...args).pipe(
+        Effect.timeoutOrElse({
+          duration: timeout,
+          orElse: () => failed(`no answer within ${Duration.format(timeout)}`, undefined)
+        }),
+        Effect.catchTag("RedisError", (error) => failed(String(error.cause), error.cause))
+      )
+    const evalScript = <A>(script: string, keys: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
+      send<A>("EVAL", script, String(keys.length), ...keys, ...args)
+
+    /** The live record and its version, or `undefined` (unknown, or expired at `now`). */
+    const read = (taskId: string, now: number) =>
+      Effect.flatMap(send<ReadonlyArray<string | null>>("HMGET", key(taskId), "v", "r"), (reply) => {
+        const [version, json] = Array.isArray(reply) ? reply : []
+        if (typeof version !== "string" || typeof json !== "string") return Effect.succeed(undefined)
+        let record: TaskRecord
+        try {
+          record = JSON.parse(json) as TaskRecord
+        } catch (cause) {
+          return failed("a malformed record", cause)
+        }
+        return Effect.succeed(expired(record, now) ? undefined : { version, record })
+      })
+
+    const modify = <A>(
+      taskId: string,
+      f: (record: TaskRecord) => readonly [A, TaskRecord]
+    ): Effect.Effect<A | undefined, TaskStoreUnavailable> => {
+      const attempt = (n: number): Effect.Effect<A | undefined, TaskStoreUnavailable> =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.flatMap(read(taskId, now), (current) => {
+            if (current === undefined) return Effect.succeed(undefined)
+            const [value, next] = f(current.record)
+            if (next === current.record) return Effect.succeed(value)
+            return Effect.flatMap(
+              evalScript<number>(compareAndSetScript, [key(taskId)], [current.version, JSON.stringify(next)]),
+              (written) =>
+                written === 1
+                  ? Effect.succeed(value)
+                  : n + 1 < MAX_ATTEMPTS
+                  // Lost the race: read again after a jittered backoff (up to 50 ms), so writers spread out.
+                  ? Effect.andThen(Effect.sleep(Duration.millis(Math.random() * Math.min(50, 2 ** n))), attempt(n + 1))
+                  : failed("contention", undefined)
+            )
+          }))
+      return attempt(0)
+    }
+
+    return TaskStore.of({
+      insert: (record) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          evalScript<string>(insertScript, [key(record.taskId), index], [
+            String(now),
+            String(maxTasks),
+            JSON.stringify(record),
+            record.ttlMs === null ? "" : String(Math.ceil(record.createdAt + record.ttlMs)),
+            record.taskId
+          ])).pipe(
+            Effect.flatMap((reply): Effect.Effect<void, TaskStoreFull | TaskStoreUnavailable> =>
+              reply === "OK"
+                ? Effect.void
+                : reply === "full"
+                ? Effect.fail(new TaskStoreFull({ maxTasks }))
+                : failed(`unexpected reply to insert: ${String(reply)}`, undefined)
+            )
+          ),
+      get: (taskId) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(read(taskId, now), (current) => current?.record)),
+      modify,
+      remove: (taskId) => Effect.asVoid(evalScript(removeScript, [key(taskId), index], [taskId]))
+    })
+  })

@@ -1,0 +1,204 @@
+/**
+ * The Redis `TaskStore` against a real `redis-server` (started on a free
+ * port by the test): records and journals round-trip as JSON, `insert` is
+ * visible to another connection at once, each record expires at
+ * `createdAt + ttlMs` (kept for `ttlMs: null`), `modify` is atomic under
+ * concurrent writers on two connections, `maxTasks` is enforced fleet-wide;
+ * Redis stopped: every operation fails with `TaskStoreUnavailable` (counted,
+ * logged) instead of hanging, and works again once Redis is back. Also the
+ * `mrtr_replay_guard_entries` gauge of both guards.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Logger, Metric } from "effect"
+import * as RedisService from "effect/persistence/Redis"
+import { Journal, RequestState } from "@mrtr/core"
+import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
+import { TaskStore } from "../src/index.ts"
+import * as Redis from "../src/Redis.ts"
+
+let redis: RedisServer
+beforeAll(async () => {
+  redis = await startRedis()
+}, 30_000)
+afterAll(async () => {
+  await redis?.stop()
+})
+
+let n = 0
+const record = (overrides: Partial<TaskStore.TaskRecord> = {}): TaskStore.TaskRecord => {
+  const now = Date.now()
+  return {
+    taskId: `task-${process.pid}-${n++}`,
+    status: "working",
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 600_000,
+    pollIntervalMs: 1_000,
+    owner: "instance-a",
+    leaseExpiresAt: now + 15_000,
+    call: {
+      tool: "survey",
+      arguments: { run: "r", nested: { list: [1, "two", null] } },
+      clientCapabilities: { elicitation: {} },
+      principal: "ada"
+    },
+    journal: { ...Journal.empty, round: 2, steps: { ticket: 42 }, answers: { name: { d: "x".repeat(22), r: { action: "accept" } } } },
+    inputRequests: {},
+    answers: {},
+    ...overrides
+  }
+}
+
+const client = () => Redis.layerClient({ url: redis.url })
+/** A store on its own connection, open for the current scope. */
+const storeOn = (options?: Redis.TaskStoreOptions) =>
+  Effect.flatMap(Layer.build(Layer.fresh(client())), (context) => Effect.provide(Redis.makeTaskStore(options), context))
+/** Two stores on two connections: two instances of a fleet. */
+const twoStores = (options?: Redis.TaskStoreOptions) => Effect.all([storeOn(options), storeOn(options)])
+
+describe("Redis TaskStore", () => {
+  it.live("a record and its journal round-trip; insert is visible on another connection; remove deletes", () =>
+    Effect.gen(function*() {
+      const [a, b] = yield* twoStores({ prefix: "t1:" })
+      const task = record()
+      yield* a.insert(task)
+      expect(yield* b.get(task.taskId)).toEqual(task)
+      expect(yield* b.get("unknown")).toBeUndefined()
+      yield* b.remove(task.taskId)
+      expect(yield* a.get(task.taskId)).toBeUndefined()
+      expect(yield* a.modify(task.taskId, (r) => ["x", r] as const)).toBeUndefined()
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("each record expires at createdAt + ttlMs (PEXPIREAT); ttlMs null is kept", () =>
+    Effect.gen(function*() {
+      const store = yield* Redis.makeTaskStore({ prefix: "t2:" })
+      const redisClient = yield* RedisService.Redis
+      const timed = record()
+      const kept = record({ ttlMs: null })
+      yield* store.insert(timed)
+      yield* store.insert(kept)
+      expect(yield* redisClient.send("PEXPIRETIME", `t2:${timed.taskId}`)).toBe(timed.createdAt + timed.ttlMs!)
+      expect(yield* redisClient.send("PEXPIRETIME", `t2:${kept.taskId}`)).toBe(-1)
+      // A record past its TTL is gone: Redis dropped it.
+      const short = record({ ttlMs: 200 })
+      yield* store.insert(short)
+      yield* Effect.sleep("400 millis")
+      expect(yield* store.get(short.taskId)).toBeUndefined()
+      // modify keeps the expiry.
+      yield* store.modify(timed.taskId, (r) => [undefined, { ...r, status: "input_required" }] as const)
+      expect(yield* redisClient.send("PEXPIRETIME", `t2:${timed.taskId}`)).toBe(timed.createdAt + timed.ttlMs!)
+    }).pipe(Effect.provide(client())), 30_000)
+
+  it.live("modify is atomic: 100 concurrent increments from two connections all land; f may run more than once", () =>
+    Effect.gen(function*() {
+      const [a, b] = yield* twoStores({ prefix: "t3:" })
+      const task = record({ statusMessage: "0" })
+      yield* a.insert(task)
+      let runs = 0
+      const increment = (store: typeof a) =>
+        store.modify(task.taskId, (r) => {
+          runs++
+          const next = Number(r.statusMessage) + 1
+          return [next, { ...r, statusMessage: String(next) }] as const
+        })
+      const seen = yield* Effect.all(
+        Array.from({ length: 100 }, (_, i) => increment(i % 2 === 0 ? a : b)),
+        { concurrency: "unbounded" }
+      )
+      expect((yield* a.get(task.taskId))!.statusMessage).toBe("100")
+      // Each increment saw a distinct value: none was lost or applied twice.
+      expect(new Set(seen).size).toBe(100)
+      expect(runs).toBeGreaterThanOrEqual(100)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("maxTasks bounds the live tasks fleet-wide: TaskStoreFull past it, room again after a remove or an expiry", () =>
+    Effect.gen(function*() {
+      const [a, b] = yield* twoStores({ prefix: "t4:", maxTasks: 2 })
+      const first = record()
+      yield* a.insert(first)
+      const short = record({ ttlMs: 300 })
+      yield* b.insert(short)
+      const refused = yield* Effect.flip(a.insert(record()))
+      expect(refused).toBeInstanceOf(TaskStore.TaskStoreFull)
+      expect(refused.message).toContain("maximum of 2 tasks")
+      yield* Effect.sleep("500 millis")
+      yield* b.insert(record()) // the expired one no longer counts
+      expect((yield* Effect.flip(b.insert(record())))._tag).toBe("TaskStoreFull")
+      yield* a.remove(first.taskId)
+      yield* a.insert(record())
+      expect(yield* Effect.exit(Redis.makeTaskStore({ maxTasks: 0 }).pipe(Effect.provide(client())))).toMatchObject({
+        _tag: "Failure"
+      })
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("Redis stopped: every operation fails with TaskStoreUnavailable (counted, logged), no hang; restarted: works", () =>
+    Effect.gen(function*() {
+      const logs: Array<string> = []
+      const store = yield* storeOn({ prefix: "t5:" })
+      const task = record()
+      yield* store.insert(task)
+      yield* Effect.promise(() => redis.stop())
+      const errors = Metric.withAttributes(Redis.redisErrorsTotal, { operation: "task" })
+      const before = (yield* Metric.value(errors)).count
+      const logged = Effect.provide(Logger.layer([Logger.make((options) => {
+        logs.push(`${options.logLevel} ${String(options.message)}`)
+      })]))
+      // Each one ends (typed failure) rather than hangs: the 10 s bound is only a guard against a hang.
+      const failures = yield* Effect.all([
+        Effect.flip(store.get(task.taskId)),
+        Effect.flip(store.insert(record())),
+        Effect.flip(store.modify(task.taskId, (r) => [1, { ...r, statusMessage: "x" }] as const)),
+        Effect.flip(store.remove(task.taskId))
+      ]).pipe(logged, Effect.timeout("10 seconds"))
+      for (const failure of failures) {
+        expect(failure).toBeInstanceOf(TaskStore.TaskStoreUnavailable)
+        expect(failure.message).toBe("The server's task store is unavailable; retry later")
+      }
+      expect((yield* Metric.value(errors)).count).toBe(before + 4)
+      expect(logs.filter((line) => line.includes("Redis is unavailable")).length).toBe(4)
+      yield* Effect.promise(() => redis.start())
+      // Redis kept nothing (no persistence); the client reconnects by itself (backoff up to 2 s).
+      let back = yield* Effect.result(store.insert(task))
+      for (let i = 0; i < 50 && back._tag === "Failure"; i++) {
+        yield* Effect.sleep("100 millis")
+        back = yield* Effect.result(store.insert(task))
+      }
+      expect(back._tag).toBe("Success")
+      expect(yield* store.get(task.taskId)).toEqual(task)
+    }).pipe(Effect.scoped), 60_000)
+})
+
+describe("mrtr_replay_guard_entries", () => {
+  it.live("memory: the ids the guard holds, expired ones leaving as they are pruned", () =>
+    Effect.gen(function*() {
+      const entries = Metric.withAttributes(RequestState.replayGuardEntries, { store: "memory" })
+      const guard = yield* RequestState.ReplayGuard.makeMemory()
+      const start = (yield* Metric.value(entries)).value
+      const now = Date.now()
+      yield* guard.redeem("a", now + 200)
+      yield* guard.redeem("b", now + 60_000)
+      yield* guard.redeem("b", now + 60_000) // a replay holds nothing more
+      expect((yield* Metric.value(entries)).value).toBe(start + 2)
+      yield* Effect.sleep("300 millis")
+      yield* guard.redeem("c", Date.now() + 60_000) // prunes "a"
+      expect((yield* Metric.value(entries)).value).toBe(start + 2)
+    }), 30_000)
+
+  it.live("redis: this instance's first redemptions until their states expire", () =>
+    Effect.gen(function*() {
+      const entries = Metric.withAttributes(RequestState.replayGuardEntries, { store: "redis" })
+      const guard = yield* Redis.makeReplayGuard({ prefix: `g:${Date.now()}:` })
+      const start = (yield* Metric.value(entries)).value
+      yield* guard.redeem("x", Date.now() + 600_000)
+      yield* guard.redeem("x", Date.now() + 600_000)
+      yield* guard.redeem("y", Date.now() + 1_000)
+      expect((yield* Metric.value(entries)).value).toBe(start + 2)
+      // Kept current by the guard's own fiber (every second) once "y" has expired.
+      let value = (yield* Metric.value(entries)).value
+      for (let i = 0; i < 50 && value !== start + 1; i++) {
+        yield* Effect.sleep("100 millis")
+        value = (yield* Metric.value(entries)).value
+      }
+      expect(value).toBe(start + 1)
+    }).pipe(Effect.provide(client()), Effect.scoped), 30_000)
+})
