@@ -16,8 +16,9 @@
  * @since 0.1.0
  */
 import { Duration, Effect, type Option, Result, Schedule, Schema } from "effect"
-import { ElicitResult, type ElicitRequest } from "@mrtr/protocol"
+import type { ElicitRequest } from "@mrtr/protocol"
 import { freezeJson, isFrozenJson } from "./Canonical.ts"
+import * as ElicitResultDecoder from "./internal/elicitResult.ts"
 import { Conversation } from "./Conversation.ts"
 import * as ElicitationSchema from "./ElicitationSchema.ts"
 import {
@@ -40,7 +41,8 @@ export {
   makeUnsafe as formSchema
 } from "./ElicitationSchema.ts"
 
-const decodeElicitResult = Schema.decodeUnknownOption(ElicitResult)
+// `ElicitResult` decoded, with an exact fast path for the common case (internal/elicitResult.ts).
+const decodeElicitResult = ElicitResultDecoder.decode
 
 const outcomeOf = <A>(
   key: string,

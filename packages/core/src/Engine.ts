@@ -35,6 +35,7 @@ import {
 import { canonicalProblem, checkedDigestWith, digestWith, knownDigest } from "./Canonical.ts"
 import { type Ask, Conversation } from "./Conversation.ts"
 import { JournalTooLarge, MissingClientCapability, type NotCanonicalJson, RoundLimitExceeded } from "./Errors.ts"
+import * as JournalWire from "./internal/journalWire.ts"
 import { roundEndWatch, trackingScheduler } from "./internal/roundEnd.ts"
 import * as Journal from "./Journal.ts"
 import {
@@ -54,7 +55,9 @@ import {
  *   Rounds that only wait for something outside the conversation (every
  *   pending ask `waiting`: a secure elicitation's page not completed yet)
  *   are not counted; what they wait for expires.
- * - `maxJournalBytes`: most bytes of the journal's JSON (default 32 KiB);
+ * - `maxJournalBytes`: most bytes of the journal's JSON, in the compact form
+ *   the sealed state carries (default 32 KiB: 16 rounds of a 20-field form
+ *   of 20-character answers take about 11.5 KiB);
  *   past it the request fails with `JournalTooLarge`.
  *
  * Provide another value with `Effect.provideService(Limits, ...)` or
@@ -167,8 +170,6 @@ interface PendingAsk {
   waiters: number
 }
 
-const decodeJournal = Schema.decodeUnknownEffect(Journal.Journal)
-
 type Winner<A, E> =
   | { readonly _tag: "Done"; readonly exit: Exit.Exit<A, E> }
   | { readonly _tag: "Suspend" }
@@ -258,19 +259,18 @@ export const runWith = <A, E, R>(
       }
     if (request.journal !== undefined) return runRound(services, handler, request, binding, request.journal)
     if (request.requestState === undefined) return runRound(services, handler, request, binding, Journal.empty)
-    return services.codec.unseal(request.requestState, binding).pipe(
-      Effect.flatMap((payload) =>
-        decodeJournal(payload).pipe(
-          Effect.tapError((issue) =>
-            Effect.logDebug("requestState payload is not a journal", String(issue)).pipe(
-              Effect.annotateLogs("mrtr.requestState.reason", "journal")
-            )
+    return Effect.flatMap(services.codec.unseal(request.requestState, binding), (payload) => {
+      // An exact check of the compact form (internal/journalWire.ts), not a Schema decode: this runs every round.
+      const journal = JournalWire.decode(payload)
+      return journal === undefined
+        ? Effect.andThen(
+          Effect.logDebug("requestState payload is not a journal").pipe(
+            Effect.annotateLogs("mrtr.requestState.reason", "journal")
           ),
-          Effect.mapError(() => new InvalidRequestState())
+          Effect.fail(new InvalidRequestState())
         )
-      ),
-      Effect.flatMap((journal) => runRound(services, handler, request, binding, journal))
-    )
+        : runRound(services, handler, request, binding, journal)
+    })
   })
 
 /**
@@ -536,8 +536,10 @@ const runRound = <A, E, R>(
     const inputRequests: Record<string, InputRequest> = dictionary()
     for (const [key, ask] of pending) inputRequests[key] = ask.request
     const next = nextJournal(round, pending, waited)
-    return Effect.flatMap(checkSize(next), () =>
-      Effect.map(codec.seal(next, binding), (requestState): Outcome<A> => ({
+    const wire = JournalWire.encode(next)
+    const json = JSON.stringify(wire)
+    return Effect.flatMap(checkSize(json), () =>
+      Effect.map(codec.seal(new JournalWire.EncodedJson(wire, json), binding), (requestState): Outcome<A> => ({
         _tag: "InputRequired",
         result: makeInputRequiredResult({ inputRequests, requestState }),
         round,
@@ -548,7 +550,7 @@ const runRound = <A, E, R>(
   // The handler detached: its journal so far, without pending asks, goes to the task.
   const detach = (): Effect.Effect<Outcome<A>, RunError> => {
     const next = nextJournal(journal.round, new Map(), journal.waited ?? 0)
-    return Effect.as(checkSize(next), { _tag: "Detached", journal: next, round: journal.round } as const)
+    return Effect.as(checkSize(JSON.stringify(JournalWire.encode(next))), { _tag: "Detached", journal: next, round: journal.round } as const)
   }
 
   // The journal after this round: what was answered and stepped, the digests
@@ -559,32 +561,34 @@ const runRound = <A, E, R>(
     for (const [key, ask] of asked) pendingDigests[key] = ask.digest
     // Answers the handler did not reach this round (its path changed before
     // them) are kept, so the client is not asked the same question twice.
-    const kept: Record<string, Journal.Journal["answers"][string]> = Object.assign(dictionary(), journal.answers)
-    for (const [key, digest] of Object.entries(journal.pending)) {
+    // (Copied key by key: `Object.assign` between prototype-less records is several times slower.)
+    const kept: Record<string, Journal.Journal["answers"][string]> = dictionary()
+    for (const key of Object.keys(journal.answers)) kept[key] = journal.answers[key]!
+    for (const key of Object.keys(journal.pending)) {
       if (
-        Object.hasOwn(incoming, key) && !pending.has(key) &&
+        Object.hasOwn(incoming, key) && !pending.has(key) && !Object.hasOwn(answers, key) &&
         canonicalProblem(incoming[key]) === undefined
-      ) kept[key] = { d: digest, r: incoming[key] }
+      ) kept[key] = { d: journal.pending[key]!, r: incoming[key] }
     }
     for (const [key, record] of recorders) {
       const answer = answers[key]
       if (answer !== undefined) answers[key] = { d: answer.d, r: record(answer.r) }
     }
+    for (const key of Object.keys(answers)) kept[key] = answers[key]!
     return {
       v: 1,
       round,
-      answers: Object.assign(kept, answers),
+      answers: kept,
       steps,
       pending: pendingDigests,
       ...(waited === 0 ? {} : { waited })
     }
   }
 
-  const checkSize = (next: Journal.Journal): Effect.Effect<void, JournalTooLarge> => {
-    // The size of the journal's JSON: key order does not change it, so plain
-    // `JSON.stringify` measures it (canonicalizing only to count was a visible
-    // cost per suspended round).
-    const size = JSON.stringify(next).length
+  // The size of the journal's JSON in its sealed, compact form (`internal/journalWire.ts`), serialized once:
+  // the codec splices the same text into the state.
+  const checkSize = (json: string): Effect.Effect<void, JournalTooLarge> => {
+    const size = json.length
     return size > limits.maxJournalBytes
       ? Effect.fail(new JournalTooLarge({ size, maxJournalBytes: limits.maxJournalBytes }))
       : Effect.void

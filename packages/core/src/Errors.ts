@@ -135,7 +135,7 @@ export class RoundLimitExceeded extends Schema.TaggedError<RoundLimitExceeded>()
 
 /**
  * The replay journal would exceed the server's size cap (`maxJournalBytes`,
- * bytes of its JSON encoding, default 32 KiB).
+ * bytes of its compact JSON encoding as sealed, default 32 KiB).
  *
  * The server answers JSON-RPC `-32603` (InternalError): the handler asked for
  * more than the server is configured to carry.

@@ -5,8 +5,11 @@
  * plus this journal: the answers received so far (each pinned to a digest of
  * the exact question), the encoded results of `Mrtr.step`s, the round number,
  * and the questions left pending. Resuming runs the handler from the top
- * against the journal. The journal travels sealed inside `requestState`; the
- * server keeps nothing between rounds.
+ * against the journal. The journal travels sealed inside `requestState`, in
+ * a compact JSON form (keys shortened, an accepted answer stored as its
+ * content; `internal/journalWire.ts`, state format `v2`); the server keeps
+ * nothing between rounds. This schema is the journal's decoded form (what a
+ * `TaskStore` keeps).
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("requestState").
  *
  * @since 0.1.0

@@ -14,13 +14,15 @@
  * - Envelope (ASCII, URL-safe, no padding):
  *
  *   ```text
- *   v1.<keyId>.<base64url(nonce[24] ‖ ciphertext ‖ tag[16])>
+ *   v2.<keyId>.<base64url(nonce[24] ‖ ciphertext ‖ tag[16])>
  *   ```
  *
- *   `v1` is the version tag, `keyId` names the key of the {@link KeyRing}
- *   that sealed it (`[A-Za-z0-9_-]{1,64}`).
+ *   `v2` is the version tag, `keyId` names the key of the {@link KeyRing}
+ *   that sealed it (`[A-Za-z0-9_-]{1,64}`). `v2` carries the engine's compact
+ *   journal (`internal/journalWire.ts`); a `v1` state (the long-form journal
+ *   of earlier releases) is refused like any unknown version.
  * - Associated data (authenticated, not transmitted): the UTF-8 JSON array
- *   `["mrtr/requestState", "v1", keyId, method, target, argumentsDigest,
+ *   `["mrtr/requestState", "v2", keyId, method, target, argumentsDigest,
  *   audience, principal | null]`. JSON string escaping makes the encoding
  *   unambiguous, and `null` (no principal) differs from every string.
  * - Plaintext: UTF-8 JSON `{ "exp": <epoch ms>, "jti"?: <id>, "c": <conversation id>, "p": <payload> }`
@@ -66,6 +68,7 @@ import {
 } from "effect"
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
+import { EncodedJson } from "./internal/journalWire.ts"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
 import { ReplayGuard, type ReplayGuardFull, type ReplayGuardUnavailable } from "./ReplayGuard.ts"
 
@@ -452,7 +455,7 @@ export const defaultTtl: Duration.Duration = Duration.minutes(10)
  */
 export const defaultMaxSize = 65_536
 
-const version = "v1"
+const version = "v2"
 const aadTag = "mrtr/requestState"
 const nonceLength = 24
 const tagLength = 16
@@ -644,10 +647,14 @@ const makeCodec = Effect.fnUntraced(function*<E>(
         const exp = clock.currentTimeMillisUnsafe() + ttlMillis
         const c = conversation?.id ?? encodeBase64Url(bytes.subarray(0, 9))
         if (conversation !== undefined) conversation.id = c
-        const sealed: Sealed = singleUse
-          ? { exp, jti: encodeBase64Url(bytes.subarray(nonceLength)), c, p: payload }
-          : { exp, c, p: payload }
-        const plaintext = encoder.encode(JSON.stringify(sealed))
+        const jti = singleUse ? encodeBase64Url(bytes.subarray(nonceLength)) : undefined
+        // A payload the engine serialized already (to measure it) is spliced in, not serialized again:
+        // the same text as `JSON.stringify` of the `Sealed` object.
+        const plaintext = encoder.encode(
+          payload instanceof EncodedJson
+            ? `{"exp":${JSON.stringify(exp)}${jti === undefined ? "" : `,"jti":"${jti}"`},"c":${JSON.stringify(c)},"p":${payload.json}}`
+            : JSON.stringify(jti === undefined ? { exp, c, p: payload } satisfies Sealed : { exp, jti, c, p: payload } satisfies Sealed)
+        )
         const size = currentHeader.length + base64UrlLength(nonceLength + plaintext.length + tagLength)
         if (size > maxSize) {
           return Effect.fail(new RequestStateTooLarge({ size, maxSize }))
@@ -727,7 +734,7 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  *
  * - `seal(payload, binding)`: `payload` is a JSON value (a non-JSON value,
  *   e.g. a cycle or a `bigint`, is a defect). Returns
- *   `v1.<keyId>.<base64url(nonce ‖ ciphertext ‖ tag)>`, sealed with the
+ *   `v2.<keyId>.<base64url(nonce ‖ ciphertext ‖ tag)>`, sealed with the
  *   current key of the ring and expiring `ttl` after the `Clock`'s now. Fails
  *   with {@link RequestStateTooLarge} when the string would exceed `maxSize`.
  * - `unseal(state, binding)`: returns the payload when `state` was sealed by a

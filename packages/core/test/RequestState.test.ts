@@ -126,11 +126,11 @@ const cryptoLayer = Aead.layerWebCrypto.pipe(Layer.provideMerge(SecureRandom.lay
 
 describe("RequestState", () => {
   describe("round trip", () => {
-    it.effect("seals into v1.<keyId>.<base64url> and unseals the payload", () =>
+    it.effect("seals into v2.<keyId>.<base64url> and unseals the payload", () =>
       Effect.gen(function*() {
         const codec = yield* codecOf({ keyRing: ringOf({ id: "k1", bytes: keyBytesA }) })
         const state = yield* codec.seal(journal, binding)
-        expect(state).toMatch(/^v1\.k1\.[A-Za-z0-9_-]+$/)
+        expect(state).toMatch(/^v2\.k1\.[A-Za-z0-9_-]+$/)
         // nonce (24) + tag (16) + plaintext
         const { body, bytes } = splitState(state)
         expect(Base64Url.encode(bytes)).toBe(body)
@@ -168,12 +168,12 @@ describe("RequestState", () => {
         const aead = yield* Aead.Aead
         const key = yield* Aead.key(Aead.xchacha20Poly1305, keyBytesA)
         const encoder = new TextEncoder()
-        const handSeal = (plaintext: string, b: Binding) =>
+        const handSeal = (plaintext: string, b: Binding, version = "v2") =>
           Effect.gen(function*() {
             const nonce = seeded.bytes(24)
             const aad = encoder.encode(JSON.stringify([
               "mrtr/requestState",
-              "v1",
+              version,
               "hand",
               b.method,
               b.target,
@@ -185,12 +185,15 @@ describe("RequestState", () => {
             const body = new Uint8Array(24 + ciphertext.length)
             body.set(nonce)
             body.set(ciphertext, 24)
-            return `v1.hand.${Base64Url.encode(body)}`
+            return `${version}.hand.${Base64Url.encode(body)}`
           })
         const exp = (yield* TestClock.testClockWith((clock) => clock.currentTimeMillis)) + 60_000
         // a well-formed hand-made state unseals: the format is what the module header says
         expect(yield* codec.unseal(yield* handSeal(JSON.stringify({ exp, p: { ok: true } }), binding), binding))
           .toEqual({ ok: true })
+        // a state of the previous format (v1: the long-form journal), authentic otherwise, is refused cleanly
+        const v1 = yield* handSeal(JSON.stringify({ exp, p: { v: 1, round: 1, answers: {}, steps: {}, pending: {} } }), binding, "v1")
+        expect(publicShape(yield* rejection(codec, v1, binding))).toEqual(invalidShape)
         // authentic but not JSON, or not the expected shape: rejected like anything else
         for (
           const plaintext of [
@@ -211,7 +214,7 @@ describe("RequestState", () => {
         const nonce = seeded.bytes(24)
         const aad = encoder.encode(JSON.stringify([
           "mrtr/requestState",
-          "v1",
+          "v2",
           "hand",
           binding.method,
           binding.target,
@@ -223,7 +226,7 @@ describe("RequestState", () => {
         const body = new Uint8Array(24 + ciphertext.length)
         body.set(nonce)
         body.set(ciphertext, 24)
-        expect(publicShape(yield* rejection(codec, `v1.hand.${Base64Url.encode(body)}`, binding))).toEqual(invalidShape)
+        expect(publicShape(yield* rejection(codec, `v2.hand.${Base64Url.encode(body)}`, binding))).toEqual(invalidShape)
       }).pipe(Effect.provide(cryptoLayer)))
   })
 
@@ -457,7 +460,7 @@ describe("RequestState", () => {
             return s.slice(0, cut) + other.slice(cut)
           }],
           ["change the version tag", (s) =>
-            random.pick(["v2", "V1", "v0", "v1 ", "", "v11", "1"]) + s.slice(2)],
+            random.pick(["v1", "V2", "v0", "v2 ", "", "v21", "2", "v3"]) + s.slice(2)],
           ["change the key id", (s) => {
             const { body, version } = splitState(s)
             return `${version}.${random.pick(["kc", "KA", "k", "", "ka ", "kb", "ka", "__proto__"])}.${body}`
@@ -562,12 +565,12 @@ describe("RequestState", () => {
         const codecB = yield* codecOf({ keyRing: ringB })
         const codecBA = yield* codecOf({ keyRing: ringBA })
         const fromA = yield* codecA.seal(journal, binding)
-        expect(fromA.startsWith(`v1.${idA}.`)).toBe(true)
+        expect(fromA.startsWith(`v2.${idA}.`)).toBe(true)
         expect(yield* codecBA.unseal(fromA, binding)).toEqual(journal)
         expect(publicShape(yield* rejection(codecB, fromA, binding))).toEqual(invalidShape)
 
         const fromBA = yield* codecBA.seal(journal, binding)
-        expect(fromBA.startsWith(`v1.${idB}.`)).toBe(true)
+        expect(fromBA.startsWith(`v2.${idB}.`)).toBe(true)
         expect(yield* codecB.unseal(fromBA, binding)).toEqual(journal)
         expect(publicShape(yield* rejection(codecA, fromBA, binding))).toEqual(invalidShape)
       }))
@@ -705,7 +708,7 @@ describe("RequestState", () => {
         const error = yield* capture.provide(rejection(tight, state, binding))
         expect(publicShape(error)).toEqual(invalidShape)
         expect(capture.reasons).toEqual(["too-large"])
-        const huge = yield* capture.provide(rejection(roomy, "v1.x." + "A".repeat(70_000), binding))
+        const huge = yield* capture.provide(rejection(roomy, "v2.x." + "A".repeat(70_000), binding))
         expect(publicShape(huge)).toEqual(invalidShape)
         expect(capture.reasons).toEqual(["too-large", "too-large"])
       }))
@@ -724,7 +727,7 @@ describe("RequestState", () => {
         expect(ring.keys.map((k) => k.id)).toEqual(["k2", derivedA])
         const codec = yield* codecOf({ keyRing: ring })
         const state = yield* codec.seal(journal, binding)
-        expect(state.startsWith("v1.k2.")).toBe(true)
+        expect(state.startsWith("v2.k2.")).toBe(true)
         // same key bytes under the same id: interoperable with fromBytes
         const fromBytes = yield* codecOf({ keyRing: ringOf({ id: "k2", bytes: keyBytesB }) })
         expect(yield* fromBytes.unseal(state, binding)).toEqual(journal)
@@ -775,7 +778,7 @@ describe("RequestState", () => {
           RequestStateCodec.layerConfig.pipe(Layer.provide(ConfigProvider.layer(provider)))
         )
         const state = yield* codec.seal(journal, binding)
-        expect(state.startsWith("v1.cfg.")).toBe(true)
+        expect(state.startsWith("v2.cfg.")).toBe(true)
         yield* TestClock.adjust("59 seconds")
         expect(yield* codec.unseal(state, binding)).toEqual(journal)
         yield* TestClock.adjust("2 seconds")

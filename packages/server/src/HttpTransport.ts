@@ -685,11 +685,23 @@ const originMatches = (origins: Config["origins"], origin: string): boolean => {
 
 /** The media type of a `Content-Type` value, lowercased, without parameters. */
 const mediaType = (value: string | undefined): string | undefined =>
-  value === undefined ? undefined : value.split(";")[0]!.trim().toLowerCase()
+  value === undefined ? undefined : value === "application/json" ? value : value.split(";")[0]!.trim().toLowerCase()
+
+// The verdict on the last `Accept` value seen: clients send the same one on every request.
+let lastAccept: string | undefined
+let lastAcceptsEventStream = false
 
 /** True when `Accept` lists `text/event-stream` with a non-zero quality. */
 const acceptsEventStream = (accept: string | undefined): boolean => {
   if (accept === undefined) return false
+  if (accept === lastAccept) return lastAcceptsEventStream
+  const verdict = parseAcceptsEventStream(accept)
+  lastAccept = accept
+  lastAcceptsEventStream = verdict
+  return verdict
+}
+
+const parseAcceptsEventStream = (accept: string): boolean => {
   return accept.split(",").some((range) => {
     const [type, ...params] = range.split(";")
     if (type === undefined || type.trim().toLowerCase() !== "text/event-stream") return false

@@ -322,7 +322,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           )
       }),
       Effect.provideService(RequestState.CurrentConversation, conversation),
-      Effect.withSpan("mrtr.round", { attributes: { "mrtr.method": parsed.method, "mrtr.target": target } })
+      // No stack trace captured for the span: an `Error` per request, for a frame the span's name already tells.
+      Effect.withSpan("mrtr.round", { attributes: { "mrtr.method": parsed.method, "mrtr.target": target } }, {
+        captureStackTrace: false
+      })
     )
   }
 

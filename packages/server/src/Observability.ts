@@ -74,16 +74,29 @@ export const conversationRounds = Metric.histogram("mrtr_conversation_rounds", {
  * @since 0.1.0
  */
 export const recordRound = (method: string, first: boolean, complete: boolean, round: number): Effect.Effect<void> => {
-  const attributes = { method }
-  const started = first ? Metric.update(Metric.withAttributes(conversationsStarted, attributes), 1) : Effect.void
+  const metrics = metricsOf(method)
+  const started = first ? Metric.update(metrics.started, 1) : Effect.void
   if (!complete) return started
-  return Effect.andThen(
-    started,
-    Effect.andThen(
-      Metric.update(Metric.withAttributes(conversationsCompleted, attributes), 1),
-      Metric.update(Metric.withAttributes(conversationRounds, attributes), round)
-    )
-  )
+  return Effect.andThen(started, Effect.andThen(Metric.update(metrics.completed, 1), Metric.update(metrics.rounds, round)))
+}
+
+// The three metrics with the `method` attribute, built once per method (there are three MRTR methods;
+// any other string gets its own, uncached, as before).
+const metricsByMethod = new Map<string, ReturnType<typeof makeMetrics>>()
+const makeMetrics = (method: string) => {
+  const attributes = { method }
+  return {
+    started: Metric.withAttributes(conversationsStarted, attributes),
+    completed: Metric.withAttributes(conversationsCompleted, attributes),
+    rounds: Metric.withAttributes(conversationRounds, attributes)
+  }
+}
+const metricsOf = (method: string) => {
+  const known = metricsByMethod.get(method)
+  if (known !== undefined) return known
+  const made = makeMetrics(method)
+  if (method === "tools/call" || method === "prompts/get" || method === "resources/read") metricsByMethod.set(method, made)
+  return made
 }
 
 /**
