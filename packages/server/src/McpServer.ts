@@ -36,6 +36,7 @@ import type { RedisError } from "effect/persistence/Redis"
 import * as SharedState from "./internal/sharedState.ts"
 import * as Observability from "./Observability.ts"
 import { NotificationBus } from "./NotificationBus.ts"
+import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
 import { Digest } from "effect/crypto"
 import {
   declaresTasks,
@@ -121,9 +122,16 @@ export interface Options {
  *   then it is cancelled and the request fails (-32603,
  *   `data.reason: "input_timeout"`).
  *
- * Sessions live in this process: behind a load balancer, 2025-11-25 clients
- * need session affinity (the 2026-07-28 wire never does); a request reaching
- * another instance gets 404 and the client must `initialize` again.
+ * By default sessions live in this process: behind a load balancer,
+ * 2025-11-25 clients then need session affinity (the 2026-07-28 wire never
+ * does); a request reaching another instance gets 404 and the client must
+ * `initialize` again. With a shared `SessionDirectory` (`McpServer.layer`
+ * uses the Redis one when `MRTR_REDIS_URL` is set) no affinity is needed:
+ * any instance serves any session, answers to server-to-client requests are
+ * routed to the instance running the request, and `DELETE` ends the session
+ * everywhere; `maxSessions` then bounds each instance's sessions and
+ * replicas, and `sessionIdleTimeout` is the shared record's Redis TTL. See
+ * `SessionDirectory.ts` for what still lives in one process.
  *
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management).
  *
@@ -422,7 +430,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> =>
     ModernReply.reply(parsed, incoming, respond(parsed, incoming.principal))
 
+  // The 2025-11-25 sessions of the fleet: this process only, unless a shared directory is provided (Redis).
+  const directory = Option.getOrElse(yield* Effect.serviceOption(SessionDirectory), makeLocalDirectory)
   const legacy = options.legacy === false ? undefined : Legacy.make({
+    directory,
     registry,
     engine,
     info,
@@ -431,6 +442,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     limits: legacyLimits(options.legacy ?? {})
   })
   if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
+  if (legacy !== undefined) yield* legacy.listen
   // What other instances publish reaches this instance's listeners (NotificationBus).
   const deliverLocally = (uri: string) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
   const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
@@ -506,7 +518,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * retries that carry a single-use `requestState` (-32603, retry later).
  * With `MRTR_REDIS_URL` set, `resourceUpdated` is also published on Redis
  * pub/sub (`NotificationBus`), so sessions on every instance hear it; a
- * `NotificationBus` provided to this layer wins.
+ * `NotificationBus` provided to this layer wins. With `MRTR_REDIS_URL` set
+ * the 2025-11-25 sessions are shared too (the Redis `SessionDirectory`; one
+ * provided to this layer wins), so legacy clients need no affinity.
  *
  * @since 0.1.0
  */
@@ -538,6 +552,7 @@ export const layer = <E = never>(
     Layer.provide(taskStore),
     Layer.provide(codec),
     Layer.provide(SharedState.notificationBusLayer),
+    Layer.provide(SharedState.sessionDirectoryLayer),
     Layer.provide(NodeCrypto.layerDigest)
   )
 }
