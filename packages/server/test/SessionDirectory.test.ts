@@ -135,7 +135,7 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
       // Served by B: a replica of the shared record.
       const ping = yield* promise(() => post(b, rpc("ping"), headers))
       expect(ping.status).toBe(200)
-      // setLevel on B, subscribe on A: one record.
+      // setLevel on B: the shared record changes (and with it every replica).
       expect((yield* promise(() => post(b, rpc("logging/setLevel", { level: "error" }), headers))).status).toBe(200)
       const forwarded = Metric.withAttributes(Observability.legacyAnswersForwarded, { outcome: "delivered" })
       const before = (yield* Metric.value(forwarded)).count
@@ -215,8 +215,11 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
       const { headers } = yield* promise(() => initialize(a, CAPS))
       const directory = yield* directoryOf("mrtr:legacy:")
       yield* promise(() => redis.stop())
+      const errors = Metric.withAttributes(Redis.redisErrorsTotal, { operation: "session" })
+      const countBefore = (yield* Metric.value(errors)).count
       const failure = yield* Effect.flip(directory.lookup(headers["mcp-session-id"]!, 60_000))
       expect(failure).toBeInstanceOf(SessionDirectoryUnavailable)
+      expect((yield* Metric.value(errors)).count).toBe(countBefore + 1)
       const startedAt = Date.now()
       const down = yield* promise(() => post(a, rpc("ping"), headers))
       // Bounded by the directory's timeout (1 s), not a hang: a generous bound.
