@@ -185,7 +185,8 @@ export class McpServer extends Context.Service<McpServer, {
   /**
    * How many 2025-11-25 sessions are open (HTTP and stdio), for metrics: it
    * returns to 0 once every session has ended (DELETE, idle timeout,
-   * eviction, the end of a stdio connection).
+   * eviction, the end of a stdio connection). With a shared
+   * `SessionDirectory`, the sessions and replicas this instance holds.
    * @since 0.2.0
    */
   readonly legacySessions: Effect.Effect<number>

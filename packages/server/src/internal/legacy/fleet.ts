@@ -69,6 +69,8 @@ export const legInstance = (id: unknown): string | undefined => {
 export const unavailableReply = (error: SessionDirectoryUnavailable, id: RequestId | undefined): Reply =>
   errorReply(id, new McpError({ code: ErrorCode.InternalError, message: error.message, data: { reason: "session_directory_unavailable" } }), 503)
 
+const SESSION_ID = /^[\x21-\x7e]{1,128}$/
+
 /**
  * The session of `id` for `principal` on a shared directory: the local
  * copy refreshed from the record, or a new replica; "unknown" for a record
@@ -81,7 +83,8 @@ export const resolve = (
   id: string,
   principal: string | undefined
 ): Effect.Effect<Session.Session | "unknown" | "full", SessionDirectoryUnavailable> =>
-  Effect.flatMap(directory.lookup(id, store.limits.idleTimeoutMs), (record): Effect.Effect<Session.Session | "unknown" | "full"> => {
+  // An id no instance would mint (visible ASCII, at most 128) costs no Redis round trip.
+  !SESSION_ID.test(id) ? Effect.succeed("unknown" as const) : Effect.flatMap(directory.lookup(id, store.limits.idleTimeoutMs), (record): Effect.Effect<Session.Session | "unknown" | "full"> => {
     const local = store.get(id)
     if (record === undefined) {
       return local === undefined ? Effect.succeed("unknown" as const) : Effect.as(store.remove(local), "unknown" as const)
