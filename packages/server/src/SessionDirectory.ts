@@ -19,7 +19,9 @@
  * whose JSON-RPC ids name the instance. An answer POSTed to another instance
  * is sent to the owner (`send`: `Answer`), which resolves the leg when it
  * belongs to that session; `notifications/cancelled` for a request not held
- * locally goes to every instance (`Cancel`).
+ * locally goes to every instance (`Cancel`); a GET with `Last-Event-ID` of
+ * another instance's stream is served by asking the owner (`Resume`,
+ * `StreamEvent`, `StreamEnd`), or fails its request when the owner is gone.
  *
  * Implementations: `SessionDirectory.local` (the default: the sessions of
  * this process are the whole directory, `shared: false`, as before: a fleet
@@ -78,6 +80,11 @@ export type SessionChange =
  *   `session` (to every instance, or to the owner of a lost stream).
  * - `Ended`: the session ended (DELETE): every replica ends.
  * - `Updated`: the record changed: every replica takes it.
+ * - `Resume`: a GET with `Last-Event-ID` reached instance `replyTo` for the
+ *   POST stream `stream` of the owner: the owner sends that stream's events
+ *   after `after`, then its live ones, as `StreamEvent`s tagged `resume`
+ *   (each with its SSE event id), and `StreamEnd` (`found: false` at once
+ *   when it holds no such stream).
  *
  * @since 0.2.0
  */
@@ -92,6 +99,16 @@ export type Routed =
   | { readonly _tag: "Cancel"; readonly session: string; readonly requestId: string | number; readonly reason: string }
   | { readonly _tag: "Ended"; readonly session: string }
   | { readonly _tag: "Updated"; readonly record: SessionRecord }
+  | {
+    readonly _tag: "Resume"
+    readonly session: string
+    readonly stream: string
+    readonly after: number
+    readonly resume: string
+    readonly replyTo: string
+  }
+  | { readonly _tag: "StreamEvent"; readonly resume: string; readonly eventId: string; readonly message: unknown }
+  | { readonly _tag: "StreamEnd"; readonly resume: string; readonly found: boolean }
 
 /**
  * The directory did not answer (unreachable, timed out, or an error reply):

@@ -18,7 +18,7 @@ import { HttpTransport, McpServer, Observability } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 import { type Routed, SessionDirectory, SessionDirectoryUnavailable, type SessionRecord } from "../src/SessionDirectory.ts"
 import { greet } from "./fixtures.ts"
-import { CAPS, initialize, post, rpc, sseReader } from "./legacy-helpers.ts"
+import { CAPS, initialize, post, reconnect, rpc, sseReader } from "./legacy-helpers.ts"
 
 let redis: RedisServer
 beforeAll(async () => {
@@ -108,11 +108,11 @@ describe("Redis SessionDirectory", () => {
 })
 
 /** A server instance configured by the environment only, as a fleet member. */
-const instance = Effect.fnUntraced(function*() {
+const instance = Effect.fnUntraced(function*(transport: HttpTransport.LayerOptions = {}) {
   const env = { MRTR_REDIS_URL: redis.url, MRTR_REQUEST_STATE_KEYS: Buffer.from(new Uint8Array(32).fill(3)).toString("base64url") }
   const context = yield* Layer.build(Layer.fresh(
-    HttpTransport.layer({ port: 0 }).pipe(
-      Layer.provideMerge(McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" })))),
+    HttpTransport.layer({ port: 0, ...transport }).pipe(
+      Layer.provideMerge(McpServer.tools(greet, reconnect).pipe(Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" })))),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
     )
   ))
@@ -206,6 +206,77 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
         const gone = yield* promise(() => post(url, rpc("ping"), headers))
         expect(gone.status).toBe(404)
         expect(((yield* promise(() => gone.json())) as any).error.code).toBe(-32001)
+      }
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("resumption across instances: a stream detached on B (SEP-1699) resumes with Last-Event-ID on A; a stream B no longer holds fails its request", () =>
+    Effect.gen(function*() {
+      const a = yield* instance()
+      const b = yield* instance()
+      yield* settle
+      const { headers } = yield* promise(() => initialize(a, CAPS))
+      const getFrom = (url: string, lastEventId: string) =>
+        promise(() =>
+          fetch(url, {
+            headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": lastEventId }
+          })
+        )
+      // The tool closes its stream at once, then asks.
+      const call = yield* promise(() => post(b, rpc("tools/call", { name: "reconnect", arguments: {} }), headers))
+      const posted = sseReader(call)
+      const prime = yield* promise(() => posted.next())
+      expect(prime?.id).toMatch(/^[0-9a-f]+:\d+:[A-Za-z0-9_-]+\.0$/)
+      expect(yield* promise(() => posted.next())).toBeUndefined()
+      const resumed = yield* getFrom(a, prime!.id!)
+      expect(resumed.status).toBe(200)
+      const events = sseReader(resumed)
+      const askEvent = yield* promise(() => events.next())
+      const ask = JSON.parse(askEvent!.data)
+      expect(ask.method).toBe("elicitation/create")
+      expect(askEvent!.id?.startsWith(prime!.id!.slice(0, -2))).toBe(true)
+      const answered = yield* promise(() =>
+        post(a, { jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { name: "Ada" } } }, headers)
+      )
+      expect(answered.status).toBe(202)
+      const done = yield* promise(() => events.message())
+      expect(done.result.content[0].text).toBe("reconnected as Ada")
+      expect(yield* promise(() => events.next())).toBeUndefined()
+
+      // A stream whose connection closed without the server detaching it: the request was cancelled on B.
+      const greeting = rpc("tools/call", { name: "greet", arguments: { greeting: "Hello" } })
+      const second = sseReader(yield* promise(() => post(b, greeting, headers)))
+      const asked = yield* promise(() => second.next().then(() => second.next()))
+      expect(JSON.parse(asked!.data).method).toBe("elicitation/create")
+      yield* promise(() => second.cancel())
+      yield* Effect.sleep("200 millis")
+      const lost = sseReader(yield* getFrom(a, asked!.id!))
+      const failed = yield* promise(() => lost.next())
+      expect(failed!.id).toMatch(/\.lost$/)
+      const error = JSON.parse(failed!.data)
+      expect(error.id).toBe(greeting.id)
+      expect(error.error.code).toBe(-32603)
+      expect(error.error.data.reason).toBe("stream_ended")
+      // Resuming after the lost marker: 405, nothing more.
+      expect((yield* getFrom(b, failed!.id!)).status).toBe(405)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("a session id presented by another principal is unknown on every instance (404 -32001)", () =>
+    Effect.gen(function*() {
+      const principal = (request: any) => Effect.succeed(request.headers["x-user"] as string | undefined)
+      const a = yield* instance({ principal })
+      const b = yield* instance({ principal })
+      const opened = yield* promise(() =>
+        fetch(a, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-user": "alice" },
+          body: JSON.stringify(rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }))
+        })
+      )
+      const session = opened.headers.get("mcp-session-id")!
+      for (const [url, user, status] of [[b, "bob", 404], [a, "bob", 404], [b, "alice", 200]] as const) {
+        const response = yield* promise(() => post(url, rpc("ping"), { "mcp-session-id": session, "x-user": user }))
+        expect(response.status).toBe(status)
+        if (status === 404) expect(((yield* promise(() => response.json())) as any).error.code).toBe(-32001)
       }
     }).pipe(Effect.scoped), 60_000)
 

@@ -24,7 +24,7 @@
  * or ended session, or one another authenticated principal opened), 409 (a second GET stream) and 503 (no room for a session;
  * -32603: the shared session directory is unavailable).
  * Streams (a request's SSE stream, the GET stream, resumption): `streams.ts`. Fleets: with a shared
- * `SessionDirectory` any instance serves any session (`fleet.ts`).
+ * `SessionDirectory` any instance serves any session (`fleet.ts`) and resumes any stream (`resume.ts`).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
  * server/*; the spec digest legacy-2025-11-25.md A, B, D.
  */
@@ -47,6 +47,7 @@ import { isRequestId } from "../jsonRpc.ts"
 import { type Registry, ResourceNotFound } from "../registry.ts"
 import type { SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
 import * as Fleet from "./fleet.ts"
+import * as Resume from "./resume.ts"
 import * as Session from "./session.ts"
 import { drive } from "./shim.ts"
 import { getStream, RETRY_MS, streamed } from "./streams.ts"
@@ -100,6 +101,7 @@ export const make = (core: Core) => {
       ? Effect.void
       : Effect.ignore(directory.lookup(session.id, ttl))
   const byConnection = new WeakMap<object, Session.Session>()
+  const resumption = Resume.make(store, directory)
 
   const capabilities: Legacy.ServerCapabilities = {
     tools: { listChanged: true },
@@ -461,7 +463,7 @@ export const make = (core: Core) => {
     }
     const lastEventId = incoming.headers?.("last-event-id")
     if (lastEventId === undefined) return getStream(session, undefined)
-    return Fleet.resumeElsewhere(directory, session, lastEventId, RETRY_MS).pipe(
+    return resumption.resumeElsewhere(session, lastEventId, RETRY_MS).pipe(
       Effect.flatMap((elsewhere) => elsewhere === undefined ? getStream(session, lastEventId) : Effect.succeed(elsewhere)),
       Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, undefined)))
     )
@@ -495,7 +497,7 @@ export const make = (core: Core) => {
   }
 
   /** Hears the other instances of the fleet (a shared directory), for the current scope. */
-  const listen = directory.listen(Fleet.receive(store))
+  const listen = directory.listen(Fleet.receive(store, resumption.receive))
 
   return { handle, listChanged, resourceUpdated, store, listen }
 }

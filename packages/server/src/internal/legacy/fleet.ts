@@ -16,23 +16,16 @@
  * - `notifications/cancelled` for a request not running here: to every
  *   instance (`Cancel`).
  * - A resumption GET whose `Last-Event-ID` names a POST stream of another
- *   instance: that stream's events live in the other process. The request
- *   is failed rather than left hanging: the GET gets one SSE event, the
- *   JSON-RPC error response of that request (-32603, `data.reason`
- *   `"instance_lost"` when the owner is gone, `"stream_elsewhere"` when it is
- *   alive: the owner is told to cancel it), with the event id
- *   `<stream>.lost`; a GET resuming after that id gets 405 (nothing more
- *   to replay), which the official SDK takes as "no stream" and stops
- *   reconnecting. A GET stream of another instance is simply opened anew here.
+ *   instance: `resume.ts`.
  * - The directory unavailable: HTTP 503 with JSON-RPC -32603 (retry later).
  * Source: MCP 2025-11-25, basic/transports (session management,
  * resumability and redelivery, multiple connections).
  */
-import { Deferred, Effect, Fiber, Metric, Stream } from "effect"
+import { Deferred, Effect, Fiber, Metric } from "effect"
 import { ErrorCode, type LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
 import * as Observability from "../../Observability.ts"
-import type { SessionDirectory, SessionDirectoryUnavailable, SessionRecord } from "../../SessionDirectory.ts"
-import type { Reply, WireMessage } from "../../Transport.ts"
+import type { Routed, SessionDirectory, SessionDirectoryUnavailable, SessionRecord } from "../../SessionDirectory.ts"
+import type { Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
 import * as Session from "./session.ts"
 
@@ -147,8 +140,13 @@ export const forwardAnswer = (
       )
   )
 
-/** What another instance sent: settles a leg, cancels a request, ends or refreshes a replica. */
-export const receive = (store: Session.Store) => (message: Parameters<Parameters<Directory["listen"]>[0]>[0]) =>
+/**
+ * What another instance sent: settles a leg, cancels a request, ends or
+ * refreshes a replica; what belongs to a resumption goes to `resumption`
+ * (`resume.ts`).
+ */
+export const receive = (store: Session.Store, resumption: (message: Routed) => Effect.Effect<void>) =>
+(message: Routed): Effect.Effect<void> =>
   Effect.suspend(() => {
     switch (message._tag) {
       case "Answer": {
@@ -168,58 +166,7 @@ export const receive = (store: Session.Store) => (message: Parameters<Parameters
         if (session !== undefined && session.principal === message.record.principal) apply(session, message.record)
         return Effect.void
       }
+      default:
+        return resumption(message)
     }
   })
-
-/** The suffix of the event id that ends a lost stream (see the module header). */
-const LOST = "lost"
-
-/**
- * A resumption GET for a stream this instance does not hold (see the module
- * header): 405 after the lost marker, the request's error for a POST stream
- * of another instance; undefined when the stream is ours (or a GET stream),
- * for the usual resumption.
- */
-export const resumeElsewhere = (
-  directory: Directory,
-  session: Session.Session,
-  lastEventId: string,
-  retryMs: number
-): Effect.Effect<Reply | undefined, SessionDirectoryUnavailable> => {
-  const dot = lastEventId.lastIndexOf(".")
-  if (dot <= 0) return Effect.undefined
-  const streamId = lastEventId.slice(0, dot)
-  const parsed = Session.parseStreamId(streamId)
-  if (lastEventId.slice(dot + 1) === LOST) return Effect.succeed<Reply>({ _tag: "Accepted", httpStatus: 405 })
-  if (parsed === undefined || parsed.instance === directory.instanceId || parsed.requestId === undefined) {
-    return Effect.undefined
-  }
-  const requestId = parsed.requestId
-  return Effect.map(
-    directory.send(parsed.instance, {
-      _tag: "Cancel",
-      session: session.id,
-      requestId,
-      reason: "its stream was resumed on another instance"
-    }),
-    (alive): Reply => {
-      const error = alive
-        ? new McpError({
-          code: ErrorCode.InternalError,
-          message: "This request's stream is held by another instance of the server: resuming it elsewhere is not supported, the request was cancelled",
-          data: { reason: "stream_elsewhere" }
-        })
-        : new McpError({
-          code: ErrorCode.InternalError,
-          message: "The server instance that ran this request stopped: the request is lost, send it again",
-          data: { reason: "instance_lost" }
-        })
-      const message: WireMessage = { jsonrpc: "2.0", id: requestId, error: error.toJsonRpc() }
-      return {
-        _tag: "Stream",
-        messages: Stream.succeed(message),
-        events: { prime: undefined, retryMs, idOf: () => `${streamId}.${LOST}` }
-      }
-    }
-  )
-}

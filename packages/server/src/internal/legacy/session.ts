@@ -25,9 +25,10 @@
  * directory on every message, and ended when the directory says so. What
  * still lives in one process: a request's stream and its legs (the answers
  * are routed to the owner by the leg id, `mrtr.<instance>.<n>`), the event
- * logs (resumption with `Last-Event-ID` of a stream of another instance is
- * not served: the request fails with -32603, see `fleet.ts`), and the GET
- * stream (list changes and resource updates reach the instance holding it).
+ * logs (a `Last-Event-ID` of another instance's stream is served by asking
+ * that instance, `resume.ts`; if it is gone the request fails with -32603),
+ * and the GET stream (list changes and resource updates reach the instance
+ * holding it).
  * Stream ids name their instance (`<instance>:<n>`, and for a POST stream
  * `:<base64url of the JSON request id>`), so any instance tells whose stream
  * a `Last-Event-ID` is. `maxSessions` bounds the sessions (and replicas) of

@@ -68,7 +68,17 @@ const RoutedSchema = Schema.Union([
     reason: Schema.String
   }),
   Schema.Struct({ _tag: Schema.Literal("Ended"), session: Schema.String }),
-  Schema.Struct({ _tag: Schema.Literal("Updated"), record: Schema.Unknown })
+  Schema.Struct({ _tag: Schema.Literal("Updated"), record: Schema.Unknown }),
+  Schema.Struct({
+    _tag: Schema.Literal("Resume"),
+    session: Schema.String,
+    stream: Schema.String,
+    after: Schema.Number,
+    resume: Schema.String,
+    replyTo: Schema.String
+  }),
+  Schema.Struct({ _tag: Schema.Literal("StreamEvent"), resume: Schema.String, eventId: Schema.String, message: Schema.Unknown }),
+  Schema.Struct({ _tag: Schema.Literal("StreamEnd"), resume: Schema.String, found: Schema.Boolean })
 ])
 const Envelope = Schema.fromJsonString(Schema.Struct({ origin: Schema.String, message: RoutedSchema }))
 const decodeEnvelope = Schema.decodeUnknownOption(Envelope)
