@@ -23,6 +23,10 @@
  *   v1 client, which resumes a broken POST stream with a GET and
  *   `Last-Event-ID`, fails that call at once instead of waiting out its
  *   request timeout.
+ * The same holds on one instance: a `Last-Event-ID` of a POST stream this
+ * instance no longer holds fails that request (`stream_ended`) instead of
+ * opening the session's GET stream, where the client would wait for a
+ * response that never comes.
  * Those error events carry the event id `<stream>.lost`; a GET resuming
  * after it gets 405 (nothing more to replay), which the v1 client takes as
  * "no stream" and stops reconnecting (an error response does not stop it:
@@ -32,7 +36,7 @@
  * Source: MCP 2025-11-25, basic/transports (resumability and redelivery);
  * SEP-1699.
  */
-import { type Cause, Effect, Queue, Stream } from "effect"
+import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
 import { ErrorCode, McpError, type RequestId } from "@mrtr/protocol"
 import type { Routed, SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
 import type { Reply, WireMessage } from "../../Transport.ts"
@@ -153,11 +157,18 @@ export const make = (store: Session.Store, directory: Directory) => {
       if (seq === LOST) return Effect.succeed<Reply>({ _tag: "Accepted", httpStatus: 405 })
       const parsed = Session.parseStreamId(streamId)
       const after = Number(seq)
-      if (
-        parsed === undefined || parsed.instance === directory.instanceId || parsed.requestId === undefined ||
-        !Number.isSafeInteger(after)
-      ) return Effect.undefined
+      if (parsed === undefined || parsed.requestId === undefined || !Number.isSafeInteger(after)) return Effect.undefined
       const { instance: owner, requestId } = parsed
+      if (owner === directory.instanceId) {
+        if (session.streams.has(streamId)) return Effect.undefined
+        // A POST stream of ours that is gone: its request was cancelled with its connection (or is past the
+        // streams kept): fail it rather than leave the client waiting; stop it if it still runs.
+        const fiber = session.inflight.get(requestId)
+        return Effect.as(
+          fiber === undefined ? Effect.void : Fiber.interrupt(fiber),
+          lostReply(streamId, requestId, retryMs, streamEnded)
+        )
+      }
       const resume = globalThis.crypto.randomUUID()
       const cancel = Effect.ignore(directory.send(owner, {
         _tag: "Cancel",
