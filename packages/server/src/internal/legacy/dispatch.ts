@@ -88,7 +88,6 @@ const LEVELS = LoggingLevel.literals
 /** Most resources one session may subscribe to (`resources/subscribe`). */
 const MAX_SUBSCRIPTIONS = 1000
 
-
 /** Builds the legacy dispatcher over `core`. */
 export const make = (core: Core) => {
   const directory = core.directory
@@ -171,7 +170,6 @@ export const make = (core: Core) => {
         )
       })
     )
-
 
   // -- Messages ---------------------------------------------------------------------
 

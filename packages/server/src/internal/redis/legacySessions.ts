@@ -68,7 +68,19 @@ const RoutedSchema = Schema.Union([
     reason: Schema.String
   }),
   Schema.Struct({ _tag: Schema.Literal("Ended"), session: Schema.String }),
-  Schema.Struct({ _tag: Schema.Literal("Updated"), record: Schema.Unknown }),
+  Schema.Struct({
+    _tag: Schema.Literal("Updated"),
+    record: Schema.Struct({
+      id: Schema.String,
+      principal: Schema.optional(Schema.String),
+      protocolVersion: Schema.String,
+      clientCapabilities: Schema.Record(Schema.String, Schema.Unknown),
+      clientInfo: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
+      initialized: Schema.Boolean,
+      logLevel: Schema.optional(Schema.String),
+      subscriptions: Schema.Array(Schema.String)
+    })
+  }),
   Schema.Struct({
     _tag: Schema.Literal("Resume"),
     session: Schema.String,
@@ -215,16 +227,10 @@ export const makeSessionDirectory = (
               Effect.forever(Effect.flatMap(Queue.take(queue), (message) => {
                 const decoded = decodeEnvelope(message.message)
                 if (decoded._tag === "None" || decoded.value.origin === instanceId) return Effect.void
-                const routed = decoded.value.message
-                if (routed._tag === "Updated") {
-                  const record = typeof routed.record === "object" && routed.record !== null
-                    ? routed.record as SessionRecord
-                    : undefined
-                  return record === undefined || typeof record.id !== "string"
-                    ? Effect.void
-                    : deliver({ _tag: "Updated", record })
-                }
-                return deliver(routed as Routed)
+                // One message that cannot be handled must not end the subscription.
+                return deliver(decoded.value.message as Routed).pipe(
+                  Effect.catchCause((cause) => Effect.logWarning("A session directory message could not be handled", cause))
+                )
               })).pipe(
                 Effect.catch((error) =>
                   Effect.andThen(
