@@ -17,7 +17,7 @@ import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
 import { HttpTransport, McpServer, Observability } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 import { type Routed, SessionDirectory, SessionDirectoryUnavailable, type SessionRecord } from "../src/SessionDirectory.ts"
-import { greet } from "./fixtures.ts"
+import { greet, readme } from "./fixtures.ts"
 import { CAPS, initialize, post, reconnect, rpc, sseReader } from "./legacy-helpers.ts"
 
 let redis: RedisServer
@@ -108,16 +108,20 @@ describe("Redis SessionDirectory", () => {
 })
 
 /** A server instance configured by the environment only, as a fleet member. */
-const instance = Effect.fnUntraced(function*(transport: HttpTransport.LayerOptions = {}) {
+const instanceWithServer = Effect.fnUntraced(function*(transport: HttpTransport.LayerOptions = {}) {
   const env = { MRTR_REDIS_URL: redis.url, MRTR_REQUEST_STATE_KEYS: Buffer.from(new Uint8Array(32).fill(3)).toString("base64url") }
   const context = yield* Layer.build(Layer.fresh(
     HttpTransport.layer({ port: 0, ...transport }).pipe(
-      Layer.provideMerge(McpServer.tools(greet, reconnect).pipe(Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" })))),
+      Layer.provideMerge(McpServer.tools(greet, reconnect).pipe(
+        Layer.provideMerge(McpServer.resources(readme)),
+        Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" }))
+      )),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
     )
   ))
-  return yield* Effect.provide(HttpTransport.url, context)
+  return { url: yield* Effect.provide(HttpTransport.url, context), server: Context.get(context, McpServer.McpServer) }
 })
+const instance = (transport: HttpTransport.LayerOptions = {}) => Effect.map(instanceWithServer(transport), (i) => i.url)
 
 const legacy = (session: string) => ({ "mcp-session-id": session })
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
@@ -168,6 +172,33 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
       expect(done.result.content[0].text).toBe("Hello, Ada!")
       expect((yield* Metric.value(forwarded)).count).toBeGreaterThanOrEqual(before + 1)
       expect(session).toBe(headers["mcp-session-id"])
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("resources/subscribe on A reaches the replica on B that holds the GET stream: an update announced on A is delivered there", () =>
+    Effect.gen(function*() {
+      const a = yield* instanceWithServer()
+      const b = yield* instanceWithServer()
+      yield* settle
+      const { headers } = yield* promise(() => initialize(a.url, CAPS))
+      const get = yield* promise(() =>
+        fetch(b.url, { headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" } })
+      )
+      expect(get.status).toBe(200)
+      const events = sseReader(get)
+      yield* promise(() => events.next()) // priming
+      expect((yield* promise(() => post(a.url, rpc("resources/subscribe", { uri: "test://readme" }), headers))).status).toBe(200)
+      // The change reaches B by pub/sub: announce until B has it (at most once per attempt).
+      let updated: any
+      for (let i = 0; i < 20 && updated === undefined; i++) {
+        yield* a.server.resourceUpdated("test://readme")
+        updated = yield* promise(() => events.message(250).catch(() => undefined))
+      }
+      expect(updated).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://readme" } })
+      // Unsubscribed on B: no more updates there.
+      expect((yield* promise(() => post(b.url, rpc("resources/unsubscribe", { uri: "test://readme" }), headers))).status).toBe(200)
+      yield* a.server.resourceUpdated("test://readme")
+      expect(yield* promise(() => events.message(500).catch(() => "none"))).toBe("none")
+      yield* promise(() => events.cancel())
     }).pipe(Effect.scoped), 60_000)
 
   it.live("DELETE on A ends the session on B: B's in-flight call is interrupted, both answer 404; cancelled on A stops B's request", () =>
