@@ -3,7 +3,8 @@
  * instances of the demo server (`examples/demo/server.ts`, each its own Node
  * process on a free port) sharing a key ring and that Redis, and `haproxy`
  * (./haproxy.cfg: round-robin, no affinity) in front on another free port.
- * Used by `npm run fleet` (./index.ts) and the fleet tests.
+ * Used by `npm run fleet` (./index.ts) and the fleet tests (./fleet.test.ts on
+ * the 2026-07-28 wire, ./legacy.test.ts for 2025-11-25 sessions).
  *
  * The instances are configured by the environment only, as a deployment
  * would: `MRTR_REQUEST_STATE_KEYS` (the shared key ring), `MRTR_REDIS_URL`,

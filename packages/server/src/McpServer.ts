@@ -36,6 +36,7 @@ import type { RedisError } from "effect/persistence/Redis"
 import * as SharedState from "./internal/sharedState.ts"
 import * as Observability from "./Observability.ts"
 import { NotificationBus } from "./NotificationBus.ts"
+import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
 import { Digest } from "effect/crypto"
 import {
   declaresTasks,
@@ -126,9 +127,16 @@ export interface Options {
  *   then it is cancelled and the request fails (-32603,
  *   `data.reason: "input_timeout"`).
  *
- * Sessions live in this process: behind a load balancer, 2025-11-25 clients
- * need session affinity (the 2026-07-28 wire never does); a request reaching
- * another instance gets 404 and the client must `initialize` again.
+ * By default sessions live in this process: behind a load balancer,
+ * 2025-11-25 clients then need session affinity (the 2026-07-28 wire never
+ * does); a request reaching another instance gets 404 and the client must
+ * `initialize` again. With a shared `SessionDirectory` (`McpServer.layer`
+ * uses the Redis one when `MRTR_REDIS_URL` is set) no affinity is needed:
+ * any instance serves any session, answers to server-to-client requests are
+ * routed to the instance running the request, and `DELETE` ends the session
+ * everywhere; `maxSessions` then bounds each instance's sessions and
+ * replicas, and `sessionIdleTimeout` is the shared record's Redis TTL. See
+ * `SessionDirectory.ts` for what still lives in one process.
  *
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management).
  *
@@ -182,7 +190,8 @@ export class McpServer extends Context.Service<McpServer, {
   /**
    * How many 2025-11-25 sessions are open (HTTP and stdio), for metrics: it
    * returns to 0 once every session has ended (DELETE, idle timeout,
-   * eviction, the end of a stdio connection).
+   * eviction, the end of a stdio connection). With a shared
+   * `SessionDirectory`, the sessions and replicas this instance holds.
    * @since 0.2.0
    */
   readonly legacySessions: Effect.Effect<number>
@@ -431,7 +440,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> =>
     ModernReply.reply(parsed, incoming, respond(parsed, incoming.principal))
 
+  // The 2025-11-25 sessions of the fleet: this process only, unless a shared directory is provided (Redis).
+  const directory = Option.getOrElse(yield* Effect.serviceOption(SessionDirectory), makeLocalDirectory)
   const legacy = options.legacy === false ? undefined : Legacy.make({
+    directory,
     registry,
     engine,
     info,
@@ -440,6 +452,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     limits: legacyLimits(options.legacy ?? {})
   })
   if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
+  if (legacy !== undefined) yield* legacy.listen
   // This instance's list changes go out on the bus; what other instances publish reaches its listeners.
   const deliverLocally = (uri: string) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
   if (bus !== undefined) {
@@ -526,7 +539,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * pub/sub (`NotificationBus`), so sessions on every instance hear it, and
  * so are list changes (`addTool`, `removeTool`, ...) and task status changes
  * (`notifications/tasks` of `subscriptions/listen`); a `NotificationBus`
- * provided to this layer wins.
+ * provided to this layer wins. With `MRTR_REDIS_URL` set the 2025-11-25
+ * sessions are shared too (the Redis `SessionDirectory`; one provided to
+ * this layer wins), so legacy clients need no affinity.
  *
  * @since 0.1.0
  */
@@ -566,6 +581,7 @@ export const layer = <E = never>(
     Layer.provide(taskStore),
     Layer.provide(codec),
     Layer.provide(SharedState.notificationBusLayer),
+    Layer.provide(SharedState.sessionDirectoryLayer),
     Layer.provide(NodeCrypto.layerDigest)
   )
 }

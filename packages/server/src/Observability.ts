@@ -17,6 +17,11 @@
  *   `mrtr_replay_guard_full_total{scope}`, `mrtr_redis_errors_total{operation}`.
  * - `mrtr_replay_guard_entries{store}` (gauge): redeemed ids the guard holds.
  * - `mrtr_tasks_total{status}`: task status changes (Tasks extension).
+ * - `mrtr_legacy_legs_in_flight` (gauge): server-to-client requests of the
+ *   2025-11-25 shim awaiting their answer on this instance.
+ * - `mrtr_legacy_answers_forwarded_total{outcome}`: answers to legs that a
+ *   client POSTed to another instance than the leg's, sent on to the owner
+ *   (`delivered`; `owner_gone` when no instance listened: it stopped).
  *
  * Span: `mrtr.round` per MRTR request, with `mrtr.method`, `mrtr.target`,
  * `mrtr.round` (for `input_required` the round it asks, 1 for the first;
@@ -131,3 +136,25 @@ export const tasksTotal = Metric.counter("mrtr_tasks_total", {
  * @since 0.2.0
  */
 export const replayGuardEntries = RequestState.replayGuardEntries
+
+/**
+ * Gauge of the 2025-11-25 shim's server-to-client requests (elicitation,
+ * sampling, roots) awaiting their answer on this instance.
+ *
+ * @since 0.2.0
+ */
+export const legacyLegsInFlight = Metric.gauge("mrtr_legacy_legs_in_flight", {
+  description: "Server-to-client requests of 2025-11-25 sessions awaiting their answer on this instance"
+})
+
+/**
+ * Counter of answers to legs that reached another instance than the leg's
+ * and were sent on to the owner over the session directory, by `outcome`
+ * (`delivered`, `owner_gone`).
+ *
+ * @since 0.2.0
+ */
+export const legacyAnswersForwarded = Metric.counter("mrtr_legacy_answers_forwarded_total", {
+  description: "Answers to 2025-11-25 server-to-client requests forwarded to the instance that holds the request",
+  incremental: true
+})

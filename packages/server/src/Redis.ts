@@ -38,6 +38,8 @@ import { NotificationBus } from "./NotificationBus.ts"
 import { makeEntryCounter } from "./internal/redis/guardEntries.ts"
 import * as RedisTaskStore from "./internal/redis/taskStore.ts"
 import { TaskStore as TaskStoreService, type TaskStore } from "./TaskStore.ts"
+import * as LegacySessions from "./internal/redis/legacySessions.ts"
+import * as SessionDirectory from "./SessionDirectory.ts"
 
 /**
  * Name of the environment variable with the Redis URL
@@ -606,3 +608,41 @@ export const layerTaskStore = (options?: TaskStoreOptions): Layer.Layer<TaskStor
  */
 export const layerTaskStoreUrl = (url: string, options?: TaskStoreOptions): Layer.Layer<TaskStore, Redis.RedisError> =>
   layerTaskStore(options).pipe(Layer.provide(layerClient({ url })))
+// -----------------------------------------------------------------------------
+// 2025-11-25 sessions of a fleet (internal/redis/legacySessions.ts)
+// -----------------------------------------------------------------------------
+
+/**
+ * Options of the Redis `SessionDirectory` ({@link layerSessionDirectory}):
+ * `prefix` of keys and channels (default `"mrtr:legacy:"`, shared by a
+ * fleet), `timeout` of one operation (default 1 second; past it
+ * `SessionDirectoryUnavailable`), `instanceId` (default random).
+ *
+ * @since 0.2.0
+ */
+export type SessionDirectoryOptions = LegacySessions.SessionDirectoryOptions
+
+/**
+ * A fleet-wide `SessionDirectory` (2025-11-25 sessions without affinity) on
+ * the `Redis` service: records as keys with the idle timeout as their TTL
+ * (`GETEX ... PX` on every message), changes by a Lua script, and pub/sub
+ * between instances (answers to legs, cancellations, ended and updated
+ * sessions). See `SessionDirectory.ts` and `internal/redis/legacySessions.ts`.
+ *
+ * @since 0.2.0
+ */
+export const layerSessionDirectory = (
+  options?: SessionDirectoryOptions
+): Layer.Layer<SessionDirectory.SessionDirectory, never, Redis.Redis> =>
+  Layer.effect(SessionDirectory.SessionDirectory, LegacySessions.makeSessionDirectory(options))
+
+/**
+ * The Redis `SessionDirectory` with its own connection to `url`.
+ *
+ * @since 0.2.0
+ */
+export const layerSessionDirectoryUrl = (
+  url: string,
+  options?: SessionDirectoryOptions
+): Layer.Layer<SessionDirectory.SessionDirectory, Redis.RedisError> =>
+  layerSessionDirectory(options).pipe(Layer.provide(layerClient({ url })))

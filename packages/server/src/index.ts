@@ -43,6 +43,8 @@ export * as Prompt from "./Prompt.ts"
 export * as RequestContext from "./RequestContext.ts"
 /** @since 0.1.0 */
 export * as Resource from "./Resource.ts"
+/** @since 0.2.0 */
+export * as SessionDirectory from "./SessionDirectory.ts"
 /** @since 0.1.0 */
 export * as StdioTransport from "./StdioTransport.ts"
 /** @since 0.1.0 */

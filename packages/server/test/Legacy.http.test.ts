@@ -509,6 +509,33 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a Last-Event-ID of a POST stream the server no longer holds (its connection closed, cancelling the call) fails that request at once; after its marker: 405", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const call = rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
+      const first = await stream(url, call, headers)
+      await first.next() // priming
+      const asked = await first.next()
+      expect(JSON.parse(asked!.data).method).toBe("elicitation/create")
+      await first.cancel()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const resume = (lastEventId: string) =>
+        fetch(url, { headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": lastEventId } })
+      const get = await resume(asked!.id!)
+      expect(get.status).toBe(200)
+      const lost = sseReader(get)
+      const event = await lost.next()
+      expect(event!.id).toBe(`${asked!.id!.slice(0, asked!.id!.lastIndexOf("."))}.lost`)
+      const error = JSON.parse(event!.data)
+      legacy("JSONRPCErrorResponse", error)
+      expect(error.id).toBe(call.id)
+      expect(error.error.code).toBe(-32603)
+      expect(error.error.data.reason).toBe("stream_ended")
+      expect(await lost.next()).toBeUndefined()
+      expect((await resume(event!.id!)).status).toBe(405)
+    })
+  })
+
   it("the GET stream carries list changes and resource updates with event ids, and resumes after Last-Event-ID", async () => {
     await withServer({}, async (url, server) => {
       const { headers } = await initialize(url)

@@ -12,6 +12,7 @@ import type { RedisError } from "effect/persistence/Redis"
 import { InteractionStore, RequestState } from "@mrtr/core"
 import { NotificationBus } from "../NotificationBus.ts"
 import * as TaskStore from "../TaskStore.ts"
+import { SessionDirectory } from "../SessionDirectory.ts"
 
 /** `MRTR_SINGLE_USE` (a boolean: `true`/`false`, `yes`/`no`, `1`/`0`; default false). */
 export const singleUseConfigName = "MRTR_SINGLE_USE"
@@ -115,3 +116,21 @@ export const taskLeaseConfigName = "MRTR_TASK_LEASE"
 export const taskLeaseConfig: Config.Config<Option.Option<number>> = Config.option(
   Config.Duration(taskLeaseConfigName)
 ).pipe(Config.map(Option.map(Duration.toMillis)))
+
+/**
+ * The directory of 2025-11-25 sessions: one the application provides wins;
+ * else Redis when `MRTR_REDIS_URL` is set (and not empty), so sessions work
+ * behind a balancer without affinity; else this process only.
+ */
+export const sessionDirectoryLayer: Layer.Layer<SessionDirectory, Config.ConfigError | RedisError> = Layer.unwrap(
+  Effect.flatMap(Effect.serviceOption(SessionDirectory), (provided) =>
+    Option.isSome(provided)
+      ? Effect.succeed(Layer.succeed(SessionDirectory, provided.value))
+      : Effect.flatMap(redisUrl, (url) =>
+        Option.isNone(url)
+          ? Effect.succeed(SessionDirectory.local)
+          : Effect.map(
+            Effect.promise(() => import("../Redis.ts")),
+            (Redis) => Redis.layerSessionDirectoryUrl(Redacted.value(url.value))
+          )))
+)

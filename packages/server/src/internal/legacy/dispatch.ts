@@ -21,11 +21,14 @@
  * with `data.requiredCapabilities`. JSON-RPC errors of requests travel with
  * HTTP 200 (legacy clients read them from the body); session errors are
  * 400 (-32000: bad version header; -32600: initialize twice), 404 (-32001: unknown
- * or ended session, or one another authenticated principal opened), 409 (a second GET stream) and 503 (no room for a session).
+ * or ended session, or one another authenticated principal opened), 409 (a second GET stream) and 503 (no room for a session;
+ * -32603: the shared session directory is unavailable).
+ * Streams (a request's SSE stream, the GET stream, resumption): `streams.ts`. Fleets: with a shared
+ * `SessionDirectory` any instance serves any session (`fleet.ts`) and resumes any stream (`resume.ts`).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
  * server/*; the spec digest legacy-2025-11-25.md A, B, D.
  */
-import { Cause, Deferred, Effect, Exit, Fiber, Option, Queue, Schema, Stream } from "effect"
+import { Cause, Effect, Exit, Fiber, Option, Schema } from "effect"
 import {
   ClientCapabilities,
   ErrorCode,
@@ -37,13 +40,17 @@ import {
 } from "@mrtr/protocol"
 import { type Engine, MissingClientCapability } from "@mrtr/core"
 import { McpRequest } from "../../RequestContext.ts"
-import type { EventIds, Incoming, Reply, WireMessage } from "../../Transport.ts"
+import type { Incoming, Reply, WireMessage } from "../../Transport.ts"
 import { MAX_PARAMS_DEPTH, nestedDeeperThan } from "../envelope.ts"
 import { errorReply, isRecord, toMcpError, userSaidNo } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"
 import { type Registry, ResourceNotFound } from "../registry.ts"
+import type { SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
+import * as Fleet from "./fleet.ts"
+import * as Resume from "./resume.ts"
 import * as Session from "./session.ts"
 import { drive } from "./shim.ts"
+import { getStream, RETRY_MS, streamed } from "./streams.ts"
 
 /** What the legacy dispatcher shares with the server. */
 export interface Core {
@@ -53,6 +60,8 @@ export interface Core {
   readonly instructions: string | undefined
   readonly audience: string
   readonly limits: Session.Limits
+  /** Where the sessions of the fleet are found (`SessionDirectory.local`: this process only). */
+  readonly directory: SessionDirectory["Service"]
 }
 
 const decodeCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
@@ -79,13 +88,19 @@ const LEVELS = LoggingLevel.literals
 /** Most resources one session may subscribe to (`resources/subscribe`). */
 const MAX_SUBSCRIPTIONS = 1000
 
-/** The reconnection delay a session's SSE streams advise (`retry:`), in milliseconds. */
-const RETRY_MS = 1000
-
 /** Builds the legacy dispatcher over `core`. */
 export const make = (core: Core) => {
-  const store = Session.makeStore(core.limits)
+  const directory = core.directory
+  const shared = directory.shared
+  const store = Session.makeStore(core.limits, directory.instanceId)
+  const ttl = core.limits.idleTimeoutMs
+  /** Refreshes a shared session's idle TTL (best effort: the next message looks it up anyway). */
+  const touch = (session: Session.Session | undefined) =>
+    !shared || session === undefined || session.send !== undefined
+      ? Effect.void
+      : Effect.ignore(directory.lookup(session.id, ttl))
   const byConnection = new WeakMap<object, Session.Session>()
+  const resumption = Resume.make(store, directory)
 
   const capabilities: Legacy.ServerCapabilities = {
     tools: { listChanged: true },
@@ -156,136 +171,6 @@ export const make = (core: Core) => {
       })
     )
 
-  // -- Streams --------------------------------------------------------------------
-
-  /** The event ids of a session's stream; only 2025-11-25 clients get an (empty) priming event. */
-  const eventsOf = (session: Session.Session, stream: Session.EventStream, prime: boolean): EventIds => ({
-    prime: prime && session.protocolVersion >= "2025-11-25" ? `${stream.id}.0` : undefined,
-    retryMs: RETRY_MS,
-    idOf: (message) => session.eventIds.get(message)
-  })
-
-  const track = (session: Session.Session | undefined, id: RequestId, fiber: Fiber.Fiber<unknown, unknown>) => {
-    if (session === undefined) return
-    session.inflight.set(id, fiber)
-    fiber.addObserver(() => {
-      if (session.inflight.get(id) === fiber) session.inflight.delete(id)
-    })
-  }
-
-  /**
-   * Runs a request whose handler may emit messages before its response; the
-   * first one decides between a plain response and a stream. The request is
-   * registered for `notifications/cancelled` while it runs; the reply's
-   * stream closing interrupts it. On an HTTP session the messages are
-   * recorded on a POST event stream, which `closeStream` can detach from the
-   * POST (SEP-1699): the request goes on, and a GET with `Last-Event-ID`
-   * receives the rest.
-   */
-  const streamed = (
-    session: Session.Session | undefined,
-    id: RequestId,
-    canStream: boolean,
-    http: boolean,
-    run: (
-      emit: (message: WireMessage) => Effect.Effect<void>,
-      closeStream: Effect.Effect<void>
-    ) => Effect.Effect<WireMessage>
-  ): Effect.Effect<Reply> =>
-    Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) => {
-      const events = http && session !== undefined && canStream ? Session.openStream(session, "post") : undefined
-      if (events !== undefined) events.subscriber = queue
-      const emit = !canStream
-        ? () => Effect.void
-        : events !== undefined && session !== undefined
-        ? (message: WireMessage) => Effect.sync(() => Session.deliver(session, events, message))
-        : (message: WireMessage) => Effect.asVoid(Queue.offer(queue, message))
-      const closeStream = events === undefined ? Effect.void : Effect.sync(() => {
-        if (events.detached || events.done) return
-        events.detached = true
-        events.subscriber = undefined
-        Queue.endUnsafe(queue)
-      })
-      return Effect.flatMap(
-        run(emit, closeStream).pipe(
-          // The response, whatever the client accepts: recorded on the session's stream, or queued.
-          Effect.flatMap((response) =>
-            events !== undefined && session !== undefined
-              ? Effect.sync(() => Session.deliver(session, events, response))
-              : Effect.asVoid(Queue.offer(queue, response))
-          ),
-          Effect.ensuring(Effect.sync(() => {
-            if (events !== undefined && session !== undefined) Session.finish(session, events)
-            Queue.endUnsafe(queue)
-          })),
-          Effect.forkDetach
-        ),
-        (fiber) => {
-          track(session, id, fiber)
-          // Closing the reply cancels the request, unless the server detached it (SEP-1699).
-          const cancel = Effect.suspend(() => events?.detached === true ? Effect.void : Fiber.interrupt(fiber))
-          return Queue.take(queue).pipe(
-            Effect.map((first): Reply => {
-              if (!("method" in first)) return { _tag: "Response", message: first, httpStatus: 200 }
-              const messages = Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(Stream.ensuring(cancel))
-              return events === undefined || session === undefined
-                ? { _tag: "Stream", messages }
-                : { _tag: "Stream", messages, events: eventsOf(session, events, true) }
-            }),
-            // Ended without a message: cancelled (no response), or detached before its first message.
-            Effect.catch(() =>
-              Effect.succeed<Reply>(
-                events !== undefined && session !== undefined && events.detached
-                  ? { _tag: "Stream", messages: Stream.empty, events: eventsOf(session, events, true) }
-                  : { _tag: "Accepted" }
-              )
-            ),
-            Effect.onInterrupt(() => cancel)
-          )
-        }
-      )
-    })
-
-  /**
-   * A GET: the session's stream (messages outside any request), or, with the
-   * `Last-Event-ID` of a POST stream, that stream's events after the id and
-   * then its live messages up to its response.
-   */
-  const getStream = (session: Session.Session, lastEventId: string | undefined): Effect.Effect<Reply> =>
-    Effect.map(Queue.unbounded<WireMessage, Cause.Done>(), (queue): Reply => {
-      const resumed = lastEventId === undefined ? undefined : Session.replayAfter(session, lastEventId)
-      if (resumed !== undefined && resumed.stream.kind === "post") {
-        const stream = resumed.stream
-        for (const message of resumed.events) Queue.offerUnsafe(queue, message)
-        if (stream.done) Queue.endUnsafe(queue)
-        else {
-          if (stream.subscriber !== undefined) Queue.endUnsafe(stream.subscriber)
-          stream.subscriber = queue
-        }
-        return { _tag: "Stream", messages: Stream.fromQueue(queue), events: eventsOf(session, stream, false) }
-      }
-      if (session.getStream !== undefined) {
-        return sessionError(SESSION_ERROR, "Conflict: only one GET stream per session", 409)
-      }
-      const stream = resumed?.stream ?? Session.openStream(session, "get")
-      session.getStream = queue
-      const live = Stream.fromQueue(queue).pipe(
-        Stream.map((message: WireMessage) => {
-          Session.record(session, stream, message)
-          return message
-        })
-      )
-      return {
-        _tag: "Stream",
-        messages: Stream.concat(Stream.fromIterable<WireMessage>(resumed?.events ?? []), live).pipe(
-          Stream.ensuring(Effect.sync(() => {
-            if (session.getStream === queue) session.getStream = undefined
-          }))
-        ),
-        events: eventsOf(session, stream, resumed === undefined)
-      }
-    })
-
   // -- Messages ---------------------------------------------------------------------
 
   const initialize = (incoming: Incoming, id: RequestId, params: unknown): Effect.Effect<Reply> =>
@@ -309,10 +194,10 @@ export const make = (core: Core) => {
         ))
       }
       const capabilitiesDeclared = decodeCapabilities(decoded.value.capabilities)
-      return Effect.map(
+      return Effect.flatMap(
         connection === undefined ? store.makeRoom() : Effect.succeed(true),
-        (room): Reply => {
-          if (!room) return sessionError(SESSION_ERROR, "Service unavailable: too many sessions", 503, id)
+        (room): Effect.Effect<Reply> => {
+          if (!room) return Effect.succeed(sessionError(SESSION_ERROR, "Service unavailable: too many sessions", 503, id))
           const session = store.create({
             protocolVersion: Legacy.negotiate(decoded.value.protocolVersion),
             clientCapabilities: Exit.isSuccess(capabilitiesDeclared) ? capabilitiesDeclared.value : {},
@@ -334,7 +219,12 @@ export const make = (core: Core) => {
             serverInfo: core.info,
             ...(core.instructions === undefined ? {} : { instructions: core.instructions })
           }
-          return result(id, value, connection === undefined ? { "mcp-session-id": session.id } : undefined)
+          const reply = result(id, value, connection === undefined ? { "mcp-session-id": session.id } : undefined)
+          if (!shared || connection !== undefined) return Effect.succeed(reply)
+          return directory.create(Fleet.toRecord(session), ttl).pipe(
+            Effect.as(reply),
+            Effect.catch((error) => Effect.as(store.remove(session), Fleet.unavailableReply(error, id)))
+          )
         }
       )
     })
@@ -389,7 +279,7 @@ export const make = (core: Core) => {
           }))
         ) as Effect.Effect<Record<string, unknown>>,
         session !== undefined
-      ))
+      ), touch(session))
   }
 
   const request = (
@@ -410,23 +300,34 @@ export const make = (core: Core) => {
         if (!isLoggingLevel(params.level)) {
           return Effect.succeed(errorReply(id, McpError.invalidParams(`Invalid log level: one of ${LEVELS.join(", ")}`), 200))
         }
-        if (session !== undefined) session.logLevel = params.level
-        return Effect.succeed(result(id, {}))
+        if (session === undefined) return Effect.succeed(result(id, {}))
+        session.logLevel = params.level
+        return shareChange(session, { _tag: "LogLevel", level: params.level }, result(id, {}), id)
       }
       case "resources/subscribe":
       case "resources/unsubscribe": {
         if (typeof params.uri !== "string") {
           return Effect.succeed(errorReply(id, McpError.invalidParams(`${method} needs a string uri`), 200))
         }
+        const full = errorReply(
+          id,
+          McpError.invalidParams(`A session may subscribe to at most ${MAX_SUBSCRIPTIONS} resources`),
+          200
+        )
         if (session !== undefined) {
           if (method === "resources/unsubscribe") session.subscriptions.delete(params.uri)
           else if (session.subscriptions.size >= MAX_SUBSCRIPTIONS && !session.subscriptions.has(params.uri)) {
-            return Effect.succeed(errorReply(
-              id,
-              McpError.invalidParams(`A session may subscribe to at most ${MAX_SUBSCRIPTIONS} resources`),
-              200
-            ))
+            return Effect.succeed(full)
           } else session.subscriptions.add(params.uri)
+          return shareChange(
+            session,
+            method === "resources/unsubscribe"
+              ? { _tag: "Unsubscribe", uri: params.uri }
+              : { _tag: "Subscribe", uri: params.uri, max: MAX_SUBSCRIPTIONS },
+            result(id, {}),
+            id,
+            full
+          )
         }
         return Effect.succeed(result(id, {}))
       }
@@ -448,55 +349,129 @@ export const make = (core: Core) => {
 
   const reply = (message: WireMessage): Reply => ({ _tag: "Response", message, httpStatus: 200 })
 
+  /** Writes a change of an HTTP session to the shared directory, then answers `ok` (`full`: past the subscription bound). */
+  const shareChange = (
+    session: Session.Session,
+    change: Parameters<SessionDirectory["Service"]["change"]>[1],
+    ok: Reply,
+    id: RequestId | undefined,
+    full: Reply = ok
+  ): Effect.Effect<Reply> =>
+    !shared || session.send !== undefined ? Effect.succeed(ok) : directory.change(session.id, change, ttl).pipe(
+      Effect.map((outcome) =>
+        outcome === "full"
+          ? full
+          : outcome === undefined
+          ? sessionError(SESSION_NOT_FOUND, "Session not found", 404, id)
+          : ok
+      ),
+      Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, id)))
+    )
+
   const notification = (session: Session.Session | undefined, method: string, params: Record<string, unknown>) =>
     Effect.suspend((): Effect.Effect<Reply> => {
-      if (session === undefined) return Effect.succeed<Reply>({ _tag: "Accepted" })
-      if (method === "notifications/initialized") session.initialized = true
+      const accepted: Reply = { _tag: "Accepted" }
+      if (session === undefined) return Effect.succeed(accepted)
+      if (method === "notifications/initialized" && !session.initialized) {
+        session.initialized = true
+        return shareChange(session, { _tag: "Initialized" }, accepted, undefined)
+      }
       if (method === "notifications/cancelled" && isRequestId(params.requestId)) {
         const fiber = session.inflight.get(params.requestId)
-        if (fiber !== undefined) return Effect.as(Fiber.interrupt(fiber), { _tag: "Accepted" } as Reply)
+        if (fiber !== undefined) return Effect.as(Fiber.interrupt(fiber), accepted)
+        // Running on another instance, perhaps: every instance hears it, the one running it stops it.
+        if (shared && session.send === undefined) {
+          return directory.broadcast({
+            _tag: "Cancel",
+            session: session.id,
+            requestId: params.requestId,
+            reason: typeof params.reason === "string" ? params.reason.slice(0, 256) : "cancelled"
+          }).pipe(
+            Effect.as(accepted),
+            Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, undefined)))
+          )
+        }
       }
-      return Effect.succeed<Reply>({ _tag: "Accepted" })
+      return Effect.succeed(accepted)
     })
 
   /** A posted response: the answer to one of the shim's server-to-client requests. */
   const answer = (session: Session.Session | undefined, message: Record<string, unknown>): Effect.Effect<Reply> =>
     Effect.suspend((): Effect.Effect<Reply> => {
       const id = message.id
-      const leg = session !== undefined && isRequestId(id) ? session.legs.get(id) : undefined
+      const accepted: Reply = { _tag: "Accepted" }
       // Unknown, late or duplicate ids: ignored (the spec's "ignore unknown responses").
-      if (leg === undefined || session === undefined) return Effect.succeed<Reply>({ _tag: "Accepted" })
-      session.legs.delete(id as RequestId)
-      const settled = "error" in message
-        ? Deferred.fail(leg, new Session.LegRejected(message.error))
-        : Deferred.succeed(leg, message.result)
-      return Effect.as(settled, { _tag: "Accepted" as const })
+      if (session === undefined || !isRequestId(id)) return Effect.succeed(accepted)
+      const owner = Fleet.legInstance(id)
+      if (shared && owner !== undefined && owner !== directory.instanceId && session.send === undefined) {
+        // A leg of a request running on another instance: its owner settles it (or ignores it).
+        return Fleet.forwardAnswer(directory, session, owner, id as string, message).pipe(
+          Effect.as(accepted),
+          Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, undefined)))
+        )
+      }
+      return Effect.as(Fleet.settleLeg(session, id, message), accepted)
     })
 
-  /** Finds the session of a message: by connection (stdio) or `Mcp-Session-Id` (HTTP). */
-  const sessionOf = (incoming: Incoming): Session.Session | undefined | "unknown" => {
-    if (incoming.connection !== undefined) return byConnection.get(incoming.connection)
+  /**
+   * Finds the session of a message: by connection (stdio) or `Mcp-Session-Id`
+   * (HTTP; with a shared directory, looked up there: see `fleet.ts`).
+   */
+  const sessionOf = (
+    incoming: Incoming
+  ): Effect.Effect<Session.Session | undefined | "unknown" | "full", SessionDirectoryUnavailable> => {
+    if (incoming.connection !== undefined) return Effect.succeed(byConnection.get(incoming.connection))
     const id = incoming.headers?.("mcp-session-id")
-    if (id === undefined) return undefined
+    if (id === undefined) return Effect.undefined
+    if (shared) return Fleet.resolve(store, directory, id, incoming.principal)
     const session = store.get(id)
     // A session id is no credential: another principal presenting it finds no session.
-    return session === undefined || session.ended || session.principal !== incoming.principal ? "unknown" : session
+    return Effect.succeed(
+      session === undefined || session.ended || session.principal !== incoming.principal ? "unknown" : session
+    )
   }
 
   const handle = (incoming: Incoming): Effect.Effect<Reply> =>
     Effect.andThen(store.sweep(Date.now()), Effect.suspend(() => dispatch(incoming)))
 
-  const dispatch = (incoming: Incoming): Effect.Effect<Reply> => {
-    const session = sessionOf(incoming)
-    if (session === "unknown") {
-      const id = isRecord(incoming.message) && isRequestId(incoming.message.id) ? incoming.message.id : undefined
-      return Effect.succeed(sessionError(SESSION_NOT_FOUND, "Session not found", 404, id))
+  const idOf = (incoming: Incoming) =>
+    isRecord(incoming.message) && isRequestId(incoming.message.id) ? incoming.message.id : undefined
+
+  const dispatch = (incoming: Incoming): Effect.Effect<Reply> =>
+    sessionOf(incoming).pipe(
+      Effect.matchEffect({
+        onFailure: (error) => Effect.succeed(Fleet.unavailableReply(error, idOf(incoming))),
+        onSuccess: (session) =>
+          session === "unknown"
+            ? Effect.succeed(sessionError(SESSION_NOT_FOUND, "Session not found", 404, idOf(incoming)))
+            : session === "full"
+            ? Effect.succeed(sessionError(SESSION_ERROR, "Service unavailable: too many sessions", 503, idOf(incoming)))
+            : dispatchIn(incoming, session)
+      })
+    )
+
+  /** GET (the session's stream, or a resumption) and DELETE (the end of the session, fleet-wide). */
+  const getOrDelete = (incoming: Incoming, session: Session.Session): Effect.Effect<Reply> => {
+    if (incoming.httpMethod === "DELETE") {
+      const ended = Effect.as(store.remove(session), { _tag: "Accepted", httpStatus: 200 } as Reply)
+      return !shared ? ended : directory.remove(session.id).pipe(
+        Effect.andThen(ended),
+        Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, undefined)))
+      )
     }
+    const lastEventId = incoming.headers?.("last-event-id")
+    if (lastEventId === undefined) return getStream(session, undefined)
+    return resumption.resumeElsewhere(session, lastEventId, RETRY_MS).pipe(
+      Effect.flatMap((elsewhere) => elsewhere === undefined ? getStream(session, lastEventId) : Effect.succeed(elsewhere)),
+      Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, undefined)))
+    )
+  }
+
+  const dispatchIn = (incoming: Incoming, session: Session.Session | undefined): Effect.Effect<Reply> => {
     if (session !== undefined) session.lastActive = Date.now()
     if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
       if (session === undefined) return Effect.succeed(sessionError(SESSION_ERROR, "Bad Request: Mcp-Session-Id required", 400))
-      if (incoming.httpMethod === "DELETE") return Effect.as(store.remove(session), { _tag: "Accepted", httpStatus: 200 } as Reply)
-      return getStream(session, incoming.headers?.("last-event-id"))
+      return getOrDelete(incoming, session)
     }
     const message = incoming.message
     if (!isRecord(message)) return Effect.succeed(errorReply(undefined, McpError.invalidRequest("A JSON-RPC message must be an object")))
@@ -519,7 +494,10 @@ export const make = (core: Core) => {
     return request(incoming, session, id, message.method, params)
   }
 
-  return { handle, listChanged, resourceUpdated, store }
+  /** Hears the other instances of the fleet (a shared directory), for the current scope. */
+  const listen = directory.listen(Fleet.receive(store, resumption.receive))
+
+  return { handle, listChanged, resourceUpdated, store, listen }
 }
 
 /** The legacy dispatcher. */

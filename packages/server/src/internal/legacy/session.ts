@@ -16,10 +16,23 @@
  * message, so memory returns to its baseline once sessions end. A stdio
  * session is neither swept nor evicted: it ends with its connection.
  *
- * Gotcha: sessions live in this process. In a fleet, a 2025-11-25 client must
- * reach the instance that created its session (affinity); elsewhere its id is
- * unknown and it gets 404 and must `initialize` again. The 2026-07-28 wire
- * never needs affinity.
+ * Sessions and the fleet: with the local `SessionDirectory` (the default)
+ * sessions live in this process only, and behind a load balancer a
+ * 2025-11-25 client needs affinity (elsewhere its id is unknown: 404). With
+ * a shared directory (Redis, `MRTR_REDIS_URL`) no affinity is needed: the
+ * store here holds the sessions this instance created and local replicas of
+ * those it served a message of (`fleet.ts`), each refreshed from the
+ * directory on every message, and ended when the directory says so. What
+ * still lives in one process: a request's stream and its legs (the answers
+ * are routed to the owner by the leg id, `mrtr.<instance>.<n>`), the event
+ * logs (a `Last-Event-ID` of another instance's stream is served by asking
+ * that instance, `resume.ts`; if it is gone the request fails with -32603),
+ * and the GET stream (list changes and resource updates reach the instance
+ * holding it).
+ * Stream ids name their instance (`<instance>:<n>`, and for a POST stream
+ * `:<base64url of the JSON request id>`), so any instance tells whose stream
+ * a `Last-Event-ID` is. `maxSessions` bounds the sessions (and replicas) of
+ * one instance. The 2026-07-28 wire never needs affinity.
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management,
  * resumability).
  */
@@ -66,6 +79,8 @@ const MAX_STREAMS_KEPT = 32
 /** A 2025-11-25 session. */
 export interface Session {
   readonly id: string
+  /** The instance that holds this copy of the session (names its legs and streams). */
+  readonly instanceId: string
   /** The authenticated principal that opened the session; only it may use the session id. */
   readonly principal: string | undefined
   readonly protocolVersion: string
@@ -91,10 +106,19 @@ export interface Session {
   ended: boolean
 }
 
-/** Opens an event stream of `session` (HTTP SSE); its events get ids `<stream>.<seq>`. */
-export const openStream = (session: Session, kind: "post" | "get" = "get"): EventStream => {
+/** Longest JSON request id encoded in a POST stream's id (longer ones are left out: such a lost stream fails no request). */
+const MAX_ENCODED_ID = 128
+
+/**
+ * Opens an event stream of `session` (HTTP SSE); its events get ids
+ * `<stream>.<seq>`, the stream's id naming the instance (and, for the stream
+ * of a POST, the request's JSON-RPC id).
+ */
+export const openStream = (session: Session, kind: "post" | "get" = "get", requestId?: RequestId): EventStream => {
+  const json = requestId === undefined ? undefined : JSON.stringify(requestId)
+  const encoded = json === undefined || json.length > MAX_ENCODED_ID ? "" : `:${Buffer.from(json).toString("base64url")}`
   const stream: EventStream = {
-    id: `${session.nextStream++}`,
+    id: `${session.instanceId}:${session.nextStream++}${kind === "post" ? encoded : ""}`,
     kind,
     seq: 0,
     events: [],
@@ -158,6 +182,26 @@ export const replayAfter = (
   return { stream, events: stream.events.filter((e) => e.seq > seq).map((e) => e.message) }
 }
 
+/**
+ * What a stream id says (see {@link openStream}): its instance and, for a
+ * POST stream, the request id; undefined for an id of no stream of ours.
+ */
+export const parseStreamId = (
+  streamId: string
+): { readonly instance: string; readonly requestId: RequestId | undefined } | undefined => {
+  const [instance, n, encoded, ...rest] = streamId.split(":")
+  if (instance === undefined || n === undefined || rest.length > 0 || !/^[0-9a-f]{1,32}$/.test(instance)) return undefined
+  if (encoded === undefined) return { instance, requestId: undefined }
+  try {
+    const id: unknown = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"))
+    return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))
+      ? { instance, requestId: id }
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Sends a message outside any request: the GET stream (HTTP) or the connection (stdio); dropped when neither. */
 export const sendOutside = (session: Session, message: WireMessage): Effect.Effect<void> => {
   if (session.ended) return Effect.void
@@ -191,7 +235,7 @@ export const end = (session: Session): Effect.Effect<void> =>
   })
 
 /** The store of a server's sessions. */
-export const makeStore = (limits: Limits) => {
+export const makeStore = (limits: Limits, instanceId: string) => {
   const sessions = new Map<string, Session>()
   let lastSweep = 0
 
@@ -233,16 +277,24 @@ export const makeStore = (limits: Limits) => {
     readonly send?: ((message: WireMessage) => Effect.Effect<void>) | undefined
     readonly principal: string | undefined
     readonly stored: boolean
+    /** A replica of a session of the shared directory: its id and what it holds. */
+    readonly replica?: {
+      readonly id: string
+      readonly initialized: boolean
+      readonly logLevel: LoggingLevel | undefined
+      readonly subscriptions: ReadonlyArray<string>
+    } | undefined
   }): Session => {
     const session: Session = {
-      id: globalThis.crypto.randomUUID(),
+      id: fields.replica?.id ?? globalThis.crypto.randomUUID(),
+      instanceId,
       principal: fields.principal,
       protocolVersion: fields.protocolVersion,
       clientCapabilities: fields.clientCapabilities,
       clientInfo: fields.clientInfo,
-      logLevel: undefined,
-      initialized: false,
-      subscriptions: new Set(),
+      logLevel: fields.replica?.logLevel,
+      initialized: fields.replica?.initialized ?? false,
+      subscriptions: new Set(fields.replica?.subscriptions),
       legs: new Map(),
       inflight: new Map(),
       nextLegId: 0,

@@ -36,9 +36,10 @@
  * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
  * basic/utilities/cancellation; the spec digest legacy-2025-11-25.md D4.
  */
-import { Deferred, Effect } from "effect"
+import { Deferred, Effect, Metric } from "effect"
 import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
 import { Engine, RequestState } from "@mrtr/core"
+import * as Observability from "../../Observability.ts"
 import type { WireMessage } from "../../Transport.ts"
 import type { Call } from "../registry.ts"
 import { LegRejected, type Session } from "./session.ts"
@@ -93,7 +94,8 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
           { reason: "too_many_pending_inputs", maxPendingInputs: context.maxPendingLegs }
         ))
       }
-      const id: RequestId = `mrtr-${++session.nextLegId}`
+      // The id names this instance: an answer POSTed to another one is routed here (fleet.ts).
+      const id: RequestId = `mrtr.${session.instanceId}.${++session.nextLegId}`
       const isUrl = request.method === "elicitation/create" && (request.params as { mode?: unknown }).mode === "url"
       let elicitationId: string | undefined
       if (isUrl) {
@@ -102,9 +104,11 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
       }
       const deferred = Deferred.makeUnsafe<unknown, LegRejected>()
       session.legs.set(id, deferred)
+      const inFlight = Observability.legacyLegsInFlight
       const cancel = (reason: string) =>
         context.emit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
-      return context.emit(Legacy.fromInputRequest(request, id, elicitationId) as WireMessage).pipe(
+      return Metric.modify(inFlight, 1).pipe(
+        Effect.andThen(context.emit(Legacy.fromInputRequest(request, id, elicitationId) as WireMessage)),
         Effect.andThen(Deferred.await(deferred)),
         Effect.timeoutOrElse({
           duration: context.legTimeoutMs,
@@ -137,7 +141,7 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
           })
         ),
         Effect.onInterrupt(() => session.legs.has(id) ? cancel("request cancelled") : Effect.void),
-        Effect.ensuring(Effect.sync(() => session.legs.delete(id)))
+        Effect.ensuring(Effect.andThen(Effect.sync(() => session.legs.delete(id)), Metric.modify(inFlight, -1)))
       )
     })
 
