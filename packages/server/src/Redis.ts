@@ -39,6 +39,7 @@ import { makeEntryCounter } from "./internal/redis/guardEntries.ts"
 import * as RedisTaskStore from "./internal/redis/taskStore.ts"
 import { TaskStore as TaskStoreService, type TaskStore } from "./TaskStore.ts"
 import * as LegacySessions from "./internal/redis/legacySessions.ts"
+import * as RedisMetrics from "./internal/redis/metrics.ts"
 import * as SessionDirectory from "./SessionDirectory.ts"
 
 /**
@@ -53,14 +54,12 @@ export const urlConfigName = "MRTR_REDIS_URL"
 
 /**
  * Counter of failed Redis operations (unreachable, timed out, error reply),
- * by `operation` (`connect`, `redeem`, `publish`, `subscribe`, `interaction`, `task`).
+ * by `operation` (`connect`, `redeem`, `publish`, `subscribe`, `interaction`,
+ * `task`, `session`).
  *
  * @since 0.1.0
  */
-export const redisErrorsTotal = Metric.counter("mrtr_redis_errors_total", {
-  description: "Redis operations of the MRTR server that failed (unreachable, timed out, or an error reply)",
-  incremental: true
-})
+export const redisErrorsTotal = RedisMetrics.redisErrorsTotal
 
 /**
  * Counter of single-use redemptions, by `outcome` (`first`, `replayed`) and

@@ -26,6 +26,7 @@ import {
   SessionDirectoryUnavailable,
   type SessionRecord
 } from "../../SessionDirectory.ts"
+import { redisErrorsTotal } from "./metrics.ts"
 
 /** Options of the Redis session directory. */
 export interface SessionDirectoryOptions {
@@ -153,11 +154,6 @@ redis.call('SET', KEYS[1], out, 'PX', ARGV[1])
 return out
 `
 
-const errorsTotal = Metric.counter("mrtr_redis_errors_total", {
-  description: "Redis operations of the MRTR server that failed (unreachable, timed out, or an error reply)",
-  incremental: true
-})
-
 /** The Redis session directory's service on a provided `Redis`. */
 export const makeSessionDirectory = (
   options?: SessionDirectoryOptions
@@ -171,7 +167,7 @@ export const makeSessionDirectory = (
     const broadcastChannel = `${prefix}broadcast`
     const unavailable = (reason: string, cause: unknown) =>
       Effect.andThen(
-        Metric.update(Metric.withAttributes(errorsTotal, { operation: "session" }), 1),
+        Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "session" }), 1),
         Effect.andThen(
           Effect.logWarning(`Redis is unavailable (${reason}): the 2025-11-25 session directory cannot answer`, cause).pipe(
             Effect.annotateLogs({ "mrtr.redis.operation": "session" })
@@ -234,7 +230,7 @@ export const makeSessionDirectory = (
               })).pipe(
                 Effect.catch((error) =>
                   Effect.andThen(
-                    Metric.update(Metric.withAttributes(errorsTotal, { operation: "subscribe" }), 1),
+                    Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "subscribe" }), 1),
                     Effect.logWarning("Redis subscription of the session directory ended", error)
                   )
                 )

@@ -33,7 +33,7 @@
 import { Clock, Duration, Effect, Metric } from "effect"
 import * as Redis from "effect/persistence/Redis"
 // A cycle with ../../Redis.ts (which re-exports this module), used only inside functions.
-import { redisErrorsTotal } from "../../Redis.ts"
+import { redisErrorsTotal } from "./metrics.ts"
 import { expired, type TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../../TaskStore.ts"
 
 /**
