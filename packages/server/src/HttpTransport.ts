@@ -54,8 +54,15 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import { ByteSize, Cause, Context, Effect, Layer, Option, Stream } from "effect"
 import { Duration } from "effect"
-import { type Headers, HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
-import type { HttpServerError } from "effect/http"
+import {
+  type Headers,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServer,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer, IncomingMessage } from "node:http"
 import { type Authentication, ResourceServer } from "./Authorization.ts"
@@ -437,11 +444,31 @@ const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRo
   )
 
 /**
+ * The `ServeError` of a failed `listen`, with a message that says where and
+ * why (effect's own has none): `cannot listen on 127.0.0.1:3000: the port is
+ * in use (EADDRINUSE)`.
+ */
+const withListenMessage = (error: HttpServerError.ServeError, host: string, port: number) => {
+  const cause = error.cause as { readonly code?: unknown; readonly message?: unknown } | undefined
+  const code = typeof cause?.code === "string" ? cause.code : undefined
+  const why = code === "EADDRINUSE"
+    ? "the port is in use (EADDRINUSE)"
+    : code === "EACCES"
+    ? "permission denied (EACCES: ports below 1024 need privileges)"
+    : code === "EADDRNOTAVAIL"
+    ? "no such local address (EADDRNOTAVAIL)"
+    : typeof cause?.message === "string" ? cause.message : String(cause)
+  return Object.assign(new HttpServerError.ServeError({ cause: error.cause }), {
+    message: `cannot listen on ${host}:${port}: ${why}`
+  })
+}
+
+/**
  * Serves the endpoint on Node's `http` server (`NodeHttpServer.layer`),
  * bound to `host` (default `127.0.0.1`) and `port` (default `3000`, `0` =
  * ephemeral). Requires `McpHandler` (the dispatcher); provides `HttpEndpoint`
  * (read the bound URL with `url`). Fails with `ServeError` when the port
- * cannot be bound. Other paths answer `404`, except those of `mount`.
+ * cannot be bound (its message says where and why, e.g. the port is in use). Other paths answer `404`, except those of `mount`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
@@ -456,17 +483,19 @@ export const layer = <R = never>(
   if (!Number.isSafeInteger(backlog) || backlog < 1) {
     throw new Error(`HttpTransport: backlog must be a positive integer, got ${backlog}`)
   }
+  const port = options.port ?? 3000
+  const host = options.host ?? "127.0.0.1"
   const server = NodeHttpServer.layer(() =>
     createServer({
       requestTimeout,
       headersTimeout: Math.min(requestTimeout, 10_000),
       connectionsCheckingInterval: Math.min(requestTimeout, 5_000)
     }), {
-    port: options.port ?? 3000,
-    host: options.host ?? "127.0.0.1",
+    port,
+    host,
     backlog,
     ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
-  })
+  }).pipe(Layer.catchTag("ServeError", (error) => Layer.effectDiscard(Effect.fail(withListenMessage(error, host, port)))))
   const endpoint = Layer.effect(
     HttpEndpoint,
     Effect.map(HttpServer.HttpServer, (server) =>

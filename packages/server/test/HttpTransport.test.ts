@@ -5,7 +5,7 @@
  * after each rejected request.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
+import { Cause, Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
 import { NodeHttpServer } from "@effect/platform-node"
 import { HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
 import * as Http from "node:http"
@@ -190,6 +190,18 @@ describe("HttpTransport", () => {
       const url = yield* startServer()
       assert.match(url.href, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
       assert.notStrictEqual(url.port, "0")
+    }))
+
+  it.live("a port in use fails the layer with a ServeError that says where and why", () =>
+    Effect.gen(function*() {
+      const taken = yield* startServer()
+      const exit = yield* Effect.exit(startServer({ port: Number(taken.port) }))
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = Cause.squash(exit.cause) as { readonly _tag?: string; readonly message?: string }
+        assert.strictEqual(error._tag, "ServeError")
+        assert.strictEqual(error.message, `cannot listen on 127.0.0.1:${taken.port}: the port is in use (EADDRINUSE)`)
+      }
     }))
 
   it.live("200: a Response reply is a JSON body with the reply's status; headers are case-insensitive", () =>
