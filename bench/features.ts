@@ -15,8 +15,10 @@
  *   per redemption (1 per conversation: round 2 redeems round 1's state) and
  *   the Redis commands per conversation (`total_commands_processed` of the
  *   redis-server, before and after, less the `INFO` itself); target for the
- *   Redis guard: one round trip and under 100 µs per redemption (against
- *   single use off).
+ *   Redis guard: one round trip and under 100 µs per redemption. The CPU of
+ *   the verdict is the guard's own, measured in process (`bench/guards.ts`),
+ *   because the end-to-end difference is within the machine's noise; the
+ *   end-to-end differences are printed beside it.
  *
  * The configurations run interleaved trials (A B C D E A B C D E ...); each
  * keeps its lowest CPU per conversation (the trial least disturbed by the
@@ -26,10 +28,12 @@
 import { execFileSync } from "node:child_process"
 import { conversation } from "./driver.ts"
 import { closeSession, legacyConversation, legacyTarget, openSession } from "./legacy.ts"
+import { guardCost } from "./guards.ts"
 import { jwksFetches, type Server, trial } from "./processes.ts"
 import { check, describe, fixed, section, table, times } from "./report.ts"
 
 export interface FeatureServers {
+  readonly redisUrl: string | undefined
   readonly ours: Server
   readonly auth: Server | string
   readonly singleMemory: Server | string
@@ -149,12 +153,22 @@ export const runFeatures = async (servers: FeatureServers, concurrency: number, 
     console.log(`single use, in-memory guard: ${fixed(memory - baseline)} µs per redemption (1 per conversation); no target`)
   }
   const redisRow = best.get("single use on, Redis guard")
+  const guards = await guardCost(servers.redisUrl).catch((error) => describe(error))
+  if (typeof guards === "string") console.log(`guards in process: ${guards}`)
+  else {
+    console.log(
+      `guards in process (bench/guards.ts, 32 at a time): in-memory ${fixed(guards.memory, 1)} µs, Redis ` +
+        `${guards.redis === undefined ? "-" : fixed(guards.redis, 1)} µs of CPU per redemption`
+    )
+  }
+  const redisCpu = typeof guards === "string" ? undefined : guards.redis
   check(
     "features: Redis guard adds 1 round trip and < 100 µs of CPU per redemption",
-    baseline === undefined || redisRow === undefined ? undefined : redisRow.redis! <= 1.05 && redisRow.cpu - baseline < 100,
-    baseline === undefined || redisRow === undefined
+    redisRow === undefined || redisCpu === undefined ? undefined : redisRow.redis! <= 1.05 && redisCpu < 100,
+    redisRow === undefined || redisCpu === undefined
       ? unavailable(servers.singleRedis) ?? errors.get("single use on, Redis guard") ?? "not measured"
-      : `${fixed(redisRow.redis!, 2)} Redis commands per conversation, ${fixed(redisRow.cpu - baseline)} µs per redemption ` +
-        `(vs single use off; ${memory === undefined ? "-" : fixed(redisRow.cpu - memory)} µs vs the in-memory guard)`
+      : `${fixed(redisRow.redis!, 2)} Redis commands per conversation; ${fixed(redisCpu, 1)} µs of CPU per redemption ` +
+        `in process (end to end: ${baseline === undefined ? "-" : fixed(redisRow.cpu - baseline)} µs vs single use off, ` +
+        `${memory === undefined ? "-" : fixed(redisRow.cpu - memory)} µs vs the in-memory guard, ±noise)`
   )
 }

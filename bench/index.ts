@@ -293,7 +293,8 @@ const profileSection = async (compiled: string, dir: string) => {
   section("CPU profile of ours (--profile: V8 sampling profiler in the compiled server, over one load window)")
   const server = await startServer(compiled, "ours", { concurrency })
   try {
-    await runPool(Infinity, concurrency, () => conversation(server.target), 2000) // warm-up, not profiled
+    // warm-up, not profiled (the JIT keeps improving for several seconds)
+    await runPool(Infinity, concurrency, () => conversation(server.target), quick ? 2000 : 5000)
     const file = join(dir, "ours.cpuprofile")
     await startProfile(server)
     const t = await trial(server, concurrency, Math.max(3000, seconds * 2000), () => conversation(server.target))
@@ -305,7 +306,7 @@ const profileSection = async (compiled: string, dir: string) => {
     )
     console.log("")
     table(
-      ["top functions (self time)", "ms", "share"],
+      ["top functions (self time, source file:line)", "ms", "share"],
       result.frames.slice(0, 12).map((b) => [b.name, fixed(b.ms), `${fixed(b.share * 100, 1)}%`])
     )
     console.log(
@@ -393,8 +394,9 @@ const main = async () => {
       auth: await optional("ours-auth"),
       singleMemory: await optional("ours-single-memory"),
       singleRedis: redis === undefined ? redisError! : await optional("ours-single-redis", { MRTR_REDIS_URL: redis.url }),
-      redisPort: redis?.port
-    }, concurrency, seconds * 1000, quick ? 1 : 3)
+      redisPort: redis?.port,
+      redisUrl: redis?.url
+    }, concurrency, seconds * 1000, quick ? 1 : 5)
 
     await clientSection(clientModule, clientInProcess, clientError, byKind("ours"))
     for (const server of servers.splice(0)) {

@@ -68,19 +68,30 @@ export const summarize = (file: string, bundle: string): ProfileSummary => {
   const parent = new Map<number, ProfileNode>()
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node)
-  const own = (node: ProfileNode): string | undefined => {
+  const shortPath = (path: string) => {
+    const modules = path.lastIndexOf("node_modules/")
+    if (modules >= 0) return path.slice(modules + "node_modules/".length)
+    const workspace = /(?:^|\/)((?:packages|bench|examples)\/.*)$/.exec(path)
+    return workspace === null ? path : workspace[1]!
+  }
+  /** Where a frame's code lives: its bucket and `file:line` (undefined for builtins). */
+  const locate = (node: ProfileNode): { readonly bucket: string; readonly where: string } | undefined => {
     const { url, functionName, lineNumber, columnNumber } = node.callFrame
     if (url === "") {
-      if (functionName === "(idle)") return "(idle)"
-      if (functionName === "(garbage collector)" || functionName === "(program)") return functionName
+      if (functionName === "(idle)" || functionName === "(garbage collector)" || functionName === "(program)") {
+        return { bucket: functionName, where: "" }
+      }
       return undefined
     }
     if (url.startsWith("file:") && fileURLToPath(url) === bundle) {
-      const entry = map.findEntry(lineNumber, columnNumber) as { originalSource?: string }
-      return entry.originalSource === undefined ? "other" : bucketOfPath(entry.originalSource)
+      const entry = map.findEntry(lineNumber, columnNumber) as { originalSource?: string; originalLine?: number }
+      if (entry.originalSource === undefined) return { bucket: "other", where: "" }
+      return { bucket: bucketOfPath(entry.originalSource), where: `${shortPath(entry.originalSource)}:${(entry.originalLine ?? 0) + 1}` }
     }
-    return bucketOfPath(url.startsWith("file:") ? fileURLToPath(url) : url)
+    const path = url.startsWith("file:") ? fileURLToPath(url) : url
+    return { bucket: bucketOfPath(path), where: `${shortPath(path)}:${lineNumber + 1}` }
   }
+  const own = (node: ProfileNode): string | undefined => locate(node)?.bucket
   const cache = new Map<number, { bucket: string; builtin: boolean }>()
   const bucketOf = (node: ProfileNode): { bucket: string; builtin: boolean } => {
     const cached = cache.get(node.id)
@@ -106,7 +117,8 @@ export const summarize = (file: string, bundle: string): ProfileSummary => {
     if (bucket === "(idle)") return
     const micros = profile.timeDeltas[i] ?? 0
     totals.set(bucket, (totals.get(bucket) ?? 0) + micros)
-    const frame = `${node.callFrame.functionName || "(anonymous)"}  [${builtin ? `builtin, from ${bucket}` : bucket}]`
+    const name = node.callFrame.functionName || "(anonymous)"
+    const frame = builtin ? `${name} (builtin, called from ${bucket})` : `${name} ${locate(node)?.where ?? ""}`.trimEnd()
     frames.set(frame, (frames.get(frame) ?? 0) + micros)
     all += micros
     if (builtin) builtins += micros
