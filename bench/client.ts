@@ -40,11 +40,24 @@ const ROUND_ONE = JSON.stringify({
   requestState: STATE
 })
 const ROUND_TWO = JSON.stringify({ _meta: SERVER_INFO, resultType: "complete", content: [{ type: "text", text: "Hello, Alice!" }] })
+// The answer to the client's era probe (`protocol: "auto"`, once per client).
+const DISCOVER = JSON.stringify({
+  _meta: SERVER_INFO,
+  resultType: "complete",
+  supportedVersions: ["2026-07-28"],
+  capabilities: { tools: {} },
+  ttlMs: 0,
+  cacheScope: "private"
+})
 const TOOLS = JSON.stringify({ _meta: SERVER_INFO, resultType: "complete", tools: [GREET_TOOL], ttlMs: 0, cacheScope: "private" })
 
 const replyText = (message: { id: unknown; method: string; params?: { inputResponses?: unknown } }): string =>
   `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${
-    message.method === "tools/list" ? TOOLS : message.params?.inputResponses === undefined ? ROUND_ONE : ROUND_TWO
+    message.method === "server/discover"
+      ? DISCOVER
+      : message.method === "tools/list"
+      ? TOOLS
+      : message.params?.inputResponses === undefined ? ROUND_ONE : ROUND_TWO
   }}`
 
 /** Answers every elicitation with `{ name: "Alice" }`. */
@@ -129,10 +142,10 @@ const median = (values: Array<number>) => {
  * alternating `trials` times for `ms` each; keeps the best (lowest) p50 and
  * CPU per conversation of each.
  *
- * `keepAlive: false` uses `HttpTransport.layerNode` as shipped (effect's
- * `NodeHttpClient.layerNodeHttp`, whose `new http.Agent()` does not keep
- * connections alive: one TCP connection per request); `true` gives the same
- * transport an agent with `keepAlive: true`, like the raw driver's.
+ * `keepAlive: false` uses `HttpTransport.layerNode` as shipped (whatever
+ * agent it configures; {@link shippedConnections} tells whether it keeps
+ * connections alive); `true` gives the same transport an explicit agent with
+ * `keepAlive: true`, like the raw driver's.
  */
 export const measureOverHttp = (
   url: string,
@@ -178,3 +191,44 @@ export const measureOverHttp = (
       ))
     ))
   ))
+
+/**
+ * Whether `HttpTransport.layerNode({ url })` as shipped keeps connections
+ * alive: `conversations` greet conversations (2 rounds each) against an
+ * in-process `node:http` stub answering the canned replies, counting the TCP
+ * connections the stub accepted. One (or a few) connections means keep-alive;
+ * one per request means none.
+ */
+export const shippedConnections = async (conversations = 20): Promise<{ readonly requests: number; readonly connections: number }> => {
+  const { createServer } = await import("node:http")
+  let connections = 0
+  let requests = 0
+  const server = createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      requests++
+      const message = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+      const body = message.id === undefined ? "" : replyText(message)
+      response.writeHead(body === "" ? 202 : 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+      response.end(body)
+    })
+  })
+  server.on("connection", () => connections++)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const url = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}/mcp`
+  try {
+    await Effect.runPromise(Effect.gen(function*() {
+      for (let i = 0; i < conversations; i++) yield* callGreet
+    }).pipe(
+      Effect.provide(McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
+        Layer.provide(Layer.merge(HttpTransport.layerNode({ url }), user))
+      )),
+      Effect.scoped
+    ))
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+  return { requests, connections }
+}

@@ -21,17 +21,20 @@ const ANSWER = { name: { action: "accept", content: { name: "Alice" } } }
 export interface Target {
   readonly url: URL
   readonly agent: Agent
+  /** Extra request headers (e.g. `authorization`). */
+  readonly headers: Readonly<Record<string, string>>
 }
 
-export const target = (url: string, sockets: number): Target => ({
+export const target = (url: string, sockets: number, headers: Readonly<Record<string, string>> = {}): Target => ({
   url: new URL(url),
-  agent: new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets })
+  agent: new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets }),
+  headers
 })
 
 let nextId = 1
 
 /** POSTs one JSON-RPC request, resolves with the parsed JSON-RPC response (JSON or SSE body). */
-const post = (t: Target, body: string): Promise<any> =>
+const post = (t: Target, body: string, tool = "greet"): Promise<any> =>
   new Promise((resolve, reject) => {
     const req = httpRequest({
       agent: t.agent,
@@ -45,7 +48,8 @@ const post = (t: Target, body: string): Promise<any> =>
         accept: "application/json, text/event-stream",
         "mcp-protocol-version": PROTOCOL_VERSION,
         "mcp-method": "tools/call",
-        "mcp-name": "greet"
+        "mcp-name": tool,
+        ...t.headers
       }
     }, (res) => {
       const chunks: Array<Buffer> = []
@@ -69,12 +73,12 @@ const post = (t: Target, body: string): Promise<any> =>
     req.end(body)
   })
 
-const call = (extra: Record<string, unknown>) =>
+const call = (extra: Record<string, unknown>, tool = "greet", args: Record<string, unknown> = {}) =>
   JSON.stringify({
     jsonrpc: "2.0",
     id: nextId++,
     method: "tools/call",
-    params: { name: "greet", arguments: {}, ...extra, _meta: META }
+    params: { name: tool, arguments: args, ...extra, _meta: META }
   })
 
 /** Round 1 only: resolves with the `requestState` (the conversation is left suspended). */
@@ -97,6 +101,49 @@ export const conversation = async (t: Target): Promise<number> => {
     throw new Error(`round 2: unexpected reply ${JSON.stringify(reply).slice(0, 300)}`)
   }
   return performance.now() - t0
+}
+
+/** The answer `ask_n`'s driver gives to question `i` (the elicitation result as sent in `inputResponses`). */
+export const nAnswer = (i: number, pad = 0) => ({
+  action: "accept",
+  content: { answer: `answer-${String(i).padStart(2, "0")}${"x".repeat(pad)}` }
+})
+
+/** The result of one `ask_n` conversation. */
+export interface NRounds {
+  readonly ms: number
+  /** Characters (= bytes, base64url) of the last `requestState` the server handed out. */
+  readonly lastStateBytes: number
+}
+
+/**
+ * One `ask_n` conversation of `n` questions (n + 1 requests): answers each
+ * `q<i>` with {@link nAnswer} (its text padded by `pad` characters), echoes
+ * the state, checks the final text.
+ */
+export const nRounds = async (t: Target, n: number, pad = 0): Promise<NRounds> => {
+  const t0 = performance.now()
+  let extra: Record<string, unknown> = {}
+  let lastStateBytes = 0
+  for (let i = 0;; i++) {
+    const reply = await post(t, call(extra, "ask_n", { n }), "ask_n")
+    const result = reply.result
+    if (result?.resultType === "complete") {
+      const expected = Array.from({ length: n }, (_, k) => nAnswer(k, pad).content.answer).join(" ")
+      if (i !== n || result.content?.[0]?.text !== expected) {
+        throw new Error(`ask_n ${n}: unexpected final reply after ${i} rounds ${JSON.stringify(reply).slice(0, 300)}`)
+      }
+      return { ms: performance.now() - t0, lastStateBytes }
+    }
+    if (result?.resultType !== "input_required" || result.inputRequests?.[`q${i}`]?.method !== "elicitation/create") {
+      throw new Error(`ask_n ${n}, round ${i + 1}: unexpected reply ${JSON.stringify(reply).slice(0, 300)}`)
+    }
+    lastStateBytes = typeof result.requestState === "string" ? Buffer.byteLength(result.requestState) : 0
+    extra = {
+      inputResponses: { [`q${i}`]: nAnswer(i, pad) },
+      ...(result.requestState === undefined ? {} : { requestState: result.requestState })
+    }
+  }
 }
 
 /**

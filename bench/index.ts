@@ -1,49 +1,72 @@
 /**
- * `npm run bench`: the benchmark report (a table on stdout, not a test).
+ * `npm run bench`: the benchmark report (tables on stdout with PASS/MISS
+ * against every target, not a test).
  *
  * The same two-round elicitation tool `greet` (round 1: `input_required` with
- * one form elicitation `name`; round 2: complete with `Hello, <name>!`) served
- * over Streamable HTTP on 127.0.0.1 by three servers, each in its own child
- * process (`bench/servers.ts`, compiled with esbuild into one JavaScript
- * module first and run on plain `node`, as deployed):
+ * one form elicitation `name`; round 2: complete with `Hello, <name>!`) is
+ * served over Streamable HTTP on 127.0.0.1 by each server, each in its own
+ * child process (`bench/servers.ts`, compiled with esbuild into one
+ * JavaScript module first and run on plain `node`, as deployed):
  *
  * - `ours`: this runtime (`Tool.make` + `Elicitation.form`, sealed journal);
- * - `effect-ai`: the same tool by hand on effect's own `effect/ai` `McpServer`
- *   (`layerHttp`, `McpProtocol.v2026_07_28`, HMAC'ed `requestState`);
+ * - `official`: `@modelcontextprotocol/server` 2.x as its v2 docs recommend
+ *   (`createMcpHandler` + `toNodeHandler` on node:http, `inputRequired(...)`,
+ *   `acceptedContent(...)`, `createRequestStateCodec`);
+ * - `effect-ai`: the same tool by hand on effect's own `effect/ai` `McpServer`;
  * - `bare`: `node:http` answering the two round trips with fixed JSON (the floor);
+ * - two reference floors: effect/http alone, and our `HttpTransport` in front
+ *   of a dispatcher, both answering the fixed JSON.
  *
- * plus two reference floors that explain the gap to `bare`: effect/http alone
- * answering the fixed JSON, and our `HttpTransport` in front of a dispatcher
- * answering the fixed JSON.
+ * The load generator (`bench/driver.ts`, raw `node:http` with keep-alive)
+ * runs in this process and checks every reply (a broken server cannot look
+ * fast). After a warm-up, every server runs `--trials` time-boxed trials of
+ * `--seconds` at `--concurrency`, interleaved (A B C A B C ...); the best
+ * trial (by conversations per second) is reported with its p50/p99 and the
+ * server's CPU per conversation (user + system of the server process). Then:
  *
- * The load generator (`bench/driver.ts`, raw `node:http` with keep-alive) runs
- * in this process, so the server has a core of its own on a 2-core machine.
- * After a warm-up, every server runs `--trials` time-boxed trials of
- * `--seconds` at `--concurrency`, interleaved (A B C A B C ...) so a burst of
- * load from elsewhere on the machine hits all of them alike; the best trial
- * (by conversations per second) is reported, with its p50/p99 latency per
- * conversation and the server's CPU per conversation (user + system of the
- * server process, all threads). Then:
- *
- * - memory: heapUsed of `ours` after forced GCs (`--expose-gc`) before and
- *   after 10,000 conversations left suspended after round one;
- * - the client's overhead per round (`bench/client.ts`): `@mrtr/client`'s
- *   `McpClient` against an instant stub and over HTTP against `ours`, next to
- *   the raw driver;
- * - the seal+unseal micro-benchmark of `bench/requestState.ts`;
- * - the start-up of the compiled `mrtr` bin (`mrtr --help`, `bench/startup.ts`).
+ * - growth (`bench/growth.ts`): `ask_n`, N = 1..16 rounds, ours and official;
+ * - memory: heapUsed of `ours` with `--suspended` conversations left after round one;
+ * - features (`bench/features.ts`): the 2025-11-25 shim, authorization,
+ *   single use in memory and on Redis;
+ * - the client's overhead per round (`bench/client.ts`) and whether
+ *   `HttpTransport.layerNode` keeps connections alive by default;
+ * - a task round trip (`bench/tasks.ts`, through the dispatcher);
+ * - requestState seal + unseal (`bench/requestState.ts`);
+ * - start-up (`bench/serverStartup.ts`, `bench/startup.ts`);
+ * - with `--profile`: where ours' server CPU goes (`bench/profile.ts`);
+ * - the list of every target's PASS/MISS.
  *
  * Options: `--concurrency 32`, `--seconds 1.5`, `--trials 5`, `--suspended 10000`,
  * `--memory-all` (the memory test for effect-ai and bare too), `--no-floors`
- * (skip the two reference floors), `--quick` (1 trial of 1 s, 2,000 suspended
- * conversations).
+ * (skip the two reference floors), `--profile`, `--quick` (1 trial of 1 s,
+ * shorter sections: a smoke check whose ratios are not comparable).
  */
-import { fork, type ChildProcess } from "node:child_process"
+import { spawnSync } from "node:child_process"
+import { rmSync } from "node:fs"
+import { cpus, loadavg } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { conversation, roundOne, runPool, type Target, target } from "./driver.ts"
+import { conversation, roundOne, runPool, target } from "./driver.ts"
+import { runFeatures } from "./features.ts"
+import { runGrowth } from "./growth.ts"
+import {
+  compileServers,
+  type Server,
+  serverMemory,
+  startProfile,
+  startServer,
+  stop,
+  stopProfile,
+  tempDir,
+  type Trial,
+  trial
+} from "./processes.ts"
+import { summarize } from "./profile.ts"
+import { check, describe, fixed, mib, section, signedMib, summary, table, times } from "./report.ts"
 import { formatRequestStateBench, runRequestStateBench } from "./requestState.ts"
-import { formatStartupBench, runStartupBench } from "./startup.ts"
+import { runServerStartup, SERVER_STARTUP_TARGET_MS } from "./serverStartup.ts"
 import type { ServerKind } from "./servers.ts"
+import { runStartupBench, STARTUP_TARGET_MS } from "./startup.ts"
 
 // -----------------------------------------------------------------------------
 // Options
@@ -63,180 +86,253 @@ const trials = option("trials", quick ? 1 : 5)
 const suspended = option("suspended", quick ? 2_000 : 10_000)
 const floors = !flag("no-floors")
 const memoryAll = flag("memory-all")
-
-// -----------------------------------------------------------------------------
-// Server processes
-// -----------------------------------------------------------------------------
-
-interface Server {
-  readonly kind: ServerKind
-  readonly label: string
-  readonly child: ChildProcess
-  readonly target: Target
-}
-
-interface Cpu {
-  readonly cpuMicros: number
-}
-
-interface Memory {
-  readonly heapUsed: number
-  readonly rss: number
-}
+const profile = flag("profile")
 
 const LABELS: Record<ServerKind, string> = {
   ours: "ours (@mrtr/server)",
+  official: "official SDK (@modelcontextprotocol/server 2.x)",
   "effect-ai": "effect/ai McpServer, by hand",
   bare: "bare node:http, fixed JSON",
   "effect-http-floor": "  effect/http alone, fixed JSON",
-  "transport-floor": "  our HttpTransport, fixed JSON"
+  "transport-floor": "  our HttpTransport, fixed JSON",
+  "ours-auth": "ours, authorization on",
+  "ours-single-memory": "ours, single use (memory)",
+  "ours-single-redis": "ours, single use (Redis)"
 }
 
-const serversEntry = fileURLToPath(new URL("./servers.ts", import.meta.url))
+const root = fileURLToPath(new URL("..", import.meta.url))
 
-/**
- * Compiles `bench/servers.ts` and everything it imports (the workspace
- * packages' TypeScript sources included) into one ES module with esbuild, as
- * a deployment would ship it, so every server runs as plain JavaScript on
- * `node`. Returns the module's path, in a temporary directory removed at the end. (Under tsx's on-the-fly loader hooks the TypeScript servers ran
- * 10-15% slower than their compiled code, which measured tsx, not them.)
- */
-const compileServers = async (): Promise<string> => {
-  const { build } = await import("esbuild")
-  const { mkdtempSync } = await import("node:fs")
-  const { tmpdir } = await import("node:os")
-  const { join } = await import("node:path")
-  const outfile = join(mkdtempSync(join(tmpdir(), "mrtr-bench-")), "servers.mjs")
-  await build({
-    entryPoints: [serversEntry],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    // The workspace packages from their sources (as tests do), not a possibly stale dist/.
-    conditions: ["@mrtr/source"],
-    // CommonJS dependencies bundled into an ES module still call `require`.
-    banner: { js: "import { createRequire as __mrtrCreateRequire } from 'node:module'; const require = __mrtrCreateRequire(import.meta.url);" }
-  })
-  return outfile
-}
+// -----------------------------------------------------------------------------
+// Sections
+// -----------------------------------------------------------------------------
 
-const startServer = (compiled: string, kind: ServerKind): Promise<Server> =>
-  new Promise((resolve, reject) => {
-    const child = fork(compiled, [kind], {
-      execArgv: ["--expose-gc"],
-      stdio: ["ignore", "inherit", "inherit", "ipc"]
-    })
-    child.once("error", reject)
-    child.once("exit", (code) => reject(new Error(`server ${kind} exited with ${code}`)))
-    child.on("message", (message: { type?: string; url?: string }) => {
-      if (message.type === "ready" && message.url !== undefined) {
-        resolve({ kind, label: LABELS[kind], child, target: target(message.url, concurrency) })
-      }
-    })
-  })
-
-const ask = <A>(server: Server, type: "cpu" | "stats"): Promise<A> =>
-  new Promise((resolve) => {
-    const listener = (message: { type?: string }) => {
-      if (message.type !== type) return
-      server.child.off("message", listener)
-      resolve(message as A)
+const mainTable = async (servers: ReadonlyArray<Server>) => {
+  for (const server of servers) {
+    await runPool(Infinity, concurrency, () => conversation(server.target), quick ? 500 : 2000)
+  }
+  const best = new Map<ServerKind, Trial>()
+  const rates = new Map<ServerKind, Array<number>>()
+  for (let i = 0; i < trials; i++) {
+    for (const server of servers) {
+      const result = await trial(server, concurrency, seconds * 1000, () => conversation(server.target))
+      rates.set(server.kind, [...(rates.get(server.kind) ?? []), result.rate])
+      const current = best.get(server.kind)
+      if (current === undefined || result.rate > current.rate) best.set(server.kind, result)
     }
-    server.child.on("message", listener)
-    server.child.send({ type })
+  }
+  section("Throughput and server CPU (greet: per conversation = 2 HTTP round trips)")
+  table(
+    ["server", "conv/s", "trials (conv/s)", "p50 ms", "p99 ms", "server CPU µs/conv", "load gen CPU"],
+    servers.map((server) => {
+      const r = best.get(server.kind)!
+      return [
+        LABELS[server.kind],
+        fixed(r.rate),
+        rates.get(server.kind)!.map((x) => fixed(x)).join(" / "),
+        fixed(r.p50, 1),
+        fixed(r.p99, 1),
+        fixed(r.serverCpu),
+        `${fixed(r.driverCpu * 100)}%`
+      ]
+    })
+  )
+  console.log(
+    "server CPU: user + system time of the server process per conversation (all its threads, GC included), in the best " +
+      "trial. load gen CPU: share of one core used by the load generator in this process; near 100% means the load " +
+      "generator, not the server, sets the pace (the bare floor is client-bound)."
+  )
+  const ours = best.get("ours")!
+  const ratio = (kind: ServerKind) => {
+    const other = best.get(kind)!
+    return [`ours / ${kind}`, times(ours.rate / other.rate), times(ours.serverCpu / other.serverCpu)]
+  }
+  console.log("")
+  table(["ratio", "throughput (conv/s)", "server CPU per conversation"], [
+    ratio("official"),
+    ratio("effect-ai"),
+    ratio("bare")
+  ])
+  console.log(
+    "throughput ratio > 1: ours serves more; CPU ratio < 1: ours costs less CPU per conversation. " +
+      "Targets: throughput vs effect-ai and vs bare, CPU vs bare (single use off)."
+  )
+  const official = best.get("official")!
+  const effectAi = best.get("effect-ai")!
+  const bare = best.get("bare")!
+  check("main: ours' throughput >= 0.9x effect-ai", ours.rate / effectAi.rate >= 0.9, `${times(ours.rate / effectAi.rate)} conv/s`)
+  check("main: ours' throughput >= 0.5x bare", ours.rate / bare.rate >= 0.5, `${times(ours.rate / bare.rate)} conv/s (client-bound floor)`)
+  check(
+    "main: ours' server CPU per conversation <= 2x bare (single use off)",
+    ours.serverCpu / bare.serverCpu <= 2,
+    `${times(ours.serverCpu / bare.serverCpu)} (${fixed(ours.serverCpu)} / ${fixed(bare.serverCpu)} µs)`
+  )
+  console.log(
+    `info  ours vs official: ${times(ours.rate / official.rate)} throughput, ${times(ours.serverCpu / official.serverCpu)} CPU ` +
+      `per conversation (no target)`
+  )
+}
+
+const memorySection = async (servers: ReadonlyArray<Server>) => {
+  section(`Server memory: ${suspended.toLocaleString("en-US")} conversations left suspended after round one`)
+  const rows: Array<Array<string>> = []
+  let oursDelta = NaN
+  for (const server of servers.filter((s) => s.kind === "ours" || (memoryAll && (s.kind === "effect-ai" || s.kind === "bare" || s.kind === "official")))) {
+    const before = await serverMemory(server)
+    const t0 = performance.now()
+    await runPool(suspended, concurrency, () => roundOne(server.target))
+    const wallMs = performance.now() - t0
+    const after = await serverMemory(server)
+    const delta = after.heapUsed - before.heapUsed
+    if (server.kind === "ours") oursDelta = delta
+    rows.push([
+      LABELS[server.kind],
+      mib(before.heapUsed),
+      mib(after.heapUsed),
+      signedMib(delta),
+      `${fixed(delta / suspended, 1)} B`,
+      signedMib(after.rss - before.rss),
+      `${fixed(wallMs / 1000, 1)} s`
+    ])
+  }
+  table(["server", "heapUsed before", "after", "delta", "per conv", "rss delta", "took"], rows)
+  console.log("heapUsed after two forced GCs (node --expose-gc) in the server process; the state travels with the client.")
+  check("memory: ours' heap flat with suspended conversations (< 2 MiB)", Math.abs(oursDelta) < 2 * 1048576, signedMib(oursDelta))
+}
+
+const clientSection = async (
+  clientModule: typeof import("./client.ts") | undefined,
+  inProcess: import("./client.ts").InProcess | undefined,
+  clientError: unknown,
+  ours: Server
+) => {
+  section("Client overhead per round (a conversation is 2 rounds)")
+  if (clientModule === undefined || inProcess === undefined) {
+    check("client: McpClient CPU per round <= 3x the raw driver (keep-alive)", undefined, `@mrtr/client not usable: ${describe(clientError)}`)
+    return
+  }
+  const raw = target(ours.url, 1)
+  const shipped = await clientModule.measureOverHttp(ours.url, raw, false, quick ? 800 : 1500)
+  const keepAlive = await clientModule.measureOverHttp(ours.url, raw, true, quick ? 800 : 1500)
+  raw.agent.destroy()
+  const httpRows = (name: string, http: import("./client.ts").OverHttp) => [
+    [`over HTTP vs ours, 1 at a time, ${name}: p50 per round`, `${fixed(http.clientP50 * 1000 / 2)} µs`, `${fixed(http.rawP50 * 1000 / 2)} µs`, times(http.clientP50 / http.rawP50)],
+    [`over HTTP vs ours, 1 at a time, ${name}: client CPU per round`, `${fixed(http.clientCpu / 2)} µs`, `${fixed(http.rawCpu / 2)} µs`, times(http.clientCpu / http.rawCpu)]
+  ]
+  table(["measurement", "@mrtr/client McpClient", "raw node:http driver", "ratio"], [
+    [
+      "in process, instant stub transport: CPU per round",
+      `${fixed(inProcess.clientPerRound, 1)} µs`,
+      `${fixed(inProcess.rawPerRound, 1)} µs`,
+      times(inProcess.clientPerRound / inProcess.rawPerRound)
+    ],
+    ...httpRows("HttpTransport.layerNode as shipped", shipped),
+    ...httpRows("with an explicit keep-alive agent", keepAlive)
+  ], 1)
+  console.log(
+    "In process: McpClient.callTool (request + _meta + headers, classify, ElicitationHandler Layer, retry, decode) against " +
+      "a transport answering canned replies; raw: JSON.stringify + JSON.parse + echo the state. Over HTTP the raw driver " +
+      "keeps its connection alive; CPU is this process's user + system time per round."
+  )
+  check(
+    "client: McpClient CPU per round <= 3x the raw driver over HTTP with keep-alive",
+    keepAlive.clientCpu / keepAlive.rawCpu <= 3,
+    `${times(keepAlive.clientCpu / keepAlive.rawCpu)} (${fixed(keepAlive.clientCpu / 2)} / ${fixed(keepAlive.rawCpu / 2)} µs per round)`
+  )
+  const sockets = await clientModule.shippedConnections(20)
+  check(
+    "client: HttpTransport.layerNode keeps connections alive by default",
+    sockets.connections <= 2,
+    `${sockets.connections} TCP connection(s) for ${sockets.requests} requests (20 conversations) as shipped`
+  )
+}
+
+const tasksSection = () => {
+  section("A task round trip (bench/tasks.ts: create, ask, update, replay, complete, through the dispatcher)")
+  const count = quick ? 200 : 1000
+  const run = spawnSync(process.execPath, ["--conditions=@mrtr/source", "--import", "tsx", join(root, "bench/tasks.ts"), "--tasks", String(count), "--concurrency", "50"], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 120_000
   })
-
-const stop = (server: Server) => {
-  server.child.removeAllListeners("exit")
-  server.child.disconnect()
+  if (run.status !== 0) {
+    console.log(`bench/tasks.ts failed (${run.status}): ${run.stderr.slice(0, 300)}`)
+    return
+  }
+  console.log(run.stdout.trim())
+  console.log("(in one process under tsx, no HTTP; no target: reported so a regression shows)")
 }
 
-// -----------------------------------------------------------------------------
-// Measurements
-// -----------------------------------------------------------------------------
-
-interface Trial {
-  readonly rate: number
-  readonly p50: number
-  readonly p99: number
-  readonly serverCpu: number
-  readonly driverCpu: number
-  readonly conversations: number
-}
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
-
-const processCpu = () => {
-  const usage = process.cpuUsage()
-  return usage.user + usage.system
-}
-
-const trial = async (server: Server): Promise<Trial> => {
-  const before = await ask<Cpu>(server, "cpu")
-  const driver0 = processCpu()
-  const { results, wallMs } = await runPool(Infinity, concurrency, () => conversation(server.target), seconds * 1000)
-  const driverMicros = processCpu() - driver0
-  const after = await ask<Cpu>(server, "cpu")
-  const sorted = results.sort((a, b) => a - b)
-  return {
-    rate: (results.length / wallMs) * 1000,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    serverCpu: (after.cpuMicros - before.cpuMicros) / results.length,
-    driverCpu: driverMicros / (wallMs * 1000),
-    conversations: results.length
+const startupSection = async (dir: string) => {
+  section("Start-up (process start to `listening`; mrtr --help to exit)")
+  try {
+    const results = await runServerStartup(dir, quick ? 3 : 7)
+    table(
+      ["server", "run as", "median ms", "min ms", "runs"],
+      results.map((r) => [r.name, r.mode, fixed(r.median), fixed(r.min), String(r.runs)]),
+      2
+    )
+    for (const r of results) {
+      check(`start-up: ${r.name}, ${r.mode}, < ${SERVER_STARTUP_TARGET_MS} ms`, r.median < SERVER_STARTUP_TARGET_MS, `median ${fixed(r.median)} ms`)
+    }
+  } catch (error) {
+    check(`start-up: example servers < ${SERVER_STARTUP_TARGET_MS} ms`, undefined, describe(error))
+  }
+  try {
+    const help = runStartupBench(quick ? 5 : 15)
+    console.log(
+      `mrtr --help (node packages/cli/bin/mrtr.js, the compiled dist/, ${help.samples.length} runs): median ${fixed(help.median)} ms, ` +
+        `p95 ${fixed(help.p95)} ms, min ${fixed(help.samples[0]!)} ms`
+    )
+    check(`start-up: mrtr --help < ${STARTUP_TARGET_MS} ms`, help.median < STARTUP_TARGET_MS, `median ${fixed(help.median)} ms`)
+  } catch (error) {
+    check(`start-up: mrtr --help < ${STARTUP_TARGET_MS} ms`, undefined, describe(error))
   }
 }
 
-const memory = async (server: Server) => {
-  const before = await ask<Memory>(server, "stats")
-  const t0 = performance.now()
-  await runPool(suspended, concurrency, () => roundOne(server.target))
-  const wallMs = performance.now() - t0
-  const after = await ask<Memory>(server, "stats")
-  return { before, after, wallMs }
+const profileSection = async (compiled: string, dir: string) => {
+  section("CPU profile of ours (--profile: V8 sampling profiler in the compiled server, over one load window)")
+  const server = await startServer(compiled, "ours", { concurrency })
+  try {
+    // warm-up, not profiled (the JIT keeps improving for several seconds)
+    await runPool(Infinity, concurrency, () => conversation(server.target), quick ? 2000 : 5000)
+    const file = join(dir, "ours.cpuprofile")
+    await startProfile(server)
+    const t = await trial(server, concurrency, Math.max(3000, seconds * 2000), () => conversation(server.target))
+    await stopProfile(server, file)
+    const result = summarize(file, compiled)
+    table(
+      ["where (self time, builtins charged to their caller)", "ms", "share"],
+      result.buckets.slice(0, 14).map((b) => [b.name, fixed(b.ms), `${fixed(b.share * 100, 1)}%`])
+    )
+    console.log("")
+    table(
+      ["top functions (self time, source file:line)", "ms", "share"],
+      result.frames.slice(0, 12).map((b) => [b.name, fixed(b.ms), `${fixed(b.share * 100, 1)}%`])
+    )
+    console.log(
+      `${t.conversations} conversations at ${fixed(t.serverCpu)} µs of server CPU each (the profiler's sampling ` +
+        `included); ${fixed(result.totalMs)} ms of samples, ${fixed(result.builtinsShare * 100, 1)}% of them in V8 builtins ` +
+        "(JSON, RegExp, Map, ...) charged to their callers. Self time: a frame's own code, not its callees: effect's share " +
+        "includes the fiber runtime running our code."
+    )
+  } finally {
+    server.target.agent.destroy()
+    await stop(server)
+  }
 }
-
-// -----------------------------------------------------------------------------
-// Formatting
-// -----------------------------------------------------------------------------
-
-const pad = (value: string, width: number) => value.padStart(width)
-const padEnd = (value: string, width: number) => value.padEnd(width)
-const fixed = (value: number, digits = 0) => Number.isFinite(value) ? value.toFixed(digits) : "-"
-const mib = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MiB`
-const signedMib = (bytes: number) => `${bytes >= 0 ? "+" : "-"}${(Math.abs(bytes) / 1048576).toFixed(2)} MiB`
-const verdict = (pass: boolean) => pass ? "PASS" : "MISS"
-
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, left = 1) => {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells.map((c, i) => i < left ? padEnd(c, widths[i]!) : pad(c, widths[i]!)).join("  ")
-  console.log(line(header))
-  console.log(widths.map((w) => "-".repeat(w)).join("  "))
-  for (const row of rows) console.log(line(row))
-}
-
-const section = (title: string) => console.log(`\n== ${title}`)
 
 // -----------------------------------------------------------------------------
 // Main
 // -----------------------------------------------------------------------------
 
 const main = async () => {
-  const { cpus } = await import("node:os")
-  const { loadavg } = await import("node:os")
   console.log(
-    `MRTR benchmark: two-round elicitation tool over Streamable HTTP on 127.0.0.1, ${process.version}, ` +
-      `${cpus().length} cores (${cpus()[0]?.model.trim() ?? "?"}), load average ${loadavg()[0]!.toFixed(2)} at start`
+    `MRTR benchmark: elicitation tools over Streamable HTTP on 127.0.0.1, ${process.version}, ${cpus().length} cores ` +
+      `(${cpus()[0]?.model.trim() ?? "?"}), load average ${loadavg()[0]!.toFixed(2)} at start`
   )
   console.log(
-    `load: ${concurrency} concurrent conversations, ${trials} interleaved trial(s) of ${seconds} s per server ` +
-      `after a warm-up; best trial shown. Servers run in child processes; the load generator here.`
+    `load: ${concurrency} concurrent conversations, ${trials} interleaved trial(s) of ${seconds} s per server after a ` +
+      "warm-up; best trial shown. Servers run in child processes; the load generator here."
   )
 
   // Micro-benchmarks first, before any server process competes for the CPU.
@@ -251,127 +347,80 @@ const main = async () => {
     clientError = error
   }
 
-  const kinds: Array<ServerKind> = ["ours", "effect-ai", "bare", ...(floors ? ["effect-http-floor", "transport-floor"] as const : [])]
+  const dir = tempDir()
   const servers: Array<Server> = []
-  const compiled = await compileServers()
-  for (const kind of kinds) servers.push(await startServer(compiled, kind))
+  let redis: import("../packages/test-support/infra.ts").RedisServer | undefined
   try {
-    // Warm-up (2 s each; JIT, connection pools, caches): the first trials after it still run a little slower.
-    for (const server of servers) {
-      await runPool(Infinity, concurrency, () => conversation(server.target), quick ? 500 : 2000)
-    }
-    const best = new Map<ServerKind, Trial>()
-    const rates = new Map<ServerKind, Array<number>>()
-    for (let i = 0; i < trials; i++) {
-      for (const server of servers) {
-        const result = await trial(server)
-        rates.set(server.kind, [...(rates.get(server.kind) ?? []), result.rate])
-        const current = best.get(server.kind)
-        if (current === undefined || result.rate > current.rate) best.set(server.kind, result)
+    const compiled = await compileServers(dir)
+    const kinds: Array<ServerKind> = [
+      "ours",
+      "official",
+      "effect-ai",
+      "bare",
+      ...(floors ? ["effect-http-floor", "transport-floor"] as const : [])
+    ]
+    for (const kind of kinds) servers.push(await startServer(compiled, kind, { concurrency }))
+    const byKind = (kind: ServerKind) => servers.find((s) => s.kind === kind)!
+    await mainTable(servers)
+
+    await runGrowth(
+      [{ label: "ours", server: byKind("ours") }, { label: "official", server: byKind("official") }],
+      concurrency,
+      quick ? 500 : 1000,
+      quick ? 1 : 2
+    )
+
+    await memorySection(servers)
+
+    // The feature servers: started now, so the main table ran without them.
+    const optional = async (kind: ServerKind, env?: Record<string, string>): Promise<Server | string> => {
+      try {
+        const server = await startServer(compiled, kind, { concurrency, ...(env === undefined ? {} : { env }) })
+        servers.push(server)
+        return server
+      } catch (error) {
+        return describe(error)
       }
     }
-
-    section("Throughput and latency (per conversation = 2 HTTP round trips)")
-    table(
-      ["server", "conv/s", "trials (conv/s)", "p50 ms", "p99 ms", "server CPU µs/conv", "load gen CPU"],
-      servers.map((server) => {
-        const r = best.get(server.kind)!
-        return [
-          server.label,
-          fixed(r.rate),
-          rates.get(server.kind)!.map((x) => fixed(x)).join(" / "),
-          fixed(r.p50, 1),
-          fixed(r.p99, 1),
-          fixed(r.serverCpu),
-          `${fixed(r.driverCpu * 100)}%`
-        ]
-      })
-    )
-    console.log(
-      "server CPU: user + system time of the server process per conversation (all its threads). " +
-        "load gen CPU: share of one core used by the load generator in this process; near 100% means the " +
-        "load generator, not the server, sets the pace (the bare floor is client-bound)."
-    )
-    const ours = best.get("ours")!
-    const effectAi = best.get("effect-ai")!
-    const bare = best.get("bare")!
-    const vsEffect = ours.rate / effectAi.rate
-    const vsBare = ours.rate / bare.rate
-    console.log("")
-    table(["ratio", "throughput", "target", "", "server CPU per conversation"], [
-      ["ours / effect-ai", `${vsEffect.toFixed(2)}x`, ">= 0.9x", verdict(vsEffect >= 0.9), `${(effectAi.serverCpu / ours.serverCpu).toFixed(2)}x (effect-ai CPU / ours)`],
-      ["ours / bare", `${vsBare.toFixed(2)}x`, ">= 0.5x", verdict(vsBare >= 0.5), `${(bare.serverCpu / ours.serverCpu).toFixed(2)}x (bare CPU / ours)`]
-    ])
-
-    section(`Server memory: ${suspended.toLocaleString("en-US")} conversations left suspended after round one`)
-    const memoryRows: Array<Array<string>> = []
-    for (const server of servers.filter((s) => s.kind === "ours" || (memoryAll && (s.kind === "effect-ai" || s.kind === "bare")))) {
-      const m = await memory(server)
-      const delta = m.after.heapUsed - m.before.heapUsed
-      memoryRows.push([
-        server.label,
-        mib(m.before.heapUsed),
-        mib(m.after.heapUsed),
-        signedMib(delta),
-        `${fixed(delta / suspended, 1)} B`,
-        signedMib(m.after.rss - m.before.rss),
-        `${fixed(m.wallMs / 1000, 1)} s`,
-        verdict(Math.abs(delta) < 2 * 1048576)
-      ])
+    let redisError: string | undefined
+    try {
+      const { startRedis } = await import("../packages/test-support/infra.ts")
+      redis = await startRedis()
+    } catch (error) {
+      redisError = `redis-server not started: ${describe(error)}`
     }
-    table(["server", "heapUsed before", "after", "delta", "per conv", "rss delta", "took", "flat (< 2 MiB)"], memoryRows)
-    console.log("heapUsed after two forced GCs (node --expose-gc) in the server process; the state travels with the client.")
+    await runFeatures({
+      ours: byKind("ours"),
+      auth: await optional("ours-auth"),
+      singleMemory: await optional("ours-single-memory"),
+      singleRedis: redis === undefined ? redisError! : await optional("ours-single-redis", { MRTR_REDIS_URL: redis.url }),
+      redisPort: redis?.port,
+      redisUrl: redis?.url
+    }, concurrency, seconds * 1000, quick ? 1 : 5)
 
-    section("Client overhead per round (a conversation is 2 rounds)")
-    if (clientModule === undefined || clientInProcess === undefined) {
-      console.log(`@mrtr/client is not usable (${String(clientError)}); only the raw driver was measured.`)
-    } else {
-      const url = servers[0]!.target.url.href
-      const raw = target(url, 1)
-      const shipped = await clientModule.measureOverHttp(url, raw, false)
-      const keepAlive = await clientModule.measureOverHttp(url, raw, true)
-      const httpRows = (name: string, http: import("./client.ts").OverHttp) => [
-        [
-          `over HTTP vs ours, 1 at a time, ${name}: p50 per round`,
-          `${fixed(http.clientP50 * 1000 / 2)} µs`,
-          `${fixed(http.rawP50 * 1000 / 2)} µs`,
-          `${fixed((http.clientP50 - http.rawP50) * 1000 / 2)} µs`
-        ],
-        [
-          `over HTTP vs ours, 1 at a time, ${name}: client CPU per round`,
-          `${fixed(http.clientCpu / 2)} µs`,
-          `${fixed(http.rawCpu / 2)} µs`,
-          `${fixed((http.clientCpu - http.rawCpu) / 2)} µs`
-        ]
-      ]
-      table(["measurement", "@mrtr/client McpClient", "raw node:http driver", "client overhead"], [
-        [
-          "in process, instant stub transport: CPU per round",
-          `${fixed(clientInProcess.clientPerRound, 1)} µs`,
-          `${fixed(clientInProcess.rawPerRound, 1)} µs`,
-          `${fixed(clientInProcess.clientPerRound - clientInProcess.rawPerRound, 1)} µs`
-        ],
-        ...httpRows("layerNode as shipped", shipped),
-        ...httpRows("keep-alive agent", keepAlive)
-      ], 1)
-      console.log(
-        "In process: McpClient.callTool (request + _meta + headers, classify, ElicitationHandler Layer, retry, decode) " +
-          "against a transport answering canned replies; raw: JSON.stringify + JSON.parse + echo the state.\n" +
-          "Over HTTP the raw driver keeps its connection alive; HttpTransport.layerNode (effect's layerNodeHttp, " +
-          "new http.Agent() without keepAlive) opens a TCP connection per request."
-      )
+    await clientSection(clientModule, clientInProcess, clientError, byKind("ours"))
+    for (const server of servers.splice(0)) {
+      server.target.agent.destroy()
+      await stop(server)
     }
+
+    tasksSection()
 
     section("requestState seal + unseal (bench/requestState.ts)")
     for (const line of formatRequestStateBench(requestState)) console.log(line)
+    const three = requestState.find((r) => r.answers === 3)!
+    check("requestState: seal + unseal of 3 answers < 100 µs and < 1 KiB", three.median < 100 && three.size < 1024, `${fixed(three.median, 1)} µs, ${three.size} B`)
 
-    section("mrtr start-up (bench/startup.ts)")
-    for (const line of formatStartupBench(runStartupBench(quick ? 5 : 15))) console.log(line)
+    await startupSection(dir)
+
+    if (profile) await profileSection(compiled, dir)
+    else console.log("\n(`npm run bench -- --profile` adds a CPU profile of ours, by package)")
+
+    summary()
   } finally {
-    for (const server of servers) stop(server)
-    const { rmSync } = await import("node:fs")
-    const { dirname } = await import("node:path")
-    rmSync(dirname(compiled), { recursive: true, force: true })
+    for (const server of servers) await stop(server)
+    await redis?.stop()
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 

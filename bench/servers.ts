@@ -5,7 +5,8 @@
  *   node --expose-gc --conditions=@mrtr/source --import tsx bench/servers.ts <kind>      (uncompiled)
  *
  * Each serves the same two-round elicitation tool `greet` on
- * `http://127.0.0.1:<ephemeral>/mcp`:
+ * `http://127.0.0.1:<ephemeral>/mcp` (ours and official also `ask_n`, N
+ * questions in N rounds, for the growth table):
  *
  * - round 1 (`tools/call` without `inputResponses`): `input_required` with one
  *   form elicitation under the key `name` (`{ name: string }`) and a `requestState`;
@@ -14,7 +15,15 @@
  *
  * Kinds:
  * - `ours`: this project's runtime (`Tool.make` + `Elicitation.form`, sealed
- *   replay journal, `HttpTransport.layer`);
+ *   replay journal, `HttpTransport.layer`); single use off; it also serves the
+ *   2025-11-25 wire (the shim, on by default);
+ * - `ours-auth`: the same with `Authorization.layer` + `Authorization.jwt`
+ *   against a JWKS this process serves on another port (ES256, `jose`); the
+ *   token it signs for its own resource URI goes to the parent with `ready`;
+ * - `ours-single-memory`, `ours-single-redis`: single use on, with the
+ *   in-memory guard, or the Redis one (`MRTR_REDIS_URL` set by the parent);
+ * - `official`: `@modelcontextprotocol/server` 2.x written as its v2 docs and
+ *   `examples/mrtr/server.ts` recommend (see `startOfficial`);
  * - `effect-ai`: the same tool written by hand on effect's own `effect/ai`
  *   `McpServer` (`McpServer.layerHttp` with `McpProtocol.v2026_07_28`), returning
  *   `McpSchema.InputRequired` with an HMAC-SHA256 `requestState` as a
@@ -24,9 +33,10 @@
  *   answered by effect/http alone and by our `HttpTransport` in front of a
  *   dispatcher that does nothing else.
  *
- * IPC with the parent: the child sends `{ type: "ready", url }`. On
- * `{ type: "cpu" }` it answers `{ type: "cpu", cpuMicros }` (user + system CPU
- * of the process so far); on `{ type: "stats" }` it runs two forced GCs
+ * IPC with the parent: the child sends `{ type: "ready", url, token? }`
+ * (`token`: the bearer token of `ours-auth`). On `{ type: "cpu" }` it answers
+ * `{ type: "cpu", cpuMicros, jwksFetches }` (user + system CPU of the process
+ * so far; JWKS requests served so far); on `{ type: "stats" }` it runs two forced GCs
  * (`--expose-gc`) and answers `{ type: "stats", heapUsed, rss, cpuMicros }`.
  * Nothing else runs in the child, so its heap and CPU are the server's.
  */
@@ -35,12 +45,38 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { McpProtocol, McpSchema, McpServer as AiMcpServer } from "effect/ai"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { Elicitation, RequestState } from "@mrtr/core"
-import { HttpTransport, McpHandler, McpServer, Tool, type Transport } from "@mrtr/server"
+import { Authorization, HttpTransport, McpHandler, McpServer, Tool, type Transport } from "@mrtr/server"
+import {
+  acceptedContent,
+  type CallToolResult,
+  createMcpHandler,
+  createRequestStateCodec,
+  type InputRequiredResult,
+  inputRequired,
+  McpServer as OfficialMcpServer
+} from "@modelcontextprotocol/server"
+import {
+  localhostHostValidation,
+  localhostOriginValidation,
+  type NodeIncomingMessageLike,
+  toNodeHandler
+} from "@modelcontextprotocol/node"
+import * as z from "zod/v4"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { writeFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 
-export type ServerKind = "ours" | "effect-ai" | "bare" | "effect-http-floor" | "transport-floor"
+export type ServerKind =
+  | "ours"
+  | "official"
+  | "effect-ai"
+  | "bare"
+  | "effect-http-floor"
+  | "transport-floor"
+  | "ours-auth"
+  | "ours-single-memory"
+  | "ours-single-redis"
 
 const NAME_SCHEMA = {
   type: "object",
@@ -63,18 +99,90 @@ const greet = Tool.make("greet", {
     })
 })
 
-const startOurs = (): Promise<string> => {
-  const server = Layer.mergeAll(McpServer.tools(greet)).pipe(
+/**
+ * `ask_n` (`{ n }`): asks `n` form questions, one per round (`q0` ... `q<n-1>`,
+ * each `{ answer: string }`), then answers their answers joined by spaces.
+ */
+const askN = Tool.make("ask_n", {
+  description: "Asks n questions, one per round",
+  parameters: Schema.Struct({ n: Schema.Number }),
+  handler: ({ n }) =>
+    Effect.gen(function*() {
+      const answers: Array<string> = []
+      for (let i = 0; i < n; i++) {
+        const { answer } = yield* Elicitation.form({ key: `q${i}`, message: `Question ${i}?`, schema: Answer })
+        answers.push(answer)
+      }
+      return answers.join(" ")
+    })
+})
+
+const Answer = Schema.Struct({ answer: Schema.String })
+
+/** Options of our server per kind: single use (in memory, or Redis from `MRTR_REDIS_URL`), authorization. */
+const startOurs = (kind: "ours" | "ours-auth" | "ours-single-memory" | "ours-single-redis"): Promise<string> => {
+  const singleUse = kind === "ours-single-memory" || kind === "ours-single-redis"
+  const server = Layer.mergeAll(McpServer.tools(greet, askN)).pipe(
     Layer.provideMerge(McpServer.layer({
       name: "bench-ours",
       version: "1.0.0",
-      requestState: RequestState.RequestStateCodec.layer({
-        keyRing: RequestState.KeyRing.fromBytes([{ id: "bench", bytes: randomBytes(32) }])
-      }).pipe(Layer.orDie)
+      requestState: {
+        keyRing: RequestState.KeyRing.fromBytes([{ id: "bench", bytes: randomBytes(32) }]),
+        singleUse
+      }
     }))
   )
-  const app = HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server), Layer.orDie)
-  return launch(app, HttpTransport.url)
+  if (kind !== "ours-auth") {
+    const app = HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server), Layer.orDie)
+    return launch(app, HttpTransport.url)
+  }
+  return startJwks().then((jwks) => {
+    const app = HttpTransport.layer({ port: 0 }).pipe(
+      Layer.provide(Authorization.layer({ verifier: Authorization.jwt({ issuer: jwks.issuer, jwksUri: jwks.jwksUri }) })),
+      Layer.provide(server),
+      Layer.orDie
+    )
+    return launch(app, HttpTransport.url).then(async (url) => {
+      token = await jwks.sign(url)
+      return url
+    })
+  })
+}
+
+/** The access token of `ours-auth` (sent to the parent with `ready`). */
+let token: string | undefined
+/** How many times the JWKS was fetched (reported with `cpu`: key caching means once). */
+let jwksFetches = 0
+
+/**
+ * A local authorization server's JWKS (one ES256 key, on node:http) and a
+ * signer of RFC 9068 access tokens for the resource at `audience` (1 hour).
+ */
+const startJwks = async () => {
+  const Jose = await import("jose")
+  const { privateKey, publicKey } = await Jose.generateKeyPair("ES256", { extractable: true })
+  const jwk = { ...(await Jose.exportJWK(publicKey)), kid: "bench", alg: "ES256", use: "sig" }
+  const body = JSON.stringify({ keys: [jwk] })
+  const server = createServer((_request, response) => {
+    jwksFetches++
+    response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=600" })
+    response.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    issuer,
+    jwksUri: `${issuer}/jwks`,
+    sign: (audience: string) =>
+      new Jose.SignJWT({ scope: "mcp:basic", client_id: "bench" })
+        .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: "bench" })
+        .setIssuer(issuer)
+        .setSubject("bench-user")
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime("1h")
+        .sign(privateKey)
+  }
 }
 
 // -----------------------------------------------------------------------------
@@ -197,6 +305,91 @@ const startBare = (): Promise<string> =>
   })
 
 // -----------------------------------------------------------------------------
+// (d) the official SDK, @modelcontextprotocol/server 2.x, as its v2 docs recommend
+// -----------------------------------------------------------------------------
+
+/**
+ * As the official `examples/mrtr/server.ts` and the v2 serving guide
+ * (docs/serving/http.md) write it: `createMcpHandler` with a factory building
+ * a fresh `McpServer` per request, `toNodeHandler` on plain `node:http` behind
+ * `localhostHostValidation` / `localhostOriginValidation`, the handler
+ * returning `inputRequired({ inputRequests: { name: inputRequired.elicit(...) },
+ * requestState })` and reading the answer with `acceptedContent`, the state
+ * minted by `createRequestStateCodec` (HMAC-SHA256, 10 minutes) whose
+ * `verify` is the server's `requestState.verify` hook.
+ */
+const officialCodec = createRequestStateCodec<{ readonly answers: ReadonlyArray<string> }>({
+  key: randomBytes(32),
+  ttlSeconds: 600
+})
+
+const buildOfficial = (): OfficialMcpServer => {
+  const server = new OfficialMcpServer(
+    { name: "bench-official", version: "1.0.0" },
+    { capabilities: { tools: {} }, requestState: { verify: officialCodec.verify } }
+  )
+  server.registerTool(
+    "greet",
+    { description: "Asks for a name, then greets" },
+    async (ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const answer = acceptedContent<{ name: string }>(ctx.mcpReq.inputResponses, "name")
+      if (typeof answer?.name !== "string") {
+        return inputRequired({
+          inputRequests: { name: inputRequired.elicit({ message: "Your name?", requestedSchema: NAME_SCHEMA_MUTABLE }) },
+          requestState: await officialCodec.mint({ answers: [] })
+        })
+      }
+      return { content: [{ type: "text", text: `Hello, ${answer.name}!` }] }
+    }
+  )
+  server.registerTool(
+    "ask_n",
+    { description: "Asks n questions, one per round", inputSchema: z.object({ n: z.number() }) },
+    async ({ n }, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      // The answers so far travel in the (verified) state; this round's answer in inputResponses.
+      const answers = [...(ctx.mcpReq.requestState<{ answers: Array<string> }>()?.answers ?? [])]
+      const answer = acceptedContent<{ answer: string }>(ctx.mcpReq.inputResponses, `q${answers.length}`)
+      if (typeof answer?.answer === "string") answers.push(answer.answer)
+      if (answers.length >= n) return { content: [{ type: "text", text: answers.join(" ") }] }
+      return inputRequired({
+        inputRequests: {
+          [`q${answers.length}`]: inputRequired.elicit({
+            message: `Question ${answers.length}?`,
+            requestedSchema: ANSWER_SCHEMA
+          })
+        },
+        requestState: await officialCodec.mint({ answers })
+      })
+    }
+  )
+  return server
+}
+
+const NAME_SCHEMA_MUTABLE = {
+  type: "object" as const,
+  properties: { name: { type: "string" as const } },
+  required: ["name"]
+}
+const ANSWER_SCHEMA = {
+  type: "object" as const,
+  properties: { answer: { type: "string" as const } },
+  required: ["answer"]
+}
+
+const startOfficial = (): Promise<string> =>
+  new Promise((resolve) => {
+    const nodeHandler = toNodeHandler(createMcpHandler(buildOfficial))
+    const validateHost = localhostHostValidation()
+    const validateOrigin = localhostOriginValidation()
+    const server = createServer((req, res) => {
+      if (!validateHost(req, res) || !validateOrigin(req, res)) return
+      // (the published NodeIncomingMessageLike's `method?: string` rejects IncomingMessage under exactOptionalPropertyTypes)
+      void nodeHandler(req as NodeIncomingMessageLike, res)
+    })
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`))
+  })
+
+// -----------------------------------------------------------------------------
 // Process plumbing
 // -----------------------------------------------------------------------------
 
@@ -252,7 +445,12 @@ const startTransportFloor = (): Promise<string> => {
 const start = (kind: ServerKind): Promise<string> => {
   switch (kind) {
     case "ours":
-      return startOurs()
+    case "ours-auth":
+    case "ours-single-memory":
+    case "ours-single-redis":
+      return startOurs(kind)
+    case "official":
+      return startOfficial()
     case "effect-ai":
       return startEffectAi()
     case "bare":
@@ -266,13 +464,47 @@ const start = (kind: ServerKind): Promise<string> => {
 
 const gc = (globalThis as { gc?: () => void }).gc
 
+/**
+ * The V8 CPU profiler of this process (`node:inspector`), for `--profile`:
+ * `profile-start` starts sampling (every 500 µs); `profile-stop` writes the
+ * `.cpuprofile` to `path` and answers `{ type: "profile", path }`. Only the
+ * load window is profiled, not the start-up.
+ */
+const profiler = (() => {
+  let session: import("node:inspector").Session | undefined
+  return (type: "profile-start" | "profile-stop", path: string | undefined) => {
+    void import("node:inspector").then(async (inspector) => {
+      if (type === "profile-start") {
+        session = new inspector.Session()
+        session.connect()
+        const post = (method: string, params?: object) =>
+          new Promise<void>((resolve) => session!.post(method, params ?? {}, () => resolve()))
+        await post("Profiler.enable")
+        await post("Profiler.setSamplingInterval", { interval: 500 })
+        await post("Profiler.start")
+        process.send!({ type: "profile-started" })
+        return
+      }
+      session?.post("Profiler.stop", (error, result) => {
+        if (error === null && path !== undefined) writeFileSync(path, JSON.stringify(result.profile))
+        session?.disconnect()
+        process.send!({ type: "profile", path })
+      })
+    })
+  }
+})()
+
 const main = async () => {
   const kind = process.argv[2] as ServerKind
   const url = await start(kind)
-  process.on("message", (message: { type?: string }) => {
+  process.on("message", (message: { type?: string; path?: string }) => {
+    if (message.type === "profile-start" || message.type === "profile-stop") {
+      profiler(message.type, message.path)
+      return
+    }
     if (message.type === "cpu") {
       const cpu = process.cpuUsage()
-      process.send!({ type: "cpu", cpuMicros: cpu.user + cpu.system })
+      process.send!({ type: "cpu", cpuMicros: cpu.user + cpu.system, jwksFetches })
       return
     }
     if (message.type !== "stats") return
@@ -286,7 +518,7 @@ const main = async () => {
     })
   })
   process.on("disconnect", () => process.exit(0))
-  process.send!({ type: "ready", url })
+  process.send!({ type: "ready", url, ...(token === undefined ? {} : { token }) })
 }
 
 void main()
