@@ -23,7 +23,7 @@ import { conversation, roundBodies, runPool, type Target } from "./driver.ts"
 const GREET_TOOL = { name: "greet", description: "Asks for a name, then greets", inputSchema: { type: "object", properties: {} } }
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "stub", version: "1.0.0" } }
 // A sealed state the size of ours (about 300 characters).
-const STATE = `v1.bench.${"A".repeat(290)}`
+const STATE = `v2.bench.${"A".repeat(290)}`
 const ROUND_ONE = JSON.stringify({
   _meta: SERVER_INFO,
   resultType: "input_required",

@@ -189,8 +189,8 @@ describe("the fleet behind haproxy", () => {
     expect(new Set(all.flatMap((o) => o.instances))).toEqual(new Set(INSTANCES))
     expect(all.filter((o) => new Set(o.instances).size > 1).length).toBeGreaterThan(total / 2)
     // Sealed with k1 before the rotation, with k2 after it.
-    expect(all[0]!.states[0]!.startsWith("v1.k1.")).toBe(true)
-    expect(all[total - 1]!.states.every((s) => s.startsWith("v1.k2."))).toBe(true)
+    expect(all[0]!.states[0]!.startsWith("v2.k1.")).toBe(true)
+    expect(all[total - 1]!.states.every((s) => s.startsWith("v2.k2."))).toBe(true)
     console.log(`fleet: ${total} conversations, ${stats.retries} requests retried by the client; ${operations.join("; ")}`)
   }, 600_000)
 
