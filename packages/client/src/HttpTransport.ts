@@ -11,7 +11,15 @@
  * resumes an SSE stream the server closed early (`Last-Event-ID`, `retry`).
  *
  * Built on effect's `HttpClient`; `layerNode` provides the `node:http` one
- * from `@effect/platform-node`.
+ * from `@effect/platform-node`, with keep-alive connections.
+ *
+ * Gotchas (cost per request, which an MRTR conversation pays every round):
+ * - a JSON body is read in one piece (`arrayBuffer` bounded by
+ *   `maxBodyBytes`), not as a stream of chunks;
+ * - each request is effect's `http.client` span, with a `traceparent`
+ *   header, only when a tracer that records spans is installed (e.g.
+ *   OpenTelemetry's, `Effect.withTracer`); under effect's default tracer,
+ *   which records nothing, no span is built and no `traceparent` is sent.
  *
  * With an `Authorization` service in the context (`Authorization.layer`),
  * every request (POST, and a 2025-11-25 session's GET and DELETE) carries the
@@ -25,9 +33,10 @@
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Duration, Effect, Layer, Option, Stream } from "effect"
+import { ByteSize, Duration, Effect, Layer, Option, Stream, Tracer } from "effect"
+import { constTrue } from "effect/Function"
 import * as Sse from "effect/encoding/Sse"
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse, HttpIncomingMessage } from "effect/http"
 import { Authorization } from "./Authorization.ts"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
@@ -80,35 +89,36 @@ const isJsonRpc = (value: unknown): boolean =>
 const mediaType = (response: HttpClientResponse.HttpClientResponse): string | undefined =>
   response.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
 
-/** Reads a response body as UTF-8, refusing bodies over `maxBytes` (announced or streamed). */
-const readText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number) =>
-  Effect.gen(function*() {
-    const tooLarge = new TransportError({
-      reason: `The HTTP response body exceeds ${maxBytes} bytes`,
-      status: response.status
-    })
+const utf8 = new TextDecoder()
+
+/** Whether `cause` (an `HttpClientError`) is the body reader refusing more than `MaxBodySize` bytes. */
+const isOverflow = (cause: HttpClientError.HttpClientError): boolean => {
+  const reason = cause.reason
+  return reason._tag === "DecodeError" && typeof reason.cause === "object" && reason.cause !== null &&
+    (reason.cause as { readonly _tag?: unknown })._tag === "MaxBytesError"
+}
+
+/**
+ * Reads a response body as UTF-8, refusing bodies over `maxBytes` (announced,
+ * or streamed: the reader stops at the limit and closes the connection).
+ * One read of the whole body (`arrayBuffer` with `MaxBodySize`), not a
+ * stream of chunks: the cheap path every JSON answer takes.
+ */
+const readText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number, limit: ByteSize.ByteSize) =>
+  Effect.suspend(() => {
+    const tooLarge = () =>
+      new TransportError({ reason: `The HTTP response body exceeds ${maxBytes} bytes`, status: response.status })
     const announced = Number(response.headers["content-length"])
-    if (Number.isFinite(announced) && announced > maxBytes) return yield* tooLarge
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    yield* response.stream.pipe(
-      Stream.mapError((cause) =>
-        new TransportError({ reason: "Cannot read the HTTP response body", status: response.status, cause })
+    if (Number.isFinite(announced) && announced > maxBytes) return Effect.fail(tooLarge())
+    return response.arrayBuffer.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, limit),
+      Effect.mapError((cause) =>
+        isOverflow(cause)
+          ? tooLarge()
+          : new TransportError({ reason: "Cannot read the HTTP response body", status: response.status, cause })
       ),
-      Stream.runForEach((chunk) => {
-        size += chunk.length
-        if (size > maxBytes) return Effect.fail(tooLarge)
-        chunks.push(chunk)
-        return Effect.void
-      })
+      Effect.map((body) => utf8.decode(body))
     )
-    const body = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      body.set(chunk, offset)
-      offset += chunk.length
-    }
-    return new TextDecoder().decode(body)
   })
 
 /** What an SSE body told about resuming it (2025-11-25): the last event id and `retry` delay. */
@@ -202,6 +212,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const client = HttpClient.withScope(yield* HttpClient.HttpClient)
   const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024
+  const bodyLimit = ByteSize.bytes(maxBodyBytes)
   let sessionId: string | undefined
   let protocolVersion: string | undefined
 
@@ -212,7 +223,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   })
 
   const execute = (request: HttpClientRequest.HttpClientRequest, sentSession: string | undefined) =>
-    client.execute(request).pipe(
+    Effect.withFiber((fiber) =>
+      // No span per request when nothing records spans (effect's default tracer): building one, its
+      // attributes and the `traceparent` header cost more than the rest of the request.
+      fiber.getRef(Tracer.Tracer) === Tracer.nativeTracer
+        ? Effect.provideService(client.execute(request), HttpClient.TracerDisabledWhen, constTrue)
+        : client.execute(request)
+    ).pipe(
       Effect.catch((cause) =>
         cause.response === undefined
           ? Effect.fail(new TransportError({ reason: connectFailure(String(options.url), systemCode(cause)), cause }))
@@ -344,7 +361,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         })
       switch (mediaType(response)) {
         case "application/json":
-          return Stream.fromEffect(readText(response, maxBodyBytes).pipe(
+          return Stream.fromEffect(readText(response, maxBodyBytes, bodyLimit).pipe(
             Effect.flatMap((text) =>
               decodeJson(text).pipe(
                 Effect.mapError((error) =>

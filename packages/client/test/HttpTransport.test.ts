@@ -6,7 +6,7 @@
  * `x-mcp-header` annotations.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Ref, Stream } from "effect"
+import { Effect, Fiber, Layer, Ref, Stream, Tracer } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Errors from "../src/Errors.ts"
@@ -313,6 +313,28 @@ describe("HttpTransport", () => {
       }))
       assert.isAtLeast(received.length, 5)
       assert.strictEqual(connections.count, 1)
+    }).pipe(Effect.scoped))
+
+  it.live("tracing: a request is a client span with traceparent only when a tracer records spans", () =>
+    Effect.gen(function*() {
+      const { url, received } = yield* serve(respond)
+      const call = withClient(url, McpClient.McpClient.use((c) => c.listTools()))
+      yield* call
+      assert.isAbove(received.length, 0)
+      assert.isTrue(received.every(({ headers }) => headers.traceparent === undefined))
+      const names: Array<string> = []
+      const recording = Tracer.make({
+        span: (options) => {
+          names.push(options.name)
+          return Tracer.nativeTracer.span(options)
+        }
+      })
+      const before = received.length
+      yield* call.pipe(Effect.withTracer(recording))
+      const traced = received.slice(before)
+      assert.isAbove(traced.length, 0)
+      assert.isTrue(traced.every(({ headers }) => /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(String(headers.traceparent))))
+      assert.include(names.join(" "), "POST")
     }).pipe(Effect.scoped))
 
   it.live("a JSON body over maxBodyBytes is a TransportError, announced or streamed", () =>
