@@ -91,6 +91,17 @@ const mediaType = (response: HttpClientResponse.HttpClientResponse): string | un
 
 const utf8 = new TextDecoder()
 
+/**
+ * Closes the connection of a response whose body is not read (an error page,
+ * a `202`, a refused stream): the request is aborted, as the end of a scope
+ * of `HttpClient.withScope` would. A body that is read needs nothing (its
+ * connection goes back to the pool), which is why the client is not scoped:
+ * that scope aborts every request at its end, and an `AbortController.abort()`
+ * (its `DOMException`) costs as much as the rest of a round's parsing.
+ */
+const discard = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<void> =>
+  Effect.scoped(Effect.asVoid(Stream.toPull(response.stream)))
+
 /** Whether `cause` (an `HttpClientError`) is the body reader refusing more than `MaxBodySize` bytes. */
 const isOverflow = (cause: HttpClientError.HttpClientError): boolean => {
   const reason = cause.reason
@@ -109,7 +120,7 @@ const readText = (response: HttpClientResponse.HttpClientResponse, maxBytes: num
     const tooLarge = () =>
       new TransportError({ reason: `The HTTP response body exceeds ${maxBytes} bytes`, status: response.status })
     const announced = Number(response.headers["content-length"])
-    if (Number.isFinite(announced) && announced > maxBytes) return Effect.fail(tooLarge())
+    if (Number.isFinite(announced) && announced > maxBytes) return Effect.andThen(discard(response), Effect.fail(tooLarge()))
     return response.arrayBuffer.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, limit),
       Effect.mapError((cause) =>
@@ -209,7 +220,8 @@ const VISIBLE_ASCII = /^[\x21-\x7E]+$/
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
-  const client = HttpClient.withScope(yield* HttpClient.HttpClient)
+  // Not `HttpClient.withScope`: see `discard`.
+  const client = yield* HttpClient.HttpClient
   const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024
   const bodyLimit = ByteSize.bytes(maxBodyBytes)
@@ -262,7 +274,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
             status: response.status,
             wwwAuthenticate: response.headers["www-authenticate"]
           }).pipe(Effect.mapError((error) => new TransportError({ reason: error.message, status: response.status, cause: error })))
-          if (again) continue
+          if (again) {
+            yield* discard(response)
+            continue
+          }
         } else if (response.status < 400) {
           yield* authorization.accepted(endpoint)
         }
@@ -335,14 +350,17 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           if (lastEventId === undefined || idle > MAX_IDLE_RECONNECTS) return Effect.succeed(Stream.empty)
           return Effect.sleep(resume.retry ?? Duration.millis(DEFAULT_RETRY_MS)).pipe(
             Effect.andThen(get(lastEventId)),
-            Effect.map((next): Stream.Stream<unknown, TransportError> =>
+            Effect.flatMap((next): Effect.Effect<Stream.Stream<unknown, TransportError>> =>
               mediaType(next) === "text/event-stream" && next.status === 200
-                ? from(next)
-                : Stream.fail(
-                  new TransportError({
-                    reason: `Resuming the SSE stream (Last-Event-ID ${lastEventId}) failed`,
-                    status: next.status
-                  })
+                ? Effect.succeed(from(next))
+                : Effect.as(
+                  discard(next),
+                  Stream.fail(
+                    new TransportError({
+                      reason: `Resuming the SSE stream (Last-Event-ID ${lastEventId}) failed`,
+                      status: next.status
+                    })
+                  )
                 )
             )
           )
@@ -379,6 +397,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           // before the client stops pulling, so the connection stays reusable
           return resumable(response, requestIdOf(message)).pipe(Stream.buffer({ capacity: 16 }))
         default:
+          yield* discard(response)
           return Stream.fail(
             response.status === 404
               ? notMcp()
@@ -394,12 +413,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   const notify = (message: unknown, headers: Readonly<Record<string, string>>) =>
     post(message, headers).pipe(
+      Effect.tap(discard),
       Effect.flatMap((response) =>
         response.status >= 200 && response.status < 300
           ? Effect.void
           : Effect.fail(new TransportError({ reason: "The server rejected a notification", status: response.status }))
-      ),
-      Effect.scoped
+      )
     )
 
   const listen = (headers: Readonly<Record<string, string>>) =>
@@ -407,6 +426,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const version = Object.entries(headers).find(([name]) => name.toLowerCase() === "mcp-protocol-version")?.[1]
       if (version !== undefined) protocolVersion = version
       const response = yield* get(undefined)
+      if (response.status !== 200 || mediaType(response) !== "text/event-stream") yield* discard(response)
       if (response.status === 405) return Stream.empty
       if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
         return Stream.fail(new TransportError({ reason: "The server refused the GET stream", status: response.status }))
@@ -425,7 +445,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const bearer = authorization === undefined ? Effect.succeed({}) : authorization.headers(endpoint)
       return bearer.pipe(
         Effect.flatMap((headers) => client.execute(HttpClientRequest.setHeaders(request, headers))),
-        Effect.scoped,
+        Effect.flatMap(discard),
         Effect.timeout("2 seconds"),
         Effect.ignore
       )

@@ -315,6 +315,27 @@ describe("HttpTransport", () => {
       assert.strictEqual(connections.count, 1)
     }).pipe(Effect.scoped))
 
+  it.live("a response whose body is not read (an endless error page) fails at once and its connection is closed", () =>
+    Effect.gen(function*() {
+      const sockets: Array<{ closed: boolean }> = []
+      const { url } = yield* serve((_body, res) => {
+        const socket = { closed: false }
+        sockets.push(socket)
+        res.socket?.on("close", () => (socket.closed = true))
+        res.writeHead(500, { "content-type": "text/html" })
+        res.write("<html>an error page that never ends")
+      })
+      // checked while the client (and its agent, which would close every socket) is still open
+      yield* withClient(url, Effect.gen(function*() {
+        const error = yield* McpClient.McpClient.use((c) => c.discover()).pipe(Effect.flip)
+        assert.strictEqual(error._tag, "TransportError")
+        assert.match(error.message, /content-type: text\/html/)
+        yield* Effect.sleep("100 millis")
+        assert.isAbove(sockets.length, 0)
+        assert.isTrue(sockets.every((socket) => socket.closed))
+      }))
+    }).pipe(Effect.scoped))
+
   it.live("tracing: a request is a client span with traceparent only when a tracer records spans", () =>
     Effect.gen(function*() {
       const { url, received } = yield* serve(respond)
