@@ -35,9 +35,9 @@
  * as JSON on the last line.
  */
 import { fork } from "node:child_process"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { Effect, Layer, Scope, Stream } from "effect"
 import { conversation, roundBodies, runPool, target, type Target } from "./driver.ts"
@@ -205,7 +205,8 @@ const compileServer = async (): Promise<string> => {
 }
 
 const startOurs = async () => {
-  const compiled = values("server")[0] ?? await compileServer()
+  const given = values("server")[0]
+  const compiled = given ?? await compileServer()
   const child = fork(compiled, ["ours"], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] })
   const url = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)))
@@ -213,7 +214,15 @@ const startOurs = async () => {
       if (message.type === "ready" && message.url !== undefined) resolve(message.url)
     })
   })
-  return { url, stop: () => { child.removeAllListeners("exit"); child.disconnect() } }
+  return {
+    url,
+    stop: () => {
+      child.removeAllListeners("exit")
+      child.disconnect()
+      // the temporary directory of a module compiled here
+      if (given === undefined) rmSync(dirname(compiled), { recursive: true, force: true })
+    }
+  }
 }
 
 const main = async () => {
