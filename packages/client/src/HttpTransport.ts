@@ -11,7 +11,15 @@
  * resumes an SSE stream the server closed early (`Last-Event-ID`, `retry`).
  *
  * Built on effect's `HttpClient`; `layerNode` provides the `node:http` one
- * from `@effect/platform-node`.
+ * from `@effect/platform-node`, with keep-alive connections.
+ *
+ * Gotchas (cost per request, which an MRTR conversation pays every round):
+ * - a JSON body is read in one piece (`arrayBuffer` bounded by
+ *   `maxBodyBytes`), not as a stream of chunks;
+ * - each request is effect's `http.client` span, with a `traceparent`
+ *   header, only when a tracer that records spans is installed (e.g.
+ *   OpenTelemetry's, `Effect.withTracer`); under effect's default tracer,
+ *   which records nothing, no span is built and no `traceparent` is sent.
  *
  * With an `Authorization` service in the context (`Authorization.layer`),
  * every request (POST, and a 2025-11-25 session's GET and DELETE) carries the
@@ -25,9 +33,10 @@
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Duration, Effect, Layer, Option, Stream } from "effect"
+import { ByteSize, Duration, Effect, Layer, Option, Stream, Tracer } from "effect"
+import { constTrue } from "effect/Function"
 import * as Sse from "effect/encoding/Sse"
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse, HttpIncomingMessage } from "effect/http"
 import { Authorization } from "./Authorization.ts"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
@@ -80,35 +89,47 @@ const isJsonRpc = (value: unknown): boolean =>
 const mediaType = (response: HttpClientResponse.HttpClientResponse): string | undefined =>
   response.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
 
-/** Reads a response body as UTF-8, refusing bodies over `maxBytes` (announced or streamed). */
-const readText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number) =>
-  Effect.gen(function*() {
-    const tooLarge = new TransportError({
-      reason: `The HTTP response body exceeds ${maxBytes} bytes`,
-      status: response.status
-    })
+const utf8 = new TextDecoder()
+
+/**
+ * Closes the connection of a response whose body is not read (an error page,
+ * a `202`, a refused stream): the request is aborted, as the end of a scope
+ * of `HttpClient.withScope` would. A body that is read needs nothing (its
+ * connection goes back to the pool), which is why the client is not scoped:
+ * that scope aborts every request at its end, and an `AbortController.abort()`
+ * (its `DOMException`) costs as much as the rest of a round's parsing.
+ */
+const discard = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<void> =>
+  Effect.scoped(Effect.asVoid(Stream.toPull(response.stream)))
+
+/** Whether `cause` (an `HttpClientError`) is the body reader refusing more than `MaxBodySize` bytes. */
+const isOverflow = (cause: HttpClientError.HttpClientError): boolean => {
+  const reason = cause.reason
+  return reason._tag === "DecodeError" && typeof reason.cause === "object" && reason.cause !== null &&
+    (reason.cause as { readonly _tag?: unknown })._tag === "MaxBytesError"
+}
+
+/**
+ * Reads a response body as UTF-8, refusing bodies over `maxBytes` (announced,
+ * or streamed: the reader stops at the limit and closes the connection).
+ * One read of the whole body (`arrayBuffer` with `MaxBodySize`), not a
+ * stream of chunks: the cheap path every JSON answer takes.
+ */
+const readText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number, limit: ByteSize.ByteSize) =>
+  Effect.suspend(() => {
+    const tooLarge = () =>
+      new TransportError({ reason: `The HTTP response body exceeds ${maxBytes} bytes`, status: response.status })
     const announced = Number(response.headers["content-length"])
-    if (Number.isFinite(announced) && announced > maxBytes) return yield* tooLarge
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    yield* response.stream.pipe(
-      Stream.mapError((cause) =>
-        new TransportError({ reason: "Cannot read the HTTP response body", status: response.status, cause })
+    if (Number.isFinite(announced) && announced > maxBytes) return Effect.andThen(discard(response), Effect.fail(tooLarge()))
+    return response.arrayBuffer.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, limit),
+      Effect.mapError((cause) =>
+        isOverflow(cause)
+          ? tooLarge()
+          : new TransportError({ reason: "Cannot read the HTTP response body", status: response.status, cause })
       ),
-      Stream.runForEach((chunk) => {
-        size += chunk.length
-        if (size > maxBytes) return Effect.fail(tooLarge)
-        chunks.push(chunk)
-        return Effect.void
-      })
+      Effect.map((body) => utf8.decode(body))
     )
-    const body = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      body.set(chunk, offset)
-      offset += chunk.length
-    }
-    return new TextDecoder().decode(body)
   })
 
 /** What an SSE body told about resuming it (2025-11-25): the last event id and `retry` delay. */
@@ -199,9 +220,11 @@ const VISIBLE_ASCII = /^[\x21-\x7E]+$/
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
-  const client = HttpClient.withScope(yield* HttpClient.HttpClient)
+  // Not `HttpClient.withScope`: see `discard`.
+  const client = yield* HttpClient.HttpClient
   const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024
+  const bodyLimit = ByteSize.bytes(maxBodyBytes)
   let sessionId: string | undefined
   let protocolVersion: string | undefined
 
@@ -212,7 +235,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   })
 
   const execute = (request: HttpClientRequest.HttpClientRequest, sentSession: string | undefined) =>
-    client.execute(request).pipe(
+    Effect.withFiber((fiber) =>
+      // No span per request when nothing records spans (effect's default tracer): building one, its
+      // attributes and the `traceparent` header cost more than the rest of the request.
+      fiber.getRef(Tracer.Tracer) === Tracer.nativeTracer
+        ? Effect.provideService(client.execute(request), HttpClient.TracerDisabledWhen, constTrue)
+        : client.execute(request)
+    ).pipe(
       Effect.catch((cause) =>
         cause.response === undefined
           ? Effect.fail(new TransportError({ reason: connectFailure(String(options.url), systemCode(cause)), cause }))
@@ -245,7 +274,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
             status: response.status,
             wwwAuthenticate: response.headers["www-authenticate"]
           }).pipe(Effect.mapError((error) => new TransportError({ reason: error.message, status: response.status, cause: error })))
-          if (again) continue
+          if (again) {
+            yield* discard(response)
+            continue
+          }
         } else if (response.status < 400) {
           yield* authorization.accepted(endpoint)
         }
@@ -318,14 +350,17 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           if (lastEventId === undefined || idle > MAX_IDLE_RECONNECTS) return Effect.succeed(Stream.empty)
           return Effect.sleep(resume.retry ?? Duration.millis(DEFAULT_RETRY_MS)).pipe(
             Effect.andThen(get(lastEventId)),
-            Effect.map((next): Stream.Stream<unknown, TransportError> =>
+            Effect.flatMap((next): Effect.Effect<Stream.Stream<unknown, TransportError>> =>
               mediaType(next) === "text/event-stream" && next.status === 200
-                ? from(next)
-                : Stream.fail(
-                  new TransportError({
-                    reason: `Resuming the SSE stream (Last-Event-ID ${lastEventId}) failed`,
-                    status: next.status
-                  })
+                ? Effect.succeed(from(next))
+                : Effect.as(
+                  discard(next),
+                  Stream.fail(
+                    new TransportError({
+                      reason: `Resuming the SSE stream (Last-Event-ID ${lastEventId}) failed`,
+                      status: next.status
+                    })
+                  )
                 )
             )
           )
@@ -344,7 +379,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         })
       switch (mediaType(response)) {
         case "application/json":
-          return Stream.fromEffect(readText(response, maxBodyBytes).pipe(
+          return Stream.fromEffect(readText(response, maxBodyBytes, bodyLimit).pipe(
             Effect.flatMap((text) =>
               decodeJson(text).pipe(
                 Effect.mapError((error) =>
@@ -362,6 +397,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           // before the client stops pulling, so the connection stays reusable
           return resumable(response, requestIdOf(message)).pipe(Stream.buffer({ capacity: 16 }))
         default:
+          yield* discard(response)
           return Stream.fail(
             response.status === 404
               ? notMcp()
@@ -377,12 +413,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   const notify = (message: unknown, headers: Readonly<Record<string, string>>) =>
     post(message, headers).pipe(
+      Effect.tap(discard),
       Effect.flatMap((response) =>
         response.status >= 200 && response.status < 300
           ? Effect.void
           : Effect.fail(new TransportError({ reason: "The server rejected a notification", status: response.status }))
-      ),
-      Effect.scoped
+      )
     )
 
   const listen = (headers: Readonly<Record<string, string>>) =>
@@ -390,6 +426,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const version = Object.entries(headers).find(([name]) => name.toLowerCase() === "mcp-protocol-version")?.[1]
       if (version !== undefined) protocolVersion = version
       const response = yield* get(undefined)
+      if (response.status !== 200 || mediaType(response) !== "text/event-stream") yield* discard(response)
       if (response.status === 405) return Stream.empty
       if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
         return Stream.fail(new TransportError({ reason: "The server refused the GET stream", status: response.status }))
@@ -408,7 +445,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const bearer = authorization === undefined ? Effect.succeed({}) : authorization.headers(endpoint)
       return bearer.pipe(
         Effect.flatMap((headers) => client.execute(HttpClientRequest.setHeaders(request, headers))),
-        Effect.scoped,
+        Effect.flatMap(discard),
         Effect.timeout("2 seconds"),
         Effect.ignore
       )

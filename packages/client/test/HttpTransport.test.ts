@@ -6,7 +6,7 @@
  * `x-mcp-header` annotations.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Ref, Stream } from "effect"
+import { Effect, Fiber, Layer, Ref, Stream, Tracer } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Errors from "../src/Errors.ts"
@@ -313,6 +313,49 @@ describe("HttpTransport", () => {
       }))
       assert.isAtLeast(received.length, 5)
       assert.strictEqual(connections.count, 1)
+    }).pipe(Effect.scoped))
+
+  it.live("a response whose body is not read (an endless error page) fails at once and its connection is closed", () =>
+    Effect.gen(function*() {
+      const sockets: Array<{ closed: boolean }> = []
+      const { url } = yield* serve((_body, res) => {
+        const socket = { closed: false }
+        sockets.push(socket)
+        res.socket?.on("close", () => (socket.closed = true))
+        res.writeHead(500, { "content-type": "text/html" })
+        res.write("<html>an error page that never ends")
+      })
+      // checked while the client (and its agent, which would close every socket) is still open
+      yield* withClient(url, Effect.gen(function*() {
+        const error = yield* McpClient.McpClient.use((c) => c.discover()).pipe(Effect.flip)
+        assert.strictEqual(error._tag, "TransportError")
+        assert.match(error.message, /content-type: text\/html/)
+        yield* Effect.sleep("100 millis")
+        assert.isAbove(sockets.length, 0)
+        assert.isTrue(sockets.every((socket) => socket.closed))
+      }))
+    }).pipe(Effect.scoped))
+
+  it.live("tracing: a request is a client span with traceparent only when a tracer records spans", () =>
+    Effect.gen(function*() {
+      const { url, received } = yield* serve(respond)
+      const call = withClient(url, McpClient.McpClient.use((c) => c.listTools()))
+      yield* call
+      assert.isAbove(received.length, 0)
+      assert.isTrue(received.every(({ headers }) => headers.traceparent === undefined))
+      const names: Array<string> = []
+      const recording = Tracer.make({
+        span: (options) => {
+          names.push(options.name)
+          return Tracer.nativeTracer.span(options)
+        }
+      })
+      const before = received.length
+      yield* call.pipe(Effect.withTracer(recording))
+      const traced = received.slice(before)
+      assert.isAbove(traced.length, 0)
+      assert.isTrue(traced.every(({ headers }) => /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(String(headers.traceparent))))
+      assert.include(names.join(" "), "POST")
     }).pipe(Effect.scoped))
 
   it.live("a JSON body over maxBodyBytes is a TransportError, announced or streamed", () =>

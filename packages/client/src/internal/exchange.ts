@@ -61,8 +61,9 @@ export const exchange = <E = never>(
     const violation = (reason: string, result?: unknown) =>
       new ProtocolViolation({ method, reason, ...(result === undefined ? {} : { result }) })
     let response: Record<string, unknown> | undefined
-    const fibers = yield* FiberSet.make<void, E>()
     const serve = hooks.serve
+    // Only a call that serves requests (2025-11-25) needs a fiber set: a 2026-07-28 round forks nothing but the watchdog.
+    const fibers = serve === undefined ? undefined : yield* FiberSet.make<void, E>()
     let serving = 0
     let lastActivity = yield* Clock.currentTimeMillis
     const read = transport.request(message, headers).pipe(
@@ -71,7 +72,7 @@ export const exchange = <E = never>(
         if (!isRecord(incoming)) return Effect.succeed(true)
         if (typeof incoming.method === "string") {
           if (isServerRequest(incoming)) {
-            if (serve === undefined) return Effect.succeed(true)
+            if (serve === undefined || fibers === undefined) return Effect.succeed(true)
             const served = Effect.sync(() => void serving++).pipe(
               Effect.andThen(serve(incoming)),
               Effect.ensuring(Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -98,9 +99,9 @@ export const exchange = <E = never>(
         return Effect.succeed(false)
       })
     )
-    const failures: Array<Effect.Effect<never, E | RequestTimeout>> = [
-      FiberSet.join(fibers).pipe(Effect.andThen(Effect.never))
-    ]
+    // What can end the exchange besides its stream; each is one more fiber per round, so only the ones in use.
+    const failures: Array<Effect.Effect<never, E | RequestTimeout>> = []
+    if (fibers !== undefined) failures.push(FiberSet.join(fibers).pipe(Effect.andThen(Effect.never)))
     if (hooks.failed !== undefined) failures.push(Deferred.await(hooks.failed))
     const idle = hooks.idleTimeout
     if (idle !== undefined && Duration.isFinite(idle)) {
@@ -117,7 +118,12 @@ export const exchange = <E = never>(
       })
       failures.push(watchdog)
     }
-    yield* Effect.raceAllFirst([read, ...failures]).pipe(
+    const raced = failures.length === 0
+      ? read
+      : failures.length === 1
+      ? Effect.raceFirst(read, failures[0]!)
+      : Effect.raceAllFirst([read, ...failures])
+    yield* raced.pipe(
       Effect.onExit((exit) =>
         response === undefined && hooks.onAbandon !== undefined && !Exit.isSuccess(exit) ? hooks.onAbandon : Effect.void
       )

@@ -69,8 +69,16 @@ export const capabilitiesOf = (
   return Object.keys(extra).length === 0 ? derived : mergeCapabilities(derived, extra)
 }
 
-export const checkEncoded = <A>(schema: Schema.Codec<A, any>, kind: "elicitation" | "sampling" | "roots", key: string) => {
-  const encode = Schema.encodeUnknownEffect(schema)
+/** The encoders of the answers, built once (not per answer: every round answers). */
+const encoders = {
+  elicitation: Schema.encodeUnknownEffect(ElicitResult),
+  sampling: Schema.encodeUnknownEffect(CreateMessageResult),
+  roots: Schema.encodeUnknownEffect(ListRootsResult)
+} as const
+
+/** Checks that a handler's answer encodes with the wire schema of its kind (`InputHandlerError` otherwise). */
+export const checkEncoded = (kind: "elicitation" | "sampling" | "roots", key: string) => {
+  const encode: (value: unknown) => Effect.Effect<unknown, { readonly message: string }> = encoders[kind]
   return (value: unknown): Effect.Effect<InputResponse, InputHandlerError> =>
     encode(value).pipe(
       Effect.mapError((issue) =>
@@ -130,13 +138,13 @@ export const answer = (
       }
       return run === undefined
         ? Effect.fail(new InputHandlerError({ kind: "elicitation", key, reason: "no handler for this mode" }))
-        : Effect.flatMap(run, checkEncoded(ElicitResult, "elicitation", key))
+        : Effect.flatMap(run, checkEncoded("elicitation", key))
     }
     case "sampling/createMessage": {
       const handler = Option.getOrUndefined(handlers.sampling)
       return handler === undefined
         ? Effect.fail(new InputHandlerError({ kind: "sampling", key, reason: "no sampling handler" }))
-        : Effect.flatMap(handler.createMessage(request.params, context), checkEncoded(CreateMessageResult, "sampling", key))
+        : Effect.flatMap(handler.createMessage(request.params, context), checkEncoded("sampling", key))
     }
     case "roots/list": {
       const handler = Option.getOrUndefined(handlers.roots)
@@ -144,7 +152,7 @@ export const answer = (
         ? Effect.fail(new InputHandlerError({ kind: "roots", key, reason: "no roots handler" }))
         : Effect.flatMap(
           handler.listRoots(context),
-          (roots) => checkEncoded(ListRootsResult, "roots", key)({ roots })
+          (roots) => checkEncoded("roots", key)({ roots })
         )
     }
   }
