@@ -1,7 +1,7 @@
 /**
  * `npm run bench:fleet`: the cost of the fleet. Drives the demo's 4-request
  * `plan_trip` conversation (2026-07-28, raw JSON-RPC over fetch, 16 at a
- * time) and reports, per configuration:
+ * time per instance) and reports, per configuration:
  *
  * - server CPU per conversation (user + system time of the instance
  *   processes, from /proc, divided by the conversations), and per
@@ -84,13 +84,13 @@ const converse = async (url: string) => {
   }
 }
 
-const drive = async (url: string, n: number) => {
+const drive = async (url: string, n: number, concurrency: number) => {
   let next = 0
   const worker = async () => {
     while (next++ < n) await converse(url)
   }
   const started = performance.now()
-  await Promise.all(Array.from({ length: 16 }, worker))
+  await Promise.all(Array.from({ length: concurrency }, worker))
   return (performance.now() - started) / 1000
 }
 
@@ -102,11 +102,14 @@ interface Measured {
 }
 
 const measure = async (label: string, fleet: Fleet, url: string, names: ReadonlyArray<string>): Promise<Measured> => {
-  await drive(url, 300 * names.length) // warm-up: every instance's JIT, not only the first one's
+  // 16 conversations at a time per instance: each instance sees the same load whatever the fleet's size
+  // (an instance at a third of the load would spend more per request on waking up, not on the fleet).
+  const concurrency = 16 * names.length
+  await drive(url, 300 * names.length, concurrency) // warm-up: every instance's JIT, not only the first one's
   const pids = pidsOf(fleet, names)
   const cpuBefore = pids.map(cpuMs)
   const redisBefore = redisCommands(fleet.redis.port)
-  const seconds = await drive(url, conversations)
+  const seconds = await drive(url, conversations, concurrency)
   const cpu = pids.map((pid, i) => cpuMs(pid) - cpuBefore[i]!)
   const trips = (redisCommands(fleet.redis.port) - redisBefore - 1) / conversations
   const total = cpu.reduce((a, b) => a + b, 0)
@@ -137,7 +140,7 @@ const flatness = (one: Measured, three: Measured) => {
 }
 
 const main = async () => {
-  console.log(`bench:fleet — ${conversations} conversations of 4 requests (plan_trip), 16 at a time\n`)
+  console.log(`bench:fleet — ${conversations} conversations of 4 requests (plan_trip), 16 at a time per instance\n`)
   for (const singleUse of ["false", "true"]) {
     const memoryFleet = await startFleet({ env: { MRTR_SINGLE_USE: singleUse, MRTR_REDIS_URL: "" } })
     try {
