@@ -105,7 +105,9 @@ const measure = async (label: string, fleet: Fleet, url: string, names: Readonly
   // 16 conversations at a time per instance: each instance sees the same load whatever the fleet's size
   // (an instance at a third of the load would spend more per request on waking up, not on the fleet).
   const concurrency = 16 * names.length
-  await drive(url, 300 * names.length, concurrency) // warm-up: every instance's JIT, not only the first one's
+  // warm-up: every instance's JIT to its steady state (an instance started a moment ago spent ~1.5x per
+  // conversation after 300 conversations), not only the first one's
+  await drive(url, 1_500 * names.length, concurrency)
   const pids = pidsOf(fleet, names)
   const cpuBefore = pids.map(cpuMs)
   const redisBefore = redisCommands(fleet.redis.port)
