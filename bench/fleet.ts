@@ -1,6 +1,6 @@
 /**
  * `npm run bench:fleet`: the cost of the fleet. Drives the demo's 4-request
- * `plan_trip` conversation (2026-07-28, raw JSON-RPC over fetch, 16 at a
+ * `plan_trip` conversation (2026-07-28, raw JSON-RPC on node:http, 16 at a
  * time per instance) and reports, per configuration:
  *
  * - server CPU per conversation (user + system time of the instance
@@ -21,6 +21,7 @@
  */
 import { readFileSync } from "node:fs"
 import { execFileSync } from "node:child_process"
+import { Agent, request as httpRequest } from "node:http"
 import { type Fleet, INSTANCES, startFleet } from "../examples/fleet/fleet.ts"
 
 const arg = (name: string, fallback: number) => {
@@ -50,33 +51,66 @@ const answers: Record<string, unknown> = {
   confirm: { action: "accept", content: { book: true } }
 }
 
-let ids = 1
-const converse = async (url: string) => {
-  let params: Record<string, unknown> = { name: "plan_trip", arguments: { from: "Paris", to: "Milan" } }
-  for (;;) {
-    const response = await fetch(url, {
+// The load generator: raw node:http with keep-alive (cheaper than fetch), so that on a 2-core machine it takes as
+// little as it can from the instances it measures.
+const agents = new Map<string, Agent>()
+const agentOf = (url: string) => {
+  let agent = agents.get(url)
+  if (agent === undefined) {
+    agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 })
+    agents.set(url, agent)
+  }
+  return agent
+}
+const post = (url: string, body: string, name: string): Promise<any> =>
+  new Promise((resolve, reject) => {
+    const target = new URL(url)
+    const req = httpRequest({
+      agent: agentOf(url),
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
       method: "POST",
       headers: {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
+        "content-length": Buffer.byteLength(body),
         "mcp-protocol-version": "2026-07-28",
         "mcp-method": "tools/call",
-        "mcp-name": "plan_trip"
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: ids++,
-        method: "tools/call",
-        params: {
-          ...params,
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {}, roots: {} }
-          }
+        "mcp-name": name
+      }
+    }, (res) => {
+      const chunks: Array<Buffer> = []
+      res.on("data", (chunk: Buffer) => chunks.push(chunk))
+      res.on("end", () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
+        } catch (error) {
+          reject(error)
         }
       })
+      res.on("error", reject)
     })
-    const json = await response.json() as any
+    req.on("error", reject)
+    req.end(body)
+  })
+
+let ids = 1
+const converse = async (url: string) => {
+  let params: Record<string, unknown> = { name: "plan_trip", arguments: { from: "Paris", to: "Milan" } }
+  for (;;) {
+    const json = await post(url, JSON.stringify({
+      jsonrpc: "2.0",
+      id: ids++,
+      method: "tools/call",
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {}, roots: {} }
+        }
+      }
+    }), "plan_trip")
     if (json.error !== undefined) throw new Error(JSON.stringify(json.error))
     if (json.result.resultType === "complete") return
     const inputResponses = Object.fromEntries(Object.keys(json.result.inputRequests).map((key) => [key, answers[key]]))
