@@ -29,7 +29,9 @@
  * Tokens are checked by a {@link TokenVerifier}: {@link jwt} (RFC 9068 JWT
  * access tokens against the issuer's JWKS, with `jose`) or
  * {@link introspection} (RFC 7662, for opaque tokens). Tokens are never
- * forwarded, stored or logged.
+ * forwarded, stored or logged; the ones that verified are remembered by a
+ * digest for a minute (`tokenCache`), so the signature check is not paid on
+ * every request.
  *
  * Required scopes: `requiredScopes` here for every request, plus the
  * `scopes` declared on each tool, prompt or resource (checked before its
@@ -50,6 +52,7 @@ import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue }
 import type { HttpServerRequest } from "effect/http"
 import { HttpServerResponse } from "effect/http"
 import { challenge, credentials, errorResponse, missingScopes } from "./internal/bearer.ts"
+import * as TokenCache from "./internal/tokenCache.ts"
 import * as Verifier from "./internal/tokenVerifier.ts"
 import { McpRequest } from "./RequestContext.ts"
 
@@ -151,6 +154,13 @@ export const introspection: (options: IntrospectionOptions) => TokenVerifier = V
  * - `resourceName`, `resourceDocumentation`: optional PRM fields.
  * - `maxTokenLength`: longest accepted token, in characters; default 8192
  *   (longer: 400 `invalid_request`).
+ * - `tokenCache`: tokens that verified are remembered, so a client sending
+ *   the same token on every request pays for its signature check (or its
+ *   introspection) once: `{ ttl, capacity }`, default 1 minute (never past
+ *   the token's `exp`) and 10,000 tokens, keyed by a SHA-256 of token and
+ *   resource (no token is kept); refused tokens are never cached. A key
+ *   removed from the JWKS or a revoked token is honoured for at most `ttl`;
+ *   `false` checks every request.
  *
  * Source: RFC 9728 §2; MCP 2026-07-28 basic/authorization.
  *
@@ -166,7 +176,16 @@ export interface Options {
   readonly resourceName?: string | undefined
   readonly resourceDocumentation?: string | undefined
   readonly maxTokenLength?: number | undefined
+  readonly tokenCache?: TokenCacheOptions | false | undefined
 }
+
+/**
+ * The verified-token cache's options ({@link Options} `tokenCache`): `ttl`
+ * (default 1 minute) and `capacity` (default 10,000 tokens).
+ *
+ * @since 0.2.0
+ */
+export type TokenCacheOptions = TokenCache.TokenCacheOptions
 
 /**
  * The outcome of authenticating one HTTP request: the caller, or the HTTP
@@ -227,6 +246,9 @@ const WELL_KNOWN = "/.well-known/oauth-protected-resource"
  */
 export const make = (options: Options): ResourceServer["Service"] => {
   const maxTokenLength = options.maxTokenLength ?? 8192
+  const verifier = options.tokenCache === false
+    ? options.verifier
+    : TokenCache.cached(options.verifier, options.tokenCache)
   const requiredScopes = options.requiredScopes ?? []
   const hierarchy = options.scopeHierarchy ?? {}
   const configured = options.resource === undefined ? undefined : new URL(options.resource)
@@ -313,7 +335,7 @@ export const make = (options: Options): ResourceServer["Service"] => {
             )
           })
         case "Bearer":
-          return options.verifier.verify(found.token, resource).pipe(
+          return verifier.verify(found.token, resource).pipe(
             Effect.map((token): Authentication => ({
               _tag: "Authenticated",
               resource,
