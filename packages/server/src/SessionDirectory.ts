@@ -81,10 +81,11 @@ export type SessionChange =
  * - `Ended`: the session ended (DELETE): every replica ends.
  * - `Updated`: the record changed: every replica takes it.
  * - `Resume`: a GET with `Last-Event-ID` reached instance `replyTo` for the
- *   POST stream `stream` of the owner: the owner sends that stream's events
- *   after `after`, then its live ones, as `StreamEvent`s tagged `resume`
- *   (each with its SSE event id), and `StreamEnd` (`found: false` at once
- *   when it holds no such stream).
+ *   POST stream `stream` of the owner: the owner answers `StreamStart` at
+ *   once, then sends that stream's events after `after` and its live ones,
+ *   as `StreamEvent`s tagged `resume` (each with its SSE event id), and
+ *   `StreamEnd` (`found: false` at once, instead of `StreamStart`, when it
+ *   holds no such stream).
  *
  * @since 0.2.0
  */
@@ -108,6 +109,7 @@ export type Routed =
     readonly replyTo: string
   }
   | { readonly _tag: "StreamEvent"; readonly resume: string; readonly eventId: string; readonly message: unknown }
+  | { readonly _tag: "StreamStart"; readonly resume: string }
   | { readonly _tag: "StreamEnd"; readonly resume: string; readonly found: boolean }
 
 /**

@@ -11,10 +11,11 @@
  * request; and Redis down: a typed failure, HTTP 503 with -32603, no hang.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Layer, Metric, Queue } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Metric, Queue, Schema } from "effect"
+import { Elicitation } from "@mrtr/core"
 import * as RedisService from "effect/persistence/Redis"
 import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
-import { HttpTransport, McpServer, Observability } from "../src/index.ts"
+import { HttpTransport, McpServer, Observability, RequestContext, Tool } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 import { type Routed, SessionDirectory, SessionDirectoryUnavailable, type SessionRecord } from "../src/SessionDirectory.ts"
 import { greet, readme } from "./fixtures.ts"
@@ -107,12 +108,23 @@ describe("Redis SessionDirectory", () => {
     }).pipe(Effect.scoped, Effect.provide(Redis.layerClient({ url: redis.url }))), 30_000)
 })
 
+/** Closes its stream (SEP-1699), stays quiet longer than the receiver's first-answer bound (5 s), then asks. */
+const quietReconnect = Tool.make("quiet_reconnect", {
+  handler: () =>
+    Effect.gen(function*() {
+      yield* RequestContext.closeStream
+      yield* Effect.sleep("6 seconds")
+      const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Schema.Struct({ name: Schema.String }) })
+      return `reconnected as ${name}`
+    })
+})
+
 /** A server instance configured by the environment only, as a fleet member. */
 const instanceWithServer = Effect.fnUntraced(function*(transport: HttpTransport.LayerOptions = {}) {
   const env = { MRTR_REDIS_URL: redis.url, MRTR_REQUEST_STATE_KEYS: Buffer.from(new Uint8Array(32).fill(3)).toString("base64url") }
   const context = yield* Layer.build(Layer.fresh(
     HttpTransport.layer({ port: 0, ...transport }).pipe(
-      Layer.provideMerge(McpServer.tools(greet, reconnect).pipe(
+      Layer.provideMerge(McpServer.tools(greet, reconnect, quietReconnect).pipe(
         Layer.provideMerge(McpServer.resources(readme)),
         Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" }))
       )),
@@ -289,6 +301,30 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
       expect(error.error.data.reason).toBe("stream_ended")
       // Resuming after the lost marker: 405, nothing more.
       expect((yield* getFrom(b, failed!.id!)).status).toBe(405)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("resumption across instances waits for a handler that stays quiet longer than the first-answer bound", () =>
+    Effect.gen(function*() {
+      const a = yield* instance()
+      const b = yield* instance()
+      yield* settle
+      const { headers } = yield* promise(() => initialize(a, CAPS))
+      const call = yield* promise(() => post(b, rpc("tools/call", { name: "quiet_reconnect", arguments: {} }), headers))
+      const posted = sseReader(call)
+      const prime = yield* promise(() => posted.next())
+      expect(yield* promise(() => posted.next())).toBeUndefined()
+      const resumed = yield* promise(() =>
+        fetch(a, {
+          headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": prime!.id! }
+        })
+      )
+      const events = sseReader(resumed)
+      const askEvent = yield* promise(() => events.next())
+      const ask = JSON.parse(askEvent!.data)
+      expect(ask.method, askEvent!.data).toBe("elicitation/create")
+      yield* promise(() => post(a, { jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { name: "Ada" } } }, headers))
+      const done = yield* promise(() => events.message())
+      expect(done.result.content[0].text).toBe("reconnected as Ada")
     }).pipe(Effect.scoped), 60_000)
 
   it.live("a session id presented by another principal is unknown on every instance (404 -32001)", () =>

@@ -15,7 +15,8 @@
  *   server's requests on it reach the owner as every answer does (`fleet.ts`).
  * - The owner holds no such stream any more (its connection closed without
  *   `closeStream`, which cancelled the request; or it answered long ago), or
- *   does not answer within `FIRST_EVENT_MS`: the GET gets one SSE event, the
+ *   does not answer within `FIRST_EVENT_MS` (it answers `StreamStart` at once
+ *   when it holds the stream, events or not): the GET gets one SSE event, the
  *   request's JSON-RPC error -32603 (`data.reason: "stream_ended"`), and the
  *   owner is told to cancel it.
  * - The owner is gone (no instance listens on its channel: stopped,
@@ -46,13 +47,14 @@ type Directory = SessionDirectory["Service"]
 
 /** What a resumption's receiver hears from the owner. */
 type Item =
+  | { readonly _tag: "Start" }
   | { readonly _tag: "Event"; readonly eventId: string; readonly message: WireMessage }
   | { readonly _tag: "End"; readonly found: boolean }
 
 /** The suffix of the event id that ends a lost stream. */
 const LOST = "lost"
 
-/** How long the receiver waits for the owner's first answer, in milliseconds. */
+/** How long the receiver waits for the owner's first answer (`StreamStart` or `StreamEnd`), in milliseconds. */
 const FIRST_EVENT_MS = 5_000
 
 const lostReply = (streamId: string, requestId: RequestId, retryMs: number, error: McpError): Reply => {
@@ -112,16 +114,22 @@ export const make = (store: Session.Store, directory: Directory) => {
           })),
           Effect.asVoid
         )
-        return Effect.asVoid(Effect.forkDetach(pump))
+        // The receiver hears at once that the stream is held here, however long the handler stays quiet.
+        return Effect.andThen(
+          Effect.ignore(reply({ _tag: "StreamStart", resume: request.resume })),
+          Effect.asVoid(Effect.forkDetach(pump))
+        )
       })
     })
 
   /** Receiver side: what the owner sent for one of this instance's resumptions. */
-  const hear = (message: Extract<Routed, { readonly _tag: "StreamEvent" | "StreamEnd" }>) =>
+  const hear = (message: Extract<Routed, { readonly _tag: "StreamStart" | "StreamEvent" | "StreamEnd" }>) =>
     Effect.sync(() => {
       const queue = pending.get(message.resume)
       if (queue === undefined) return
-      if (message._tag === "StreamEnd") {
+      if (message._tag === "StreamStart") {
+        Queue.offerUnsafe(queue, { _tag: "Start" })
+      } else if (message._tag === "StreamEnd") {
         Queue.offerUnsafe(queue, { _tag: "End", found: message.found })
         Queue.endUnsafe(queue)
         pending.delete(message.resume)
@@ -134,7 +142,7 @@ export const make = (store: Session.Store, directory: Directory) => {
   const receive = (message: Routed): Effect.Effect<void> =>
     message._tag === "Resume"
       ? serve(message)
-      : message._tag === "StreamEvent" || message._tag === "StreamEnd"
+      : message._tag === "StreamStart" || message._tag === "StreamEvent" || message._tag === "StreamEnd"
       ? hear(message)
       : Effect.void
 
@@ -200,7 +208,7 @@ export const make = (store: Session.Store, directory: Directory) => {
                   return Effect.as(Effect.andThen(forget, cancel), lostReply(streamId, requestId, retryMs, streamEnded))
                 }
                 const ids = new WeakMap<WireMessage, string>()
-                const messages = Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(
+                const messages = Stream.concat(first._tag === "Start" ? Stream.empty : Stream.succeed(first), Stream.fromQueue(queue)).pipe(
                   Stream.takeWhile((item): item is Extract<Item, { readonly _tag: "Event" }> => item._tag === "Event"),
                   Stream.map((item) => {
                     ids.set(item.message, item.eventId)

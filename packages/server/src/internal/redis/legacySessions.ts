@@ -91,7 +91,8 @@ const RoutedSchema = Schema.Union([
     replyTo: Schema.String
   }),
   Schema.Struct({ _tag: Schema.Literal("StreamEvent"), resume: Schema.String, eventId: Schema.String, message: Schema.Unknown }),
-  Schema.Struct({ _tag: Schema.Literal("StreamEnd"), resume: Schema.String, found: Schema.Boolean })
+  Schema.Struct({ _tag: Schema.Literal("StreamEnd"), resume: Schema.String, found: Schema.Boolean }),
+  Schema.Struct({ _tag: Schema.Literal("StreamStart"), resume: Schema.String })
 ])
 const Envelope = Schema.fromJsonString(Schema.Struct({ origin: Schema.String, message: RoutedSchema }))
 const decodeEnvelope = Schema.decodeUnknownOption(Envelope)
