@@ -29,7 +29,7 @@
  * Streamable HTTP on 127.0.0.1 and prints `listening <url>`.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer, References, Schema } from "effect"
+import { Config, Console, Effect, Layer, Option, References, Schema } from "effect"
 import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
 import {
   type Authorization,
@@ -338,11 +338,16 @@ export const serve = (
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0
+  // Behind a load balancer every instance sends interaction pages on the balancer's origin (examples/fleet).
+  const served = Layer.unwrap(Effect.map(
+    Config.option(Config.String("MRTR_PUBLIC_BASE_URL")),
+    (base) => serve(port, undefined, Option.isSome(base) ? { publicBaseUrl: base.value } : undefined)
+  ))
   Effect.gen(function*() {
     yield* Console.log(`listening ${yield* HttpTransport.url}`)
     return yield* Effect.never
   }).pipe(
-    Effect.provide(serve(port)),
+    Effect.provide(served),
     Effect.provideService(References.LogToStderr, true),
     NodeRuntime.runMain
   )

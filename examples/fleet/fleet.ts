@@ -8,7 +8,8 @@
  *
  * The instances are configured by the environment only, as a deployment
  * would: `MRTR_REQUEST_STATE_KEYS` (the shared key ring), `MRTR_REDIS_URL`,
- * `MRTR_SINGLE_USE`. `restart(name, env)` rolls one instance (SIGTERM, then
+ * `MRTR_SINGLE_USE`, and `MRTR_PUBLIC_BASE_URL` (the balancer's origin, where
+ * every instance sends the interaction pages of URL-mode elicitation). `restart(name, env)` rolls one instance (SIGTERM, then
  * start again on the same port, e.g. with a new key ring); `kill(name)` is
  * SIGKILL; `logsOf(name)` is everything the instance's processes printed
  * (those stopped or killed included). Everything started here is stopped by `stop`, by pid.
@@ -63,6 +64,7 @@ export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => 
     const keys = newKey("k1")
     const ports = {} as Record<InstanceName, number>
     for (const name of INSTANCES) ports[name] = await freePort()
+    const port = await freePort()
     const envs = {} as Record<InstanceName, Record<string, string>>
     const procs = {} as Record<InstanceName, Proc | undefined>
     // The output of the instance's earlier processes.
@@ -81,11 +83,16 @@ export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => 
       procs[name] = undefined
     }
     for (const name of INSTANCES) {
-      envs[name] = { MRTR_REQUEST_STATE_KEYS: keys, MRTR_REDIS_URL: redis.url, ...options.env }
+      // Every instance sends interaction pages on the balancer's origin (URL-mode elicitation across the fleet).
+      envs[name] = {
+        MRTR_REQUEST_STATE_KEYS: keys,
+        MRTR_REDIS_URL: redis.url,
+        MRTR_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        ...options.env
+      }
       started.push(() => halt(name, "SIGTERM"))
     }
     await Promise.all(INSTANCES.map(start))
-    const port = await freePort()
     const haproxy = await startHaproxy(here("./haproxy.cfg"), {
       FLEET_HOST: "127.0.0.1",
       FLEET_PORT: String(port),
