@@ -141,6 +141,29 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     })
   }, 60_000)
 
+  it("what a session keeps is bounded: declarations over 16 KiB, URIs over 2,048 characters, subscriptions over 64 Ki characters are -32602", async () => {
+    await withServer({}, async (url) => {
+      const huge = await (await post(url, rpc("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: { experimental: { pad: { x: "x".repeat(20_000) } } },
+        clientInfo: { name: "raw", version: "1" }
+      }))).json() as any
+      legacy("JSONRPCErrorResponse", huge)
+      expect(huge.error.code).toBe(-32602)
+      expect(huge.error.message).toMatch(/more than 16384 characters/)
+      const { headers } = await initialize(url)
+      const subscribe = async (uri: string) =>
+        (await (await post(url, rpc("resources/subscribe", { uri }), headers)).json() as any).error?.code ?? 0
+      expect(await subscribe(`test://r/${"u".repeat(2_100)}`)).toBe(-32602)
+      const codes: Array<number> = []
+      for (let i = 0; i < 40; i++) codes.push(await subscribe(`test://r/${i}/${"u".repeat(1_990)}`))
+      // 2,000 characters each: 32 fit in 65,536, the 33rd does not.
+      expect(codes.slice(0, 32).every((code) => code === 0)).toBe(true)
+      expect(codes.slice(32).every((code) => code === -32602)).toBe(true)
+      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+    })
+  }, 60_000)
+
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
     await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
       const sessions = []

@@ -88,6 +88,15 @@ const LEVELS = LoggingLevel.literals
 /** Most resources one session may subscribe to (`resources/subscribe`). */
 const MAX_SUBSCRIPTIONS = 1000
 
+/** Longest URI a session may subscribe to, in characters. */
+const MAX_SUBSCRIPTION_URI = 2048
+
+/** Most characters all of a session's subscribed URIs may take together (the record every instance shares). */
+const MAX_SUBSCRIPTIONS_CHARS = 65_536
+
+/** Most characters of JSON `initialize`'s `capabilities` and `clientInfo` may take (kept for the session's life). */
+const MAX_DECLARATION_CHARS = 16_384
+
 /** Builds the legacy dispatcher over `core`. */
 export const make = (core: Core) => {
   const directory = core.directory
@@ -180,6 +189,15 @@ export const make = (core: Core) => {
         return Effect.succeed(errorReply(
           id,
           McpError.invalidParams("initialize needs protocolVersion, capabilities and clientInfo"),
+          200
+        ))
+      }
+      if (JSON.stringify([decoded.value.capabilities, decoded.value.clientInfo]).length > MAX_DECLARATION_CHARS) {
+        return Effect.succeed(errorReply(
+          id,
+          McpError.invalidParams(
+            `initialize's capabilities and clientInfo take more than ${MAX_DECLARATION_CHARS} characters of JSON`
+          ),
           200
         ))
       }
@@ -311,14 +329,28 @@ export const make = (core: Core) => {
         }
         const full = errorReply(
           id,
-          McpError.invalidParams(`A session may subscribe to at most ${MAX_SUBSCRIPTIONS} resources`),
+          McpError.invalidParams(
+            `A session may subscribe to at most ${MAX_SUBSCRIPTIONS} resources of ${MAX_SUBSCRIPTIONS_CHARS} characters together`
+          ),
           200
         )
+        if (method === "resources/subscribe" && params.uri.length > MAX_SUBSCRIPTION_URI) {
+          return Effect.succeed(errorReply(
+            id,
+            McpError.invalidParams(`resources/subscribe takes URIs of at most ${MAX_SUBSCRIPTION_URI} characters`),
+            200
+          ))
+        }
         if (session !== undefined) {
           if (method === "resources/unsubscribe") session.subscriptions.delete(params.uri)
-          else if (session.subscriptions.size >= MAX_SUBSCRIPTIONS && !session.subscriptions.has(params.uri)) {
-            return Effect.succeed(full)
-          } else session.subscriptions.add(params.uri)
+          else if (!session.subscriptions.has(params.uri)) {
+            let chars = params.uri.length
+            for (const uri of session.subscriptions) chars += uri.length
+            if (session.subscriptions.size >= MAX_SUBSCRIPTIONS || chars > MAX_SUBSCRIPTIONS_CHARS) {
+              return Effect.succeed(full)
+            }
+            session.subscriptions.add(params.uri)
+          }
           return shareChange(
             session,
             method === "resources/unsubscribe"
