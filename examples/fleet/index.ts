@@ -56,7 +56,7 @@ const drive = (url: string) =>
         const hops = served.slice(from)
         yield* Console.log(`\n${s.bold(title)}`)
         hops.forEach((instance, i) =>
-          Effect.runSync(Console.log(`  request ${i + 1}${i === 0 ? " (first)" : ` (round ${i})`}: served by instance ${s.cyan(instance)}`))
+          Effect.runSync(Console.log(`  request ${i + 1}${i === 0 ? " (first)" : ` (retry ${i})`}: served by instance ${s.cyan(instance)}`))
         )
         if (outcome._tag === "Failure") {
           failed++
