@@ -67,6 +67,13 @@ describe("Redis TaskStore", () => {
       yield* b.remove(task.taskId)
       expect(yield* a.get(task.taskId)).toBeUndefined()
       expect(yield* a.modify(task.taskId, (r) => ["x", r] as const)).toBeUndefined()
+      // Ids from the wire that name the store's own keys, or no task at all, are unknown tasks (not Redis errors).
+      yield* a.insert(record())
+      for (const id of ["index", "../index", "a b", "x".repeat(129), ""]) {
+        expect(yield* a.get(id)).toBeUndefined()
+        expect(yield* a.modify(id, (r) => ["x", r] as const)).toBeUndefined()
+        yield* a.remove(id)
+      }
     }).pipe(Effect.scoped), 30_000)
 
   it.live("each record expires at createdAt + ttlMs (PEXPIREAT); ttlMs null is kept", () =>

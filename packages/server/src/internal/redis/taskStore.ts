@@ -99,6 +99,9 @@ export const makeTaskStore = (
     const timeout = Duration.fromInputUnsafe(options?.timeout ?? "1 second")
     const index = prefix + "index"
     const key = (taskId: string) => prefix + taskId
+    // Ids from the wire reach Redis only when they could be a task's (the runner's are UUIDs): never another key
+    // under the prefix (`index`), never a long or odd one. Any other id is an unknown task, without a round trip.
+    const wellFormed = (taskId: string) => taskId !== "index" && /^[A-Za-z0-9_-]{1,128}$/.test(taskId)
 
     const failed = (reason: string, cause: unknown) =>
       Effect.andThen(
@@ -123,7 +126,7 @@ export const makeTaskStore = (
 
     /** The live record and its version, or `undefined` (unknown, or expired at `now`). */
     const read = (taskId: string, now: number) =>
-      Effect.flatMap(send<ReadonlyArray<string | null>>("HMGET", key(taskId), "v", "r"), (reply) => {
+      !wellFormed(taskId) ? Effect.succeed(undefined) : Effect.flatMap(send<ReadonlyArray<string | null>>("HMGET", key(taskId), "v", "r"), (reply) => {
         const [version, json] = Array.isArray(reply) ? reply : []
         if (typeof version !== "string" || typeof json !== "string") return Effect.succeed(undefined)
         let record: TaskRecord
@@ -180,6 +183,7 @@ export const makeTaskStore = (
       get: (taskId) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(read(taskId, now), (current) => current?.record)),
       modify,
-      remove: (taskId) => Effect.asVoid(evalScript(removeScript, [key(taskId), index], [taskId]))
+      remove: (taskId) =>
+        wellFormed(taskId) ? Effect.asVoid(evalScript(removeScript, [key(taskId), index], [taskId])) : Effect.void
     })
   })
