@@ -99,12 +99,7 @@ export const layerClient = (options: ClientOptions): Layer.Layer<Redis.Redis | N
     socket: { connectTimeout: Duration.toMillis(Duration.fromInputUnsafe(options.connectTimeout ?? "2 seconds")) }
   }).pipe(
     Layer.tapError((error) =>
-      Effect.andThen(
-        Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "connect" }), 1),
-        Effect.logError("Redis is unreachable: the server cannot start with shared state", error.cause).pipe(
-          Effect.annotateLogs({ "mrtr.redis.operation": "connect" })
-        )
-      )
+      RedisMetrics.reportFailure("connect", "Redis is unreachable: the server cannot start with shared state", error.cause, "Error")
     )
   )
 
@@ -135,13 +130,8 @@ export interface ReplayGuardOptions {
 
 const unavailable = (reason: string, cause: unknown) =>
   Effect.andThen(
-    Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "redeem" }), 1),
-    Effect.andThen(
-      Effect.logWarning(`Redis is unavailable (${reason}): single-use requestState cannot be redeemed`, cause).pipe(
-        Effect.annotateLogs({ "mrtr.redis.operation": "redeem" })
-      ),
-      Effect.fail(new RequestState.ReplayGuardUnavailable({ store: "redis", reason }))
-    )
+    RedisMetrics.reportFailure("redeem", `Redis is unavailable (${reason}): single-use requestState cannot be redeemed`, cause),
+    Effect.fail(new RequestState.ReplayGuardUnavailable({ store: "redis", reason }))
   )
 
 const redeemed = (outcome: "first" | "replayed") =>
@@ -251,12 +241,7 @@ export const layerNotificationBus = (
       const channel = options?.channel ?? "mrtr:notifications"
       const origin = crypto.randomUUID()
       const failed = (operation: string) => (error: Redis.RedisError) =>
-        Effect.andThen(
-          Metric.update(Metric.withAttributes(redisErrorsTotal, { operation }), 1),
-          Effect.logWarning(`Redis is unavailable: notification ${operation} failed`, error.cause).pipe(
-            Effect.annotateLogs({ "mrtr.redis.operation": operation })
-          )
-        )
+        RedisMetrics.reportFailure(operation, `Redis is unavailable: notification ${operation} failed`, error.cause)
       return NotificationBus.of({
         publish: (notification) =>
           redis.send("PUBLISH", channel, encodeBusMessage({ origin, ...notification } as typeof BusMessage.Type)).pipe(
@@ -430,13 +415,8 @@ export const makeInteractionStore = (
     const timeout = Duration.fromInputUnsafe(options?.timeout ?? "1 second")
     const failed = (reason: string, cause: unknown) =>
       Effect.andThen(
-        Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "interaction" }), 1),
-        Effect.andThen(
-          Effect.logWarning(`Redis is unavailable (${reason}): the interaction store cannot answer`, cause).pipe(
-            Effect.annotateLogs({ "mrtr.redis.operation": "interaction" })
-          ),
-          Effect.fail(new InteractionStore.InteractionStoreUnavailable({ reason }))
-        )
+        RedisMetrics.reportFailure("interaction", `Redis is unavailable (${reason}): the interaction store cannot answer`, cause),
+        Effect.fail(new InteractionStore.InteractionStoreUnavailable({ reason }))
       )
     const run = <A>(script: string, keys: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
       redis.send<A>("EVAL", script, String(keys.length), ...keys, ...args).pipe(

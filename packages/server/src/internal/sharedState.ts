@@ -7,7 +7,7 @@
  * (`MRTR_TASK_LEASE`).
  * Source: DESIGN.md, "Services a deployment swaps".
  */
-import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Config, type Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import type { RedisError } from "effect/persistence/Redis"
 import { InteractionStore, RequestState } from "@mrtr/core"
 import { NotificationBus } from "../NotificationBus.ts"
@@ -29,31 +29,37 @@ const redisUrl = Config.option(Config.Redacted(redisUrlConfigName)).pipe(
   Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
 )
 
+type RedisModule = typeof import("../Redis.ts")
+
+/**
+ * `local` without `MRTR_REDIS_URL` (or with it empty); else the Redis layer
+ * `shared` builds on the URL, the Redis module (and its `redis` client)
+ * loaded only then.
+ */
+const byRedisUrl = <I>(
+  local: Layer.Layer<I>,
+  shared: (Redis: RedisModule, url: string) => Layer.Layer<I, RedisError>
+): Layer.Layer<I, Config.ConfigError | RedisError> =>
+  Layer.unwrap(
+    Effect.flatMap(redisUrl, (url) =>
+      Option.isNone(url)
+        ? Effect.succeed(local)
+        : Effect.map(Effect.promise(() => import("../Redis.ts")), (Redis) => shared(Redis, Redacted.value(url.value))))
+  )
+
+/** The service `key` when the application provides it, else `fallback`. */
+const providedOr = <I, S, E>(key: Context.Key<I, S>, fallback: Layer.Layer<I, E>): Layer.Layer<I, E> =>
+  Layer.unwrap(
+    Effect.map(Effect.serviceOption(key), (provided) => Option.isSome(provided) ? Layer.succeed(key, provided.value) : fallback)
+  )
+
 /**
  * The notification bus: one the application provides wins; else Redis
  * pub/sub when `MRTR_REDIS_URL` is set (and not empty); else in process.
  */
-export const notificationBusLayer: Layer.Layer<NotificationBus, Config.ConfigError | RedisError> = Layer.unwrap(
-  Effect.flatMap(Effect.serviceOption(NotificationBus), (provided) =>
-    Option.isSome(provided)
-      ? Effect.succeed(Layer.succeed(NotificationBus, provided.value))
-      : Effect.flatMap(redisUrl, (url) =>
-        Option.isNone(url)
-          ? Effect.succeed(NotificationBus.local)
-          : Effect.map(
-            Effect.promise(() => import("../Redis.ts")),
-            (Redis) => Redis.layerNotificationBusUrl(Redacted.value(url.value))
-          )))
-)
-
-const configuredGuard: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
-  Effect.flatMap(redisUrl, (url) =>
-    Option.isNone(url)
-      ? Effect.succeed(RequestState.ReplayGuard.layerMemory)
-      : Effect.map(
-        Effect.promise(() => import("../Redis.ts")),
-        (Redis) => Redis.layerReplayGuardUrl(Redacted.value(url.value))
-      ))
+export const notificationBusLayer: Layer.Layer<NotificationBus, Config.ConfigError | RedisError> = providedOr(
+  NotificationBus,
+  byRedisUrl(NotificationBus.local, (Redis, url) => Redis.layerNotificationBusUrl(url))
 )
 
 /**
@@ -61,11 +67,9 @@ const configuredGuard: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError 
  * application provides wins; else Redis when `MRTR_REDIS_URL` is set (and not
  * empty); else in memory.
  */
-export const replayGuardLayer: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = Layer.unwrap(
-  Effect.map(
-    Effect.serviceOption(RequestState.ReplayGuard),
-    (provided) => Option.isSome(provided) ? Layer.succeed(RequestState.ReplayGuard, provided.value) : configuredGuard
-  )
+export const replayGuardLayer: Layer.Layer<RequestState.ReplayGuard, Config.ConfigError | RedisError> = providedOr(
+  RequestState.ReplayGuard,
+  byRedisUrl(RequestState.ReplayGuard.layerMemory, (Redis, url) => Redis.layerReplayGuardUrl(url))
 )
 
 /**
@@ -77,17 +81,9 @@ export const replayGuardLayer: Layer.Layer<RequestState.ReplayGuard, Config.Conf
 export const interactionStoreLayer: Layer.Layer<
   InteractionStore.InteractionStore,
   Config.ConfigError | RedisError
-> = Layer.unwrap(
-  Effect.flatMap(Effect.serviceOption(InteractionStore.InteractionStore), (provided) =>
-    Option.isSome(provided)
-      ? Effect.succeed(Layer.succeed(InteractionStore.InteractionStore, provided.value))
-      : Effect.flatMap(redisUrl, (url) =>
-        Option.isNone(url)
-          ? Effect.succeed(InteractionStore.InteractionStore.layerMemory())
-          : Effect.map(
-            Effect.promise(() => import("../Redis.ts")),
-            (Redis) => Redis.layerInteractionStoreUrl(Redacted.value(url.value))
-          )))
+> = providedOr(
+  InteractionStore.InteractionStore,
+  byRedisUrl(InteractionStore.InteractionStore.layerMemory(), (Redis, url) => Redis.layerInteractionStoreUrl(url))
 )
 
 /**
@@ -95,14 +91,9 @@ export const interactionStoreLayer: Layer.Layer<
  * is set (and not empty), so every instance of a fleet sees, answers and
  * resumes every task; else in memory.
  */
-export const taskStoreLayer: Layer.Layer<TaskStore.TaskStore, Config.ConfigError | RedisError> = Layer.unwrap(
-  Effect.flatMap(redisUrl, (url) =>
-    Option.isNone(url)
-      ? Effect.succeed(TaskStore.layerMemory())
-      : Effect.map(
-        Effect.promise(() => import("../Redis.ts")),
-        (Redis) => Redis.layerTaskStoreUrl(Redacted.value(url.value))
-      ))
+export const taskStoreLayer: Layer.Layer<TaskStore.TaskStore, Config.ConfigError | RedisError> = byRedisUrl(
+  TaskStore.layerMemory(),
+  (Redis, url) => Redis.layerTaskStoreUrl(url)
 )
 
 /**
@@ -122,15 +113,7 @@ export const taskLeaseConfig: Config.Config<Option.Option<number>> = Config.opti
  * else Redis when `MRTR_REDIS_URL` is set (and not empty), so sessions work
  * behind a balancer without affinity; else this process only.
  */
-export const sessionDirectoryLayer: Layer.Layer<SessionDirectory, Config.ConfigError | RedisError> = Layer.unwrap(
-  Effect.flatMap(Effect.serviceOption(SessionDirectory), (provided) =>
-    Option.isSome(provided)
-      ? Effect.succeed(Layer.succeed(SessionDirectory, provided.value))
-      : Effect.flatMap(redisUrl, (url) =>
-        Option.isNone(url)
-          ? Effect.succeed(SessionDirectory.local)
-          : Effect.map(
-            Effect.promise(() => import("../Redis.ts")),
-            (Redis) => Redis.layerSessionDirectoryUrl(Redacted.value(url.value))
-          )))
+export const sessionDirectoryLayer: Layer.Layer<SessionDirectory, Config.ConfigError | RedisError> = providedOr(
+  SessionDirectory,
+  byRedisUrl(SessionDirectory.local, (Redis, url) => Redis.layerSessionDirectoryUrl(url))
 )

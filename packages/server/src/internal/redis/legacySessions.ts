@@ -17,7 +17,7 @@
  * primary/replica), not Cluster: pub/sub and keys are assumed on one node.
  * Source: MCP 2025-11-25, basic/transports (session management).
  */
-import { Duration, Effect, Metric, Queue, Schema } from "effect"
+import { Duration, Effect, Queue, Schema } from "effect"
 import * as Redis from "effect/persistence/Redis"
 import {
   newInstanceId,
@@ -26,7 +26,7 @@ import {
   SessionDirectoryUnavailable,
   type SessionRecord
 } from "../../SessionDirectory.ts"
-import { redisErrorsTotal } from "./metrics.ts"
+import { reportFailure } from "./metrics.ts"
 
 /** Options of the Redis session directory. */
 export interface SessionDirectoryOptions {
@@ -168,13 +168,8 @@ export const makeSessionDirectory = (
     const broadcastChannel = `${prefix}broadcast`
     const unavailable = (reason: string, cause: unknown) =>
       Effect.andThen(
-        Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "session" }), 1),
-        Effect.andThen(
-          Effect.logWarning(`Redis is unavailable (${reason}): the 2025-11-25 session directory cannot answer`, cause).pipe(
-            Effect.annotateLogs({ "mrtr.redis.operation": "session" })
-          ),
-          Effect.fail(new SessionDirectoryUnavailable({ reason }))
-        )
+        reportFailure("session", `Redis is unavailable (${reason}): the 2025-11-25 session directory cannot answer`, cause),
+        Effect.fail(new SessionDirectoryUnavailable({ reason }))
       )
     const send = <A>(command: string, ...args: ReadonlyArray<string>) =>
       redis.send<A>(command, ...args).pipe(
@@ -230,10 +225,7 @@ export const makeSessionDirectory = (
                 )
               })).pipe(
                 Effect.catch((error) =>
-                  Effect.andThen(
-                    Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "subscribe" }), 1),
-                    Effect.logWarning("Redis subscription of the session directory ended", error)
-                  )
+                  reportFailure("subscribe", "Redis subscription of the session directory ended", error)
                 )
               )
             )), { discard: true })

@@ -30,10 +30,10 @@
  * Source: ext-tasks `specification/draft/tasks.md` §Task Creation
  * Consistency; DESIGN.md, "Services a deployment swaps".
  */
-import { Clock, Duration, Effect, Metric } from "effect"
+import { Clock, Duration, Effect } from "effect"
 import * as Redis from "effect/persistence/Redis"
 // A cycle with ../../Redis.ts (which re-exports this module), used only inside functions.
-import { redisErrorsTotal } from "./metrics.ts"
+import { reportFailure } from "./metrics.ts"
 import { expired, type TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../../TaskStore.ts"
 
 /**
@@ -105,13 +105,8 @@ export const makeTaskStore = (
 
     const failed = (reason: string, cause: unknown) =>
       Effect.andThen(
-        Metric.update(Metric.withAttributes(redisErrorsTotal, { operation: "task" }), 1),
-        Effect.andThen(
-          Effect.logWarning(`Redis is unavailable (${reason}): the task store cannot answer`, cause).pipe(
-            Effect.annotateLogs({ "mrtr.redis.operation": "task" })
-          ),
-          Effect.fail(new TaskStoreUnavailable({ store: "redis", reason }))
-        )
+        reportFailure("task", `Redis is unavailable (${reason}): the task store cannot answer`, cause),
+        Effect.fail(new TaskStoreUnavailable({ store: "redis", reason }))
       )
     const send = <A>(command: string, ...args: ReadonlyArray<string>) =>
       redis.send<A>(command, ...args).pipe(
