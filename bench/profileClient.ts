@@ -41,6 +41,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { Effect, Layer, Scope, Stream } from "effect"
 import { conversation, roundBodies, runPool, target, type Target } from "./driver.ts"
+import { replyText } from "./cannedReplies.ts"
 
 type Client = typeof import("@mrtr/client")
 
@@ -55,48 +56,6 @@ const trials = numberOption("trials", 5)
 const seconds = numberOption("seconds", 1.5)
 const conversations = numberOption("conversations", 2000)
 const loop = values("loop")[0] === undefined ? undefined : numberOption("loop", 10)
-
-const STATE = `v1.bench.${"A".repeat(290)}`
-const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "stub", version: "1.0.0" } }
-const GREET_TOOL = { name: "greet", description: "Asks for a name, then greets", inputSchema: { type: "object", properties: {} } }
-const ROUND_ONE = JSON.stringify({
-  _meta: SERVER_INFO,
-  resultType: "input_required",
-  inputRequests: {
-    name: {
-      method: "elicitation/create",
-      params: {
-        mode: "form",
-        message: "Your name?",
-        requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] }
-      }
-    }
-  },
-  requestState: STATE
-})
-const ROUND_TWO = JSON.stringify({ _meta: SERVER_INFO, resultType: "complete", content: [{ type: "text", text: "Hello, Alice!" }] })
-const TOOLS = JSON.stringify({ _meta: SERVER_INFO, resultType: "complete", tools: [GREET_TOOL], ttlMs: 0, cacheScope: "private" })
-const DISCOVER = JSON.stringify({
-  _meta: SERVER_INFO,
-  resultType: "complete",
-  supportedVersions: ["2026-07-28"],
-  capabilities: { tools: {} },
-  serverInfo: { name: "stub", version: "1.0.0" },
-  ttlMs: 0,
-  cacheScope: "private"
-})
-// (the stub of `bench/client.ts` answers the era probe `server/discover` with round one, which the client reads
-// as a 2025-11-25 server; this one answers it with a DiscoverResult)
-const replyText = (message: { id: unknown; method: string; params?: { inputResponses?: unknown } }): string =>
-  `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${
-    message.method === "server/discover"
-      ? DISCOVER
-      : message.method === "tools/list"
-      ? TOOLS
-      : message.params?.inputResponses === undefined
-      ? ROUND_ONE
-      : ROUND_TWO
-  }}`
 
 const cpuMicros = () => {
   const usage = process.cpuUsage()

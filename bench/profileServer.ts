@@ -36,22 +36,17 @@
  * The driver is the raw one of `bench/driver.ts` (keep-alive sockets, every
  * reply checked). On a shared machine, trust paired runs and CPU time.
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer, Schema } from "effect"
-import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport, McpHandler, McpServer, Tool } from "@mrtr/server"
 import { fork, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { conversation, runPool, target, type Target } from "./driver.ts"
+import { launch, NAME_SCHEMA, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
 
 // -----------------------------------------------------------------------------
 // Child: the servers
 // -----------------------------------------------------------------------------
-
-const NAME_SCHEMA = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const
 
 /** The `McpServer` layer of `ours`: `greet` and `chain` (see the module header). */
 const oursServer = async () => {
@@ -89,51 +84,8 @@ const oursServer = async () => {
   )
 }
 
-const startOurs = async (): Promise<string> => {
-  const app = HttpTransport.layer({ port: 0 }).pipe(Layer.provide(await oursServer()), Layer.orDie)
-  return new Promise((resolve, reject) => {
-    Effect.runFork(
-      Effect.gen(function*() {
-        resolve(yield* HttpTransport.url)
-        return yield* Effect.never
-      }).pipe(Effect.provide(app), Effect.scoped, Effect.tapCause((cause) => Effect.sync(() => reject(cause))))
-    )
-  })
-}
-
-const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "bench-bare", version: "1.0.0" } }
-const ROUND_ONE = JSON.stringify({
-  _meta: SERVER_INFO,
-  resultType: "input_required",
-  inputRequests: {
-    name: { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: NAME_SCHEMA } }
-  },
-  requestState: "fixed-state"
-})
-const ROUND_TWO = JSON.stringify({
-  _meta: SERVER_INFO,
-  resultType: "complete",
-  content: [{ type: "text", text: "Hello, Alice!" }]
-})
-
-const startBare = (): Promise<string> =>
-  new Promise((resolve) => {
-    const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-          id: number | string
-          params?: { inputResponses?: unknown }
-        }
-        const result = message.params?.inputResponses === undefined ? ROUND_ONE : ROUND_TWO
-        const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}`
-        response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
-        response.end(body)
-      })
-    })
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`))
-  })
+const startOurs = async (): Promise<string> =>
+  launch(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(await oursServer()), Layer.orDie), HttpTransport.url)
 
 /**
  * In process, without HTTP: `count` conversations straight through the
@@ -195,50 +147,9 @@ const inProcess = async (count: number, trials: number, rounds: number) => {
   }).pipe(Effect.provide(server), Effect.scoped))
 }
 
-const fixedReply = (message: unknown): string => {
-  const m = message as { id: unknown; params?: { inputResponses?: unknown } }
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${m.params?.inputResponses === undefined ? ROUND_ONE : ROUND_TWO}}`
-}
-
-/** The reference floors of `bench/servers.ts`: effect/http alone, and our `HttpTransport` before a fixed dispatcher. */
-const startFloor = async (kind: "effect-http-floor" | "transport-floor" | "transport-floor-async"): Promise<string> => {
-  const launch = <R>(app: Layer.Layer<R>, url: Effect.Effect<string, never, R>): Promise<string> =>
-    new Promise((resolve) => {
-      Effect.runFork(Effect.gen(function*() {
-        resolve(yield* url)
-        return yield* Effect.never
-      }).pipe(Effect.provide(app), Effect.scoped))
-    })
-  if (kind === "effect-http-floor") {
-    const route = HttpRouter.add("POST", "/mcp", (request) =>
-      Effect.map(
-        Effect.orDie(request.text),
-        (text) => HttpServerResponse.text(fixedReply(JSON.parse(text)), { contentType: "application/json" })
-      ))
-    const app = HttpRouter.serve(route, { disableLogger: true, disableListenLog: true }).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-      Layer.orDie
-    )
-    return launch(app, Effect.map(HttpServer.HttpServer, (server) => `${HttpServer.formatAddress(server.address)}/mcp`))
-  }
-  const handler = Layer.succeed(
-    McpHandler,
-    McpHandler.of({
-      handle: (incoming) => {
-        const reply = Effect.sync(() =>
-          ({ _tag: "Response", message: JSON.parse(fixedReply(incoming.message)), httpStatus: 200 }) as const
-        )
-        // `transport-floor-async`: the reply two turns of the event loop later, as a suspended round's.
-        return kind === "transport-floor-async"
-          ? Effect.andThen(Effect.callback<void>((resume) => {
-            setImmediate(() => setImmediate(() => resume(Effect.void)))
-          }), reply)
-          : reply
-      }
-    })
-  )
-  return launch(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(handler), Layer.orDie), HttpTransport.url)
-}
+/** The reference floors of ./floors.ts (`transport-floor-async`: the reply two turns of the event loop later). */
+const startFloor = (kind: "effect-http-floor" | "transport-floor" | "transport-floor-async"): Promise<string> =>
+  kind === "effect-http-floor" ? startEffectHttpFloor() : startTransportFloor({ later: kind === "transport-floor-async" })
 
 const child = async (kind: string) => {
   const url = kind === "bare"

@@ -43,9 +43,9 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Schema } from "effect"
 import { McpProtocol, McpSchema, McpServer as AiMcpServer } from "effect/ai"
-import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServer } from "effect/http"
 import { Elicitation, RequestState } from "@mrtr/core"
-import { Authorization, HttpTransport, McpHandler, McpServer, Tool, type Transport } from "@mrtr/server"
+import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
 import {
   acceptedContent,
   type CallToolResult,
@@ -64,8 +64,9 @@ import {
 import * as z from "zod/v4"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { writeFileSync } from "node:fs"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { launch, NAME_SCHEMA, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
 
 export type ServerKind =
   | "ours"
@@ -77,12 +78,6 @@ export type ServerKind =
   | "ours-auth"
   | "ours-single-memory"
   | "ours-single-redis"
-
-const NAME_SCHEMA = {
-  type: "object",
-  properties: { name: { type: "string" } },
-  required: ["name"]
-} as const
 
 // -----------------------------------------------------------------------------
 // (a) ours
@@ -270,39 +265,7 @@ const startEffectAi = (): Promise<string> => {
 // (c) bare node:http
 // -----------------------------------------------------------------------------
 
-const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "bench-bare", version: "1.0.0" } }
-const ROUND_ONE = JSON.stringify({
-  _meta: SERVER_INFO,
-  resultType: "input_required",
-  inputRequests: {
-    name: { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: NAME_SCHEMA } }
-  },
-  requestState: "fixed-state"
-})
-const ROUND_TWO = JSON.stringify({
-  _meta: SERVER_INFO,
-  resultType: "complete",
-  content: [{ type: "text", text: "Hello, Alice!" }]
-})
-
-const startBare = (): Promise<string> =>
-  new Promise((resolve) => {
-    const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-          id: number | string
-          params?: { inputResponses?: unknown }
-        }
-        const result = message.params?.inputResponses === undefined ? ROUND_ONE : ROUND_TWO
-        const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}`
-        response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
-        response.end(body)
-      })
-    })
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`))
-  })
+// `startBare` in ./floors.ts.
 
 // -----------------------------------------------------------------------------
 // (d) the official SDK, @modelcontextprotocol/server 2.x, as its v2 docs recommend
@@ -393,54 +356,11 @@ const startOfficial = (): Promise<string> =>
 // Process plumbing
 // -----------------------------------------------------------------------------
 
-/** Builds `app` for the life of the process and resolves with the URL `url` reads from it. */
-const launch = <R>(app: Layer.Layer<R>, url: Effect.Effect<string, never, R>): Promise<string> =>
-  new Promise((resolve, reject) => {
-    Effect.runFork(
-      Effect.gen(function*() {
-        resolve(yield* url)
-        return yield* Effect.never
-      }).pipe(Effect.provide(app), Effect.scoped, Effect.tapCause((cause) => Effect.sync(() => reject(cause))))
-    )
-  })
-
 // -----------------------------------------------------------------------------
 // Reference floors (not targets): what the HTTP layers cost without MCP logic
 // -----------------------------------------------------------------------------
 
-const fixedReply = (message: unknown): string => {
-  const m = message as { id: unknown; params?: { inputResponses?: unknown } }
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${
-    m.params?.inputResponses === undefined ? ROUND_ONE : ROUND_TWO
-  }}`
-}
-
-/** effect/http alone (`HttpRouter` on `NodeHttpServer`), answering the fixed JSON. */
-const startEffectHttpFloor = (): Promise<string> => {
-  const route = HttpRouter.add("POST", "/mcp", (request) =>
-    Effect.map(
-      Effect.orDie(request.text),
-      (text) => HttpServerResponse.text(fixedReply(JSON.parse(text)), { contentType: "application/json" })
-    ))
-  const app = HttpRouter.serve(route, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-    Layer.orDie
-  )
-  return launch(app, Effect.map(HttpServer.HttpServer, (server) => `${HttpServer.formatAddress(server.address)}/mcp`))
-}
-
-/** Our `HttpTransport` (all its checks) in front of a dispatcher that answers the fixed JSON. */
-const startTransportFloor = (): Promise<string> => {
-  const roundOne = { _tag: "Response", message: {}, httpStatus: 200 } as const
-  const handler = Layer.succeed(
-    McpHandler,
-    McpHandler.of({
-      handle: (incoming) =>
-        Effect.succeed({ ...roundOne, message: JSON.parse(fixedReply(incoming.message)) as Transport.WireMessage })
-    })
-  )
-  return launch(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(handler), Layer.orDie), HttpTransport.url)
-}
+// `startEffectHttpFloor`, `startTransportFloor` in ./floors.ts.
 
 const start = (kind: ServerKind): Promise<string> => {
   switch (kind) {
