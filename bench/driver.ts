@@ -33,8 +33,8 @@ export const target = (url: string, sockets: number, headers: Readonly<Record<st
 
 let nextId = 1
 
-/** POSTs one JSON-RPC request, resolves with the parsed JSON-RPC response (JSON or SSE body). */
-const post = (t: Target, body: string, tool = "greet"): Promise<any> =>
+/** POSTs one JSON-RPC `tools/call` of `tool`, resolves with the parsed JSON-RPC response (JSON or SSE body). */
+export const post = (t: Target, body: string, tool = "greet"): Promise<any> =>
   new Promise((resolve, reject) => {
     const req = httpRequest({
       agent: t.agent,

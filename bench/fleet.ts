@@ -22,7 +22,7 @@
  */
 import { readFileSync } from "node:fs"
 import { execFileSync } from "node:child_process"
-import { Agent, request as httpRequest } from "node:http"
+import { post, type Target, target } from "./driver.ts"
 import { type Fleet, INSTANCES, startFleet } from "../examples/fleet/fleet.ts"
 
 const arg = (name: string, fallback: number) => {
@@ -52,55 +52,23 @@ const answers: Record<string, unknown> = {
   confirm: { action: "accept", content: { book: true } }
 }
 
-// The load generator: raw node:http with keep-alive (cheaper than fetch), so that on a 2-core machine it takes as
+// The load generator: the raw node:http driver of ./driver.ts (keep-alive), so that on a 2-core machine it takes as
 // little as it can from the instances it measures.
-const agents = new Map<string, Agent>()
-const agentOf = (url: string) => {
-  let agent = agents.get(url)
-  if (agent === undefined) {
-    agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 })
-    agents.set(url, agent)
+const targets = new Map<string, Target>()
+const targetOf = (url: string) => {
+  let t = targets.get(url)
+  if (t === undefined) {
+    t = target(url, 64)
+    targets.set(url, t)
   }
-  return agent
+  return t
 }
-const post = (url: string, body: string, name: string): Promise<any> =>
-  new Promise((resolve, reject) => {
-    const target = new URL(url)
-    const req = httpRequest({
-      agent: agentOf(url),
-      host: target.hostname,
-      port: target.port,
-      path: target.pathname,
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "content-length": Buffer.byteLength(body),
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": name
-      }
-    }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (chunk: Buffer) => chunks.push(chunk))
-      res.on("end", () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
-        } catch (error) {
-          reject(error)
-        }
-      })
-      res.on("error", reject)
-    })
-    req.on("error", reject)
-    req.end(body)
-  })
 
 let ids = 1
 const converse = async (url: string) => {
   let params: Record<string, unknown> = { name: "plan_trip", arguments: { from: "Paris", to: "Milan" } }
   for (;;) {
-    const json = await post(url, JSON.stringify({
+    const json = await post(targetOf(url), JSON.stringify({
       jsonrpc: "2.0",
       id: ids++,
       method: "tools/call",

@@ -41,7 +41,7 @@ import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport, McpHandler, McpServer, Tool } from "@mrtr/server"
 import { fork, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { conversation, runPool, target, type Target } from "./driver.ts"
+import { conversation, post, runPool, target, type Target } from "./driver.ts"
 import { launch, NAME_SCHEMA, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
 
 // -----------------------------------------------------------------------------
@@ -215,40 +215,8 @@ const META = {
 }
 let nextId = 1
 
-const post = async (t: Target, params: Record<string, unknown>): Promise<any> => {
-  const { request } = await import("node:http")
-  const body = JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { ...params, _meta: META } })
-  return new Promise((resolve, reject) => {
-    const req = request({
-      agent: t.agent,
-      host: t.url.hostname,
-      port: t.url.port,
-      path: t.url.pathname,
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(body),
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": String(params["name"])
-      }
-    }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (chunk: Buffer) => chunks.push(chunk))
-      res.on("end", () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
-        } catch (error) {
-          reject(error)
-        }
-      })
-      res.on("error", reject)
-    })
-    req.on("error", reject)
-    req.end(body)
-  })
-}
+const call = (t: Target, params: Record<string, unknown>): Promise<any> =>
+  post(t, JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { ...params, _meta: META } }), String(params["name"]))
 
 /** One `chain` conversation of `rounds` questions; resolves with the sealed state's length after each round. */
 const chainConversation = async (t: Target, rounds: number): Promise<Array<number>> => {
@@ -256,7 +224,7 @@ const chainConversation = async (t: Target, rounds: number): Promise<Array<numbe
   let requestState: string | undefined
   let inputResponses: Record<string, unknown> | undefined
   for (let i = 0; i <= rounds; i++) {
-    const reply = await post(t, {
+    const reply = await call(t, {
       name: "chain",
       arguments: { rounds },
       ...(inputResponses === undefined ? {} : { inputResponses }),
