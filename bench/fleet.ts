@@ -1,24 +1,37 @@
 /**
  * `npm run bench:fleet`: the cost of the fleet. Drives the demo's 4-request
- * `plan_trip` conversation (2026-07-28, raw JSON-RPC on node:http, 16 at a
- * time per instance) and reports, per configuration:
+ * `plan_trip` conversation (2026-07-28, raw JSON-RPC on node:http) and
+ * reports, per configuration:
  *
  * - server CPU per conversation (user + system time of the instance
  *   processes, from /proc, divided by the conversations), and per
  *   instance the CPU per conversation it served (round-robin: 1/N of them);
  * - Redis round trips per conversation (`total_commands_processed` of the
  *   redis-server, before and after);
- * - throughput (conversations per second).
+ * - throughput (conversations per second) and the instances' involuntary
+ *   context switches per conversation.
  *
- * Configurations: one instance directly, in-memory single use (the
- * baseline); one instance, single use on Redis; one instance behind haproxy;
- * three instances behind haproxy, single use on Redis. On a 2-core machine
- * three instances show cost, not scale: CPU per conversation per instance
- * must stay flat (PASS/MISS: behind haproxy the busiest of three at most
- * 1.25x the same three driven directly, see `flatness`). Not a test: prints
- * a table.
+ * Two regimes:
  *
- * Options: `--conversations 2000`. Needs redis-server and haproxy.
+ * 1. **Saturated** (16 conversations at a time per instance, as fast as they
+ *    answer): one instance directly with single use off, in memory, on
+ *    Redis; one and three instances behind haproxy; the three driven
+ *    directly. On a 2-core machine this shows cost, not scale, and CPU time
+ *    per conversation there also holds what five busy processes (three
+ *    instances, haproxy, Redis, the load generator) on two cores do to each
+ *    other: preempted more often, each instance resumes on cold caches.
+ * 2. **Fixed offered load** (`--rate` conversations per second per instance,
+ *    default 100, below what the machine can serve): one instance behind
+ *    haproxy, three behind haproxy, the three driven directly. Every instance
+ *    gets the same load whatever the fleet's size and the cores are not
+ *    saturated, so what is left is what the fleet itself adds per
+ *    conversation (the balancer, rounds moving between instances, the shared
+ *    state): the flatness target (PASS/MISS: the busiest of three behind
+ *    haproxy at most 1.25x one alone behind haproxy, and 1.25x the same three
+ *    driven directly).
+ *
+ * Options: `--conversations 2000` (saturated), `--rate 100`. Needs
+ * redis-server and haproxy. Not a test: prints tables.
  */
 import { readFileSync } from "node:fs"
 import { execFileSync } from "node:child_process"
@@ -30,6 +43,10 @@ const arg = (name: string, fallback: number) => {
   return i === -1 ? fallback : Number(process.argv[i + 1])
 }
 const conversations = arg("conversations", 2_000)
+/** The fixed offered load, in conversations per second per instance. */
+const rate = arg("rate", 100)
+/** Conversations per instance at the fixed load (10 s at the default rate). */
+const paced = rate * 10
 const ticks = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100
 
 const cpuMs = (pid: number): number => {
@@ -87,119 +104,140 @@ const converse = async (url: string) => {
   }
 }
 
-const drive = async (url: string, n: number, concurrency: number) => {
+const drive = async (url: string, n: number, concurrency: number, perSecond = 0) => {
   let next = 0
-  const worker = async () => {
-    while (next++ < n) await converse(url)
-  }
   const started = performance.now()
+  const worker = async () => {
+    while (next < n) {
+      const i = next++
+      if (perSecond > 0) {
+        const due = started + (i * 1000) / perSecond - performance.now()
+        if (due > 0) await new Promise((r) => setTimeout(r, due))
+      }
+      await converse(url)
+    }
+  }
   await Promise.all(Array.from({ length: concurrency }, worker))
   return (performance.now() - started) / 1000
 }
 
 const pidsOf = (fleet: Fleet, names: ReadonlyArray<string>) => names.map((name) => fleet.pidOf(name as never))
 
+const involuntarySwitches = (pid: number): number =>
+  Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1])
+
 /** What `measure` found: the CPU per conversation each instance spent on the conversations it served. */
 interface Measured {
   readonly perInstance: ReadonlyArray<number>
 }
 
-const measure = async (label: string, fleet: Fleet, url: string, names: ReadonlyArray<string>): Promise<Measured> => {
-  // 16 conversations at a time per instance: each instance sees the same load whatever the fleet's size
-  // (an instance at a third of the load would spend more per request on waking up, not on the fleet).
-  const concurrency = 16 * names.length
+/**
+ * One configuration: `targets` are the URLs driven (the balancer's, or each
+ * instance's own), `names` the instances whose CPU is counted; `perInstance`
+ * conversations go to each instance (through the balancer: all of them to
+ * its URL), at `perSecond` per instance (0: saturated, 16 at a time each).
+ */
+const measure = async (
+  label: string,
+  fleet: Fleet,
+  targets: ReadonlyArray<string>,
+  names: ReadonlyArray<string>,
+  options: { readonly perInstance: number; readonly perSecond: number; readonly warm: boolean }
+): Promise<Measured> => {
+  const share = (options.perInstance * names.length) / targets.length
+  const each = (n: number, perSecond: number) =>
+    Promise.all(targets.map((url) => drive(url, n, (16 * names.length) / targets.length, (perSecond * names.length) / targets.length)))
   // warm-up: every instance's JIT to its steady state (an instance started a moment ago spent ~1.5x per
   // conversation after 300 conversations), not only the first one's
-  await drive(url, 1_500 * names.length, concurrency)
+  if (options.warm) await each((1_500 * names.length) / targets.length, 0)
   const pids = pidsOf(fleet, names)
   const cpuBefore = pids.map(cpuMs)
+  const switchesBefore = pids.map(involuntarySwitches)
   const redisBefore = redisCommands(fleet.redis.port)
-  const seconds = await drive(url, conversations, concurrency)
-  const cpu = pids.map((pid, i) => cpuMs(pid) - cpuBefore[i]!)
-  const trips = (redisCommands(fleet.redis.port) - redisBefore - 1) / conversations
-  const total = cpu.reduce((a, b) => a + b, 0)
-  console.log(
-    `${label.padEnd(46)} ${(conversations / seconds).toFixed(0).padStart(6)} conv/s  ` +
-      `${((total * 1000) / conversations).toFixed(0).padStart(6)} µs CPU/conv  ` +
-      `per conversation served, by instance: ${cpu.map((c) => `${((c * 1000 * pids.length) / conversations).toFixed(0)} µs`).join(", ").padEnd(24)} ` +
-      `${trips.toFixed(2)} Redis round trips/conv`
-  )
-  return { perInstance: cpu.map((c) => (c * 1000 * pids.length) / conversations) }
-}
-
-/**
- * Three instances driven directly, each by its own 16 conversations at a time
- * (no balancer, no conversation moving between instances): the same processes
- * on the same cores as the fleet behind haproxy, so what this machine's
- * contention alone does to CPU per conversation.
- */
-const measureDirect = async (label: string, fleet: Fleet): Promise<Measured> => {
-  const urls = INSTANCES.map((name) => `http://127.0.0.1:${fleet.ports[name]}/mcp`)
-  const share = Math.floor(conversations / urls.length)
-  await Promise.all(urls.map((url) => drive(url, 1_500, 16)))
-  const pids = pidsOf(fleet, INSTANCES)
-  const cpuBefore = pids.map(cpuMs)
   const started = performance.now()
-  await Promise.all(urls.map((url) => drive(url, share, 16)))
+  await each(share, options.perSecond)
   const seconds = (performance.now() - started) / 1000
-  const perInstance = pids.map((pid, i) => ((cpuMs(pid) - cpuBefore[i]!) * 1000) / share)
+  const total = share * targets.length
+  const cpu = pids.map((pid, i) => cpuMs(pid) - cpuBefore[i]!)
+  const switches = pids.reduce((sum, pid, i) => sum + involuntarySwitches(pid) - switchesBefore[i]!, 0) / total
+  const trips = (redisCommands(fleet.redis.port) - redisBefore - 1) / total
+  const perInstance = cpu.map((c) => (c * 1000 * pids.length) / total)
   console.log(
-    `${label.padEnd(46)} ${((share * urls.length) / seconds).toFixed(0).padStart(6)} conv/s  ` +
-      `${(perInstance.reduce((a, b) => a + b, 0) / perInstance.length).toFixed(0).padStart(6)} µs CPU/conv  ` +
-      `per conversation served, by instance: ${perInstance.map((c) => `${c.toFixed(0)} µs`).join(", ")}`
+    `${label.padEnd(40)} ${(total / seconds).toFixed(0).padStart(5)} conv/s ` +
+      `${((cpu.reduce((a, b) => a + b, 0) * 1000) / total).toFixed(0).padStart(6)} µs CPU/conv  ` +
+      `by instance: ${perInstance.map((c) => `${c.toFixed(0)} µs`).join(", ").padEnd(24)} ` +
+      `${trips.toFixed(2)} Redis trips/conv  ${switches.toFixed(1)} preemptions/conv`
   )
   return { perInstance }
 }
 
 /**
- * The flatness target: behind haproxy, the busiest of three instances spends
- * at most 1.25x the CPU per conversation it served of the same three driven
- * directly (what the fleet adds: the balancer, rounds moving between
- * instances, the shared state). Against one instance alone the ratio is
- * printed too: on a 2-core machine it also holds what five busy processes
- * (three instances, haproxy, Redis, besides the load generator) cost each
- * other, which is the machine's, not the fleet's.
+ * The flatness target, at the fixed offered load: the busiest of three
+ * instances behind haproxy spends at most 1.25x the CPU per conversation of
+ * one instance alone behind haproxy, and of the same three driven directly.
+ * The saturated ratio is printed beside it (information: the machine's
+ * contention is in it).
  */
 const FLAT_BOUND = 1.25
 
-const flatness = (one: Measured, direct: Measured, three: Measured) => {
-  const worst = Math.max(...three.perInstance)
-  const reference = Math.max(...direct.perInstance)
-  const ratio = worst / reference
-  const alone = one.perInstance[0]!
+const flatness = (
+  paced: { readonly one: Measured; readonly three: Measured; readonly direct: Measured },
+  saturated: { readonly one: Measured; readonly three: Measured; readonly direct: Measured }
+) => {
+  const worst = (m: Measured) => Math.max(...m.perInstance)
+  const vsOne = worst(paced.three) / worst(paced.one)
+  const vsDirect = worst(paced.three) / worst(paced.direct)
+  const pass = vsOne <= FLAT_BOUND && vsDirect <= FLAT_BOUND
   console.log(
-    `\n${ratio <= FLAT_BOUND ? "PASS" : "MISS"}  CPU per conversation per instance stays flat: the busiest of three behind ` +
-      `haproxy ${worst.toFixed(0)} µs against the busiest of the same three driven directly ${reference.toFixed(0)} µs ` +
-      `(${ratio.toFixed(2)}x, target ≤ ${FLAT_BOUND}x)\n` +
-      `info  against one instance alone behind haproxy (${alone.toFixed(0)} µs): ${(worst / alone).toFixed(2)}x; ` +
-      `the same three driven directly: ${(reference / alone).toFixed(2)}x (this machine's contention)`
+    `\n${pass ? "PASS" : "MISS"}  CPU per conversation per instance stays flat at ${rate} conv/s per instance: the busiest ` +
+      `of three behind haproxy ${worst(paced.three).toFixed(0)} µs against one alone behind haproxy ` +
+      `${worst(paced.one).toFixed(0)} µs (${vsOne.toFixed(2)}x) and the same three driven directly ` +
+      `${worst(paced.direct).toFixed(0)} µs (${vsDirect.toFixed(2)}x), target ≤ ${FLAT_BOUND}x each\n` +
+      `info  saturated: the busiest of three behind haproxy ${(worst(saturated.three) / worst(saturated.one)).toFixed(2)}x ` +
+      `one alone behind haproxy, ${(worst(saturated.three) / worst(saturated.direct)).toFixed(2)}x the three driven ` +
+      `directly (five busy processes on two cores: see the preemptions column)`
   )
 }
 
 const main = async () => {
-  console.log(`bench:fleet — ${conversations} conversations of 4 requests (plan_trip), 16 at a time per instance\n`)
+  console.log(`bench:fleet — conversations of 4 requests (plan_trip)\n`)
+  console.log(`saturated: ${conversations} conversations, 16 at a time per instance`)
+  const saturated = (n: number) => ({ perInstance: conversations / n, perSecond: 0, warm: true })
+  const fixed = { perInstance: paced, perSecond: rate, warm: false }
   for (const singleUse of ["false", "true"]) {
     const memoryFleet = await startFleet({ env: { MRTR_SINGLE_USE: singleUse, MRTR_REDIS_URL: "" } })
     try {
-      await measure(`1 instance, direct, single use ${singleUse === "true" ? "in memory" : "off"}`, memoryFleet,
-        `http://127.0.0.1:${memoryFleet.ports.a}/mcp`, ["a"])
+      await measure(`1 direct, single use ${singleUse === "true" ? "in memory" : "off"}`, memoryFleet,
+        [`http://127.0.0.1:${memoryFleet.ports.a}/mcp`], ["a"], saturated(1))
     } finally {
       await memoryFleet.stop()
     }
   }
   const fleet = await startFleet({ env: { MRTR_SINGLE_USE: "true" } })
   try {
-    await measure("1 instance, direct, single use on Redis", fleet, `http://127.0.0.1:${fleet.ports.a}/mcp`, ["a"])
+    const direct = INSTANCES.map((name) => `http://127.0.0.1:${fleet.ports[name]}/mcp`)
+    await measure("1 direct, single use on Redis", fleet, [direct[0]!], ["a"], saturated(1))
     await fleet.kill("b")
     await fleet.kill("c")
     await new Promise((r) => setTimeout(r, 1_000))
-    const one = await measure("1 instance behind haproxy, single use on Redis", fleet, fleet.url, ["a"])
+    const one = await measure("1 behind haproxy, on Redis", fleet, [fleet.url], ["a"], saturated(1))
     await fleet.start("b")
     await fleet.start("c")
     await new Promise((r) => setTimeout(r, 1_000))
-    const three = await measure("3 instances behind haproxy, single use on Redis", fleet, fleet.url, INSTANCES)
-    const direct = await measureDirect("3 instances, each driven directly, on Redis", fleet)
-    flatness(one, direct, three)
+    const three = await measure("3 behind haproxy, on Redis", fleet, [fleet.url], INSTANCES, saturated(3))
+    const threeDirect = await measure("3 each driven directly, on Redis", fleet, direct, INSTANCES, saturated(3))
+
+    console.log(`\nfixed offered load: ${rate} conversations/s per instance, ${paced} per instance`)
+    const pacedThree = await measure("3 behind haproxy, on Redis", fleet, [fleet.url], INSTANCES, fixed)
+    const pacedDirect = await measure("3 each driven directly, on Redis", fleet, direct, INSTANCES, fixed)
+    await fleet.kill("b")
+    await fleet.kill("c")
+    await new Promise((r) => setTimeout(r, 1_000))
+    const pacedOne = await measure("1 behind haproxy, on Redis", fleet, [fleet.url], ["a"], fixed)
+    flatness(
+      { one: pacedOne, three: pacedThree, direct: pacedDirect },
+      { one, three, direct: threeDirect }
+    )
   } finally {
     await fleet.stop()
   }
