@@ -1,0 +1,36 @@
+/**
+ * The resolved options of an MCP HTTP endpoint (`HttpTransport`'s
+ * `EndpointOptions` checked and parsed once, when `layer`, `routes`,
+ * `handleRequest`, ... is called), read by every step of the request path.
+ *
+ * Gotcha: `hostVerdicts` is mutable (a small cache of `Host` verdicts shared by
+ * every request of the endpoint).
+ *
+ * @internal
+ */
+import type { HttpRouter } from "effect/http"
+import type { EndpointOptions } from "../../HttpTransport.ts"
+import type * as Cors from "../cors.ts"
+import type { HostRule, OriginRule } from "./hostGuard.ts"
+
+export interface Config {
+  readonly path: HttpRouter.PathInput
+  readonly maxBodyBytes: number
+  readonly maxJsonValues: number
+  readonly hosts: ReadonlyArray<HostRule> | "*"
+  readonly origins: ReadonlyArray<OriginRule> | "*"
+  readonly principal: EndpointOptions["principal"]
+  /** The CORS wrapper, when `cors` is on. */
+  readonly cors: Cors.Cors | undefined
+  /** Never answer a POST with SSE. */
+  readonly jsonResponse: boolean
+  /** Last verdicts of `hostAllowed` by `Host` value (at most 64). */
+  readonly hostVerdicts: Map<string, boolean>
+  /**
+   * The endpoint is the whole server (`layer`): no middleware of the user's
+   * reads the body before or after it, so it may read a Node body directly.
+   */
+  readonly ownsServer: boolean
+  /** How long the body of an `Upgrade` offer may take to arrive (Node's own timeouts no longer cover it). */
+  readonly upgradeBodyTimeoutMillis: number
+}
