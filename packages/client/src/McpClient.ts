@@ -50,7 +50,6 @@ import {
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
-  type InputRequests,
   type InputResponses,
   makeRequestMeta,
   ReadResourceResult,
@@ -58,10 +57,7 @@ import {
 } from "@mrtr/protocol"
 import { ClientTransport } from "./ClientTransport.ts"
 import {
-  type InputHandlerError,
-  InputRequiredError,
   InvalidToolDefinition,
-  MaxRoundsExceeded,
   type McpClientError,
   RequestTimeout,
   type MrtrError,
@@ -74,6 +70,7 @@ import type * as Sampling from "./SamplingHandler.ts"
 import * as InputHandlers from "./internal/inputHandlers.ts"
 import * as TaskDriver from "./TaskDriver.ts"
 import * as Eras from "./internal/eras.ts"
+import * as InputLoop from "./internal/inputLoop.ts"
 import {
   type CallOptions,
   type CallToolParams,
@@ -92,7 +89,7 @@ import {
   type ServerRequest
 } from "./internal/models.ts"
 import { toDiscoverResult } from "./internal/legacySession.ts"
-import { classify, decodeWith } from "./internal/results.ts"
+import { decodeWith } from "./internal/results.ts"
 
 // =============================================================================
 // Models (internal/models.ts)
@@ -234,9 +231,6 @@ export const capabilitiesOf: (
 
 type Handlers = InputHandlers.Handlers
 const handlersInContext = InputHandlers.handlersInContext
-const answer = InputHandlers.answer
-const canAnswer = InputHandlers.canAnswer
-const isAcceptedUrl = InputHandlers.isAcceptedUrl
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
@@ -471,32 +465,24 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   ): Effect.Effect<Record<string, unknown>, RequestError> =>
     sendPlain(method, params, TaskDriver.declaring(capabilities), handlers, callOptions)
 
-  /** Answers a task's input requests with the handlers; `undefined` when one cannot be answered here. */
-  const answerAll = (
-    inputRequests: InputRequests,
-    handlers: Handlers,
-    capabilities: ClientCapabilities,
-    target: string,
-    round: number,
-    acceptedUrls: Map<string, { readonly url: string; attempts: number }>
-  ): Effect.Effect<InputResponses | undefined, InputHandlerError> => {
-    const entries = Object.entries(inputRequests)
-    if (entries.some(([, request]) => !canAnswer(request, handlers, capabilities))) return Effect.succeed(undefined)
-    return Effect.map(
-      Effect.forEach(entries, ([key, request]) =>
-        Effect.map(
-          answer(key, request, handlers, { key, method: "tools/call", target, round }, acceptedUrls),
-          (response) => [key, response] as const
-        ), { concurrency: "unbounded" }),
-      (answers): InputResponses => Object.assign(Object.create(null), Object.fromEntries(answers))
-    )
-  }
-
   const taskMethod = (method: string) => (params: Record<string, unknown>, callOptions?: CallOptions) =>
     Effect.flatMap(currentHandlers, (handlers) => taskRequest(method, params, declared(handlers), handlers, callOptions))
 
-  // -- The input_required loop -------------------------------------------------
+  // -- The input_required loop (internal/inputLoop.ts) -------------------------
 
+  const loop: InputLoop.LoopContext = {
+    eras,
+    currentHandlers,
+    declared,
+    onNotification: streamNotifications,
+    taskRequest,
+    requestTimeout: (callOptions) => Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout),
+    maxRounds: (callOptions) => Math.max(1, callOptions?.maxRounds ?? defaultMaxRounds),
+    backoff,
+    tasks: options.tasks
+  }
+
+  /** One MRTR call, bounded by its `callTimeout`. */
   const mrtr = <A>(
     method: "tools/call" | "prompts/get" | "resources/read",
     target: string,
@@ -506,95 +492,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     decode: (raw: Record<string, unknown>) => Effect.Effect<A, ProtocolViolation>,
     callOptions: CallOptions | undefined
   ): Effect.Effect<A, MrtrError | TaskDriver.TaskStarted | TaskDriver.TaskCancelled> =>
-    withCallTimeout(method, callOptions, Effect.gen(function*() {
-      const handlers = yield* currentHandlers
-      const tasksMode = method === "tools/call" ? callOptions?.tasks ?? options.tasks : undefined
-      const capabilities = tasksMode === undefined ? declared(handlers) : TaskDriver.declaring(declared(handlers))
-      const maxRounds = Math.max(1, callOptions?.maxRounds ?? defaultMaxRounds)
-      let inputResponses = retry.inputResponses
-      let requestState = retry.requestState
-      let sleep: ((input: unknown) => Effect.Effect<unknown, unknown>) | undefined
-      // URL elicitations the user accepted in this call, by key (see ElicitationHandler.urlWait).
-      const acceptedUrls = new Map<string, { readonly url: string; attempts: number }>()
-      let waited = 0
-      for (let round = 1;; round++) {
-        // Fresh params every round: the original request plus this round's
-        // answers and state only, so nothing stale (or from another call) leaks.
-        const retried = {
-          ...(inputResponses === undefined ? {} : { inputResponses }),
-          ...(requestState === undefined ? {} : { requestState })
-        }
-        const raw = yield* eras.send({
-          method,
-          params: (meta) => ({ ...base, ...(meta === undefined ? {} : { _meta: meta }), ...retried }),
-          capabilities,
-          progressToken: callOptions?.progressToken,
-          tool,
-          target,
-          handlers,
-          failOnHandlerError: true,
-          onNotification: streamNotifications(callOptions),
-          onServerRequest: callOptions?.onServerRequest,
-          requestTimeout: Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
-        })
-        if (tasksMode !== undefined && raw.resultType === "task") {
-          return yield* tasksMode === "manual"
-            ? new TaskDriver.TaskStarted({ taskId: String(raw.taskId), task: raw })
-            : TaskDriver.drive(raw, {
-              request: (taskMethod, taskParams) => taskRequest(taskMethod, taskParams, capabilities, handlers, callOptions),
-              answer: (inputRequests, taskRound) =>
-                answerAll(inputRequests, handlers, capabilities, target, taskRound, acceptedUrls),
-              onStatus: callOptions?.onTaskStatus
-            }).pipe(Effect.flatMap(decode))
-        }
-        const outcome = yield* classify(method, raw)
-        if (outcome._tag === "Complete") return yield* decode(raw)
-        const entries = Object.entries(outcome.inputRequests)
-        // A round that only asks again URLs the user accepted (the server waits for their pages) is a
-        // wait, not a new question: it does not count toward maxRounds (callTimeout bounds it).
-        if (entries.length > 0 && entries.every(([key, request]) => isAcceptedUrl(acceptedUrls, key, request))) waited++
-        if (round - waited >= maxRounds) return yield* new MaxRoundsExceeded({ method, rounds: round, lastResult: raw })
-        if (entries.length === 0) {
-          // State-only round: nothing to answer, back off before retrying.
-          sleep ??= yield* Schedule.toStepWithSleep(backoff)
-          yield* Effect.ignore(sleep(undefined))
-          inputResponses = undefined
-        } else {
-          sleep = undefined
-          if (entries.some(([, request]) => !canAnswer(request, handlers, capabilities))) {
-            return yield* new InputRequiredError({
-              method,
-              inputRequests: outcome.inputRequests,
-              ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState }),
-              result: raw,
-              round
-            })
-          }
-          const answers = yield* Effect.forEach(
-            entries,
-            ([key, request]) =>
-              Effect.map(
-                answer(key, request, handlers, { key, method, target, round }, acceptedUrls),
-                (response) => [key, response] as const
-              ),
-            { concurrency: "unbounded" }
-          )
-          // Own data properties, whatever the keys (no `__proto__` setter runs).
-          inputResponses = Object.assign(Object.create(null), Object.fromEntries(answers))
-        }
-        requestState = outcome.requestState
-        if (callOptions?.onRound !== undefined) {
-          yield* callOptions.onRound({
-            round,
-            method,
-            target,
-            inputRequests: outcome.inputRequests,
-            ...(requestState === undefined ? {} : { requestState }),
-            ...(inputResponses === undefined ? {} : { inputResponses })
-          })
-        }
-      }
-    }))
+    withCallTimeout(method, callOptions, InputLoop.run(loop, method, target, base, retry, tool, decode, callOptions))
 
   // -- The service ------------------------------------------------------------
 
