@@ -34,30 +34,28 @@ import {
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import type { RedisError } from "effect/persistence/Redis"
 import * as SharedState from "./internal/sharedState.ts"
-import * as Observability from "./Observability.ts"
 import { NotificationBus } from "./NotificationBus.ts"
 import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
 import { Digest } from "effect/crypto"
 import {
-  declaresTasks,
   type Implementation,
-  type InputResponses,
   McpError,
   MetaKey,
   PROTOCOL_VERSION,
   type ServerCapabilities,
-  TASKS_EXTENSION,
-  tasksRequiredCapabilities
+  TASKS_EXTENSION
 } from "@mrtr/protocol"
-import { Engine, Journal, RequestState } from "@mrtr/core"
+import { Engine, RequestState } from "@mrtr/core"
 import { isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
 import * as FleetBus from "./internal/fleetBus.ts"
 import * as Legacy from "./internal/legacy/dispatch.ts"
 import * as Listen from "./internal/listen.ts"
+import * as MrtrCall from "./internal/mrtrCall.ts"
 import * as ModernReply from "./internal/reply.ts"
 import * as Registry from "./internal/registry.ts"
+import * as Results from "./internal/results.ts"
 import { makeTasks, type TaskOptions } from "./internal/tasks.ts"
 import { McpHandler } from "./McpHandler.ts"
 import type { Prompt } from "./Prompt.ts"
@@ -198,15 +196,6 @@ export class McpServer extends Context.Service<McpServer, {
 }>()("@mrtr/server/McpServer") {}
 
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
-const NOT_CACHEABLE = { ttlMs: 0, cacheScope: "private" } as const
-const CACHEABLE = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read"
-])
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are
  * refused with -32602 before any handler, digest or decoder recurses into them.
@@ -240,7 +229,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     ...(options.title === undefined ? {} : { title: options.title })
   }
   const audience = options.audience ?? options.name
-  const cache = options.cache ?? NOT_CACHEABLE
+  const cache = options.cache ?? Results.NOT_CACHEABLE
   const engine: Engine.Services = {
     codec,
     digest,
@@ -263,105 +252,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   // The `_meta` every result carries, built once (results are serialized, never mutated).
   const serverMeta: Readonly<Record<string, unknown>> = Object.freeze({ [MetaKey.serverInfo]: info })
-  // Same keys, values and order as spreading; built in place (spreading the
-  // conditional parts was a visible cost per result).
-  // An authenticated caller's results may depend on who asks: never "public" (caching.mdx, SEP-2567).
-  const stamp = (method: string, result: Record<string, unknown>, cacheable: boolean, principal?: string) => {
-    const stamped: Record<string, unknown> = Object.assign({}, result)
-    stamped.resultType = "complete"
-    if (CACHEABLE.has(method)) {
-      const fields = cacheable ? cache : NOT_CACHEABLE
-      stamped.ttlMs = fields.ttlMs
-      stamped.cacheScope = principal === undefined ? fields.cacheScope : "private"
-    }
-    stamped._meta = isRecord(result._meta) ? Object.assign({}, result._meta, serverMeta) : serverMeta
-    return stamped
-  }
-
-  // -- MRTR methods -------------------------------------------------------
-
-  const runMrtr = <E>(
-    parsed: Parsed,
-    principal: string | undefined,
-    target: string,
-    args: unknown,
-    handler: Effect.Effect<Record<string, unknown>, E, any>,
-    // A task-eligible tools/call: `Task.detach` ends the round, and its journal becomes a task.
-    detached?: (journal: Journal.Journal) => Effect.Effect<Record<string, unknown>, McpError>
-  ) => {
-    const inputResponses = parsed.params.inputResponses
-    const requestState = parsed.params.requestState
-    if (inputResponses !== undefined && !isRecord(inputResponses)) {
-      return Effect.fail(McpError.invalidParams("inputResponses must be an object"))
-    }
-    if (requestState !== undefined && typeof requestState !== "string") {
-      return Effect.fail(McpError.invalidParams("requestState must be a string"))
-    }
-    const retried = inputResponses !== undefined || requestState !== undefined
-    // Filled by the codec: the id every round of this conversation carries (the span's mrtr.conversation.id).
-    const conversation: { id: string | undefined } = { id: undefined }
-    return Engine.runWith(engine, handler, {
-      method: parsed.method,
-      target,
-      arguments: args,
-      audience,
-      principal,
-      clientCapabilities: parsed.clientCapabilities,
-      inputResponses: inputResponses as InputResponses | undefined,
-      requestState,
-      detach: detached !== undefined
-    }).pipe(
-      Effect.flatMap((outcome): Effect.Effect<Record<string, unknown>, McpError> => {
-        const complete = outcome._tag === "Complete"
-        const recorded = Effect.andThen(
-          Effect.annotateCurrentSpan({
-            "mrtr.round": outcome.round,
-            "mrtr.outcome": complete ? "complete" : outcome._tag === "Detached" ? "task" : "input_required",
-            ...(conversation.id === undefined ? {} : { "mrtr.conversation.id": conversation.id })
-          }),
-          Observability.recordRound(parsed.method, requestState === undefined, complete, outcome.round)
-        )
-        return outcome._tag === "Detached"
-          ? Effect.andThen(recorded, detached!(outcome.journal))
-          : Effect.as(
-            recorded,
-            outcome._tag === "InputRequired"
-              ? { ...outcome.result, _meta: serverMeta }
-              : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
-          )
-      }),
-      Effect.provideService(RequestState.CurrentConversation, conversation),
-      // No stack trace captured for the span: an `Error` per request, for a frame the span's name already tells.
-      Effect.withSpan("mrtr.round", { attributes: { "mrtr.method": parsed.method, "mrtr.target": target } }, {
-        captureStackTrace: false
-      })
-    )
-  }
-
-  const mrtr = (parsed: Parsed, principal: string | undefined) => {
-    const call = registry.call(parsed.method, parsed.params)
-    if (call instanceof McpError) return Effect.fail(call)
-    if (call instanceof Registry.ResourceNotFound) {
-      return Effect.fail(McpError.invalidParams(`Resource not found: ${call.uri}`, { uri: call.uri }))
-    }
-    const tool = parsed.method === "tools/call" ? tools.get(call.target) : undefined
-    if (tool?.task === undefined) return runMrtr(parsed, principal, call.target, call.arguments, call.handler)
-    // Tasks extension (SEP-2663): the tool's policy and the request's own declaration decide.
-    if (!declaresTasks(parsed.clientCapabilities)) {
-      return tool.task.support === "required"
-        ? Effect.fail(McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
-        : runMrtr(parsed, principal, call.target, call.arguments, call.handler)
-    }
-    const task = {
-      tool: call.target,
-      arguments: call.arguments as Record<string, unknown>,
-      clientCapabilities: parsed.clientCapabilities,
-      principal
-    }
-    return tool.task.start === "detach"
-      ? runMrtr(parsed, principal, call.target, call.arguments, call.handler, (journal) => tasks.create(task, journal))
-      : tasks.create(task, Journal.empty)
-  }
+  const stamp = Results.makeStamp(cache, serverMeta)
 
   const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
   const tasks = yield* makeTasks({
@@ -377,6 +268,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     },
     toMcpError: (error) => toMcpError(error) ?? userSaidNo(error)
   }, bus === undefined ? undefined : bus.publish)
+
+  // -- MRTR methods: internal/mrtrCall.ts --------------------------------------
+
+  const mrtr = MrtrCall.make({ engine, registry, audience, serverMeta, stamp, tasks })
 
   const listen = (parsed: Parsed, principal: string | undefined): Reply =>
     Listen.listen(parsed, changes, principal, tasks.notifications)
