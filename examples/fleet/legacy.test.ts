@@ -15,7 +15,10 @@
  *   call works, and so does a new session;
  * - forged leg ids POSTed to the other instances are ignored (the real
  *   call completes with the real answers);
- * - DELETE through the balancer ends the session on every instance.
+ * - DELETE through the balancer ends the session on every instance;
+ * - Redis restarted without persistence while a request waits for an
+ *   answer: the session's record is gone, the call fails at once with
+ *   -32603 `session_lost` (not after inputTimeout), a new session works.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -223,4 +226,37 @@ describe("2025-11-25 sessions behind haproxy round-robin, without affinity (offi
     }
     await client.close()
   }, 60_000)
+
+  it("Redis restarted without persistence mid-request (the session's record lost): the call fails with -32603 session_lost, not after inputTimeout; a new session works", async () => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let asked!: () => void
+    const askedOnce = new Promise<void>((resolve) => (asked = resolve))
+    let gated = true
+    const { client, state } = await connect("ivy", {
+      gate: () => gated ? (asked(), released) : Promise.resolve()
+    })
+    client.onerror = () => undefined
+    const call = planTrip(client)
+    await askedOnce
+    expect(INSTANCES).toContain(state.callInstance)
+    // The session's record goes with Redis' keys (no persistence); the request's instance still holds the call.
+    await fleet.redis.stop()
+    await fleet.redis.start()
+    // inputTimeout is 5 minutes: an outcome within 30 s is the record check's.
+    const outcome = await within(call, 30_000)
+    expect(outcome._tag).toBe("error")
+    const error = (outcome as { error: any }).error
+    console.log(`fleet legacy: session record lost mid-request; the client's call failed with: ${String(error)}`)
+    expect(error.code).toBe(-32603)
+    expect(error.data?.reason).toBe("session_lost")
+    gated = false
+    release()
+    await client.close()
+    // A new session works on the restarted Redis.
+    const fresh = await connect("jo")
+    expectTrip(await planTrip(fresh.client), "jo")
+    await fresh.transport.terminateSession()
+    await fresh.client.close()
+  }, 120_000)
 })

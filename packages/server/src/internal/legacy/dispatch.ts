@@ -94,6 +94,9 @@ const MAX_SUBSCRIPTION_URI = 2048
 /** Most characters all of a session's subscribed URIs may take together (the record every instance shares). */
 const MAX_SUBSCRIPTIONS_CHARS = 65_536
 
+/** How often (ms) a leg's wait checks that its session is still in a shared directory (see `sessionLost`). */
+const RECORD_CHECK_MS = 5_000
+
 /** Most characters of JSON `initialize`'s `capabilities` and `clientInfo` may take (kept for the session's life). */
 const MAX_DECLARATION_CHARS = 16_384
 
@@ -108,6 +111,26 @@ export const make = (core: Core) => {
     !shared || session === undefined || session.send !== undefined
       ? Effect.void
       : Effect.ignore(directory.lookup(session.id, ttl))
+  /**
+   * While a leg of `session` waits: fails with -32603 `session_lost` once the
+   * shared record is gone (checked every `RECORD_CHECK_MS`; each check also
+   * refreshes the idle TTL). A directory that cannot answer is no verdict:
+   * the leg waits on (its own `legTimeoutMs` still bounds it).
+   */
+  const sessionLost = (session: Session.Session | undefined): Effect.Effect<never, McpError> | undefined =>
+    !shared || session === undefined || session.send !== undefined ? undefined : Effect.gen(function*() {
+      while (true) {
+        yield* Effect.sleep(RECORD_CHECK_MS)
+        const record = yield* directory.lookup(session.id, ttl).pipe(Effect.orElseSucceed(() => "unavailable" as const))
+        if (record === undefined) {
+          return yield* new McpError({
+            code: ErrorCode.InternalError,
+            message: "The session is gone from the fleet's session directory (ended, expired, or lost by it): initialize a new session",
+            data: { reason: "session_lost" }
+          })
+        }
+      }
+    })
   const byConnection = new WeakMap<object, Session.Session>()
   const resumption = Resume.make(store, directory)
 
@@ -281,7 +304,8 @@ export const make = (core: Core) => {
           canDeliver: canStream,
           emit,
           maxPendingLegs: core.limits.maxPendingLegs,
-          legTimeoutMs: core.limits.legTimeoutMs
+          legTimeoutMs: core.limits.legTimeoutMs,
+          sessionLost: sessionLost(session)
         }, found).pipe(
           Effect.provideService(McpRequest, McpRequest.of({
             id,

@@ -18,6 +18,9 @@
  * - A resumption GET whose `Last-Event-ID` names a POST stream of another
  *   instance: `resume.ts`.
  * - The directory unavailable: HTTP 503 with JSON-RPC -32603 (retry later).
+ * - The record lost while a request of this instance waits for an answer (a
+ *   Redis that lost its keys): the request fails with -32603
+ *   `session_lost` within `RECORD_CHECK_MS` (`dispatch.ts` `sessionLost`).
  * Source: MCP 2025-11-25, basic/transports (session management,
  * resumability and redelivery, multiple connections).
  */

@@ -29,7 +29,9 @@
  * `legTimeoutMs` → `input_timeout` (the leg is cancelled with
  * `notifications/cancelled`); a JSON-RPC error as a leg's answer →
  * `input_failed`; answers arriving after the sealed state's expiry (a `ttl`
- * shorter than `legTimeoutMs`) → `input_expired`. The first failure abandons
+ * shorter than `legTimeoutMs`) → `input_expired`; on a shared directory, the
+ * session's record gone while a leg waits (a Redis that lost its keys) →
+ * `session_lost`. The first failure abandons
  * the round's other legs.
  * Interrupting the request (cancellation, the stream closing) interrupts the
  * handler and the pending legs.
@@ -57,6 +59,13 @@ export interface Context {
   readonly emit: (message: WireMessage) => Effect.Effect<void>
   readonly maxPendingLegs: number
   readonly legTimeoutMs: number
+  /**
+   * On a shared directory: fails (`session_lost`) once the session's shared
+   * record is gone while a leg waits, so the call ends at once rather than
+   * after `legTimeoutMs` (an answer POSTed to another instance can no longer
+   * reach this one). Never succeeds.
+   */
+  readonly sessionLost?: Effect.Effect<never, McpError> | undefined
 }
 
 const failure = (code: number, message: string, data: Record<string, unknown>) => new McpError({ code, message, data })
@@ -109,7 +118,11 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
         context.emit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
       return Metric.modify(inFlight, 1).pipe(
         Effect.andThen(context.emit(Legacy.fromInputRequest(request, id, elicitationId) as WireMessage)),
-        Effect.andThen(Deferred.await(deferred)),
+        Effect.andThen(
+          context.sessionLost === undefined
+            ? Deferred.await(deferred)
+            : Effect.raceFirst(Deferred.await(deferred), context.sessionLost)
+        ),
         Effect.timeoutOrElse({
           duration: context.legTimeoutMs,
           orElse: () =>
