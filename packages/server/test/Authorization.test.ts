@@ -21,7 +21,7 @@ import {
 } from "@mrtr/test-support/oauth"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Authorization, HttpTransport, McpServer, Tool } from "../src/index.ts"
-import { ALL_CAPS, keys, request } from "./fixtures.ts"
+import { ALL_CAPS, keys, readme, request } from "./fixtures.ts"
 
 const Answer = Schema.Struct({ answer: Schema.String })
 
@@ -65,7 +65,7 @@ const startMcp = (
   transport: HttpTransport.LayerOptions = {}
 ) =>
   Effect.gen(function*() {
-    const server = Layer.mergeAll(McpServer.tools(survey, publish, whoami)).pipe(
+    const server = Layer.mergeAll(McpServer.tools(survey, publish, whoami), McpServer.resources(readme)).pipe(
       Layer.provideMerge(McpServer.layer({
         name: "auth-test",
         version: "1.0.0",
@@ -313,13 +313,22 @@ describe("Authorization (server, protected resource)", () => {
       expect(logged.some((line) => line.includes(alice))).toBe(false)
     }))
 
-  it.live("lists answered to an authenticated caller are never cacheScope public", () =>
+  it.live("lists and resources/read answered to an authenticated caller are never cacheScope public", () =>
     Effect.gen(function*() {
       const url = yield* startMcp({}, { ttlMs: 60_000, cacheScope: "public" })
       const listed = yield* post(url, request("tools/list"), yield* token(url, "alice"))
       expect(listed.json.result.cacheScope).toBe("private")
       expect(listed.json.result.ttlMs).toBe(60_000)
       validateWire("JSONRPCResultResponse", listed.json)
+      // resources/read is an MRTR method and cacheable: its complete result is stamped for the caller too.
+      const read = yield* post(url, request("resources/read", { uri: "test://readme" }), yield* token(url, "alice"), {
+        "mcp-name": "test://readme"
+      })
+      expect(read.json.error).toBeUndefined()
+      expect(read.json.result.contents[0].text).toBe("hello")
+      expect(read.json.result.cacheScope).toBe("private")
+      expect(read.json.result.ttlMs).toBe(60_000)
+      validateWire("JSONRPCResultResponse", read.json)
     }))
 
   it.live("introspection (RFC 7662) for opaque tokens: the same principal, 401 for an unknown token, 503 when it is down", () =>

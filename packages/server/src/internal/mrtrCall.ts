@@ -87,7 +87,7 @@ const runMrtr = <E>(
           recorded,
           outcome._tag === "InputRequired"
             ? { ...outcome.result, _meta: serverMeta }
-            : stamp(parsed.method, outcome.value, !retried && outcome.round === 0)
+            : stamp(parsed.method, outcome.value, !retried && outcome.round === 0, principal)
         )
     }),
     Effect.provideService(RequestState.CurrentConversation, conversation),
