@@ -8,7 +8,9 @@
  * served by the other, an answer POSTed to the instance that does not run
  * the request is forwarded and completes it, a forged leg id is ignored,
  * `notifications/cancelled` and DELETE reach the instance running the
- * request; and Redis down: a typed failure, HTTP 503 with -32603, no hang.
+ * request; and Redis down: a typed failure, HTTP 503 with -32603, no hang;
+ * a request waiting for an answer waits through an unresponsive Redis and
+ * fails with -32603 `session_lost` when the session's record is gone.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Metric, Queue, Schema } from "effect"
@@ -380,5 +382,44 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
       expect(again.status).toBe(404)
       const fresh = yield* promise(() => initialize(a, CAPS))
       expect((yield* promise(() => post(a, rpc("ping"), fresh.headers))).status).toBe(200)
+    }).pipe(Effect.scoped, Effect.provide(Redis.layerClient({ url: redis.url }))), 60_000)
+
+  it.live("a request waiting for an answer: Redis unresponsive for a while is no verdict (the call completes after); the session's record gone fails it with -32603 session_lost, its leg cancelled", () =>
+    Effect.gen(function*() {
+      const a = yield* instance()
+      const send = (yield* RedisService.Redis).send
+      const { headers, session } = yield* promise(() => initialize(a, CAPS))
+      const ask = (name: string) =>
+        Effect.gen(function*() {
+          const call = yield* promise(() => post(a, rpc("tools/call", { name: "greet", arguments: { greeting: name } }), headers))
+          const events = sseReader(call)
+          const leg = yield* promise(() => events.message())
+          expect(leg.method).toBe("elicitation/create")
+          return { events, leg }
+        })
+
+      // Redis answers nothing for 7 s: the record check in between (every 5 s) fails, and the request waits on.
+      const first = yield* ask("Hello")
+      yield* send("CLIENT", "PAUSE", "7000", "ALL")
+      yield* Effect.sleep("8 seconds")
+      const answered = yield* promise(() =>
+        post(a, { jsonrpc: "2.0", id: first.leg.id, result: { action: "accept", content: { name: "Ada" } } }, headers)
+      )
+      expect(answered.status).toBe(202)
+      expect((yield* promise(() => first.events.message())).result.content[0].text).toBe("Hello, Ada!")
+
+      // The record gone (a Redis that lost its keys): the waiting request fails within the check's period.
+      const second = yield* ask("Hi")
+      expect(yield* send<number>("DEL", `mrtr:legacy:session:${session}`)).toBe(1)
+      const startedAt = Date.now()
+      const cancelled = yield* promise(() => second.events.message(15_000))
+      expect(cancelled).toMatchObject({ method: "notifications/cancelled", params: { requestId: second.leg.id } })
+      const failed = yield* promise(() => second.events.message(15_000))
+      expect(failed.error.code).toBe(-32603)
+      expect(failed.error.data.reason).toBe("session_lost")
+      // inputTimeout is 5 minutes: a generous bound on the 5 s check, not a speed assertion.
+      expect(Date.now() - startedAt).toBeLessThan(14_000)
+      // The session is over everywhere: its next message gets 404.
+      expect((yield* promise(() => post(a, rpc("ping"), headers))).status).toBe(404)
     }).pipe(Effect.scoped, Effect.provide(Redis.layerClient({ url: redis.url }))), 60_000)
 })

@@ -112,10 +112,12 @@ export const make = (core: Core) => {
       ? Effect.void
       : Effect.ignore(directory.lookup(session.id, ttl))
   /**
-   * While a leg of `session` waits: fails with -32603 `session_lost` once the
-   * shared record is gone (checked every `RECORD_CHECK_MS`; each check also
-   * refreshes the idle TTL). A directory that cannot answer is no verdict:
-   * the leg waits on (its own `legTimeoutMs` still bounds it).
+   * While a request's legs wait for the client's answers: fails with -32603
+   * `session_lost` once the session's shared record is gone (checked every
+   * `RECORD_CHECK_MS`, one lookup per waiting request; each also refreshes
+   * the idle TTL, as any message of the session does). A directory that
+   * cannot answer is no verdict: the legs wait on (`legTimeoutMs` still
+   * bounds them; the failed lookups count as Redis errors).
    */
   const sessionLost = (session: Session.Session | undefined): Effect.Effect<never, McpError> | undefined =>
     !shared || session === undefined || session.send !== undefined ? undefined : Effect.gen(function*() {

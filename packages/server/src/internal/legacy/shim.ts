@@ -61,9 +61,10 @@ export interface Context {
   readonly legTimeoutMs: number
   /**
    * On a shared directory: fails (`session_lost`) once the session's shared
-   * record is gone while a leg waits, so the call ends at once rather than
-   * after `legTimeoutMs` (an answer POSTed to another instance can no longer
-   * reach this one). Never succeeds.
+   * record is gone while the round's legs wait, so the call ends at once
+   * rather than after `legTimeoutMs` (an answer POSTed to another instance
+   * can no longer reach this one); the legs are then cancelled. Never
+   * succeeds.
    */
   readonly sessionLost?: Effect.Effect<never, McpError> | undefined
 }
@@ -118,11 +119,7 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
         context.emit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
       return Metric.modify(inFlight, 1).pipe(
         Effect.andThen(context.emit(Legacy.fromInputRequest(request, id, elicitationId) as WireMessage)),
-        Effect.andThen(
-          context.sessionLost === undefined
-            ? Deferred.await(deferred)
-            : Effect.raceFirst(Deferred.await(deferred), context.sessionLost)
-        ),
+        Effect.andThen(Deferred.await(deferred)),
         Effect.timeoutOrElse({
           duration: context.legTimeoutMs,
           orElse: () =>
@@ -201,14 +198,14 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
             { reason: "input_undeliverable", inputRequests: Object.keys(requests) }
           ))
         }
+        const legs = Effect.forEach(
+          Object.entries(requests),
+          ([key, request]) => Effect.map(leg(session, key, request), (answer) => [key, answer] as const),
+          { concurrency: "unbounded" }
+        )
         return completeUrlElicitations(new Set(Object.keys(requests))).pipe(
-          Effect.andThen(
-            Effect.forEach(
-              Object.entries(requests),
-              ([key, request]) => Effect.map(leg(session, key, request), (answer) => [key, answer] as const),
-              { concurrency: "unbounded" }
-            )
-          ),
+          // One watch of the session's record per round: when it wins, the legs are interrupted (and cancelled).
+          Effect.andThen(context.sessionLost === undefined ? legs : Effect.raceFirst(legs, context.sessionLost)),
           Effect.flatMap((answers) =>
             round(outcome.result.requestState, Object.fromEntries(answers) as unknown as InputResponses)
           )
