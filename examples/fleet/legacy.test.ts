@@ -85,6 +85,27 @@ const connect = async (name: string, options: { readonly gate?: () => Promise<vo
   return { client, transport, state }
 }
 
+/**
+ * A client whose first elicitation waits: `askedOnce` resolves when the server asked it, `release()` lets it (and every
+ * later one, at once) answer.
+ */
+const gatedClient = async (name: string) => {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let asked!: () => void
+  const askedOnce = new Promise<void>((resolve) => (asked = resolve))
+  let gated = true
+  const connected = await connect(name, { gate: () => gated ? (asked(), released) : Promise.resolve() })
+  return {
+    ...connected,
+    askedOnce,
+    release: () => {
+      gated = false
+      release()
+    }
+  }
+}
+
 const planTrip = (client: Client) => client.callTool({ name: "plan_trip", arguments: { from: "Paris", to: "Milan" } })
 
 const expectTrip = (result: any, name: string) =>
@@ -142,11 +163,7 @@ describe("2025-11-25 sessions behind haproxy round-robin, without affinity (offi
   }, 180_000)
 
   it("forged leg ids POSTed to the other instances are ignored: the call completes with the real answers", async () => {
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let asked!: () => void
-    const askedOnce = new Promise<void>((resolve) => (asked = resolve))
-    const { client, transport, state } = await connect("eve", { gate: () => (asked(), released) })
+    const { client, transport, state, askedOnce, release } = await gatedClient("eve")
     const other = await connect("other")
     const call = planTrip(client)
     await askedOnce
@@ -175,14 +192,7 @@ describe("2025-11-25 sessions behind haproxy round-robin, without affinity (offi
   }, 120_000)
 
   it("the instance holding an in-flight request is SIGKILLed: the call fails with an error (no hang); the same session and a new one work", async () => {
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let asked!: () => void
-    const askedOnce = new Promise<void>((resolve) => (asked = resolve))
-    let gated = true
-    const { client, transport, state } = await connect("fay", {
-      gate: () => gated ? (asked(), released) : Promise.resolve()
-    })
+    const { client, transport, state, askedOnce, release } = await gatedClient("fay")
     const errors: Array<string> = []
     client.onerror = (error) => errors.push(String(error))
     const call = planTrip(client)
@@ -197,7 +207,6 @@ describe("2025-11-25 sessions behind haproxy round-robin, without affinity (offi
     expect(error.code).toBe(-32603)
     expect(String(error.message)).toContain("stopped")
     // The user answers late: that answer reaches a survivor, whose owner is gone (ignored, 202).
-    gated = false
     release()
 
     // The same session goes on, on the survivors.
@@ -228,14 +237,7 @@ describe("2025-11-25 sessions behind haproxy round-robin, without affinity (offi
   }, 60_000)
 
   it("Redis restarted without persistence mid-request (the session's record lost): the call fails with -32603 session_lost, not after inputTimeout; a new session works", async () => {
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let asked!: () => void
-    const askedOnce = new Promise<void>((resolve) => (asked = resolve))
-    let gated = true
-    const { client, state } = await connect("ivy", {
-      gate: () => gated ? (asked(), released) : Promise.resolve()
-    })
+    const { client, state, askedOnce, release } = await gatedClient("ivy")
     client.onerror = () => undefined
     const call = planTrip(client)
     await askedOnce
@@ -250,7 +252,6 @@ describe("2025-11-25 sessions behind haproxy round-robin, without affinity (offi
     console.log(`fleet legacy: session record lost mid-request; the client's call failed with: ${String(error)}`)
     expect(error.code).toBe(-32603)
     expect(error.data?.reason).toBe("session_lost")
-    gated = false
     release()
     await client.close()
     // A new session works on the restarted Redis.

@@ -479,20 +479,9 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     requestTimeout: (callOptions) => Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout),
     maxRounds: (callOptions) => Math.max(1, callOptions?.maxRounds ?? defaultMaxRounds),
     backoff,
-    tasks: options.tasks
+    tasks: options.tasks,
+    withCallTimeout
   }
-
-  /** One MRTR call, bounded by its `callTimeout`. */
-  const mrtr = <A>(
-    method: "tools/call" | "prompts/get" | "resources/read",
-    target: string,
-    base: Record<string, unknown>,
-    retry: RetryParams,
-    tool: Tool | undefined,
-    decode: (raw: Record<string, unknown>) => Effect.Effect<A, ProtocolViolation>,
-    callOptions: CallOptions | undefined
-  ): Effect.Effect<A, MrtrError | TaskDriver.TaskStarted | TaskDriver.TaskCancelled> =>
-    withCallTimeout(method, callOptions, InputLoop.run(loop, method, target, base, retry, tool, decode, callOptions))
 
   // -- The service ------------------------------------------------------------
 
@@ -514,7 +503,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         if (reason !== undefined) return yield* new InvalidToolDefinition({ tool: params.name, reason })
         tool = tools.get(params.name)
       }
-      return yield* mrtr(
+      return yield* InputLoop.run(
+        loop,
         "tools/call",
         params.name,
         { name: params.name, ...(params.arguments === undefined ? {} : { arguments: params.arguments }) },
@@ -546,7 +536,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     listPrompts: (params, callOptions) => listPromptsRequest(listParams(params), callOptions),
     // Only a tools/call becomes a task: the other MRTR methods fail with MrtrError alone.
     getPrompt: (params, callOptions) =>
-      mrtr(
+      InputLoop.run(
+        loop,
         "prompts/get",
         params.name,
         { name: params.name, ...(params.arguments === undefined ? {} : { arguments: params.arguments }) },
@@ -558,7 +549,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     listResources: (params, callOptions) => listResourcesRequest(listParams(params), callOptions),
     listResourceTemplates: (params, callOptions) => listTemplatesRequest(listParams(params), callOptions),
     readResource: (params, callOptions) =>
-      mrtr("resources/read", params.uri, { uri: params.uri }, params, undefined, readResourceDecode, callOptions) as Effect.Effect<
+      InputLoop.run(loop, "resources/read", params.uri, { uri: params.uri }, params, undefined, readResourceDecode, callOptions) as Effect.Effect<
         ReadResourceResult,
         MrtrError
       >,

@@ -28,7 +28,8 @@ import {
   MaxRoundsExceeded,
   type MrtrError,
   type ProtocolViolation,
-  type RequestError
+  type RequestError,
+  type RequestTimeout
 } from "../Errors.ts"
 import * as TaskDriver from "../TaskDriver.ts"
 import type { Eras } from "./eras.ts"
@@ -58,6 +59,12 @@ export interface LoopContext {
   readonly backoff: Schedule.Schedule<unknown>
   /** How a `tools/call` treats tasks (`McpClient` options, per call overridden by `CallOptions.tasks`). */
   readonly tasks: CallOptions["tasks"]
+  /** `effect` bounded by the call's `callTimeout` (interrupted, then `RequestTimeout`). */
+  readonly withCallTimeout: <A, E>(
+    method: string,
+    callOptions: CallOptions | undefined,
+    effect: Effect.Effect<A, E>
+  ) => Effect.Effect<A, E | RequestTimeout>
 }
 
 /** The answers to `entries`, all asked at once; own data properties whatever the keys (no `__proto__` setter runs). */
@@ -78,7 +85,7 @@ const answerEach = (
   )
 
 /**
- * Runs one MRTR call to completion: `base` is the request's params
+ * Runs one MRTR call to completion, bounded by its `callTimeout`: `base` is the request's params
  * (`name` / `arguments`, or `uri`), `retry` the caller's own
  * `inputResponses` / `requestState` for its first round, `decode` the
  * complete result's schema. Fails with `MrtrError` (transport, protocol,
@@ -95,7 +102,7 @@ export const run = <A>(
   decode: (raw: Record<string, unknown>) => Effect.Effect<A, ProtocolViolation>,
   callOptions: CallOptions | undefined
 ): Effect.Effect<A, MrtrError | TaskDriver.TaskStarted | TaskDriver.TaskCancelled> =>
-  Effect.gen(function*() {
+  loop.withCallTimeout(method, callOptions, Effect.gen(function*() {
     const handlers = yield* loop.currentHandlers
     const tasksMode = method === "tools/call" ? callOptions?.tasks ?? loop.tasks : undefined
     const capabilities = tasksMode === undefined ? loop.declared(handlers) : TaskDriver.declaring(loop.declared(handlers))
@@ -171,4 +178,4 @@ export const run = <A>(
         })
       }
     }
-  })
+  }))
