@@ -34,14 +34,25 @@ const answers: AnswersFile.Answers = {
   unit: { unit: "celsius" }
 }
 
-/** Which instance answered each HTTP request (haproxy's `X-Mrtr-Instance` header), in order. */
-const served: Array<string> = []
+/**
+ * Which instance answered each HTTP request (haproxy's `X-Mrtr-Instance` header), in order, with the request's
+ * method (its `Mcp-Method` header): the client's own requests (`server/discover`, `tools/list` before the first call)
+ * are not rounds of a conversation.
+ */
+const served: Array<{ readonly instance: string; readonly method: string }> = []
 
 const recordingHttpClient = Layer.effect(
   HttpClient.HttpClient,
   Effect.map(
     Effect.service(HttpClient.HttpClient),
-    HttpClient.tap((response) => Effect.sync(() => served.push(response.headers["x-mrtr-instance"] ?? "?")))
+    HttpClient.tap((response) =>
+      Effect.sync(() =>
+        served.push({
+          instance: response.headers["x-mrtr-instance"] ?? "?",
+          method: response.request.headers["mcp-method"] ?? "?"
+        })
+      )
+    )
   )
 ).pipe(Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: true })))
 
@@ -53,8 +64,13 @@ const drive = (url: string) =>
       Effect.gen(function*() {
         const from = served.length
         const outcome = yield* Effect.result(run)
-        const hops = served.slice(from)
+        const method = title.split(" ")[0]!
+        const before = served.slice(from).filter((hop) => hop.method !== method)
+        const hops = served.slice(from).filter((hop) => hop.method === method).map((hop) => hop.instance)
         yield* Console.log(`\n${s.bold(title)}`)
+        if (before.length > 0) {
+          yield* Console.log(`  (first the client's ${before.map((hop) => `${hop.method} on ${hop.instance}`).join(", ")})`)
+        }
         hops.forEach((instance, i) =>
           Effect.runSync(Console.log(`  request ${i + 1}${i === 0 ? " (first)" : ` (retry ${i})`}: served by instance ${s.cyan(instance)}`))
         )

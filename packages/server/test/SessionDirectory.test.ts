@@ -384,7 +384,7 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
       expect((yield* promise(() => post(a, rpc("ping"), fresh.headers))).status).toBe(200)
     }).pipe(Effect.scoped, Effect.provide(Redis.layerClient({ url: redis.url }))), 60_000)
 
-  it.live("a request waiting for an answer: Redis unresponsive for a while is no verdict (the call completes after); the session's record gone fails it with -32603 session_lost, its leg cancelled", () =>
+  it.live("a request waiting for an answer: Redis unresponsive is no verdict, and the answer POSTed to the leg's instance meanwhile is taken; the session's record gone fails it with -32603 session_lost, its leg cancelled", () =>
     Effect.gen(function*() {
       const a = yield* instance()
       const send = (yield* RedisService.Redis).send
@@ -398,15 +398,19 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
           return { events, leg }
         })
 
-      // Redis answers nothing for 7 s: the record check in between (every 5 s) fails, and the request waits on.
+      // Redis answers nothing for 10 s: the record check in between (every 5 s) fails, and the request waits on.
       const first = yield* ask("Hello")
-      yield* send("CLIENT", "PAUSE", "7000", "ALL")
-      yield* Effect.sleep("8 seconds")
+      yield* send("CLIENT", "PAUSE", "10000", "ALL")
+      yield* Effect.sleep("7 seconds")
+      // Still paused: the session's other messages wait for the directory (503), but the answer POSTed to the
+      // instance holding its leg is taken, and the call completes.
+      expect((yield* promise(() => post(a, rpc("ping"), headers))).status).toBe(503)
       const answered = yield* promise(() =>
         post(a, { jsonrpc: "2.0", id: first.leg.id, result: { action: "accept", content: { name: "Ada" } } }, headers)
       )
       expect(answered.status).toBe(202)
       expect((yield* promise(() => first.events.message())).result.content[0].text).toBe("Hello, Ada!")
+      yield* Effect.sleep("3 seconds")
 
       // The record gone (a Redis that lost its keys): the waiting request fails within the check's period.
       const second = yield* ask("Hi")

@@ -495,10 +495,28 @@ export const make = (core: Core) => {
   const idOf = (incoming: Incoming) =>
     isRecord(incoming.message) && isRequestId(incoming.message.id) ? incoming.message.id : undefined
 
+  /**
+   * With the directory unreachable, an answer POSTed to the instance that holds its leg is still taken (202): the
+   * session is held here for the same principal, and settling the leg needs nothing shared. `undefined` for anything
+   * else, which waits for the directory (503).
+   */
+  const localAnswer = (incoming: Incoming): Effect.Effect<Reply> | undefined => {
+    const message = incoming.message
+    if (incoming.httpMethod !== undefined || incoming.connection !== undefined) return undefined
+    if (!isRecord(message) || message.jsonrpc !== "2.0" || "method" in message || !isRequestId(message.id)) return undefined
+    if (Fleet.legInstance(message.id) !== directory.instanceId) return undefined
+    const id = incoming.headers?.("mcp-session-id")
+    const session = id === undefined ? undefined : store.get(id)
+    if (session === undefined || session.ended || session.principal !== incoming.principal || !session.legs.has(message.id)) {
+      return undefined
+    }
+    return Effect.as(Fleet.settleLeg(session, message.id, message), { _tag: "Accepted" } as Reply)
+  }
+
   const dispatch = (incoming: Incoming): Effect.Effect<Reply> =>
     sessionOf(incoming).pipe(
       Effect.matchEffect({
-        onFailure: (error) => Effect.succeed(Fleet.unavailableReply(error, idOf(incoming))),
+        onFailure: (error) => localAnswer(incoming) ?? Effect.succeed(Fleet.unavailableReply(error, idOf(incoming))),
         onSuccess: (session) =>
           session === "unknown"
             ? Effect.succeed(sessionError(SESSION_NOT_FOUND, "Session not found", 404, idOf(incoming)))

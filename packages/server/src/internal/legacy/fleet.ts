@@ -17,7 +17,9 @@
  *   instance (`Cancel`).
  * - A resumption GET whose `Last-Event-ID` names a POST stream of another
  *   instance: `resume.ts`.
- * - The directory unavailable: HTTP 503 with JSON-RPC -32603 (retry later).
+ * - The directory unavailable: HTTP 503 with JSON-RPC -32603 (retry later),
+ *   except an answer POSTed to the instance that holds its leg, which is
+ *   settled there (`dispatch.ts` `localAnswer`).
  * - The record lost while a request of this instance waits for an answer (a
  *   Redis that lost its keys): the request fails with -32603
  *   `session_lost` within `RECORD_CHECK_MS` (`dispatch.ts` `sessionLost`).
