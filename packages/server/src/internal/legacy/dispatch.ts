@@ -94,7 +94,7 @@ const MAX_SUBSCRIPTION_URI = 2048
 /** Most characters all of a session's subscribed URIs may take together (the record every instance shares). */
 const MAX_SUBSCRIPTIONS_CHARS = 65_536
 
-/** How often (ms) a leg's wait checks that its session is still in a shared directory (see `sessionLost`). */
+/** How often (ms) a request waiting for the client's answers checks that its session is still in a shared directory (see `sessionLost`). */
 const RECORD_CHECK_MS = 5_000
 
 /** Most characters of JSON `initialize`'s `capabilities` and `clientInfo` may take (kept for the session's life). */
