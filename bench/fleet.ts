@@ -39,7 +39,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { execFileSync } from "node:child_process"
 import { post, type Target, target } from "./driver.ts"
-import { type Fleet, INSTANCES, startFleet } from "../examples/fleet/fleet.ts"
+import { type Fleet, INSTANCES, startFleet, toolsCall } from "../examples/fleet/fleet.ts"
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -88,18 +88,7 @@ let ids = 1
 const converse = async (url: string) => {
   let params: Record<string, unknown> = { name: "plan_trip", arguments: { from: "Paris", to: "Milan" } }
   for (;;) {
-    const json = await post(targetOf(url), JSON.stringify({
-      jsonrpc: "2.0",
-      id: ids++,
-      method: "tools/call",
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {}, roots: {} }
-        }
-      }
-    }), "plan_trip")
+    const json = await post(targetOf(url), JSON.stringify(toolsCall(ids++, params)), "plan_trip")
     if (json.error !== undefined) throw new Error(JSON.stringify(json.error))
     if (json.result.resultType === "complete") return
     const inputResponses = Object.fromEntries(Object.keys(json.result.inputRequests).map((key) => [key, answers[key]]))

@@ -46,10 +46,15 @@ export const tempDir = (): string => mkdtempSync(join(tmpdir(), "mrtr-bench-"))
  * hooks the TypeScript servers ran 10-15% slower than their compiled code,
  * which measured tsx, not them.)
  */
-export const compile = async (entry: string, outfile: string): Promise<string> => {
+export const compile = async (
+  entry: string,
+  outfile: string,
+  options: { readonly external?: ReadonlyArray<string> } = {}
+): Promise<string> => {
   const { build } = await import("esbuild")
   await build({
     entryPoints: [entry],
+    ...(options.external === undefined ? {} : { external: [...options.external] }),
     outfile,
     bundle: true,
     platform: "node",

@@ -38,10 +38,11 @@ import { fork } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { pathToFileURL } from "node:url"
 import { Effect, Layer, Scope, Stream } from "effect"
 import { conversation, roundBodies, runPool, target, type Target } from "./driver.ts"
 import { replyText } from "./cannedReplies.ts"
+import { compileServers } from "./processes.ts"
 
 type Client = typeof import("@mrtr/client")
 
@@ -146,22 +147,7 @@ const rawOverHttp = async (raw: Target, ms: number) => {
   return (cpuMicros() - c0) / results.length / 2
 }
 
-const compileServer = async (): Promise<string> => {
-  const { build } = await import("esbuild")
-  const outfile = join(mkdtempSync(join(tmpdir(), "mrtr-profile-client-")), "servers.mjs")
-  await build({
-    entryPoints: [fileURLToPath(new URL("./servers.ts", import.meta.url))],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    conditions: ["@mrtr/source"],
-    banner: { js: "import { createRequire as __mrtrCreateRequire } from 'node:module'; const require = __mrtrCreateRequire(import.meta.url);" }
-  })
-  return outfile
-}
+const compileServer = (): Promise<string> => compileServers(mkdtempSync(join(tmpdir(), "mrtr-profile-client-")))
 
 const startOurs = async () => {
   const given = values("server")[0]

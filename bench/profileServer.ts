@@ -43,6 +43,7 @@ import { fork, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { conversation, post, runPool, target, type Target } from "./driver.ts"
 import { launch, NAME_SCHEMA, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
+import { compile as bundle } from "./processes.ts"
 
 // -----------------------------------------------------------------------------
 // Child: the servers
@@ -413,20 +414,8 @@ const indexBundle = async (file: string) => {
 }
 
 const compile = async (outfile: string) => {
-  const { build } = await import("esbuild")
   const { fileURLToPath } = await import("node:url")
-  await build({
-    entryPoints: [fileURLToPath(import.meta.url)],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    external: ["esbuild"],
-    conditions: ["@mrtr/source"],
-    banner: { js: "import { createRequire as __mrtrCreateRequire } from 'node:module'; const require = __mrtrCreateRequire(import.meta.url);" }
-  })
+  await bundle(fileURLToPath(import.meta.url), outfile, { external: ["esbuild"] })
   console.log(`compiled ${outfile}`)
 }
 

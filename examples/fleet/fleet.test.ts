@@ -14,7 +14,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { validateWire } from "@mrtr/test-support/wire"
-import { type Fleet, INSTANCES, newKey, startFleet } from "./fleet.ts"
+import { type Fleet, INSTANCES, newKey, startFleet, toolsCall } from "./fleet.ts"
 
 interface Reply {
   readonly status: number
@@ -29,18 +29,7 @@ let ids = 1
  * is retried, as a client does; `retries` counts them.
  */
 const post = async (url: string, params: Record<string, unknown>, stats: { retries: number }): Promise<Reply> => {
-  const message = {
-    jsonrpc: "2.0",
-    id: ids++,
-    method: "tools/call",
-    params: {
-      ...params,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {}, roots: {} }
-      }
-    }
-  }
+  const message = toolsCall(ids++, params)
   for (let attempt = 0;; attempt++) {
     try {
       const response = await fetch(url, {

@@ -26,6 +26,34 @@ export type InstanceName = typeof INSTANCES[number]
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
 const demoServer = here("../demo/server.ts")
 
+/** What the fleet's raw drivers declare they can answer: forms, sampling and roots. */
+export const CLIENT_CAPABILITIES = { elicitation: { form: {} }, sampling: {}, roots: {} }
+
+/**
+ * A 2026-07-28 JSON-RPC request as the fleet's raw drivers send it (the tests and `bench/fleet.ts`): `params` with the
+ * `_meta` of the protocol version and `capabilities`.
+ */
+export const request = (
+  id: number,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: object = CLIENT_CAPABILITIES
+) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params: {
+    ...params,
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": capabilities
+    }
+  }
+})
+
+/** A `tools/call` of the demo (`name`, `arguments`, and on a retry `inputResponses` and `requestState`). */
+export const toolsCall = (id: number, params: Record<string, unknown>) => request(id, "tools/call", params)
+
 /** A new key ring entry, `<id>:<base64url of 32 random bytes>` (the `MRTR_REQUEST_STATE_KEYS` syntax). */
 export const newKey = (id: string): string => `${id}:${randomBytes(32).toString("base64url")}`
 

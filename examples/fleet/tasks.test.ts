@@ -18,10 +18,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
-import { type Fleet, INSTANCES, type InstanceName, startFleet } from "./fleet.ts"
+import { CLIENT_CAPABILITIES, type Fleet, INSTANCES, type InstanceName, request, startFleet } from "./fleet.ts"
 
 const TASKS = "io.modelcontextprotocol/tasks"
-const CAPS = { elicitation: { form: {} }, sampling: {}, roots: {}, extensions: { [TASKS]: {} } }
+const CAPS = { ...CLIENT_CAPABILITIES, extensions: { [TASKS]: {} } }
 
 interface Reply {
   readonly json: any
@@ -29,18 +29,7 @@ interface Reply {
 }
 
 let ids = 1
-const envelope = (method: string, params: Record<string, unknown>) => ({
-  jsonrpc: "2.0",
-  id: ids++,
-  method,
-  params: {
-    ...params,
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": CAPS
-    }
-  }
-})
+const envelope = (method: string, params: Record<string, unknown>) => request(ids++, method, params, CAPS)
 const headers = (method: string, params: Record<string, unknown>) => ({
   "content-type": "application/json",
   accept: "application/json, text/event-stream",

@@ -13,6 +13,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as net from "node:net"
+import { afterAll, beforeAll } from "vitest"
 
 /** A free TCP port on 127.0.0.1 (the OS picks it). */
 export const freePort = (): Promise<number> =>
@@ -114,6 +115,35 @@ export interface RedisServer {
   readonly url: string
   readonly stop: () => Promise<void>
   readonly start: () => Promise<void>
+}
+
+/**
+ * A `redis-server` for the test file that calls it (at its top level): started before its first test, stopped after
+ * its last. The returned value reads the running server (`port`, `url`, `stop`, `start`), so it can be used as soon
+ * as the tests run.
+ */
+export const redisPerFile = (): RedisServer => {
+  let server: RedisServer | undefined
+  beforeAll(async () => {
+    server = await startRedis()
+  }, 30_000)
+  afterAll(async () => {
+    await server?.stop()
+  })
+  const running = (): RedisServer => {
+    if (server === undefined) throw new Error("redisPerFile: redis-server is not started yet (use it inside a test)")
+    return server
+  }
+  return {
+    get port() {
+      return running().port
+    },
+    get url() {
+      return running().url
+    },
+    stop: () => running().stop(),
+    start: () => running().start()
+  }
 }
 
 /** Starts `redis-server` on 127.0.0.1 and a free port (or `port`), without persistence. */

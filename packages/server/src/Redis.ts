@@ -155,15 +155,10 @@ export const makeReplayGuard = (
 ): Effect.Effect<RequestState.ReplayGuard["Service"], never, Redis.Redis> =>
   Effect.map(Effect.zip(Effect.service(Redis.Redis), makeEntryCounter), ([redis, entries]) => {
     const prefix = options?.prefix ?? "mrtr:jti:"
-    const timeout = Duration.fromInputUnsafe(options?.timeout ?? "1 second")
+    const send = RedisMetrics.boundedSend(redis, Duration.fromInputUnsafe(options?.timeout ?? "1 second"), unavailable)
     return RequestState.ReplayGuard.of({
       redeem: (jti, expiresAt) =>
-        redis.send<string | null>("SET", prefix + jti, "1", "NX", "PXAT", String(Math.ceil(expiresAt))).pipe(
-          Effect.timeoutOrElse({
-            duration: timeout,
-            orElse: () => unavailable(`no answer within ${Duration.format(timeout)}`, undefined)
-          }),
-          Effect.catchTag("RedisError", (error) => unavailable(String(error.cause), error.cause)),
+        send<string | null>("SET", prefix + jti, "1", "NX", "PXAT", String(Math.ceil(expiresAt))).pipe(
           Effect.flatMap((reply) => {
             const first = reply === "OK"
             return Effect.as(

@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport } from "../src/index.ts"
-import { ALL_CAPS, serverLayer } from "./fixtures.ts"
+import { request, serverLayer } from "./fixtures.ts"
 
 const instance = Layer.fresh(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(serverLayer()), Layer.orDie))
 
@@ -19,19 +19,7 @@ const startInstances = (n: number) =>
     Effect.flatMap((context) => Effect.provide(HttpTransport.url, context))
   )))
 
-let ids = 1
-const body = (method: string, params: Record<string, unknown> = {}, capabilities: object = ALL_CAPS) => ({
-  jsonrpc: "2.0",
-  id: ids++,
-  method,
-  params: {
-    ...params,
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": capabilities
-    }
-  }
-})
+const body = request
 
 const headersFor = (message: { method: string; params: Record<string, unknown> }) => ({
   "content-type": "application/json",

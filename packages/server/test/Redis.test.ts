@@ -8,10 +8,10 @@
  * first rounds still work), then full service; and the notification bus:
  * a resource updated on one instance reaches a 2025-11-25 session on another.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Logger, Metric, Schema } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
-import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
+import { redisPerFile } from "@mrtr/test-support/infra"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport, McpServer, Tool } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
@@ -82,13 +82,7 @@ const firstRound = (url: string) =>
 const answer = (url: string, requestState: string, name = "Ada") =>
   call(url, { requestState, inputResponses: { name: { action: "accept", content: { name } } } })
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
-afterAll(async () => {
-  await redis?.stop()
-})
+const redis = redisPerFile()
 
 const fleetEnv = () => ({
   MRTR_REQUEST_STATE_KEYS: KEYS,

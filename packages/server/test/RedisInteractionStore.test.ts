@@ -9,11 +9,11 @@
  * environment (`MRTR_REDIS_URL`, a shared key ring), the conversation
  * started on A, its page submitted on B, the retry completing on A or B.
  */
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Effect, Exit, Layer, Logger, Metric, Schedule } from "effect"
 import * as RedisService from "effect/persistence/Redis"
 import { InteractionStore } from "@mrtr/core"
-import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
+import { redisPerFile, startRedis } from "@mrtr/test-support/infra"
 import { validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport, InteractionPage, McpServer } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
@@ -32,13 +32,7 @@ const form = {
   requestedSchema: { type: "object" as const, properties: { key: { type: "string" as const } }, required: ["key"] }
 }
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
-afterAll(async () => {
-  await redis?.stop()
-})
+const redis = redisPerFile()
 
 let prefixes = 0
 const freshPrefix = () => `test:interaction:${process.pid}:${prefixes++}:`

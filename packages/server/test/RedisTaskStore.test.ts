@@ -8,21 +8,15 @@
  * logged) instead of hanging, and works again once Redis is back. Also the
  * `mrtr_replay_guard_entries` gauge of both guards.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Metric } from "effect"
 import * as RedisService from "effect/persistence/Redis"
 import { Journal, RequestState } from "@mrtr/core"
-import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
+import { redisPerFile } from "@mrtr/test-support/infra"
 import { TaskStore } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
-afterAll(async () => {
-  await redis?.stop()
-})
+const redis = redisPerFile()
 
 let n = 0
 const record = (overrides: Partial<TaskStore.TaskRecord> = {}): TaskStore.TaskRecord => {

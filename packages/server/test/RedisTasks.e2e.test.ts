@@ -11,10 +11,11 @@
  * too; Redis stopped: the task methods answer -32603 "retry later" at once,
  * then serve again once it is back; `mrtr_tasks_total` counts the statuses.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Metric, Schema } from "effect"
 import { Elicitation, Journal, Mrtr } from "@mrtr/core"
-import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
+import { redisPerFile } from "@mrtr/test-support/infra"
+import { request } from "./fixtures.ts"
 import { LEGACY_SCHEMA_ID, validateTaskWire, validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport, McpServer, Observability, type TaskStore, Tool } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
@@ -55,13 +56,7 @@ const finish = Tool.make("finish", {
 
 const added = Tool.make("added_later", { handler: () => Effect.succeed("new") })
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
-afterAll(async () => {
-  await redis?.stop()
-})
+const redis = redisPerFile()
 
 const env = (extra: Record<string, string> = {}) => ({
   MRTR_REQUEST_STATE_KEYS: KEYS,
@@ -83,19 +78,8 @@ const instance = (vars: Record<string, string>) =>
     (context) => Effect.map(Effect.provide(HttpTransport.url, context), (url) => ({ url, server: Context.get(context, McpServer.McpServer) }))
   )
 
-let ids = 1
-const message = (method: string, params: Record<string, unknown>, capabilities: object = CAPS) => ({
-  jsonrpc: "2.0",
-  id: ids++,
-  method,
-  params: {
-    ...params,
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": capabilities
-    }
-  }
-})
+const message = (method: string, params: Record<string, unknown>, capabilities: object = CAPS) =>
+  request(method, params, capabilities)
 const headersOf = (method: string, params: Record<string, unknown>) => {
   const name = params.taskId ?? params.name
   return {

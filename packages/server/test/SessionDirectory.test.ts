@@ -12,24 +12,18 @@
  * a request waiting for an answer waits through an unresponsive Redis and
  * fails with -32603 `session_lost` when the session's record is gone.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Metric, Queue, Schema } from "effect"
 import { Elicitation } from "@mrtr/core"
 import * as RedisService from "effect/persistence/Redis"
-import { startRedis, type RedisServer } from "@mrtr/test-support/infra"
+import { redisPerFile } from "@mrtr/test-support/infra"
 import { HttpTransport, McpServer, Observability, RequestContext, Tool } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 import { type Routed, SessionDirectory, SessionDirectoryUnavailable, type SessionRecord } from "../src/SessionDirectory.ts"
 import { greet, readme } from "./fixtures.ts"
 import { CAPS, initialize, post, reconnect, rpc, sseReader } from "./legacy-helpers.ts"
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
-afterAll(async () => {
-  await redis?.stop()
-})
+const redis = redisPerFile()
 
 const record = (id: string, over: Partial<SessionRecord> = {}): SessionRecord => ({
   id,

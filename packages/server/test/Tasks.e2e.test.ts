@@ -13,7 +13,7 @@ import { Effect, Fiber, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling, Task } from "@mrtr/core"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport, McpServer, TaskStore, Tool } from "../src/index.ts"
-import { keys } from "./fixtures.ts"
+import { keys, request } from "./fixtures.ts"
 
 const TASKS = "io.modelcontextprotocol/tasks"
 const CAPS = { elicitation: {}, sampling: {}, roots: {}, extensions: { [TASKS]: {} } }
@@ -98,19 +98,8 @@ const startInstance = (store: TaskStore.TaskStore["Service"], options: Partial<M
     Effect.flatMap((context) => Effect.provide(HttpTransport.url, context))
   )
 
-let ids = 1
-const body = (method: string, params: Record<string, unknown> = {}, capabilities: object = CAPS) => ({
-  jsonrpc: "2.0" as const,
-  id: ids++,
-  method,
-  params: {
-    ...params,
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": capabilities
-    }
-  }
-})
+const body = (method: string, params: Record<string, unknown> = {}, capabilities: object = CAPS) =>
+  request(method, params, capabilities)
 
 const rpc = (url: string, message: ReturnType<typeof body>, extra: Record<string, string> = {}) =>
   Effect.promise(async () => {

@@ -114,14 +114,9 @@ export const makeInteractionStore = (
         RedisMetrics.reportFailure("interaction", `Redis is unavailable (${reason}): the interaction store cannot answer`, cause),
         Effect.fail(new InteractionStore.InteractionStoreUnavailable({ reason }))
       )
+    const send = RedisMetrics.boundedSend(redis, timeout, failed)
     const run = <A>(script: string, keys: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
-      redis.send<A>("EVAL", script, String(keys.length), ...keys, ...args).pipe(
-        Effect.timeoutOrElse({
-          duration: timeout,
-          orElse: () => failed(`no answer within ${Duration.format(timeout)}`, undefined)
-        }),
-        Effect.catchTag("RedisError", (error) => failed(String(error.cause), error.cause))
-      )
+      send<A>("EVAL", script, String(keys.length), ...keys, ...args)
     const now = Effect.clockWith((clock) => Effect.sync(() => clock.currentTimeMillisUnsafe()))
     const key = (id: string) => prefix + id
     // Only well-formed ids reach Redis (never another key under the prefix).

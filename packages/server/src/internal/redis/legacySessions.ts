@@ -26,7 +26,7 @@ import {
   SessionDirectoryUnavailable,
   type SessionRecord
 } from "../../SessionDirectory.ts"
-import { reportFailure } from "./metrics.ts"
+import { boundedSend, reportFailure } from "./metrics.ts"
 
 /** Options of the Redis session directory. */
 export interface SessionDirectoryOptions {
@@ -171,14 +171,7 @@ export const makeSessionDirectory = (
         reportFailure("session", `Redis is unavailable (${reason}): the 2025-11-25 session directory cannot answer`, cause),
         Effect.fail(new SessionDirectoryUnavailable({ reason }))
       )
-    const send = <A>(command: string, ...args: ReadonlyArray<string>) =>
-      redis.send<A>(command, ...args).pipe(
-        Effect.timeoutOrElse({
-          duration: timeout,
-          orElse: () => unavailable(`no answer within ${Duration.format(timeout)}`, undefined)
-        }),
-        Effect.catchTag("RedisError", (error) => unavailable(String(error.cause), error.cause))
-      )
+    const send = boundedSend(redis, timeout, unavailable)
     const envelope = (message: Routed) => JSON.stringify({ origin: instanceId, message })
     const publish = (channel: string, message: Routed) => send<number>("PUBLISH", channel, envelope(message))
     const ttl = (ms: number) => String(Math.max(1, Math.ceil(ms)))

@@ -1,9 +1,12 @@
 /**
- * The metric every Redis-backed service of the server counts its failures
- * in, defined once here so that `Redis.ts` and the implementations under
- * `internal/redis/` share it without importing each other.
+ * How every Redis-backed service of the server meets a failing Redis: the
+ * metric it counts failures in, the report (count and log), and a command
+ * bounded by a timeout whose failures become the service's own typed error;
+ * defined once here so that `Redis.ts` and the implementations under
+ * `internal/redis/` share them without importing each other.
  */
-import { Effect, Metric } from "effect"
+import { Duration, Effect, Metric } from "effect"
+import type * as Redis from "effect/persistence/Redis"
 
 /** `mrtr_redis_errors_total`, by `operation`; see `Redis.redisErrorsTotal`. */
 export const redisErrorsTotal = Metric.counter("mrtr_redis_errors_total", {
@@ -28,4 +31,23 @@ export const reportFailure = (
     (level === "Error" ? Effect.logError(message, cause) : Effect.logWarning(message, cause)).pipe(
       Effect.annotateLogs({ "mrtr.redis.operation": operation })
     )
+  )
+
+/**
+ * `redis.send` bounded by `timeout`: a command without an answer in time, or
+ * failing with a `RedisError`, becomes `failed(reason, cause)` (the caller's
+ * typed failure, which reports it with {@link reportFailure}).
+ */
+export const boundedSend = <E>(
+  redis: Redis.Redis["Service"],
+  timeout: Duration.Duration,
+  failed: (reason: string, cause: unknown) => Effect.Effect<never, E>
+) =>
+<A>(command: string, ...args: ReadonlyArray<string>): Effect.Effect<A, E> =>
+  redis.send<A>(command, ...args).pipe(
+    Effect.catchTag("RedisError", (error) => failed(String(error.cause), error.cause)),
+    Effect.timeoutOrElse({
+      duration: timeout,
+      orElse: () => failed(`no answer within ${Duration.format(timeout)}`, undefined)
+    })
   )

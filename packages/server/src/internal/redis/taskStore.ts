@@ -33,7 +33,7 @@
 import { Clock, Duration, Effect } from "effect"
 import * as Redis from "effect/persistence/Redis"
 // A cycle with ../../Redis.ts (which re-exports this module), used only inside functions.
-import { reportFailure } from "./metrics.ts"
+import { boundedSend, reportFailure } from "./metrics.ts"
 import { expired, type TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../../TaskStore.ts"
 
 /**
@@ -108,14 +108,7 @@ export const makeTaskStore = (
         reportFailure("task", `Redis is unavailable (${reason}): the task store cannot answer`, cause),
         Effect.fail(new TaskStoreUnavailable({ store: "redis", reason }))
       )
-    const send = <A>(command: string, ...args: ReadonlyArray<string>) =>
-      redis.send<A>(command, ...args).pipe(
-        Effect.timeoutOrElse({
-          duration: timeout,
-          orElse: () => failed(`no answer within ${Duration.format(timeout)}`, undefined)
-        }),
-        Effect.catchTag("RedisError", (error) => failed(String(error.cause), error.cause))
-      )
+    const send = boundedSend(redis, timeout, failed)
     const evalScript = <A>(script: string, keys: ReadonlyArray<string>, args: ReadonlyArray<string>) =>
       send<A>("EVAL", script, String(keys.length), ...keys, ...args)
 
