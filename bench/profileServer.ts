@@ -43,6 +43,7 @@ import { fork, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { conversation, post, runPool, target, type Target } from "./driver.ts"
 import { launch, NAME_SCHEMA, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
+import { greet } from "./greet.ts"
 import { compile as bundle } from "./processes.ts"
 
 // -----------------------------------------------------------------------------
@@ -51,16 +52,7 @@ import { compile as bundle } from "./processes.ts"
 
 /** The `McpServer` layer of `ours`: `greet` and `chain` (see the module header). */
 const oursServer = async () => {
-  const Name = Schema.Struct({ name: Schema.String })
   const Answer = Schema.Struct({ value: Schema.String })
-  const greet = Tool.make("greet", {
-    description: "Asks for a name, then greets",
-    handler: () =>
-      Effect.gen(function*() {
-        const { name } = yield* Elicitation.form({ key: "name", message: "Your name?", schema: Name })
-        return `Hello, ${name}!`
-      })
-  })
   const chain = Tool.make("chain", {
     description: "Asks `rounds` questions, one per round",
     parameters: Schema.Struct({ rounds: Schema.Number }),

@@ -67,6 +67,7 @@ import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { launch, NAME_SCHEMA, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
+import { greet } from "./greet.ts"
 
 export type ServerKind =
   | "ours"
@@ -82,17 +83,6 @@ export type ServerKind =
 // -----------------------------------------------------------------------------
 // (a) ours
 // -----------------------------------------------------------------------------
-
-const Name = Schema.Struct({ name: Schema.String })
-
-const greet = Tool.make("greet", {
-  description: "Asks for a name, then greets",
-  handler: () =>
-    Effect.gen(function*() {
-      const { name } = yield* Elicitation.form({ key: "name", message: "Your name?", schema: Name })
-      return `Hello, ${name}!`
-    })
-})
 
 /**
  * `ask_n` (`{ n }`): asks `n` form questions, one per round (`q0` ... `q<n-1>`,
