@@ -156,9 +156,21 @@ export const makeReplayGuard = (
   Effect.map(Effect.zip(Effect.service(Redis.Redis), makeEntryCounter), ([redis, entries]) => {
     const prefix = options?.prefix ?? "mrtr:jti:"
     const send = RedisMetrics.boundedSend(redis, Duration.fromInputUnsafe(options?.timeout ?? "1 second"), unavailable)
+    // Each redemption writes its own token, so that a redemption this guard gave up on can be undone (see `release`).
+    const instance = globalThis.crypto.randomUUID()
+    let attempts = 0
     return RequestState.ReplayGuard.of({
-      redeem: (jti, expiresAt) =>
-        send<string | null>("SET", prefix + jti, "1", "NX", "PXAT", String(Math.ceil(expiresAt))).pipe(
+      redeem: (jti, expiresAt) => {
+        const token = `${instance}.${++attempts}`
+        // A SET that got no answer in time may still run once Redis gets to it (a stalled, not a refused,
+        // connection) and spend the id of a retry we refused with "retry later": the release, sent after it on the
+        // same connection, runs after it and deletes the id if (and only if) that SET wrote it.
+        const release = redis.send("EVAL", releaseScript, "1", prefix + jti, token).pipe(
+          Effect.timeout("1 minute"),
+          Effect.ignore
+        )
+        return send<string | null>("SET", prefix + jti, token, "NX", "PXAT", String(Math.ceil(expiresAt))).pipe(
+          Effect.onError(() => Effect.asVoid(Effect.forkDetach(release))),
           Effect.flatMap((reply) => {
             const first = reply === "OK"
             return Effect.as(
@@ -167,8 +179,12 @@ export const makeReplayGuard = (
             )
           })
         )
+      }
     })
   })
+
+// Deletes KEYS[1] when it holds ARGV[1] (the token of the redemption being released).
+const releaseScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
 
 /**
  * The Redis `ReplayGuard` as a Layer on a provided `Redis` service.

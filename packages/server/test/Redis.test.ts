@@ -126,6 +126,22 @@ describe("Redis ReplayGuard", () => {
       expect(yield* redisService.send("PEXPIRETIME", "test:expiry:jti-1")).toBe(expiresAt)
     }).pipe(Effect.provide(Redis.layerClient({ url: redis.url }))), 30_000)
 
+  it.live("Redis stalled (not refused): a redemption given up on is not spent; the retry after it succeeds once", () =>
+    Effect.gen(function*() {
+      const guard = yield* Redis.makeReplayGuard({ prefix: "test:stall:" })
+      const { Redis: RedisService } = yield* Effect.promise(() => import("effect/persistence/Redis"))
+      const redisService = yield* Effect.service(RedisService)
+      const expiresAt = Date.now() + 600_000
+      // Writes wait for 2.5 s: the guard's SET gets no answer within its 1 s, but runs when the pause ends.
+      yield* redisService.send("CLIENT", "PAUSE", "2500", "WRITE")
+      const stalled = yield* Effect.flip(guard.redeem("jti-stall", expiresAt))
+      expect(stalled).toBeInstanceOf(RequestState.ReplayGuardUnavailable)
+      yield* Effect.sleep("3 seconds")
+      // "retry later" held: the id was released after the late SET, so the retry redeems it, once.
+      expect(yield* guard.redeem("jti-stall", expiresAt)).toBe(true)
+      expect(yield* guard.redeem("jti-stall", expiresAt)).toBe(false)
+    }).pipe(Effect.provide(Redis.layerClient({ url: redis.url }))), 30_000)
+
   it.live("Redis stopped: single-use retries fail at once with -32603 (counted, logged), first rounds still work; restarted: full service", () =>
     Effect.gen(function*() {
       const logs: Array<string> = []
