@@ -8,7 +8,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
-import { HttpServerTransport, HttpTransport as ServerHttpTransport, McpServer, Tool } from "@mrtr/server"
+import { HttpServerTransport, HttpTransport as ServerHttpTransport, McpServer, RequestContext, Tool } from "@mrtr/server"
 import { ElicitationHandler, HttpClientTransport, HttpTransport, McpClient } from "../src/index.ts"
 
 const hello = Tool.make("hello", {
@@ -18,7 +18,17 @@ const hello = Tool.make("hello", {
     )
 })
 
-const server = McpServer.tools(hello).pipe(Layer.provideMerge(McpServer.layer({
+/** Reports progress, then is silent for 300 ms before it answers: its SSE stream gets keep-alive comments meanwhile. */
+const slow = Tool.make("slow", {
+  handler: () =>
+    Effect.gen(function*() {
+      yield* RequestContext.progress(1, { total: 2 })
+      yield* Effect.sleep("300 millis")
+      return "done"
+    })
+})
+
+const server = McpServer.tools(hello, slow).pipe(Layer.provideMerge(McpServer.layer({
   name: "both",
   version: "1.0.0",
   requestState: RequestState.RequestStateCodec.layer({
@@ -40,5 +50,27 @@ describe("HttpServerTransport and HttpClientTransport in one file", () => {
         ))
       )
       assert.deepStrictEqual(result.content, [{ type: "text", text: "Hello, Ada!" }])
+    }).pipe(Effect.scoped))
+
+  it.live("an SSE answer with keep-alive comments (the server's sseKeepAlive) is read as if they were not there", () =>
+    Effect.gen(function*() {
+      const context = yield* Layer.build(
+        HttpServerTransport.layer({ port: 0, sseKeepAlive: "40 millis" }).pipe(Layer.provide(server), Layer.orDie)
+      )
+      const url = yield* Effect.provide(HttpServerTransport.url, context)
+      const progress: Array<unknown> = []
+      const result = yield* McpClient.McpClient.use((client) =>
+        client.callTool({ name: "slow" }, {
+          progressToken: "p1",
+          onNotification: (notification) => Effect.sync(() => void progress.push(notification.method))
+        })
+      ).pipe(
+        Effect.provide(McpClient.layer().pipe(
+          Layer.provide(HttpClientTransport.layerNode({ url })),
+          Layer.provide(ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) }))
+        ))
+      )
+      assert.deepStrictEqual(result.content, [{ type: "text", text: "done" }])
+      assert.deepStrictEqual(progress, ["notifications/progress"])
     }).pipe(Effect.scoped))
 })

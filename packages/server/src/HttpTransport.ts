@@ -117,6 +117,16 @@ import { handleWith } from "./internal/http/requestPath.ts"
  *   asks (elicitation, sampling, roots) fails at once with -32600
  *   (`data.reason: "input_undeliverable"`): no server-to-client request can
  *   travel in a JSON body. A session's GET stream is SSE regardless.
+ * - `sseKeepAlive`: on an SSE answer (a request's stream, `subscriptions/listen`,
+ *   a 2025-11-25 session's GET stream), the silence after which a comment
+ *   line `: keep-alive` is written (SSE parsers ignore it), so a proxy or
+ *   load balancer with an idle timeout does not cut a stream that waits for
+ *   a person or for notifications. A `Duration.Input` (default 15 seconds:
+ *   no stream stays silent for 30 s, under the 60 s of nginx's
+ *   `proxy_read_timeout` and of common load balancers) or `false` for none.
+ *   Written on `node:http` (HTTP/1.1) responses; `toWebHandler` and HTTP/2
+ *   get none. Invalid values (not a positive, finite duration) throw an
+ *   `Error` when the options are resolved.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. For OAuth bearer
@@ -138,6 +148,7 @@ export interface EndpointOptions {
   readonly allowedOrigins?: ReadonlyArray<string> | "*" | undefined
   readonly cors?: boolean | CorsOptions | undefined
   readonly jsonResponse?: boolean | undefined
+  readonly sseKeepAlive?: Duration.Input | false | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
@@ -537,6 +548,20 @@ export const toWebHandler = <E>(
 // -----------------------------------------------------------------------------
 
 /** The options checked and parsed once (`Config`); a bad value throws an `Error` here, before anything is served. */
+/** The default silence before an SSE keep-alive comment (`EndpointOptions.sseKeepAlive`). */
+const DEFAULT_SSE_KEEP_ALIVE_MILLIS = 15_000
+
+const keepAliveMillis = (option: EndpointOptions["sseKeepAlive"]): number | undefined => {
+  if (option === false) return undefined
+  if (option === undefined) return DEFAULT_SSE_KEEP_ALIVE_MILLIS
+  const duration = Duration.fromInput(option)
+  const millis = Option.isSome(duration) ? Duration.toMillis(duration.value) : Number.NaN
+  if (!(millis >= 1) || !Number.isFinite(millis)) {
+    throw new Error(`HttpTransport: sseKeepAlive must be a positive, finite duration or false, got ${String(option)}`)
+  }
+  return Math.round(millis)
+}
+
 const resolveOptions = (
   options: EndpointOptions,
   server: { readonly owned: boolean; readonly requestTimeoutMillis: number } = {
@@ -569,6 +594,7 @@ const resolveOptions = (
     jsonResponse: options.jsonResponse === true,
     hostVerdicts: new Map(),
     ownsServer: server.owned,
-    upgradeBodyTimeoutMillis: server.requestTimeoutMillis
+    upgradeBodyTimeoutMillis: server.requestTimeoutMillis,
+    sseKeepAliveMillis: keepAliveMillis(options.sseKeepAlive)
   }
 }

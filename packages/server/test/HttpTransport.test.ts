@@ -54,6 +54,15 @@ const makeHandler = (streamExit?: Deferred.Deferred<Exit.Exit<unknown, unknown>>
             { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "late" } }
           )
         })
+      case "slow":
+        // silent for 450 ms between its first message and its response
+        return Effect.succeed({
+          _tag: "Stream",
+          messages: Stream.concat(
+            Stream.make<Array<WireMessage>>({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 0 } }),
+            Stream.fromEffect(Effect.as(Effect.sleep("450 millis"), response({ done: true })))
+          )
+        })
       case "die":
         return Effect.die(new Error("boom"))
       case "hang":
@@ -261,6 +270,37 @@ describe("HttpTransport", () => {
       assert.deepStrictEqual(events.map((e) => e.event), ["message", "message"])
       assert.strictEqual(asRecord(events[0]!.data)["method"], "notifications/progress")
       assert.deepStrictEqual(events[1]!.data, { jsonrpc: "2.0", id: 3, result: { done: true } })
+    }))
+
+  it.live("SSE keep-alive: a silent stream gets `: keep-alive` comments (sseKeepAlive), none with false", () =>
+    Effect.gen(function*() {
+      const blocks = (body: string) => body.split("\n\n").filter((block) => block !== "")
+      const kept = yield* startServer({ sseKeepAlive: "100 millis" })
+      const res = yield* post(kept, { jsonrpc: "2.0", id: 4, method: "slow", params: {} })
+      assert.strictEqual(res.status, 200)
+      const comments = blocks(res.body).filter((block) => block.startsWith(":"))
+      assert.isAtLeast(comments.length, 2, res.body)
+      assert.isAtMost(comments.length, 5, res.body)
+      for (const comment of comments) assert.strictEqual(comment, ": keep-alive")
+      // the events are untouched: the progress, then the response, which ends the stream
+      const events = parseSse(blocks(res.body).filter((block) => !block.startsWith(":")).join("\n\n"))
+      assert.deepStrictEqual(events.map((e) => asRecord(e.data)["method"] ?? asRecord(e.data)["id"]), [
+        "notifications/progress",
+        4
+      ])
+      const quiet = yield* startServer({ sseKeepAlive: false })
+      const plain = yield* post(quiet, { jsonrpc: "2.0", id: 5, method: "slow", params: {} })
+      assert.isFalse(plain.body.includes(": keep-alive"), plain.body)
+      assert.strictEqual(parseSse(plain.body).length, 2)
+      // the default (15 s) sends nothing on a stream that speaks in time
+      const byDefault = yield* post(yield* startServer(), { jsonrpc: "2.0", id: 6, method: "slow", params: {} })
+      assert.strictEqual(parseSse(byDefault.body).length, 2)
+      for (const invalid of [0, -1, "forever", Number.POSITIVE_INFINITY]) {
+        assert.throws(
+          () => HttpTransport.handleRequest({ sseKeepAlive: invalid as any }),
+          /sseKeepAlive must be a positive, finite duration or false/
+        )
+      }
     }))
 
   it.live("no SSE for a client whose Accept lacks text/event-stream: the final response comes as JSON", () =>

@@ -102,6 +102,14 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       expect((await fetch(url, { method: "DELETE", headers })).status).toBe(404)
       const badVersion = await post(url, rpc("ping"), { ...(await initialize(url)).headers, "mcp-protocol-version": "1999-01-01" })
       expect(badVersion.status).toBe(400)
+      // a header that is no version at all (not a date) is refused the same way, naming it
+      for (const garbage of ["garbage", "latest", "2026-07-28x"]) {
+        const refused = await post(url, rpc("ping"), { ...(await initialize(url)).headers, "mcp-protocol-version": garbage })
+        expect(refused.status).toBe(400)
+        const body = await refused.json() as any
+        legacy("JSONRPCErrorResponse", body)
+        expect(body.error.message).toBe(`Bad Request: Unsupported protocol version: ${garbage}`)
+      }
     })
   })
 

@@ -69,28 +69,34 @@ const driveDemo = async (client: {
   expect(weather.contents[0].text).toMatch(/^Rome on 2026-05-01: .*°C$/)
 }
 
-const v1 = () => {
+/** A user who takes `millis` to fill in each form (0: at once). */
+const after = async <A>(millis: number, answer: () => A): Promise<A> => {
+  if (millis > 0) await new Promise((resolve) => setTimeout(resolve, millis))
+  return answer()
+}
+
+const v1 = (thinkMillis = 0) => {
   const client = new V1Client({ name: "v1-interop", version: "1.0.0" }, { capabilities: CAPABILITIES })
-  client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params))
+  client.setRequestHandler(ElicitRequestSchema, async (request) => after(thinkMillis, () => elicit(request.params)))
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => sample(request.params) as any)
   client.setRequestHandler(ListRootsRequestSchema, async () => roots())
   return client
 }
 
-const v2 = () => {
+const v2 = (thinkMillis = 0) => {
   const client = new V2Client({ name: "v2-interop", version: "1.0.0" }, { capabilities: CAPABILITIES })
-  client.setRequestHandler("elicitation/create", async (request: any) => elicit(request.params) as any)
+  client.setRequestHandler("elicitation/create", async (request: any) => after(thinkMillis, () => elicit(request.params)) as any)
   client.setRequestHandler("sampling/createMessage", async (request: any) => sample(request.params) as any)
   client.setRequestHandler("roots/list", async () => roots() as any)
   return client
 }
 
 /** The demo on a free port for the length of `body`. */
-const withHttpDemo = async (body: (url: string) => Promise<void>) => {
+const withHttpDemo = async (body: (url: string) => Promise<void>, options: HttpTransport.LayerOptions = {}) => {
   const scope = Effect.runSync(Scope.make())
   try {
     const context = await Effect.runPromise(
-      Layer.buildWithScope(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(demo)), scope)
+      Layer.buildWithScope(HttpTransport.layer({ port: 0, ...options }).pipe(Layer.provide(demo)), scope)
     )
     const url = Effect.runSync(Effect.provide(HttpTransport.url, context))
     await body(url)
@@ -115,6 +121,15 @@ describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-
     })
   }, 60_000)
 
+  it("SSE keep-alive comments on the streams (every 40 ms) while the user takes 150 ms per form: the calls complete", async () => {
+    await withHttpDemo(async (url) => {
+      const client = v1(150)
+      await client.connect(new V1Http(new URL(url)))
+      await driveDemo(client)
+      await client.close()
+    }, { sseKeepAlive: "40 millis" })
+  }, 60_000)
+
   it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
     const client = v1()
     await client.connect(new V1Stdio(stdioParams))
@@ -132,6 +147,15 @@ describe("the official v2 client (@modelcontextprotocol/client 2.x, default mode
       await driveDemo(client)
       await client.close()
     })
+  }, 60_000)
+
+  it("SSE keep-alive comments on the streams (every 40 ms) while the user takes 150 ms per form: the calls complete", async () => {
+    await withHttpDemo(async (url) => {
+      const client = v2(150)
+      await client.connect(new V2Http(new URL(url)))
+      await driveDemo(client)
+      await client.close()
+    }, { sseKeepAlive: "40 millis" })
   }, 60_000)
 
   it("drives every asking tool, prompt and resource of the demo over stdio", async () => {

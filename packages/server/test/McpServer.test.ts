@@ -240,6 +240,34 @@ describe("McpServer dispatch", () => {
       expect(messages[1].params._meta["io.modelcontextprotocol/subscriptionId"]).toBeDefined()
     }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
 
+  it.effect("subscriptions/listen refuses a missing or malformed notifications filter with -32602, ignores unknown opt-ins", () =>
+    Effect.gen(function*() {
+      const missing = error(yield* handle(request("subscriptions/listen", {})), -32602, 400)
+      expect(missing.message).toContain("needs params.notifications")
+      for (
+        const notifications of [
+          "all",
+          null,
+          [],
+          { toolsListChanged: "yes" },
+          { resourceSubscriptions: "file:///a" },
+          { resourceSubscriptions: [1] },
+          { taskIds: [42] }
+        ]
+      ) {
+        const refused = error(yield* handle(request("subscriptions/listen", { notifications })), -32602, 400)
+        expect(refused.message).toContain("Invalid params.notifications")
+      }
+      const reply = yield* handle(
+        request("subscriptions/listen", { notifications: { promptsListChanged: true, laterRevisionOptIn: true } })
+      )
+      expect(reply._tag).toBe("Stream")
+      if (reply._tag !== "Stream") return
+      const [ack] = Array.from(yield* reply.messages.pipe(Stream.take(1), Stream.runCollect)) as Array<any>
+      validateWire("SubscriptionsAcknowledgedNotification", ack)
+      expect(ack.params.notifications).toEqual({ promptsListChanged: true })
+    }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
+
   // Regression: Prompt.make without `arguments` (the default) threw at definition time, because Effect
   // renders the empty struct's JSON Schema as "any non-nullish value" rather than as an object.
   it.effect("a prompt without arguments is listed with no arguments and can be got", () =>

@@ -8,20 +8,26 @@
  * | a JSON-RPC response (the answer to a server-to-client request)  | legacy |
  * | `params._meta["io.modelcontextprotocol/protocolVersion"]` set   | modern |
  * | `initialize` without such a claim                              | legacy |
- * | no such claim, `MCP-Protocol-Version` absent or before 2026-07-28 | legacy (an unsupported one gets 400) |
- * | no such claim, `MCP-Protocol-Version` 2026-07-28 or later         | modern (which answers -32602 naming the missing keys) |
+ * | no such claim, `MCP-Protocol-Version` absent, before 2026-07-28 or not a date | legacy (an unsupported one gets 400) |
+ * | no such claim, `MCP-Protocol-Version` a date, 2026-07-28 or later  | modern (which answers -32602 naming the missing keys) |
  * | anything that is not one JSON-RPC object (batches included)     | modern (which answers its error) |
  *
  * `initialize` without a claim is legacy (and is refused with -32020 when
  * the header names a modern version); with a claim it is modern, which
- * answers -32601. `Mcp-Session-Id` plays no part. Versions are dates, so
- * "2026-07-28 or later" is a string comparison.
+ * answers -32601. `Mcp-Session-Id` plays no part. Versions are dates
+ * (`YYYY-MM-DD`), so "2026-07-28 or later" is a string comparison; a header
+ * that is not one (`garbage`) would compare after every date, so it is
+ * legacy, which answers 400 "Unsupported protocol version" as 2025-11-25
+ * requires.
  * Source: 2026-07-28 basic/versioning, basic/transports (backward
  * compatibility); the spec digest legacy-2025-11-25.md D1, D2.
  */
 import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol"
 import type { Incoming } from "../Transport.ts"
 import { isRecord } from "./errors.ts"
+
+/** The shape of a protocol version: a date. */
+const VERSION_DATE = /^\d{4}-\d{2}-\d{2}$/
 
 /** `"modern"`: the 2026-07-28 stateless wire; `"legacy"`: 2025-11-25 and older (initialize, sessions). */
 export type Era = "modern" | "legacy"
@@ -38,5 +44,5 @@ export const classify = (incoming: Incoming): Era => {
   if (isRecord(params) && isRecord(params._meta) && MetaKey.protocolVersion in params._meta) return "modern"
   if (message.method === "initialize") return "legacy"
   const header = incoming.headers?.("mcp-protocol-version")
-  return header === undefined || header < PROTOCOL_VERSION ? "legacy" : "modern"
+  return header === undefined || header < PROTOCOL_VERSION || !VERSION_DATE.test(header) ? "legacy" : "modern"
 }

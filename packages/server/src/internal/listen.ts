@@ -3,15 +3,19 @@
  * list-changed notifications, filtered by what the client asked for, and the
  * Tasks extension's `notifications/tasks` for the tasks named in
  * `notifications.taskIds` (which needs the request's declaration: -32021).
+ * A filter that is missing or of the wrong shape (`notifications` not an
+ * object, a flag that is not a boolean, `resourceSubscriptions` or `taskIds`
+ * not an array of strings) is -32602 Invalid params; unknown keys are
+ * ignored (a later revision's opt-ins).
  * Gotcha: the 2025-11-25 wire sends the same notifications on a session's
  * GET stream instead (`legacy/dispatch.ts`).
  * Source: MCP 2026-07-28, basic/patterns/subscriptions.
  */
-import { type PubSub, Stream } from "effect"
-import { declaresTasks, McpError, MetaKey, tasksRequiredCapabilities } from "@mrtr/protocol"
+import { Exit, type PubSub, Schema, Stream } from "effect"
+import { declaresTasks, McpError, MetaKey, SubscriptionFilter, tasksRequiredCapabilities } from "@mrtr/protocol"
 import type { Reply, WireMessage } from "../Transport.ts"
 import type { Parsed } from "./envelope.ts"
-import { errorReply, isRecord } from "./errors.ts"
+import { errorReply } from "./errors.ts"
 import type { ListChanged } from "./registry.ts"
 
 /** The `notifications/tasks` of the tasks `taskIds` that `principal` may see, tagged with `meta`. */
@@ -20,6 +24,12 @@ export type TaskNotifications = (
   principal: string | undefined,
   meta: Record<string, unknown>
 ) => Stream.Stream<Record<string, unknown>>
+
+/** `SubscriptionFilter` with the Tasks extension's `taskIds`. */
+const decodeFilter = Schema.decodeUnknownExit(Schema.Struct({
+  ...SubscriptionFilter.fields,
+  taskIds: Schema.optionalKey(Schema.Array(Schema.String))
+}))
 
 /**
  * Answers `subscriptions/listen`: the acknowledgement (with the filter the
@@ -33,13 +43,25 @@ export const listen = (
   principal?: string | undefined,
   taskNotifications?: TaskNotifications | undefined
 ): Reply => {
-  const filter = isRecord(parsed.params.notifications) ? parsed.params.notifications : {}
+  const notifications = parsed.params.notifications
+  const decoded = decodeFilter(notifications)
+  if (Exit.isFailure(decoded)) {
+    return errorReply(
+      parsed.id,
+      McpError.invalidParams(
+        notifications === undefined
+          ? "subscriptions/listen needs params.notifications (the notification types to receive)"
+          : "Invalid params.notifications: flags must be booleans, resourceSubscriptions and taskIds arrays of strings"
+      )
+    )
+  }
+  const filter: Record<string, unknown> = decoded.value
   const honoured: Record<string, unknown> = {}
   for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]) {
     if (filter[key] === true) honoured[key] = true
   }
   const subscription = { [MetaKey.subscriptionId]: parsed.id }
-  const taskIds = Array.isArray(filter.taskIds) ? filter.taskIds.filter((id): id is string => typeof id === "string") : []
+  const taskIds = decoded.value.taskIds ?? []
   if (filter.taskIds !== undefined) {
     if (!declaresTasks(parsed.clientCapabilities)) {
       return errorReply(parsed.id, McpError.missingRequiredClientCapability(tasksRequiredCapabilities))

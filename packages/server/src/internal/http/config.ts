@@ -33,4 +33,21 @@ export interface Config {
   readonly ownsServer: boolean
   /** How long the body of an `Upgrade` offer may take to arrive (Node's own timeouts no longer cover it). */
   readonly upgradeBodyTimeoutMillis: number
+  /** The silence after which an SSE answer gets a `: keep-alive` comment (`undefined`: never). */
+  readonly sseKeepAliveMillis: number | undefined
+}
+
+/**
+ * How one request's SSE answer is written: the keep-alive interval and the
+ * Node response to write the comments to (absent off Node: no keep-alive).
+ */
+export interface Sse {
+  readonly keepAliveMillis: number | undefined
+  readonly response?: {
+    readonly headersSent: boolean
+    readonly writableEnded: boolean
+    readonly destroyed: boolean
+    readonly writableNeedDrain: boolean
+    write(chunk: string): boolean
+  } | undefined
 }

@@ -14,13 +14,15 @@
  *
  * @internal
  */
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Effect } from "effect"
 import { type Headers, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { IncomingMessage } from "node:http"
 import type { Authentication, ResourceServer } from "../../Authorization.ts"
 import type { Handler, Incoming } from "../../Transport.ts"
 import * as JsonBudget from "../jsonBudget.ts"
 import { ErrorCode, requestIdOf } from "../jsonRpc.ts"
-import type { Config } from "./config.ts"
+import type { Config, Sse } from "./config.ts"
 import { hostAllowed, originAllowed } from "./hostGuard.ts"
 import { acceptsEventStream, LARGE_BODY_BYTES, mediaType, readBody, tooLarge } from "./requestBody.ts"
 import { errorResponse, internalErrorReply, toResponse } from "./responses.ts"
@@ -79,7 +81,7 @@ const handleAuthorized = (
     // A 2025-11-25 session's stream (GET) or its end (DELETE); everything else, and any
     // GET or DELETE without a session, is not served here.
     if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
-      const sse = acceptsEventStream(headers["accept"])
+      const sse = acceptsEventStream(headers["accept"]) ? sseOf(config, request) : undefined
       // With authorization on, the session is the authenticated caller's (its principal binds it).
       if (authentication !== undefined) {
         return dispatch(handler, headers, undefined, authentication.auth.principal, sse, request.method, authentication.auth)
@@ -126,7 +128,7 @@ const handleAuthorized = (
         } catch {
           return Effect.succeed(errorResponse(400, PARSE_ERROR, "Parse error"))
         }
-        const sse = !config.jsonResponse && acceptsEventStream(headers["accept"])
+        const sse = !config.jsonResponse && acceptsEventStream(headers["accept"]) ? sseOf(config, request) : undefined
         if (authorization !== undefined && authentication !== undefined) {
           const denied = authorization.authorize(authentication, handler.requiredScopes?.(message) ?? [])
           if (denied !== undefined) return Effect.succeed(denied)
@@ -144,13 +146,19 @@ const handleAuthorized = (
 }
 
 
+/** How this request's SSE answer is written: the keep-alive goes to its Node response (none off Node). */
+const sseOf = (config: Config, request: HttpServerRequest.HttpServerRequest): Sse =>
+  config.sseKeepAliveMillis !== undefined && request.source instanceof IncomingMessage
+    ? { keepAliveMillis: config.sseKeepAliveMillis, response: NodeHttpServerRequest.toServerResponse(request) }
+    : { keepAliveMillis: undefined }
+
 /** Hands a parsed message to the dispatcher and turns its reply into the HTTP response. */
 const dispatch = (
   handler: Handler,
   headers: Headers.Headers,
   message: unknown,
   principal: string | undefined,
-  sse: boolean,
+  sse: Sse | undefined,
   httpMethod: "POST" | "GET" | "DELETE" = "POST",
   auth?: Incoming["auth"]
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
@@ -158,7 +166,7 @@ const dispatch = (
     message,
     headers: (name) => headers[name.toLowerCase()],
     principal,
-    canStream: sse,
+    canStream: sse !== undefined,
     ...(httpMethod === "POST" ? {} : { httpMethod }),
     ...(auth === undefined ? {} : { auth })
   }

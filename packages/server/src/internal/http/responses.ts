@@ -8,7 +8,14 @@
  *
  * Gotchas: a message that cannot be serialized answers -32603 with HTTP 200;
  * SSE events are written by hand with `event: message` (what the MCP SDKs
- * send; `effect/encoding/Sse` leaves the default type out).
+ * send; `effect/encoding/Sse` leaves the default type out). An SSE answer on
+ * a Node response silent for `keepAliveMillis` gets a `: keep-alive` comment
+ * line (ignored by SSE parsers), written straight to the Node response
+ * between two events (effect writes each batch of whole events in one
+ * `write`), so that proxies and load balancers with an idle timeout (nginx's
+ * `proxy_read_timeout` is 60 s by default) do not cut a stream that waits
+ * for a person or for notifications; a web handler (`toWebHandler`) gets
+ * none.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP); `HttpStatus`.
  *
@@ -19,6 +26,7 @@ import { HttpServerResponse } from "effect/http"
 import * as HttpStatus from "../../HttpStatus.ts"
 import type { Reply, WireMessage } from "../../Transport.ts"
 import { ErrorCode, errorJson, type RequestId } from "../jsonRpc.ts"
+import type { Sse } from "./config.ts"
 
 const INTERNAL_ERROR = ErrorCode.InternalError
 
@@ -71,11 +79,84 @@ const sseEvent = (json: string, eventId?: string | undefined): Uint8Array =>
     eventId === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${eventId}\nevent: message\ndata: ${json}\n\n`
   )
 
-/** The HTTP response of a dispatcher's `reply` to the request `id`, as SSE when `sse` (see the module header). */
+/** An SSE comment: no event, only bytes on a quiet connection. */
+const KEEP_ALIVE = ": keep-alive\n\n"
+
+/** The part of a Node `ServerResponse` (HTTP/1 or HTTP/2) the keep-alive writes to. */
+interface Writable {
+  readonly headersSent: boolean
+  readonly writableEnded: boolean
+  readonly destroyed: boolean
+  readonly writableNeedDrain: boolean
+  write(chunk: string): boolean
+}
+
+/** An open SSE answer: its response, when it last wrote an event (epoch ms), its keep-alive interval. */
+interface Open {
+  readonly response: Writable
+  last: number
+  readonly millis: number
+}
+
+const unwatch = (open: Open) => void sweeps.get(open.millis)?.open.delete(open)
+
+/**
+ * The open SSE answers by keep-alive interval, each set swept by one unref'd
+ * timer every half interval (so no answer stays silent for more than 1.5
+ * intervals); a timer stops when its set is empty. One timer per interval
+ * rather than one per stream: a stream with its own timer and a merged
+ * comment stream cost about as much CPU as the rest of a 2025-11-25 round.
+ */
+const sweeps = new Map<number, { readonly open: Set<Open>; timer: ReturnType<typeof setInterval> | undefined }>()
+
+const sweep = (millis: number) => {
+  const entry = sweeps.get(millis)!
+  const now = Date.now()
+  for (const open of entry.open) {
+    const response = open.response
+    // An answer that ended without its final event (the client went away) leaves here.
+    if (response.writableEnded || response.destroyed) {
+      entry.open.delete(open)
+      continue
+    }
+    if (now - open.last < millis) continue
+    open.last = now
+    // Between two writes of whole events, after the head, never into a full buffer.
+    if (response.headersSent && !response.writableNeedDrain) {
+      response.write(KEEP_ALIVE)
+    }
+  }
+  if (entry.open.size === 0 && entry.timer !== undefined) {
+    clearInterval(entry.timer)
+    entry.timer = undefined
+  }
+}
+
+/**
+ * Watches `response` for silences of `millis`; returns its entry, whose
+ * `last` the caller updates, and which it ends with `unwatch` after the
+ * final event (an answer cut short is dropped by the next sweep).
+ */
+const watch = (response: Writable, millis: number): Open => {
+  let entry = sweeps.get(millis)
+  if (entry === undefined) {
+    entry = { open: new Set(), timer: undefined }
+    sweeps.set(millis, entry)
+  }
+  const open: Open = { response, last: Date.now(), millis }
+  entry.open.add(open)
+  if (entry.timer === undefined) {
+    entry.timer = setInterval(() => sweep(millis), Math.max(1, Math.floor(millis / 2)))
+    entry.timer.unref?.()
+  }
+  return open
+}
+
+/** The HTTP response of a dispatcher's `reply` to the request `id`, as SSE when `sse` is given (see the module header). */
 export const toResponse = (
   reply: Reply,
   id: RequestId | undefined,
-  sse: boolean
+  sse: Sse | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   switch (reply._tag) {
     case "Accepted":
@@ -87,15 +168,26 @@ export const toResponse = (
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))
-      if (sse) {
+      if (sse !== undefined) {
         const events = reply.events
+        const open = sse.keepAliveMillis === undefined || sse.response === undefined
+          ? undefined
+          : watch(sse.response, sse.keepAliveMillis)
+        const final = isFinalFor(id)
+        const event = (m: WireMessage, eventId?: string | undefined) => {
+          if (open !== undefined) {
+            open.last = Date.now()
+            if (final(m)) unwatch(open)
+          }
+          return sseEvent(encodeMessage(m, id).body, eventId)
+        }
         const body = events === undefined
-          ? Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body))
+          ? Stream.map(messages, (m) => event(m))
           : Stream.concat(
             events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(
               `id: ${events.prime}\n${events.retryMs === undefined ? "" : `retry: ${events.retryMs}\n`}data: \n\n`
             )),
-            Stream.map(messages, (m) => sseEvent(encodeMessage(m, id).body, events.idOf(m)))
+            Stream.map(messages, (m) => event(m, events.idOf(m)))
           )
         return Effect.succeed(HttpServerResponse.stream(
           body,
