@@ -106,6 +106,15 @@ export interface Request {
    */
   readonly journal?: Journal.Journal | undefined
   /**
+   * `false`: an `InputRequired` outcome carries no `requestState` (its result
+   * is `{ resultType, inputRequests }`), for a caller that keeps the
+   * outcome's `journal` itself and passes it back as `journal` (a task's
+   * `TaskStore`, the 2025-11-25 shim's next round in process): nothing is
+   * sealed, so nothing needs unsealing (no AEAD, no expiry, no single-use
+   * redemption). The journal's size is checked all the same. Default `true`.
+   */
+  readonly seal?: boolean | undefined
+  /**
    * Whether `Task.detach` ends the round with a `Detached` outcome (a
    * task-eligible `tools/call` whose request declared the Tasks extension).
    * Otherwise `Task.detach` does nothing and the handler runs on.
@@ -120,8 +129,9 @@ export interface Request {
  *   so a server knows whether the result answers a retry);
  * - `InputRequired`: the handler is suspended; `result` is the
  *   `InputRequiredResult` to send (`resultType: "input_required"`, non-empty
- *   `inputRequests`, sealed `requestState`); `journal` is the same journal
- *   unsealed (what a task keeps in its `TaskStore`).
+ *   `inputRequests`, sealed `requestState` unless the request said
+ *   `seal: false`); `journal` is the same journal unsealed (what a task keeps
+ *   in its `TaskStore`).
  * - `Detached`: the handler reached `Task.detach` in a request run with
  *   `detach: true`; `journal` holds the answers and steps so far, from which
  *   the task replays the handler (SEP-2663, composition with MRTR).
@@ -538,6 +548,14 @@ const runRound = <A, E, R>(
     const next = nextJournal(round, pending, waited)
     const wire = JournalWire.encode(next)
     const json = JSON.stringify(wire)
+    if (request.seal === false) {
+      return Effect.as(checkSize(json), {
+        _tag: "InputRequired",
+        result: makeInputRequiredResult({ inputRequests }),
+        round,
+        journal: next
+      } satisfies Outcome<A>)
+    }
     return Effect.flatMap(checkSize(json), () =>
       Effect.map(codec.seal(new JournalWire.EncodedJson(wire, json), binding), (requestState): Outcome<A> => ({
         _tag: "InputRequired",

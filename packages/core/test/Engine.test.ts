@@ -526,6 +526,38 @@ describe("Engine.run", () => {
       expect(error.message).toMatch(/exceeds the cap of 1024 bytes/)
     }))
 
+  it.effect("seal: false: no requestState, the journal carries the conversation round to round; caps still hold", () =>
+    Effect.gen(function*() {
+      const two = Effect.gen(function*() {
+        const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Name })
+        const { color } = yield* Elicitation.form({ key: "color", message: "Color?", schema: Color })
+        return `${name} likes ${color}`
+      })
+      const first = yield* round(two, { seal: false })
+      const firstResult = expectInputRequired(first)
+      expect(firstResult.requestState).toBeUndefined()
+      expect(Object.keys(firstResult.inputRequests ?? {})).toEqual(["name"])
+      if (first._tag !== "InputRequired") return
+      const second = yield* round(two, { seal: false, journal: first.journal, inputResponses: { name: accept({ name: "Ada" }) } })
+      const secondResult = expectInputRequired(second)
+      expect(secondResult.requestState).toBeUndefined()
+      expect(Object.keys(secondResult.inputRequests ?? {})).toEqual(["color"])
+      if (second._tag !== "InputRequired") return
+      expect(expectComplete(yield* round(two, { seal: false, journal: second.journal, inputResponses: { color: accept({ color: "red" }) } })))
+        .toBe("Ada likes red")
+      // the same journal, sealed, is what a sealing round would have sent
+      const sealed = expectInputRequired(yield* round(two, { journal: first.journal, inputResponses: { name: accept({ name: "Ada" }) } }))
+      expect(typeof sealed.requestState).toBe("string")
+      const big = Effect.gen(function*() {
+        yield* Mrtr.step("blob", Effect.succeed("x".repeat(5000)), Schema.String)
+        return yield* Elicitation.form({ key: "q", message: "Q", schema: Name })
+      })
+      const error = yield* Effect.flip(
+        Effect.provideService(round(big, { seal: false }), Engine.Limits, { maxRounds: 16, maxJournalBytes: 1024 })
+      )
+      expect(error).toBeInstanceOf(JournalTooLarge)
+    }))
+
   it.effect("a forged or foreign requestState is rejected before the handler runs", () =>
     Effect.gen(function*() {
       let ran = 0

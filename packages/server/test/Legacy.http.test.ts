@@ -461,13 +461,27 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
-  it("answers that come after the sealed state expired (a ttl shorter than inputTimeout) get a clear input_expired, not the frozen -32602", async () => {
+  it("the rounds run from the journal in process: neither the codec's ttl nor a single-use guard that cannot answer stops a call", async () => {
+    // A ttl far shorter than the time the user takes, and single use on through a guard that is always unavailable
+    // (a Redis down): the state of a 2025-11-25 call never leaves the server, so nothing is sealed or redeemed.
+    let redemptions = 0
+    const unavailable = Layer.succeed(RequestState.ReplayGuard, RequestState.ReplayGuard.of({
+      redeem: () => {
+        redemptions++
+        return Effect.fail(new RequestState.ReplayGuardUnavailable({ store: "test", reason: "down" }))
+      }
+    }))
     const layer = McpServer.tools(greet).pipe(
       Layer.provideMerge(McpServer.layer({
         name: "short-ttl",
         version: "1",
-        requestState: { keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes }))), ttl: "200 millis" }
+        requestState: {
+          keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes }))),
+          ttl: "200 millis",
+          singleUse: true
+        }
       })),
+      Layer.provide(unavailable),
       Layer.orDie
     )
     await withLayer(layer, async (url) => {
@@ -477,8 +491,23 @@ describe("the legacy shim on Streamable HTTP", () => {
       await new Promise((resolve) => setTimeout(resolve, 500))
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
       const done = await events.message()
-      legacy("JSONRPCErrorResponse", done)
-      expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_expired" } })
+      legacy("JSONRPCResultResponse", done)
+      expect(done.result.content[0].text).toBe("Hi, Ada!")
+      expect(redemptions).toBe(0)
+      // the same server's 2026-07-28 retries still go through the guard (and are refused while it is down)
+      const first = await (await post(url, modernRequest("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "greet"
+      })).json() as any
+      const retry = await (await post(url, modernRequest("tools/call", {
+        name: "greet",
+        arguments: { greeting: "Hi" },
+        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+        requestState: first.result.requestState
+      }), { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "greet" })).json() as any
+      expect(retry.error.code).toBe(-32603)
+      expect(redemptions).toBe(1)
     })
   })
 

@@ -162,7 +162,9 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
       principal: call.principal,
       clientCapabilities: call.clientCapabilities,
       journal: record.journal,
-      inputResponses: record.answers as InputResponses
+      inputResponses: record.answers as InputResponses,
+      // the store keeps the journal: nothing to seal
+      seal: false
     }).pipe(
       Effect.provideService(McpRequest, requestContext(taskId, call)),
       Effect.scoped

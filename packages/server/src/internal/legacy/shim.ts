@@ -9,8 +9,10 @@
  * `roots/list`, each with its own JSON-RPC id) on the request's own stream
  * (its SSE stream on HTTP, stdout on stdio); their answers become the next
  * round's `inputResponses` (that round's answers only) and the engine runs
- * the next round in process, with the state it sealed, until the handler
- * completes or `maxRounds` is reached. Keys, digests, decoding, capability
+ * the next round in process, from the journal of the round before (nothing
+ * is sealed: the state never leaves the server, so `MRTR_REQUEST_STATE_TTL`
+ * and single use play no part), until the handler completes or `maxRounds`
+ * is reached. Keys, digests, decoding, capability
  * checks (against the capabilities of `initialize`) and bounds are the
  * engine's, so a decline, a cancel, a wrong-kind or a malformed answer
  * behaves as on 2026-07-28 (typed failure, or the question asked again).
@@ -28,8 +30,7 @@
  * the session → `too_many_pending_inputs`; a leg unanswered after
  * `legTimeoutMs` → `input_timeout` (the leg is cancelled with
  * `notifications/cancelled`); a JSON-RPC error as a leg's answer →
- * `input_failed`; answers arriving after the sealed state's expiry (a `ttl`
- * shorter than `legTimeoutMs`) → `input_expired`; on a shared directory, the
+ * `input_failed`; on a shared directory, the
  * session's record gone while a leg waits (a Redis that lost its keys) →
  * `session_lost`. The first failure abandons
  * the round's other legs.
@@ -40,7 +41,7 @@
  */
 import { Deferred, Effect, Metric } from "effect"
 import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
-import { Engine, RequestState } from "@mrtr/core"
+import { Engine, type Journal } from "@mrtr/core"
 import * as Observability from "../../Observability.ts"
 import type { WireMessage } from "../../Transport.ts"
 import type { Call } from "../registry.ts"
@@ -156,7 +157,7 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
     })
 
   const round = (
-    requestState: string | undefined,
+    journal: Journal.Journal | undefined,
     inputResponses: InputResponses | undefined
   ): Effect.Effect<Record<string, unknown>, unknown, any> =>
     Effect.flatMap(
@@ -168,21 +169,10 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
         principal: context.principal,
         clientCapabilities: context.session?.clientCapabilities ?? {},
         inputResponses,
-        requestState,
+        journal,
+        seal: false,
         inProcess: true
-      }).pipe(
-        // The state sealed for the next round is the server's own; it only fails when it expired
-        // while the client took its time: say so, rather than the frozen "Invalid requestState".
-        Effect.catchIf(
-          (error) => requestState !== undefined && error instanceof RequestState.InvalidRequestState,
-          () =>
-            Effect.fail(failure(
-              ErrorCode.InternalError,
-              "The client's answers came after the conversation's requestState expired: make MRTR_REQUEST_STATE_TTL (or the codec's ttl) longer than inputTimeout",
-              { reason: "input_expired" }
-            ))
-        )
-      ),
+      }),
       (outcome) => {
         if (outcome._tag === "Complete") return Effect.as(completeUrlElicitations(new Set()), outcome.value)
         // Run without `detach`, so `Task.detach` does nothing here: a 2025-11-25 call never becomes a task.
@@ -207,7 +197,7 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
           // One watch of the session's record per round: when it wins, the legs are interrupted (and cancelled).
           Effect.andThen(context.sessionLost === undefined ? legs : Effect.raceFirst(legs, context.sessionLost)),
           Effect.flatMap((answers) =>
-            round(outcome.result.requestState, Object.fromEntries(answers) as unknown as InputResponses)
+            round(outcome.journal, Object.fromEntries(answers) as unknown as InputResponses)
           )
         )
       }
