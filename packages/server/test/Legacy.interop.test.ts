@@ -105,6 +105,38 @@ const withHttpDemo = async (body: (url: string) => Promise<void>, options: HttpT
   }
 }
 
+/**
+ * The demo with keep-alive comments every 40 ms, driven by the client `connect` returns (connected with the given
+ * `fetch`, which counts the comments on the SSE answers it hands on): the calls complete, and comments were sent.
+ */
+const withKeepAlive = (
+  connect: (url: URL, fetch: typeof globalThis.fetch) => Promise<Parameters<typeof driveDemo>[0] & { close(): Promise<void> }>
+) =>
+  withHttpDemo(async (url) => {
+    let comments = 0
+    const counting: typeof globalThis.fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      if (response.body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+        return response
+      }
+      const [mine, theirs] = response.body.tee()
+      // (a stream the client aborts, its GET stream on close, ends this copy with an AbortError too)
+      void (async () => {
+        const reader = mine.pipeThrough(new TextDecoderStream()).getReader()
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done) return
+          comments += (value.match(/^: keep-alive$/gm) ?? []).length
+        }
+      })().catch(() => undefined)
+      return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers })
+    }
+    const client = await connect(new URL(url), counting)
+    await driveDemo(client)
+    await client.close()
+    expect(comments).toBeGreaterThan(0)
+  }, { sseKeepAlive: "40 millis" })
+
 const stdioParams = { command: process.execPath, args: [...sourceNodeArgs, STDIO_ENTRY], cwd: ROOT, stderr: "pipe" as const }
 
 describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-25 wire", () => {
@@ -122,12 +154,11 @@ describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-
   }, 60_000)
 
   it("SSE keep-alive comments on the streams (every 40 ms) while the user takes 150 ms per form: the calls complete", async () => {
-    await withHttpDemo(async (url) => {
+    await withKeepAlive(async (url, fetch) => {
       const client = v1(150)
-      await client.connect(new V1Http(new URL(url)))
-      await driveDemo(client)
-      await client.close()
-    }, { sseKeepAlive: "40 millis" })
+      await client.connect(new V1Http(url, { fetch }))
+      return client
+    })
   }, 60_000)
 
   it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
@@ -150,12 +181,11 @@ describe("the official v2 client (@modelcontextprotocol/client 2.x, default mode
   }, 60_000)
 
   it("SSE keep-alive comments on the streams (every 40 ms) while the user takes 150 ms per form: the calls complete", async () => {
-    await withHttpDemo(async (url) => {
+    await withKeepAlive(async (url, fetch) => {
       const client = v2(150)
-      await client.connect(new V2Http(new URL(url)))
-      await driveDemo(client)
-      await client.close()
-    }, { sseKeepAlive: "40 millis" })
+      await client.connect(new V2Http(url, { fetch }))
+      return client
+    })
   }, 60_000)
 
   it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
