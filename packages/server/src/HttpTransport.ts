@@ -125,8 +125,11 @@ import { handleWith } from "./internal/http/requestPath.ts"
  *   no stream stays silent for 30 s, under the 60 s of nginx's
  *   `proxy_read_timeout` and of common load balancers) or `false` for none.
  *   Written on `node:http` (HTTP/1.1) responses; `toWebHandler` and HTTP/2
- *   get none. Invalid values (not a positive, finite duration) throw an
- *   `Error` when the options are resolved.
+ *   get none. Invalid values (not a positive duration of at most 2^31 - 1
+ *   ms, about 24 days) throw an `Error` when the options are resolved. SSE
+ *   answers carry `Cache-Control: no-cache, no-transform`, so compression
+ *   middleware (effect's `HttpMiddleware.compression`) leaves them alone; a
+ *   response encoded all the same gets no comments.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. For OAuth bearer
@@ -550,14 +553,19 @@ export const toWebHandler = <E>(
 /** The options checked and parsed once (`Config`); a bad value throws an `Error` here, before anything is served. */
 /** The default silence before an SSE keep-alive comment (`EndpointOptions.sseKeepAlive`). */
 const DEFAULT_SSE_KEEP_ALIVE_MILLIS = 15_000
+/** The longest delay of a Node timer. */
+const MAX_TIMER_MILLIS = 2 ** 31 - 1
 
 const keepAliveMillis = (option: EndpointOptions["sseKeepAlive"]): number | undefined => {
   if (option === false) return undefined
   if (option === undefined) return DEFAULT_SSE_KEEP_ALIVE_MILLIS
   const duration = Duration.fromInput(option)
   const millis = Option.isSome(duration) ? Duration.toMillis(duration.value) : Number.NaN
-  if (!(millis >= 1) || !Number.isFinite(millis)) {
-    throw new Error(`HttpTransport: sseKeepAlive must be a positive, finite duration or false, got ${String(option)}`)
+  // The sweeper's timer runs every half interval; Node's timers hold at most 2^31 - 1 ms.
+  if (!(millis >= 1) || !(millis <= MAX_TIMER_MILLIS)) {
+    throw new Error(
+      `HttpTransport: sseKeepAlive must be a positive, finite duration of at most ${MAX_TIMER_MILLIS} ms (about 24 days) or false, got ${String(option)}`
+    )
   }
   return Math.round(millis)
 }

@@ -7,13 +7,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
 import { NodeHttpServer } from "@effect/platform-node"
-import { HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
+import { HttpMiddleware, HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
 import * as Http from "node:http"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { McpHandler } from "../src/McpHandler.ts"
+import { watchedCount } from "../src/internal/http/responses.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "../src/Transport.ts"
 
 // -----------------------------------------------------------------------------
@@ -295,12 +296,50 @@ describe("HttpTransport", () => {
       // the default (15 s) sends nothing on a stream that speaks in time
       const byDefault = yield* post(yield* startServer(), { jsonrpc: "2.0", id: 6, method: "slow", params: {} })
       assert.strictEqual(parseSse(byDefault.body).length, 2)
-      for (const invalid of [0, -1, "forever", Number.POSITIVE_INFINITY]) {
+      for (const invalid of [0, -1, "forever", Number.POSITIVE_INFINITY, "60 days"]) {
         assert.throws(
           () => HttpTransport.handleRequest({ sseKeepAlive: invalid as any }),
-          /sseKeepAlive must be a positive, finite duration or false/
+          /sseKeepAlive must be a positive, finite duration of at most 2147483647 ms/
         )
       }
+      assert.strictEqual(String(res.headers["cache-control"]), "no-cache, no-transform")
+    }))
+
+  it.live("SSE keep-alive: a stream the client abandons stops being watched at once, whatever the interval", () =>
+    Effect.gen(function*() {
+      const url = yield* startServer({ sseKeepAlive: "10 minutes" })
+      const before = watchedCount()
+      // 20 clients open a stream that never ends and go away while it waits
+      yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => i), (i) =>
+        post(url, { jsonrpc: "2.0", id: 100 + i, method: "hang", params: {} }).pipe(
+          Effect.timeout("150 millis"),
+          Effect.ignore
+        ), { concurrency: "unbounded" })
+      yield* Effect.sleep("200 millis")
+      assert.strictEqual(watchedCount(), before)
+    }))
+
+  it.live("SSE keep-alive behind compression middleware: the stream is not encoded (no-transform) and stays parseable", () =>
+    Effect.gen(function*() {
+      const app = Layer.mergeAll(
+        HttpTransport.routes({ sseKeepAlive: "50 millis" }),
+        HttpRouter.middleware(HttpMiddleware.compression(), { global: true })
+      ).pipe(Layer.provide(Layer.succeed(McpHandler, makeHandler())))
+      const context = yield* Layer.build(
+        HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+          Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port: 0, host: "127.0.0.1" }))
+        )
+      )
+      const url = new URL(`${HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)}/mcp`)
+      const res = yield* post(url, { jsonrpc: "2.0", id: 7, method: "slow", params: {} }, { "accept-encoding": "gzip" })
+      assert.strictEqual(res.status, 200)
+      assert.isUndefined(res.headers["content-encoding"])
+      const blocks = res.body.split("\n\n").filter((block) => block !== "")
+      assert.isAtLeast(blocks.filter((block) => block === ": keep-alive").length, 2, res.body)
+      assert.strictEqual(parseSse(blocks.filter((block) => !block.startsWith(":")).join("\n\n")).length, 2)
+      // a large JSON answer is compressed: the middleware is at work
+      const json = yield* post(url, { ...echo(8), params: { name: "echo", pad: "x".repeat(4096) } }, { "accept-encoding": "gzip" })
+      assert.strictEqual(json.headers["content-encoding"], "gzip")
     }))
 
   it.live("no SSE for a client whose Accept lacks text/event-stream: the final response comes as JSON", () =>

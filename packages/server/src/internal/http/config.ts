@@ -49,5 +49,6 @@ export interface Sse {
     readonly destroyed: boolean
     readonly writableNeedDrain: boolean
     write(chunk: string): boolean
+    getHeader(name: string): unknown
   } | undefined
 }

@@ -89,6 +89,7 @@ interface Writable {
   readonly destroyed: boolean
   readonly writableNeedDrain: boolean
   write(chunk: string): boolean
+  getHeader(name: string): unknown
 }
 
 /** An open SSE answer: its response, when it last wrote an event (epoch ms), its keep-alive interval. */
@@ -121,8 +122,9 @@ const sweep = (millis: number) => {
     }
     if (now - open.last < millis) continue
     open.last = now
-    // Between two writes of whole events, after the head, never into a full buffer.
-    if (response.headersSent && !response.writableNeedDrain) {
+    // Between two writes of whole events, after the head, never into a full buffer, never into an encoded body
+    // (a compressor that ignored `no-transform`: plain bytes in it would corrupt the stream).
+    if (response.headersSent && !response.writableNeedDrain && response.getHeader("content-encoding") === undefined) {
       response.write(KEEP_ALIVE)
     }
   }
@@ -132,10 +134,17 @@ const sweep = (millis: number) => {
   }
 }
 
+/** How many SSE answers the keep-alive watches, for every interval (for tests). */
+export const watchedCount = (): number => {
+  let count = 0
+  for (const entry of sweeps.values()) count += entry.open.size
+  return count
+}
+
 /**
  * Watches `response` for silences of `millis`; returns its entry, whose
- * `last` the caller updates, and which it ends with `unwatch` after the
- * final event (an answer cut short is dropped by the next sweep).
+ * `last` the caller updates, and which it ends with `unwatch` when the body
+ * ends, however it ends (a sweep also drops an ended or destroyed response).
  */
 const watch = (response: Writable, millis: number): Open => {
   let entry = sweeps.get(millis)
@@ -173,15 +182,11 @@ export const toResponse = (
         const open = sse.keepAliveMillis === undefined || sse.response === undefined
           ? undefined
           : watch(sse.response, sse.keepAliveMillis)
-        const final = isFinalFor(id)
         const event = (m: WireMessage, eventId?: string | undefined) => {
-          if (open !== undefined) {
-            open.last = Date.now()
-            if (final(m)) unwatch(open)
-          }
+          if (open !== undefined) open.last = Date.now()
           return sseEvent(encodeMessage(m, id).body, eventId)
         }
-        const body = events === undefined
+        const written = events === undefined
           ? Stream.map(messages, (m) => event(m))
           : Stream.concat(
             events.prime === undefined ? Stream.empty : Stream.succeed(encoder.encode(
@@ -189,11 +194,14 @@ export const toResponse = (
             )),
             Stream.map(messages, (m) => event(m, events.idOf(m)))
           )
+        const body = open === undefined ? written : Stream.ensuring(written, Effect.sync(() => unwatch(open)))
         return Effect.succeed(HttpServerResponse.stream(
           body,
           {
             contentType: "text/event-stream",
-            headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
+            // `no-transform`: no compression middleware (effect's `HttpMiddleware.compression` honours it) holds
+            // events back or encodes the stream the keep-alive writes to
+            headers: { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" }
           }
         ))
       }
