@@ -550,7 +550,6 @@ export const toWebHandler = <E>(
 // Options, resolved (the request path itself: internal/http/requestPath.ts)
 // -----------------------------------------------------------------------------
 
-/** The options checked and parsed once (`Config`); a bad value throws an `Error` here, before anything is served. */
 /** The default silence before an SSE keep-alive comment (`EndpointOptions.sseKeepAlive`). */
 const DEFAULT_SSE_KEEP_ALIVE_MILLIS = 15_000
 /** The longest delay of a Node timer. */
@@ -570,6 +569,7 @@ const keepAliveMillis = (option: EndpointOptions["sseKeepAlive"]): number | unde
   return Math.round(millis)
 }
 
+/** The options checked and parsed once (`Config`); a bad value throws an `Error` here, before anything is served. */
 const resolveOptions = (
   options: EndpointOptions,
   server: { readonly owned: boolean; readonly requestTimeoutMillis: number } = {

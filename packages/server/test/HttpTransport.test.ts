@@ -14,7 +14,7 @@ import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { McpHandler } from "../src/McpHandler.ts"
-import { watchedCount } from "../src/internal/http/responses.ts"
+import { watchedCount } from "../src/internal/http/sseKeepAlive.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "../src/Transport.ts"
 
 // -----------------------------------------------------------------------------

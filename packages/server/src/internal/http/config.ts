@@ -43,12 +43,15 @@ export interface Config {
  */
 export interface Sse {
   readonly keepAliveMillis: number | undefined
-  readonly response?: {
-    readonly headersSent: boolean
-    readonly writableEnded: boolean
-    readonly destroyed: boolean
-    readonly writableNeedDrain: boolean
-    write(chunk: string): boolean
-    getHeader(name: string): unknown
-  } | undefined
+  readonly response?: SseResponse | undefined
+}
+
+/** The part of a Node `ServerResponse` the keep-alive reads and writes (`sseKeepAlive.ts`). */
+export interface SseResponse {
+  readonly headersSent: boolean
+  readonly writableEnded: boolean
+  readonly destroyed: boolean
+  readonly writableNeedDrain: boolean
+  write(chunk: string): boolean
+  getHeader(name: string): unknown
 }

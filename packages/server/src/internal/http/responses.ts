@@ -9,13 +9,8 @@
  * Gotchas: a message that cannot be serialized answers -32603 with HTTP 200;
  * SSE events are written by hand with `event: message` (what the MCP SDKs
  * send; `effect/encoding/Sse` leaves the default type out). An SSE answer on
- * a Node response silent for `keepAliveMillis` gets a `: keep-alive` comment
- * line (ignored by SSE parsers), written straight to the Node response
- * between two events (effect writes each batch of whole events in one
- * `write`), so that proxies and load balancers with an idle timeout (nginx's
- * `proxy_read_timeout` is 60 s by default) do not cut a stream that waits
- * for a person or for notifications; a web handler (`toWebHandler`) gets
- * none.
+ * a Node response is watched for silences by `sseKeepAlive.ts` from its start
+ * until its body ends, however it ends.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP); `HttpStatus`.
  *
@@ -27,6 +22,7 @@ import * as HttpStatus from "../../HttpStatus.ts"
 import type { Reply, WireMessage } from "../../Transport.ts"
 import { ErrorCode, errorJson, type RequestId } from "../jsonRpc.ts"
 import type { Sse } from "./config.ts"
+import { unwatch, watch } from "./sseKeepAlive.ts"
 
 const INTERNAL_ERROR = ErrorCode.InternalError
 
@@ -78,88 +74,6 @@ const sseEvent = (json: string, eventId?: string | undefined): Uint8Array =>
   encoder.encode(
     eventId === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${eventId}\nevent: message\ndata: ${json}\n\n`
   )
-
-/** An SSE comment: no event, only bytes on a quiet connection. */
-const KEEP_ALIVE = ": keep-alive\n\n"
-
-/** The part of a Node `ServerResponse` (HTTP/1 or HTTP/2) the keep-alive writes to. */
-interface Writable {
-  readonly headersSent: boolean
-  readonly writableEnded: boolean
-  readonly destroyed: boolean
-  readonly writableNeedDrain: boolean
-  write(chunk: string): boolean
-  getHeader(name: string): unknown
-}
-
-/** An open SSE answer: its response, when it last wrote an event (epoch ms), its keep-alive interval. */
-interface Open {
-  readonly response: Writable
-  last: number
-  readonly millis: number
-}
-
-const unwatch = (open: Open) => void sweeps.get(open.millis)?.open.delete(open)
-
-/**
- * The open SSE answers by keep-alive interval, each set swept by one unref'd
- * timer every half interval (so no answer stays silent for more than 1.5
- * intervals); a timer stops when its set is empty. One timer per interval
- * rather than one per stream: a stream with its own timer and a merged
- * comment stream cost about as much CPU as the rest of a 2025-11-25 round.
- */
-const sweeps = new Map<number, { readonly open: Set<Open>; timer: ReturnType<typeof setInterval> | undefined }>()
-
-const sweep = (millis: number) => {
-  const entry = sweeps.get(millis)!
-  const now = Date.now()
-  for (const open of entry.open) {
-    const response = open.response
-    // An answer that ended without its final event (the client went away) leaves here.
-    if (response.writableEnded || response.destroyed) {
-      entry.open.delete(open)
-      continue
-    }
-    if (now - open.last < millis) continue
-    open.last = now
-    // Between two writes of whole events, after the head, never into a full buffer, never into an encoded body
-    // (a compressor that ignored `no-transform`: plain bytes in it would corrupt the stream).
-    if (response.headersSent && !response.writableNeedDrain && response.getHeader("content-encoding") === undefined) {
-      response.write(KEEP_ALIVE)
-    }
-  }
-  if (entry.open.size === 0 && entry.timer !== undefined) {
-    clearInterval(entry.timer)
-    entry.timer = undefined
-  }
-}
-
-/** How many SSE answers the keep-alive watches, for every interval (for tests). */
-export const watchedCount = (): number => {
-  let count = 0
-  for (const entry of sweeps.values()) count += entry.open.size
-  return count
-}
-
-/**
- * Watches `response` for silences of `millis`; returns its entry, whose
- * `last` the caller updates, and which it ends with `unwatch` when the body
- * ends, however it ends (a sweep also drops an ended or destroyed response).
- */
-const watch = (response: Writable, millis: number): Open => {
-  let entry = sweeps.get(millis)
-  if (entry === undefined) {
-    entry = { open: new Set(), timer: undefined }
-    sweeps.set(millis, entry)
-  }
-  const open: Open = { response, last: Date.now(), millis }
-  entry.open.add(open)
-  if (entry.timer === undefined) {
-    entry.timer = setInterval(() => sweep(millis), Math.max(1, Math.floor(millis / 2)))
-    entry.timer.unref?.()
-  }
-  return open
-}
 
 /** The HTTP response of a dispatcher's `reply` to the request `id`, as SSE when `sse` is given (see the module header). */
 export const toResponse = (
