@@ -21,22 +21,21 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Exit, Fiber, Option, Result, Scheduler, Schema } from "effect"
+import { Context, Effect, Exit, Fiber, Scheduler } from "effect"
 import { Digest } from "effect/crypto"
 import {
   type ClientCapabilities,
   type InputRequest,
   type InputRequiredResult,
   type InputResponses,
-  makeInputRequiredResult,
-  missingCapabilities,
-  requiredCapabilities
+  makeInputRequiredResult
 } from "@mrtr/protocol"
-import { canonicalProblem, checkedDigestWith, digestWith, knownDigest } from "./Canonical.ts"
-import { type Ask, Conversation } from "./Conversation.ts"
+import { canonicalProblem, checkedDigestWith } from "./Canonical.ts"
+import { Conversation } from "./Conversation.ts"
 import { JournalTooLarge, MissingClientCapability, type NotCanonicalJson, RoundLimitExceeded } from "./Errors.ts"
 import * as JournalWire from "./internal/journalWire.ts"
-import { roundEndWatch, trackingScheduler } from "./internal/roundEnd.ts"
+import * as Round from "./internal/round.ts"
+import { trackingScheduler } from "./internal/roundEnd.ts"
 import * as Journal from "./Journal.ts"
 import {
   type Binding,
@@ -171,15 +170,6 @@ export type RunError =
   | ReplayGuardFull
   | ReplayGuardUnavailable
 
-interface PendingAsk {
-  readonly digest: string
-  readonly request: InputRequest
-  /** Pending only because the server waits for something outside the conversation (`Ask.waiting`). */
-  readonly waiting: boolean
-  /** How many asks of the handler wait for this answer (the same ask may run in two branches). */
-  waiters: number
-}
-
 type Winner<A, E> =
   | { readonly _tag: "Done"; readonly exit: Exit.Exit<A, E> }
   | { readonly _tag: "Suspend" }
@@ -296,14 +286,12 @@ const checkedArgumentsDigest = (services: Services, request: Request): Effect.Ef
     : Effect.fail(problem)
 }
 
-/** A fresh object without a prototype: keys from the wire (`__proto__`, `toString`) are plain keys in it. */
-const dictionary = <V>(): Record<string, V> => Object.create(null)
-
-/** `record[key]` when `key` is an own key of `record`, never an inherited member. */
-const own = <V>(record: Readonly<Record<string, V>>, key: string): V | undefined =>
-  Object.hasOwn(record, key) ? record[key] : undefined
-
-/** One round against the given journal: run the handler until it completes or can only wait for answers. */
+/**
+ * One round against the given journal: run the handler until it completes or
+ * can only wait for answers. The round's state and the `Conversation` the
+ * handler asks through are `internal/round.ts`; here, the handler's fiber,
+ * the end of the round, and the outcome.
+ */
 const runRound = <A, E, R>(
   services: Services,
   handler: Effect.Effect<A, E, R>,
@@ -311,194 +299,9 @@ const runRound = <A, E, R>(
   binding: Binding,
   journal: Journal.Journal
 ): Effect.Effect<Outcome<A>, E | RunError, Exclude<R, Conversation>> => {
-  const { codec, digest: digestService, limits } = services
-  const questionDigest = (question: InputRequest) => digestWith(digestService, question, 16)
-  const incoming = request.inputResponses ?? {}
-
-  // The state of this run, local to this call.
-  const counters: Record<string, number> = dictionary()
-  const answers: Record<string, Journal.Journal["answers"][string]> = dictionary()
-  // Why an answer taken this round was refused (shown when its key is asked again).
-  const refusals = new Map<string, string>()
-  // How the answers taken this round are journaled (`Ask.record`), applied only
-  // when a journal is sealed: a round that completes needs none of it.
-  const recorders = new Map<string, (response: unknown) => unknown>()
-  const steps: Record<string, unknown> = dictionary()
-  const pending = new Map<string, PendingAsk>()
-  const watch = roundEndWatch(() => pending.size > 0)
-  // `Task.detach` reached with `request.detach`: the round ends at once.
-  let detached = false
-  let onDetach: (() => void) | undefined
-
-  const answerFor = <A2, E2>(ask: Ask<A2, E2>, key: string, digest: string): Result.Result<A2, E2> | undefined => {
-    const recorded = own(journal.answers, key)
-    if (recorded !== undefined && recorded.d === digest) {
-      const outcome = ask.decode(key, recorded.r)
-      if (outcome !== undefined) {
-        answers[key] = recorded
-        return outcome
-      }
-    }
-    if (!Object.hasOwn(incoming, key)) return undefined
-    const pinned = own(journal.pending, key)
-    const acceptable = pinned === undefined ? recorded === undefined : pinned === digest
-    if (!acceptable) return undefined
-    const response = incoming[key]
-    // A value canonical JSON cannot carry would make a question that quotes it undigestable.
-    const problem = canonicalProblem(response, `inputResponses/${key}`)
-    const outcome = problem === undefined ? ask.decode(key, response) : undefined
-    if (outcome !== undefined) {
-      answers[key] = { d: digest, r: response }
-      if (ask.record !== undefined) recorders.set(key, ask.record)
-    } else if (ask.withReason !== undefined) {
-      const reason = ask.explain?.(key, response) ?? (problem === undefined ? undefined : problem.message)
-      if (reason !== undefined) refusals.set(key, reason)
-    }
-    return outcome
-  }
-
-  // Counts `effect` as work in progress for as long as it runs, however it
-  // ends: the count and its release cannot be separated by an interruption
-  // (which could otherwise land between them, at a scheduler yield).
-  const inFlight = <A2, E2, R2>(effect: Effect.Effect<A2, E2, R2>): Effect.Effect<A2, E2, R2> =>
-    Effect.acquireUseRelease(
-      Effect.sync(() => {
-        watch.begin()
-        watch.changed()
-      }),
-      () => effect,
-      () => Effect.sync(watch.end)
-    )
-
-  const conversation: Conversation["Service"] = Conversation.of({
-    clientCapabilities: request.clientCapabilities,
-    principal: request.principal,
-    inProcess: request.inProcess === true,
-    round: journal.round,
-    detach: request.detach === true
-      ? Effect.suspend(() => {
-        if (!detached) {
-          detached = true
-          onDetach?.()
-        }
-        return Effect.interruptible(Effect.never)
-      })
-      : Effect.void,
-    ask: <A2, E2>(ask: Ask<A2, E2>) =>
-      Effect.suspend((): Effect.Effect<A2, E2 | MissingClientCapability> => {
-        if (watch.isStopped()) {
-          return Effect.die(
-            new Error(
-              `The ask "${ask.key ?? ask.kind}" runs after its round was decided (in a finalizer or an interruption handler); ask in the handler's body`
-            )
-          )
-        }
-        let key = ask.key
-        if (key === undefined) {
-          const n = (counters[ask.kind] ?? 0) + 1
-          counters[ask.kind] = n
-          key = `${ask.kind}-${n}`
-        }
-        const required = requiredCapabilities(ask.request)
-        if (missingCapabilities(required, request.clientCapabilities) !== undefined) {
-          return Effect.fail(new MissingClientCapability({ key, requiredCapabilities: required }))
-        }
-        const askKey = key
-        // The question's digest counts as work in progress, like a step: with
-        // an asynchronous `Digest` (WebCrypto) the round must not end before
-        // this ask has registered, or concurrent asks land in separate rounds.
-        // A question digested before is known at once (the common case: the same
-        // asks every round), and needs no bookkeeping.
-        const known = knownDigest(ask.request, 16)
-        let digested: Effect.Effect<string>
-        if (known !== undefined) {
-          // a change all the same: a replayed answer is progress of the round
-          watch.changed()
-          digested = Effect.succeed(known)
-        } else {
-          digested = inFlight(questionDigest(ask.request))
-        }
-        return Effect.flatMap(digested, (digest): Effect.Effect<A2, E2> => {
-          const outcome = answerFor(ask, askKey, digest)
-          if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
-          // Registered, waited for and unregistered as one: an interruption
-          // cannot fall between the registration and its release.
-          return Effect.acquireUseRelease(
-            Effect.suspend(() => {
-              let entry = pending.get(askKey)
-              if (entry !== undefined && entry.digest !== digest) {
-                return Effect.die(
-                  new Error(`Two different questions use the ask key "${askKey}" in one round; give each ask its own key`)
-                )
-              }
-              if (entry === undefined) {
-                // Asked again after a refused answer: the reason is shown, the digest stays the question's.
-                const reason = refusals.get(askKey)
-                const shown = reason === undefined || ask.withReason === undefined ? ask.request : ask.withReason(reason)
-                entry = { digest, request: shown, waiting: ask.waiting === true, waiters: 0 }
-                pending.set(askKey, entry)
-                watch.changed()
-              }
-              entry.waiters++
-              return Effect.succeed(entry)
-            }),
-            // Interruptible even inside an uninterruptible region of the
-            // handler (an `acquire`), so the round can always end here.
-            () => Effect.interruptible(Effect.never),
-            (entry) =>
-              Effect.sync(() => {
-                // The handler itself gave up on the answer (a race, a timeout):
-                // unless the round is over, the question is no longer asked.
-                if (watch.isStopped()) return
-                entry.waiters--
-                if (entry.waiters === 0 && pending.get(askKey) === entry) {
-                  pending.delete(askKey)
-                  watch.changed()
-                }
-              })
-          )
-        })
-      }),
-    step: <A2, E2, R2>(name: string, effect: Effect.Effect<A2, E2, R2>, schema: Schema.Codec<A2, any, never, never>) =>
-      Effect.suspend(() => {
-        const codec = Schema.toCodecJson(schema)
-        const replay = (encoded: unknown) => Schema.decodeUnknownOption(codec)(encoded)
-        if (Object.hasOwn(steps, name)) {
-          const again = replay(steps[name])
-          if (Option.isSome(again)) return Effect.succeed(again.value)
-        }
-        if (Object.hasOwn(journal.steps, name)) {
-          const recorded = replay(journal.steps[name])
-          if (Option.isSome(recorded)) {
-            steps[name] = journal.steps[name]
-            return Effect.succeed(recorded.value)
-          }
-        }
-        return inFlight(
-          effect.pipe(
-            Effect.provideService(Conversation, inStep),
-            Effect.tap((value) =>
-              Effect.sync(() => {
-                steps[name] = Schema.encodeSync(codec)(value)
-              })
-            )
-          )
-        )
-      })
-  })
-
-  // Inside a step, an ask could never be answered (the step would wait for it
-  // and the round for the step): it is a defect with a message instead.
-  const inStep: Conversation["Service"] = Conversation.of({
-    ...conversation,
-    ask: (ask) =>
-      Effect.die(
-        new Error(
-          `The ask "${ask.key ?? ask.kind}" runs inside Mrtr.step; a step is work between asks: ask before or after it`
-        )
-      )
-  })
-
+  const state = Round.open(services.digest, request, journal)
+  const { codec, limits } = services
+  const { conversation, pending, watch, nextJournal } = state
   // The handler runs in a child fiber (interrupted with this one). A round
   // that needs no answer usually completes while it starts; otherwise the
   // round ends with whichever comes first: the handler's exit, or the
@@ -511,7 +314,7 @@ const runRound = <A, E, R>(
       watch.stop()
       return Effect.succeed({ _tag: "Done", exit: polled })
     }
-    if (detached) {
+    if (state.isDetached()) {
       watch.stop()
       return Effect.succeed({ _tag: "Detach" })
     }
@@ -526,7 +329,7 @@ const runRound = <A, E, R>(
       }
       const removeObserver = fiber.addObserver((exit) => settle({ _tag: "Done", exit }))
       watch.onSuspend(() => settle({ _tag: "Suspend" }))
-      onDetach = () => settle({ _tag: "Detach" })
+      state.onDetach(() => settle({ _tag: "Detach" }))
       return Effect.sync(() => {
         settled = true
         removeObserver()
@@ -543,7 +346,7 @@ const runRound = <A, E, R>(
     for (const ask of pending.values()) if (!ask.waiting) onlyWaiting = false
     const waited = (journal.waited ?? 0) + (onlyWaiting ? 1 : 0)
     if (round - waited > limits.maxRounds) return Effect.fail(new RoundLimitExceeded({ maxRounds: limits.maxRounds }))
-    const inputRequests: Record<string, InputRequest> = dictionary()
+    const inputRequests: Record<string, InputRequest> = Round.dictionary()
     for (const [key, ask] of pending) inputRequests[key] = ask.request
     const next = nextJournal(round, pending, waited)
     const wire = JournalWire.encode(next)
@@ -569,38 +372,6 @@ const runRound = <A, E, R>(
   const detach = (): Effect.Effect<Outcome<A>, RunError> => {
     const next = nextJournal(journal.round, new Map(), journal.waited ?? 0)
     return Effect.as(checkSize(JSON.stringify(JournalWire.encode(next))), { _tag: "Detached", journal: next, round: journal.round } as const)
-  }
-
-  // The journal after this round: what was answered and stepped, the digests
-  // of `asked` (the pending asks; none when the handler detached), and the
-  // count of rounds that only waited.
-  const nextJournal = (round: number, asked: ReadonlyMap<string, PendingAsk>, waited: number): Journal.Journal => {
-    const pendingDigests: Record<string, string> = dictionary()
-    for (const [key, ask] of asked) pendingDigests[key] = ask.digest
-    // Answers the handler did not reach this round (its path changed before
-    // them) are kept, so the client is not asked the same question twice.
-    // (Copied key by key: `Object.assign` between prototype-less records is several times slower.)
-    const kept: Record<string, Journal.Journal["answers"][string]> = dictionary()
-    for (const key of Object.keys(journal.answers)) kept[key] = journal.answers[key]!
-    for (const key of Object.keys(journal.pending)) {
-      if (
-        Object.hasOwn(incoming, key) && !pending.has(key) && !Object.hasOwn(answers, key) &&
-        canonicalProblem(incoming[key]) === undefined
-      ) kept[key] = { d: journal.pending[key]!, r: incoming[key] }
-    }
-    for (const [key, record] of recorders) {
-      const answer = answers[key]
-      if (answer !== undefined) answers[key] = { d: answer.d, r: record(answer.r) }
-    }
-    for (const key of Object.keys(answers)) kept[key] = answers[key]!
-    return {
-      v: 1,
-      round,
-      answers: kept,
-      steps,
-      pending: pendingDigests,
-      ...(waited === 0 ? {} : { waited })
-    }
   }
 
   // The size of the journal's JSON in its sealed, compact form (`internal/journalWire.ts`), serialized once:
