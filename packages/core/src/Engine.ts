@@ -287,6 +287,45 @@ const checkedArgumentsDigest = (services: Services, request: Request): Effect.Ef
 }
 
 /**
+ * How the round of `state` ends. The handler runs in a child fiber
+ * (interrupted with this one). A round that needs no answer usually completes
+ * while it starts; otherwise the round ends with whichever comes first: the
+ * handler's exit, its `Task.detach`, or the watch's "suspend" (see
+ * `roundEndWatch`). No fiber, race or deferred beyond the handler's own: this
+ * runs on every round of every request.
+ */
+const roundEnd = <A, E>(state: Round.Round, fiber: Fiber.Fiber<A, E>): Effect.Effect<Winner<A, E>> => {
+  const watch = state.watch
+  const polled = fiber.pollUnsafe()
+  if (polled !== undefined) {
+    watch.stop()
+    return Effect.succeed({ _tag: "Done", exit: polled })
+  }
+  if (state.isDetached()) {
+    watch.stop()
+    return Effect.succeed({ _tag: "Detach" })
+  }
+  return Effect.callback<Winner<A, E>>((resume) => {
+    let settled = false
+    const settle = (winner: Winner<A, E>) => {
+      if (settled) return
+      settled = true
+      removeObserver()
+      watch.stop()
+      resume(Effect.succeed(winner))
+    }
+    const removeObserver = fiber.addObserver((exit) => settle({ _tag: "Done", exit }))
+    watch.onSuspend(() => settle({ _tag: "Suspend" }))
+    state.onDetach(() => settle({ _tag: "Detach" }))
+    return Effect.sync(() => {
+      settled = true
+      removeObserver()
+      watch.stop()
+    })
+  })
+}
+
+/**
  * One round against the given journal: run the handler until it completes or
  * can only wait for answers. The round's state and the `Conversation` the
  * handler asks through are `internal/round.ts`; here, the handler's fiber,
@@ -302,42 +341,6 @@ const runRound = <A, E, R>(
   const state = Round.open(services.digest, request, journal)
   const { codec, limits } = services
   const { conversation, pending, watch, nextJournal } = state
-  // The handler runs in a child fiber (interrupted with this one). A round
-  // that needs no answer usually completes while it starts; otherwise the
-  // round ends with whichever comes first: the handler's exit, or the
-  // watch's "suspend" (see `roundEndWatch`). No fiber, race or deferred
-  // beyond the handler's own: this runs on every round of every request.
-  type Settled = Winner<A, E | MissingClientCapability>
-  const wait = (fiber: Fiber.Fiber<A, E | MissingClientCapability>): Effect.Effect<Settled> => {
-    const polled = fiber.pollUnsafe()
-    if (polled !== undefined) {
-      watch.stop()
-      return Effect.succeed({ _tag: "Done", exit: polled })
-    }
-    if (state.isDetached()) {
-      watch.stop()
-      return Effect.succeed({ _tag: "Detach" })
-    }
-    return Effect.callback<Settled>((resume) => {
-      let settled = false
-      const settle = (winner: Settled) => {
-        if (settled) return
-        settled = true
-        removeObserver()
-        watch.stop()
-        resume(Effect.succeed(winner))
-      }
-      const removeObserver = fiber.addObserver((exit) => settle({ _tag: "Done", exit }))
-      watch.onSuspend(() => settle({ _tag: "Suspend" }))
-      state.onDetach(() => settle({ _tag: "Detach" }))
-      return Effect.sync(() => {
-        settled = true
-        removeObserver()
-        watch.stop()
-      })
-    })
-  }
-
   // The handler is suspended: seal the new journal with every pending ask.
   const suspend = (): Effect.Effect<Outcome<A>, RunError> => {
     const round = journal.round + 1
@@ -395,7 +398,7 @@ const runRound = <A, E, R>(
       { startImmediately: true }
     ),
     (fiber) =>
-      Effect.flatMap(wait(fiber), (winner): Effect.Effect<Outcome<A>, E | RunError> => {
+      Effect.flatMap(roundEnd(state, fiber), (winner): Effect.Effect<Outcome<A>, E | RunError> => {
         if (winner._tag === "Suspend") return Effect.flatMap(Fiber.interrupt(fiber), suspend)
         if (winner._tag === "Detach") return Effect.flatMap(Fiber.interrupt(fiber), detach)
         const exit = winner.exit
