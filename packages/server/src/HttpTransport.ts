@@ -59,8 +59,7 @@ import { createServer } from "node:http"
 import { ResourceServer } from "./Authorization.ts"
 import { McpHandler } from "./McpHandler.ts"
 import * as Cors from "./internal/cors.ts"
-import type { Config } from "./internal/http/config.ts"
-import { originMatches, parseHostRule, parseOriginRule } from "./internal/http/hostGuard.ts"
+import { type Config, resolve } from "./internal/http/config.ts"
 import { handleWith } from "./internal/http/requestPath.ts"
 
 // -----------------------------------------------------------------------------
@@ -550,59 +549,15 @@ export const toWebHandler = <E>(
 // Options, resolved (the request path itself: internal/http/requestPath.ts)
 // -----------------------------------------------------------------------------
 
-/** The default silence before an SSE keep-alive comment (`EndpointOptions.sseKeepAlive`). */
-const DEFAULT_SSE_KEEP_ALIVE_MILLIS = 15_000
-/** The longest delay of a Node timer. */
-const MAX_TIMER_MILLIS = 2 ** 31 - 1
-
-const keepAliveMillis = (option: EndpointOptions["sseKeepAlive"]): number | undefined => {
-  if (option === false) return undefined
-  if (option === undefined) return DEFAULT_SSE_KEEP_ALIVE_MILLIS
-  const duration = Duration.fromInput(option)
-  const millis = Option.isSome(duration) ? Duration.toMillis(duration.value) : Number.NaN
-  // The sweeper's timer runs every half interval; Node's timers hold at most 2^31 - 1 ms.
-  if (!(millis >= 1) || !(millis <= MAX_TIMER_MILLIS)) {
-    throw new Error(
-      `HttpTransport: sseKeepAlive must be a positive, finite duration of at most ${MAX_TIMER_MILLIS} ms (about 24 days) or false, got ${String(option)}`
-    )
-  }
-  return Math.round(millis)
-}
-
 /** The options checked and parsed once (`Config`); a bad value throws an `Error` here, before anything is served. */
 const resolveOptions = (
   options: EndpointOptions,
-  server: { readonly owned: boolean; readonly requestTimeoutMillis: number } = {
-    owned: false,
-    requestTimeoutMillis: 30_000
-  }
-): Config => {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
-    throw new Error(`HttpTransport: maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`)
-  }
-  const maxJsonValues = options.maxJsonValues ?? DEFAULT_MAX_JSON_VALUES
-  if (!Number.isSafeInteger(maxJsonValues) || maxJsonValues < 1) {
-    throw new Error(`HttpTransport: maxJsonValues must be a positive integer, got ${maxJsonValues}`)
-  }
-  const hosts = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
-  const origins = options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS
-  const originRules = origins === "*" ? "*" : origins.map(parseOriginRule)
-  const cors = options.cors === undefined || options.cors === false
-    ? undefined
-    : Cors.make(options.cors === true ? {} : options.cors, (origin) => originMatches(originRules, origin), origins === "*")
-  return {
-    path: options.path ?? DEFAULT_PATH,
-    maxBodyBytes,
-    maxJsonValues,
-    hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
-    origins: originRules,
-    principal: options.principal,
-    cors,
-    jsonResponse: options.jsonResponse === true,
-    hostVerdicts: new Map(),
-    ownsServer: server.owned,
-    upgradeBodyTimeoutMillis: server.requestTimeoutMillis,
-    sseKeepAliveMillis: keepAliveMillis(options.sseKeepAlive)
-  }
-}
+  server?: { readonly owned: boolean; readonly requestTimeoutMillis: number }
+): Config =>
+  resolve(options, {
+    path: DEFAULT_PATH,
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    maxJsonValues: DEFAULT_MAX_JSON_VALUES,
+    allowedHosts: DEFAULT_ALLOWED_HOSTS,
+    allowedOrigins: DEFAULT_ALLOWED_ORIGINS
+  }, server)

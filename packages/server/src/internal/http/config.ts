@@ -1,17 +1,19 @@
 /**
  * The resolved options of an MCP HTTP endpoint (`HttpTransport`'s
- * `EndpointOptions` checked and parsed once, when `layer`, `routes`,
- * `handleRequest`, ... is called), read by every step of the request path.
+ * `EndpointOptions` checked and parsed once by `resolve`, when `layer`,
+ * `routes`, `handleRequest`, ... is called), read by every step of the
+ * request path.
  *
  * Gotcha: `hostVerdicts` is mutable (a small cache of `Host` verdicts shared by
  * every request of the endpoint).
  *
  * @internal
  */
+import { Duration, Option } from "effect"
 import type { HttpRouter } from "effect/http"
 import type { EndpointOptions } from "../../HttpTransport.ts"
-import type * as Cors from "../cors.ts"
-import type { HostRule, OriginRule } from "./hostGuard.ts"
+import * as Cors from "../cors.ts"
+import { type HostRule, originMatches, type OriginRule, parseHostRule, parseOriginRule } from "./hostGuard.ts"
 
 export interface Config {
   readonly path: HttpRouter.PathInput
@@ -54,4 +56,75 @@ export interface SseResponse {
   readonly writableNeedDrain: boolean
   write(chunk: string): boolean
   getHeader(name: string): unknown
+}
+
+/** The default silence before an SSE keep-alive comment (`EndpointOptions.sseKeepAlive`). */
+const DEFAULT_SSE_KEEP_ALIVE_MILLIS = 15_000
+/** The longest delay of a Node timer. */
+const MAX_TIMER_MILLIS = 2 ** 31 - 1
+
+const keepAliveMillis = (option: EndpointOptions["sseKeepAlive"]): number | undefined => {
+  if (option === false) return undefined
+  if (option === undefined) return DEFAULT_SSE_KEEP_ALIVE_MILLIS
+  const duration = Duration.fromInput(option)
+  const millis = Option.isSome(duration) ? Duration.toMillis(duration.value) : Number.NaN
+  // The sweeper's timer runs every half interval; Node's timers hold at most 2^31 - 1 ms.
+  if (!(millis >= 1) || !(millis <= MAX_TIMER_MILLIS)) {
+    throw new Error(
+      `HttpTransport: sseKeepAlive must be a positive, finite duration of at most ${MAX_TIMER_MILLIS} ms (about 24 days) or false, got ${String(option)}`
+    )
+  }
+  return Math.round(millis)
+}
+
+/** The defaults of the options (`HttpTransport`'s `DEFAULT_*`). */
+export interface Defaults {
+  readonly path: HttpRouter.PathInput
+  readonly maxBodyBytes: number
+  readonly maxJsonValues: number
+  readonly allowedHosts: ReadonlyArray<string>
+  readonly allowedOrigins: ReadonlyArray<string>
+}
+
+/**
+ * `options` checked and parsed, with `defaults` for what they leave out;
+ * `server` is what the server the endpoint runs on says (whether the endpoint
+ * is all of it, its request timeout). A bad value throws an `Error`.
+ */
+export const resolve = (
+  options: EndpointOptions,
+  defaults: Defaults,
+  server: { readonly owned: boolean; readonly requestTimeoutMillis: number } = {
+    owned: false,
+    requestTimeoutMillis: 30_000
+  }
+): Config => {
+  const maxBodyBytes = options.maxBodyBytes ?? defaults.maxBodyBytes
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
+    throw new Error(`HttpTransport: maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`)
+  }
+  const maxJsonValues = options.maxJsonValues ?? defaults.maxJsonValues
+  if (!Number.isSafeInteger(maxJsonValues) || maxJsonValues < 1) {
+    throw new Error(`HttpTransport: maxJsonValues must be a positive integer, got ${maxJsonValues}`)
+  }
+  const hosts = options.allowedHosts ?? defaults.allowedHosts
+  const origins = options.allowedOrigins ?? defaults.allowedOrigins
+  const originRules = origins === "*" ? "*" : origins.map(parseOriginRule)
+  const cors = options.cors === undefined || options.cors === false
+    ? undefined
+    : Cors.make(options.cors === true ? {} : options.cors, (origin) => originMatches(originRules, origin), origins === "*")
+  return {
+    path: options.path ?? defaults.path,
+    maxBodyBytes,
+    maxJsonValues,
+    hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
+    origins: originRules,
+    principal: options.principal,
+    cors,
+    jsonResponse: options.jsonResponse === true,
+    hostVerdicts: new Map(),
+    ownsServer: server.owned,
+    upgradeBodyTimeoutMillis: server.requestTimeoutMillis,
+    sseKeepAliveMillis: keepAliveMillis(options.sseKeepAlive)
+  }
 }
