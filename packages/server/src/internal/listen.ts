@@ -55,13 +55,13 @@ export const listen = (
       )
     )
   }
-  const filter: Record<string, unknown> = decoded.value
+  const filter = decoded.value
   const honoured: Record<string, unknown> = {}
-  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]) {
+  for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
     if (filter[key] === true) honoured[key] = true
   }
   const subscription = { [MetaKey.subscriptionId]: parsed.id }
-  const taskIds = decoded.value.taskIds ?? []
+  const taskIds = filter.taskIds ?? []
   if (filter.taskIds !== undefined) {
     if (!declaresTasks(parsed.clientCapabilities)) {
       return errorReply(parsed.id, McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
