@@ -46,7 +46,7 @@ import {
   TASKS_EXTENSION
 } from "@mrtr/protocol"
 import { Engine, RequestState } from "@mrtr/core"
-import { isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
+import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
 import * as FleetBus from "./internal/fleetBus.ts"
@@ -366,7 +366,18 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
     const parsed = parse(incoming)
     if ("_tag" in parsed) return Effect.succeed(parsed)
-    if (parsed.method === "subscriptions/listen") return Effect.succeed(listen(parsed, incoming.principal))
+    if (parsed.method === "subscriptions/listen") {
+      // The stream is the whole answer: a reply that cannot stream could never end.
+      return Effect.succeed(
+        incoming.canStream === false
+          ? errorReply(
+            parsed.id,
+            McpError.invalidRequest("subscriptions/listen answers with a stream: send Accept: text/event-stream"),
+            406
+          )
+          : listen(parsed, incoming.principal)
+      )
+    }
     return handleRequest(parsed, incoming)
   }
 

@@ -110,6 +110,26 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
         legacy("JSONRPCErrorResponse", body)
         expect(body.error.message).toBe(`Bad Request: Unsupported protocol version: ${garbage}`)
       }
+      // GET and DELETE are refused too (the session lives on), and a GET stream that cannot be SSE is refused at once
+      const open = (await initialize(url)).headers
+      for (const method of ["GET", "DELETE"]) {
+        const refused = await fetch(url, {
+          method,
+          headers: { ...open, accept: "text/event-stream", "mcp-protocol-version": "garbage" },
+          signal: AbortSignal.timeout(5_000)
+        })
+        expect(refused.status).toBe(400)
+        expect((await refused.json() as any).error.message).toBe("Bad Request: Unsupported protocol version: garbage")
+      }
+      for (const accept of [undefined, "application/json"]) {
+        const refused = await fetch(url, {
+          headers: { ...open, ...(accept === undefined ? {} : { accept }) },
+          signal: AbortSignal.timeout(5_000)
+        })
+        expect(refused.status).toBe(406)
+        expect((await refused.json() as any).error.code).toBe(-32600)
+      }
+      expect((await post(url, rpc("ping"), open)).status).toBe(200)
     })
   })
 

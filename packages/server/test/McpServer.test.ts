@@ -240,7 +240,7 @@ describe("McpServer dispatch", () => {
       expect(messages[1].params._meta["io.modelcontextprotocol/subscriptionId"]).toBeDefined()
     }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
 
-  it.effect("subscriptions/listen refuses a missing or malformed notifications filter with -32602, ignores unknown opt-ins", () =>
+  it.effect("subscriptions/listen refuses a missing or malformed notifications filter with -32602, ignores unknown opt-ins, needs a stream", () =>
     Effect.gen(function*() {
       const missing = error(yield* handle(request("subscriptions/listen", {})), -32602, 400)
       expect(missing.message).toContain("needs params.notifications")
@@ -258,6 +258,12 @@ describe("McpServer dispatch", () => {
         const refused = error(yield* handle(request("subscriptions/listen", { notifications })), -32602, 400)
         expect(refused.message).toContain("Invalid params.notifications")
       }
+      // a reply that cannot stream (no text/event-stream in Accept) could never answer: refused at once
+      const unstreamable = yield* McpServer.McpServer.use((server) =>
+        server.handle({ message: request("subscriptions/listen", { notifications: {} }), canStream: false })
+      )
+      const refused = error(unstreamable, -32600, 406)
+      expect(refused.message).toContain("Accept: text/event-stream")
       const reply = yield* handle(
         request("subscriptions/listen", { notifications: { promptsListChanged: true, laterRevisionOptIn: true } })
       )

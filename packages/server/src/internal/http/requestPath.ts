@@ -82,6 +82,12 @@ const handleAuthorized = (
     // GET or DELETE without a session, is not served here.
     if ((request.method === "GET" || request.method === "DELETE") && headers["mcp-session-id"] !== undefined) {
       const sse = acceptsEventStream(headers["accept"]) ? sseOf(config, request) : undefined
+      // A GET stream is SSE or nothing: without `text/event-stream` in `Accept` it could never answer.
+      if (request.method === "GET" && sse === undefined) {
+        return Effect.succeed(
+          errorResponse(406, INVALID_REQUEST, "Not Acceptable: a GET stream needs Accept: text/event-stream")
+        )
+      }
       // With authorization on, the session is the authenticated caller's (its principal binds it).
       if (authentication !== undefined) {
         return dispatch(handler, headers, undefined, authentication.auth.principal, sse, request.method, authentication.auth)

@@ -543,21 +543,28 @@ export const make = (core: Core) => {
     )
   }
 
+  /** The 400 for an `MCP-Protocol-Version` this wire does not speak (absent: the negotiated one is assumed). */
+  const unsupportedVersion = (incoming: Incoming, id?: RequestId): Reply | undefined => {
+    const version = incoming.headers?.("mcp-protocol-version")
+    return version === undefined || Legacy.VERSIONS.includes(version)
+      ? undefined
+      : sessionError(SESSION_ERROR, `Bad Request: Unsupported protocol version: ${version}`, 400, id)
+  }
+
   const dispatchIn = (incoming: Incoming, session: Session.Session | undefined): Effect.Effect<Reply> => {
     if (session !== undefined) session.lastActive = Date.now()
     if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
       if (session === undefined) return Effect.succeed(sessionError(SESSION_ERROR, "Bad Request: Mcp-Session-Id required", 400))
-      return getOrDelete(incoming, session)
+      const refused = unsupportedVersion(incoming)
+      return refused === undefined ? getOrDelete(incoming, session) : Effect.succeed(refused)
     }
     const message = incoming.message
     if (!isRecord(message)) return Effect.succeed(errorReply(undefined, McpError.invalidRequest("A JSON-RPC message must be an object")))
     const id = isRequestId(message.id) ? message.id : undefined
     if (message.jsonrpc !== "2.0") return Effect.succeed(errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\"")))
     if (typeof message.method !== "string") return answer(session, message)
-    const version = incoming.headers?.("mcp-protocol-version")
-    if (version !== undefined && !Legacy.VERSIONS.includes(version) && message.method !== "initialize") {
-      return Effect.succeed(sessionError(SESSION_ERROR, `Bad Request: Unsupported protocol version: ${version}`, 400, id))
-    }
+    const refused = message.method === "initialize" ? undefined : unsupportedVersion(incoming, id)
+    if (refused !== undefined) return Effect.succeed(refused)
     const params = message.params === undefined ? {} : message.params
     if (!isRecord(params)) return Effect.succeed(errorReply(id, McpError.invalidParams("params must be an object"), 200))
     if (nestedDeeperThan(params, MAX_PARAMS_DEPTH)) {
