@@ -358,8 +358,9 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  * and for errors of a running method, -32601 → 404, -32020/-32021/-32022 →
  * 400); intermediate notifications are dropped. A stream that ends without a
  * response answers `202` for a notification and `200` with -32603 for a request.
- * A stream that never ends (`subscriptions/listen`) then holds the request
- * until the client disconnects.
+ * The answers that can only be streams are refused for such a client with
+ * `406` and -32600: `subscriptions/listen` (by the dispatcher) and a
+ * 2025-11-25 session's GET (here).
  *
  * A defect in the dispatcher (it should never fail) is logged and answered
  * with `200` and a JSON-RPC -32603 error carrying the request's `id` (never
