@@ -103,15 +103,17 @@ const median = (values: Array<number>) => {
  * alternating `trials` times for `ms` each; keeps the best (lowest) p50 and
  * CPU per conversation of each.
  *
- * `keepAlive: false` uses `HttpTransport.layerNode` as shipped (whatever
- * agent it configures; {@link shippedConnections} tells whether it keeps
- * connections alive); `true` gives the same transport an explicit agent with
- * `keepAlive: true`, like the raw driver's.
+ * `"shipped"` uses `HttpTransport.layerNode` as shipped (`node:http` driven
+ * directly, with the keep-alive agents it configures;
+ * {@link shippedConnections} tells whether it keeps connections alive);
+ * `"httpClient"` is `HttpTransport.layer` on effect's `NodeHttpClient` with a
+ * `keepAlive: true` agent, like the raw driver's (what a custom `HttpClient`
+ * costs).
  */
 export const measureOverHttp = (
   url: string,
   raw: Target,
-  keepAlive: boolean,
+  variant: "shipped" | "httpClient",
   ms = 1500,
   trials = 2
 ): Promise<OverHttp> =>
@@ -142,7 +144,7 @@ export const measureOverHttp = (
   }).pipe(
     Effect.provide(McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
       Layer.provide(Layer.merge(
-        keepAlive
+        variant === "httpClient"
           ? HttpTransport.layer({ url }).pipe(
             Layer.provide(NodeHttpClient.layerNodeHttpNoAgent),
             Layer.provide(NodeHttpClient.layerAgentOptions({ keepAlive: true }))

@@ -33,14 +33,15 @@
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { ByteSize, Duration, Effect, Layer, Option, Stream, Tracer } from "effect"
-import { constTrue } from "effect/Function"
+import { Duration, Effect, Layer, Option, Stream, Tracer } from "effect"
 import * as Sse from "effect/encoding/Sse"
-import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse, HttpIncomingMessage } from "effect/http"
+import { HttpClient } from "effect/http"
+import * as Http from "node:http"
+import * as Https from "node:https"
 import { Authorization } from "./Authorization.ts"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
-import { systemCode } from "./internal/systemCode.ts"
+import { fromHttpClient, nodeSend, type Outgoing, type Reply, type Send } from "./internal/httpSend.ts"
 
 /**
  * Options of the HTTP transport.
@@ -65,72 +66,19 @@ export interface Options {
   readonly maxBodyBytes?: number | undefined
 }
 
-/** What a failed connection attempt to `url` was, in words a person recognizes. */
-const connectFailure = (url: string, code: string | undefined): string => {
-  switch (code) {
-    case "ECONNREFUSED":
-      return `connection refused: nothing listens at ${url}`
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return `host not found: ${url}`
-    case "ECONNRESET":
-      return `the connection to ${url} was reset`
-    case "ETIMEDOUT":
-      return `the connection to ${url} timed out`
-    default:
-      return `HTTP request to ${url} failed${code === undefined ? "" : ` (${code})`}`
-  }
-}
-
 /** A JSON-RPC message: an object with `jsonrpc: "2.0"`. */
 const isJsonRpc = (value: unknown): boolean =>
   typeof value === "object" && value !== null && (value as { readonly jsonrpc?: unknown }).jsonrpc === "2.0"
 
-const mediaType = (response: HttpClientResponse.HttpClientResponse): string | undefined =>
-  response.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
-
-const utf8 = new TextDecoder()
-
-/**
- * Closes the connection of a response whose body is not read (an error page,
- * a `202`, a refused stream): the request is aborted, as the end of a scope
- * of `HttpClient.withScope` would. A body that is read needs nothing (its
- * connection goes back to the pool), which is why the client is not scoped:
- * that scope aborts every request at its end, and an `AbortController.abort()`
- * (its `DOMException`) costs as much as the rest of a round's parsing.
- */
-const discard = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<void> =>
-  Effect.scoped(Effect.asVoid(Stream.toPull(response.stream)))
-
-/** Whether `cause` (an `HttpClientError`) is the body reader refusing more than `MaxBodySize` bytes. */
-const isOverflow = (cause: HttpClientError.HttpClientError): boolean => {
-  const reason = cause.reason
-  return reason._tag === "DecodeError" && typeof reason.cause === "object" && reason.cause !== null &&
-    (reason.cause as { readonly _tag?: unknown })._tag === "MaxBytesError"
+/** `headers` with lower-case names (HTTP names are case-insensitive; a later one wins over an earlier one). */
+const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const name in headers) out[name.toLowerCase()] = headers[name]!
+  return out
 }
 
-/**
- * Reads a response body as UTF-8, refusing bodies over `maxBytes` (announced,
- * or streamed: the reader stops at the limit and closes the connection).
- * One read of the whole body (`arrayBuffer` with `MaxBodySize`), not a
- * stream of chunks: the cheap path every JSON answer takes.
- */
-const readText = (response: HttpClientResponse.HttpClientResponse, maxBytes: number, limit: ByteSize.ByteSize) =>
-  Effect.suspend(() => {
-    const tooLarge = () =>
-      new TransportError({ reason: `The HTTP response body exceeds ${maxBytes} bytes`, status: response.status })
-    const announced = Number(response.headers["content-length"])
-    if (Number.isFinite(announced) && announced > maxBytes) return Effect.andThen(discard(response), Effect.fail(tooLarge()))
-    return response.arrayBuffer.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, limit),
-      Effect.mapError((cause) =>
-        isOverflow(cause)
-          ? tooLarge()
-          : new TransportError({ reason: "Cannot read the HTTP response body", status: response.status, cause })
-      ),
-      Effect.map((body) => utf8.decode(body))
-    )
-  })
+const mediaType = (reply: Reply): string | undefined =>
+  reply.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
 
 /** What an SSE body told about resuming it (2025-11-25): the last event id and `retry` delay. */
 interface SseResume {
@@ -141,7 +89,7 @@ interface SseResume {
 
 /** The JSON-RPC messages carried by an SSE body, parsed, in order. */
 const sseMessages = (
-  response: HttpClientResponse.HttpClientResponse,
+  response: Reply,
   maxEventSize: number,
   resume: SseResume
 ): Stream.Stream<unknown, TransportError> =>
@@ -157,7 +105,6 @@ const sseMessages = (
       if (event.data !== "") data.push(event.data)
     }, { maxEventSize })
     return response.stream.pipe(
-      Stream.mapError((cause) => new TransportError({ reason: "The SSE stream failed", status: response.status, cause })),
       Stream.decodeText(),
       Stream.flatMap((chunk) => {
         const error = parser.feed(chunk)
@@ -220,11 +167,15 @@ const VISIBLE_ASCII = /^[\x21-\x7E]+$/
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
-  // Not `HttpClient.withScope`: see `discard`.
+  // Not `HttpClient.withScope`: see `fromHttpClient`.
   const client = yield* HttpClient.HttpClient
+  return yield* makeWith(options, fromHttpClient(client, options.url))
+})
+
+/** The transport over `send` (an effect `HttpClient`, or `node:http` directly: `layerNode`). */
+const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
   const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024
-  const bodyLimit = ByteSize.bytes(maxBodyBytes)
   let sessionId: string | undefined
   let protocolVersion: string | undefined
 
@@ -234,40 +185,26 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     ...(protocolVersion === undefined ? {} : { "mcp-protocol-version": protocolVersion })
   })
 
-  const execute = (request: HttpClientRequest.HttpClientRequest, sentSession: string | undefined) =>
-    Effect.withFiber((fiber) =>
-      // No span per request when nothing records spans (effect's default tracer): building one, its
-      // attributes and the `traceparent` header cost more than the rest of the request.
-      fiber.getRef(Tracer.Tracer) === Tracer.nativeTracer
-        ? Effect.provideService(client.execute(request), HttpClient.TracerDisabledWhen, constTrue)
-        : client.execute(request)
-    ).pipe(
-      Effect.catch((cause) =>
-        cause.response === undefined
-          ? Effect.fail(new TransportError({ reason: connectFailure(String(options.url), systemCode(cause)), cause }))
-          : Effect.succeed(cause.response)
-      ),
-      Effect.tap((response) =>
-        Effect.sync(() => {
-          const issued = response.headers["mcp-session-id"]
-          if (issued !== undefined && VISIBLE_ASCII.test(issued)) sessionId = issued
-          else if (response.status === 404 && sentSession !== undefined && sessionId === sentSession) {
-            sessionId = undefined
-          }
-        })
-      )
-    )
+  /** Sends `request`; keeps the session id a reply issues, forgets one a 404 ended. */
+  const execute = (request: Outgoing, sentSession: string | undefined) =>
+    Effect.map(send(request), (reply) => {
+      const issued = reply.headers["mcp-session-id"]
+      if (issued !== undefined && VISIBLE_ASCII.test(issued)) sessionId = issued
+      else if (reply.status === 404 && sentSession !== undefined && sessionId === sentSession) sessionId = undefined
+      return reply
+    })
 
   const authorization = Option.getOrUndefined(yield* Effect.serviceOption(Authorization))
   const endpoint = String(options.url)
+  const extraHeaders = lowerCased(options.headers ?? {})
 
   /** `execute` with the bearer token; a challenge (401, 403) signs in or steps up and sends the request again. */
-  const authorized = (request: HttpClientRequest.HttpClientRequest, sentSession: string | undefined) =>
+  const authorized = (request: Outgoing, sentSession: string | undefined) =>
     authorization === undefined ? execute(request, sentSession) : Effect.gen(function*() {
       // Each challenge either fails or brings a new token; the Authorization service bounds the sign-ins.
       for (let attempt = 0;; attempt++) {
         const bearer = yield* authorization.headers(endpoint)
-        const response = yield* execute(HttpClientRequest.setHeaders(request, bearer), sentSession)
+        const response = yield* execute({ ...request, headers: { ...request.headers, ...lowerCased(bearer) } }, sentSession)
         if ((response.status === 401 || response.status === 403) && attempt < 8) {
           const again = yield* authorization.challenged(endpoint, {
             sent: bearer["authorization"],
@@ -275,7 +212,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
             wwwAuthenticate: response.headers["www-authenticate"]
           }).pipe(Effect.mapError((error) => new TransportError({ reason: error.message, status: response.status, cause: error })))
           if (again) {
-            yield* discard(response)
+            yield* response.discard
             continue
           }
         } else if (response.status < 400) {
@@ -286,57 +223,60 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     })
 
   const post = (message: unknown, headers: Readonly<Record<string, string>>) =>
-    Effect.gen(function*() {
-      const body = yield* encodeJson(message)
+    Effect.flatMap(encodeJson(message), (body) => {
       const initialize = typeof message === "object" && message !== null &&
         (message as { readonly method?: unknown }).method === "initialize"
       if (initialize) sessionId = undefined
-      const version = Object.entries(headers).find(([name]) => name.toLowerCase() === "mcp-protocol-version")?.[1]
-      if (version !== undefined) protocolVersion = version
       const sent = sessionId
-      const request = HttpClientRequest.post(options.url).pipe(
-        HttpClientRequest.setHeaders({
-          ...options.headers,
+      const named = lowerCased(headers)
+      const version = named["mcp-protocol-version"]
+      if (version !== undefined) protocolVersion = version
+      const request: Outgoing = {
+        method: "POST",
+        headers: {
+          ...extraHeaders,
           accept: "application/json, text/event-stream",
+          "content-type": "application/json",
           ...(sent === undefined ? {} : { "mcp-session-id": sent }),
-          ...headers
-        }),
-        HttpClientRequest.bodyText(body, "application/json")
-      )
-      return yield* authorized(request, sent)
+          ...named
+        },
+        body
+      }
+      return authorized(request, sent)
     })
 
   const get = (lastEventId: string | undefined) =>
     Effect.suspend(() => {
       const sent = sessionId
-      return authorized(
-        HttpClientRequest.get(options.url).pipe(
-          HttpClientRequest.setHeaders({
-            ...options.headers,
-            accept: "text/event-stream",
-            ...sessionHeaders(),
-            ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId })
-          })
-        ),
-        sent
-      )
+      return authorized({
+        method: "GET",
+        headers: {
+          ...extraHeaders,
+          accept: "text/event-stream",
+          ...sessionHeaders(),
+          ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId })
+        }
+      }, sent)
     })
 
   /** An SSE body, resumed with `GET` + `Last-Event-ID` while it ends early (see `make`). */
   const resumable = (
-    response: HttpClientResponse.HttpClientResponse,
+    response: Reply,
     requestId: unknown
   ): Stream.Stream<unknown, TransportError> => {
     const resume: SseResume = { lastEventId: undefined, retry: undefined, events: 0 }
     let idle = 0
     let eventsAtReconnect = 0
     let answered = false
-    const from = (current: HttpClientResponse.HttpClientResponse): Stream.Stream<unknown, TransportError> =>
+    const from = (current: Reply): Stream.Stream<unknown, TransportError> =>
       Stream.concat(
         sseMessages(current, maxEventSize, resume).pipe(
           Stream.tap((message) =>
             Effect.sync(() => {
-              if (requestId !== undefined && isResponseTo(message, requestId)) answered = true
+              if (requestId !== undefined && isResponseTo(message, requestId)) {
+                answered = true
+                current.answered()
+              }
             })
           )
         ),
@@ -354,7 +294,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
               mediaType(next) === "text/event-stream" && next.status === 200
                 ? Effect.succeed(from(next))
                 : Effect.as(
-                  discard(next),
+                  next.discard,
                   Stream.fail(
                     new TransportError({
                       reason: `Resuming the SSE stream (Last-Event-ID ${lastEventId}) failed`,
@@ -379,25 +319,26 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         })
       switch (mediaType(response)) {
         case "application/json":
-          return Stream.fromEffect(readText(response, maxBodyBytes, bodyLimit).pipe(
-            Effect.flatMap((text) =>
-              decodeJson(text).pipe(
-                Effect.mapError((error) =>
-                  response.status >= 400
-                    ? notMcp()
-                    : new TransportError({ reason: "The HTTP response is not JSON", status: response.status, cause: error })
-                )
+          return Stream.fromEffect(Effect.flatMap(response.text(maxBodyBytes), (text) => {
+            let value: unknown
+            try {
+              value = JSON.parse(text)
+            } catch (cause) {
+              return Effect.fail(
+                response.status >= 400
+                  ? notMcp()
+                  : new TransportError({ reason: "The HTTP response is not JSON", status: response.status, cause })
               )
-            ),
+            }
             // An error status whose JSON is not JSON-RPC (another application's 404 page) is no MCP answer.
-            Effect.filterOrFail((value) => response.status < 400 || isJsonRpc(value), notMcp)
-          ))
+            return response.status < 400 || isJsonRpc(value) ? Effect.succeed(value) : Effect.fail(notMcp())
+          }))
         case "text/event-stream":
           // read ahead: the body's end, which follows the response, is consumed
           // before the client stops pulling, so the connection stays reusable
           return resumable(response, requestIdOf(message)).pipe(Stream.buffer({ capacity: 16 }))
         default:
-          yield* discard(response)
+          yield* response.discard
           return Stream.fail(
             response.status === 404
               ? notMcp()
@@ -413,7 +354,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   const notify = (message: unknown, headers: Readonly<Record<string, string>>) =>
     post(message, headers).pipe(
-      Effect.tap(discard),
+      Effect.tap((response) => response.discard),
       Effect.flatMap((response) =>
         response.status >= 200 && response.status < 300
           ? Effect.void
@@ -426,7 +367,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const version = Object.entries(headers).find(([name]) => name.toLowerCase() === "mcp-protocol-version")?.[1]
       if (version !== undefined) protocolVersion = version
       const response = yield* get(undefined)
-      if (response.status !== 200 || mediaType(response) !== "text/event-stream") yield* discard(response)
+      if (response.status !== 200 || mediaType(response) !== "text/event-stream") yield* response.discard
       if (response.status === 405) return Stream.empty
       if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
         return Stream.fail(new TransportError({ reason: "The server refused the GET stream", status: response.status }))
@@ -437,15 +378,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   yield* Effect.addFinalizer(() =>
     Effect.suspend(() => {
       if (sessionId === undefined) return Effect.void
-      const request = HttpClientRequest.delete(options.url).pipe(
-        HttpClientRequest.setHeaders({ ...options.headers, ...sessionHeaders() })
-      )
+      const headers = { ...extraHeaders, ...sessionHeaders() }
       sessionId = undefined
       // the bearer token too (no sign-in for a DELETE: a session being closed is not worth a consent)
       const bearer = authorization === undefined ? Effect.succeed({}) : authorization.headers(endpoint)
       return bearer.pipe(
-        Effect.flatMap((headers) => client.execute(HttpClientRequest.setHeaders(request, headers))),
-        Effect.flatMap(discard),
+        Effect.flatMap((token) => send({ method: "DELETE", headers: { ...headers, ...lowerCased(token) } })),
+        Effect.flatMap((reply) => reply.discard),
         Effect.timeout("2 seconds"),
         Effect.ignore
       )
@@ -473,17 +412,42 @@ export const layer = (options: Options): Layer.Layer<ClientTransport, never, Htt
   Layer.effect(ClientTransport, make(options))
 
 /**
- * The HTTP transport over `node:http` (`NodeHttpClient` from
- * `@effect/platform-node`) with keep-alive connections, which an MRTR
- * conversation reuses round after round (a new TCP connection per round
- * roughly doubles a round's latency on loopback); requires nothing. The
- * agent's sockets are closed with the layer.
+ * The HTTP transport over `node:http` / `node:https` with keep-alive
+ * connections, which an MRTR conversation reuses round after round (a new
+ * TCP connection per round roughly doubles a round's latency on loopback);
+ * requires nothing. Requests are driven on `node:http` directly (a round
+ * costs about half of what it does through effect's `HttpClient`); when a
+ * tracer that records spans is installed they go through
+ * `@effect/platform-node`'s `NodeHttpClient` on the same agents instead, so
+ * each is an `http.client` span with a `traceparent` header. The agents'
+ * sockets are closed with the layer.
  *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
  * @since 0.1.0
  */
 export const layerNode = (options: Options): Layer.Layer<ClientTransport> =>
-  layer(options).pipe(
-    Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: true }))
+  Layer.effect(
+    ClientTransport,
+    Effect.gen(function*() {
+      const agents = yield* Effect.acquireRelease(
+        Effect.sync(() => ({
+          http: new Http.Agent({ keepAlive: true }),
+          https: new Https.Agent({ keepAlive: true })
+        })),
+        (agents) =>
+          Effect.sync(() => {
+            agents.http.destroy()
+            agents.https.destroy()
+          })
+      )
+      const direct = nodeSend(agents, options.url)
+      const traced = fromHttpClient(
+        yield* Effect.provideService(NodeHttpClient.makeNodeHttp, NodeHttpClient.HttpAgent, agents),
+        options.url
+      )
+      const send: Send = (request) =>
+        Effect.withFiber((fiber) => fiber.getRef(Tracer.Tracer) === Tracer.nativeTracer ? direct(request) : traced(request))
+      return yield* makeWith(options, send)
+    })
   )

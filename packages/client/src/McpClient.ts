@@ -69,6 +69,7 @@ import type { RootsHandler } from "./RootsHandler.ts"
 import type * as Sampling from "./SamplingHandler.ts"
 import * as InputHandlers from "./internal/inputHandlers.ts"
 import * as TaskDriver from "./TaskDriver.ts"
+import { bounded } from "./internal/deadline.ts"
 import * as Eras from "./internal/eras.ts"
 import * as InputLoop from "./internal/inputLoop.ts"
 import {
@@ -298,12 +299,9 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     effect: Effect.Effect<A, E>
   ): Effect.Effect<A, E | RequestTimeout> => {
     const bound = Duration.fromInputUnsafe(callOptions?.callTimeout ?? callTimeout)
-    return Duration.isFinite(bound)
-      ? Effect.timeoutOrElse(effect, {
-        duration: bound,
-        orElse: () => Effect.fail(new RequestTimeout({ method, bound: "call", millis: Duration.toMillis(bound) }))
-      })
-      : effect
+    if (!Duration.isFinite(bound)) return effect
+    const millis = Duration.toMillis(bound)
+    return bounded(effect, millis, () => 0, () => new RequestTimeout({ method, bound: "call", millis }))
   }
   const pubsub = yield* PubSub.unbounded<Notification>()
   const tools = new Map<string, Tool>()

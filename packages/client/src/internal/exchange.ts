@@ -27,6 +27,7 @@ import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Stream } from "effec
 import { McpError, type RequestId } from "@mrtr/protocol"
 import type { ClientTransport, OutgoingRequest } from "../ClientTransport.ts"
 import { ProtocolViolation, type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
+import { bounded } from "./deadline.ts"
 import { isServerRequest } from "./serverRequests.ts"
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -65,10 +66,11 @@ export const exchange = <E = never>(
     // Only a call that serves requests (2025-11-25) needs a fiber set: a 2026-07-28 round forks nothing but the watchdog.
     const fibers = serve === undefined ? undefined : yield* FiberSet.make<void, E>()
     let serving = 0
-    let lastActivity = yield* Clock.currentTimeMillis
+    const clock = yield* Clock.Clock
+    let lastActivity = clock.currentTimeMillisUnsafe()
     const read = transport.request(message, headers).pipe(
-      Stream.tap(() => Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => void (lastActivity = now)))),
       Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
+        lastActivity = clock.currentTimeMillisUnsafe()
         if (!isRecord(incoming)) return Effect.succeed(true)
         if (typeof incoming.method === "string") {
           if (isServerRequest(incoming)) {
@@ -100,29 +102,18 @@ export const exchange = <E = never>(
       })
     )
     // What can end the exchange besides its stream; each is one more fiber per round, so only the ones in use.
-    const failures: Array<Effect.Effect<never, E | RequestTimeout>> = []
+    const failures: Array<Effect.Effect<never, E>> = []
     if (fibers !== undefined) failures.push(FiberSet.join(fibers).pipe(Effect.andThen(Effect.never)))
     if (hooks.failed !== undefined) failures.push(Deferred.await(hooks.failed))
+    const stopped = failures.length === 0 ? read : Effect.raceAllFirst([read, ...failures])
     const idle = hooks.idleTimeout
-    if (idle !== undefined && Duration.isFinite(idle)) {
-      const millis = Duration.toMillis(idle)
-      // Wakes when the bound would expire; a stream that spoke since, or a server request being answered, re-arms it.
-      const watchdog: Effect.Effect<never, RequestTimeout> = Effect.gen(function*() {
-        while (true) {
-          const now = yield* Clock.currentTimeMillis
-          if (serving > 0) lastActivity = now
-          const left = lastActivity + millis - now
-          if (left <= 0) return yield* new RequestTimeout({ method, bound: "request", millis })
-          yield* Effect.sleep(Duration.millis(left))
-        }
-      })
-      failures.push(watchdog)
-    }
-    const raced = failures.length === 0
-      ? read
-      : failures.length === 1
-      ? Effect.raceFirst(read, failures[0]!)
-      : Effect.raceAllFirst([read, ...failures])
+    // The idle bound: expires `millis` after the stream last spoke; a server request being answered holds it off.
+    const raced: Effect.Effect<void, RequestError | E> = idle !== undefined && Duration.isFinite(idle)
+      ? bounded(stopped, Duration.toMillis(idle), (now) => {
+        if (serving > 0) lastActivity = now
+        return lastActivity + Duration.toMillis(idle) - now
+      }, () => new RequestTimeout({ method, bound: "request", millis: Duration.toMillis(idle) }))
+      : stopped
     yield* raced.pipe(
       Effect.onExit((exit) =>
         response === undefined && hooks.onAbandon !== undefined && !Exit.isSuccess(exit) ? hooks.onAbandon : Effect.void

@@ -73,8 +73,18 @@ const answerEach = (
   handlers: Handlers,
   context: { readonly method: string; readonly target: string; readonly round: number },
   acceptedUrls: AcceptedUrls
-): Effect.Effect<InputResponses, InputHandlerError> =>
-  Effect.map(
+): Effect.Effect<InputResponses, InputHandlerError> => {
+  const only = entries.length === 1 ? entries[0]! : undefined
+  if (only !== undefined) {
+    // the usual round asks one thing: answered in this fiber (no fiber forked per answer)
+    const [key, request] = only
+    return Effect.map(answer(key, request, handlers, { key, ...context }, acceptedUrls), (response): InputResponses => {
+      const answers: Record<string, InputResponses[string]> = Object.create(null)
+      answers[key] = response
+      return answers
+    })
+  }
+  return Effect.map(
     Effect.forEach(
       entries,
       ([key, request]) =>
@@ -83,6 +93,7 @@ const answerEach = (
     ),
     (answers): InputResponses => Object.assign(Object.create(null), Object.fromEntries(answers))
   )
+}
 
 /**
  * Runs one MRTR call to completion, bounded by its `callTimeout`: `base` is the request's params

@@ -1,0 +1,89 @@
+/**
+ * A time bound on an effect that costs one fiber and one `setTimeout`: the
+ * client's `requestTimeout` (re-armed while the stream speaks) and
+ * `callTimeout`, which every MRTR round pays.
+ *
+ * `Effect.timeout` and `Effect.raceFirst` fork the effect and a sleeping
+ * fiber, then interrupt the loser: two fibers, an interruption and effect's
+ * timer per bound, which measured about a quarter of the client's own CPU per
+ * round. Here the effect runs in one child fiber and the bound is a plain
+ * timer whose callback asks `left()` how long remains (a bound that moves
+ * re-arms it) and, when nothing remains, interrupts the child and fails.
+ *
+ * Gotchas:
+ * - Only under effect's default `Clock`: under another (`TestClock`, a
+ *   user's) the same bound runs as a race against `Clock.sleep`, so tests
+ *   that move a `TestClock` still see it.
+ * - The child is interrupted without waiting for its finalizers, as
+ *   `Effect.timeout`'s loser is.
+ */
+import { Clock, Duration, Effect } from "effect"
+
+/** Effect's default clock, read once from an empty context. */
+let defaultClock: Clock.Clock | undefined
+const isDefaultClock = (clock: Clock.Clock): boolean =>
+  clock === (defaultClock ??= Effect.runSync(Effect.clockWith(Effect.succeed)))
+
+/** The largest delay `setTimeout` takes, in ms (a longer one fires at once). */
+const MAX_TIMER_MILLIS = 2 ** 31 - 1
+
+/**
+ * `effect`, failed with `expired()` once `left()` reports no time left.
+ * `left()` (ms remaining, `<= 0`: expired) is asked first after `firstMs`,
+ * then again after whatever it reported. `now()` is the clock's time in ms,
+ * for `left` to compute with.
+ */
+export const bounded = <A, E, E2>(
+  effect: Effect.Effect<A, E>,
+  firstMs: number,
+  left: (now: number) => number,
+  expired: () => E2
+): Effect.Effect<A, E | E2> =>
+  Effect.withFiber((parent) => {
+    const clock = parent.getRef(Clock.Clock)
+    if (!isDefaultClock(clock)) return raced(effect, firstMs, left, expired, clock)
+    return Effect.flatMap(Effect.forkChild(effect, { startImmediately: true }), (child) =>
+      Effect.callback<A, E | E2>((resume) => {
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const arm = (ms: number) => {
+          timer = setTimeout(onTimer, Math.min(Math.max(ms, 1), MAX_TIMER_MILLIS))
+        }
+        const onTimer = () => {
+          const remaining = left(clock.currentTimeMillisUnsafe())
+          if (remaining > 0) return arm(remaining)
+          removeObserver()
+          child.interruptUnsafe(parent.id)
+          resume(Effect.fail(expired()))
+        }
+        const removeObserver = child.addObserver((exit) => {
+          if (timer !== undefined) clearTimeout(timer)
+          resume(exit)
+        })
+        // a child done at once (its effect synchronous) already resumed through the observer
+        if (child.pollUnsafe() === undefined) arm(firstMs)
+        return Effect.sync(() => {
+          if (timer !== undefined) clearTimeout(timer)
+          removeObserver()
+          child.interruptUnsafe(parent.id)
+        })
+      }))
+  })
+
+/** The same bound as a race against `clock.sleep` (any clock). */
+const raced = <A, E, E2>(
+  effect: Effect.Effect<A, E>,
+  firstMs: number,
+  left: (now: number) => number,
+  expired: () => E2,
+  clock: Clock.Clock
+): Effect.Effect<A, E | E2> => {
+  const watchdog: Effect.Effect<never, E2> = Effect.gen(function*() {
+    let wait = firstMs
+    while (true) {
+      yield* clock.sleep(Duration.millis(wait))
+      wait = left(clock.currentTimeMillisUnsafe())
+      if (wait <= 0) return yield* Effect.fail(expired())
+    }
+  })
+  return Effect.raceFirst(effect, watchdog)
+}
