@@ -10,16 +10,24 @@
  * (`Mcp-Session-Id`, `DELETE` on close), opens the GET stream (`listen`) and
  * resumes an SSE stream the server closed early (`Last-Event-ID`, `retry`).
  *
- * Built on effect's `HttpClient`; `layerNode` provides the `node:http` one
- * from `@effect/platform-node`, with keep-alive connections.
+ * Two implementations of one transport: `layer` on any effect `HttpClient`
+ * (fetch, undici, one with middleware), and `layerNode` on `node:http` /
+ * `node:https` driven directly, with keep-alive agents (about half the CPU
+ * per round of the same requests through effect's `NodeHttpClient`).
  *
  * Gotchas (cost per request, which an MRTR conversation pays every round):
- * - a JSON body is read in one piece (`arrayBuffer` bounded by
- *   `maxBodyBytes`), not as a stream of chunks;
+ * - a JSON body is read in one piece, bounded by `maxBodyBytes`, not as a
+ *   stream of chunks;
  * - each request is effect's `http.client` span, with a `traceparent`
  *   header, only when a tracer that records spans is installed (e.g.
  *   OpenTelemetry's, `Effect.withTracer`); under effect's default tracer,
- *   which records nothing, no span is built and no `traceparent` is sent.
+ *   which records nothing, no span is built and no `traceparent` is sent
+ *   (`layerNode` sends through effect's `NodeHttpClient`, on its own agents,
+ *   while such a tracer is installed);
+ * - `layerNode` keeps a connection whose reply is given up when the rest of
+ *   the reply is short or already there (a `202`, an SSE stream that carried
+ *   its response), and closes it otherwise (the server sees a stream closed:
+ *   a cancelled request); `layer` closes it.
  *
  * With an `Authorization` service in the context (`Authorization.layer`),
  * every request (POST, and a 2025-11-25 session's GET and DELETE) carries the
@@ -64,6 +72,26 @@ export interface Options {
   readonly headers?: Readonly<Record<string, string>> | undefined
   readonly maxEventBytes?: number | undefined
   readonly maxBodyBytes?: number | undefined
+}
+
+/**
+ * Options of {@link layerNode}: the transport's, and the `node:http` /
+ * `node:https` agents to send with.
+ *
+ * - `agents.http`, `agents.https`: agents of the caller's (a private CA or
+ *   a client certificate in `https.Agent` options, a proxy agent, a socket
+ *   limit); each one not given is a keep-alive agent the layer makes and
+ *   destroys with its scope. Given agents are the caller's to destroy, and
+ *   should keep connections alive (`keepAlive: true`): an MRTR conversation
+ *   reuses its connection round after round.
+ *
+ * @since 0.1.0
+ */
+export interface NodeOptions extends Options {
+  readonly agents?: {
+    readonly http?: Http.Agent | undefined
+    readonly https?: Https.Agent | undefined
+  } | undefined
 }
 
 /** A JSON-RPC message: an object with `jsonrpc: "2.0"`. */
@@ -419,28 +447,34 @@ export const layer = (options: Options): Layer.Layer<ClientTransport, never, Htt
  * costs about half of what it does through effect's `HttpClient`); when a
  * tracer that records spans is installed they go through
  * `@effect/platform-node`'s `NodeHttpClient` on the same agents instead, so
- * each is an `http.client` span with a `traceparent` header. The agents'
- * sockets are closed with the layer.
+ * each is an `http.client` span with a `traceparent` header. The agents the
+ * layer makes are destroyed with it (its connections closed); agents given
+ * in `options.agents` (a private CA, a client certificate, a proxy) are the
+ * caller's.
+ *
+ * Errors are those of {@link make}; a request the agent cannot build (a
+ * header value with a control character) is a `TransportError` too.
  *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
  * @since 0.1.0
  */
-export const layerNode = (options: Options): Layer.Layer<ClientTransport> =>
+export const layerNode = (options: NodeOptions): Layer.Layer<ClientTransport> =>
   Layer.effect(
     ClientTransport,
     Effect.gen(function*() {
-      const agents = yield* Effect.acquireRelease(
+      const own = yield* Effect.acquireRelease(
         Effect.sync(() => ({
-          http: new Http.Agent({ keepAlive: true }),
-          https: new Https.Agent({ keepAlive: true })
+          http: options.agents?.http === undefined ? new Http.Agent({ keepAlive: true }) : undefined,
+          https: options.agents?.https === undefined ? new Https.Agent({ keepAlive: true }) : undefined
         })),
-        (agents) =>
+        (own) =>
           Effect.sync(() => {
-            agents.http.destroy()
-            agents.https.destroy()
+            own.http?.destroy()
+            own.https?.destroy()
           })
       )
+      const agents = { http: options.agents?.http ?? own.http!, https: options.agents?.https ?? own.https! }
       const direct = nodeSend(agents, options.url)
       const traced = fromHttpClient(
         yield* Effect.provideService(NodeHttpClient.makeNodeHttp, NodeHttpClient.HttpAgent, agents),

@@ -3,17 +3,23 @@
  * against a real local `node:http` server: JSON and SSE answers, progress and
  * log notifications surfaced to the caller, the standard and `Mcp-Param-*`
  * headers, HTTP error statuses, and tools excluded for invalid
- * `x-mcp-header` annotations.
+ * `x-mcp-header` annotations. Every test runs on both implementations:
+ * `layerNode` (`node:http` driven directly) and `layer` on effect's
+ * `NodeHttpClient`.
  */
 import { assert, describe, it } from "@effect/vitest"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Fiber, Layer, Ref, Stream, Tracer } from "effect"
 import * as Http from "node:http"
+import * as Https from "node:https"
 import type { AddressInfo } from "node:net"
 import * as Errors from "../src/Errors.ts"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
+import { ClientTransport as ClientTransportService, type ClientTransport } from "../src/ClientTransport.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import * as McpClient from "../src/McpClient.ts"
 import { validateRequest } from "./fixtures.ts"
+import * as tls from "./tls.ts"
 
 interface Received {
   readonly headers: Http.IncomingHttpHeaders
@@ -180,12 +186,24 @@ const respond: Respond = (body, res) => {
 
 const user = ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ unit: "celsius" })) })
 
-const withClient = <A, E>(url: string, body: Effect.Effect<A, E, McpClient.McpClient>, options: McpClient.Options = {}) =>
-  body.pipe(
-    Effect.provide(McpClient.layer({ protocol: "2026-07-28", ...options }).pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(user)))
-  )
+/** The two implementations of the transport. */
+const transports: ReadonlyArray<readonly [string, (options: HttpTransport.Options) => Layer.Layer<ClientTransport>]> = [
+  ["layerNode (node:http)", HttpTransport.layerNode],
+  [
+    "layer (effect's NodeHttpClient)",
+    (options) =>
+      HttpTransport.layer(options).pipe(Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: true })))
+  ]
+]
 
-describe("HttpTransport", () => {
+describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
+  const withClient = <A, E>(url: string, body: Effect.Effect<A, E, McpClient.McpClient>, options: McpClient.Options = {}) =>
+    body.pipe(
+      Effect.provide(
+        McpClient.layer({ protocol: "2026-07-28", ...options }).pipe(Layer.provide(transportOf({ url })), Layer.provide(user))
+      )
+    )
+
   it.live("JSON and SSE answers, MRTR over HTTP, standard and Mcp-Param headers", () =>
     Effect.gen(function*() {
       const { url, received } = yield* serve(respond)
@@ -302,7 +320,7 @@ describe("HttpTransport", () => {
       }
     }).pipe(Effect.scoped))
 
-  it.live("layerNode keeps connections alive: one TCP connection for a whole multi-round conversation", () =>
+  it.live("keeps connections alive: one TCP connection for a whole multi-round conversation", () =>
     Effect.gen(function*() {
       const { url, received, connections } = yield* serve(respond)
       yield* withClient(url, Effect.gen(function*() {
@@ -373,7 +391,7 @@ describe("HttpTransport", () => {
           const client = yield* McpClient.McpClient
           return yield* Effect.flip(client.listTools())
         }).pipe(Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
-          Layer.provide(HttpTransport.layerNode({ url, maxBodyBytes: 100_000 }))
+          Layer.provide(transportOf({ url, maxBodyBytes: 100_000 }))
         )))
         assert.strictEqual(error._tag, "TransportError")
         assert.match((error as { reason: string }).reason, /exceeds 100000 bytes/)
@@ -422,5 +440,111 @@ describe("HttpTransport", () => {
         assert.strictEqual(error.bound, "call")
         assert.match(error.message, /tools\/call did not complete within 0\.7 seconds \(callTimeout\)/)
       }
+    }).pipe(Effect.scoped))
+
+  it.live("a reply cut off mid-body (JSON) or mid-stream (SSE, before the response) is a TransportError, not a hang", () =>
+    Effect.gen(function*() {
+      for (const type of ["application/json", "text/event-stream"]) {
+        const { url } = yield* serve((body, res) => {
+          if (body.method !== "tools/call") return respond(body, res)
+          res.writeHead(200, { "content-type": type, ...(type === "application/json" ? { "content-length": "500" } : {}) })
+          res.write(type === "application/json" ? "{\"jsonrpc\":\"2.0\",\"id\":" : ": hello\n\n")
+          setTimeout(() => res.socket?.destroy(), 20)
+        })
+        const error = yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name: "weather", arguments: {} }))).pipe(
+          Effect.flip,
+          Effect.timeout("5 seconds")
+        )
+        assert.strictEqual(error._tag, "TransportError", type)
+      }
+    }).pipe(Effect.scoped))
+
+  it.live("closing the client closes its connections", () =>
+    Effect.gen(function*() {
+      const sockets: Array<{ closed: boolean }> = []
+      const { url } = yield* serve((body, res) => {
+        const socket = { closed: false }
+        if (!sockets.some((s) => (s as { raw?: unknown }).raw === res.socket)) {
+          sockets.push(Object.assign(socket, { raw: res.socket }))
+          res.socket?.on("close", () => (socket.closed = true))
+        }
+        respond(body, res)
+      })
+      yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name: "weather", arguments: { region: "north" } })))
+      for (let i = 0; i < 50 && !sockets.every((s) => s.closed); i++) yield* Effect.sleep("20 millis")
+      assert.isAbove(sockets.length, 0)
+      assert.isTrue(sockets.every((s) => s.closed), "a keep-alive connection outlived the client")
+    }).pipe(Effect.scoped))
+})
+
+describe("HttpTransport.layerNode", () => {
+  it.live("a notification's 202, an SSE answer whose end comes late, and traced requests all reuse one connection", () =>
+    Effect.gen(function*() {
+      const { url, connections } = yield* serve((body, res) => {
+        if (body.id === undefined) {
+          res.writeHead(202)
+          return res.end()
+        }
+        // the response at once, the end of the stream 100 ms later
+        res.writeHead(200, { "content-type": "text/event-stream" })
+        res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", tools: [] } })}\n\n`)
+        setTimeout(() => res.end(), 100)
+      })
+      const recording = Tracer.make({ span: (options) => Tracer.nativeTracer.span(options) })
+      yield* Effect.gen(function*() {
+        const transport = yield* ClientTransportService
+        const ask = (id: number) =>
+          Stream.runHead(transport.request({ jsonrpc: "2.0", id, method: "tools/list", params: {} }, {}))
+        for (let id = 1; id <= 3; id++) {
+          yield* transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }, {})
+          const answer = yield* ask(id)
+          assert.deepStrictEqual(answer._tag === "Some" && (answer.value as { id: number }).id, id)
+        }
+        // through effect's NodeHttpClient (a tracer records spans), on the same agent
+        yield* ask(4).pipe(Effect.withTracer(recording))
+      }).pipe(Effect.provide(HttpTransport.layerNode({ url })))
+      assert.strictEqual(connections.count, 1)
+    }).pipe(Effect.scoped))
+
+  it.live("https: a self-signed server is a TransportError; with an agent that trusts it, the call works", () =>
+    Effect.gen(function*() {
+      const server = yield* Effect.acquireRelease(
+        Effect.callback<Https.Server>((resume) => {
+          const server = Https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+            let text = ""
+            req.on("data", (chunk) => (text += chunk))
+            req.on("end", () => respond(JSON.parse(text), res))
+          })
+          server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+        }),
+        (server) => Effect.callback<void>((resume) => {
+          server.closeAllConnections()
+          server.close(() => resume(Effect.void))
+        })
+      )
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`
+      const list = (options: HttpTransport.NodeOptions) =>
+        McpClient.McpClient.use((c) => c.listTools()).pipe(
+          Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(HttpTransport.layerNode(options))))
+        )
+      const refused = yield* Effect.flip(list({ url }))
+      assert.strictEqual(refused._tag, "TransportError")
+      assert.match(refused.message, /^HTTP request to https:\/\/127\.0\.0\.1:\d+\/mcp failed/)
+      const agent = new Https.Agent({ keepAlive: true, ca: tls.cert })
+      yield* Effect.addFinalizer(() => Effect.sync(() => agent.destroy()))
+      const listed = yield* list({ url, agents: { https: agent } })
+      assert.deepStrictEqual(listed.tools.map((t) => t.name), ["weather"])
+    }).pipe(Effect.scoped))
+
+  it.live("an invalid header value is a TransportError, not a throw", () =>
+    Effect.gen(function*() {
+      const { url } = yield* serve(respond)
+      const error = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
+        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
+          Layer.provide(HttpTransport.layerNode({ url, headers: { "x-bad": "a\nb" } }))
+        )),
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "TransportError")
     }).pipe(Effect.scoped))
 })

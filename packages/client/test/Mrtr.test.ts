@@ -11,6 +11,7 @@ import { TestClock } from "effect/testing"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
 import * as Errors from "../src/Errors.ts"
 import * as McpClient from "../src/McpClient.ts"
+import * as MemoryTransport from "../src/MemoryTransport.ts"
 import * as RootsHandler from "../src/RootsHandler.ts"
 import * as SamplingHandler from "../src/SamplingHandler.ts"
 import {
@@ -340,6 +341,41 @@ describe("input_required loop", () => {
       const server = fakeServer(() => inputRequired({ inputRequests: { s: sample } }))
       const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, failing)), Effect.flip)
       assert.strictEqual(error._tag, "InputHandlerError")
+      assert.strictEqual(server.received.length, 1)
+    }))
+
+  it.effect("requestTimeout and callTimeout follow the Clock in use (TestClock): no answer, no answer from the user", () =>
+    Effect.gen(function*() {
+      const silent: MemoryTransport.Handler = { handle: () => Effect.never }
+      const waiting = yield* callTool().pipe(
+        Effect.provide(McpClient.layer({ protocol: "2026-07-28", requestTimeout: "2 seconds" }).pipe(
+          Layer.provide(MemoryTransport.layer(silent))
+        )),
+        Effect.flip,
+        Effect.forkChild
+      )
+      for (let i = 0; i < 10; i++) yield* Effect.yieldNow
+      yield* TestClock.adjust("1999 millis")
+      assert.isUndefined(waiting.pollUnsafe())
+      yield* TestClock.adjust("1 millis")
+      const noAnswer = yield* Fiber.join(waiting)
+      assert.instanceOf(noAnswer, Errors.RequestTimeout)
+      if (noAnswer instanceof Errors.RequestTimeout) assert.strictEqual(noAnswer.bound, "request")
+
+      const server = fakeServer(() => inputRequired({ inputRequests: { q: elicit() }, requestState: "s" }))
+      const nobody = ElicitationHandler.layer({ form: () => Effect.never })
+      const asking = yield* callTool({ name: "t" }, { callTimeout: "5 seconds" }).pipe(
+        Effect.provide(clientLayer(server, {}, nobody)),
+        Effect.flip,
+        Effect.forkChild
+      )
+      for (let i = 0; i < 10; i++) yield* Effect.yieldNow
+      yield* TestClock.adjust("4999 millis")
+      assert.isUndefined(asking.pollUnsafe())
+      yield* TestClock.adjust("1 millis")
+      const noUser = yield* Fiber.join(asking)
+      assert.instanceOf(noUser, Errors.RequestTimeout)
+      if (noUser instanceof Errors.RequestTimeout) assert.strictEqual(noUser.bound, "call")
       assert.strictEqual(server.received.length, 1)
     }))
 })

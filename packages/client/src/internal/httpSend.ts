@@ -176,6 +176,9 @@ export interface NodeAgents {
   readonly https: Https.Agent
 }
 
+/** Resumes on the next tick of the event loop's tick queue. */
+const nextTick: Effect.Effect<void> = Effect.callback<void>((resume) => void process.nextTick(() => resume(Effect.void)))
+
 /** How long an answered SSE stream may take to end once left (its connection is closed past it), in ms. */
 const LINGER_MS = 5_000
 
@@ -270,11 +273,12 @@ class NodeReply implements Reply {
     this.isAnswered = true
   }
   get discard(): Effect.Effect<void> {
-    return Effect.suspend(() =>
+    // On the next tick: the reply is seen as its headers are parsed, and the parser finishes the
+    // same packet after (a 202's empty body, an error page sent whole) before that tick.
+    return Effect.flatMap(nextTick, () =>
       this.response.complete || this.announced() <= DRAIN_BYTES
         ? drain(this.response, () => this.close())
-        : Effect.sync(() => this.close())
-    )
+        : Effect.sync(() => this.close()))
   }
 }
 
