@@ -17,6 +17,7 @@ import * as Errors from "../src/Errors.ts"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
 import { ClientTransport as ClientTransportService, type ClientTransport } from "../src/ClientTransport.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
+import { nodeSend } from "../src/internal/httpSend.ts"
 import * as McpClient from "../src/McpClient.ts"
 import { validateRequest } from "./fixtures.ts"
 import * as tls from "./tls.ts"
@@ -475,35 +476,91 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
       assert.isAbove(sockets.length, 0)
       assert.isTrue(sockets.every((s) => s.closed), "a keep-alive connection outlived the client")
     }).pipe(Effect.scoped))
+
+  it.live("a server that holds a reply open (an error page announced but stalled, an SSE stream after its response) holds no call", () =>
+    Effect.gen(function*() {
+      const { url } = yield* serve((body, res) => {
+        if (body.method === "tools/list") {
+          res.writeHead(500, { "content-type": "text/html", "content-length": "1000" })
+          return res.write("<html>....")
+        }
+        res.writeHead(200, { "content-type": "text/event-stream" })
+        res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", content: [] } })}\n\n`)
+        const timer = setInterval(() => res.write(": still here\n\n"), 50)
+        res.on("close", () => clearInterval(timer))
+      })
+      yield* withClient(url, Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const t0 = Date.now()
+        const error = yield* Effect.flip(client.listTools())
+        assert.strictEqual(error._tag, "TransportError")
+        assert.isBelow(Date.now() - t0, 1000, "the error page held the call")
+        const t1 = Date.now()
+        yield* client.callTool({ name: "any" })
+        assert.isBelow(Date.now() - t1, 1000, "the open stream held the call")
+      }))
+    }).pipe(Effect.scoped))
+
+  it.live("a JSON body with a byte order mark is read; a Latin-1 header value arrives as sent; a string that is no URL is a TransportError", () =>
+    Effect.gen(function*() {
+      const { url, received } = yield* serve((body, res) => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end("\uFEFF" + JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", tools: [] } }))
+      })
+      const listed = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
+        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
+          Layer.provide(transportOf({ url, headers: { "x-city": "Zürich" } }))
+        ))
+      )
+      assert.deepStrictEqual(listed.tools, [])
+      // node:http reads header bytes as Latin-1: UTF-8 bytes would arrive as "ZÃ¼rich"
+      assert.strictEqual(received[0]!.headers["x-city"], "Zürich")
+      const error = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
+        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(transportOf({ url: "not a url" })))),
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "TransportError")
+    }).pipe(Effect.scoped))
 })
 
 describe("HttpTransport.layerNode", () => {
-  it.live("a notification's 202, an SSE answer whose end comes late, and traced requests all reuse one connection", () =>
+  it.live("a notification's 202, SSE answers and traced requests reuse one connection; an SSE answer that ends late holds nobody and is drained, not closed", () =>
     Effect.gen(function*() {
+      let closedSockets = 0
       const { url, connections } = yield* serve((body, res) => {
+        res.socket?.once("close", () => closedSockets++)
         if (body.id === undefined) {
           res.writeHead(202)
           return res.end()
         }
-        // the response at once, the end of the stream 100 ms later
         res.writeHead(200, { "content-type": "text/event-stream" })
         res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", tools: [] } })}\n\n`)
-        setTimeout(() => res.end(), 100)
+        // the stream's end with the response, or 300 ms after it
+        if (body.params?.late === true) setTimeout(() => res.end(), 300)
+        else res.end()
       })
       const recording = Tracer.make({ span: (options) => Tracer.nativeTracer.span(options) })
       yield* Effect.gen(function*() {
         const transport = yield* ClientTransportService
-        const ask = (id: number) =>
-          Stream.runHead(transport.request({ jsonrpc: "2.0", id, method: "tools/list", params: {} }, {}))
+        const ask = (id: number, late = false) =>
+          Stream.runHead(transport.request({ jsonrpc: "2.0", id, method: "tools/list", params: { late } }, {})).pipe(
+            Effect.map((answer) => answer._tag === "Some" ? (answer.value as { id: number }).id : undefined)
+          )
         for (let id = 1; id <= 3; id++) {
           yield* transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }, {})
-          const answer = yield* ask(id)
-          assert.deepStrictEqual(answer._tag === "Some" && (answer.value as { id: number }).id, id)
+          assert.strictEqual(yield* ask(id), id)
         }
         // through effect's NodeHttpClient (a tracer records spans), on the same agent
-        yield* ask(4).pipe(Effect.withTracer(recording))
+        assert.strictEqual(yield* ask(4).pipe(Effect.withTracer(recording)), 4)
+        assert.strictEqual(connections.count, 1)
+        const t0 = Date.now()
+        assert.strictEqual(yield* ask(5, true), 5)
+        assert.isBelow(Date.now() - t0, 200, "the caller waited for the end of a stream that had carried its response")
+        yield* Effect.sleep("400 millis")
+        assert.strictEqual(yield* ask(6), 6)
+        assert.isAtMost(connections.count, 2)
+        assert.strictEqual(closedSockets, 0, "a drained connection was closed")
       }).pipe(Effect.provide(HttpTransport.layerNode({ url })))
-      assert.strictEqual(connections.count, 1)
     }).pipe(Effect.scoped))
 
   it.live("https: a self-signed server is a TransportError; with an agent that trusts it, the call works", () =>
@@ -544,6 +601,36 @@ describe("HttpTransport.layerNode", () => {
           Layer.provide(HttpTransport.layerNode({ url, headers: { "x-bad": "a\nb" } }))
         )),
         Effect.flip
+      )
+      assert.strictEqual(error._tag, "TransportError")
+    }).pipe(Effect.scoped))
+
+  it.live("a reply cut off before its body was asked for fails text() at once", () =>
+    Effect.gen(function*() {
+      const { url } = yield* serve((_body, res) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "500" })
+        res.write("{\"jsonrpc\":\"2.0\",\"id\"")
+        setTimeout(() => res.socket?.destroy(), 10)
+      })
+      const agent = new Http.Agent({ keepAlive: true })
+      yield* Effect.addFinalizer(() => Effect.sync(() => agent.destroy()))
+      const send = nodeSend({ http: agent, https: new Https.Agent() }, url)
+      const reply = yield* send({ method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+      yield* Effect.sleep("100 millis")
+      const error = yield* reply.text(1_000_000).pipe(Effect.flip, Effect.timeout("2 seconds"))
+      assert.strictEqual(error._tag, "TransportError")
+    }).pipe(Effect.scoped))
+
+  it.live("an invalid header value is a TransportError on the traced path too (a tracer that records spans)", () =>
+    Effect.gen(function*() {
+      const { url } = yield* serve(respond)
+      const recording = Tracer.make({ span: (options) => Tracer.nativeTracer.span(options) })
+      const error = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
+        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
+          Layer.provide(HttpTransport.layerNode({ url, headers: { "x-bad": "a\r\nx-injected: 1" } }))
+        )),
+        Effect.flip,
+        Effect.withTracer(recording)
       )
       assert.strictEqual(error._tag, "TransportError")
     }).pipe(Effect.scoped))

@@ -14,8 +14,9 @@
  * - Only under effect's default `Clock`: under another (`TestClock`, a
  *   user's) the same bound runs as a race against `Clock.sleep`, so tests
  *   that move a `TestClock` still see it.
- * - The child is interrupted without waiting for its finalizers, as
- *   `Effect.timeout`'s loser is.
+ * - An expired bound fails at once: the child (detached) is interrupted
+ *   and its finalizers run after, as `Effect.timeout`'s loser's do; an
+ *   interrupted caller interrupts the child the same way.
  */
 import { Clock, Duration, Effect } from "effect"
 
@@ -30,8 +31,8 @@ const MAX_TIMER_MILLIS = 2 ** 31 - 1
 /**
  * `effect`, failed with `expired()` once `left()` reports no time left.
  * `left()` (ms remaining, `<= 0`: expired) is asked first after `firstMs`,
- * then again after whatever it reported. `now()` is the clock's time in ms,
- * for `left` to compute with.
+ * then again after whatever it reported; it is given the clock's time in
+ * ms.
  */
 export const bounded = <A, E, E2>(
   effect: Effect.Effect<A, E>,
@@ -42,31 +43,35 @@ export const bounded = <A, E, E2>(
   Effect.withFiber((parent) => {
     const clock = parent.getRef(Clock.Clock)
     if (!isDefaultClock(clock)) return raced(effect, firstMs, left, expired, clock)
-    return Effect.flatMap(Effect.forkChild(effect, { startImmediately: true }), (child) =>
-      Effect.callback<A, E | E2>((resume) => {
-        let timer: ReturnType<typeof setTimeout> | undefined
-        const arm = (ms: number) => {
-          timer = setTimeout(onTimer, Math.min(Math.max(ms, 1), MAX_TIMER_MILLIS))
-        }
-        const onTimer = () => {
-          const remaining = left(clock.currentTimeMillisUnsafe())
-          if (remaining > 0) return arm(remaining)
-          removeObserver()
-          child.interruptUnsafe(parent.id)
-          resume(Effect.fail(expired()))
-        }
-        const removeObserver = child.addObserver((exit) => {
-          if (timer !== undefined) clearTimeout(timer)
-          resume(exit)
-        })
-        // a child done at once (its effect synchronous) already resumed through the observer
-        if (child.pollUnsafe() === undefined) arm(firstMs)
-        return Effect.sync(() => {
-          if (timer !== undefined) clearTimeout(timer)
-          removeObserver()
-          child.interruptUnsafe(parent.id)
-        })
-      }))
+    // Detached, so that a bound that expires returns at once (a child would be awaited when its
+    // parent ends); forked and watched without an interruption in between, so it cannot be left running.
+    return Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(Effect.forkDetach(restore(effect), { startImmediately: true }), (child) =>
+        restore(Effect.callback<A, E | E2>((resume) => {
+          let timer: ReturnType<typeof setTimeout> | undefined
+          const arm = (ms: number) => {
+            timer = setTimeout(onTimer, Math.min(Math.max(ms, 1), MAX_TIMER_MILLIS))
+          }
+          const onTimer = () => {
+            const remaining = left(clock.currentTimeMillisUnsafe())
+            if (remaining > 0) return arm(remaining)
+            removeObserver()
+            child.interruptUnsafe(parent.id)
+            resume(Effect.fail(expired()))
+          }
+          const removeObserver = child.addObserver((exit) => {
+            if (timer !== undefined) clearTimeout(timer)
+            resume(exit)
+          })
+          // a child done at once (its effect synchronous) already resumed through the observer
+          if (child.pollUnsafe() === undefined) arm(firstMs)
+          return Effect.sync(() => {
+            if (timer !== undefined) clearTimeout(timer)
+            removeObserver()
+            child.interruptUnsafe(parent.id)
+          })
+        })))
+    )
   })
 
 /** The same bound as a race against `clock.sleep` (any clock). */

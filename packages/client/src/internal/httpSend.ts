@@ -134,6 +134,12 @@ const replyOf = (response: HttpClientResponse.HttpClientResponse): Reply => ({
   answered: () => {}
 })
 
+/** An error node raised (its `code` is one of node's `ERR_*`). */
+const isNodeError = (error: unknown): boolean => {
+  const code = error instanceof Error ? (error as { readonly code?: unknown }).code : undefined
+  return typeof code === "string" && code.startsWith("ERR_")
+}
+
 /**
  * {@link Send} over an effect `HttpClient`. Each request is effect's
  * `http.client` span (with `traceparent`) only when a tracer that records
@@ -161,6 +167,13 @@ export const fromHttpClient = (client: HttpClient.HttpClient, url: string | URL)
         cause.response === undefined
           ? Effect.fail(new TransportError({ reason: connectFailure(endpoint, systemCode(cause)), cause }))
           : Effect.succeed(replyOf(cause.response))
+      ),
+      // node:http refusing to build the request (a header value with a control character) throws
+      // inside the client: the same TransportError as on `nodeSend`'s path
+      Effect.catchDefect((defect) =>
+        isNodeError(defect)
+          ? Effect.fail(new TransportError({ reason: `HTTP request to ${endpoint} failed`, cause: defect }))
+          : Effect.die(defect)
       )
     )
   }
@@ -179,34 +192,51 @@ export interface NodeAgents {
 /** Resumes on the next tick of the event loop's tick queue. */
 const nextTick: Effect.Effect<void> = Effect.callback<void>((resume) => void process.nextTick(() => resume(Effect.void)))
 
-/** How long an answered SSE stream may take to end once left (its connection is closed past it), in ms. */
+/** How long a reply given up may take to end in the background (its connection is closed past it), in ms. */
 const LINGER_MS = 5_000
+/** How long the caller waits for the end of a reply it gave up (see `release`), in ms. */
+const GRACE_MS = 2
 
 /** Bodies this short, announced by `content-length`, are drained by `discard` so the connection is reused. */
 const DRAIN_BYTES = 64 * 1024
 
 /**
- * Reads the rest of `response` to its end, so its connection goes back to the
- * agent's pool (closed with `close` past {@link LINGER_MS}). Resumes on the
- * tick after the end, as `text` does: node:http frees the connection on the
- * next tick, and a request sent before that opens another one.
+ * Gives the rest of `response` up, keeping its connection when it can: the
+ * rest is read to its end in the background (the connection goes back to the
+ * agent's pool then, or is closed with `close` past {@link LINGER_MS}). The
+ * caller waits for that end for {@link GRACE_MS} at most, so that an end
+ * already on its way (the next packet) frees the connection before the next
+ * request is sent, and a server that holds the body open holds nobody.
+ * Resumes on the tick after the end, as `text` does: node:http frees the
+ * connection on the next tick.
  */
-const drain = (response: Http.IncomingMessage, close: () => void): Effect.Effect<void> =>
+const release = (response: Http.IncomingMessage, close: () => void): Effect.Effect<void> =>
   Effect.callback<void>((resume) => {
     if (response.readableEnded) return void process.nextTick(() => resume(Effect.void))
-    const timer = setTimeout(() => {
+    if (response.destroyed) {
       close()
-      done()
-    }, LINGER_MS)
+      return resume(Effect.void)
+    }
+    let waiting = true
+    const stopWaiting = () => {
+      if (!waiting) return false
+      waiting = false
+      clearTimeout(grace)
+      return true
+    }
+    const linger = setTimeout(close, LINGER_MS).unref()
+    const grace = setTimeout(() => stopWaiting() && resume(Effect.void), GRACE_MS)
     const done = () => {
-      clearTimeout(timer)
+      clearTimeout(linger)
       response.off("end", done)
       response.off("close", done)
-      process.nextTick(() => resume(Effect.void))
+      if (stopWaiting()) process.nextTick(() => resume(Effect.void))
     }
     response.on("end", done)
     response.on("close", done)
     response.resume()
+    // interrupted while waiting: the rest is still read in the background, bounded by the linger timer
+    return Effect.sync(stopWaiting)
   })
 
 /** A `node:http` reply (a class: one allocation per reply, its methods on the prototype). */
@@ -234,6 +264,8 @@ class NodeReply implements Reply {
         this.close()
         return resume(Effect.fail(tooLarge(maxBytes, status)))
       }
+      // cut off before anything listened (then it emits no more events)
+      if (response.destroyed) return resume(Effect.fail(unreadable(status, new Error("the connection closed before the end of the body"))))
       // Once resumed, the fiber ignores later calls: no listener needs removing.
       const chunks: Array<Buffer> = []
       let size = 0
@@ -245,13 +277,17 @@ class NodeReply implements Reply {
         } else chunks.push(chunk)
       })
       response.on("end", () => {
-        const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
+        // TextDecoder, as effect's `text` does: a leading byte order mark is not part of the text
+        const text = utf8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
         // After node:http's own "end" work: it frees the connection on the next tick, and the next
         // request (sent when this resumes) must find it free, or the agent opens another one.
         process.nextTick(() => resume(Effect.succeed(text)))
       })
       // also a connection closed before the body's end ("aborted": emitted because a listener exists)
       response.on("error", (cause) => resume(Effect.fail(unreadable(this.status, cause))))
+      response.on("close", () => {
+        if (!response.complete) resume(Effect.fail(unreadable(status, new Error("the connection closed before the end of the body"))))
+      })
       return Effect.sync(() => this.close())
     })
   }
@@ -265,7 +301,7 @@ class NodeReply implements Reply {
       // Left after its end arrived, or after its response (`answered`): drained, the connection is
       // reused. Left before (a call given up, a hanging server): closed, the server sees it cancelled.
       Stream.ensuring(Effect.suspend(() =>
-        response.complete || this.isAnswered ? drain(response, () => this.close()) : Effect.sync(() => this.close())
+        response.complete || this.isAnswered ? release(response, () => this.close()) : Effect.sync(() => this.close())
       ))
     )
   }
@@ -277,7 +313,7 @@ class NodeReply implements Reply {
     // same packet after (a 202's empty body, an error page sent whole) before that tick.
     return Effect.flatMap(nextTick, () =>
       this.response.complete || this.announced() <= DRAIN_BYTES
-        ? drain(this.response, () => this.close())
+        ? release(this.response, () => this.close())
         : Effect.sync(() => this.close()))
   }
 }
@@ -289,7 +325,13 @@ class NodeReply implements Reply {
  * interruption before the reply destroys the request.
  */
 export const nodeSend = (agents: NodeAgents, url: string | URL): Send => {
-  const target = new URL(url)
+  let target: URL
+  try {
+    target = new URL(url)
+  } catch (cause) {
+    const invalid = new TransportError({ reason: `Not a URL: ${String(url)}`, cause })
+    return () => Effect.fail(invalid)
+  }
   const endpoint = target.href
   const secure = target.protocol === "https:"
   // host, port, path (and credentials) once: node:http would convert the URL on every request
@@ -297,10 +339,12 @@ export const nodeSend = (agents: NodeAgents, url: string | URL): Send => {
   const agent = secure ? agents.https : agents.http
   return (outgoing) =>
     Effect.callback<Reply, TransportError>((resume) => {
-      const body = outgoing.body
+      // a Buffer, not a string: node writes a string body and the header block as one string in the
+      // body's encoding (UTF-8), and header values are Latin-1
+      const body = outgoing.body === undefined ? undefined : Buffer.from(outgoing.body, "utf8")
       const headers = body === undefined
         ? outgoing.headers
-        : { ...outgoing.headers, "content-length": String(Buffer.byteLength(body)) }
+        : { ...outgoing.headers, "content-length": String(body.length) }
       const options = { ...where, method: outgoing.method, headers, agent }
       let request: Http.ClientRequest
       try {
