@@ -60,10 +60,10 @@ export interface InProcess {
   readonly rawPerRound: number
 }
 
-/** Both clients against the stub, `n` conversations each after `n / 2` of warm-up. */
+/** Both clients against the stub, `n` conversations each after as many of warm-up. */
 export const measureInProcess = (n = 3000): Promise<InProcess> =>
   Effect.runPromise(Effect.gen(function*() {
-    for (let i = 0; i < n / 2; i++) yield* callGreet
+    for (let i = 0; i < n; i++) yield* callGreet
     const c0 = cpuMicros()
     for (let i = 0; i < n; i++) yield* callGreet
     const clientPerRound = (cpuMicros() - c0) / n / 2
@@ -73,7 +73,7 @@ export const measureInProcess = (n = 3000): Promise<InProcess> =>
       const two = JSON.parse(replyText(JSON.parse(roundBodies.two(one.result.requestState))))
       if (two.result.content[0].text !== "Hello, Alice!") throw new Error("unexpected")
     }
-    for (let i = 0; i < n / 2; i++) raw()
+    for (let i = 0; i < n; i++) raw()
     const r0 = cpuMicros()
     for (let i = 0; i < n; i++) raw()
     const rawPerRound = (cpuMicros() - r0) / n / 2
@@ -100,8 +100,9 @@ const median = (values: Array<number>) => {
 
 /**
  * Both clients against the server at `url`, one conversation at a time,
- * alternating `trials` times for `ms` each; keeps the best (lowest) p50 and
- * CPU per conversation of each.
+ * after a warm-up of each (3 s of the client's calls, 1.5 s of the raw
+ * driver's, with `ms` = 1.5 s), alternating `trials` times for `ms` each;
+ * keeps the best (lowest) p50 and CPU per conversation of each.
  *
  * `"shipped"` uses `HttpTransport.layerNode` as shipped (`node:http` driven
  * directly, with the keep-alive agents it configures;
@@ -115,7 +116,7 @@ export const measureOverHttp = (
   raw: Target,
   variant: "shipped" | "httpClient",
   ms = 1500,
-  trials = 2
+  trials = 4
 ): Promise<OverHttp> =>
   Effect.runPromise(Effect.gen(function*() {
     let clientP50 = Infinity, rawP50 = Infinity, clientCpu = Infinity, rawCpu = Infinity, conversations = 0
@@ -124,8 +125,11 @@ export const measureOverHttp = (
       yield* callGreet
       return performance.now() - t0
     })
-    for (let i = 0; i < 50; i++) yield* callGreet
-    yield* Effect.promise(() => runPool(50, 1, () => conversation(raw)))
+    // Warm-up by time, both alike: V8 takes a few seconds of calls to compile the client's code
+    // (its first 1.5 s ran 2-3x slower than its later ones), much longer than the raw driver's.
+    const warm = Math.max(ms, 1000)
+    for (const t0 = performance.now(); performance.now() - t0 < 2 * warm;) yield* callGreet
+    yield* Effect.promise(() => runPool(Infinity, 1, () => conversation(raw), warm))
     for (let trial = 0; trial < trials; trial++) {
       const latencies: Array<number> = []
       const c0 = cpuMicros()

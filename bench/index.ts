@@ -211,8 +211,8 @@ const clientSection = async (
     return
   }
   const raw = target(ours.url, 1)
-  const shipped = await clientModule.measureOverHttp(ours.url, raw, "shipped", quick ? 800 : 1500)
-  const httpClient = await clientModule.measureOverHttp(ours.url, raw, "httpClient", quick ? 800 : 1500)
+  const shipped = await clientModule.measureOverHttp(ours.url, raw, "shipped", quick ? 800 : 1500, quick ? 2 : 4)
+  const httpClient = await clientModule.measureOverHttp(ours.url, raw, "httpClient", quick ? 800 : 1500, quick ? 2 : 4)
   raw.agent.destroy()
   const httpRows = (name: string, http: import("./client.ts").OverHttp) => [
     [`over HTTP vs ours, 1 at a time, ${name}: p50 per round`, `${fixed(http.clientP50 * 1000 / 2)} µs`, `${fixed(http.rawP50 * 1000 / 2)} µs`, times(http.clientP50 / http.rawP50)],

@@ -94,6 +94,9 @@ export interface NodeOptions extends Options {
   } | undefined
 }
 
+/** The default `maxEventBytes` and `maxBodyBytes`: 16 MiB. */
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
 /** A JSON-RPC message: an object with `jsonrpc: "2.0"`. */
 const isJsonRpc = (value: unknown): boolean =>
   typeof value === "object" && value !== null && (value as { readonly jsonrpc?: unknown }).jsonrpc === "2.0"
@@ -202,8 +205,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
 /** The transport over `send` (an effect `HttpClient`, or `node:http` directly: `layerNode`). */
 const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
-  const maxEventSize = options.maxEventBytes ?? 16 * 1024 * 1024
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024
+  const maxEventSize = options.maxEventBytes ?? DEFAULT_MAX_BYTES
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BYTES
   let sessionId: string | undefined
   let protocolVersion: string | undefined
 
@@ -475,7 +478,7 @@ export const layerNode = (options: NodeOptions): Layer.Layer<ClientTransport> =>
           })
       )
       const agents = { http: options.agents?.http ?? own.http!, https: options.agents?.https ?? own.https! }
-      const direct = nodeSend(agents, options.url)
+      const direct = nodeSend(agents, options.url, options.maxBodyBytes ?? DEFAULT_MAX_BYTES)
       const traced = fromHttpClient(
         yield* Effect.provideService(NodeHttpClient.makeNodeHttp, NodeHttpClient.HttpAgent, agents),
         options.url

@@ -189,6 +189,10 @@ export interface NodeAgents {
   readonly https: Https.Agent
 }
 
+/** Whether a `content-type` is JSON's (`application/json`, any parameters and case). */
+const isJson = (contentType: string | undefined): boolean =>
+  contentType !== undefined && contentType.split(";", 1)[0]!.trim().toLowerCase() === "application/json"
+
 /** Resumes on the next tick of the event loop's tick queue. */
 const nextTick: Effect.Effect<void> = Effect.callback<void>((resume) => void process.nextTick(() => resume(Effect.void)))
 
@@ -257,38 +261,71 @@ class NodeReply implements Reply {
   private announced(): number {
     return Number(this.headers["content-length"])
   }
+  /** The body read while the reply was awaited (`nodeSend`'s `prefetchBytes`), and its size in bytes. */
+  private prefetched: Effect.Effect<string, TransportError> | undefined
+  private prefetchedBytes = 0
+  /**
+   * Reads the whole body (at most `maxBytes`) and hands the outcome to `done`, on the tick after
+   * the body's end; returns what stops the reading (and closes the connection).
+   */
+  read(maxBytes: number, done: (outcome: Effect.Effect<string, TransportError>) => void): () => void {
+    const { response, status } = this
+    const close = () => this.close()
+    if (this.announced() > maxBytes) {
+      close()
+      done(Effect.fail(tooLarge(maxBytes, status)))
+      return close
+    }
+    // cut off before anything listened (then it emits no more events)
+    if (response.destroyed) {
+      done(Effect.fail(unreadable(status, new Error("the connection closed before the end of the body"))))
+      return close
+    }
+    let finished = false
+    const finish = (outcome: Effect.Effect<string, TransportError>) => {
+      if (finished) return
+      finished = true
+      done(outcome)
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    response.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBytes) {
+        close()
+        finish(Effect.fail(tooLarge(maxBytes, status)))
+      } else chunks.push(chunk)
+    })
+    response.on("end", () => {
+      this.prefetchedBytes = size
+      // TextDecoder, as effect's `text` does: a leading byte order mark is not part of the text
+      const text = utf8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
+      // After node:http's own "end" work: it frees the connection on the next tick, and the next
+      // request (sent when this resumes) must find it free, or the agent opens another one.
+      process.nextTick(() => finish(Effect.succeed(text)))
+    })
+    // also a connection closed before the body's end ("aborted": emitted because a listener exists)
+    response.on("error", (cause) => finish(Effect.fail(unreadable(status, cause))))
+    response.on("close", () => {
+      if (!response.complete) finish(Effect.fail(unreadable(status, new Error("the connection closed before the end of the body"))))
+    })
+    return close
+  }
+  /** Reads the body while the reply is awaited: `text` then has it without waiting. */
+  prefetch(maxBytes: number, done: () => void): () => void {
+    return this.read(maxBytes, (outcome) => {
+      this.prefetched = outcome
+      done()
+    })
+  }
   text(maxBytes: number): Effect.Effect<string, TransportError> {
+    const prefetched = this.prefetched
+    if (prefetched !== undefined) {
+      return this.prefetchedBytes > maxBytes ? Effect.fail(tooLarge(maxBytes, this.status)) : prefetched
+    }
     return Effect.callback<string, TransportError>((resume) => {
-      const { response, status } = this
-      if (this.announced() > maxBytes) {
-        this.close()
-        return resume(Effect.fail(tooLarge(maxBytes, status)))
-      }
-      // cut off before anything listened (then it emits no more events)
-      if (response.destroyed) return resume(Effect.fail(unreadable(status, new Error("the connection closed before the end of the body"))))
-      // Once resumed, the fiber ignores later calls: no listener needs removing.
-      const chunks: Array<Buffer> = []
-      let size = 0
-      response.on("data", (chunk: Buffer) => {
-        size += chunk.length
-        if (size > maxBytes) {
-          this.close()
-          resume(Effect.fail(tooLarge(maxBytes, status)))
-        } else chunks.push(chunk)
-      })
-      response.on("end", () => {
-        // TextDecoder, as effect's `text` does: a leading byte order mark is not part of the text
-        const text = utf8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
-        // After node:http's own "end" work: it frees the connection on the next tick, and the next
-        // request (sent when this resumes) must find it free, or the agent opens another one.
-        process.nextTick(() => resume(Effect.succeed(text)))
-      })
-      // also a connection closed before the body's end ("aborted": emitted because a listener exists)
-      response.on("error", (cause) => resume(Effect.fail(unreadable(this.status, cause))))
-      response.on("close", () => {
-        if (!response.complete) resume(Effect.fail(unreadable(status, new Error("the connection closed before the end of the body"))))
-      })
-      return Effect.sync(() => this.close())
+      const stop = this.read(maxBytes, resume)
+      return Effect.sync(stop)
     })
   }
   get stream(): Stream.Stream<Uint8Array, TransportError> {
@@ -324,7 +361,7 @@ class NodeReply implements Reply {
  * its `content-length`, the reply's status and headers resume it; an
  * interruption before the reply destroys the request.
  */
-export const nodeSend = (agents: NodeAgents, url: string | URL): Send => {
+export const nodeSend = (agents: NodeAgents, url: string | URL, prefetchBytes?: number): Send => {
   let target: URL
   try {
     target = new URL(url)
@@ -354,9 +391,17 @@ export const nodeSend = (agents: NodeAgents, url: string | URL): Send => {
         return resume(Effect.fail(new TransportError({ reason: `HTTP request to ${endpoint} failed`, cause })))
       }
       let settled = false
+      let stop: (() => void) | undefined
       request.once("response", (response) => {
         settled = true
-        resume(Effect.succeed(new NodeReply(request, response)))
+        const reply = new NodeReply(request, response)
+        // a JSON body is read before the caller resumes: one wait per request, as a raw driver's
+        if (prefetchBytes !== undefined && isJson(reply.headers["content-type"])) {
+          stop = reply.prefetch(prefetchBytes, () => {
+            stop = undefined
+            resume(Effect.succeed(reply))
+          })
+        } else resume(Effect.succeed(reply))
       })
       // kept after the reply: a socket error later must not be an unhandled "error" event
       request.on("error", (cause) => {
@@ -367,6 +412,7 @@ export const nodeSend = (agents: NodeAgents, url: string | URL): Send => {
       request.end(body)
       return Effect.sync(() => {
         if (!settled) request.destroy()
+        stop?.()
       })
     })
 }
