@@ -57,14 +57,25 @@ export const exchange = <E = never>(
   headers: Readonly<Record<string, string>>,
   hooks: ExchangeHooks<E>
 ): Effect.Effect<Record<string, unknown>, RequestError | E> =>
+  // Only a call that serves requests (2025-11-25) needs a fiber set (and a scope for it): a
+  // 2026-07-28 round forks nothing but its time bound.
+  hooks.serve === undefined
+    ? exchangeWith(transport, message, headers, hooks, undefined)
+    : Effect.scoped(Effect.flatMap(FiberSet.make<void, E>(), (fibers) => exchangeWith(transport, message, headers, hooks, fibers)))
+
+const exchangeWith = <E>(
+  transport: ClientTransport["Service"],
+  message: OutgoingRequest,
+  headers: Readonly<Record<string, string>>,
+  hooks: ExchangeHooks<E>,
+  fibers: FiberSet.FiberSet<void, E> | undefined
+): Effect.Effect<Record<string, unknown>, RequestError | E> =>
   Effect.gen(function*() {
     const { id, method } = message
     const violation = (reason: string, result?: unknown) =>
       new ProtocolViolation({ method, reason, ...(result === undefined ? {} : { result }) })
     let response: Record<string, unknown> | undefined
     const serve = hooks.serve
-    // Only a call that serves requests (2025-11-25) needs a fiber set: a 2026-07-28 round forks nothing but the watchdog.
-    const fibers = serve === undefined ? undefined : yield* FiberSet.make<void, E>()
     let serving = 0
     const clock = yield* Clock.Clock
     let lastActivity = clock.currentTimeMillisUnsafe()
@@ -136,4 +147,4 @@ export const exchange = <E = never>(
     }
     if (!isRecord(answered.result)) return yield* violation("the result is not an object", answered)
     return answered.result
-  }).pipe(Effect.scoped)
+  })
