@@ -20,10 +20,16 @@
  * - `Reply.headers` are lower-case names; a repeated header is joined with
  *   ", " (as `node:http` does for all but `set-cookie`, which stays an array
  *   there and is not read).
- * - A reply must be consumed once: `text`, `stream` or `discard`. `discard`
- *   on `node:http` drains a short, announced body (the connection stays in
- *   the pool) and closes the connection otherwise (an SSE stream never
- *   ends); on an `HttpClient` it closes the connection.
+ * - A reply must be consumed once: `text`, `stream` or `discard`. On
+ *   `node:http`, `discard` keeps the connection of a body already there or
+ *   short and announced (it is read to its end in the background, for 5 s at
+ *   most, the caller waiting 2 ms at most), and closes it otherwise (an SSE
+ *   stream never ends); a stream left before its end is closed (the server
+ *   sees the request cancelled) unless `answered` was called, and then
+ *   released the same way. On an `HttpClient`, `discard` closes the
+ *   connection.
+ * - `nodeSend` with `prefetchBytes` reads a JSON body before it resumes
+ *   (one wait per request); `text` then answers at once.
  * - Interrupting `Send`, `text` or `stream` closes the connection.
  *
  * Source: MCP 2026-07-28, basic/transports/streamable-http.
@@ -358,8 +364,11 @@ class NodeReply implements Reply {
 /**
  * {@link Send} on `node:http` (`node:https` for an `https:` URL) with
  * `agents`. One `Effect.callback` per request: the request is written with
- * its `content-length`, the reply's status and headers resume it; an
- * interruption before the reply destroys the request.
+ * its `content-length`; the reply's status and headers resume it, or, with
+ * `prefetchBytes` (bytes), the end of a JSON body read up to that size. An
+ * interruption before then destroys the request. A `url` that is no URL, a
+ * request node refuses to build (an invalid header value) and a connection
+ * that fails are `TransportError`s.
  */
 export const nodeSend = (agents: NodeAgents, url: string | URL, prefetchBytes?: number): Send => {
   let target: URL
