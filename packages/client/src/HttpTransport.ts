@@ -12,22 +12,31 @@
  *
  * Two implementations of one transport: `layer` on any effect `HttpClient`
  * (fetch, undici, one with middleware), and `layerNode` on `node:http` /
- * `node:https` driven directly, with keep-alive agents (about half the CPU
- * per round of the same requests through effect's `NodeHttpClient`).
+ * `node:https` driven directly, with keep-alive agents (30-50% less client
+ * CPU per round than the same requests through effect's `NodeHttpClient`,
+ * in `npm run bench`).
  *
  * Gotchas (cost per request, which an MRTR conversation pays every round):
  * - a JSON body is read in one piece, bounded by `maxBodyBytes`, not as a
  *   stream of chunks;
  * - each request is effect's `http.client` span, with a `traceparent`
- *   header, only when a tracer that records spans is installed (e.g.
- *   OpenTelemetry's, `Effect.withTracer`); under effect's default tracer,
- *   which records nothing, no span is built and no `traceparent` is sent
- *   (`layerNode` sends through effect's `NodeHttpClient`, on its own agents,
- *   while such a tracer is installed);
- * - `layerNode` keeps a connection whose reply is given up when the rest of
- *   the reply is short or already there (a `202`, an SSE stream that carried
- *   its response), and closes it otherwise (the server sees a stream closed:
- *   a cancelled request); `layer` closes it.
+ *   header, only under a tracer other than effect's default one (e.g.
+ *   OpenTelemetry's, `Effect.withTracer`); under the default tracer, which
+ *   records nothing, no span is built and no `traceparent` is sent. Under
+ *   another tracer `layerNode` sends through effect's `NodeHttpClient` on
+ *   the same agents, and then costs and releases connections as `layer`
+ *   does;
+ * - a reply whose body is given up (an error page, a `202`, an SSE stream
+ *   left after its response): `layerNode` keeps its connection when the
+ *   body is already complete or announced at most 64 KiB, or is an SSE
+ *   stream that carried its response; the rest is read in the background
+ *   (the caller waits 2 ms at most; past 5 s the connection is closed,
+ *   meanwhile the agent opens another one). Any other reply given up is
+ *   closed (an SSE stream left before its response: the server sees the
+ *   request cancelled). `layer` closes every one;
+ * - `layer` on `node:http` keeps connections alive only with an agent that
+ *   does: `NodeHttpClient.layerNodeHttpOptions({ keepAlive: true })`, or
+ *   `layerNodeHttpNoAgent` with `layerAgentOptions({ keepAlive: true })`.
  *
  * With an `Authorization` service in the context (`Authorization.layer`),
  * every request (POST, and a 2025-11-25 session's GET and DELETE) carries the
@@ -55,7 +64,8 @@ import { fromHttpClient, nodeSend, type Outgoing, type Reply, type Send } from "
  * Options of the HTTP transport.
  *
  * - `url`: the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
- * - `headers`: extra headers sent with every POST (e.g. `Authorization`);
+ * - `headers`: extra headers sent with every request (POST, and a
+ *   2025-11-25 session's GET and DELETE), e.g. `Authorization`;
  *   the MCP headers the client computes take precedence.
  * - `maxEventBytes`: largest SSE event accepted, in UTF-16 code units
  *   (default 16 MiB); a larger one fails the request with `TransportError`.
@@ -433,7 +443,11 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
 })
 
 /**
- * The HTTP transport as a Layer; requires an `HttpClient`.
+ * The HTTP transport as a Layer; requires an `HttpClient` (fetch, undici,
+ * one with middleware, effect's `NodeHttpClient`). On `node:http` give it an
+ * agent that keeps connections alive, or every round opens one:
+ * `Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: true }))`.
+ * For `node:http` alone, {@link layerNode} costs less per round.
  *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
@@ -446,9 +460,9 @@ export const layer = (options: Options): Layer.Layer<ClientTransport, never, Htt
  * The HTTP transport over `node:http` / `node:https` with keep-alive
  * connections, which an MRTR conversation reuses round after round (a new
  * TCP connection per round roughly doubles a round's latency on loopback);
- * requires nothing. Requests are driven on `node:http` directly (a round
- * costs about half of what it does through effect's `HttpClient`); when a
- * tracer that records spans is installed they go through
+ * requires nothing. Requests are driven on `node:http` directly (30-50% less
+ * client CPU per round than through effect's `HttpClient`); under a tracer
+ * other than effect's default one they go through
  * `@effect/platform-node`'s `NodeHttpClient` on the same agents instead, so
  * each is an `http.client` span with a `traceparent` header. The agents the
  * layer makes are destroyed with it (its connections closed); agents given

@@ -5,8 +5,8 @@
  *
  * `Effect.timeout` and `Effect.raceFirst` fork the effect and a sleeping
  * fiber, then interrupt the loser: two fibers, an interruption and effect's
- * timer per bound, which measured about a quarter of the client's own CPU per
- * round. Here the effect runs in one child fiber and the bound is a plain
+ * timer per bound: about 15 µs of the client's own 60 µs per round in
+ * process (both bounds), of which this saves about half. Here the effect runs in one child fiber and the bound is a plain
  * timer whose callback asks `left()` how long remains (a bound that moves
  * re-arms it) and, when nothing remains, interrupts the child and fails.
  *
