@@ -58,7 +58,7 @@ import * as Https from "node:https"
 import { Authorization } from "./Authorization.ts"
 import { ClientTransport, decodeJson, encodeJson } from "./ClientTransport.ts"
 import { TransportError } from "./Errors.ts"
-import { fromHttpClient, nodeSend, type Outgoing, type Reply, type Send } from "./internal/httpSend.ts"
+import { fromHttpClient, mediaType, nodeSend, type Outgoing, type Reply, type Send } from "./internal/httpSend.ts"
 
 /**
  * Options of the HTTP transport.
@@ -117,9 +117,6 @@ const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, s
   for (const name in headers) out[name.toLowerCase()] = headers[name]!
   return out
 }
-
-const mediaType = (reply: Reply): string | undefined =>
-  reply.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
 
 /** What an SSE body told about resuming it (2025-11-25): the last event id and `retry` delay. */
 interface SseResume {

@@ -462,19 +462,17 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
 
   it.live("closing the client closes its connections", () =>
     Effect.gen(function*() {
-      const sockets: Array<{ closed: boolean }> = []
+      // the server's side of every connection the client opened
+      const sockets = new Set<import("node:net").Socket>()
       const { url } = yield* serve((body, res) => {
-        const socket = { closed: false }
-        if (!sockets.some((s) => (s as { raw?: unknown }).raw === res.socket)) {
-          sockets.push(Object.assign(socket, { raw: res.socket }))
-          res.socket?.on("close", () => (socket.closed = true))
-        }
+        sockets.add(res.socket!)
         respond(body, res)
       })
       yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name: "weather", arguments: { region: "north" } })))
-      for (let i = 0; i < 50 && !sockets.every((s) => s.closed); i++) yield* Effect.sleep("20 millis")
-      assert.isAbove(sockets.length, 0)
-      assert.isTrue(sockets.every((s) => s.closed), "a keep-alive connection outlived the client")
+      const allClosed = () => [...sockets].every((socket) => socket.destroyed)
+      for (let i = 0; i < 50 && !allClosed(); i++) yield* Effect.sleep("20 millis")
+      assert.isAbove(sockets.size, 0)
+      assert.isTrue(allClosed(), "a keep-alive connection outlived the client")
     }).pipe(Effect.scoped))
 
   it.live("a server that holds a reply open (an error page announced but stalled, an SSE stream after its response) holds no call", () =>

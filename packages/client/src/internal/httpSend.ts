@@ -195,9 +195,9 @@ export interface NodeAgents {
   readonly https: Https.Agent
 }
 
-/** Whether a `content-type` is JSON's (`application/json`, any parameters and case). */
-const isJson = (contentType: string | undefined): boolean =>
-  contentType !== undefined && contentType.split(";", 1)[0]!.trim().toLowerCase() === "application/json"
+/** A reply's media type: its `content-type` without parameters, lower-cased (`undefined` without one). */
+export const mediaType = (reply: Pick<Reply, "headers">): string | undefined =>
+  reply.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
 
 /** Resumes on the next tick of the event loop's tick queue. */
 const nextTick: Effect.Effect<void> = Effect.callback<void>((resume) => void process.nextTick(() => resume(Effect.void)))
@@ -405,7 +405,7 @@ export const nodeSend = (agents: NodeAgents, url: string | URL, prefetchBytes?: 
         settled = true
         const reply = new NodeReply(request, response)
         // a JSON body is read before the caller resumes: one wait per request, as a raw driver's
-        if (prefetchBytes !== undefined && isJson(reply.headers["content-type"])) {
+        if (prefetchBytes !== undefined && mediaType(reply) === "application/json") {
           stop = reply.prefetch(prefetchBytes, () => {
             stop = undefined
             resume(Effect.succeed(reply))
