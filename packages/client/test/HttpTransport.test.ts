@@ -601,6 +601,8 @@ describe("HttpTransport.layerNode", () => {
         Effect.flip
       )
       assert.strictEqual(error._tag, "TransportError")
+      // node's reason, in the message: which header, what is wrong with it
+      assert.match(error.message, /Invalid character in header content \["x-bad"\]/)
     }).pipe(Effect.scoped))
 
   it.live("a reply cut off before its body was asked for fails text() at once", () =>
@@ -631,5 +633,6 @@ describe("HttpTransport.layerNode", () => {
         Effect.withTracer(recording)
       )
       assert.strictEqual(error._tag, "TransportError")
+      assert.match(error.message, /Invalid character in header content \["x-bad"\]/)
     }).pipe(Effect.scoped))
 })

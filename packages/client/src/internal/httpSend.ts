@@ -140,6 +140,10 @@ const replyOf = (response: HttpClientResponse.HttpClientResponse): Reply => ({
   answered: () => {}
 })
 
+/** A request node refused to build, with node's reason (e.g. `Invalid character in header content ["x-a"]`). */
+const refused = (endpoint: string, cause: unknown): string =>
+  `HTTP request to ${endpoint} failed${cause instanceof Error ? `: ${cause.message}` : ""}`
+
 /** An error node raised (its `code` is one of node's `ERR_*`). */
 const isNodeError = (error: unknown): boolean => {
   const code = error instanceof Error ? (error as { readonly code?: unknown }).code : undefined
@@ -178,7 +182,7 @@ export const fromHttpClient = (client: HttpClient.HttpClient, url: string | URL)
       // inside the client: the same TransportError as on `nodeSend`'s path
       Effect.catchDefect((defect) =>
         isNodeError(defect)
-          ? Effect.fail(new TransportError({ reason: `HTTP request to ${endpoint} failed`, cause: defect }))
+          ? Effect.fail(new TransportError({ reason: refused(endpoint, defect), cause: defect }))
           : Effect.die(defect)
       )
     )
@@ -397,7 +401,7 @@ export const nodeSend = (agents: NodeAgents, url: string | URL, prefetchBytes?: 
         request = secure ? Https.request(options) : Http.request(options)
       } catch (cause) {
         // an invalid header value (a control character in a token) throws here
-        return resume(Effect.fail(new TransportError({ reason: `HTTP request to ${endpoint} failed`, cause })))
+        return resume(Effect.fail(new TransportError({ reason: refused(endpoint, cause), cause })))
       }
       let settled = false
       let stop: (() => void) | undefined
