@@ -15,6 +15,12 @@
  * when a self-check against the pure TypeScript implementation on a fixed
  * input does not give the same bytes; the caller then keeps the pure one.
  *
+ * Gotcha: the subkey and its nonce are derived into scratch arrays shared by
+ * every call (allocating them per call cost more than the HChaCha20 block);
+ * that is safe only because each call is synchronous from the derivation to
+ * the cipher's creation, which copies both into OpenSSL, and the subkey is
+ * zeroed right after.
+ *
  * @internal
  */
 import { hchacha } from "@noble/ciphers/chacha.js"
@@ -64,70 +70,85 @@ const loadNativeCrypto = (): NativeCrypto | undefined => {
   }
 }
 
-/** The ChaCha20-Poly1305 key and nonce of an XChaCha20-Poly1305 key and 24-byte nonce. */
-const derive = (key: Uint8Array, nonce: Uint8Array): { readonly key: Uint8Array; readonly nonce: Uint8Array } => {
+// Scratch space of `derive`, allocated once: a typed array's `.buffer` taken
+// per call moves it off V8's heap, which cost more (about 2 µs) than the
+// HChaCha20 block itself. Safe to share: `derive` and its one use (creating a
+// cipher, which copies the key and the nonce into OpenSSL) are synchronous,
+// and the key words are zeroed before it returns.
+const keyWords = new Uint32Array(8)
+const keyBytes = new Uint8Array(keyWords.buffer)
+const nonceWords = new Uint32Array(4)
+const nonceBytes = new Uint8Array(nonceWords.buffer)
+const subkeyWords = new Uint32Array(8)
+const subkeyBytes = new Uint8Array(subkeyWords.buffer)
+const ietfNonce = new Uint8Array(12)
+
+/**
+ * The ChaCha20-Poly1305 key and nonce of an XChaCha20-Poly1305 key and 24-byte
+ * nonce, in the shared scratch arrays: valid until the next call, and the
+ * caller zeroes the key (`wipe`) once the cipher is created.
+ */
+const derive = (key: Uint8Array, nonce: Uint8Array): void => {
   // The Aead layer checks both; this implementation may also be called directly.
   if (key.length !== 32) throw new RangeError("XChaCha20-Poly1305 keys must contain exactly 32 bytes")
   if (nonce.length !== 24) throw new RangeError("XChaCha20-Poly1305 nonces must contain exactly 24 bytes")
-  const keyWords = new Uint32Array(8)
-  const nonceWords = new Uint32Array(4)
-  const subkey = new Uint32Array(8)
-  new Uint8Array(keyWords.buffer).set(key)
-  new Uint8Array(nonceWords.buffer).set(nonce.subarray(0, 16))
-  hchacha(SIGMA, keyWords, nonceWords, subkey)
+  keyBytes.set(key)
+  nonceBytes.set(nonce.subarray(0, 16))
+  hchacha(SIGMA, keyWords, nonceWords, subkeyWords)
   keyWords.fill(0)
-  const ietfNonce = new Uint8Array(12)
   ietfNonce.set(nonce.subarray(16, 24), 4)
-  return { key: new Uint8Array(subkey.buffer), nonce: ietfNonce }
 }
+
+const wipe = (): void => {
+  subkeyWords.fill(0)
+}
+
+/** `create` under the ChaCha20-Poly1305 key and nonce derived from `key` and `nonce`; the key is wiped after. */
+const underSubkey = <C>(key: Uint8Array, nonce: Uint8Array, create: (subkey: Uint8Array, iv: Uint8Array) => C): C => {
+  derive(key, nonce)
+  try {
+    return create(subkeyBytes, ietfNonce)
+  } finally {
+    wipe()
+  }
+}
+
+const ALGORITHM = "chacha20-poly1305"
+const OPTIONS = { authTagLength: TAG_LENGTH } as const
 
 const make = (crypto: NativeCrypto): Aead.Implementation => ({
   encrypt: (key, nonce, plaintext, aad) => {
-    const derived = derive(key, nonce)
-    try {
-      const cipher = crypto.createCipheriv("chacha20-poly1305", derived.key, derived.nonce, {
-        authTagLength: TAG_LENGTH
-      })
-      cipher.setAAD(aad)
-      const head = cipher.update(plaintext)
-      const tail = cipher.final()
-      const tag = cipher.getAuthTag()
-      const output = new Uint8Array(head.length + tail.length + TAG_LENGTH)
-      output.set(head, 0)
-      output.set(tail, head.length)
-      output.set(tag, head.length + tail.length)
-      return output
-    } finally {
-      derived.key.fill(0)
-    }
+    const cipher = underSubkey(key, nonce, (subkey, iv) => crypto.createCipheriv(ALGORITHM, subkey, iv, OPTIONS))
+    cipher.setAAD(aad)
+    const head = cipher.update(plaintext)
+    const tail = cipher.final()
+    const tag = cipher.getAuthTag()
+    const output = new Uint8Array(head.length + tail.length + TAG_LENGTH)
+    output.set(head, 0)
+    output.set(tail, head.length)
+    output.set(tag, head.length + tail.length)
+    return output
   },
   decrypt: (key, nonce, ciphertext, aad) => {
     if (ciphertext.length < TAG_LENGTH) return undefined
-    const derived = derive(key, nonce)
+    const decipher = underSubkey(key, nonce, (subkey, iv) => crypto.createDecipheriv(ALGORITHM, subkey, iv, OPTIONS))
     const end = ciphertext.length - TAG_LENGTH
+    decipher.setAAD(aad)
+    decipher.setAuthTag(ciphertext.subarray(end))
+    const head = decipher.update(ciphertext.subarray(0, end))
+    let tail: Uint8Array
     try {
-      const decipher = crypto.createDecipheriv("chacha20-poly1305", derived.key, derived.nonce, {
-        authTagLength: TAG_LENGTH
-      })
-      decipher.setAAD(aad)
-      decipher.setAuthTag(ciphertext.subarray(end))
-      const head = decipher.update(ciphertext.subarray(0, end))
-      let tail: Uint8Array
-      try {
-        // `final` throws only when the tag does not match.
-        tail = decipher.final()
-      } catch {
-        head.fill(0)
-        return undefined
-      }
-      if (tail.length === 0) return new Uint8Array(head.buffer, head.byteOffset, head.length)
-      const output = new Uint8Array(head.length + tail.length)
-      output.set(head, 0)
-      output.set(tail, head.length)
-      return output
-    } finally {
-      derived.key.fill(0)
+      // `final` throws only when the tag does not match.
+      tail = decipher.final()
+    } catch {
+      head.fill(0)
+      return undefined
     }
+    if (tail.length === 0) return new Uint8Array(head.buffer, head.byteOffset, head.length)
+    const output = new Uint8Array(head.length + tail.length)
+    output.set(head, 0)
+    output.set(tail, head.length)
+    return output
   }
 })
 
