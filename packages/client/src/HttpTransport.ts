@@ -347,9 +347,9 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
     return from(response)
   }
 
+  // Combinators rather than a generator: this runs once per request.
   const request = (message: unknown, headers: Readonly<Record<string, string>>) =>
-    Stream.unwrap(Effect.gen(function*() {
-      const response = yield* post(message, headers)
+    Stream.unwrap(Effect.flatMap(post(message, headers), (response) => {
       const notMcp = () =>
         new TransportError({
           reason: response.status === 404 ? "no MCP endpoint at this URL" : "The server did not answer with JSON-RPC",
@@ -357,7 +357,7 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
         })
       switch (mediaType(response)) {
         case "application/json":
-          return Stream.fromEffect(Effect.flatMap(response.text(maxBodyBytes), (text) => {
+          return Effect.succeed(Stream.fromEffect(Effect.flatMap(response.text(maxBodyBytes), (text) => {
             let value: unknown
             try {
               value = JSON.parse(text)
@@ -370,22 +370,24 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
             }
             // An error status whose JSON is not JSON-RPC (another application's 404 page) is no MCP answer.
             return response.status < 400 || isJsonRpc(value) ? Effect.succeed(value) : Effect.fail(notMcp())
-          }))
+          })))
         case "text/event-stream":
           // read ahead: the body's end, which follows the response, is consumed
           // before the client stops pulling, so the connection stays reusable
-          return resumable(response, requestIdOf(message)).pipe(Stream.buffer({ capacity: 16 }))
+          return Effect.succeed(resumable(response, requestIdOf(message)).pipe(Stream.buffer({ capacity: 16 })))
         default:
-          yield* response.discard
-          return Stream.fail(
-            response.status === 404
-              ? notMcp()
-              : new TransportError({
-                reason: response.status === 202 || response.status === 204
-                  ? "The server accepted the request without answering it"
-                  : `Unexpected HTTP response (content-type: ${mediaType(response) ?? "none"})`,
-                status: response.status
-              })
+          return Effect.as(
+            response.discard,
+            Stream.fail(
+              response.status === 404
+                ? notMcp()
+                : new TransportError({
+                  reason: response.status === 202 || response.status === 204
+                    ? "The server accepted the request without answering it"
+                    : `Unexpected HTTP response (content-type: ${mediaType(response) ?? "none"})`,
+                  status: response.status
+                })
+            )
           )
       }
     }))

@@ -487,21 +487,9 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const getPromptDecode = decodeWith("prompts/get", GetPromptResult)
   const readResourceDecode = decodeWith("resources/read", ReadResourceResult)
 
-  const callTool = (params: CallToolParams, callOptions?: CallOptions): Effect.Effect<CallToolResult, McpClientError> =>
-    Effect.gen(function*() {
-      let tool: Tool | undefined
-      // x-mcp-header mirroring is 2026-07-28 Streamable HTTP only
-      const connection = transport.usesHeaders ? yield* eras.connect : undefined
-      if (connection?.era === "2026-07-28") {
-        // Learn the tool's x-mcp-header annotations before the first call.
-        if (!tools.has(params.name) && !rejected.has(params.name) && !listedTools) {
-          yield* Effect.ignore(listAllTools)
-        }
-        const reason = rejected.get(params.name)
-        if (reason !== undefined) return yield* new InvalidToolDefinition({ tool: params.name, reason })
-        tool = tools.get(params.name)
-      }
-      return yield* InputLoop.run(
+  const callTool = (params: CallToolParams, callOptions?: CallOptions): Effect.Effect<CallToolResult, McpClientError> => {
+    const run = (tool: Tool | undefined): Effect.Effect<CallToolResult, McpClientError> =>
+      InputLoop.run(
         loop,
         "tools/call",
         params.name,
@@ -511,7 +499,21 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         callToolDecode,
         callOptions
       )
+    // x-mcp-header mirroring is 2026-07-28 Streamable HTTP only
+    if (!transport.usesHeaders) return run(undefined)
+    const annotated = Effect.suspend((): Effect.Effect<CallToolResult, McpClientError> => {
+      const reason = rejected.get(params.name)
+      if (reason !== undefined) return Effect.fail(new InvalidToolDefinition({ tool: params.name, reason }))
+      return run(tools.get(params.name))
     })
+    return Effect.flatMap(eras.connect, (connection) => {
+      if (connection.era !== "2026-07-28") return run(undefined)
+      // Learn the tool's x-mcp-header annotations before the first call.
+      return !tools.has(params.name) && !rejected.has(params.name) && !listedTools
+        ? Effect.andThen(Effect.ignore(listAllTools), annotated)
+        : annotated
+    })
+  }
 
   return McpClient.of({
     clientInfo,

@@ -424,30 +424,27 @@ export const make = (deps: Deps) => {
     )
 
   const send = (options: SendOptions): Effect.Effect<Record<string, unknown>, RequestError | InputHandlerError> =>
-    Effect.gen(function*() {
-      const current = yield* connect
-      if (current.era === "2026-07-28") {
-        return yield* modernExchange(
+    Effect.flatMap(connect, (current) =>
+      current.era === "2026-07-28"
+        ? modernExchange(
           options.method,
           options.params(deps.modernMeta(options.capabilities, options.progressToken)),
           options.tool,
           options.onNotification,
           options.requestTimeout
         )
-      }
-      return yield* legacyExchange(current, options).pipe(
-        Effect.catchIf(sessionGone, () =>
-          Effect.gen(function*() {
-            // a new session, unless a concurrent call renewed it already (no probe: the era is known)
-            const renewed = yield* lock.withPermits(1)(Effect.suspend(() =>
-              connection !== undefined && connection !== current && connection.era === "2025-11-25"
-                ? Effect.succeed(connection)
-                : handshake.pipe(Effect.tap((established) => Effect.sync(() => void (connection = established))))
-            ))
-            return yield* legacyExchange(renewed, options)
-          }))
-      )
-    })
+        : legacyExchange(current, options).pipe(
+          Effect.catchIf(sessionGone, () =>
+            Effect.gen(function*() {
+              // a new session, unless a concurrent call renewed it already (no probe: the era is known)
+              const renewed = yield* lock.withPermits(1)(Effect.suspend(() =>
+                connection !== undefined && connection !== current && connection.era === "2025-11-25"
+                  ? Effect.succeed(connection)
+                  : handshake.pipe(Effect.tap((established) => Effect.sync(() => void (connection = established))))
+              ))
+              return yield* legacyExchange(renewed, options)
+            }))
+        ))
 
   /** The probe's `DiscoverResult`, once (so the first `discover()` after the probe sends nothing). */
   const takeDiscovered: Effect.Effect<Option.Option<DiscoverResult>> = Effect.sync(() => {

@@ -70,14 +70,14 @@ const exchangeWith = <E>(
   hooks: ExchangeHooks<E>,
   fibers: FiberSet.FiberSet<void, E> | undefined
 ): Effect.Effect<Record<string, unknown>, RequestError | E> =>
-  Effect.gen(function*() {
+  // Plain combinators rather than a generator: this runs once per round.
+  Effect.clockWith((clock) => {
     const { id, method } = message
     const violation = (reason: string, result?: unknown) =>
       new ProtocolViolation({ method, reason, ...(result === undefined ? {} : { result }) })
     let response: Record<string, unknown> | undefined
     const serve = hooks.serve
     let serving = 0
-    const clock = yield* Clock.Clock
     let lastActivity = clock.currentTimeMillisUnsafe()
     const read = transport.request(message, headers).pipe(
       Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
@@ -125,26 +125,35 @@ const exchangeWith = <E>(
         return lastActivity + Duration.toMillis(idle) - now
       }, () => new RequestTimeout({ method, bound: "request", millis: Duration.toMillis(idle) }))
       : stopped
-    yield* raced.pipe(
+    return raced.pipe(
       Effect.onExit((exit) =>
         response === undefined && hooks.onAbandon !== undefined && !Exit.isSuccess(exit) ? hooks.onAbandon : Effect.void
-      )
+      ),
+      Effect.flatMap(() => resultOf(method, id, response))
     )
-    if (response === undefined) {
-      return yield* new TransportError({ reason: `The transport ended without a response to ${method} (id ${id})` })
-    }
-    const answered: Record<string, unknown> = response
-    if ("error" in answered) {
-      const error = answered.error
-      if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
-        return yield* violation("malformed JSON-RPC error", answered)
-      }
-      return yield* McpError.fromJsonRpc({
-        code: error.code as number,
-        message: error.message,
-        ...("data" in error ? { data: error.data } : {})
-      })
-    }
-    if (!isRecord(answered.result)) return yield* violation("the result is not an object", answered)
-    return answered.result
   })
+
+/** The `result` of `response`, or its JSON-RPC error as `McpError`; `undefined` (the stream ended without one) fails. */
+const resultOf = (
+  method: string,
+  id: RequestId,
+  response: Record<string, unknown> | undefined
+): Effect.Effect<Record<string, unknown>, RequestError> => {
+  const violation = (reason: string, result: unknown) => Effect.fail(new ProtocolViolation({ method, reason, result }))
+  if (response === undefined) {
+    return Effect.fail(new TransportError({ reason: `The transport ended without a response to ${method} (id ${id})` }))
+  }
+  if ("error" in response) {
+    const error = response.error
+    if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
+      return violation("malformed JSON-RPC error", response)
+    }
+    return Effect.fail(McpError.fromJsonRpc({
+      code: error.code as number,
+      message: error.message,
+      ...("data" in error ? { data: error.data } : {})
+    }))
+  }
+  if (!isRecord(response.result)) return violation("the result is not an object", response)
+  return Effect.succeed(response.result)
+}

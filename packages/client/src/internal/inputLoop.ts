@@ -124,13 +124,19 @@ export const run = <A>(
     const acceptedUrls: AcceptedUrls = new Map()
     let waited = 0
     for (let round = 1;; round++) {
-      const retried = {
-        ...(inputResponses === undefined ? {} : { inputResponses }),
-        ...(requestState === undefined ? {} : { requestState })
-      }
+      const answers = inputResponses
+      const state = requestState
       const raw = yield* loop.eras.send({
         method,
-        params: (meta) => ({ ...base, ...(meta === undefined ? {} : { _meta: meta }), ...retried }),
+        // the request's params, `_meta`, then this round's answers and state (assigned: spreads of
+        // conditional objects cost more here, once per round)
+        params: (meta) => {
+          const params: Record<string, unknown> = { ...base }
+          if (meta !== undefined) params._meta = meta
+          if (answers !== undefined) params.inputResponses = answers
+          if (state !== undefined) params.requestState = state
+          return params
+        },
         capabilities,
         progressToken: callOptions?.progressToken,
         tool,

@@ -6,7 +6,7 @@
  *
  * Source: MCP 2026-07-28, basic (resultType), basic/patterns/mrtr.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { InputRequest, type InputRequests } from "@mrtr/protocol"
 import { ProtocolViolation } from "../Errors.ts"
 
@@ -14,7 +14,7 @@ const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"])
-const decodeInputRequest = Schema.decodeUnknownEffect(InputRequest)
+const decodeInputRequest = Schema.decodeUnknownResult(InputRequest)
 
 export type Outcome =
   | { readonly _tag: "Complete" }
@@ -23,38 +23,36 @@ export type Outcome =
 /**
  * Classifies a raw result of an MRTR method: complete (no `resultType`, or
  * `"complete"`), or `input_required` with validated input requests.
+ * (Plain code rather than a generator: it runs once per round.)
  */
-export const classify = (method: string, raw: Record<string, unknown>): Effect.Effect<Outcome, ProtocolViolation> =>
-  Effect.gen(function*() {
-    const violation = (reason: string) => new ProtocolViolation({ method, reason, result: raw })
-    const resultType = raw.resultType
-    if (resultType === undefined || resultType === "complete") return { _tag: "Complete" } as const
-    if (typeof resultType !== "string") return yield* violation("resultType is not a string")
-    if (resultType !== "input_required") return yield* violation(`unknown resultType '${resultType}'`)
-    const { inputRequests, requestState } = raw
-    if (inputRequests !== undefined && !isRecord(inputRequests)) {
-      return yield* violation("inputRequests is not an object")
+export const classify = (method: string, raw: Record<string, unknown>): Effect.Effect<Outcome, ProtocolViolation> => {
+  const violation = (reason: string) => Effect.fail(new ProtocolViolation({ method, reason, result: raw }))
+  const resultType = raw.resultType
+  if (resultType === undefined || resultType === "complete") return complete
+  if (typeof resultType !== "string") return violation("resultType is not a string")
+  if (resultType !== "input_required") return violation(`unknown resultType '${resultType}'`)
+  const { inputRequests, requestState } = raw
+  if (inputRequests !== undefined && !isRecord(inputRequests)) return violation("inputRequests is not an object")
+  if (requestState !== undefined && typeof requestState !== "string") return violation("requestState is not a string")
+  const entries = Object.entries(inputRequests ?? {})
+  if (entries.length === 0 && requestState === undefined) {
+    return violation("an input_required result must carry inputRequests or requestState")
+  }
+  // Null prototype: keys come from the server (`__proto__`, `toString` are keys like any other).
+  const decoded: Record<string, InputRequest> = Object.create(null)
+  for (const [key, request] of entries) {
+    const requestMethod = isRecord(request) ? request.method : undefined
+    if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
+      return violation(`input request '${key}' has an unknown method '${String(requestMethod)}'`)
     }
-    if (requestState !== undefined && typeof requestState !== "string") {
-      return yield* violation("requestState is not a string")
-    }
-    const entries = Object.entries(inputRequests ?? {})
-    if (entries.length === 0 && requestState === undefined) {
-      return yield* violation("an input_required result must carry inputRequests or requestState")
-    }
-    // Null prototype: keys come from the server (`__proto__`, `toString` are keys like any other).
-    const decoded: Record<string, InputRequest> = Object.create(null)
-    for (const [key, request] of entries) {
-      const requestMethod = isRecord(request) ? request.method : undefined
-      if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
-        return yield* violation(`input request '${key}' has an unknown method '${String(requestMethod)}'`)
-      }
-      decoded[key] = yield* decodeInputRequest(request).pipe(
-        Effect.mapError((issue) => violation(`input request '${key}' is malformed: ${issue.message}`))
-      )
-    }
-    return { _tag: "InputRequired", inputRequests: decoded, requestState }
-  })
+    const result = decodeInputRequest(request)
+    if (Result.isFailure(result)) return violation(`input request '${key}' is malformed: ${result.failure.message}`)
+    decoded[key] = result.success
+  }
+  return Effect.succeed({ _tag: "InputRequired", inputRequests: decoded, requestState })
+}
+
+const complete: Effect.Effect<Outcome> = Effect.succeed({ _tag: "Complete" })
 
 export const decodeWith = <A>(method: string, schema: Schema.Codec<A, any>) => {
   const decode = Schema.decodeUnknownEffect(schema)
