@@ -144,7 +144,31 @@ describe("input_required loop", () => {
       const server = fakeServer(() => inputRequired({ inputRequests: { a: { method: "sampling/createMessage", params: {} } } }))
       const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)), Effect.flip)
       assert.strictEqual(error._tag, "ProtocolViolation")
+      if (error._tag === "ProtocolViolation") assert.include(error.reason, "input request 'a' is malformed: ")
       assert.strictEqual(server.received.length, 1)
+    }))
+
+  it.effect("each malformed input_required shape is a protocol error saying what is wrong, and nothing is retried", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
+        [{ resultType: "input_required", inputRequests: [elicit()], requestState: "s" }, "inputRequests is not an object"],
+        [{ resultType: "input_required", inputRequests: { q: elicit() }, requestState: 7 }, "requestState is not a string"],
+        [{ resultType: "input_required", inputRequests: { q: "elicit" } }, "input request 'q' has an unknown method 'undefined'"],
+        [
+          { resultType: "input_required", inputRequests: { q: { method: "elicitation/create", params: { mode: "form" } } } },
+          "input request 'q' is malformed: "
+        ]
+      ]
+      for (const [result, reason] of cases) {
+        const server = fakeServer(() => result)
+        const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)), Effect.flip)
+        assert.strictEqual(error._tag, "ProtocolViolation")
+        if (error._tag === "ProtocolViolation") {
+          assert.include(error.reason, reason)
+          assert.deepStrictEqual(error.result, result)
+        }
+        assert.strictEqual(server.received.length, 1)
+      }
     }))
 
   it.effect("a missing resultType means complete, even when the result looks like input_required", () =>
