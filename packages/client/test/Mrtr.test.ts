@@ -6,7 +6,7 @@
  * is validated against the official JSON Schema.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, Ref, Schedule } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, Ref, Schedule } from "effect"
 import { TestClock } from "effect/testing"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
 import * as Errors from "../src/Errors.ts"
@@ -169,6 +169,19 @@ describe("input_required loop", () => {
         }
         assert.strictEqual(server.received.length, 1)
       }
+    }))
+
+  it.effect("a callTimeout that is no duration is a defect of the call's effect, not a throw of callTool", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => ({ content: [] }))
+      const client = yield* McpClient.McpClient.pipe(Effect.provide(clientLayer(server)))
+      let call: Effect.Effect<unknown, unknown> | undefined
+      assert.doesNotThrow(() => {
+        call = client.callTool({ name: "t" }, { callTimeout: "banana" as never })
+      })
+      const exit = yield* Effect.exit(call!)
+      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
+      assert.strictEqual(server.received.length, 0)
     }))
 
   it.effect("a missing resultType means complete, even when the result looks like input_required", () =>
