@@ -297,12 +297,14 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     method: string,
     callOptions: CallOptions | undefined,
     effect: Effect.Effect<A, E>
-  ): Effect.Effect<A, E | RequestTimeout> => {
-    const bound = Duration.fromInputUnsafe(callOptions?.callTimeout ?? callTimeout)
-    if (!Duration.isFinite(bound)) return effect
-    const millis = Duration.toMillis(bound)
-    return bounded(effect, millis, () => 0, () => new RequestTimeout({ method, bound: "call", millis }))
-  }
+  ): Effect.Effect<A, E | RequestTimeout> =>
+    // read when the call runs: a `callTimeout` that is no duration is a defect of the call, not a throw
+    Effect.suspend(() => {
+      const bound = Duration.fromInputUnsafe(callOptions?.callTimeout ?? callTimeout)
+      if (!Duration.isFinite(bound)) return effect
+      const millis = Duration.toMillis(bound)
+      return bounded(effect, millis, () => 0, () => new RequestTimeout({ method, bound: "call", millis }))
+    })
   const pubsub = yield* PubSub.unbounded<Notification>()
   const tools = new Map<string, Tool>()
   const rejected = new Map<string, string>()

@@ -171,16 +171,24 @@ describe("input_required loop", () => {
       }
     }))
 
-  it.effect("a callTimeout that is no duration is a defect of the call's effect, not a throw of callTool", () =>
+  it.effect("a callTimeout that is no duration is a defect of the call's effect, not a throw of the method", () =>
     Effect.gen(function*() {
       const server = fakeServer(() => ({ content: [] }))
       const client = yield* McpClient.McpClient.pipe(Effect.provide(clientLayer(server)))
-      let call: Effect.Effect<unknown, unknown> | undefined
-      assert.doesNotThrow(() => {
-        call = client.callTool({ name: "t" }, { callTimeout: "banana" as never })
-      })
-      const exit = yield* Effect.exit(call!)
-      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
+      const calls: Array<() => Effect.Effect<unknown, unknown>> = [
+        () => client.callTool({ name: "t" }, { callTimeout: "banana" as never }),
+        () => client.getPrompt({ name: "p" }, { callTimeout: "banana" as never }),
+        () => client.readResource({ uri: "test://r" }, { callTimeout: "banana" as never }),
+        () => client.listTools(undefined, { callTimeout: "banana" as never })
+      ]
+      for (const make of calls) {
+        let call: Effect.Effect<unknown, unknown> | undefined
+        assert.doesNotThrow(() => {
+          call = make()
+        })
+        const exit = yield* Effect.exit(call!)
+        assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
+      }
       assert.strictEqual(server.received.length, 0)
     }))
 

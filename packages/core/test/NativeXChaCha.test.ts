@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Aead } from "effect/crypto"
-import { nativeXChaCha20Poly1305 } from "../src/internal/nativeXChaCha.ts"
+import { nativeXChaCha20Poly1305, scratchIsClear } from "../src/internal/nativeXChaCha.ts"
 
 const hex = (text: string) => Uint8Array.from(text.match(/../g)!.map((byte) => parseInt(byte, 16)))
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
@@ -104,5 +104,29 @@ describe("XChaCha20-Poly1305 on node:crypto", () => {
     native.decrypt(key, nonce, sealed, aad)
     expect([key, nonce, plaintext, aad].map(toHex)).toEqual(before)
     expect(toHex(sealed)).toBe(sealedBefore)
+  })
+
+  it("leaves no key material in its shared scratch space, after a success, a refused tag or a throw midway", () => {
+    const bytes = bytesFrom(21)
+    const key = bytes(32)
+    const nonce = bytes(24)
+    const aad = bytes(9)
+    const plaintext = bytes(50)
+    const sealed = native.encrypt(key, nonce, plaintext, aad)
+    expect(scratchIsClear()).toBe(true)
+    expect(native.decrypt(key, nonce, sealed, aad)).toEqual(plaintext)
+    expect(scratchIsClear()).toBe(true)
+    const forged = sealed.slice()
+    forged[0]! ^= 1
+    expect(native.decrypt(key, nonce, forged, aad)).toBeUndefined()
+    expect(scratchIsClear()).toBe(true)
+    // a nonce of the right length that fails after the key was copied in
+    const failing = { length: 24, subarray: () => { throw new TypeError("not bytes") } } as unknown as Uint8Array
+    expect(() => native.encrypt(key, failing, plaintext, aad)).toThrow(TypeError)
+    expect(scratchIsClear()).toBe(true)
+    expect(() => native.decrypt(key, failing, sealed, aad)).toThrow(TypeError)
+    expect(scratchIsClear()).toBe(true)
+    // and the next call is unaffected
+    expect(toHex(native.encrypt(key, nonce, plaintext, aad))).toBe(toHex(sealed))
   })
 })

@@ -18,8 +18,8 @@
  * Gotcha: the subkey and its nonce are derived into scratch arrays shared by
  * every call (allocating them per call cost more than the HChaCha20 block);
  * that is safe only because each call is synchronous from the derivation to
- * the cipher's creation, which copies both into OpenSSL, and the subkey is
- * zeroed right after.
+ * the cipher's creation, which copies both into OpenSSL, and the copy of the
+ * key and the subkey are zeroed right after, also when either step throws.
  *
  * @internal
  */
@@ -74,7 +74,7 @@ const loadNativeCrypto = (): NativeCrypto | undefined => {
 // per call moves it off V8's heap, which cost more (about 2 µs) than the
 // HChaCha20 block itself. Safe to share: `derive` and its one use (creating a
 // cipher, which copies the key and the nonce into OpenSSL) are synchronous,
-// and the key words are zeroed before it returns.
+// and `underSubkey` zeroes the key's copy and the subkey whatever happens.
 const keyWords = new Uint32Array(8)
 const keyBytes = new Uint8Array(keyWords.buffer)
 const nonceWords = new Uint32Array(4)
@@ -85,8 +85,8 @@ const ietfNonce = new Uint8Array(12)
 
 /**
  * The ChaCha20-Poly1305 key and nonce of an XChaCha20-Poly1305 key and 24-byte
- * nonce, in the shared scratch arrays: valid until the next call, and the
- * caller zeroes the key (`wipe`) once the cipher is created.
+ * nonce, in the shared scratch arrays: valid until the next call; the caller
+ * wipes the scratch (`wipe`) whatever happens.
  */
 const derive = (key: Uint8Array, nonce: Uint8Array): void => {
   // The Aead layer checks both; this implementation may also be called directly.
@@ -95,18 +95,23 @@ const derive = (key: Uint8Array, nonce: Uint8Array): void => {
   keyBytes.set(key)
   nonceBytes.set(nonce.subarray(0, 16))
   hchacha(SIGMA, keyWords, nonceWords, subkeyWords)
-  keyWords.fill(0)
   ietfNonce.set(nonce.subarray(16, 24), 4)
 }
 
+/** Zeroes the copy of the key and the subkey in the scratch space. */
 const wipe = (): void => {
+  keyWords.fill(0)
   subkeyWords.fill(0)
 }
 
-/** `create` under the ChaCha20-Poly1305 key and nonce derived from `key` and `nonce`; the key is wiped after. */
+/**
+ * `create` under the ChaCha20-Poly1305 key and nonce derived from `key` and
+ * `nonce`; the scratch space is wiped after, also when the derivation or
+ * `create` throws.
+ */
 const underSubkey = <C>(key: Uint8Array, nonce: Uint8Array, create: (subkey: Uint8Array, iv: Uint8Array) => C): C => {
-  derive(key, nonce)
   try {
+    derive(key, nonce)
     return create(subkeyBytes, ietfNonce)
   } finally {
     wipe()
@@ -189,3 +194,13 @@ const load = (): Aead.Implementation | undefined => {
  * @internal
  */
 export const nativeXChaCha20Poly1305: Aead.Implementation | undefined = load()
+
+/**
+ * Whether the scratch space holds no key material (every word of the key's
+ * copy and of the subkey is zero): what each encryption and decryption leaves,
+ * whatever happened. For tests.
+ *
+ * @internal
+ */
+export const scratchIsClear = (): boolean =>
+  keyWords.every((word) => word === 0) && subkeyWords.every((word) => word === 0)
