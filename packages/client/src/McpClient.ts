@@ -489,11 +489,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const getPromptDecode = decodeWith("prompts/get", GetPromptResult)
   const readResourceDecode = decodeWith("resources/read", ReadResourceResult)
 
-  // Built when it runs (a bad `callOptions` value is a defect of the effect, not a throw of `callTool`).
-  const callTool = (params: CallToolParams, callOptions?: CallOptions): Effect.Effect<CallToolResult, McpClientError> =>
-    Effect.suspend(() => callToolNow(params, callOptions))
-
-  const callToolNow = (params: CallToolParams, callOptions?: CallOptions): Effect.Effect<CallToolResult, McpClientError> => {
+  const callTool = (params: CallToolParams, callOptions?: CallOptions): Effect.Effect<CallToolResult, McpClientError> => {
     const run = (tool: Tool | undefined): Effect.Effect<CallToolResult, McpClientError> =>
       InputLoop.run(
         loop,
