@@ -17,6 +17,13 @@ const bytesFrom = (seed: number) => {
     })
 }
 
+/** A copy of `data` with one bit of byte `index` flipped. */
+const flipped = (data: Uint8Array, index: number) => {
+  const copy = data.slice()
+  copy[index]! ^= 0x01
+  return copy
+}
+
 const pure = Aead.xchacha20Poly1305.implementation!
 const native = nativeXChaCha20Poly1305!
 
@@ -63,11 +70,6 @@ describe("XChaCha20-Poly1305 on node:crypto", () => {
     const nonce = bytes(24)
     const aad = bytes(40)
     const sealed = native.encrypt(key, nonce, bytes(200), aad)
-    const flipped = (data: Uint8Array, index: number) => {
-      const copy = data.slice()
-      copy[index]! ^= 0x01
-      return copy
-    }
     expect(native.decrypt(key, nonce, flipped(sealed, sealed.length - 1), aad)).toBeUndefined()
     expect(native.decrypt(key, nonce, flipped(sealed, 0), aad)).toBeUndefined()
     // the first 16 nonce bytes go through HChaCha20, the last 8 into ChaCha20-Poly1305
@@ -116,9 +118,7 @@ describe("XChaCha20-Poly1305 on node:crypto", () => {
     expect(scratchIsClear()).toBe(true)
     expect(native.decrypt(key, nonce, sealed, aad)).toEqual(plaintext)
     expect(scratchIsClear()).toBe(true)
-    const forged = sealed.slice()
-    forged[0]! ^= 1
-    expect(native.decrypt(key, nonce, forged, aad)).toBeUndefined()
+    expect(native.decrypt(key, nonce, flipped(sealed, 0), aad)).toBeUndefined()
     expect(scratchIsClear()).toBe(true)
     // a nonce of the right length that fails after the key was copied in
     const failing = { length: 24, subarray: () => { throw new TypeError("not bytes") } } as unknown as Uint8Array
