@@ -22,8 +22,15 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect } from "effect"
-import { type InputRequests, type InputResponses, McpError, TASKS_EXTENSION, type TaskStatus } from "@mrtr/protocol"
+import { Duration, Effect, Result, Schema } from "effect"
+import {
+  type InputRequests,
+  type InputResponses,
+  JsonRpcErrorObject,
+  McpError,
+  TASKS_EXTENSION,
+  type TaskStatus
+} from "@mrtr/protocol"
 import { InputRequiredError, type MrtrError, ProtocolViolation, type RequestError, TaskCancelled } from "./Errors.ts"
 
 /**
@@ -84,6 +91,9 @@ export interface Deps {
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** A failed task's `error`: `{ code, message, data? }`, the code an integer. */
+const decodeErrorObject = Schema.decodeUnknownResult(JsonRpcErrorObject)
 
 const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"])
 
@@ -154,15 +164,9 @@ export const drive = (
           return task.result
         }
         case "failed": {
-          const error = task.error
-          if (!isRecord(error) || typeof error.code !== "number" || typeof error.message !== "string") {
-            return yield* violation("a failed task needs an error { code, message }", task)
-          }
-          return yield* McpError.fromJsonRpc({
-            code: error.code,
-            message: error.message,
-            ...("data" in error ? { data: error.data } : {})
-          })
+          const error = decodeErrorObject(task.error)
+          if (Result.isFailure(error)) return yield* violation("a failed task needs an error { code, message }", task)
+          return yield* McpError.fromJsonRpc(error.success)
         }
         case "cancelled":
           return yield* new TaskCancelled({ taskId, ...(statusMessage === undefined ? {} : { statusMessage }) })

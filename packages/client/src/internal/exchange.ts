@@ -23,11 +23,11 @@
  * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports,
  * basic/utilities/cancellation.
  */
-import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Stream } from "effect"
-import { McpError, type RequestId } from "@mrtr/protocol"
+import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Result, Schema, Stream } from "effect"
+import { JsonRpcErrorObject, McpError, type RequestId } from "@mrtr/protocol"
 import type { ClientTransport, OutgoingRequest } from "../ClientTransport.ts"
 import { ProtocolViolation, type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
-import { bounded } from "./deadline.ts"
+import { boundMillis, bounded } from "./deadline.ts"
 import { isServerRequest } from "./serverRequests.ts"
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -117,13 +117,13 @@ const exchangeWith = <E>(
     if (fibers !== undefined) failures.push(FiberSet.join(fibers).pipe(Effect.andThen(Effect.never)))
     if (hooks.failed !== undefined) failures.push(Deferred.await(hooks.failed))
     const stopped = failures.length === 0 ? read : Effect.raceAllFirst([read, ...failures])
-    const idle = hooks.idleTimeout
-    // The idle bound: expires `millis` after the stream last spoke; a server request being answered holds it off.
-    const raced: Effect.Effect<void, RequestError | E> = idle !== undefined && Duration.isFinite(idle)
-      ? bounded(stopped, Duration.toMillis(idle), (now) => {
+    const idle = hooks.idleTimeout === undefined ? undefined : boundMillis(hooks.idleTimeout)
+    // The idle bound: expires `idle` ms after the stream last spoke; a server request being answered holds it off.
+    const raced: Effect.Effect<void, RequestError | E> = idle !== undefined
+      ? bounded(stopped, idle, (now) => {
         if (serving > 0) lastActivity = now
-        return lastActivity + Duration.toMillis(idle) - now
-      }, () => new RequestTimeout({ method, bound: "request", millis: Duration.toMillis(idle) }))
+        return lastActivity + idle - now
+      }, () => new RequestTimeout({ method, bound: "request", millis: idle }))
       : stopped
     return raced.pipe(
       Effect.onExit((exit) =>
@@ -132,6 +132,9 @@ const exchangeWith = <E>(
       Effect.flatMap(() => resultOf(method, id, response))
     )
   })
+
+/** `{ code, message, data? }` with an integer code, as `McpError` holds it. */
+const decodeErrorObject = Schema.decodeUnknownResult(JsonRpcErrorObject)
 
 /** The `result` of `response`, or its JSON-RPC error as `McpError`; `undefined` (the stream ended without one) fails. */
 const resultOf = (
@@ -144,15 +147,10 @@ const resultOf = (
     return Effect.fail(new TransportError({ reason: `The transport ended without a response to ${method} (id ${id})` }))
   }
   if ("error" in response) {
-    const error = response.error
-    if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
-      return violation("malformed JSON-RPC error", response)
-    }
-    return Effect.fail(McpError.fromJsonRpc({
-      code: error.code as number,
-      message: error.message,
-      ...("data" in error ? { data: error.data } : {})
-    }))
+    const error = decodeErrorObject(response.error)
+    return Result.isSuccess(error)
+      ? Effect.fail(McpError.fromJsonRpc(error.success))
+      : violation("malformed JSON-RPC error", response)
   }
   if (!isRecord(response.result)) return violation("the result is not an object", response)
   return Effect.succeed(response.result)
