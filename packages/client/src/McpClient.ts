@@ -69,7 +69,7 @@ import type { RootsHandler } from "./RootsHandler.ts"
 import type * as Sampling from "./SamplingHandler.ts"
 import * as InputHandlers from "./internal/inputHandlers.ts"
 import * as TaskDriver from "./TaskDriver.ts"
-import { bounded } from "./internal/deadline.ts"
+import { boundMillis, bounded } from "./internal/deadline.ts"
 import * as Eras from "./internal/eras.ts"
 import * as InputLoop from "./internal/inputLoop.ts"
 import {
@@ -125,7 +125,11 @@ export { DEFAULT_CALL_TIMEOUT, DEFAULT_REQUEST_TIMEOUT }
  *   definitions; over HTTP drops, and remembers, tools whose `x-mcp-header`
  *   annotations are invalid.
  * - `callTool({ name, arguments?, inputResponses?, requestState? })` →
- *   `CallToolResult` (tool errors are results with `isError: true`).
+ *   `CallToolResult` (tool errors are results with `isError: true`). Over
+ *   2026-07-28 HTTP, a first call before any `listTools` lists the tools
+ *   first (for their `x-mcp-header` annotations), within the call's
+ *   `requestTimeout` and `callTimeout`; a listing that fails or times out is
+ *   skipped and the call sent.
  * - `listPrompts`, `getPrompt({ name, arguments? })` → `GetPromptResult`.
  * - `listResources`, `listResourceTemplates`, `readResource({ uri })` →
  *   `ReadResourceResult`.
@@ -287,7 +291,15 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const scope = yield* Effect.scope
   const layerHandlers = yield* handlersInContext
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO
-  const defaultMaxRounds = Math.max(1, options.maxRounds ?? DEFAULT_MAX_ROUNDS)
+  // A `maxRounds` that is no number (NaN, a string from untyped code) would turn the cap off: a defect, as a
+  // `callTimeout` that is no duration is.
+  const roundsCap = (maxRounds: number): number => {
+    if (typeof maxRounds !== "number" || Number.isNaN(maxRounds)) {
+      throw new RangeError(`McpClient: maxRounds must be a number (at least 1), got ${String(maxRounds)}`)
+    }
+    return Math.max(1, maxRounds)
+  }
+  const defaultMaxRounds = roundsCap(options.maxRounds ?? DEFAULT_MAX_ROUNDS)
   const backoff = options.stateOnlyBackoff ?? defaultStateOnlyBackoff
   const requestTimeout = Duration.fromInputUnsafe(options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT)
   const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? DEFAULT_CALL_TIMEOUT)
@@ -300,9 +312,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   ): Effect.Effect<A, E | RequestTimeout> =>
     // read when the call runs: a `callTimeout` that is no duration is a defect of the call, not a throw
     Effect.suspend(() => {
-      const bound = Duration.fromInputUnsafe(callOptions?.callTimeout ?? callTimeout)
-      if (!Duration.isFinite(bound)) return effect
-      const millis = Duration.toMillis(bound)
+      const millis = boundMillis(Duration.fromInputUnsafe(callOptions?.callTimeout ?? callTimeout))
+      if (millis === undefined) return effect
       return bounded(effect, millis, () => 0, () => new RequestTimeout({ method, bound: "call", millis }))
     })
   const pubsub = yield* PubSub.unbounded<Notification>()
@@ -442,16 +453,18 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       )
     )
 
-  const listAllTools = Effect.gen(function*() {
-    let cursor: string | undefined
-    const seen = new Set<string>()
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = yield* listTools(cursor === undefined ? undefined : { cursor })
-      if (result.nextCursor === undefined || seen.has(result.nextCursor)) return
-      seen.add(result.nextCursor)
-      cursor = result.nextCursor
-    }
-  })
+  /** Every page of `tools/list`, each request and the whole within `bounds` (a call's `requestTimeout`, `callTimeout`). */
+  const listAllTools = (bounds: CallOptions | undefined) =>
+    withCallTimeout("tools/list", bounds, Effect.gen(function*() {
+      let cursor: string | undefined
+      const seen = new Set<string>()
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const result = yield* listTools(cursor === undefined ? undefined : { cursor }, bounds)
+        if (result.nextCursor === undefined || seen.has(result.nextCursor)) return
+        seen.add(result.nextCursor)
+        cursor = result.nextCursor
+      }
+    }))
 
   // -- Tasks (SEP-2663) ---------------------------------------------------------
 
@@ -477,7 +490,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     onNotification: streamNotifications,
     taskRequest,
     requestTimeout: (callOptions) => Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout),
-    maxRounds: (callOptions) => Math.max(1, callOptions?.maxRounds ?? defaultMaxRounds),
+    maxRounds: (callOptions) =>
+      callOptions?.maxRounds === undefined ? defaultMaxRounds : roundsCap(callOptions.maxRounds),
     backoff,
     tasks: options.tasks,
     withCallTimeout
@@ -488,6 +502,13 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const callToolDecode = decodeWith("tools/call", CallToolResult)
   const getPromptDecode = decodeWith("prompts/get", GetPromptResult)
   const readResourceDecode = decodeWith("resources/read", ReadResourceResult)
+
+  /** Only the time bounds of `callOptions` (the listing before a first call must not see its progress token or hooks). */
+  const timeBounds = (callOptions: CallOptions | undefined): CallOptions | undefined =>
+    callOptions === undefined ? undefined : {
+      ...(callOptions.requestTimeout === undefined ? {} : { requestTimeout: callOptions.requestTimeout }),
+      ...(callOptions.callTimeout === undefined ? {} : { callTimeout: callOptions.callTimeout })
+    }
 
   const callTool = (params: CallToolParams, callOptions?: CallOptions): Effect.Effect<CallToolResult, McpClientError> => {
     const run = (tool: Tool | undefined): Effect.Effect<CallToolResult, McpClientError> =>
@@ -512,7 +533,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       if (connection.era !== "2026-07-28") return run(undefined)
       // Learn the tool's x-mcp-header annotations before the first call.
       return !tools.has(params.name) && !rejected.has(params.name) && !listedTools
-        ? Effect.andThen(Effect.ignore(listAllTools), annotated)
+        ? Effect.andThen(Effect.ignore(listAllTools(timeBounds(callOptions))), annotated)
         : annotated
     })
   }

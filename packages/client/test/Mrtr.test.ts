@@ -192,6 +192,71 @@ describe("input_required loop", () => {
       assert.strictEqual(server.received.length, 0)
     }))
 
+  it.effect("a JSON-RPC error whose code is no safe integer is a protocol error, not a defect", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => ({ error: { code: 2 ** 53, message: "x" } }))
+      const error = yield* callTool().pipe(Effect.provide(clientLayer(server)), Effect.flip)
+      assert.strictEqual(error._tag, "ProtocolViolation")
+      if (error._tag === "ProtocolViolation") assert.strictEqual(error.reason, "malformed JSON-RPC error")
+    }))
+
+  it.effect("a maxRounds that is no number is a defect, per call and on the layer, and nothing is sent", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => inputRequired({ inputRequests: { q: elicit() } }))
+      for (const maxRounds of [Number.NaN, "banana" as never]) {
+        const perCall = yield* callTool({ name: "t" }, { maxRounds }).pipe(
+          Effect.provide(clientLayer(server, {}, acceptAlice)),
+          Effect.exit
+        )
+        assert.isTrue(Exit.isFailure(perCall) && Cause.hasDies(perCall.cause))
+        const onLayer = yield* callTool().pipe(Effect.provide(clientLayer(server, { maxRounds }, acceptAlice)), Effect.exit)
+        assert.isTrue(Exit.isFailure(onLayer) && Cause.hasDies(onLayer.cause))
+      }
+      assert.strictEqual(server.received.length, 0)
+    }))
+
+  it.live("a negative timeout (-Infinity included) expires at once instead of turning the bound off", () =>
+    Effect.gen(function*() {
+      const silent: MemoryTransport.Handler = { handle: () => Effect.never }
+      const layer = McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(MemoryTransport.layer(silent)))
+      for (const [options, bound] of [
+        [{ callTimeout: -Infinity }, "call"],
+        [{ callTimeout: -5 }, "call"],
+        [{ requestTimeout: -Infinity }, "request"]
+      ] as const) {
+        const error = yield* callTool({ name: "t" }, options).pipe(Effect.provide(layer), Effect.flip, Effect.timeout("2 seconds"))
+        assert.instanceOf(error, Errors.RequestTimeout)
+        if (error instanceof Errors.RequestTimeout) assert.strictEqual(error.bound, bound)
+      }
+    }))
+
+  it.live("the tool listing before a first call over HTTP keeps to the call's requestTimeout", () =>
+    Effect.gen(function*() {
+      const methods: Array<string> = []
+      const server: MemoryTransport.Handler = {
+        handle: ({ message }) =>
+          Effect.suspend(() => {
+            const request = message as Record<string, any>
+            methods.push(request.method)
+            // a server that never answers tools/list, and answers the call
+            return request.method === "tools/list" ? Effect.never : Effect.succeed({
+              _tag: "Response" as const,
+              message: { jsonrpc: "2.0", id: request.id, result: complete("done") },
+              httpStatus: 200
+            })
+          })
+      }
+      const layer = McpClient.layer({ protocol: "2026-07-28" }).pipe(
+        Layer.provide(MemoryTransport.layer(server, { simulateHttp: true }))
+      )
+      const result = yield* callTool({ name: "t" }, { requestTimeout: "300 millis" }).pipe(
+        Effect.provide(layer),
+        Effect.timeout("5 seconds")
+      )
+      assert.deepStrictEqual(result.content, [{ type: "text", text: "done" }])
+      assert.deepStrictEqual(methods, ["tools/list", "tools/call"])
+    }))
+
   it.effect("a missing resultType means complete, even when the result looks like input_required", () =>
     Effect.gen(function*() {
       const server = fakeServer(() => ({

@@ -20,6 +20,17 @@
  */
 import { Clock, Duration, Effect } from "effect"
 
+/**
+ * The milliseconds a timeout `duration` allows, or `undefined` for none
+ * (infinite). Anything below zero (a negative number, `-Infinity`) allows
+ * nothing: the bound expires at once, like a zero one, never turns it off.
+ */
+export const boundMillis = (duration: Duration.Duration): number | undefined => {
+  const millis = Duration.toMillis(duration)
+  if (millis === Infinity) return undefined
+  return millis > 0 ? millis : 0
+}
+
 /** Effect's default clock, read once from an empty context. */
 let defaultClock: Clock.Clock | undefined
 const isDefaultClock = (clock: Clock.Clock): boolean =>

@@ -87,7 +87,8 @@ export interface Connection {
  *   (default `{ name: "@mrtr/client", version: "0.1.0" }`).
  * - `maxRounds`: the most requests one `tools/call` / `prompts/get` /
  *   `resources/read` may send in its `input_required` loop, the first one
- *   included (default 10, at least 1). Past it: `MaxRoundsExceeded`. Rounds
+ *   included (default 10, at least 1; `NaN` or a value that is no number is
+ *   a defect). Past it: `MaxRoundsExceeded`. Rounds
  *   that only ask again URLs the user accepted (`ElicitationHandler.urlWait`)
  *   are not counted.
  * - `stateOnlyBackoff`: spaces consecutive rounds whose result carried only
@@ -108,7 +109,8 @@ export interface Connection {
  *   `tools/call` / `prompts/get` / `resources/read`, the time its input
  *   handlers take to answer included. Default `DEFAULT_CALL_TIMEOUT` (10
  *   minutes); `"Infinity"` disables it. Past it: `RequestTimeout`
- *   (`bound: "call"`).
+ *   (`bound: "call"`). For both, a zero or negative duration (`-Infinity`
+ *   included) expires at once; a value that is no duration is a defect.
  * - `capabilities`: capabilities to declare in addition to the ones derived
  *   from the input handlers (merged with them): `experimental` /
  *   `extensions` entries, or e.g. `{ elicitation: {} }` to receive
