@@ -43,8 +43,6 @@ import {
   CompleteResult,
   DiscoverResult,
   GetPromptResult,
-  headerAnnotationError,
-  headerAnnotations,
   type Implementation,
   ListPromptsResult,
   ListResourcesResult,
@@ -56,22 +54,16 @@ import {
   type Tool
 } from "@mrtr/protocol"
 import { ClientTransport } from "./ClientTransport.ts"
-import {
-  InvalidToolDefinition,
-  type McpClientError,
-  RequestTimeout,
-  type MrtrError,
-  ProtocolViolation,
-  type RequestError
-} from "./Errors.ts"
+import type { McpClientError, MrtrError, RequestError } from "./Errors.ts"
 import type * as Elicitation from "./ElicitationHandler.ts"
 import type { RootsHandler } from "./RootsHandler.ts"
 import type * as Sampling from "./SamplingHandler.ts"
 import * as InputHandlers from "./internal/inputHandlers.ts"
-import * as TaskDriver from "./TaskDriver.ts"
-import { boundMillis, bounded } from "./internal/deadline.ts"
+import { callTimeoutWith } from "./internal/deadline.ts"
 import * as Eras from "./internal/eras.ts"
 import * as InputLoop from "./internal/inputLoop.ts"
+import * as PlainRequests from "./internal/plainRequests.ts"
+import * as ToolCatalog from "./internal/toolCatalog.ts"
 import {
   type CallOptions,
   type CallToolParams,
@@ -201,7 +193,6 @@ export class McpClient extends Context.Service<McpClient, {
 const DEFAULT_CLIENT_INFO: Implementation = { name: "@mrtr/client", version: "0.1.0" }
 const DEFAULT_MAX_ROUNDS = 10
 const DEFAULT_PROBE_TIMEOUT = Duration.seconds(10)
-const MAX_LIST_PAGES = 100
 
 /**
  * The default backoff between state-only rounds: 100 ms, doubling, capped at
@@ -237,8 +228,6 @@ export const capabilitiesOf: (
 type Handlers = InputHandlers.Handlers
 const handlersInContext = InputHandlers.handlersInContext
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
 
 
 /**
@@ -253,22 +242,45 @@ const isRecord = (u: unknown): u is Record<string, unknown> =>
  *
  * @since 0.1.0
  */
-export const toolHeaderError = (tool: Tool): string | undefined => {
-  const error = headerAnnotationError(tool)
-  if (error !== undefined) return error
-  for (const { header, path } of headerAnnotations(tool)) {
-    let schema: unknown = tool.inputSchema
-    for (const key of path) {
-      schema = isRecord(schema) && isRecord(schema.properties) && Object.hasOwn(schema.properties, key)
-        ? schema.properties[key]
-        : undefined
-    }
-    if (isRecord(schema) && schema.type === "number") {
-      return `x-mcp-header '${header}' on '${path.join(".")}' annotates a number property (only string, integer and boolean are allowed)`
-    }
+export const toolHeaderError: (tool: Tool) => string | undefined = ToolCatalog.toolHeaderError
+
+// A `maxRounds` that is no number (NaN, a string from untyped code) would turn the cap off: a defect, as a
+// `callTimeout` that is no duration is.
+const roundsCap = (maxRounds: number): number => {
+  if (typeof maxRounds !== "number" || Number.isNaN(maxRounds)) {
+    throw new RangeError(`McpClient: maxRounds must be a number (at least 1), got ${String(maxRounds)}`)
   }
-  return undefined
+  return Math.max(1, maxRounds)
 }
+
+/** `McpClient.discover`: on 2025-11-25 from the `InitializeResult`, else the probe's result or `server/discover`. */
+const discoverWith = (
+  eras: Eras.Eras,
+  discoverRequest: (params: Record<string, unknown>, callOptions: CallOptions | undefined) => Effect.Effect<DiscoverResult, RequestError>
+) =>
+(callOptions?: CallOptions): Effect.Effect<DiscoverResult, RequestError> =>
+  eras.connect.pipe(
+    Effect.flatMap((connection) =>
+      connection.era === "2025-11-25"
+        ? Effect.succeed(toDiscoverResult(connection.initialize))
+        : eras.takeDiscovered.pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => discoverRequest({}, callOptions),
+            onSome: Effect.succeed
+          }))
+        )
+    )
+  )
+
+/** `McpClient.connection`: the era's connection as the service shows it. */
+const connectionOf = (connection: Eras.Connection): Connection =>
+  connection.era === "2026-07-28" ? connection : {
+    era: connection.era,
+    protocolVersion: connection.protocolVersion,
+    serverInfo: connection.initialize.serverInfo,
+    capabilities: connection.initialize.capabilities,
+    ...(connection.initialize.instructions === undefined ? {} : { instructions: connection.initialize.instructions })
+  }
 
 // =============================================================================
 // Constructor
@@ -280,7 +292,11 @@ export const toolHeaderError = (tool: Tool): string | undefined => {
  * notifications). Input handlers present in the construction context are
  * used for every call; handlers in a call's own context take precedence.
  * JSON-RPC ids come from a process-wide counter, so every request (and
- * every retry) gets a new id.
+ * every retry) gets a new id. One function per concept behind it: the
+ * connection in the server's era (`internal/eras.ts`), the requests outside
+ * the MRTR loop (`internal/plainRequests.ts`), the tool definitions
+ * (`internal/toolCatalog.ts`), the `input_required` loop
+ * (`internal/inputLoop.ts`), the time bounds (`internal/deadline.ts`).
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
@@ -291,35 +307,10 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const scope = yield* Effect.scope
   const layerHandlers = yield* handlersInContext
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO
-  // A `maxRounds` that is no number (NaN, a string from untyped code) would turn the cap off: a defect, as a
-  // `callTimeout` that is no duration is.
-  const roundsCap = (maxRounds: number): number => {
-    if (typeof maxRounds !== "number" || Number.isNaN(maxRounds)) {
-      throw new RangeError(`McpClient: maxRounds must be a number (at least 1), got ${String(maxRounds)}`)
-    }
-    return Math.max(1, maxRounds)
-  }
   const defaultMaxRounds = roundsCap(options.maxRounds ?? DEFAULT_MAX_ROUNDS)
-  const backoff = options.stateOnlyBackoff ?? defaultStateOnlyBackoff
   const requestTimeout = Duration.fromInputUnsafe(options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT)
-  const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? DEFAULT_CALL_TIMEOUT)
-
-  /** `effect` bounded by the call's `callTimeout` (interrupted, then `RequestTimeout`). */
-  const withCallTimeout = <A, E>(
-    method: string,
-    callOptions: CallOptions | undefined,
-    effect: Effect.Effect<A, E>
-  ): Effect.Effect<A, E | RequestTimeout> =>
-    // read when the call runs: a `callTimeout` that is no duration is a defect of the call, not a throw
-    Effect.suspend(() => {
-      const millis = boundMillis(Duration.fromInputUnsafe(callOptions?.callTimeout ?? callTimeout))
-      if (millis === undefined) return effect
-      return bounded(effect, millis, () => 0, () => new RequestTimeout({ method, bound: "call", millis }))
-    })
+  const withCallTimeout = callTimeoutWith(Duration.fromInputUnsafe(options.callTimeout ?? DEFAULT_CALL_TIMEOUT))
   const pubsub = yield* PubSub.unbounded<Notification>()
-  const tools = new Map<string, Tool>()
-  const rejected = new Map<string, string>()
-  let listedTools = false
 
   const publish = (notification: Notification, callOptions: CallOptions | undefined) =>
     Effect.all([
@@ -327,7 +318,6 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       options.onNotification === undefined ? Effect.void : options.onNotification(notification),
       callOptions?.onNotification === undefined ? Effect.void : callOptions.onNotification(notification)
     ], { discard: true })
-
 
   const currentHandlers: Effect.Effect<Handlers> = Effect.map(handlersInContext, (call) => ({
     elicitation: Option.orElse(call.elicitation, () => layerHandlers.elicitation),
@@ -342,15 +332,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       roots: Option.getOrUndefined(handlers.roots)
     }, options.capabilities)
 
-  const metaFor = (capabilities: ClientCapabilities, callOptions: Pick<CallOptions, "progressToken"> | undefined) =>
-    makeRequestMeta({
-      clientCapabilities: capabilities,
-      clientInfo,
-      logLevel: options.logLevel,
-      progressToken: callOptions?.progressToken
-    })
-
-  // -- The connection, in the server's era -------------------------------------
+  // -- The connection, in the server's era (internal/eras.ts) ------------------
 
   const eras = Eras.make({
     transport,
@@ -361,7 +343,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     logLevel: options.logLevel,
     layerHandlers,
     declared,
-    modernMeta: (capabilities, progressToken) => metaFor(capabilities, { progressToken }),
+    modernMeta: (capabilities, progressToken) =>
+      makeRequestMeta({ clientCapabilities: capabilities, clientInfo, logLevel: options.logLevel, progressToken }),
     publish: (notification) => publish(notification, undefined),
     scope
   })
@@ -372,224 +355,72 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     yield* rootsChanges.pipe(Stream.runForEach(() => eras.rootsChanged), Effect.forkScoped)
   }
 
-  const streamNotifications = (callOptions: CallOptions | undefined) => (notification: Notification) =>
-    publish(notification, callOptions)
+  // -- Requests outside the loop (internal/plainRequests.ts), the tools (internal/toolCatalog.ts) --
 
-  // -- Plain requests -------------------------------------------------------
-
-  /** One request that is not an MRTR call (no `input_required` loop); its raw result. */
-  const sendPlain = (
-    method: string,
-    params: Record<string, unknown>,
-    capabilities: ClientCapabilities,
-    handlers: Handlers,
-    callOptions: CallOptions | undefined
-  ): Effect.Effect<Record<string, unknown>, RequestError> =>
-    eras.send({
-      method,
-      params: (meta) => ({ ...params, ...(meta === undefined ? {} : { _meta: meta }) }),
-      capabilities,
-      progressToken: callOptions?.progressToken,
-      target: "",
-      handlers,
-      failOnHandlerError: false,
-      onNotification: streamNotifications(callOptions),
-      requestTimeout: Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout)
-    }).pipe(
-      // unreachable: with failOnHandlerError false a handler's failure is only answered to the server
-      Effect.catchTag("InputHandlerError", (error) =>
-        Effect.fail(new ProtocolViolation({ method, reason: `an input handler failed: ${error.message}` })))
-    )
-
-  const plain = <A>(method: string, schema: Schema.Codec<A, any>) => {
-    const decode = decodeWith(method, schema)
-    return (params: Record<string, unknown>, callOptions: CallOptions | undefined): Effect.Effect<A, RequestError> =>
-      withCallTimeout(method, callOptions, Effect.gen(function*() {
-        const handlers = yield* currentHandlers
-        const raw = yield* sendPlain(method, params, declared(handlers), handlers, callOptions)
-        const resultType = raw.resultType
-        if (resultType !== undefined && resultType !== "complete") {
-          return yield* new ProtocolViolation({
-            method,
-            reason: resultType === "input_required"
-              ? `${method} must not return input_required`
-              : `unknown resultType '${String(resultType)}'`,
-            result: raw
-          })
-        }
-        return yield* decode(raw)
-      }))
+  const requests: PlainRequests.RequestContext = {
+    eras,
+    currentHandlers,
+    declared,
+    onNotification: (callOptions) => (notification) => publish(notification, callOptions),
+    requestTimeout: (callOptions) => Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout),
+    withCallTimeout
   }
-
-  const listParams = (params: ListParams | undefined) => params?.cursor === undefined ? {} : { cursor: params.cursor }
-
-  const discoverRequest = plain("server/discover", DiscoverResult)
-  const listToolsRequest = plain("tools/list", ListToolsResult)
-  const listPromptsRequest = plain("prompts/list", ListPromptsResult)
-  const listResourcesRequest = plain("resources/list", ListResourcesResult)
-  const listTemplatesRequest = plain("resources/templates/list", ListResourceTemplatesResult)
-  const completeRequest = plain("completion/complete", CompleteResult)
-
-  const listTools = (params?: ListParams, callOptions?: CallOptions) =>
-    listToolsRequest(listParams(params), callOptions).pipe(
-      Effect.flatMap((result) =>
-        Effect.gen(function*() {
-          listedTools = true
-          const kept: Array<Tool> = []
-          for (const tool of result.tools) {
-            const reason = transport.usesHeaders ? toolHeaderError(tool) : undefined
-            if (reason === undefined) {
-              tools.set(tool.name, tool)
-              rejected.delete(tool.name)
-              kept.push(tool)
-            } else {
-              tools.delete(tool.name)
-              rejected.set(tool.name, reason)
-              yield* Effect.logWarning(`Excluding tool ${tool.name}: ${reason}`)
-            }
-          }
-          return kept.length === result.tools.length ? result : { ...result, tools: kept }
-        })
-      )
-    )
-
-  /** Every page of `tools/list`, each request and the whole within `bounds` (a call's `requestTimeout`, `callTimeout`). */
-  const listAllTools = (bounds: CallOptions | undefined) =>
-    withCallTimeout("tools/list", bounds, Effect.gen(function*() {
-      let cursor: string | undefined
-      const seen = new Set<string>()
-      for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const result = yield* listTools(cursor === undefined ? undefined : { cursor }, bounds)
-        if (result.nextCursor === undefined || seen.has(result.nextCursor)) return
-        seen.add(result.nextCursor)
-        cursor = result.nextCursor
-      }
-    }))
-
-  // -- Tasks (SEP-2663) ---------------------------------------------------------
-
-  /** One task method (`tasks/get`, `tasks/update`, `tasks/cancel`), declaring the extension; the raw result. */
-  const taskRequest = (
-    method: string,
-    params: Record<string, unknown>,
-    capabilities: ClientCapabilities,
-    handlers: Handlers,
-    callOptions: CallOptions | undefined
-  ): Effect.Effect<Record<string, unknown>, RequestError> =>
-    sendPlain(method, params, TaskDriver.declaring(capabilities), handlers, callOptions)
-
-  const taskMethod = (method: string) => (params: Record<string, unknown>, callOptions?: CallOptions) =>
-    Effect.flatMap(currentHandlers, (handlers) => taskRequest(method, params, declared(handlers), handlers, callOptions))
+  const plain = <A>(method: string, schema: Schema.Codec<A, any>) => PlainRequests.plain(requests, method, schema)
+  const catalog = ToolCatalog.make({ transport, eras, listPage: plain("tools/list", ListToolsResult), withCallTimeout })
 
   // -- The input_required loop (internal/inputLoop.ts) -------------------------
 
   const loop: InputLoop.LoopContext = {
-    eras,
-    currentHandlers,
-    declared,
-    onNotification: streamNotifications,
-    taskRequest,
-    requestTimeout: (callOptions) => Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout),
+    ...requests,
+    taskRequest: (method, params, capabilities, handlers, callOptions) =>
+      PlainRequests.taskRequest(requests, method, params, capabilities, handlers, callOptions),
     maxRounds: (callOptions) =>
       callOptions?.maxRounds === undefined ? defaultMaxRounds : roundsCap(callOptions.maxRounds),
-    backoff,
-    tasks: options.tasks,
-    withCallTimeout
+    backoff: options.stateOnlyBackoff ?? defaultStateOnlyBackoff,
+    tasks: options.tasks
   }
+  const mrtr = <A>(method: "tools/call" | "prompts/get" | "resources/read", schema: Schema.Codec<A, any>) => {
+    const decode = decodeWith(method, schema)
+    return (target: string, base: Record<string, unknown>, retry: RetryParams, tool: Tool | undefined, callOptions: CallOptions | undefined) =>
+      InputLoop.run(loop, method, target, base, retry, tool, decode, callOptions)
+  }
+  const callToolRound = mrtr("tools/call", CallToolResult)
+  const getPromptRound = mrtr("prompts/get", GetPromptResult)
+  const readResourceRound = mrtr("resources/read", ReadResourceResult)
 
   // -- The service ------------------------------------------------------------
 
-  const callToolDecode = decodeWith("tools/call", CallToolResult)
-  const getPromptDecode = decodeWith("prompts/get", GetPromptResult)
-  const readResourceDecode = decodeWith("resources/read", ReadResourceResult)
-
-  /** Only the time bounds of `callOptions` (the listing before a first call must not see its progress token or hooks). */
-  const timeBounds = (callOptions: CallOptions | undefined): CallOptions | undefined =>
-    callOptions === undefined ? undefined : {
-      ...(callOptions.requestTimeout === undefined ? {} : { requestTimeout: callOptions.requestTimeout }),
-      ...(callOptions.callTimeout === undefined ? {} : { callTimeout: callOptions.callTimeout })
-    }
-
-  const callTool = (params: CallToolParams, callOptions?: CallOptions): Effect.Effect<CallToolResult, McpClientError> => {
-    const run = (tool: Tool | undefined): Effect.Effect<CallToolResult, McpClientError> =>
-      InputLoop.run(
-        loop,
-        "tools/call",
-        params.name,
-        { name: params.name, ...(params.arguments === undefined ? {} : { arguments: params.arguments }) },
-        params,
-        tool,
-        callToolDecode,
-        callOptions
-      )
-    // x-mcp-header mirroring is 2026-07-28 Streamable HTTP only
-    if (!transport.usesHeaders) return run(undefined)
-    const annotated = Effect.suspend((): Effect.Effect<CallToolResult, McpClientError> => {
-      const reason = rejected.get(params.name)
-      if (reason !== undefined) return Effect.fail(new InvalidToolDefinition({ tool: params.name, reason }))
-      return run(tools.get(params.name))
-    })
-    return Effect.flatMap(eras.connect, (connection) => {
-      if (connection.era !== "2026-07-28") return run(undefined)
-      // Learn the tool's x-mcp-header annotations before the first call.
-      return !tools.has(params.name) && !rejected.has(params.name) && !listedTools
-        ? Effect.andThen(Effect.ignore(listAllTools(timeBounds(callOptions))), annotated)
-        : annotated
-    })
+  const listOf = <A>(method: string, schema: Schema.Codec<A, any>) => {
+    const request = plain(method, schema)
+    return (params?: ListParams, callOptions?: CallOptions) => request(PlainRequests.listParams(params), callOptions)
   }
+  const named = (params: { readonly name: string; readonly arguments?: unknown }) =>
+    ({ name: params.name, ...(params.arguments === undefined ? {} : { arguments: params.arguments }) })
+  const completeRequest = plain("completion/complete", CompleteResult)
 
   return McpClient.of({
     clientInfo,
     clientCapabilities: Effect.map(currentHandlers, declared),
-    discover: (callOptions) =>
-      eras.connect.pipe(
-        Effect.flatMap((connection) =>
-          connection.era === "2025-11-25"
-            ? Effect.succeed(toDiscoverResult(connection.initialize))
-            : eras.takeDiscovered.pipe(
-              Effect.flatMap(Option.match({
-                onNone: () => discoverRequest({}, callOptions),
-                onSome: Effect.succeed
-              }))
-            )
-        )
-      ),
-    listTools,
-    callTool,
-    listPrompts: (params, callOptions) => listPromptsRequest(listParams(params), callOptions),
+    discover: discoverWith(eras, plain("server/discover", DiscoverResult)),
+    listTools: catalog.listTools,
+    callTool: (params, callOptions) =>
+      catalog.withTool(params.name, callOptions, (tool) => callToolRound(params.name, named(params), params, tool, callOptions)),
+    listPrompts: listOf("prompts/list", ListPromptsResult),
     // Only a tools/call becomes a task: the other MRTR methods fail with MrtrError alone.
     getPrompt: (params, callOptions) =>
-      InputLoop.run(
-        loop,
-        "prompts/get",
-        params.name,
-        { name: params.name, ...(params.arguments === undefined ? {} : { arguments: params.arguments }) },
-        params,
-        undefined,
-        getPromptDecode,
-        callOptions
-      ) as Effect.Effect<GetPromptResult, MrtrError>,
-    listResources: (params, callOptions) => listResourcesRequest(listParams(params), callOptions),
-    listResourceTemplates: (params, callOptions) => listTemplatesRequest(listParams(params), callOptions),
+      getPromptRound(params.name, named(params), params, undefined, callOptions) as Effect.Effect<GetPromptResult, MrtrError>,
+    listResources: listOf("resources/list", ListResourcesResult),
+    listResourceTemplates: listOf("resources/templates/list", ListResourceTemplatesResult),
     readResource: (params, callOptions) =>
-      InputLoop.run(loop, "resources/read", params.uri, { uri: params.uri }, params, undefined, readResourceDecode, callOptions) as Effect.Effect<
-        ReadResourceResult,
-        MrtrError
-      >,
+      readResourceRound(params.uri, { uri: params.uri }, params, undefined, callOptions) as Effect.Effect<ReadResourceResult, MrtrError>,
     complete: (params, callOptions) => completeRequest({ ...params }, callOptions),
-    tool: (name) => Effect.sync(() => Option.fromNullishOr(tools.get(name))),
-    getTask: (taskId, callOptions) => taskMethod("tasks/get")({ taskId }, callOptions),
-    updateTask: (taskId, inputResponses, callOptions) => taskMethod("tasks/update")({ taskId, inputResponses }, callOptions),
-    cancelTask: (taskId, callOptions) => taskMethod("tasks/cancel")({ taskId }, callOptions),
+    tool: catalog.tool,
+    getTask: (taskId, callOptions) => PlainRequests.taskMethod(requests, "tasks/get")({ taskId }, callOptions),
+    updateTask: (taskId, inputResponses, callOptions) =>
+      PlainRequests.taskMethod(requests, "tasks/update")({ taskId, inputResponses }, callOptions),
+    cancelTask: (taskId, callOptions) => PlainRequests.taskMethod(requests, "tasks/cancel")({ taskId }, callOptions),
     notifications: Stream.fromPubSub(pubsub),
-    connection: Effect.map(eras.connect, (connection): Connection =>
-      connection.era === "2026-07-28" ? connection : {
-        era: connection.era,
-        protocolVersion: connection.protocolVersion,
-        serverInfo: connection.initialize.serverInfo,
-        capabilities: connection.initialize.capabilities,
-        ...(connection.initialize.instructions === undefined ? {} : { instructions: connection.initialize.instructions })
-      })
+    connection: Effect.map(eras.connect, connectionOf)
   })
 })
 

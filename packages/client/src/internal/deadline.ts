@@ -17,8 +17,11 @@
  * - An expired bound fails at once: the child (detached) is interrupted
  *   and its finalizers run after, as `Effect.timeout`'s loser's do; an
  *   interrupted caller interrupts the child the same way.
+ * - A timeout below zero (`-Infinity` included) expires at once; only an
+ *   infinite one turns a bound off (`boundMillis`).
  */
 import { Clock, Duration, Effect } from "effect"
+import { RequestTimeout } from "../Errors.ts"
 
 /**
  * The milliseconds a timeout `duration` allows, or `undefined` for none
@@ -30,6 +33,25 @@ export const boundMillis = (duration: Duration.Duration): number | undefined => 
   if (millis === Infinity) return undefined
   return millis > 0 ? millis : 0
 }
+
+/**
+ * The `callTimeout` bound of a client whose default is `fallback`:
+ * `effect` bounded by `callOptions.callTimeout` (else `fallback`),
+ * interrupted when it expires and failed with `RequestTimeout` (`bound:
+ * "call"`, `millis`). The duration is read when the effect runs: one that is
+ * no duration is a defect of the call, not a throw of the caller.
+ */
+export const callTimeoutWith = (fallback: Duration.Duration) =>
+<A, E>(
+  method: string,
+  callOptions: { readonly callTimeout?: Duration.Input | undefined } | undefined,
+  effect: Effect.Effect<A, E>
+): Effect.Effect<A, E | RequestTimeout> =>
+  Effect.suspend(() => {
+    const millis = boundMillis(Duration.fromInputUnsafe(callOptions?.callTimeout ?? fallback))
+    if (millis === undefined) return effect
+    return bounded(effect, millis, () => 0, () => new RequestTimeout({ method, bound: "call", millis }))
+  })
 
 /** Effect's default clock, read once from an empty context. */
 let defaultClock: Clock.Clock | undefined
