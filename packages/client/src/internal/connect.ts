@@ -1,0 +1,175 @@
+/**
+ * Establishing the connection, once, before its first request: the era
+ * (pinned by `protocol`, or probed with `server/discover`, see
+ * `eraProbe.ts`), and on 2025-11-25 the session (`handshake`).
+ *
+ * - `handshake`: `initialize` (capabilities from the Layer's handlers,
+ *   `roots.listChanged` when the roots handler reports changes), then
+ *   `notifications/initialized`, the GET stream (HTTP) and `logging/setLevel`
+ *   when a `logLevel` is configured and the server logs.
+ * - `connect`: the connection negotiated, established by the first caller
+ *   under the connection's lock and remembered; later callers get it at once.
+ *
+ * Gotchas:
+ * - Until the session is established only pings are answered (-32601
+ *   otherwise); the connection is set before the GET stream opens, so the
+ *   requests it carries are answered as the session's.
+ * - A legacy verdict whose `initialize` is refused the way a modern-only
+ *   server refuses it (-32601, or -32022 / -32602 whose `data.supported`
+ *   lists 2026-07-28) falls back to 2026-07-28.
+ * - `makeHandshake` is built before `makeConnect` (the probe falls back on
+ *   the handshake), both after the exchanges (`eraSend.ts`).
+ *
+ * Source: MCP 2026-07-28, basic/versioning, basic/lifecycle; MCP 2025-11-25,
+ * basic/lifecycle, basic/transports, server/utilities/logging.
+ */
+import { Duration, Effect, Option, Stream } from "effect"
+import { ErrorCode, PROTOCOL_VERSION, type RequestId } from "@mrtr/protocol"
+import type { OutgoingRequest } from "../ClientTransport.ts"
+import { type RequestError, TransportError } from "../Errors.ts"
+import { type ConnectionState, isRecord, legacyHeaders, respond, takeRequestId } from "./connectionState.ts"
+import { verdictOf } from "./eraProbe.ts"
+import type { Connection, Deps, LegacyConnection } from "./eras.ts"
+import type { Exchanges } from "./eraSend.ts"
+import { exchange } from "./exchange.ts"
+import { initializeParams, legacyCapabilities, readInitializeResult } from "./legacySession.ts"
+import type { ServerMessages } from "./serverMessages.ts"
+
+// -- Establishing the connection ---------------------------------------------
+
+const ignoreNotification = () => Effect.void
+
+/** `initialize` refused the way a modern-only server refuses it. */
+const refusedAsModern = (error: RequestError) =>
+  error._tag === "McpError" && (
+    error.code === ErrorCode.MethodNotFound ||
+    // a modern-only server SHOULD name its versions in any error to initialize (-32022, or -32602 as in 2025-11-25)
+    ((error.code === ErrorCode.UnsupportedProtocolVersion || error.code === ErrorCode.InvalidParams) &&
+      isRecord(error.data) && Array.isArray(error.data.supported) && error.data.supported.includes(PROTOCOL_VERSION))
+  )
+
+/** Builds the connection's 2025-11-25 `handshake` over its `state`. */
+export const makeHandshake = (
+  deps: Deps,
+  state: ConnectionState,
+  { dispatch, legacyExchange }: Pick<ServerMessages, "dispatch"> & Pick<Exchanges, "legacyExchange">
+) => {
+  const { transport } = deps
+
+  const handshake: Effect.Effect<LegacyConnection, RequestError> = Effect.gen(function*() {
+    const capabilities = legacyCapabilities(
+      deps.declared(deps.layerHandlers),
+      Option.exists(deps.layerHandlers.roots, (roots) => roots.changes !== undefined)
+    )
+    const message: OutgoingRequest = {
+      jsonrpc: "2.0",
+      id: takeRequestId(),
+      method: "initialize",
+      params: initializeParams(capabilities, deps.clientInfo)
+    }
+    const raw = yield* exchange(transport, message, {}, {
+      onNotification: ignoreNotification,
+      serve: pingOnly,
+      idleTimeout: deps.requestTimeout
+    })
+    const initialize = yield* readInitializeResult(raw)
+    const established: LegacyConnection = {
+      era: "2025-11-25",
+      protocolVersion: initialize.protocolVersion,
+      initialize,
+      capabilities
+    }
+    const headers = legacyHeaders(transport, initialize.protocolVersion)
+    yield* transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)
+    state.connection = established
+    if (transport.listen !== undefined) {
+      yield* transport.listen(headers).pipe(
+        Stream.runForEach(dispatch),
+        Effect.catch((error) => Effect.logDebug("The GET stream ended", error.message)),
+        Effect.forkIn(deps.scope)
+      )
+    }
+    if (deps.logLevel !== undefined && initialize.capabilities.logging !== undefined) {
+      yield* legacyExchange(established, {
+        method: "logging/setLevel",
+        params: () => ({ level: deps.logLevel }),
+        capabilities,
+        target: "",
+        handlers: deps.layerHandlers,
+        failOnHandlerError: false,
+        onNotification: ignoreNotification,
+        requestTimeout: deps.requestTimeout
+      }).pipe(Effect.ignore)
+    }
+    return established
+  })
+
+  /** Until the session is established only pings are answered. */
+  const pingOnly = (request: Record<string, unknown> & { readonly id: RequestId }) =>
+    respond(
+      transport,
+      request.method === "ping"
+        ? { jsonrpc: "2.0", id: request.id, result: {} }
+        : { jsonrpc: "2.0", id: request.id, error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` } },
+      {}
+    )
+
+  return handshake
+}
+
+/** Builds the connection's `connect` over its `state`, the modern exchange and `handshake`. */
+export const makeConnect = (
+  deps: Deps,
+  state: ConnectionState,
+  { handshake, modernExchange }: Pick<Exchanges, "modernExchange"> & {
+    readonly handshake: Effect.Effect<LegacyConnection, RequestError>
+  }
+) => {
+  const { transport } = deps
+
+  const modern: Connection = { era: "2026-07-28", protocolVersion: PROTOCOL_VERSION }
+
+  const probe: Effect.Effect<Connection, RequestError> = Effect.gen(function*() {
+    const outcome = yield* modernExchange(
+      "server/discover",
+      { _meta: deps.modernMeta(deps.declared(deps.layerHandlers), undefined) },
+      undefined,
+      ignoreNotification,
+      undefined
+    ).pipe(Effect.exit, Effect.timeoutOption(deps.probeTimeout))
+    const verdict = yield* verdictOf(
+      Option.getOrUndefined(outcome),
+      transport.kind,
+      new TransportError({ reason: `server/discover got no answer within ${Duration.format(Duration.fromInputUnsafe(deps.probeTimeout))}` })
+    )
+    switch (verdict._tag) {
+      case "Modern":
+        state.discovered = Option.getOrUndefined(verdict.discovered)
+        return modern
+      case "Fail":
+        return yield* Effect.fail(verdict.error)
+      case "Legacy":
+        return yield* handshake.pipe(
+          Effect.catchIf(refusedAsModern, () => Effect.succeed(modern))
+        )
+    }
+  })
+
+  const establish: Effect.Effect<Connection, RequestError> = deps.protocol === "2026-07-28"
+    ? Effect.succeed(modern)
+    : deps.protocol === "2025-11-25"
+    ? handshake
+    : probe
+
+  const connect: Effect.Effect<Connection, RequestError> = Effect.suspend(() =>
+    state.connection !== undefined ? Effect.succeed(state.connection) : state.lock.withPermits(1)(
+      Effect.suspend(() =>
+        state.connection !== undefined ? Effect.succeed(state.connection) : establish.pipe(
+          Effect.tap((established) => Effect.sync(() => void (state.connection = established)))
+        )
+      )
+    )
+  )
+
+  return connect
+}
