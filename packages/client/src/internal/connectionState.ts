@@ -37,6 +37,7 @@ let nextRequestId = 1
 /** The next JSON-RPC id (`nextRequestId++`). */
 export const takeRequestId = (): number => nextRequestId++
 
+/** Whether `u` is a JSON object (not `null`, not an array). */
 export const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -65,9 +66,11 @@ export interface ConnectionState {
   pending: number
 }
 
+/** The headers of a 2025-11-25 message at `version`: `MCP-Protocol-Version` over HTTP, none on stdio. */
 export const legacyHeaders = (transport: ClientTransport["Service"], version: string): Record<string, string> =>
   transport.usesHeaders ? { "mcp-protocol-version": version } : {}
 
+/** Sends `message` (an answer or a notification) outside any exchange; a failure is logged (debug), never raised. */
 export const respond = (
   transport: ClientTransport["Service"],
   message: Parameters<ClientTransport["Service"]["notify"]>[0],
