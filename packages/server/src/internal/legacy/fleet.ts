@@ -19,10 +19,10 @@
  *   instance: `resume.ts`.
  * - The directory unavailable: HTTP 503 with JSON-RPC -32603 (retry later),
  *   except an answer POSTed to the instance that holds its leg, which is
- *   settled there (`dispatch.ts` `localAnswer`).
+ *   settled there (`notifications.ts` `localAnswer`).
  * - The record lost while a request of this instance waits for an answer (a
  *   Redis that lost its keys): the request fails with -32603
- *   `session_lost` within `RECORD_CHECK_MS` (`dispatch.ts` `sessionLost`).
+ *   `session_lost` within `RECORD_CHECK_MS` (`requests.ts` `sessionLost`).
  * Source: MCP 2025-11-25, basic/transports (session management,
  * resumability and redelivery, multiple connections).
  */

@@ -1,0 +1,100 @@
+/**
+ * What a 2025-11-25 client sends that asks for no answer: its notifications
+ * (`notifications/initialized`, written to the session's shared record;
+ * `notifications/cancelled`, which interrupts the request it names) and its
+ * posted responses, the answers to the shim's server-to-client requests
+ * (settled here, or sent to the instance that holds the leg: `fleet.ts`).
+ * Each is accepted (202, but see below): unknown, late or duplicate ids are
+ * ignored, as are the notifications the server does not act on.
+ *
+ * Gotchas: outside any session everything is accepted and nothing happens.
+ * A cancellation for a request not running here goes, on a shared
+ * directory, to every instance (its reason cut to 256 characters). The
+ * directory failing answers 503 -32603 (`notifications/initialized` whose
+ * record is gone: 404 -32001), except an answer POSTed to the instance that
+ * holds its leg, which is settled without it (`localAnswer`, tried by the
+ * dispatcher when the directory cannot be reached).
+ * Source: MCP 2025-11-25, basic/lifecycle (initialization),
+ * basic/utilities/cancellation, basic/transports (sending messages to the
+ * server, multiple connections).
+ */
+import { Effect, Fiber } from "effect"
+import type { Incoming, Reply } from "../../Transport.ts"
+import { isRecord } from "../errors.ts"
+import { isRequestId } from "../jsonRpc.ts"
+import type { Context } from "./context.ts"
+import * as Fleet from "./fleet.ts"
+import { shareChange } from "./lifecycle.ts"
+import type * as Session from "./session.ts"
+
+export const notification = (
+  ctx: Context,
+  session: Session.Session | undefined,
+  method: string,
+  params: Record<string, unknown>
+) =>
+  Effect.suspend((): Effect.Effect<Reply> => {
+    const accepted: Reply = { _tag: "Accepted" }
+    if (session === undefined) return Effect.succeed(accepted)
+    if (method === "notifications/initialized" && !session.initialized) {
+      session.initialized = true
+      return shareChange(ctx, session, { _tag: "Initialized" }, accepted, undefined)
+    }
+    if (method === "notifications/cancelled" && isRequestId(params.requestId)) {
+      const fiber = session.inflight.get(params.requestId)
+      if (fiber !== undefined) return Effect.as(Fiber.interrupt(fiber), accepted)
+      // Running on another instance, perhaps: every instance hears it, the one running it stops it.
+      if (ctx.shared && session.send === undefined) {
+        return ctx.directory.broadcast({
+          _tag: "Cancel",
+          session: session.id,
+          requestId: params.requestId,
+          reason: typeof params.reason === "string" ? params.reason.slice(0, 256) : "cancelled"
+        }).pipe(
+          Effect.as(accepted),
+          Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, undefined)))
+        )
+      }
+    }
+    return Effect.succeed(accepted)
+  })
+
+/** A posted response: the answer to one of the shim's server-to-client requests. */
+export const answer = (
+  { directory, shared }: Context,
+  session: Session.Session | undefined,
+  message: Record<string, unknown>
+): Effect.Effect<Reply> =>
+  Effect.suspend((): Effect.Effect<Reply> => {
+    const id = message.id
+    const accepted: Reply = { _tag: "Accepted" }
+    // Unknown, late or duplicate ids: ignored (the spec's "ignore unknown responses").
+    if (session === undefined || !isRequestId(id)) return Effect.succeed(accepted)
+    const owner = Fleet.legInstance(id)
+    if (shared && owner !== undefined && owner !== directory.instanceId && session.send === undefined) {
+      // A leg of a request running on another instance: its owner settles it (or ignores it).
+      return Fleet.forwardAnswer(directory, session, owner, id as string, message).pipe(
+        Effect.as(accepted),
+        Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, undefined)))
+      )
+    }
+    return Effect.as(Fleet.settleLeg(session, id, message), accepted)
+  })
+
+/**
+ * With the directory unreachable, an answer POSTed to the instance that holds its leg is still taken (202): the
+ * session is held here for the same principal, and settling the leg needs nothing shared. `undefined` for anything
+ * else, which waits for the directory (503).
+ */
+export const localAnswer = ({ directory, store }: Context, incoming: Incoming): Effect.Effect<Reply> | undefined => {
+  const message = incoming.message
+  if (incoming.httpMethod !== undefined || incoming.connection !== undefined) return undefined
+  if (!isRecord(message) || message.jsonrpc !== "2.0" || "method" in message || !isRequestId(message.id)) return undefined
+  if (Fleet.legInstance(message.id) !== directory.instanceId) return undefined
+  const id = incoming.headers?.("mcp-session-id")
+  const session = id === undefined ? undefined : store.get(id)
+  if (session === undefined || session.ended || session.principal !== incoming.principal || !session.legs.has(message.id)) {
+    return undefined
+  }
+  return Effect.as(Fleet.settleLeg(session, message.id, message), { _tag: "Accepted" } as Reply)
+}
