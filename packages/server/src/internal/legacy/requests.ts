@@ -20,7 +20,7 @@
  * session's record is gone (`sessionLost`).
  * Source: MCP 2025-11-25, basic/utilities (ping), server/tools,
  * server/prompts, server/resources, server/utilities (completion, logging);
- * the spec digest legacy-2025-11-25.md D.
+ * the spec digest legacy-2025-11-25.md A, C, D.
  */
 import { Cause, Effect, Option, Schema } from "effect"
 import { ErrorCode, LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
