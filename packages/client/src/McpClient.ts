@@ -403,16 +403,26 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     clientCapabilities: Effect.map(currentHandlers, declared),
     discover: discoverWith(eras, plain("server/discover", DiscoverResult)),
     listTools: catalog.listTools,
+    // The MRTR methods read their params when the call runs: params that are no object are a defect of the call,
+    // not a throw, on every transport.
     callTool: (params, callOptions) =>
-      catalog.withTool(params.name, callOptions, (tool) => callToolRound(params.name, named(params), params, tool, callOptions)),
+      Effect.suspend(() =>
+        catalog.withTool(params.name, callOptions, (tool) => callToolRound(params.name, named(params), params, tool, callOptions))
+      ),
     listPrompts: listOf("prompts/list", ListPromptsResult),
     // Only a tools/call becomes a task: the other MRTR methods fail with MrtrError alone.
     getPrompt: (params, callOptions) =>
-      getPromptRound(params.name, named(params), params, undefined, callOptions) as Effect.Effect<GetPromptResult, MrtrError>,
+      Effect.suspend(() => getPromptRound(params.name, named(params), params, undefined, callOptions)) as Effect.Effect<
+        GetPromptResult,
+        MrtrError
+      >,
     listResources: listOf("resources/list", ListResourcesResult),
     listResourceTemplates: listOf("resources/templates/list", ListResourceTemplatesResult),
     readResource: (params, callOptions) =>
-      readResourceRound(params.uri, { uri: params.uri }, params, undefined, callOptions) as Effect.Effect<ReadResourceResult, MrtrError>,
+      Effect.suspend(() => readResourceRound(params.uri, { uri: params.uri }, params, undefined, callOptions)) as Effect.Effect<
+        ReadResourceResult,
+        MrtrError
+      >,
     complete: (params, callOptions) => completeRequest({ ...params }, callOptions),
     tool: catalog.tool,
     getTask: (taskId, callOptions) => PlainRequests.taskMethod(requests, "tasks/get")({ taskId }, callOptions),

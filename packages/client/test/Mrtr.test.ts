@@ -192,6 +192,34 @@ describe("input_required loop", () => {
       assert.strictEqual(server.received.length, 0)
     }))
 
+  it.effect("an MRTR method given params that are no object fails with a defect, with or without HTTP headers", () =>
+    Effect.gen(function*() {
+      for (const simulateHttp of [false, true]) {
+        const server = fakeServer(() => ({ content: [] }))
+        const client = yield* McpClient.McpClient.pipe(
+          Effect.provide(
+            McpClient.layer({ protocol: "2026-07-28" }).pipe(
+              Layer.provide(MemoryTransport.layer(server.handler, { simulateHttp }))
+            )
+          )
+        )
+        const calls: Array<() => Effect.Effect<unknown, unknown>> = [
+          () => client.callTool(undefined as never),
+          () => client.getPrompt(undefined as never),
+          () => client.readResource(undefined as never)
+        ]
+        for (const make of calls) {
+          let call: Effect.Effect<unknown, unknown> | undefined
+          assert.doesNotThrow(() => {
+            call = make()
+          })
+          const exit = yield* Effect.exit(call!)
+          assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
+        }
+        assert.strictEqual(server.received.length, 0)
+      }
+    }))
+
   it.effect("a JSON-RPC error whose code is no safe integer is a protocol error, not a defect", () =>
     Effect.gen(function*() {
       const server = fakeServer(() => ({ error: { code: 2 ** 53, message: "x" } }))

@@ -66,7 +66,7 @@ export interface ConnectionState {
   pending: number
 }
 
-/** The headers of a 2025-11-25 message at `version`: `MCP-Protocol-Version` over HTTP, none on stdio. */
+/** The headers of a 2025-11-25 message at `version`: `MCP-Protocol-Version` when the transport sends headers (`usesHeaders`), else none. */
 export const legacyHeaders = (transport: ClientTransport["Service"], version: string): Record<string, string> =>
   transport.usesHeaders ? { "mcp-protocol-version": version } : {}
 

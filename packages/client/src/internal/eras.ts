@@ -18,6 +18,7 @@
  *   `legacyExchange`, the session renewal, `send`);
  * - here: `takeDiscovered` and `rootsChanged`.
  *
+ * What the connection does:
  * - `protocol: "auto"` probes once with `server/discover` (see `eraProbe.ts`)
  *   and remembers the verdict for the connection; `"2026-07-28"` and
  *   `"2025-11-25"` skip the probe. A legacy verdict whose `initialize` is

@@ -1,17 +1,22 @@
 /**
- * The client's requests outside the `input_required` loop: `server/discover`,
- * the listings (`tools/list`, `prompts/list`, `resources/list`,
- * `resources/templates/list`), `completion/complete` and the task methods
- * (`tasks/get`, `tasks/update`, `tasks/cancel`). One request each, in the
- * connection's era (`eras.ts`), declaring the capabilities of the input
- * handlers in context, bounded by the call's `requestTimeout` and
- * `callTimeout`; a task method by its `requestTimeout` alone (within a
- * call's `input_required` loop, the call's `callTimeout` bounds it too).
+ * The client's requests outside the `input_required` loop: `server/discover`
+ * (when the probe's answer or a 2025-11-25 `InitializeResult` does not give
+ * it: `McpClient`), the listings (`tools/list`, `prompts/list`,
+ * `resources/list`, `resources/templates/list`), `completion/complete` and
+ * the task methods (`tasks/get`, `tasks/update`, `tasks/cancel`). One
+ * request each, in the connection's era (`eras.ts`), declaring the
+ * capabilities of the input handlers (in context; in a call's loop, the
+ * call's), bounded by the call's `requestTimeout` and `callTimeout`; a task
+ * method declares the Tasks extension too, and is bounded by its
+ * `requestTimeout` alone (within a call's `input_required` loop, the call's
+ * `callTimeout` bounds it too).
  *
  * Gotchas:
- * - A result must be complete: an `input_required` one, or an unknown
- *   `resultType`, is a `ProtocolViolation` carrying the result (these methods
- *   never suspend); then the method's schema decodes it.
+ * - `plain` (all but the task methods): a result must be complete: an
+ *   `input_required` one, or an unknown `resultType`, is a
+ *   `ProtocolViolation` carrying the result (these methods never suspend);
+ *   then the method's schema decodes it. The task methods give the raw
+ *   result (`TaskDriver` reads it).
  * - A server request arriving while one of these is in flight (2025-11-25) is
  *   answered, but a handler's failure is only answered to the server: it
  *   never fails the request itself.

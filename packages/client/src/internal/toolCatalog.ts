@@ -13,7 +13,8 @@
  *   within the call's `requestTimeout` and `callTimeout` only (not its
  *   progress token or notification hooks); a listing that fails or times out
  *   is skipped and the call sent without annotations.
- * - Without headers (stdio, in memory) or on 2025-11-25 nothing is listed.
+ * - Without headers (`usesHeaders` false: stdio, in memory unless it
+ *   simulates HTTP) or on 2025-11-25 nothing is listed.
  *
  * Source: MCP 2026-07-28, basic/transports/streamable-http (schema extension),
  * server/tools.

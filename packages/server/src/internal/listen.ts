@@ -8,7 +8,7 @@
  * not an array of strings) is -32602 Invalid params; unknown keys are
  * ignored (a later revision's opt-ins).
  * Gotcha: the 2025-11-25 wire sends the same notifications on a session's
- * GET stream instead (`legacy/dispatch.ts`).
+ * GET stream instead (`legacy/broadcast.ts`).
  * Source: MCP 2026-07-28, basic/patterns/subscriptions.
  */
 import { Exit, type PubSub, Schema, Stream } from "effect"
