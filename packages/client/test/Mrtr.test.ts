@@ -171,6 +171,16 @@ describe("input_required loop", () => {
       }
     }))
 
+  /** Each of `calls` returns its effect without throwing, and the effect fails with a defect. */
+  const diesWithoutThrowing = (calls: ReadonlyArray<() => Effect.Effect<unknown, unknown>>) =>
+    Effect.forEach(calls, (make) => {
+      let call: Effect.Effect<unknown, unknown> | undefined
+      assert.doesNotThrow(() => {
+        call = make()
+      })
+      return Effect.map(Effect.exit(call!), (exit) => assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause)))
+    }, { discard: true })
+
   it.effect("a callTimeout that is no duration is a defect of the call's effect, not a throw of the method", () =>
     Effect.gen(function*() {
       const server = fakeServer(() => ({ content: [] }))
@@ -181,14 +191,7 @@ describe("input_required loop", () => {
         () => client.readResource({ uri: "test://r" }, { callTimeout: "banana" as never }),
         () => client.listTools(undefined, { callTimeout: "banana" as never })
       ]
-      for (const make of calls) {
-        let call: Effect.Effect<unknown, unknown> | undefined
-        assert.doesNotThrow(() => {
-          call = make()
-        })
-        const exit = yield* Effect.exit(call!)
-        assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
-      }
+      yield* diesWithoutThrowing(calls)
       assert.strictEqual(server.received.length, 0)
     }))
 
@@ -208,14 +211,7 @@ describe("input_required loop", () => {
           () => client.getPrompt(undefined as never),
           () => client.readResource(undefined as never)
         ]
-        for (const make of calls) {
-          let call: Effect.Effect<unknown, unknown> | undefined
-          assert.doesNotThrow(() => {
-            call = make()
-          })
-          const exit = yield* Effect.exit(call!)
-          assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
-        }
+        yield* diesWithoutThrowing(calls)
         assert.strictEqual(server.received.length, 0)
       }
     }))
