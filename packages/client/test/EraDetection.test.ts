@@ -11,10 +11,11 @@
  * (backward compatibility); legacy-2025-11-25.md D1.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { validateWire } from "@mrtr/test-support/wire"
+import * as ClientTransport from "../src/ClientTransport.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import * as McpClient from "../src/McpClient.ts"
 
@@ -198,5 +199,42 @@ describe("McpClient protocol: auto (the dual-era rule)", () => {
       assert.strictEqual((yield* connect(url, { protocol: "2025-11-25" })).era, "2025-11-25")
       assert.strictEqual((yield* connect(url, { protocol: "2026-07-28" })).era, "2026-07-28")
       assert.notInclude(methods, "server/discover")
+    }).pipe(Effect.scoped))
+})
+
+describe("McpClient on a 2025-11-25 session: the GET stream", () => {
+  // A transport that records, in order, each request's method and the moment the GET stream is opened.
+  const recordingTransport = (log: Array<string>) =>
+    Layer.succeed(
+      ClientTransport.ClientTransport,
+      ClientTransport.ClientTransport.of({
+        kind: "http",
+        usesHeaders: true,
+        request: (message) =>
+          Stream.fromEffect(Effect.sync(() => {
+            log.push(message.method)
+            const result = message.method === "initialize"
+              ? {
+                protocolVersion: "2025-11-25",
+                capabilities: { tools: {} },
+                serverInfo: { name: "s", version: "1" }
+              }
+              : { tools: [] }
+            return { jsonrpc: "2.0", id: message.id, result }
+          })),
+        notify: (message) => Effect.sync(() => void log.push("method" in message ? message.method : "response")),
+        notifications: Stream.never,
+        listen: () => Stream.fromEffect(Effect.sync(() => void log.push("GET"))).pipe(Stream.drain, Stream.concat(Stream.never))
+      })
+    )
+
+  it.effect("is opened as the session is established, before the request that established it is sent", () =>
+    Effect.gen(function*() {
+      const log: Array<string> = []
+      yield* Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        yield* client.listTools()
+      }).pipe(Effect.provide(McpClient.layer({ protocol: "2025-11-25" }).pipe(Layer.provide(recordingTransport(log)))))
+      assert.deepStrictEqual(log, ["initialize", "notifications/initialized", "GET", "tools/list"])
     }).pipe(Effect.scoped))
 })

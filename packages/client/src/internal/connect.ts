@@ -13,7 +13,11 @@
  * Gotchas:
  * - Until the session is established only pings are answered (-32601
  *   otherwise); the connection is set before the GET stream opens, so the
- *   requests it carries are answered as the session's.
+ *   requests it carries are answered as the session's. Its fiber starts at
+ *   once, so the GET is sent before the handshake returns: the request that
+ *   needed the session never races it (a server may take the first GET after
+ *   a request as that request's resumption, as the conformance suite's
+ *   2025-11-25 `sse-retry` does).
  * - A legacy verdict whose `initialize` is refused the way a modern-only
  *   server refuses it (-32601, or -32022 / -32602 whose `data.supported`
  *   lists 2026-07-28) falls back to 2026-07-28.
@@ -86,7 +90,9 @@ export const makeHandshake = (
       yield* transport.listen(headers).pipe(
         Stream.runForEach(dispatch),
         Effect.catch((error) => Effect.logDebug("The GET stream ended", error.message)),
-        Effect.forkIn(deps.scope)
+        // started here, so the GET is sent before the handshake returns: the session's stream is open (or
+        // opening) before the first request, not raced by it
+        Effect.forkIn(deps.scope, { startImmediately: true })
       )
     }
     if (deps.logLevel !== undefined && initialize.capabilities.logging !== undefined) {
