@@ -26,7 +26,9 @@
  *    `checks.json`) and a summary line per era, writes
  *    `.conformance/results/summary.json`, and exits 1 when a scored scenario
  *    (the runner's own `list --requirements <era>`) has a FAILURE or produced
- *    no checks, or when the runner itself reports a failure. Scenarios the
+ *    no checks, or when the runner itself reports a failure (for a scored
+ *    scenario run on its own too: a client that never finishes fails it,
+ *    whatever its checks said). Scenarios the
  *    requirements file lists as not scored (extensions, pending) are reported
  *    but never fail the run, unless asked for with `--scenario`.
  *
@@ -541,9 +543,10 @@ const main = async () => {
           relative(ROOT, dir)
         ])
         log(`client scenario ${scenario} (${revision}): runner exited with ${code}`)
-        results.push(
-          summarize("client", revision, scenario, scoredByEra.get(revision)!.client.has(scenario), checksFileOf(dir, "", scenario))
-        )
+        const scored = scoredByEra.get(revision)!.client.has(scenario)
+        // the runner fails a scenario whose checks passed when the client did not finish (it timed out)
+        if (code !== 0 && scored) clientRunnerFailed = true
+        results.push(summarize("client", revision, scenario, scored, checksFileOf(dir, "", scenario)))
       }
     }
   }
@@ -558,6 +561,8 @@ const main = async () => {
       2
     ) + "\n"
   )
+  if (serverRunnerFailed) log("a server runner reported a failure (its \"exited with\" line above)")
+  if (clientRunnerFailed) log("a client runner reported a failure (its \"exited with\" line above: e.g. a client that did not finish in time)")
   const explicit = options.scenarios.length > 0
   const failed = results.some((r) => (r.scored || explicit || r.leg === "tasks") && !r.passed) || serverRunnerFailed ||
     clientRunnerFailed
