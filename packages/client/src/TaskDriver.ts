@@ -22,16 +22,10 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Result, Schema } from "effect"
-import {
-  type InputRequests,
-  type InputResponses,
-  JsonRpcErrorObject,
-  McpError,
-  TASKS_EXTENSION,
-  type TaskStatus
-} from "@mrtr/protocol"
+import { Duration, Effect } from "effect"
+import { type InputRequests, type InputResponses, TASKS_EXTENSION, type TaskStatus } from "@mrtr/protocol"
 import { InputRequiredError, type MrtrError, ProtocolViolation, type RequestError, TaskCancelled } from "./Errors.ts"
+import { mcpErrorOf } from "./internal/results.ts"
 
 /**
  * A task's status as `CallOptions.onTaskStatus` sees it, once per change:
@@ -91,9 +85,6 @@ export interface Deps {
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** A failed task's `error`: `{ code, message, data? }`, the code an integer. */
-const decodeErrorObject = Schema.decodeUnknownResult(JsonRpcErrorObject)
 
 const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"])
 
@@ -164,9 +155,9 @@ export const drive = (
           return task.result
         }
         case "failed": {
-          const error = decodeErrorObject(task.error)
-          if (Result.isFailure(error)) return yield* violation("a failed task needs an error { code, message }", task)
-          return yield* McpError.fromJsonRpc(error.success)
+          const error = mcpErrorOf(task.error)
+          if (error === undefined) return yield* violation("a failed task needs an error { code, message }", task)
+          return yield* error
         }
         case "cancelled":
           return yield* new TaskCancelled({ taskId, ...(statusMessage === undefined ? {} : { statusMessage }) })

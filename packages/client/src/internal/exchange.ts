@@ -23,11 +23,12 @@
  * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports,
  * basic/utilities/cancellation.
  */
-import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Result, Schema, Stream } from "effect"
-import { JsonRpcErrorObject, McpError, type RequestId } from "@mrtr/protocol"
+import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Stream } from "effect"
+import type { RequestId } from "@mrtr/protocol"
 import type { ClientTransport, OutgoingRequest } from "../ClientTransport.ts"
 import { ProtocolViolation, type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
 import { boundMillis, bounded } from "./deadline.ts"
+import { mcpErrorOf } from "./results.ts"
 import { isServerRequest } from "./serverRequests.ts"
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -133,9 +134,6 @@ const exchangeWith = <E>(
     )
   })
 
-/** `{ code, message, data? }` with an integer code, as `McpError` holds it. */
-const decodeErrorObject = Schema.decodeUnknownResult(JsonRpcErrorObject)
-
 /** The `result` of `response`, or its JSON-RPC error as `McpError`; `undefined` (the stream ended without one) fails. */
 const resultOf = (
   method: string,
@@ -147,10 +145,8 @@ const resultOf = (
     return Effect.fail(new TransportError({ reason: `The transport ended without a response to ${method} (id ${id})` }))
   }
   if ("error" in response) {
-    const error = decodeErrorObject(response.error)
-    return Result.isSuccess(error)
-      ? Effect.fail(McpError.fromJsonRpc(error.success))
-      : violation("malformed JSON-RPC error", response)
+    const error = mcpErrorOf(response.error)
+    return error === undefined ? violation("malformed JSON-RPC error", response) : Effect.fail(error)
   }
   if (!isRecord(response.result)) return violation("the result is not an object", response)
   return Effect.succeed(response.result)

@@ -7,11 +7,24 @@
  * Source: MCP 2026-07-28, basic (resultType), basic/patterns/mrtr.
  */
 import { Effect, Result, Schema } from "effect"
-import { InputRequest, type InputRequests } from "@mrtr/protocol"
+import { InputRequest, type InputRequests, JsonRpcErrorObject, McpError } from "@mrtr/protocol"
 import { ProtocolViolation } from "../Errors.ts"
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
+
+const decodeErrorObject = Schema.decodeUnknownResult(JsonRpcErrorObject)
+
+/**
+ * A JSON-RPC error object (of a response, or of a failed task) as `McpError`:
+ * `{ code, message, data? }` with a safe-integer code, read with the
+ * protocol's `JsonRpcErrorObject` schema; `undefined` when `error` is no
+ * such object (the caller's `ProtocolViolation`).
+ */
+export const mcpErrorOf = (error: unknown): McpError | undefined => {
+  const decoded = decodeErrorObject(error)
+  return Result.isSuccess(decoded) ? McpError.fromJsonRpc(decoded.success) : undefined
+}
 
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"])
 const decodeInputRequest = Schema.decodeUnknownResult(InputRequest)
