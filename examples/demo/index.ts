@@ -162,7 +162,7 @@ const conversation = <A>(
     if (error === true) tally.failed++
     yield* say(
       `${label}${error === true ? s.red("✗ the tool reported an error") : s.green("✓ complete")}` +
-        ` after ${rounds + 1} requests (${rounds} input round${rounds === 1 ? "" : "s"}):`
+        ` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${rounds === 1 ? "" : "s"}):`
     )
     yield* say(quoteLines(text))
   })
