@@ -379,14 +379,20 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     backoff: options.stateOnlyBackoff ?? defaultStateOnlyBackoff,
     tasks: options.tasks
   }
-  const mrtr = <A>(method: "tools/call" | "prompts/get" | "resources/read", schema: Schema.Codec<A, any>) => {
+  const mrtr = <A>(
+    context: InputLoop.LoopContext,
+    method: "tools/call" | "prompts/get" | "resources/read",
+    schema: Schema.Codec<A, any>
+  ) => {
     const decode = decodeWith(method, schema)
     return (target: string, base: Record<string, unknown>, retry: RetryParams, tool: Tool | undefined, callOptions: CallOptions | undefined) =>
-      InputLoop.run(loop, method, target, base, retry, tool, decode, callOptions)
+      InputLoop.run(context, method, target, base, retry, tool, decode, callOptions)
   }
-  const callToolRound = mrtr("tools/call", CallToolResult)
-  const getPromptRound = mrtr("prompts/get", GetPromptResult)
-  const readResourceRound = mrtr("resources/read", ReadResourceResult)
+  // A tools/call's callTimeout bounds the whole call (below): the connection and the listing before a first call
+  // too, not only the loop, which then needs no bound of its own.
+  const callToolRound = mrtr({ ...loop, withCallTimeout: (_method, _callOptions, effect) => effect }, "tools/call", CallToolResult)
+  const getPromptRound = mrtr(loop, "prompts/get", GetPromptResult)
+  const readResourceRound = mrtr(loop, "resources/read", ReadResourceResult)
 
   // -- The service ------------------------------------------------------------
 
@@ -406,8 +412,12 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     // The MRTR methods read their params when the call runs: params that are no object are a defect of the call,
     // not a throw, on every transport.
     callTool: (params, callOptions) =>
-      Effect.suspend(() =>
-        catalog.withTool(params.name, callOptions, (tool) => callToolRound(params.name, named(params), params, tool, callOptions))
+      withCallTimeout(
+        "tools/call",
+        callOptions,
+        Effect.suspend(() =>
+          catalog.withTool(params.name, callOptions, (tool) => callToolRound(params.name, named(params), params, tool, callOptions))
+        )
       ),
     listPrompts: listOf("prompts/list", ListPromptsResult),
     // Only a tools/call becomes a task: the other MRTR methods fail with MrtrError alone.

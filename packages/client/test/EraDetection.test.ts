@@ -238,3 +238,54 @@ describe("McpClient on a 2025-11-25 session: the GET stream", () => {
       assert.deepStrictEqual(log, ["initialize", "notifications/initialized", "GET", "tools/list"])
     }).pipe(Effect.scoped))
 })
+
+describe("McpClient on a 2025-11-25 session: the bounds of a call", () => {
+  // An HTTP-like transport: `initialize` answered unless `hangInitialize`, every other request never answered,
+  // `notifications/cancelled` never acknowledged.
+  const silentTransport = (options: { readonly hangInitialize: boolean }) =>
+    Layer.succeed(
+      ClientTransport.ClientTransport,
+      ClientTransport.ClientTransport.of({
+        kind: "http",
+        usesHeaders: true,
+        request: (message) =>
+          message.method === "initialize" && !options.hangInitialize
+            ? Stream.succeed({
+              jsonrpc: "2.0",
+              id: message.id,
+              result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } }
+            })
+            : Stream.never,
+        notify: (message) => "method" in message && message.method === "notifications/cancelled" ? Effect.never : Effect.void,
+        notifications: Stream.never
+      })
+    )
+  const callGreet = (options: McpClient.Options, hangInitialize: boolean) =>
+    Effect.gen(function*() {
+      const client = yield* McpClient.McpClient
+      return yield* Effect.flip(client.callTool({ name: "greet" }))
+    }).pipe(
+      Effect.provide(
+        McpClient.layer({ protocol: "2025-11-25", ...options }).pipe(Layer.provide(silentTransport({ hangInitialize })))
+      ),
+      // a hang is a failure of the test, not a test that never ends
+      Effect.timeoutOrElse({ duration: "5 seconds", orElse: () => Effect.die(new Error("the call hung")) })
+    )
+
+  it.live("callTimeout bounds the whole tools/call, the connection included", () =>
+    Effect.gen(function*() {
+      const error = yield* callGreet({ requestTimeout: "Infinity", callTimeout: "300 millis" }, true)
+      assert.strictEqual(error._tag, "RequestTimeout")
+      if (error._tag === "RequestTimeout") assert.strictEqual(error.bound, "call")
+    }))
+
+  it.live("a notifications/cancelled the server never acknowledges does not hold the call past its bound", () =>
+    Effect.gen(function*() {
+      const started = Date.now()
+      const error = yield* callGreet({ requestTimeout: "300 millis", callTimeout: "Infinity" }, false)
+      assert.strictEqual(error._tag, "RequestTimeout")
+      if (error._tag === "RequestTimeout") assert.strictEqual(error.bound, "request")
+      // the request bound, then at most the notice's own second
+      assert.isBelow(Date.now() - started, 3_000)
+    }))
+})

@@ -14,7 +14,10 @@
  *   request) is taken as the answer; any other id mismatch is a
  *   `ProtocolViolation`.
  * - `onAbandon` runs when the exchange ends without a response (interrupted,
- *   failed): 2025-11-25 over HTTP sends `notifications/cancelled` there.
+ *   failed): 2025-11-25 over HTTP sends `notifications/cancelled` there. It
+ *   is best effort: given up (interrupted) after `ABANDON_NOTICE_MS`, so a
+ *   server that never answers the notice holds nobody, and an interrupted
+ *   caller is never stuck behind it.
  * - `idleTimeout`: the longest wait for the next message of the stream; the
  *   clock is paused while a server request is being answered (a person
  *   filling a form keeps a 2025-11-25 call's stream silent). Past it the
@@ -30,6 +33,9 @@ import { ProtocolViolation, type RequestError, RequestTimeout, TransportError } 
 import { boundMillis, bounded } from "./deadline.ts"
 import { mcpErrorOf } from "./results.ts"
 import { isServerRequest } from "./serverRequests.ts"
+
+/** How long the notice of an abandoned exchange (`onAbandon`) may take, in ms, before it is given up. */
+const ABANDON_NOTICE_MS = 1_000
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
@@ -126,9 +132,13 @@ const exchangeWith = <E>(
         return lastActivity + idle - now
       }, () => new RequestTimeout({ method, bound: "request", millis: idle }))
       : stopped
+    const onAbandon = hooks.onAbandon
     return raced.pipe(
       Effect.onExit((exit) =>
-        response === undefined && hooks.onAbandon !== undefined && !Exit.isSuccess(exit) ? hooks.onAbandon : Effect.void
+        response === undefined && onAbandon !== undefined && !Exit.isSuccess(exit)
+          // interruptible inside the finalizer, so the bound can stop it
+          ? Effect.ignore(Effect.timeout(Effect.interruptible(onAbandon), ABANDON_NOTICE_MS))
+          : Effect.void
       ),
       Effect.flatMap(() => resultOf(method, id, response))
     )

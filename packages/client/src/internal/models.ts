@@ -107,7 +107,8 @@ export interface Connection {
  *   fails with `RequestTimeout` (`bound: "request"`).
  * - `callTimeout`: the longest a whole call may take: every round of a
  *   `tools/call` / `prompts/get` / `resources/read`, the time its input
- *   handlers take to answer included. Default `DEFAULT_CALL_TIMEOUT` (10
+ *   handlers take to answer included (and the connection, and for a
+ *   `tools/call` the listing of tools before a first call). Default `DEFAULT_CALL_TIMEOUT` (10
  *   minutes); `"Infinity"` disables it. Past it: `RequestTimeout`
  *   (`bound: "call"`). For both, a zero or negative duration (`-Infinity`
  *   included) expires at once; a value that is no duration is a defect.
