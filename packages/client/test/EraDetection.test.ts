@@ -202,31 +202,30 @@ describe("McpClient protocol: auto (the dual-era rule)", () => {
     }).pipe(Effect.scoped))
 })
 
+/** An HTTP-like transport in process: what the client sends goes to `request`, `notify` and `listen` (the GET stream). */
+const fakeHttpTransport = (
+  service: Pick<ClientTransport.ClientTransport["Service"], "request" | "notify" | "listen">
+) =>
+  Layer.succeed(
+    ClientTransport.ClientTransport,
+    ClientTransport.ClientTransport.of({ kind: "http", usesHeaders: true, notifications: Stream.never, ...service })
+  )
+
+const initializeResult = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } }
+
 describe("McpClient on a 2025-11-25 session: the GET stream", () => {
   // A transport that records, in order, each request's method and the moment the GET stream is opened.
   const recordingTransport = (log: Array<string>) =>
-    Layer.succeed(
-      ClientTransport.ClientTransport,
-      ClientTransport.ClientTransport.of({
-        kind: "http",
-        usesHeaders: true,
-        request: (message) =>
-          Stream.fromEffect(Effect.sync(() => {
-            log.push(message.method)
-            const result = message.method === "initialize"
-              ? {
-                protocolVersion: "2025-11-25",
-                capabilities: { tools: {} },
-                serverInfo: { name: "s", version: "1" }
-              }
-              : { tools: [] }
-            return { jsonrpc: "2.0", id: message.id, result }
-          })),
-        notify: (message) => Effect.sync(() => void log.push("method" in message ? message.method : "response")),
-        notifications: Stream.never,
-        listen: () => Stream.fromEffect(Effect.sync(() => void log.push("GET"))).pipe(Stream.drain, Stream.concat(Stream.never))
-      })
-    )
+    fakeHttpTransport({
+      request: (message) =>
+        Stream.fromEffect(Effect.sync(() => {
+          log.push(message.method)
+          const result = message.method === "initialize" ? initializeResult : { tools: [] }
+          return { jsonrpc: "2.0", id: message.id, result }
+        })),
+      notify: (message) => Effect.sync(() => void log.push("method" in message ? message.method : "response")),
+      listen: () => Stream.fromEffect(Effect.sync(() => void log.push("GET"))).pipe(Stream.drain, Stream.concat(Stream.never))
+    })
 
   it.effect("is opened as the session is established, before the request that established it is sent", () =>
     Effect.gen(function*() {
@@ -243,23 +242,14 @@ describe("McpClient on a 2025-11-25 session: the bounds of a call", () => {
   // An HTTP-like transport: `initialize` answered unless `hangInitialize`, every other request never answered,
   // `notifications/cancelled` never acknowledged.
   const silentTransport = (options: { readonly hangInitialize: boolean }) =>
-    Layer.succeed(
-      ClientTransport.ClientTransport,
-      ClientTransport.ClientTransport.of({
-        kind: "http",
-        usesHeaders: true,
-        request: (message) =>
-          message.method === "initialize" && !options.hangInitialize
-            ? Stream.succeed({
-              jsonrpc: "2.0",
-              id: message.id,
-              result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } }
-            })
-            : Stream.never,
-        notify: (message) => "method" in message && message.method === "notifications/cancelled" ? Effect.never : Effect.void,
-        notifications: Stream.never
-      })
-    )
+    fakeHttpTransport({
+      request: (message) =>
+        message.method === "initialize" && !options.hangInitialize
+          ? Stream.succeed({ jsonrpc: "2.0", id: message.id, result: initializeResult })
+          : Stream.never,
+      notify: (message) => "method" in message && message.method === "notifications/cancelled" ? Effect.never : Effect.void,
+      listen: undefined
+    })
   const callGreet = (options: McpClient.Options, hangInitialize: boolean) =>
     Effect.gen(function*() {
       const client = yield* McpClient.McpClient
