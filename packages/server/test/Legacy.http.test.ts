@@ -589,6 +589,31 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a GET resuming a POST stream that is still open takes it over: the call goes on and its result comes on the GET", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const post1 = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
+      await post1.next() // priming
+      const asked = await post1.next()
+      const ask = JSON.parse(asked!.data)
+      expect(ask.method).toBe("elicitation/create")
+      // the client believes its POST stream broke (it is still open) and resumes it
+      const getting = fetch(url, {
+        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": asked!.id! }
+      })
+      // the POST connection gets no more messages
+      expect(await post1.next()).toBeUndefined()
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const get = await getting
+      expect(get.status).toBe(200)
+      const resumed = sseReader(get)
+      const done = await resumed.message()
+      legacy("JSONRPCResultResponse", done)
+      expect(done.result.content[0].text).toBe("Hi, Ada!")
+      expect(await resumed.message()).toBeUndefined()
+    })
+  })
+
   it("a Last-Event-ID of a POST stream the server no longer holds (its connection closed, cancelling the call) fails that request at once; after its marker: 405", async () => {
     await withServer({}, async (url) => {
       const { headers } = await initialize(url)

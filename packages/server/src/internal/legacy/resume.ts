@@ -96,10 +96,7 @@ export const make = (store: Session.Store, directory: Directory) => {
       return Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) => {
         for (const event of stream.events) if (event.seq > request.after) Queue.offerUnsafe(queue, event.message)
         if (stream.done) Queue.endUnsafe(queue)
-        else {
-          if (stream.subscriber !== undefined) Queue.endUnsafe(stream.subscriber)
-          stream.subscriber = queue
-        }
+        else Session.takeOver(stream, queue)
         const pump = Stream.fromQueue(queue).pipe(
           Stream.runForEach((message) =>
             Effect.flatMap(

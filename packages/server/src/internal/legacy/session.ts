@@ -169,6 +169,19 @@ export const finish = (session: Session, stream: EventStream): void => {
   if (!stream.detached && session.streams.get(stream.id) === stream) session.streams.delete(stream.id)
 }
 
+/**
+ * Hands a live POST stream to `queue`, the connection that resumed it (a GET
+ * with `Last-Event-ID`, here or on another instance): the stream counts as
+ * detached first, so the end of its previous connection (ended here) does not
+ * cancel the request, and its later messages and response go to `queue`.
+ */
+export const takeOver = (stream: EventStream, queue: Queue.Queue<WireMessage, Cause.Done>): void => {
+  stream.detached = true
+  const previous = stream.subscriber
+  stream.subscriber = queue
+  if (previous !== undefined) Queue.endUnsafe(previous)
+}
+
 /** The events after `lastEventId` on its stream, and that stream; undefined for an unknown id. */
 export const replayAfter = (
   session: Session,

@@ -120,10 +120,7 @@ export const getStream = (session: Session.Session, lastEventId: string | undefi
       const stream = resumed.stream
       for (const message of resumed.events) Queue.offerUnsafe(queue, message)
       if (stream.done) Queue.endUnsafe(queue)
-      else {
-        if (stream.subscriber !== undefined) Queue.endUnsafe(stream.subscriber)
-        stream.subscriber = queue
-      }
+      else Session.takeOver(stream, queue)
       return { _tag: "Stream", messages: Stream.fromQueue(queue), events: eventsOf(session, stream, false) }
     }
     if (session.getStream !== undefined) {
