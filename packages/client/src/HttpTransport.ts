@@ -168,6 +168,8 @@ const isResponseTo = (message: unknown, id: unknown): boolean =>
 const MAX_IDLE_RECONNECTS = 5
 /** The wait before resuming a stream whose server sent no `retry`, in milliseconds. */
 const DEFAULT_RETRY_MS = 1000
+/** The shortest wait before resuming a stream, whatever `retry` says (0 would reconnect in a tight loop), in ms. */
+const MIN_RETRY_MS = 100
 
 /** Visible ASCII (0x21-0x7E), the only characters a session id may hold (2025-11-25, basic/transports). */
 const VISIBLE_ASCII = /^[\x21-\x7E]+$/
@@ -184,7 +186,7 @@ const VISIBLE_ASCII = /^[\x21-\x7E]+$/
  * - `text/event-stream` body: every SSE event's `data` as one message. When
  *   the stream ends before the response after an event with an `id`
  *   (2025-11-25 polling, SEP-1699), the transport waits the stream's
- *   `retry` (default 1 s) and resumes it with a `GET` carrying
+ *   `retry` (default 1 s, at least 100 ms) and resumes it with a `GET` carrying
  *   `Last-Event-ID`, up to 5 times in a row without new events;
  * - 202 / 204, or any other body: `TransportError` with the status; a 404
  *   without JSON-RPC says "no MCP endpoint at this URL".
@@ -326,7 +328,7 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
           idle = resume.events === eventsAtReconnect ? idle + 1 : 0
           eventsAtReconnect = resume.events
           if (lastEventId === undefined || idle > MAX_IDLE_RECONNECTS) return Effect.succeed(Stream.empty)
-          return Effect.sleep(resume.retry ?? Duration.millis(DEFAULT_RETRY_MS)).pipe(
+          return Effect.sleep(Duration.max(resume.retry ?? Duration.millis(DEFAULT_RETRY_MS), Duration.millis(MIN_RETRY_MS))).pipe(
             Effect.andThen(get(lastEventId)),
             Effect.flatMap((next): Effect.Effect<Stream.Stream<unknown, TransportError>> =>
               mediaType(next) === "text/event-stream" && next.status === 200

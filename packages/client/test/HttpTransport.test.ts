@@ -636,3 +636,42 @@ describe("HttpTransport.layerNode", () => {
       assert.match(error.message, /Invalid character in header content \["x-bad"\]/)
     }).pipe(Effect.scoped))
 })
+
+describe("HttpTransport: resuming an SSE stream", () => {
+  it.live("a retry of 0 does not make the client reconnect in a tight loop (at least 100 ms between GETs)", () =>
+    Effect.gen(function*() {
+      let gets = 0
+      // every reply (the POST's and each GET's) is one event with an id and `retry: 0`, then the end: never a response
+      const server = yield* Effect.acquireRelease(
+        Effect.callback<Http.Server>((resume) => {
+          const server = Http.createServer((req, res) => {
+            if (req.method === "GET") gets++
+            req.resume()
+            res.writeHead(200, { "content-type": "text/event-stream" })
+            res.end(`id: e${gets}\nretry: 0\ndata: \n\n`)
+          })
+          server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+        }),
+        (server) =>
+          Effect.callback<void>((resume) => {
+            server.closeAllConnections()
+            server.close(() => resume(Effect.void))
+          })
+      )
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`
+      const error = yield* Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        return yield* Effect.flip(client.callTool({ name: "t" }))
+      }).pipe(
+        Effect.provide(
+          McpClient.layer({ protocol: "2026-07-28", callTimeout: "600 millis" }).pipe(
+            Layer.provide(HttpTransport.layerNode({ url }))
+          )
+        )
+      )
+      assert.strictEqual(error._tag, "RequestTimeout")
+      // 600 ms at 100 ms or more apart (the listing of tools before the call resumes the same way)
+      assert.isAtMost(gets, 8)
+      assert.isAtLeast(gets, 1)
+    }).pipe(Effect.scoped))
+})
