@@ -66,6 +66,7 @@ import {
 } from "effect"
 import { Aead, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
+import * as IssuedStates from "./internal/issuedStates.ts"
 import { EncodedJson } from "./internal/journalWire.ts"
 import { KeyRing, type KeyRingEntry } from "./KeyRing.ts"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
@@ -204,6 +205,14 @@ export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
  * - `singleUse`: embed a random `jti` and redeem it through {@link ReplayGuard}
  *   at unseal, so a state unseals at most once. The guard is taken from the
  *   context when one is provided, otherwise an in-memory one is created.
+ * - `issuedCacheBytes`: how much heap (an estimate, in bytes) the codec may
+ *   spend keeping the states it sealed for the engine until their retry,
+ *   default {@link defaultIssuedCacheBytes} (512 KiB); `0` keeps none. A
+ *   retry that comes back to the codec that sealed its state skips the
+ *   base64url decoding, the decryption and the JSON parse; the binding, the
+ *   expiry and single use are checked exactly as for any other state. Other
+ *   instances decrypt as usual, so a fleet without affinity gains less. Must
+ *   be a non-negative safe integer (else the codec's construction dies).
  *
  * @since 0.1.0
  */
@@ -212,6 +221,8 @@ export interface RequestStateCodecOptions<E = never> {
   readonly ttl?: Duration.Input | undefined
   readonly maxSize?: number | undefined
   readonly singleUse?: boolean | undefined
+  /** @since 0.3.0 */
+  readonly issuedCacheBytes?: number | undefined
 }
 
 const ttlConfigError = (message: string): Config.ConfigError =>
@@ -241,6 +252,16 @@ export const defaultTtl: Duration.Duration = Duration.minutes(10)
  * @since 0.1.0
  */
 export const defaultMaxSize = 65_536
+
+/**
+ * Default heap budget of the states a codec keeps until their retry
+ * (`issuedCacheBytes`): 512 KiB, an estimate of the heap held (the sealed
+ * string, twice the payload's JSON, and 256 bytes per entry): about 600
+ * suspended one-question conversations, or about 150 of sixteen answers.
+ *
+ * @since 0.3.0
+ */
+export const defaultIssuedCacheBytes = 524_288
 
 const encoder = new TextEncoder()
 const version = "v2"
@@ -396,6 +417,11 @@ const makeCodec = Effect.fnUntraced(function*<E>(
     return yield* Effect.die(new RangeError("RequestStateCodec: maxSize must be a positive integer"))
   }
   const singleUse = options.singleUse === true
+  const issuedCacheBytes = options.issuedCacheBytes ?? defaultIssuedCacheBytes
+  if (!Number.isSafeInteger(issuedCacheBytes) || issuedCacheBytes < 0) {
+    return yield* Effect.die(new RangeError("RequestStateCodec: issuedCacheBytes must be a non-negative integer"))
+  }
+  const issued = new IssuedStates.IssuedStates<Sealed>(issuedCacheBytes)
   const guard = singleUse
     ? Option.getOrUndefined(yield* Effect.serviceOption(ReplayGuard)) ?? (yield* ReplayGuard.makeMemory())
     : undefined
@@ -454,7 +480,12 @@ const makeCodec = Effect.fnUntraced(function*<E>(
             const body = new Uint8Array(nonceLength + ciphertext.length)
             body.set(nonce, 0)
             body.set(ciphertext, nonceLength)
-            return currentHeader + encodeBase64Url(body)
+            const state = currentHeader + encodeBase64Url(body)
+            if (payload instanceof EncodedJson && issuedCacheBytes > 0) {
+              const sealed: Sealed = jti === undefined ? { exp, c, p: payload.value } : { exp, jti, c, p: payload.value }
+              issued.remember(state, sealed, binding, IssuedStates.cost(state, payload.json.length))
+            }
+            return state
           }
         )
       }))
@@ -471,10 +502,23 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       )
     })
 
+  // The state's conversation id goes to the request's `CurrentConversation` cell (when there is one), then `open`.
+  const opened = (sealed: Sealed, principal: string | undefined) =>
+    typeof sealed.c === "string"
+      ? Effect.contextWith((context: Context.Context<never>) => {
+        const conversation = Context.get(context, CurrentConversation)
+        if (conversation !== undefined) conversation.id = sealed.c
+        return open(sealed, principal)
+      })
+      : open(sealed, principal)
+
   const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
     Effect.suspend(() => {
       if (typeof state !== "string") return reject("malformed")
       if (state.length > maxSize) return reject("too-large")
+      // A state this codec sealed, retried here for the same binding: what decrypting it would give (internal/issuedStates.ts).
+      const kept = issued.take(state, binding)
+      if (kept !== undefined) return opened(kept, binding.principal)
       const first = state.indexOf(".")
       const second = first === -1 ? -1 : state.indexOf(".", first + 1)
       if (second === -1 || state.indexOf(".", second + 1) !== -1) return reject("malformed")
@@ -494,15 +538,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
           onFailure: () => reject("decryption-failed"),
           onSuccess: (plaintext) => {
             const sealed = parsePlaintext(plaintext)
-            if (sealed === undefined) return reject("payload-invalid")
-            if (typeof sealed.c === "string") {
-              return Effect.contextWith((context: Context.Context<never>) => {
-                const conversation = Context.get(context, CurrentConversation)
-                if (conversation !== undefined) conversation.id = sealed.c
-                return open(sealed, binding.principal)
-              })
-            }
-            return open(sealed, binding.principal)
+            return sealed === undefined ? reject("payload-invalid") : opened(sealed, binding.principal)
           }
         }
       )
