@@ -25,7 +25,7 @@
 import { Duration, Effect } from "effect"
 import { type InputRequests, type InputResponses, TASKS_EXTENSION, type TaskStatus } from "@mrtr/protocol"
 import { InputRequiredError, type MrtrError, ProtocolViolation, type RequestError, TaskCancelled } from "./Errors.ts"
-import { mcpErrorOf } from "./internal/results.ts"
+import { mcpErrorOf, readInputRequests } from "./internal/results.ts"
 
 /**
  * A task's status as `CallOptions.onTaskStatus` sees it, once per change:
@@ -162,8 +162,11 @@ export const drive = (
         case "cancelled":
           return yield* new TaskCancelled({ taskId, ...(statusMessage === undefined ? {} : { statusMessage }) })
         case "input_required": {
+          // Checked like a round's (internal/results.ts): shapes, methods, at most MAX_INPUT_REQUESTS.
+          const read = readInputRequests(task.inputRequests ?? {})
+          if (read._tag === "Failure") return yield* violation(read.failure, task)
           const fresh: Record<string, unknown> = Object.create(null)
-          for (const [key, request] of Object.entries(inputRequests)) {
+          for (const [key, request] of Object.entries(read.success)) {
             const json = JSON.stringify(request)
             if (answered.get(key) !== json) fresh[key] = request
           }
@@ -174,7 +177,7 @@ export const drive = (
               yield* cancel
               return yield* new InputRequiredError({ method: "tools/call", inputRequests: fresh as InputRequests, result: task, round })
             }
-            for (const key of Object.keys(answers)) answered.set(key, JSON.stringify(inputRequests[key]))
+            for (const key of Object.keys(answers)) answered.set(key, JSON.stringify(read.success[key]))
             yield* deps.request("tasks/update", { taskId, inputResponses: answers })
             continue
           }

@@ -157,6 +157,11 @@ describe("input_required loop", () => {
         [
           { resultType: "input_required", inputRequests: { q: { method: "elicitation/create", params: { mode: "form" } } } },
           "input request 'q' is malformed: "
+        ],
+        // More than a round may carry (MAX_INPUT_REQUESTS): refused before any handler runs.
+        [
+          { resultType: "input_required", inputRequests: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`q${i}`, elicit()])) },
+          "65 input requests in one round; the client answers at most 64"
         ]
       ]
       for (const [result, reason] of cases) {
@@ -235,6 +240,16 @@ describe("input_required loop", () => {
         assert.isTrue(Exit.isFailure(perCall) && Cause.hasDies(perCall.cause))
         const onLayer = yield* callTool().pipe(Effect.provide(clientLayer(server, { maxRounds }, acceptAlice)), Effect.exit)
         assert.isTrue(Exit.isFailure(onLayer) && Cause.hasDies(onLayer.cause))
+      }
+      assert.strictEqual(server.received.length, 0)
+    }))
+
+  it.effect("a protocol outside the three revisions is a defect of the layer, not a silent \"auto\", and nothing is sent", () =>
+    Effect.gen(function*() {
+      const server = fakeServer(() => ({ content: [] }))
+      for (const protocol of ["banana", "2026-07-29", ""] as const) {
+        const exit = yield* callTool().pipe(Effect.provide(clientLayer(server, { protocol: protocol as never })), Effect.exit)
+        assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
       }
       assert.strictEqual(server.received.length, 0)
     }))

@@ -2,7 +2,8 @@
  * `TaskDriver.drive` on a scripted `tasks/get`: a failed task's error is the
  * task's JSON-RPC error as `McpError` when it is one, and a
  * `ProtocolViolation` (never a defect) when its code is no integer or its
- * message no string.
+ * message no string; a task's input requests are checked as a round's are
+ * before any is answered.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -34,5 +35,60 @@ describe("TaskDriver.drive", () => {
         assert.strictEqual(failure._tag, "ProtocolViolation")
         if (failure._tag === "ProtocolViolation") assert.include(failure.reason, "a failed task needs an error")
       }
+    }))
+
+  it.effect("a task's input requests are checked before any is answered: shapes, methods, how many", () =>
+    Effect.gen(function*() {
+      const elicit = { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } } }
+      const cases: ReadonlyArray<readonly [unknown, string]> = [
+        [[elicit], "inputRequests is not an object"],
+        [{ q: null }, "input request 'q' has an unknown method 'undefined'"],
+        [{ q: { method: "elicitation/create", params: { mode: "form" } } }, "input request 'q' is malformed: "],
+        [Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`q${i}`, elicit])), "65 input requests in one round"]
+      ]
+      for (const [inputRequests, reason] of cases) {
+        let answered = 0
+        const failure = yield* TaskDriver.drive({ taskId: "t1", status: "working" }, {
+          request: () => Effect.succeed({ taskId: "t1", status: "input_required", inputRequests }),
+          answer: () =>
+            Effect.sync(() => {
+              answered++
+              return undefined
+            })
+        }).pipe(Effect.flip)
+        assert.strictEqual(failure._tag, "ProtocolViolation")
+        if (failure._tag === "ProtocolViolation") assert.include(failure.reason, reason)
+        assert.strictEqual(answered, 0)
+      }
+    }))
+
+  it.live("a task's well-formed input requests are answered once each, and the task goes on", () =>
+    Effect.gen(function*() {
+      const elicit = { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } } }
+      const statuses = [
+        { taskId: "t1", status: "input_required", inputRequests: { q: elicit }, pollIntervalMs: 1 },
+        { taskId: "t1", status: "input_required", inputRequests: { q: elicit }, pollIntervalMs: 1 },
+        { taskId: "t1", status: "completed", result: { content: [] } }
+      ]
+      const asked: Array<ReadonlyArray<string>> = []
+      const updates: Array<unknown> = []
+      const result = yield* TaskDriver.drive({ taskId: "t1", status: "working" }, {
+        request: (method, params) =>
+          Effect.sync(() => {
+            if (method === "tasks/update") {
+              updates.push(params.inputResponses)
+              return { taskId: "t1", status: "working" }
+            }
+            return statuses.shift()!
+          }),
+        answer: (inputRequests) =>
+          Effect.sync(() => {
+            asked.push(Object.keys(inputRequests))
+            return { q: { action: "accept", content: {} } }
+          })
+      })
+      assert.deepStrictEqual(result, { content: [] })
+      assert.deepStrictEqual(asked, [["q"]])
+      assert.strictEqual(updates.length, 1)
     }))
 })

@@ -29,13 +29,54 @@ export const mcpErrorOf = (error: unknown): McpError | undefined => {
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"])
 const decodeInputRequest = Schema.decodeUnknownResult(InputRequest)
 
+/**
+ * The most input requests one round (an `input_required` result, or a task's
+ * `input_required` status) may carry: a server asking for more is refused
+ * with a `ProtocolViolation` before any handler runs, so it cannot make the
+ * client answer without end (every one could be a sampling call, or a
+ * question to the user). The 2025-11-25 path answers at most as many server
+ * requests at a time (`MAX_PENDING_SERVER_REQUESTS`).
+ */
+export const MAX_INPUT_REQUESTS = 64
+
 export type Outcome =
   | { readonly _tag: "Complete" }
   | { readonly _tag: "InputRequired"; readonly inputRequests: InputRequests; readonly requestState: string | undefined }
 
 /**
+ * The input requests of a round, each checked against the protocol's
+ * `InputRequest` schema, in a prototype-less record; or why they are not:
+ * not an object, more than {@link MAX_INPUT_REQUESTS}, an unknown method, a
+ * malformed request.
+ */
+export const readInputRequests = (inputRequests: unknown): Result.Result<InputRequests, string> => {
+  if (!isRecord(inputRequests)) return Result.fail("inputRequests is not an object")
+  const entries = Object.entries(inputRequests)
+  if (entries.length > MAX_INPUT_REQUESTS) {
+    return Result.fail(
+      `${entries.length} input requests in one round; the client answers at most ${MAX_INPUT_REQUESTS}`
+    )
+  }
+  // Null prototype: keys come from the server (`__proto__`, `toString` are keys like any other).
+  const decoded: Record<string, InputRequest> = Object.create(null)
+  for (const [key, request] of entries) {
+    const requestMethod = isRecord(request) ? request.method : undefined
+    if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
+      return Result.fail(`input request '${key}' has an unknown method '${String(requestMethod)}'`)
+    }
+    const result = decodeInputRequest(request)
+    if (Result.isFailure(result)) return Result.fail(`input request '${key}' is malformed: ${result.failure.message}`)
+    decoded[key] = result.success
+  }
+  return Result.succeed(decoded)
+}
+
+const noInputRequests: InputRequests = Object.freeze(Object.create(null))
+
+/**
  * Classifies a raw result of an MRTR method: complete (no `resultType`, or
- * `"complete"`), or `input_required` with validated input requests.
+ * `"complete"`), or `input_required` with validated input requests
+ * ({@link readInputRequests}).
  * (Plain code rather than a generator: it runs once per round.)
  */
 export const classify = (method: string, raw: Record<string, unknown>): Effect.Effect<Outcome, ProtocolViolation> => {
@@ -45,24 +86,13 @@ export const classify = (method: string, raw: Record<string, unknown>): Effect.E
   if (typeof resultType !== "string") return violation("resultType is not a string")
   if (resultType !== "input_required") return violation(`unknown resultType '${resultType}'`)
   const { inputRequests, requestState } = raw
-  if (inputRequests !== undefined && !isRecord(inputRequests)) return violation("inputRequests is not an object")
   if (requestState !== undefined && typeof requestState !== "string") return violation("requestState is not a string")
-  const entries = Object.entries(inputRequests ?? {})
-  if (entries.length === 0 && requestState === undefined) {
+  const read = inputRequests === undefined ? Result.succeed(noInputRequests) : readInputRequests(inputRequests)
+  if (Result.isFailure(read)) return violation(read.failure)
+  if (requestState === undefined && Object.keys(read.success).length === 0) {
     return violation("an input_required result must carry inputRequests or requestState")
   }
-  // Null prototype: keys come from the server (`__proto__`, `toString` are keys like any other).
-  const decoded: Record<string, InputRequest> = Object.create(null)
-  for (const [key, request] of entries) {
-    const requestMethod = isRecord(request) ? request.method : undefined
-    if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
-      return violation(`input request '${key}' has an unknown method '${String(requestMethod)}'`)
-    }
-    const result = decodeInputRequest(request)
-    if (Result.isFailure(result)) return violation(`input request '${key}' is malformed: ${result.failure.message}`)
-    decoded[key] = result.success
-  }
-  return Effect.succeed({ _tag: "InputRequired", inputRequests: decoded, requestState })
+  return Effect.succeed({ _tag: "InputRequired", inputRequests: read.success, requestState })
 }
 
 const complete: Effect.Effect<Outcome> = Effect.succeed({ _tag: "Complete" })
