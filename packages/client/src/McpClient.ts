@@ -253,6 +253,15 @@ const roundsCap = (maxRounds: number): number => {
   return Math.max(1, maxRounds)
 }
 
+// A `protocol` outside the three revisions (a typo, a string from untyped code) would silently mean "auto": a defect.
+const PROTOCOLS: ReadonlySet<unknown> = new Set(["auto", "2026-07-28", "2025-11-25"])
+const protocolOf = (protocol: Protocol): Protocol => {
+  if (!PROTOCOLS.has(protocol)) {
+    throw new RangeError(`McpClient: protocol must be "auto", "2026-07-28" or "2025-11-25", got ${JSON.stringify(protocol)}`)
+  }
+  return protocol
+}
+
 /** `McpClient.discover`: on 2025-11-25 from the `InitializeResult`, else the probe's result or `server/discover`. */
 const discoverWith = (
   eras: Eras.Eras,
@@ -336,7 +345,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
 
   const eras = Eras.make({
     transport,
-    protocol: options.protocol ?? "auto",
+    protocol: protocolOf(options.protocol ?? "auto"),
     probeTimeout: options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT,
     requestTimeout,
     clientInfo,

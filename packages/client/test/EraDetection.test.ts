@@ -11,7 +11,7 @@
  * (backward compatibility); legacy-2025-11-25.md D1.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Logger, Stream } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { validateWire } from "@mrtr/test-support/wire"
@@ -278,4 +278,32 @@ describe("McpClient on a 2025-11-25 session: the bounds of a call", () => {
       // the request bound, then at most the notice's own second
       assert.isBelow(Date.now() - started, 3_000)
     }))
+})
+
+describe("McpClient: the tools a listing excludes", () => {
+  it.effect("are logged with the server's strings escaped: a newline cannot forge a log line", () =>
+    Effect.gen(function*() {
+      const messages: Array<string> = []
+      const logger = Logger.make((options) => void messages.push(String(options.message)))
+      const evil = "evil\nlevel=ERROR forged"
+      const tools = [{
+        name: evil,
+        inputSchema: { type: "object", properties: { score: { type: "number", "x-mcp-header": "Sco\nre" } } }
+      }]
+      const transport = fakeHttpTransport({
+        request: (message) => Stream.succeed({ jsonrpc: "2.0", id: message.id, result: { tools } }),
+        notify: () => Effect.void,
+        listen: () => Stream.never
+      })
+      const listed = yield* McpClient.McpClient.use((client) => client.listTools()).pipe(
+        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(transport))),
+        Effect.provide(Logger.layer([logger]))
+      )
+      assert.deepStrictEqual(listed.tools, [])
+      const warning = messages.find((message) => message.startsWith("Excluding tool"))
+      assert.isDefined(warning)
+      assert.notInclude(warning!, "\n")
+      assert.include(warning!, "Excluding tool \"evil\\nlevel=ERROR forged\": ")
+      assert.include(warning!, "Sco\\nre")
+    }).pipe(Effect.scoped))
 })

@@ -122,7 +122,8 @@ export interface Connection {
  *   (a `DiscoverResult`, or a -32020 / -32021 / -32022 error), 2025-11-25
  *   otherwise (`initialize`, a session, in-flight server requests answered
  *   by the same input handlers); `"2026-07-28"` or `"2025-11-25"` pin one
- *   and send no probe. See `Protocol`.
+ *   and send no probe. See `Protocol`. Any other value is a defect when the
+ *   client is built.
  * - `probeTimeout`: how long the `server/discover` probe waits (default 10
  *   seconds); no answer in time means legacy on stdio and a
  *   `TransportError` on HTTP.

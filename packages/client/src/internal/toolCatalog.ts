@@ -114,7 +114,8 @@ export const make = (context: CatalogContext): ToolCatalog => {
             } else {
               tools.delete(tool.name)
               rejected.set(tool.name, reason)
-              yield* Effect.logWarning(`Excluding tool ${tool.name}: ${reason}`)
+              // The name and the reason quote the server's strings: escaped, so a newline cannot forge a log line.
+              yield* Effect.logWarning(`Excluding tool ${JSON.stringify(tool.name)}: ${JSON.stringify(reason).slice(1, -1)}`)
             }
           }
           return kept.length === result.tools.length ? result : { ...result, tools: kept }
