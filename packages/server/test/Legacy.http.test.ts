@@ -329,6 +329,32 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
+  it("a posted response of the wrong shape is refused with 400 -32600, and the leg it names still takes a good answer", async () => {
+    await withServer({}, async (url) => {
+      const { headers } = await initialize(url)
+      const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
+      const ask = await events.message()
+      const malformed: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
+        [{ error: "boom" }, "error must be"],
+        [{ result: { action: "accept", content: { name: "Eve" } }, error: { code: -1, message: "no" } }, "exactly one of result and error"],
+        [{ error: { code: 1.5, message: "x" } }, "error must be"],
+        [{ result: "accept" }, "result must be an object"]
+      ]
+      for (const [members, problem] of malformed) {
+        const response = await post(url, { jsonrpc: "2.0", id: ask.id, ...members }, headers)
+        expect(response.status).toBe(400)
+        const body = await response.json()
+        legacy("JSONRPCErrorResponse", body)
+        expect(body.id).toBeUndefined()
+        expect(body.error.code).toBe(-32600)
+        expect(body.error.message).toContain(problem)
+      }
+      await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
+      const done = await events.message()
+      expect(done.result.content[0].text).toBe("Yo, Ada!")
+    })
+  })
+
   it("a JSON-RPC error as a leg's answer ends the request with input_failed, carrying the client's error", async () => {
     await withServer({}, async (url) => {
       const { headers } = await initialize(url)

@@ -7,6 +7,12 @@
  * Each is accepted (202, but see below): unknown, late or duplicate ids are
  * ignored, as are the notifications the server does not act on.
  *
+ * A posted response must be one: `{ jsonrpc: "2.0", id, result: object }` or
+ * `{ jsonrpc: "2.0", id, error: { code: integer, message: string, data? } }`,
+ * never both; anything else is refused with 400 -32600 (the Streamable HTTP
+ * transport's "cannot accept the input"), without an id, and the leg it names
+ * stays pending (a well-formed answer may still come; else `inputTimeout`).
+ *
  * Gotchas: outside any session everything is accepted and nothing happens.
  * A cancellation for a request not running here goes, on a shared
  * directory, to every instance (its reason cut to 256 characters). The
@@ -18,9 +24,10 @@
  * basic/utilities/cancellation, basic/transports (sending messages to the
  * server, multiple connections).
  */
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, Result, Schema } from "effect"
+import { JsonRpcResponse, McpError } from "@mrtr/protocol"
 import type { Incoming, Reply } from "../../Transport.ts"
-import { isRecord } from "../errors.ts"
+import { errorReply, isRecord } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"
 import type { Context } from "./context.ts"
 import * as Fleet from "./fleet.ts"
@@ -59,6 +66,29 @@ export const notification = (
     return Effect.succeed(accepted)
   })
 
+const decodeResponse = Schema.decodeUnknownResult(JsonRpcResponse)
+
+/**
+ * Why `message` (no `method`) is no JSON-RPC response: both or neither of
+ * `result` and `error`, or a member of the wrong shape (the protocol's
+ * `JsonRpcResponse` schema); `undefined` for a response.
+ */
+const responseProblem = (message: Record<string, unknown>): string | undefined => {
+  const hasResult = Object.hasOwn(message, "result")
+  if (hasResult === Object.hasOwn(message, "error")) {
+    return "Invalid Request: a response carries exactly one of result and error"
+  }
+  const decoded = decodeResponse(message)
+  return Result.isSuccess(decoded)
+    ? undefined
+    : hasResult
+    ? "Invalid Request: a response's result must be an object"
+    : "Invalid Request: a response's error must be { code: integer, message: string, data? }"
+}
+
+/** The 400 for a posted response of the wrong shape (see the module header). */
+const refused = (problem: string): Reply => errorReply(undefined, McpError.invalidRequest(problem), 400)
+
 /** A posted response: the answer to one of the shim's server-to-client requests. */
 export const answer = (
   { directory, shared }: Context,
@@ -68,6 +98,8 @@ export const answer = (
   Effect.suspend((): Effect.Effect<Reply> => {
     const id = message.id
     const accepted: Reply = { _tag: "Accepted" }
+    const problem = responseProblem(message)
+    if (problem !== undefined) return Effect.succeed(refused(problem))
     // Unknown, late or duplicate ids: ignored (the spec's "ignore unknown responses").
     if (session === undefined || !isRequestId(id)) return Effect.succeed(accepted)
     const owner = Fleet.legInstance(id)
@@ -96,5 +128,7 @@ export const localAnswer = ({ directory, store }: Context, incoming: Incoming): 
   if (session === undefined || session.ended || session.principal !== incoming.principal || !session.legs.has(message.id)) {
     return undefined
   }
+  const problem = responseProblem(message)
+  if (problem !== undefined) return Effect.succeed(refused(problem))
   return Effect.as(Fleet.settleLeg(session, message.id, message), { _tag: "Accepted" } as Reply)
 }
