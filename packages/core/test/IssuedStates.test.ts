@@ -11,16 +11,11 @@ import { TestClock } from "effect/testing"
 import { IssuedStates } from "../src/internal/issuedStates.ts"
 import * as JournalWire from "../src/internal/journalWire.ts"
 import { type Binding, KeyRing, RequestStateCodec, type RequestStateCodecOptions } from "../src/RequestState.ts"
+import { aliceBinding } from "./fixtures.ts"
 
 const keyBytes = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff)
 
-const binding: Binding = {
-  method: "tools/call",
-  target: "book_meeting",
-  argumentsDigest: "Zx3sQk1YbqM0T7rWcVd2aA",
-  audience: "https://mcp.example.com/mcp",
-  principal: "user:alice"
-}
+const binding: Binding = aliceBinding
 
 /** A payload as the engine hands it to `seal`: a journal's compact form, serialized once. */
 const encoded = (name: string) => {

@@ -15,6 +15,7 @@ import {
   type RequestStateCodecOptions,
   RequestStateTooLarge
 } from "../src/RequestState.ts"
+import { aliceBinding } from "./fixtures.ts"
 
 // -----------------------------------------------------------------------------
 // helpers
@@ -41,13 +42,7 @@ const keyBytesA = seeded.bytes(32)
 const keyBytesB = seeded.bytes(32)
 const keyBytesC = seeded.bytes(32)
 
-const binding: Binding = {
-  method: "tools/call",
-  target: "book_meeting",
-  argumentsDigest: "Zx3sQk1YbqM0T7rWcVd2aA",
-  audience: "https://mcp.example.com/mcp",
-  principal: "user:alice"
-}
+const binding: Binding = aliceBinding
 
 const journal = {
   v: 1,

@@ -9,3 +9,12 @@ export const codecLayer = (keys: ReadonlyArray<Uint8Array>) =>
   RequestState.RequestStateCodec.layer({
     keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes })))
   }).pipe(Layer.orDie)
+
+/** A binding of a sealed state, with a principal: what a `tools/call` of `book_meeting` by Alice binds to. */
+export const aliceBinding: RequestState.Binding = {
+  method: "tools/call",
+  target: "book_meeting",
+  argumentsDigest: "Zx3sQk1YbqM0T7rWcVd2aA",
+  audience: "https://mcp.example.com/mcp",
+  principal: "user:alice"
+}
