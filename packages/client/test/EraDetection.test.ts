@@ -280,6 +280,27 @@ describe("McpClient on a 2025-11-25 session: the bounds of a call", () => {
     }))
 })
 
+describe("McpClient on a 2025-11-25 session: the handshake", () => {
+  it.live("a notifications/initialized the server never acknowledges fails the connection with RequestTimeout, not a hang", () =>
+    Effect.gen(function*() {
+      const transport = fakeHttpTransport({
+        request: (message) => Stream.succeed({ jsonrpc: "2.0", id: message.id, result: initializeResult }),
+        notify: () => Effect.never,
+        listen: () => Stream.never
+      })
+      const error = yield* McpClient.McpClient.use((client) => client.connection).pipe(
+        Effect.provide(McpClient.layer({ protocol: "2025-11-25", requestTimeout: "200 millis" }).pipe(Layer.provide(transport))),
+        Effect.flip,
+        Effect.timeout("5 seconds")
+      )
+      assert.strictEqual(error._tag, "RequestTimeout")
+      if (error._tag === "RequestTimeout") {
+        assert.strictEqual(error.method, "notifications/initialized")
+        assert.strictEqual(error.bound, "request")
+      }
+    }).pipe(Effect.scoped))
+})
+
 describe("McpClient: the tools a listing excludes", () => {
   it.effect("are logged with the server's strings escaped: a newline cannot forge a log line", () =>
     Effect.gen(function*() {

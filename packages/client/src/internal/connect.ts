@@ -18,6 +18,8 @@
  *   needed the session never races it (a server may take the first GET after
  *   a request as that request's resumption, as the conformance suite's
  *   2025-11-25 `sse-retry` does).
+ * - `notifications/initialized` is bounded by `requestTimeout` like a
+ *   request (`RequestTimeout`): over HTTP it waits for the server's 202.
  * - A legacy verdict whose `initialize` is refused the way a modern-only
  *   server refuses it (-32601, or -32022 / -32602 whose `data.supported`
  *   lists 2026-07-28) falls back to 2026-07-28.
@@ -30,8 +32,9 @@
 import { Duration, Effect, Option, Stream } from "effect"
 import { ErrorCode, PROTOCOL_VERSION, type RequestId } from "@mrtr/protocol"
 import type { OutgoingRequest } from "../ClientTransport.ts"
-import { type RequestError, TransportError } from "../Errors.ts"
+import { type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
 import { type ConnectionState, isRecord, legacyHeaders, respond, takeRequestId } from "./connectionState.ts"
+import { boundMillis, bounded } from "./deadline.ts"
 import { verdictOf } from "./eraProbe.ts"
 import type { Connection, Deps, LegacyConnection } from "./eras.ts"
 import type { Exchanges } from "./eraSend.ts"
@@ -84,7 +87,15 @@ export const makeHandshake = (
       capabilities
     }
     const headers = legacyHeaders(transport, initialize.protocolVersion)
-    yield* transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)
+    // Bounded like a request: over HTTP the notification waits for its 202, which a server may never send.
+    const initialized = transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)
+    const millis = boundMillis(deps.requestTimeout)
+    yield* millis === undefined ? initialized : bounded(
+      initialized,
+      millis,
+      () => 0,
+      () => new RequestTimeout({ method: "notifications/initialized", bound: "request", millis })
+    )
     state.connection = established
     if (transport.listen !== undefined) {
       yield* transport.listen(headers).pipe(
