@@ -81,6 +81,30 @@ export const requiredCapabilities = (inputRequest: InputRequest): ClientCapabili
 }
 
 /**
+ * The capabilities of `required` as a person reads them, for error
+ * messages: each top-level capability, with its sub-capabilities after a
+ * dot, and an `elicitation` without any named `form` (the mode an empty
+ * `elicitation` declares). E.g. `{ elicitation: {} }` → `"elicitation.form"`,
+ * `{ elicitation: { url: {} }, sampling: { tools: {} } }` →
+ * `"elicitation.url, sampling.tools"`, `{ roots: {} }` → `"roots"`. Keys
+ * are quoted as JSON when they are not plain identifiers.
+ *
+ * MCP 2026-07-28, basic (capabilities); client/elicitation (modes).
+ *
+ * @since 0.3.0
+ */
+export const describeCapabilities = (required: ClientCapabilities): string => {
+  const name = (key: string) => /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key)
+  const names: Array<string> = []
+  for (const [key, value] of Object.entries(required as Record<string, unknown>)) {
+    const subs = typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : []
+    if (subs.length === 0) names.push(key === "elicitation" ? "elicitation.form" : name(key))
+    else for (const sub of subs) names.push(`${name(key)}.${name(sub)}`)
+  }
+  return names.join(", ")
+}
+
+/**
  * The union (see `mergeCapabilities`) of the requirements of every input
  * request in a map (or array); `{}` when there are none.
  *

@@ -13,6 +13,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { describeCapabilities } from "./Capabilities.ts"
 import type { ClientCapabilities } from "./internal/base.ts"
 import type { JsonRpcErrorObject } from "./JsonRpc.ts"
 
@@ -240,7 +241,7 @@ export class McpError extends Schema.TaggedError<McpError>()("McpError", {
   static missingRequiredClientCapability(requiredCapabilities: ClientCapabilities): McpError {
     return new McpError({
       code: ErrorCode.MissingRequiredClientCapability,
-      message: `Missing required client capability: ${Object.keys(requiredCapabilities).join(", ")}`,
+      message: `Missing required client capability: ${describeCapabilities(requiredCapabilities)}`,
       data: { requiredCapabilities }
     })
   }

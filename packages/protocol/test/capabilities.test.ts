@@ -187,3 +187,21 @@ describe("extension names like Object.prototype members (issue 11, item 5)", () 
     expect(P.isSatisfiedBy({ extensions: { toString: {} } }, odd)).toBe(true)
   })
 })
+
+describe("describeCapabilities", () => {
+  it("names each capability with its sub-capabilities, form mode for an empty elicitation, odd keys quoted", () => {
+    expect(P.describeCapabilities({ elicitation: {} })).toBe("elicitation.form")
+    expect(P.describeCapabilities({ elicitation: { url: {} } })).toBe("elicitation.url")
+    expect(P.describeCapabilities({ elicitation: { form: {}, url: {} }, roots: {} })).toBe("elicitation.form, elicitation.url, roots")
+    expect(P.describeCapabilities({ sampling: { tools: {}, context: {} } })).toBe("sampling.tools, sampling.context")
+    expect(P.describeCapabilities({ sampling: {} })).toBe("sampling")
+    expect(P.describeCapabilities({ ["x\ny"]: { ["a b"]: {} } } as never)).toBe('"x\\ny"."a b"')
+    expect(P.describeCapabilities({})).toBe("")
+  })
+
+  it("is what -32021 MissingRequiredClientCapability says", () => {
+    const error = P.McpError.missingRequiredClientCapability({ elicitation: { url: {} } })
+    expect(error.message).toBe("Missing required client capability: elicitation.url")
+    expect(error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } })
+  })
+})

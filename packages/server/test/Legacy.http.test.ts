@@ -429,6 +429,7 @@ describe("the legacy shim on Streamable HTTP", () => {
         code: -32600,
         data: { reason: "client_capability_missing", requiredCapabilities: { elicitation: {} } }
       })
+      expect(refused.error.message).toContain("did not declare in initialize (elicitation.form)")
       const fallback = await (await post(url, rpc("tools/call", { name: "fallback" }), headers)).json() as any
       expect(fallback.result.content[0].text).toBe("hello stranger")
     })

@@ -23,7 +23,7 @@
  * the spec digest legacy-2025-11-25.md A, C, D.
  */
 import { Cause, Effect, Option, Schema } from "effect"
-import { ErrorCode, LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
+import { describeCapabilities, ErrorCode, LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
 import { MissingClientCapability } from "@mrtr/core"
 import { McpRequest } from "../../RequestContext.ts"
 import type { Incoming, Reply, WireMessage } from "../../Transport.ts"
@@ -97,7 +97,7 @@ const legacyError = (error: unknown, inSession: boolean): McpError | undefined =
     return new McpError({
       code: ErrorCode.InvalidRequest,
       message: `This request needs a client capability the session did not declare in initialize (${
-        Object.keys(error.requiredCapabilities).join(", ")
+        describeCapabilities(error.requiredCapabilities)
       })`,
       data: { reason: "client_capability_missing", requiredCapabilities: error.requiredCapabilities }
     })
