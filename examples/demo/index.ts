@@ -98,7 +98,7 @@ const header = (url: string) =>
       "need answers from the user, a model and the client's roots halfway through a request. In 2026-07-28 a server",
       `never calls back into the client: it answers ${s.yellow("input_required")} with the questions (${s.bold("inputRequests")}, by key)`,
       `and a sealed ${s.bold("requestState")}. The client answers and retries the same request with ${s.bold("inputResponses")}`,
-      "and the state echoed byte for byte, until the result is complete. The server keeps nothing between rounds:",
+      "and the state echoed byte for byte, until the result is complete. The server needs nothing between rounds:",
       "its journal (answers so far, work already done) travels inside requestState, encrypted and authenticated,",
       "so the client carries it but cannot read or change it, and any server instance can resume the request.",
       "",
@@ -228,7 +228,7 @@ const main = Effect.gen(function*() {
   yield* say(
     s.green(`✓ ${tally.conversations} conversations complete`) +
       ` (${tally.rounds} input rounds; the largest requestState was ${tally.stateBytes} bytes, carried by the client,` +
-      ` none of it kept by the server).`
+      ` none of it needed by the server between rounds).`
   )
 })
 

@@ -256,8 +256,8 @@ export const defaultMaxSize = 65_536
 /**
  * Default heap budget of the states a codec keeps until their retry
  * (`issuedCacheBytes`): 512 KiB, an estimate of the heap held (the sealed
- * string, twice the payload's JSON, and 256 bytes per entry): about 600
- * suspended one-question conversations, or about 150 of sixteen answers.
+ * string, three times the payload's JSON, and 512 bytes per entry): about 500
+ * suspended one-question conversations, or about 100 of sixteen answers.
  *
  * @since 0.3.0
  */
@@ -419,7 +419,9 @@ const makeCodec = Effect.fnUntraced(function*<E>(
   const singleUse = options.singleUse === true
   const issuedCacheBytes = options.issuedCacheBytes ?? defaultIssuedCacheBytes
   if (!Number.isSafeInteger(issuedCacheBytes) || issuedCacheBytes < 0) {
-    return yield* Effect.die(new RangeError("RequestStateCodec: issuedCacheBytes must be a non-negative integer"))
+    return yield* Effect.die(
+      new RangeError(`RequestStateCodec: issuedCacheBytes must be a non-negative safe integer, got ${String(issuedCacheBytes)}`)
+    )
   }
   const issued = new IssuedStates.IssuedStates<Sealed>(issuedCacheBytes)
   const guard = singleUse
@@ -583,9 +585,9 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
   /**
    * Builds the service on the `Aead` and `SecureRandom` services of the
-   * context. Dies on an invalid `ttl` or `maxSize`; fails with the error of an
-   * effectful `keyRing`, or with a `ConfigError` for an invalid
-   * `MRTR_REQUEST_STATE_TTL` (read when `ttl` is absent).
+   * context. Dies on an invalid `ttl`, `maxSize` or `issuedCacheBytes`;
+   * fails with the error of an effectful `keyRing`, or with a `ConfigError`
+   * for an invalid `MRTR_REQUEST_STATE_TTL` (read when `ttl` is absent).
    *
    * @since 0.1.0
    */

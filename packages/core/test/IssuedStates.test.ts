@@ -151,7 +151,7 @@ describe("IssuedStates", () => {
     Effect.gen(function*() {
       const probe = yield* countingCodec()
       const sample = yield* probe.codec.seal(encoded("Alice"), binding)
-      const perEntry = sample.length + 2 * encoded("Alice").json.length + 256
+      const perEntry = sample.length + 3 * encoded("Alice").json.length + 512
       const two = yield* countingCodec({ issuedCacheBytes: 2 * perEntry + 10 })
       const states = [
         yield* two.codec.seal(encoded("Alice"), binding),

@@ -421,12 +421,15 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged; a
  * malformed value fails the layer with a `ConfigError`), the
  * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes) and single use
- * from `MRTR_SINGLE_USE` (default false), and uses `node:crypto` for
+ * from `MRTR_SINGLE_USE` (default false), keeps the states it seals until
+ * their retry (512 KiB of estimated heap), and uses `node:crypto` for
  * digests. `requestState` configures sealing instead: either codec options
- * (`{ keyRing, ttl?, maxSize?, singleUse? }`, see
+ * (`{ keyRing, ttl?, maxSize?, singleUse?, issuedCacheBytes? }`, see
  * `RequestState.RequestStateCodecOptions`; e.g.
- * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`)
- * or a whole codec Layer (which brings its own `ReplayGuard`). `taskStore`
+ * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`;
+ * `MRTR_REQUEST_STATE_TTL` still applies when `ttl` is absent, but
+ * `MRTR_SINGLE_USE` is not read: single use is `singleUse`) or a whole codec
+ * Layer (which brings its own `ReplayGuard`). `taskStore`
  * is where tasks live (default: the Redis store of `@mrtr/server/Redis`
  * when `MRTR_REDIS_URL` is set, else `TaskStore.layerMemory()`, one per
  * server); servers that share one (with the same key ring and `audience`)
