@@ -206,10 +206,11 @@ export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
  *   at unseal, so a state unseals at most once. The guard is taken from the
  *   context when one is provided, otherwise an in-memory one is created.
  * - `issuedCacheBytes`: how much heap (an estimate, in bytes) the codec may
- *   spend keeping the states it sealed for the engine until their retry,
- *   default {@link defaultIssuedCacheBytes} (512 KiB); `0` keeps none. A
- *   retry that comes back to the codec that sealed its state skips the
- *   base64url decoding, the decryption and the JSON parse; the binding, the
+ *   spend keeping the states it sealed, with their plaintext, until their
+ *   retry; default {@link defaultIssuedCacheBytes} (512 KiB); `0` keeps none.
+ *   A retry that comes back to the codec that sealed its state skips the
+ *   base64url decoding and the decryption (its plaintext is parsed again, so
+ *   it gets a value of its own, as from a decryption); the binding, the
  *   expiry and single use are checked exactly as for any other state. Other
  *   instances decrypt as usual, so a fleet without affinity gains less. Must
  *   be a non-negative safe integer (else the codec's construction dies).
@@ -256,8 +257,8 @@ export const defaultMaxSize = 65_536
 /**
  * Default heap budget of the states a codec keeps until their retry
  * (`issuedCacheBytes`): 512 KiB, an estimate of the heap held (the sealed
- * string, three times the payload's JSON, and 512 bytes per entry): about 500
- * suspended one-question conversations, or about 100 of sixteen answers.
+ * string, twice its plaintext, and 256 bytes per entry): about 600 suspended
+ * one-question conversations, or about 120 of sixteen answers.
  *
  * @since 0.3.0
  */
@@ -390,9 +391,20 @@ export const CurrentConversation = Context.Reference<{ id: string | undefined } 
 // The plaintext has passed AEAD verification, so it is our own output; this is
 // defence in depth against a key shared with some other format.
 const parsePlaintext = (bytes: Uint8Array): Sealed | undefined => {
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+  return parseText(text)
+}
+
+/** The plaintext's text as `Sealed`: parsed afresh on every call, so no caller shares its objects with another. */
+const parseText = (text: string): Sealed | undefined => {
   let value: unknown
   try {
-    value = JSON.parse(utf8.decode(bytes))
+    value = JSON.parse(text)
   } catch {
     return undefined
   }
@@ -423,7 +435,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       new RangeError(`RequestStateCodec: issuedCacheBytes must be a non-negative safe integer, got ${String(issuedCacheBytes)}`)
     )
   }
-  const issued = new IssuedStates.IssuedStates<Sealed>(issuedCacheBytes)
+  const issued = new IssuedStates.IssuedStates<string>(issuedCacheBytes)
   const guard = singleUse
     ? Option.getOrUndefined(yield* Effect.serviceOption(ReplayGuard)) ?? (yield* ReplayGuard.makeMemory())
     : undefined
@@ -466,11 +478,10 @@ const makeCodec = Effect.fnUntraced(function*<E>(
         const jti = singleUse ? encodeBase64Url(bytes.subarray(nonceLength)) : undefined
         // A payload the engine serialized already (to measure it) is spliced in, not serialized again:
         // the same text as `JSON.stringify` of the `Sealed` object.
-        const plaintext = encoder.encode(
-          payload instanceof EncodedJson
-            ? `{"exp":${JSON.stringify(exp)}${jti === undefined ? "" : `,"jti":"${jti}"`},"c":${JSON.stringify(c)},"p":${payload.json}}`
-            : JSON.stringify(jti === undefined ? { exp, c, p: payload } satisfies Sealed : { exp, jti, c, p: payload } satisfies Sealed)
-        )
+        const text = payload instanceof EncodedJson
+          ? `{"exp":${JSON.stringify(exp)}${jti === undefined ? "" : `,"jti":"${jti}"`},"c":${JSON.stringify(c)},"p":${payload.json}}`
+          : JSON.stringify(jti === undefined ? { exp, c, p: payload } satisfies Sealed : { exp, jti, c, p: payload } satisfies Sealed)
+        const plaintext = encoder.encode(text)
         const size = currentHeader.length + base64UrlLength(nonceLength + plaintext.length + tagLength)
         if (size > maxSize) {
           return Effect.fail(new RequestStateTooLarge({ size, maxSize }))
@@ -483,10 +494,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
             body.set(nonce, 0)
             body.set(ciphertext, nonceLength)
             const state = currentHeader + encodeBase64Url(body)
-            if (payload instanceof EncodedJson && issuedCacheBytes > 0) {
-              const sealed: Sealed = jti === undefined ? { exp, c, p: payload.value } : { exp, jti, c, p: payload.value }
-              issued.remember(state, sealed, binding, IssuedStates.cost(state, payload.json.length))
-            }
+            if (issuedCacheBytes > 0) issued.remember(state, text, binding, IssuedStates.cost(state, text.length))
             return state
           }
         )
@@ -520,7 +528,10 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       if (state.length > maxSize) return reject("too-large")
       // A state this codec sealed, retried here for the same binding: what decrypting it would give (internal/issuedStates.ts).
       const kept = issued.take(state, binding)
-      if (kept !== undefined) return opened(kept, binding.principal)
+      if (kept !== undefined) {
+        const sealed = parseText(kept)
+        return sealed === undefined ? reject("payload-invalid") : opened(sealed, binding.principal)
+      }
       const first = state.indexOf(".")
       const second = first === -1 ? -1 : state.indexOf(".", first + 1)
       if (second === -1 || state.indexOf(".", second + 1) !== -1) return reject("malformed")

@@ -5,13 +5,14 @@
  * decryption (binding, expiry, single use) still holds for it.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Logger, References } from "effect"
-import { Aead, SecureRandom } from "effect/crypto"
+import { Effect, Exit, Layer, Logger, References, Schema } from "effect"
+import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
 import { IssuedStates } from "../src/internal/issuedStates.ts"
 import * as JournalWire from "../src/internal/journalWire.ts"
 import { type Binding, KeyRing, RequestStateCodec, type RequestStateCodecOptions } from "../src/RequestState.ts"
-import { aliceBinding } from "./fixtures.ts"
+import { Elicitation, Engine, Mrtr } from "../src/index.ts"
+import { aliceBinding, codecLayer, fixedKeys } from "./fixtures.ts"
 
 const keyBytes = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff)
 
@@ -147,11 +148,13 @@ describe("IssuedStates", () => {
       expect(counter.decryptions).toBe(1)
     }))
 
-  it.effect("bounded: the oldest go first past the budget, 0 keeps none, only the engine's payloads are kept", () =>
+  it.effect("bounded: the oldest go first past the budget, 0 keeps none", () =>
     Effect.gen(function*() {
       const probe = yield* countingCodec()
       const sample = yield* probe.codec.seal(encoded("Alice"), binding)
-      const perEntry = sample.length + 3 * encoded("Alice").json.length + 512
+      // the plaintext: {"exp":600000,"c":"<12>","p":<payload>} under the test clock (exp = 0 + 10 minutes)
+      const plaintextLength = `{"exp":600000,"c":"123456789012","p":${encoded("Alice").json}}`.length
+      const perEntry = sample.length + 2 * plaintextLength + 256
       const two = yield* countingCodec({ issuedCacheBytes: 2 * perEntry + 10 })
       const states = [
         yield* two.codec.seal(encoded("Alice"), binding),
@@ -167,13 +170,50 @@ describe("IssuedStates", () => {
       const none = yield* countingCodec({ issuedCacheBytes: 0 })
       yield* none.codec.unseal(yield* none.codec.seal(encoded("Alice"), binding), binding)
       expect(none.counter.decryptions).toBe(1)
+    }))
 
-      const plain = yield* countingCodec()
-      const value = { n: 1 }
-      const state = yield* plain.codec.seal(value, binding)
+  it.effect("a kept state gives the payload as it was sealed, whatever happens to its objects after", () =>
+    Effect.gen(function*() {
+      const { codec, counter } = yield* countingCodec()
+      // a plain payload, changed after sealing
+      const value = { n: 1, nested: { list: ["a"] } }
+      const plain = yield* codec.seal(value, binding)
       value.n = 2
-      expect(yield* plain.codec.unseal(state, binding)).toEqual({ n: 1 })
-      expect(plain.counter.decryptions).toBe(1)
+      value.nested.list.push("b")
+      expect(yield* codec.unseal(plain, binding)).toEqual({ n: 1, nested: { list: ["a"] } })
+      // the engine's payload, its nested objects changed after sealing
+      const payload = encoded("Alice")
+      const sealed = yield* codec.seal(payload, binding)
+      const wire = payload.value as { a: { user_name: [string, { name: string }] }; q: Record<string, string> }
+      wire.a.user_name[1].name = "Mallory"
+      wire.q.email = "changed"
+      const unsealed = yield* codec.unseal(sealed, binding)
+      expect(unsealed).toEqual(JSON.parse(encoded("Alice").json))
+      expect(unsealed).not.toBe(payload.value)
+      expect(counter.decryptions).toBe(0)
+    }))
+
+  it.effect("through the engine, a step's value replays as journaled, not as its object is now (one codec for every round)", () =>
+    Effect.gen(function*() {
+      const config = { price: 100 }
+      const handler = Effect.gen(function*() {
+        const quote = yield* Mrtr.step("quote", Effect.sync(() => config), Schema.Unknown)
+        yield* Elicitation.form({ key: "ok", message: "Buy?", schema: Schema.Struct({ ok: Schema.Boolean }) })
+        return (quote as { price: number }).price
+      })
+      const request = { method: "tools/call", target: "buy", arguments: {}, audience: "test", clientCapabilities: { elicitation: {} } }
+      const outcome = yield* Effect.gen(function*() {
+        const first = yield* Engine.run(handler, request)
+        if (first._tag !== "InputRequired") throw new Error("expected input_required")
+        config.price = 999
+        return yield* Engine.run(handler, {
+          ...request,
+          requestState: first.result.requestState,
+          inputResponses: { ok: { action: "accept", content: { ok: true } } }
+        })
+      }).pipe(Effect.provide(Layer.mergeAll(codecLayer(fixedKeys), Digest.layerWebCrypto)))
+      expect(outcome._tag).toBe("Complete")
+      if (outcome._tag === "Complete") expect(outcome.value).toBe(100)
     }))
 
   it.effect("dies on a budget that is no non-negative integer", () =>

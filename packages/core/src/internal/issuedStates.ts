@@ -1,19 +1,21 @@
 /**
- * The `requestState`s a codec sealed, kept in process until their retry: when
- * the retry of a conversation comes back to the instance that sealed its
- * state (one instance, or a fleet with affinity), `unseal` takes the payload
- * from here instead of decoding base64url, decrypting and parsing JSON. On
- * the two-round benchmark tool that is about a tenth of the server's CPU per
- * conversation (`npm run bench`, README "Performance").
+ * The `requestState`s a codec sealed, kept in process with their plaintext
+ * until their retry: when the retry of a conversation comes back to the
+ * instance that sealed its state (one instance, or a fleet with affinity),
+ * `unseal` parses the kept plaintext instead of decoding base64url and
+ * decrypting. On the two-round benchmark tool that is about a tenth of the
+ * server's CPU per conversation (`npm run bench`, README "Performance").
  *
  * Why it is sound: an entry is found only by the exact string this codec
  * returned from `seal`, and equal strings carry equal ciphertexts, so they
  * decrypt to the same plaintext under the same associated data. The caller
  * still compares the binding field by field (a state replayed against another
  * tool, other arguments or another principal takes the decrypting path and is
- * refused there), and still checks the expiry and redeems the single-use
- * `jti` exactly as for a decrypted state: the entry replaces the decryption,
- * nothing after it.
+ * refused there), parses the plaintext afresh (so what a retry gets is a value
+ * of its own, the journal as it was sealed, whatever happened since to the
+ * objects it was serialized from), and checks the expiry and redeems the
+ * single-use `jti` exactly as for a decrypted state: the entry replaces the
+ * decryption, nothing after it.
  *
  * Gotchas:
  * - An entry is taken (removed) by its first retry; a second retry of the same
@@ -21,10 +23,6 @@
  * - Bounded by an estimate of the heap it holds (`cost`), oldest first out;
  *   a budget of 0 keeps nothing. Entries past their expiry stay until pushed
  *   out, and are refused as expired by the caller when taken.
- * - Only payloads the engine serialized (`EncodedJson`) are kept: the engine
- *   builds a fresh value per seal and never changes it afterwards, and the
- *   journal decoder copies every container it reads from it. A value some
- *   other caller passed to `seal` could be changed by that caller later.
  *
  * @internal
  */
@@ -38,7 +36,7 @@ export interface BindingFields {
   readonly principal?: string | undefined
 }
 
-/** What `take` hands back: what decrypting and parsing the state would have given. */
+/** One kept state: what was kept of it (`sealed`), the binding it was sealed for, its estimated heap bytes. */
 export interface IssuedEntry<S> {
   readonly sealed: S
   readonly binding: BindingFields
@@ -46,13 +44,14 @@ export interface IssuedEntry<S> {
 }
 
 /**
- * Estimated heap bytes of an entry: the state string, the payload's objects
- * (about three times its JSON) and the entry's own objects and map slot
- * (about 512 bytes). Measured on Node 20 with `--expose-gc` (heap per kept
- * state, 2,000 states): 0.8-1.2x the heap an entry holds, from one pending
- * question to sixteen answers.
+ * Estimated heap bytes of an entry: the state string, its plaintext (twice
+ * its length: a string with any character beyond Latin-1 takes two bytes a
+ * character) and the entry's own objects and map slot (about 256 bytes).
+ * Measured on Node 20 (`--expose-gc`, 5,000 kept states against none): the
+ * estimate is 1.2-1.4x the heap an entry holds, from one pending question to
+ * sixteen answers.
  */
-export const cost = (state: string, payloadJsonLength: number): number => state.length + 3 * payloadJsonLength + 512
+export const cost = (state: string, plaintextLength: number): number => state.length + 2 * plaintextLength + 256
 
 const sameBinding = (a: BindingFields, b: BindingFields): boolean =>
   a.method === b.method && a.target === b.target && a.argumentsDigest === b.argumentsDigest &&
