@@ -1,40 +1,11 @@
 /**
- * Terminal-safe rendering of text that comes from a server (keys, field
- * names, titles, messages, URLs, error messages, results): what `mrtr`
- * shows must not be able to pass for one of its own lines, nor drive the
- * terminal.
- *
- * - `oneLine`: for text shown to a person. Every control character is
- *   escaped visibly: line breaks and tabs as `\n`, `\r`, `\t`; other C0
- *   controls, DEL and C1 controls (U+0080–U+009F, e.g. U+009B, the one-byte
- *   CSI) as `\u009b`; so are the bidirectional controls (U+061C, U+200E,
- *   U+200F, U+202A–U+202E, U+2066–U+2069), the line and paragraph
- *   separators (U+2028, U+2029) and lone surrogates. A server string is then
- *   one line whose every character is visible, and `mrtr`'s own line
- *   structure is the only one on the screen.
- * - `json`: for the JSON on stdout. `JSON.stringify` already escapes C0
- *   controls and lone surrogates; this also writes the C1 controls, the
- *   bidirectional controls and U+2028/U+2029 as `\uXXXX` escapes, which
- *   JSON reads back as the very same characters: the output stays exact
- *   JSON (the same value), only written in ASCII escapes where it matters.
- *
- * Gotcha: escaping is visible but not reversible on screen (a server string
- * that contains the two characters `\n` looks like one that contained a line
- * break); the JSON output is the exact record.
+ * Terminal-safe rendering of text that comes from a server, for what `mrtr`
+ * shows: `@mrtr/protocol`'s `SafeText` (the client logs with the same), kept
+ * here under its first name. See that module for what each function escapes.
  *
  * @since 0.1.0
  */
-
-// C0 (all, line breaks included), DEL, C1, bidi controls, line/paragraph separators, lone surrogates.
-const UNSAFE =
-  /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
-
-// What JSON.stringify leaves as is but a terminal would act on.
-const UNSAFE_IN_JSON = /[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g
-
-const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" }
-
-const hex = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+import { SafeText } from "@mrtr/protocol"
 
 /**
  * `text` on one line, every control, bidirectional control, separator and
@@ -43,7 +14,7 @@ const hex = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padS
  *
  * @since 0.1.0
  */
-export const oneLine = (text: string): string => text.replace(UNSAFE, (char) => NAMED[char] ?? hex(char))
+export const oneLine: (text: string) => string = SafeText.oneLine
 
 /**
  * Lines of `mrtr`'s own making (joined with `\n`) whose parts may quote a
@@ -51,15 +22,14 @@ export const oneLine = (text: string): string => text.replace(UNSAFE, (char) => 
  *
  * @since 0.1.0
  */
-export const lines = (text: string): string => text.split("\n").map(oneLine).join("\n")
+export const lines: (text: string) => string = SafeText.lines
 
 /**
  * JSON text (from `JSON.stringify`) with the characters a terminal acts on
  * and `JSON.stringify` leaves raw (C1 and bidirectional controls, U+2028,
  * U+2029) written as `\uXXXX` escapes: `JSON.parse` of the result is the
- * same value. Outside strings JSON text holds none of them, so every
- * replacement is inside a string.
+ * same value.
  *
  * @since 0.1.0
  */
-export const json = (text: string): string => text.replace(UNSAFE_IN_JSON, hex)
+export const json: (text: string) => string = SafeText.json

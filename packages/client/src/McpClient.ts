@@ -345,7 +345,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
 
   const eras = Eras.make({
     transport,
-    protocol: protocolOf(options.protocol ?? "auto"),
+    // `null` (a JSON config's) is no protocol either: only an absent one means "auto".
+    protocol: protocolOf(options.protocol === undefined ? "auto" : options.protocol),
     probeTimeout: options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT,
     requestTimeout,
     clientInfo,

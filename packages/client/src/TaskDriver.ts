@@ -24,7 +24,7 @@
  */
 import { Duration, Effect } from "effect"
 import { type InputRequests, type InputResponses, TASKS_EXTENSION, type TaskStatus } from "@mrtr/protocol"
-import { InputRequiredError, type MrtrError, ProtocolViolation, type RequestError, TaskCancelled } from "./Errors.ts"
+import { InputRequiredError, MaxRoundsExceeded, type MrtrError, ProtocolViolation, type RequestError, TaskCancelled } from "./Errors.ts"
 import { mcpErrorOf, readInputRequests } from "./internal/results.ts"
 
 /**
@@ -73,7 +73,10 @@ export const declaring = <C extends { readonly extensions?: Readonly<Record<stri
  * What {@link drive} needs from the client: `request` sends one task method
  * (the client adds `_meta`, the declaration and the headers); `answer`
  * answers a set of input requests with the input handlers, or `undefined`
- * when some cannot be answered here.
+ * when some cannot be answered here; `maxRounds`, how many sets of input
+ * requests the task may ask answered (the call's `maxRounds`; absent: no
+ * cap), past which the task is cancelled and the call fails with
+ * `MaxRoundsExceeded`.
  *
  * @since 0.1.0
  */
@@ -81,6 +84,8 @@ export interface Deps {
   readonly request: (method: string, params: Record<string, unknown>) => Effect.Effect<Record<string, unknown>, RequestError>
   readonly answer: (inputRequests: InputRequests, round: number) => Effect.Effect<InputResponses | undefined, MrtrError>
   readonly onStatus?: ((change: TaskStatusChange) => Effect.Effect<void>) | undefined
+  /** @since 0.3.0 */
+  readonly maxRounds?: number | undefined
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -99,8 +104,11 @@ const intervalOf = (task: Record<string, unknown>, previous: number): number => 
  * the raw `tools/call` result of a `completed` task. Fails with the task's
  * error (`McpError`) when it `failed`, {@link TaskCancelled} when it was
  * cancelled, `InputRequiredError` when it asks what no handler here answers
- * (the task is cancelled first), `ProtocolViolation` for a malformed task,
- * and the transport's errors. Interrupting it cancels the task.
+ * and `MaxRoundsExceeded` when it asks more than `deps.maxRounds` times (the
+ * task is cancelled first), `ProtocolViolation` for a malformed task (its
+ * input requests are checked as a round's: `MAX_INPUT_REQUESTS` at most,
+ * before `onStatus` sees them), and the transport's errors. Interrupting it
+ * cancels the task.
  *
  * @since 0.1.0
  */
@@ -137,7 +145,14 @@ export const drive = (
       const status = task.status
       if (typeof status !== "string" || !STATUSES.has(status)) return yield* violation("unknown task status", task)
       interval = intervalOf(task, interval)
-      const inputRequests = isRecord(task.inputRequests) ? task.inputRequests as InputRequests : {}
+      // Checked like a round's (internal/results.ts: shapes, methods, at most MAX_INPUT_REQUESTS) before
+      // anything of them is shown or answered; only an `input_required` task's are read.
+      let inputRequests: InputRequests = {}
+      if (status === "input_required") {
+        const read = readInputRequests(task.inputRequests === undefined ? {} : task.inputRequests)
+        if (read._tag === "Failure") return yield* violation(read.failure, task)
+        inputRequests = read.success
+      }
       const statusMessage = typeof task.statusMessage === "string" ? task.statusMessage : undefined
       const signature = `${status}\u0000${statusMessage ?? ""}\u0000${Object.keys(inputRequests).join("\u0000")}`
       if (signature !== last && deps.onStatus !== undefined) {
@@ -162,22 +177,23 @@ export const drive = (
         case "cancelled":
           return yield* new TaskCancelled({ taskId, ...(statusMessage === undefined ? {} : { statusMessage }) })
         case "input_required": {
-          // Checked like a round's (internal/results.ts): shapes, methods, at most MAX_INPUT_REQUESTS.
-          const read = readInputRequests(task.inputRequests ?? {})
-          if (read._tag === "Failure") return yield* violation(read.failure, task)
           const fresh: Record<string, unknown> = Object.create(null)
-          for (const [key, request] of Object.entries(read.success)) {
+          for (const [key, request] of Object.entries(inputRequests)) {
             const json = JSON.stringify(request)
             if (answered.get(key) !== json) fresh[key] = request
           }
           if (Object.keys(fresh).length > 0) {
             round++
+            if (deps.maxRounds !== undefined && round > deps.maxRounds) {
+              yield* cancel
+              return yield* new MaxRoundsExceeded({ method: "tools/call", rounds: round - 1, lastResult: task })
+            }
             const answers = yield* deps.answer(fresh as InputRequests, round)
             if (answers === undefined) {
               yield* cancel
               return yield* new InputRequiredError({ method: "tools/call", inputRequests: fresh as InputRequests, result: task, round })
             }
-            for (const key of Object.keys(answers)) answered.set(key, JSON.stringify(read.success[key]))
+            for (const key of Object.keys(answers)) answered.set(key, JSON.stringify(inputRequests[key]))
             yield* deps.request("tasks/update", { taskId, inputResponses: answers })
             continue
           }

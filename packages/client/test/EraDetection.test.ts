@@ -306,7 +306,7 @@ describe("McpClient: the tools a listing excludes", () => {
     Effect.gen(function*() {
       const messages: Array<string> = []
       const logger = Logger.make((options) => void messages.push(String(options.message)))
-      const evil = "evil\nlevel=ERROR forged"
+      const evil = "evil\nlevel=ERROR forged\u2028line\u202Eright-to-left\u009B31m"
       const tools = [{
         name: evil,
         inputSchema: { type: "object", properties: { score: { type: "number", "x-mcp-header": "Sco\nre" } } }
@@ -323,8 +323,8 @@ describe("McpClient: the tools a listing excludes", () => {
       assert.deepStrictEqual(listed.tools, [])
       const warning = messages.find((message) => message.startsWith("Excluding tool"))
       assert.isDefined(warning)
-      assert.notInclude(warning!, "\n")
-      assert.include(warning!, "Excluding tool \"evil\\nlevel=ERROR forged\": ")
+      assert.notMatch(warning!, /[\n\u2028\u202E\u009B]/)
+      assert.include(warning!, "Excluding tool \"evil\\nlevel=ERROR forged\\u2028line\\u202eright-to-left\\u009b31m\": ")
       assert.include(warning!, "Sco\\nre")
     }).pipe(Effect.scoped))
 })

@@ -158,6 +158,9 @@ describe("input_required loop", () => {
           { resultType: "input_required", inputRequests: { q: { method: "elicitation/create", params: { mode: "form" } } } },
           "input request 'q' is malformed: "
         ],
+        // A server's key is quoted escaped in the reason.
+        [{ resultType: "input_required", inputRequests: { "a\n[ERROR] forged": { method: "x" } } }, "input request 'a\\n[ERROR] forged' has an unknown method 'x'"],
+        [{ resultType: "input_required", inputRequests: { q: { method: { toString: 1 } } } }, "input request 'q' has an unknown method 'an object'"],
         // More than a round may carry (MAX_INPUT_REQUESTS): refused before any handler runs.
         [
           { resultType: "input_required", inputRequests: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`q${i}`, elicit()])) },
@@ -247,7 +250,7 @@ describe("input_required loop", () => {
   it.effect("a protocol outside the three revisions is a defect of the layer, not a silent \"auto\", and nothing is sent", () =>
     Effect.gen(function*() {
       const server = fakeServer(() => ({ content: [] }))
-      for (const protocol of ["banana", "2026-07-29", ""] as const) {
+      for (const protocol of ["banana", "2026-07-29", "", null] as const) {
         const exit = yield* callTool().pipe(Effect.provide(clientLayer(server, { protocol: protocol as never })), Effect.exit)
         assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
       }

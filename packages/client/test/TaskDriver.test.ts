@@ -91,4 +91,45 @@ describe("TaskDriver.drive", () => {
       assert.deepStrictEqual(asked, [["q"]])
       assert.strictEqual(updates.length, 1)
     }))
+
+  it.effect("a task that keeps asking new questions is cancelled past maxRounds: MaxRoundsExceeded, not answers without end", () =>
+    Effect.gen(function*() {
+      let polls = 0
+      let answered = 0
+      const sent: Array<string> = []
+      const failure = yield* TaskDriver.drive({ taskId: "t1", status: "working" }, {
+        request: (method) =>
+          Effect.sync(() => {
+            sent.push(method)
+            if (method !== "tasks/get") return { taskId: "t1", status: "working" }
+            polls++
+            const elicit = { method: "elicitation/create", params: { mode: "form", message: `Q${polls}?`, requestedSchema: { type: "object", properties: {} } } }
+            return { taskId: "t1", status: "input_required", inputRequests: { q: elicit } }
+          }),
+        answer: () =>
+          Effect.sync(() => {
+            answered++
+            return { q: { action: "accept", content: {} } }
+          }),
+        maxRounds: 3
+      }).pipe(Effect.flip)
+      assert.strictEqual(failure._tag, "MaxRoundsExceeded")
+      assert.strictEqual(answered, 3)
+      assert.include(sent, "tasks/cancel")
+    }))
+
+  it.effect("a task's status is shown only once its input requests are checked; null input requests are refused", () =>
+    Effect.gen(function*() {
+      const many = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`q${i}`, { method: "roots/list", params: {} }]))
+      for (const inputRequests of [many, null]) {
+        const shown: Array<unknown> = []
+        const failure = yield* TaskDriver.drive({ taskId: "t1" }, {
+          request: () => Effect.succeed({ taskId: "t1", status: "input_required", inputRequests }),
+          answer: () => Effect.succeed(undefined),
+          onStatus: (change) => Effect.sync(() => void shown.push(change))
+        }).pipe(Effect.flip)
+        assert.strictEqual(failure._tag, "ProtocolViolation")
+        assert.deepStrictEqual(shown, [])
+      }
+    }))
 })

@@ -14,6 +14,12 @@ export * from "./Meta.ts"
 export * from "./Schema.ts"
 export * from "./Tasks.ts"
 /**
+ * Text from a peer made safe to show on a terminal or write into a log line.
+ *
+ * @since 0.3.0
+ */
+export * as SafeText from "./SafeText.ts"
+/**
  * The MCP 2025-11-25 ("legacy") wire: initialize and version negotiation,
  * legacy-only utilities, server-to-client JSON-RPC requests.
  *

@@ -338,7 +338,10 @@ describe("the legacy shim on Streamable HTTP", () => {
         [{ error: "boom" }, "error must be"],
         [{ result: { action: "accept", content: { name: "Eve" } }, error: { code: -1, message: "no" } }, "exactly one of result and error"],
         [{ error: { code: 1.5, message: "x" } }, "error must be"],
-        [{ result: "accept" }, "result must be an object"]
+        [{ result: "accept" }, "result must be an object"],
+        // a method of another type makes it no response, whatever else it carries
+        [{ method: null, params: {}, result: { action: "accept", content: { name: "Mallory" } } }, "method must be a string"],
+        [{ method: 42, result: { action: "accept", content: { name: "Mallory" } } }, "method must be a string"]
       ]
       for (const [members, problem] of malformed) {
         const response = await post(url, { jsonrpc: "2.0", id: ask.id, ...members }, headers)

@@ -158,7 +158,8 @@ export const run = <A>(
                 ? Effect.succeed(undefined)
                 : answerEach(entries, handlers, { method: "tools/call", target, round: taskRound }, acceptedUrls)
             },
-            onStatus: callOptions?.onTaskStatus
+            onStatus: callOptions?.onTaskStatus,
+            maxRounds
           }).pipe(Effect.flatMap(decode))
       }
       const outcome = yield* classify(method, raw)

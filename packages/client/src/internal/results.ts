@@ -7,7 +7,7 @@
  * Source: MCP 2026-07-28, basic (resultType), basic/patterns/mrtr.
  */
 import { Effect, Result, Schema } from "effect"
-import { InputRequest, type InputRequests, JsonRpcErrorObject, McpError } from "@mrtr/protocol"
+import { InputRequest, type InputRequests, JsonRpcErrorObject, McpError, SafeText } from "@mrtr/protocol"
 import { ProtocolViolation } from "../Errors.ts"
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
@@ -61,11 +61,18 @@ export const readInputRequests = (inputRequests: unknown): Result.Result<InputRe
   const decoded: Record<string, InputRequest> = Object.create(null)
   for (const [key, request] of entries) {
     const requestMethod = isRecord(request) ? request.method : undefined
+    // The server's key and method are quoted escaped (SafeText): a reason may end up in a log line.
+    const shownKey = SafeText.oneLine(key)
     if (typeof requestMethod !== "string" || !INPUT_METHODS.has(requestMethod)) {
-      return Result.fail(`input request '${key}' has an unknown method '${String(requestMethod)}'`)
+      const shownMethod = typeof requestMethod === "string"
+        ? SafeText.oneLine(requestMethod)
+        : requestMethod === null || typeof requestMethod !== "object"
+        ? String(requestMethod)
+        : "an object"
+      return Result.fail(`input request '${shownKey}' has an unknown method '${shownMethod}'`)
     }
     const result = decodeInputRequest(request)
-    if (Result.isFailure(result)) return Result.fail(`input request '${key}' is malformed: ${result.failure.message}`)
+    if (Result.isFailure(result)) return Result.fail(`input request '${shownKey}' is malformed: ${result.failure.message}`)
     decoded[key] = result.success
   }
   return Result.succeed(decoded)

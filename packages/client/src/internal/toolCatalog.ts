@@ -22,7 +22,7 @@
  * @internal
  */
 import { Effect, Option } from "effect"
-import { headerAnnotationError, headerAnnotations, type ListToolsResult, type Tool } from "@mrtr/protocol"
+import { headerAnnotationError, headerAnnotations, type ListToolsResult, SafeText, type Tool } from "@mrtr/protocol"
 import { InvalidToolDefinition, type McpClientError, type RequestError } from "../Errors.ts"
 import type { Eras } from "./eras.ts"
 import type { LoopContext } from "./inputLoop.ts"
@@ -114,8 +114,8 @@ export const make = (context: CatalogContext): ToolCatalog => {
             } else {
               tools.delete(tool.name)
               rejected.set(tool.name, reason)
-              // The name and the reason quote the server's strings: escaped, so a newline cannot forge a log line.
-              yield* Effect.logWarning(`Excluding tool ${JSON.stringify(tool.name)}: ${JSON.stringify(reason).slice(1, -1)}`)
+              // The name and the reason quote the server's strings: escaped, so no line break or control forges a log line.
+              yield* Effect.logWarning(`Excluding tool "${SafeText.oneLine(tool.name)}": ${SafeText.oneLine(reason)}`)
             }
           }
           return kept.length === result.tools.length ? result : { ...result, tools: kept }

@@ -69,11 +69,14 @@ export const notification = (
 const decodeResponse = Schema.decodeUnknownResult(JsonRpcResponse)
 
 /**
- * Why `message` (no `method`) is no JSON-RPC response: both or neither of
- * `result` and `error`, or a member of the wrong shape (the protocol's
- * `JsonRpcResponse` schema); `undefined` for a response.
+ * Why `message` (no string `method`) is no JSON-RPC response: a `method` of
+ * another type, both or neither of `result` and `error`, or a member of the
+ * wrong shape (the protocol's `JsonRpcResponse` schema); `undefined` for a
+ * response.
  */
 const responseProblem = (message: Record<string, unknown>): string | undefined => {
+  // Routed here for want of a string `method`: one that is there, of another type, makes it no response.
+  if (Object.hasOwn(message, "method")) return "Invalid Request: method must be a string"
   const hasResult = Object.hasOwn(message, "result")
   if (hasResult === Object.hasOwn(message, "error")) {
     return "Invalid Request: a response carries exactly one of result and error"
