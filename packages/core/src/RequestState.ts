@@ -353,6 +353,23 @@ export const rejectionsTotal = Metric.counter("mrtr_request_state_rejections_tot
   incremental: true
 })
 
+/**
+ * Counter of `requestState`s whose plaintext was read, by `source`: `kept`
+ * (this instance sealed it and kept it until its retry: no decryption, see
+ * `issuedCacheBytes`) or `decrypted` (any other state that decrypted). Their
+ * ratio is the share of retries that came back to the instance that sealed
+ * their state. Counted before the expiry and single-use checks (refusals by
+ * those count in {@link rejectionsTotal} too).
+ *
+ * @since 0.3.0
+ */
+export const unsealedTotal = Metric.counter("mrtr_request_state_unsealed_total", {
+  description: "requestState plaintexts read, by source (kept: sealed here and kept until the retry; decrypted)",
+  incremental: true
+})
+const countKept = Metric.update(Metric.withAttributes(unsealedTotal, { source: "kept" }), 1)
+const countDecrypted = Metric.update(Metric.withAttributes(unsealedTotal, { source: "decrypted" }), 1)
+
 const reject = (reason: RejectionReason): Effect.Effect<never, InvalidRequestState> =>
   Effect.andThen(
     Effect.andThen(
@@ -530,7 +547,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       const kept = issued.take(state, binding)
       if (kept !== undefined) {
         const sealed = parseText(kept)
-        return sealed === undefined ? reject("payload-invalid") : opened(sealed, binding.principal)
+        return sealed === undefined ? reject("payload-invalid") : Effect.andThen(countKept, opened(sealed, binding.principal))
       }
       const first = state.indexOf(".")
       const second = first === -1 ? -1 : state.indexOf(".", first + 1)
@@ -551,7 +568,7 @@ const makeCodec = Effect.fnUntraced(function*<E>(
           onFailure: () => reject("decryption-failed"),
           onSuccess: (plaintext) => {
             const sealed = parsePlaintext(plaintext)
-            return sealed === undefined ? reject("payload-invalid") : opened(sealed, binding.principal)
+            return sealed === undefined ? reject("payload-invalid") : Effect.andThen(countDecrypted, opened(sealed, binding.principal))
           }
         }
       )

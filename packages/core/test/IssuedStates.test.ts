@@ -5,12 +5,12 @@
  * decryption (binding, expiry, single use) still holds for it.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Logger, References, Schema } from "effect"
+import { Effect, Exit, Layer, Logger, Metric, References, Schema } from "effect"
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
 import { IssuedStates } from "../src/internal/issuedStates.ts"
 import * as JournalWire from "../src/internal/journalWire.ts"
-import { type Binding, KeyRing, RequestStateCodec, type RequestStateCodecOptions } from "../src/RequestState.ts"
+import { type Binding, KeyRing, RequestStateCodec, type RequestStateCodecOptions, unsealedTotal } from "../src/RequestState.ts"
 import { Elicitation, Engine, Mrtr } from "../src/index.ts"
 import { aliceBinding, codecLayer, fixedKeys } from "./fixtures.ts"
 
@@ -245,4 +245,18 @@ describe("IssuedStates", () => {
     expect(kept.take("x", mutable)).toBeUndefined()
     expect(kept.take("x", binding)).toBe("X")
   })
+
+  it.effect("mrtr_request_state_unsealed_total counts kept and decrypted states", () =>
+    Effect.gen(function*() {
+      const count = (source: string) =>
+        Effect.map(Metric.value(Metric.withAttributes(unsealedTotal, { source })), (state) => state.count)
+      const kept0 = yield* count("kept")
+      const decrypted0 = yield* count("decrypted")
+      const { codec } = yield* countingCodec()
+      const state = yield* codec.seal(encoded("Alice"), binding)
+      yield* codec.unseal(state, binding)
+      yield* codec.unseal(state, binding)
+      expect((yield* count("kept")) - kept0).toBe(1)
+      expect((yield* count("decrypted")) - decrypted0).toBe(1)
+    }))
 })

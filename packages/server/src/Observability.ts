@@ -13,6 +13,8 @@
  * - `mrtr_request_state_rejections_total{reason}` (`@mrtr/core`): rejected
  *   states by the real reason (`expired`, `replayed`, `decryption-failed`,
  *   ...); the client still sees one frozen `-32602 Invalid requestState`.
+ * - `mrtr_request_state_unsealed_total{source}` (`@mrtr/core`): states read,
+ *   `kept` (sealed here and kept until their retry) or `decrypted`.
  * - `mrtr_replay_guard_redemptions_total{outcome, store}`,
  *   `mrtr_replay_guard_full_total{scope}`, `mrtr_redis_errors_total{operation}`.
  * - `mrtr_replay_guard_entries{store}` (gauge): redeemed ids the guard holds.
