@@ -36,10 +36,15 @@
  * the round's other legs.
  * Interrupting the request (cancellation, the stream closing) interrupts the
  * handler and the pending legs.
+ *
+ * Gotcha (cost): a round of one leg runs it in the round's fiber, and a
+ * leg's `legTimeoutMs` is one timer failing its deferred (`awaitLeg`), not a
+ * forked race, under effect's default clock; under another (`TestClock`) it
+ * is `Effect.timeoutOrElse`.
  * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
  * basic/utilities/cancellation; the spec digest legacy-2025-11-25.md D4.
  */
-import { Deferred, Effect, Metric } from "effect"
+import { Clock, Deferred, Effect, Metric } from "effect"
 import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
 import { Engine, type Journal } from "@mrtr/core"
 import * as Observability from "../../Observability.ts"
@@ -71,6 +76,38 @@ export interface Context {
 }
 
 const failure = (code: number, message: string, data: Record<string, unknown>) => new McpError({ code, message, data })
+
+/** What a leg's deferred fails with when its time is up (see `awaitLeg`). */
+const TIMED_OUT: unique symbol = Symbol("mrtr/legacy/leg-timed-out")
+
+/** Effect's default clock, read once: under it a leg's bound is a plain timer (see `awaitLeg`). */
+let defaultClock: Clock.Clock | undefined
+const isDefaultClock = (clock: Clock.Clock): boolean =>
+  clock === (defaultClock ??= Effect.runSync(Effect.clockWith(Effect.succeed)))
+
+/**
+ * The answer to a leg (its deferred's outcome), or `onTimeout()` after `ms`
+ * milliseconds. Under effect's default
+ * clock the bound is one `setTimeout` that fails the leg's deferred (no fiber
+ * forked, no race: this runs for every leg of every 2025-11-25 round); under
+ * another clock (`TestClock`) it is `Effect.timeoutOrElse`, so tests that move
+ * the clock see it.
+ */
+export const awaitLeg = <E>(
+  deferred: Deferred.Deferred<unknown, LegRejected>,
+  ms: number,
+  onTimeout: () => Effect.Effect<never, E>
+): Effect.Effect<unknown, LegRejected | E> =>
+  Effect.clockWith((clock) => {
+    if (!isDefaultClock(clock)) return Effect.timeoutOrElse(Deferred.await(deferred), { duration: ms, orElse: onTimeout })
+    const timer = setTimeout(() => Deferred.doneUnsafe(deferred, Effect.fail(new LegRejected(TIMED_OUT))), ms)
+    return Deferred.await(deferred).pipe(
+      Effect.ensuring(Effect.sync(() => clearTimeout(timer))),
+      Effect.catch((error: LegRejected): Effect.Effect<never, LegRejected | E> =>
+        error.error === TIMED_OUT ? onTimeout() : Effect.fail(error)
+      )
+    )
+  })
 
 /** The methods of a round, for error messages. */
 const methodsOf = (requests: Readonly<Record<string, InputRequest>>) =>
@@ -120,19 +157,15 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
         context.emit({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } })
       return Metric.modify(inFlight, 1).pipe(
         Effect.andThen(context.emit(Legacy.fromInputRequest(request, id, elicitationId) as WireMessage)),
-        Effect.andThen(Deferred.await(deferred)),
-        Effect.timeoutOrElse({
-          duration: context.legTimeoutMs,
-          orElse: () =>
-            Effect.andThen(
-              cancel("timeout"),
-              Effect.fail(failure(
-                ErrorCode.InternalError,
-                `The client did not answer ${request.method} (input "${key}") within ${context.legTimeoutMs} ms`,
-                { reason: "input_timeout", key, method: request.method, timeoutMs: context.legTimeoutMs }
-              ))
-            )
-        }),
+        Effect.andThen(awaitLeg(deferred, context.legTimeoutMs, () =>
+          Effect.andThen(
+            cancel("timeout"),
+            Effect.fail(failure(
+              ErrorCode.InternalError,
+              `The client did not answer ${request.method} (input "${key}") within ${context.legTimeoutMs} ms`,
+              { reason: "input_timeout", key, method: request.method, timeoutMs: context.legTimeoutMs }
+            ))
+          ))),
         Effect.catch((error: McpError | LegRejected) =>
           Effect.fail(
             error instanceof LegRejected
@@ -188,11 +221,13 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
             { reason: "input_undeliverable", inputRequests: Object.keys(requests) }
           ))
         }
-        const legs = Effect.forEach(
-          Object.entries(requests),
-          ([key, request]) => Effect.map(leg(session, key, request), (answer) => [key, answer] as const),
-          { concurrency: "unbounded" }
-        )
+        const entries = Object.entries(requests)
+        const answerOf = ([key, request]: readonly [string, InputRequest]) =>
+          Effect.map(leg(session, key, request), (answer) => [key, answer] as const)
+        // The usual round asks one thing: its leg runs in this fiber (no fiber forked for it).
+        const legs = entries.length === 1
+          ? Effect.map(answerOf(entries[0]!), (answer) => [answer])
+          : Effect.forEach(entries, answerOf, { concurrency: "unbounded" })
         return completeUrlElicitations(new Set(Object.keys(requests))).pipe(
           // One watch of the session's record per round: when it wins, the legs are interrupted (and cancelled).
           Effect.andThen(context.sessionLost === undefined ? legs : Effect.raceFirst(legs, context.sessionLost)),
