@@ -25,7 +25,7 @@
  * server, multiple connections).
  */
 import { Effect, Fiber, Result, Schema } from "effect"
-import { JsonRpcResponse, McpError } from "@mrtr/protocol"
+import { JsonRpcErrorResponse, JsonRpcSuccess, McpError } from "@mrtr/protocol"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { errorReply, isRecord } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"
@@ -66,7 +66,9 @@ export const notification = (
     return Effect.succeed(accepted)
   })
 
-const decodeResponse = Schema.decodeUnknownResult(JsonRpcResponse)
+// The member of the protocol's `JsonRpcResponse` union the message claims to be (it has exactly one of the two keys).
+const decodeSuccess = Schema.decodeUnknownResult(JsonRpcSuccess)
+const decodeError = Schema.decodeUnknownResult(JsonRpcErrorResponse)
 
 /**
  * Why `message` (no string `method`) is no JSON-RPC response: a `method` of
@@ -81,7 +83,7 @@ const responseProblem = (message: Record<string, unknown>): string | undefined =
   if (hasResult === Object.hasOwn(message, "error")) {
     return "Invalid Request: a response carries exactly one of result and error"
   }
-  const decoded = decodeResponse(message)
+  const decoded = hasResult ? decodeSuccess(message) : decodeError(message)
   return Result.isSuccess(decoded)
     ? undefined
     : hasResult
