@@ -83,8 +83,8 @@ const responseProblem = (message: Record<string, unknown>): string | undefined =
   if (hasResult === Object.hasOwn(message, "error")) {
     return "Invalid Request: a response carries exactly one of result and error"
   }
-  const decoded = hasResult ? decodeSuccess(message) : decodeError(message)
-  return Result.isSuccess(decoded)
+  const wellFormed = hasResult ? Result.isSuccess(decodeSuccess(message)) : Result.isSuccess(decodeError(message))
+  return wellFormed
     ? undefined
     : hasResult
     ? "Invalid Request: a response's result must be an object"
