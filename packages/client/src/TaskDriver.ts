@@ -73,10 +73,11 @@ export const declaring = <C extends { readonly extensions?: Readonly<Record<stri
  * What {@link drive} needs from the client: `request` sends one task method
  * (the client adds `_meta`, the declaration and the headers); `answer`
  * answers a set of input requests with the input handlers, or `undefined`
- * when some cannot be answered here; `maxRounds`, how many sets of input
- * requests the task may ask answered (the call's `maxRounds`; absent: no
- * cap), past which the task is cancelled and the call fails with
- * `MaxRoundsExceeded`.
+ * when some cannot be answered here; `maxRounds`, the call's `maxRounds`
+ * counted as the MRTR loop counts its requests (the `tools/call` the first,
+ * each set of answers another: at most `maxRounds - 1` sets are answered),
+ * past which the task is cancelled and the call fails with
+ * `MaxRoundsExceeded`; absent, no cap; a value that is no number is a defect.
  *
  * @since 0.1.0
  */
@@ -121,6 +122,10 @@ export const drive = (
     return Effect.fail(
       new ProtocolViolation({ method: "tools/call", reason: "a CreateTaskResult needs a string taskId", result: created })
     )
+  }
+  const maxRounds = deps.maxRounds
+  if (maxRounds !== undefined && (typeof maxRounds !== "number" || Number.isNaN(maxRounds))) {
+    return Effect.die(new RangeError(`TaskDriver.drive: maxRounds must be a number, got ${String(maxRounds)}`))
   }
   const cancel = deps.request("tasks/cancel", { taskId }).pipe(Effect.timeout(Duration.seconds(5)), Effect.ignore)
   const violation = (reason: string, result: unknown) => new ProtocolViolation({ method: "tasks/get", reason, result })
@@ -184,9 +189,10 @@ export const drive = (
           }
           if (Object.keys(fresh).length > 0) {
             round++
-            if (deps.maxRounds !== undefined && round > deps.maxRounds) {
+            // Counted as the MRTR loop counts requests: the tools/call is the first, each set of answers another.
+            if (deps.maxRounds !== undefined && round >= deps.maxRounds) {
               yield* cancel
-              return yield* new MaxRoundsExceeded({ method: "tools/call", rounds: round - 1, lastResult: task })
+              return yield* new MaxRoundsExceeded({ method: "tools/call", rounds: round, lastResult: task })
             }
             const answers = yield* deps.answer(fresh as InputRequests, round)
             if (answers === undefined) {

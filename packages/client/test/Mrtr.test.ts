@@ -158,6 +158,17 @@ describe("input_required loop", () => {
           { resultType: "input_required", inputRequests: { q: { method: "elicitation/create", params: { mode: "form" } } } },
           "input request 'q' is malformed: "
         ],
+        // What the server wrote is quoted escaped in the reason: a resultType, a key, a key inside a schema path.
+        [{ resultType: "evil\u2028INFO forged\u202e" }, "unknown resultType 'evil\\u2028INFO forged\\u202e'"],
+        [
+          {
+            resultType: "input_required",
+            inputRequests: {
+              q: { method: "elicitation/create", params: { mode: "form", message: "m", requestedSchema: { type: "object", properties: { "x\u2028y\u009b": { type: 5 } } } } }
+            }
+          },
+          "x\\u2028y\\u009b"
+        ],
         // A server's key is quoted escaped in the reason.
         [{ resultType: "input_required", inputRequests: { "a\n[ERROR] forged": { method: "x" } } }, "input request 'a\\n[ERROR] forged' has an unknown method 'x'"],
         [{ resultType: "input_required", inputRequests: { q: { method: { toString: 1 } } } }, "input request 'q' has an unknown method 'an object'"],
@@ -173,6 +184,7 @@ describe("input_required loop", () => {
         assert.strictEqual(error._tag, "ProtocolViolation")
         if (error._tag === "ProtocolViolation") {
           assert.include(error.reason, reason)
+          assert.notMatch(error.reason, /[\u2028\u2029\u202e\u009b]/)
           assert.deepStrictEqual(error.result, result)
         }
         assert.strictEqual(server.received.length, 1)

@@ -6,7 +6,7 @@
  * before any is answered.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import { McpError } from "@mrtr/protocol"
 import * as TaskDriver from "../src/TaskDriver.ts"
 
@@ -114,8 +114,15 @@ describe("TaskDriver.drive", () => {
         maxRounds: 3
       }).pipe(Effect.flip)
       assert.strictEqual(failure._tag, "MaxRoundsExceeded")
-      assert.strictEqual(answered, 3)
+      // counted as the MRTR loop counts its requests: the tools/call, then two sets of answers
+      assert.strictEqual(answered, 2)
       assert.include(sent, "tasks/cancel")
+      const exit = yield* Effect.exit(TaskDriver.drive({ taskId: "t1" }, {
+        request: () => Effect.succeed({ taskId: "t1", status: "working" }),
+        answer: () => Effect.succeed(undefined),
+        maxRounds: Number.NaN
+      }))
+      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
     }))
 
   it.effect("a task's status is shown only once its input requests are checked; null input requests are refused", () =>

@@ -244,6 +244,13 @@ describe("IssuedStates", () => {
     mutable.target = "changed"
     expect(kept.take("x", mutable)).toBeUndefined()
     expect(kept.take("x", binding)).toBe("X")
+    // the same string kept twice (a SecureRandom that repeats): the new entry replaces the old, cost and all
+    const again = new IssuedStates<string>(1000)
+    again.remember("a", "first", binding, 600)
+    again.remember("a", "second", binding, 300)
+    expect([again.size, again.bytes]).toEqual([1, 300])
+    expect(again.take("a", binding)).toBe("second")
+    expect(again.bytes).toBe(0)
   })
 
   it.effect("mrtr_request_state_unsealed_total counts kept and decrypted states", () =>

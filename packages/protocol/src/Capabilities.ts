@@ -20,6 +20,7 @@
  */
 import type { ClientCapabilities } from "./internal/base.ts"
 import type { InputRequest } from "./Schema.ts"
+import * as SafeText from "./SafeText.ts"
 
 type JsonObject = { readonly [x: string]: unknown }
 
@@ -84,17 +85,18 @@ export const requiredCapabilities = (inputRequest: InputRequest): ClientCapabili
  * The capabilities of `required` as a person reads them, for error
  * messages: each top-level capability, with its sub-capabilities after a
  * dot, and an `elicitation` without any named `form` (the mode an empty
- * `elicitation` declares). E.g. `{ elicitation: {} }` → `"elicitation.form"`,
+ * `elicitation` declares); keys that are no plain identifiers are quoted as
+ * JSON with every control, bidirectional control and line separator escaped. E.g. `{ elicitation: {} }` → `"elicitation.form"`,
  * `{ elicitation: { url: {} }, sampling: { tools: {} } }` →
- * `"elicitation.url, sampling.tools"`, `{ roots: {} }` → `"roots"`. Keys
- * are quoted as JSON when they are not plain identifiers.
+ * `"elicitation.url, sampling.tools"`, `{ roots: {} }` → `"roots"`.
  *
  * MCP 2026-07-28, basic (capabilities); client/elicitation (modes).
  *
  * @since 0.3.0
  */
 export const describeCapabilities = (required: ClientCapabilities): string => {
-  const name = (key: string) => /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key)
+  // A key from a peer is quoted as JSON, with what a terminal or log reader would act on escaped (SafeText).
+  const name = (key: string) => /^[A-Za-z0-9_-]+$/.test(key) ? key : SafeText.json(JSON.stringify(key))
   const names: Array<string> = []
   for (const [key, value] of Object.entries(required as Record<string, unknown>)) {
     const subs = typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : []

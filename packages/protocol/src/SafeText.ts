@@ -11,7 +11,10 @@
  *   controls, DEL and C1 controls (U+0080–U+009F, e.g. U+009B, the one-byte
  *   CSI) as `\u009b`; so are the bidirectional controls (U+061C, U+200E,
  *   U+200F, U+202A–U+202E, U+2066–U+2069), the line and paragraph
- *   separators (U+2028, U+2029) and lone surrogates. A server string is then
+ *   separators (U+2028, U+2029), lone surrogates, and every other invisible
+ *   format character but the zero-width joiners U+200C and U+200D (Unicode's
+ *   `Cf`: U+200B, U+FEFF, U+00AD, the tag
+ *   characters U+E0000–U+E007F as `\u{e0041}`, ...). A server string is then
  *   one line whose every character is visible, and the program's own line
  *   structure is the only one on the screen.
  * - `json`: for the JSON on stdout. `JSON.stringify` already escapes C0
@@ -38,6 +41,17 @@ const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t"
 
 const hex = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
 
+// Invisible format characters (zero-width spaces and joiners, the BOM, the soft hyphen, tag characters, ...):
+// Unicode's `Cf`, applied after `UNSAFE` (whose surrogate checks need a regex without the `u` flag), except the
+// zero-width (non-)joiners U+200C and U+200D, which emoji sequences and several scripts need.
+const INVISIBLE = /(?![\u200C\u200D])\p{Cf}/gu
+
+/** `\uXXXX` for a BMP character, `\u{XXXXX}` beyond it. */
+const hexCodePoint = (char: string): string => {
+  const point = char.codePointAt(0)!
+  return point > 0xffff ? `\\u{${point.toString(16)}}` : `\\u${point.toString(16).padStart(4, "0")}`
+}
+
 /**
  * `text` on one line, every control, bidirectional control, separator and
  * lone surrogate escaped visibly (`\n`, `\t`, `\u009b`, `\u202e`, ...).
@@ -45,7 +59,8 @@ const hex = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padS
  *
  * @since 0.1.0
  */
-export const oneLine = (text: string): string => text.replace(UNSAFE, (char) => NAMED[char] ?? hex(char))
+export const oneLine = (text: string): string =>
+  text.replace(UNSAFE, (char) => NAMED[char] ?? hex(char)).replace(INVISIBLE, hexCodePoint)
 
 /**
  * Lines of the program's own making (joined with `\n`) whose parts may quote a

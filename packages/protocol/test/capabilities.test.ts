@@ -197,6 +197,9 @@ describe("describeCapabilities", () => {
     expect(P.describeCapabilities({ sampling: {} })).toBe("sampling")
     expect(P.describeCapabilities({ ["x\ny"]: { ["a b"]: {} } } as never)).toBe('"x\\ny"."a b"')
     expect(P.describeCapabilities({})).toBe("")
+    const shown = P.describeCapabilities({ extensions: { "x\u2028y\u202e\u0085\u009b": {} } } as never)
+    expect(shown).toBe('extensions."x\\u2028y\\u202e\\u0085\\u009b"')
+    expect(shown).not.toMatch(/[\u2028\u202e\u0085\u009b]/)
   })
 
   it("is what -32021 MissingRequiredClientCapability says", () => {

@@ -339,6 +339,7 @@ describe("the legacy shim on Streamable HTTP", () => {
         [{ result: { action: "accept", content: { name: "Eve" } }, error: { code: -1, message: "no" } }, "exactly one of result and error"],
         [{ error: { code: 1.5, message: "x" } }, "error must be"],
         [{ result: "accept" }, "result must be an object"],
+        [{ id: [ask.id], result: { action: "accept", content: { name: "Mallory" } } }, "id must be a string or an integer"],
         // a method of another type makes it no response, whatever else it carries
         [{ method: null, params: {}, result: { action: "accept", content: { name: "Mallory" } } }, "method must be a string"],
         [{ method: 42, result: { action: "accept", content: { name: "Mallory" } } }, "method must be a string"]

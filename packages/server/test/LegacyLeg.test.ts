@@ -53,4 +53,16 @@ describe("awaitLeg", () => {
       yield* TestClock.adjust("1 second")
       expect(yield* Fiber.await(fiber)).toEqual(Exit.fail("timed out"))
     }))
+
+  it.live("a bound longer than one timer takes (30 days, Infinity) does not fire at once", () =>
+    Effect.gen(function*() {
+      for (const ms of [30 * 24 * 3600 * 1000, Number.POSITIVE_INFINITY]) {
+        const deferred = Deferred.makeUnsafe<unknown, LegRejected>()
+        const fiber = yield* Effect.forkChild(awaitLeg(deferred, ms, timedOut))
+        yield* Effect.sleep("50 millis")
+        expect(fiber.pollUnsafe()).toBeUndefined()
+        yield* Deferred.succeed(deferred, "late answer")
+        expect(yield* Fiber.join(fiber)).toBe("late answer")
+      }
+    }))
 })

@@ -14,7 +14,7 @@
  * negotiation); schema `InitializeRequestParams`, `InitializeResult`.
  */
 import { Effect, Schema } from "effect"
-import { type ClientCapabilities, type DiscoverResult, type Implementation, Legacy } from "@mrtr/protocol"
+import { type ClientCapabilities, type DiscoverResult, type Implementation, Legacy, SafeText } from "@mrtr/protocol"
 import { ProtocolViolation } from "../Errors.ts"
 
 /** The revision the client offers in `initialize`. */
@@ -52,14 +52,14 @@ const decodeResult = Schema.decodeUnknownEffect(Legacy.InitializeResult)
 export const readInitializeResult = (raw: Record<string, unknown>): Effect.Effect<InitializeResult, ProtocolViolation> =>
   decodeResult(raw).pipe(
     Effect.mapError((issue) =>
-      new ProtocolViolation({ method: "initialize", reason: `the result does not decode: ${issue.message}`, result: raw })
+      new ProtocolViolation({ method: "initialize", reason: `the result does not decode: ${SafeText.lines(issue.message)}`, result: raw })
     ),
     Effect.filterOrFail(
       (result) => LEGACY_PROTOCOL_VERSIONS.includes(result.protocolVersion),
       (result) =>
         new ProtocolViolation({
           method: "initialize",
-          reason: `the server negotiated protocol version '${result.protocolVersion}', which the client does not speak over initialize (it speaks ${
+          reason: `the server negotiated protocol version '${SafeText.oneLine(result.protocolVersion)}', which the client does not speak over initialize (it speaks ${
             LEGACY_PROTOCOL_VERSIONS.join(", ")
           })`,
           result: raw

@@ -72,7 +72,9 @@ export const readInputRequests = (inputRequests: unknown): Result.Result<InputRe
       return Result.fail(`input request '${shownKey}' has an unknown method '${shownMethod}'`)
     }
     const result = decodeInputRequest(request)
-    if (Result.isFailure(result)) return Result.fail(`input request '${shownKey}' is malformed: ${result.failure.message}`)
+    if (Result.isFailure(result)) {
+      return Result.fail(`input request '${shownKey}' is malformed: ${SafeText.lines(result.failure.message)}`)
+    }
     decoded[key] = result.success
   }
   return Result.succeed(decoded)
@@ -91,7 +93,7 @@ export const classify = (method: string, raw: Record<string, unknown>): Effect.E
   const resultType = raw.resultType
   if (resultType === undefined || resultType === "complete") return complete
   if (typeof resultType !== "string") return violation("resultType is not a string")
-  if (resultType !== "input_required") return violation(`unknown resultType '${resultType}'`)
+  if (resultType !== "input_required") return violation(`unknown resultType '${SafeText.oneLine(resultType)}'`)
   const { inputRequests, requestState } = raw
   if (requestState !== undefined && typeof requestState !== "string") return violation("requestState is not a string")
   const read = inputRequests === undefined ? Result.succeed(noInputRequests) : readInputRequests(inputRequests)
@@ -109,7 +111,7 @@ export const decodeWith = <A>(method: string, schema: Schema.Codec<A, any>) => {
   return (raw: Record<string, unknown>): Effect.Effect<A, ProtocolViolation> =>
     decode(raw).pipe(
       Effect.mapError((issue) =>
-        new ProtocolViolation({ method, reason: `the result does not decode: ${issue.message}`, result: raw })
+        new ProtocolViolation({ method, reason: `the result does not decode: ${SafeText.lines(issue.message)}`, result: raw })
       )
     ) as Effect.Effect<A, ProtocolViolation>
 }

@@ -79,6 +79,12 @@ export class IssuedStates<S> {
   remember(state: string, sealed: S, binding: BindingFields, entryCost: number): void {
     if (entryCost > this.budget) return
     const entries = this.entries
+    // The same string kept again (a `SecureRandom` that repeats): the new entry replaces the old, cost and all.
+    const previous = entries.get(state)
+    if (previous !== undefined) {
+      entries.delete(state)
+      this.used -= previous.cost
+    }
     while (this.used + entryCost > this.budget) {
       const oldest = entries.keys().next()
       if (oldest.done === true) break

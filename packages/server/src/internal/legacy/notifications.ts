@@ -84,11 +84,13 @@ const responseProblem = (message: Record<string, unknown>): string | undefined =
     return "Invalid Request: a response carries exactly one of result and error"
   }
   const wellFormed = hasResult ? Result.isSuccess(decodeSuccess(message)) : Result.isSuccess(decodeError(message))
-  return wellFormed
-    ? undefined
-    : hasResult
-    ? "Invalid Request: a response's result must be an object"
-    : "Invalid Request: a response's error must be { code: integer, message: string, data? }"
+  if (wellFormed) return undefined
+  if (hasResult) {
+    return isRecord(message.result)
+      ? "Invalid Request: a response's id must be a string or an integer"
+      : "Invalid Request: a response's result must be an object"
+  }
+  return "Invalid Request: a response's error must be { code: integer, message: string, data? } (and its id, if any, a string or an integer)"
 }
 
 /** The 400 for a posted response of the wrong shape (see the module header). */

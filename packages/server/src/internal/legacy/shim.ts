@@ -80,6 +80,9 @@ const failure = (code: number, message: string, data: Record<string, unknown>) =
 /** What a leg's deferred fails with when its time is up (see `awaitLeg`). */
 const TIMED_OUT: unique symbol = Symbol("mrtr/legacy/leg-timed-out")
 
+/** The longest delay one `setTimeout` takes, in ms (a longer one fires at once). */
+const MAX_TIMER_MILLIS = 2 ** 31 - 1
+
 /** Effect's default clock, read once: under it a leg's bound is a plain timer (see `awaitLeg`). */
 let defaultClock: Clock.Clock | undefined
 const isDefaultClock = (clock: Clock.Clock): boolean =>
@@ -90,8 +93,8 @@ const isDefaultClock = (clock: Clock.Clock): boolean =>
  * milliseconds. Under effect's default
  * clock the bound is one `setTimeout` that fails the leg's deferred (no fiber
  * forked, no race: this runs for every leg of every 2025-11-25 round); under
- * another clock (`TestClock`) it is `Effect.timeoutOrElse`, so tests that move
- * the clock see it.
+ * another clock (`TestClock`), or for a bound longer than one timer takes,
+ * it is `Effect.timeoutOrElse`, so tests that move the clock see it.
  */
 export const awaitLeg = <E>(
   deferred: Deferred.Deferred<unknown, LegRejected>,
@@ -99,7 +102,11 @@ export const awaitLeg = <E>(
   onTimeout: () => Effect.Effect<never, E>
 ): Effect.Effect<unknown, LegRejected | E> =>
   Effect.clockWith((clock) => {
-    if (!isDefaultClock(clock)) return Effect.timeoutOrElse(Deferred.await(deferred), { duration: ms, orElse: onTimeout })
+    // Past what one `setTimeout` takes (about 24.8 days; `Infinity` included) it would fire at once: effect's sleep
+    // splits a long bound, and an infinite one never fires.
+    if (!isDefaultClock(clock) || !(ms <= MAX_TIMER_MILLIS)) {
+      return Effect.timeoutOrElse(Deferred.await(deferred), { duration: ms, orElse: onTimeout })
+    }
     const timer = setTimeout(() => Deferred.doneUnsafe(deferred, Effect.fail(new LegRejected(TIMED_OUT))), ms)
     return Deferred.await(deferred).pipe(
       Effect.ensuring(Effect.sync(() => clearTimeout(timer))),

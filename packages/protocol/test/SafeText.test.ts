@@ -1,7 +1,8 @@
 /**
  * `SafeText`: server text on one line with every control, bidirectional
- * control, separator and lone surrogate escaped visibly; JSON text with the
- * characters a terminal acts on as `\uXXXX` escapes, still the same value.
+ * control, separator, lone surrogate and invisible format character escaped
+ * visibly; JSON text with the characters a terminal acts on as `\uXXXX`
+ * escapes, still the same value.
  */
 import { assert, describe, it } from "vitest"
 import * as SafeText from "../src/SafeText.ts"
@@ -26,6 +27,14 @@ describe("SafeText", () => {
     assert.strictEqual(SafeText.oneLine("line\nFAKE"), "line\\nFAKE")
     assert.strictEqual(SafeText.oneLine("Zürich → Milan 😀 \u00e9"), "Zürich → Milan 😀 \u00e9")
     assert.strictEqual(SafeText.lines("mrtr: a\nb\u009b"), "mrtr: a\nb\\u009b")
+  })
+
+  it("oneLine escapes invisible format characters too, but keeps the joiners of emoji and scripts", () => {
+    assert.strictEqual(SafeText.oneLine("a\u200Bb\uFEFFc\u00ADd\u2060e"), "a\\u200bb\\ufeffc\\u00add\\u2060e")
+    assert.strictEqual(SafeText.oneLine("tag\u{E0041}\u{E007F}"), "tag\\u{e0041}\\u{e007f}")
+    assert.strictEqual(SafeText.oneLine("👨\u200D👩 می\u200Cخواهم"), "👨\u200D👩 می\u200Cخواهم")
+    // a lone surrogate next to a format character: each escaped once
+    assert.strictEqual(SafeText.oneLine("\uD800\u200B"), "\\ud800\\u200b")
   })
 
   it("json keeps the exact value and leaves no raw control for the terminal", () => {
