@@ -39,6 +39,12 @@
  * `decryption-failed` (tampered, other key, other binding), `payload-invalid`,
  * `expired`, `missing-jti`, `replayed`.
  *
+ * A codec keeps the states it sealed, with their plaintext, until their retry
+ * (`issuedCacheBytes`, `internal/issuedStates.ts`): a retry to the instance
+ * that sealed its state skips the decryption, and every check after it runs
+ * as for any other state (`mrtr_request_state_unsealed_total{source}` counts
+ * both kinds).
+ *
  * A single-use state that the {@link ReplayGuard} has no room to redeem is
  * not a rejection: it fails with the distinct {@link ReplayGuardFull} (and
  * counts in the `mrtr_replay_guard_full_total` metric).
