@@ -86,7 +86,8 @@ export const requiredCapabilities = (inputRequest: InputRequest): ClientCapabili
  * messages: each top-level capability, with its sub-capabilities after a
  * dot, and an `elicitation` without any named `form` (the mode an empty
  * `elicitation` declares); keys that are no plain identifiers are quoted as
- * JSON with every control, bidirectional control and line separator escaped. E.g. `{ elicitation: {} }` → `"elicitation.form"`,
+ * JSON with every control, bidirectional control and line separator escaped.
+ * E.g. `{ elicitation: {} }` → `"elicitation.form"`,
  * `{ elicitation: { url: {} }, sampling: { tools: {} } }` →
  * `"elicitation.url, sampling.tools"`, `{ roots: {} }` → `"roots"`.
  *

@@ -8,8 +8,8 @@
  * ignored, as are the notifications the server does not act on.
  *
  * A posted response must be one: `{ jsonrpc: "2.0", id, result: object }` or
- * `{ jsonrpc: "2.0", id, error: { code: integer, message: string, data? } }`,
- * never both; anything else is refused with 400 -32600 (the Streamable HTTP
+ * `{ jsonrpc: "2.0", id?, error: { code: integer, message: string, data? } }`,
+ * never both, and no `method`; anything else is refused with 400 -32600 (the Streamable HTTP
  * transport's "cannot accept the input"), without an id, and the leg it names
  * stays pending (a well-formed answer may still come; else `inputTimeout`).
  *
