@@ -45,8 +45,8 @@ const countingCodec = (options: Partial<RequestStateCodecOptions> = {}) =>
     return { codec, counter }
   })
 
-/** The `mrtr.requestState.reason` of every rejection `effect` logs, and its exit. */
-const reasonsOf = <A, E>(effect: Effect.Effect<A, E>) =>
+/** Asserts that `effect` (an unseal) fails with `InvalidRequestState` and logs exactly `reason` as the rejection's reason. */
+const expectRefused = <A, E>(effect: Effect.Effect<A, E>, reason: string) =>
   Effect.gen(function*() {
     const reasons: Array<unknown> = []
     const logger = Logger.make((options) => {
@@ -57,7 +57,8 @@ const reasonsOf = <A, E>(effect: Effect.Effect<A, E>) =>
       Effect.provide(Logger.layer([logger])),
       Effect.provideService(References.MinimumLogLevel, "Debug")
     )
-    return { exit, reasons }
+    expect(isInvalidRequestState(exit)).toBe(true)
+    expect(reasons).toEqual([reason])
   })
 
 const isInvalidRequestState = (exit: Exit.Exit<unknown, unknown>) =>
@@ -98,9 +99,7 @@ describe("IssuedStates", () => {
         { method: binding.method, target: binding.target, argumentsDigest: binding.argumentsDigest, audience: binding.audience }
       ]
       for (const other of others) {
-        const { exit, reasons } = yield* reasonsOf(codec.unseal(state, other))
-        expect(isInvalidRequestState(exit)).toBe(true)
-        expect(reasons).toEqual(["decryption-failed"])
+        yield* expectRefused(codec.unseal(state, other), "decryption-failed")
       }
       expect(counter.decryptions).toBe(others.length)
       expect(yield* codec.unseal(state, binding)).toEqual(encoded("Alice").value)
@@ -113,9 +112,7 @@ describe("IssuedStates", () => {
       const state = yield* codec.seal(encoded("Alice"), binding)
       const last = state.at(-2) === "A" ? "B" : "A"
       const tampered = state.slice(0, -2) + last + state.slice(-1)
-      const { exit, reasons } = yield* reasonsOf(codec.unseal(tampered, binding))
-      expect(isInvalidRequestState(exit)).toBe(true)
-      expect(reasons).toEqual(["decryption-failed"])
+      yield* expectRefused(codec.unseal(tampered, binding), "decryption-failed")
       expect(isInvalidRequestState(yield* Effect.exit(codec.unseal(`${state}x`, binding)))).toBe(true)
       expect(counter.decryptions).toBe(1)
       expect(yield* codec.unseal(state, binding)).toEqual(encoded("Alice").value)
@@ -130,9 +127,7 @@ describe("IssuedStates", () => {
       yield* TestClock.adjust("29 seconds")
       expect(yield* codec.unseal(early, binding)).toEqual(encoded("Alice").value)
       yield* TestClock.adjust("1 second")
-      const { exit, reasons } = yield* reasonsOf(codec.unseal(late, binding))
-      expect(isInvalidRequestState(exit)).toBe(true)
-      expect(reasons).toEqual(["expired"])
+      yield* expectRefused(codec.unseal(late, binding), "expired")
       expect(counter.decryptions).toBe(0)
     }))
 
@@ -142,9 +137,7 @@ describe("IssuedStates", () => {
       const state = yield* codec.seal(encoded("Alice"), binding)
       expect(yield* codec.unseal(state, binding)).toEqual(encoded("Alice").value)
       expect(counter.decryptions).toBe(0)
-      const { exit, reasons } = yield* reasonsOf(codec.unseal(state, binding))
-      expect(isInvalidRequestState(exit)).toBe(true)
-      expect(reasons).toEqual(["replayed"])
+      yield* expectRefused(codec.unseal(state, binding), "replayed")
       expect(counter.decryptions).toBe(1)
     }))
 

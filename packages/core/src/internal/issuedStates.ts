@@ -27,19 +27,12 @@
  * @internal
  */
 
-/** The fields of a binding an entry must match (see `RequestState.Binding`). */
-export interface BindingFields {
-  readonly method: string
-  readonly target: string
-  readonly argumentsDigest: string
-  readonly audience: string
-  readonly principal?: string | undefined
-}
+import type { Binding } from "../RequestState.ts"
 
 /** One kept state: what was kept of it (`sealed`), the binding it was sealed for, its estimated heap bytes. */
 export interface IssuedEntry<S> {
   readonly sealed: S
-  readonly binding: BindingFields
+  readonly binding: Binding
   readonly cost: number
 }
 
@@ -53,7 +46,7 @@ export interface IssuedEntry<S> {
  */
 export const cost = (state: string, plaintextLength: number): number => state.length + 2 * plaintextLength + 256
 
-const sameBinding = (a: BindingFields, b: BindingFields): boolean =>
+const sameBinding = (a: Binding, b: Binding): boolean =>
   a.method === b.method && a.target === b.target && a.argumentsDigest === b.argumentsDigest &&
   a.audience === b.audience && a.principal === b.principal
 
@@ -76,7 +69,7 @@ export class IssuedStates<S> {
   }
 
   /** Keeps `sealed` under `state`, pushing out the oldest entries past the budget; an entry over the whole budget is not kept. */
-  remember(state: string, sealed: S, binding: BindingFields, entryCost: number): void {
+  remember(state: string, sealed: S, binding: Binding, entryCost: number): void {
     if (entryCost > this.budget) return
     const entries = this.entries
     // The same string kept again (a `SecureRandom` that repeats): the new entry replaces the old, cost and all.
@@ -92,7 +85,7 @@ export class IssuedStates<S> {
       entries.delete(oldest.value)
     }
     // A copy: the entry must not follow later changes to the caller's object.
-    const fields: BindingFields = binding.principal === undefined
+    const fields: Binding = binding.principal === undefined
       ? { method: binding.method, target: binding.target, argumentsDigest: binding.argumentsDigest, audience: binding.audience }
       : {
         method: binding.method,
@@ -109,7 +102,7 @@ export class IssuedStates<S> {
    * The entry of `state` when this codec sealed it for exactly `binding`,
    * removed; `undefined` otherwise (an entry for another binding stays).
    */
-  take(state: string, binding: BindingFields): S | undefined {
+  take(state: string, binding: Binding): S | undefined {
     const entry = this.entries.get(state)
     if (entry === undefined || !sameBinding(entry.binding, binding)) return undefined
     this.entries.delete(state)
