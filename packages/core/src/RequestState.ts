@@ -263,8 +263,8 @@ export const defaultMaxSize = 65_536
 /**
  * Default heap budget of the states a codec keeps until their retry
  * (`issuedCacheBytes`): 512 KiB, an estimate of the heap held (the sealed
- * string, twice its plaintext, and 256 bytes per entry): about 600 suspended
- * one-question conversations, or about 120 of sixteen answers.
+ * string, twice its plaintext, and 256 bytes per entry): about 800 suspended
+ * one-question conversations, or about 150 of sixteen answers.
  *
  * @since 0.3.0
  */
@@ -362,10 +362,11 @@ export const rejectionsTotal = Metric.counter("mrtr_request_state_rejections_tot
 /**
  * Counter of `requestState`s whose plaintext was read, by `source`: `kept`
  * (this instance sealed it and kept it until its retry: no decryption, see
- * `issuedCacheBytes`) or `decrypted` (any other state that decrypted). Their
- * ratio is the share of retries that came back to the instance that sealed
- * their state. Counted before the expiry and single-use checks (refusals by
- * those count in {@link rejectionsTotal} too).
+ * `issuedCacheBytes`) or `decrypted` (any other state that decrypted: sealed
+ * elsewhere, pushed out of the budget, or retried a second time). `kept`
+ * over the sum is the share of retries the kept states served. Counted
+ * before the expiry and single-use checks (refusals by those count in
+ * {@link rejectionsTotal} too).
  *
  * @since 0.3.0
  */

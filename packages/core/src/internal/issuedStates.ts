@@ -3,7 +3,7 @@
  * until their retry: when the retry of a conversation comes back to the
  * instance that sealed its state (one instance, or a fleet with affinity),
  * `unseal` parses the kept plaintext instead of decoding base64url and
- * decrypting. On the two-round benchmark tool that is about a tenth of the
+ * decrypting. On the two-round benchmark tool that is 13-17% of the
  * server's CPU per conversation (`npm run bench`, README "Performance").
  *
  * Why it is sound: an entry is found only by the exact string this codec
