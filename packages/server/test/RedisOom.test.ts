@@ -10,7 +10,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as RedisService from "effect/persistence/Redis"
-import { InteractionStore, Journal } from "@mrtr/core"
+import { InteractionStore } from "@mrtr/core"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import type { TaskStore } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
@@ -53,7 +53,6 @@ const task = (taskId: string, extra = ""): TaskStore.TaskRecord => {
     owner: "instance-a",
     leaseExpiresAt: now + 15_000,
     call: { tool: "survey", arguments: { extra }, clientCapabilities: {} },
-    journal: Journal.empty,
     inputRequests: {},
     answers: {}
   }
