@@ -39,7 +39,7 @@ const redis = redisPerFile()
 const instance = () => {
   const config = ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: redis.url }))
   // One public origin for the fleet (the pages' URLs are part of the questions a journal pins).
-  const interactions = InteractionPage.layer({ publicBaseUrl: "https://vault.example.com" })
+  const interactions = InteractionPage.layer({ publicBaseUrl: "https://vault.example.com", singleUser: true })
   return Layer.build(Layer.fresh(
     HttpTransport.layer({ port: 0, mount: InteractionPage.routes }).pipe(
       Layer.provide(McpServer.tools(vault).pipe(
