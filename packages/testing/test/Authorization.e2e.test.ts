@@ -10,7 +10,7 @@
  * plays the slow person). Source: MCP 2026-07-28 basic/authorization.
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
+import { Deferred, type Duration, Effect, Fiber, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -201,7 +201,7 @@ describe("a slow sign-in is the user's time, not the server's", () => {
   afterAll(() => runtime?.dispose())
 
   /** A user agent whose person reads the consent page for `reading` (of the test clock), then signs in as alice. */
-  const slowBrowser = (reading: string, opened: Deferred.Deferred<void>) => {
+  const slowBrowser = (reading: Duration.Input, opened: Deferred.Deferred<void>) => {
     const browser = headlessBrowser("alice")
     return Layer.succeed(
       ClientAuth.UserAgent,
@@ -219,7 +219,7 @@ describe("a slow sign-in is the user's time, not the server's", () => {
     )
   }
 
-  const slowCall = (options: McpClient.Options, reading: string, elapse: string) =>
+  const slowCall = (options: McpClient.Options, reading: Duration.Input, elapse: Duration.Input) =>
     Effect.gen(function*() {
       const opened = yield* Deferred.make<void>()
       const call = yield* Effect.gen(function*() {
