@@ -313,12 +313,19 @@ export const serverOptions: McpServer.Options = {
 }
 
 /**
+ * The interaction page of the demo without authorization: the demo runs on this machine for the person at it, so
+ * it acknowledges a single user (`singleUser`), and anyone who opens a page's link may complete it. A server that
+ * other people reach turns authorization on and says who the page's user is (`principal`) instead.
+ */
+export const singleUserPage: InteractionPage.Options = { singleUser: true }
+
+/**
  * The demo server, as a Layer: everything in this process (`McpServer.layer`: a random per-process key ring,
  * in-memory stores), with the interaction page's services (`link_rail_account` needs the page served: mounted, as
  * `serve` does, or on a port of its own with `InteractionPage.serve`, as `stdio.ts` does; without either it answers an
  * internal error). The fleet's instances (`examples/fleet/instance.ts`) run the same `items` on Redis.
  */
-export const makeLayer = (pageOptions: InteractionPage.Options = {}) =>
+export const makeLayer = (pageOptions: InteractionPage.Options = singleUserPage) =>
   items.pipe(
     // The interaction page's services (in-memory store; the page's URL is the bound address).
     Layer.provideMerge(InteractionPage.layer(pageOptions)),

@@ -10,7 +10,8 @@
  *   as the interaction page's store, one connection for both; without
  *   `MRTR_REDIS_URL` (or with it empty) the instance keeps them in memory
  *   (`McpServer.layerLocal()`), as one instance alone would;
- * - the interaction pages on the balancer's origin (`MRTR_PUBLIC_BASE_URL`).
+ * - the interaction pages on the balancer's origin (`MRTR_PUBLIC_BASE_URL`),
+ *   for the demo's single user (no authorization).
  *
  * Run as `examples/fleet/instance.ts --port <port>`; prints `listening <url>`.
  */
@@ -18,7 +19,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Config, Console, Effect, Layer, Option, References } from "effect"
 import { HttpTransport, InteractionPage, McpServer } from "@mrtr/server"
 import * as Redis from "@mrtr/server/Redis"
-import { items, serverOptions } from "../demo/server.ts"
+import { items, serverOptions, singleUserPage } from "../demo/server.ts"
 
 const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0
 
@@ -30,6 +31,7 @@ const instance = Layer.unwrap(Effect.gen(function*() {
   const fleet = Option.isSome(yield* optional("MRTR_REDIS_URL")) ? Redis.layerFleetConfig() : undefined
   const base = yield* optional("MRTR_PUBLIC_BASE_URL")
   const page = InteractionPage.layer({
+    ...singleUserPage,
     ...(Option.isSome(base) ? { publicBaseUrl: base.value } : {}),
     ...(fleet === undefined ? {} : { store: fleet })
   })

@@ -194,7 +194,7 @@ const FLEET = "http://fleet.example"
 /** One instance of a fleet, configured from the environment only: one Redis Layer for the server and the page. */
 const instance = (env: Record<string, string>) => {
   const fleet = Redis.layerFleetConfig()
-  const interactions = InteractionPage.layer({ publicBaseUrl: FLEET, store: fleet })
+  const interactions = InteractionPage.layer({ publicBaseUrl: FLEET, singleUser: true, store: fleet })
   const server = McpServer.tools(connect).pipe(
     Layer.provide(interactions),
     Layer.provideMerge(McpServer.layerConfig({ name: "acme-server", version: "1.0.0", shared: fleet }))
@@ -331,7 +331,7 @@ describe("Redis InteractionStore in a fleet", () => {
       ])
 
       // A memory store given in code: the page lives on that instance only.
-      const memory = InteractionPage.layer({ store: InteractionStore.InteractionStore.layerMemory() })
+      const memory = InteractionPage.layer({ store: InteractionStore.InteractionStore.layerMemory(), singleUser: true })
       const local = yield* Effect.flatMap(
         Layer.build(Layer.fresh(
           HttpTransport.layer({ port: 0, gracefulShutdownTimeout: "1 second", mount: InteractionPage.routes }).pipe(
