@@ -58,7 +58,6 @@ import {
   callbackPort,
   clientId,
   clientSecret,
-  DEFAULT_TIMEOUT_SECONDS,
   http,
   protocol,
   quietFlag,
@@ -391,7 +390,7 @@ const allPages = <A>(
     let cursor: string | undefined
     for (let page = 0; page < 100; page++) {
       const result = yield* list(cursor)
-      out.push(...items(result))
+      for (const item of items(result)) out.push(item)
       if (result.nextCursor === undefined || result.nextCursor === cursor) break
       cursor = result.nextCursor
     }
