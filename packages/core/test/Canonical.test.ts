@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
 import { Digest } from "effect/crypto"
-import { Canonical, ElicitationSchema } from "../src/index.ts"
+import { ElicitationSchema } from "../src/index.ts"
+import { Canonical } from "../src/engine/index.ts"
 
 const digestLayer = Digest.layerWebCrypto
 

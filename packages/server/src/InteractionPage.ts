@@ -59,7 +59,8 @@ import {
   HttpServerResponse,
   UrlParams
 } from "effect/http"
-import { ElicitationSchema, InteractionLinks, InteractionStore } from "@mrtr/core"
+import { ElicitationSchema, InteractionStore } from "@mrtr/core"
+import { InteractionLinks } from "@mrtr/core/engine"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { HttpEndpoint } from "./HttpTransport.ts"

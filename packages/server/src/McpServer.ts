@@ -45,7 +45,8 @@ import {
   type ServerCapabilities,
   TASKS_EXTENSION
 } from "@mrtr/protocol"
-import { Engine, RequestState } from "@mrtr/core"
+import { RequestState } from "@mrtr/core"
+import { Engine } from "@mrtr/core/engine"
 import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"

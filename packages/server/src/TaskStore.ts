@@ -34,7 +34,7 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import type { ClientCapabilities, InputRequest, TaskStatus } from "@mrtr/protocol"
-import type { Journal } from "@mrtr/core"
+import type { Journal } from "@mrtr/core/engine"
 
 /**
  * What a task runs: the `tools/call` it came from.

@@ -13,7 +13,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Metric, Schema } from "effect"
-import { Elicitation, Journal, Mrtr } from "@mrtr/core"
+import { Elicitation, Mrtr } from "@mrtr/core"
+import { Journal } from "@mrtr/core/engine"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import { request } from "./fixtures.ts"
 import { LEGACY_SCHEMA_ID, validateTaskWire, validateWire } from "@mrtr/test-support/wire"

@@ -8,7 +8,7 @@
  * Source: ext-tasks `specification/draft/tasks.md` §Tasks, §Task Status.
  */
 import { type InputRequest, isTerminalStatus, McpError } from "@mrtr/protocol"
-import type { Journal } from "@mrtr/core"
+import type { Journal } from "@mrtr/core/engine"
 import type { TaskRecord } from "../TaskStore.ts"
 
 /** A fresh object without a prototype: keys from the wire are plain keys in it. */

@@ -29,7 +29,7 @@
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Option, Schedule, type Scope } from "effect"
 import * as SecureRandom from "effect/crypto/SecureRandom"
 import { ErrorCode, type InputResponses, isTerminalStatus, McpError, type RequestId } from "@mrtr/protocol"
-import { Engine, type Journal } from "@mrtr/core"
+import { Engine, type Journal } from "@mrtr/core/engine"
 import { McpRequest } from "../RequestContext.ts"
 import { tasksTotal } from "../Observability.ts"
 import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../TaskStore.ts"
