@@ -30,9 +30,10 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Config, Console, Effect, Layer, Option, References, Schema } from "effect"
+import type { HttpRouter } from "effect/http"
 import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
 import {
-  type Authorization,
+  Authorization,
   HttpTransport,
   InteractionPage,
   McpServer,
@@ -41,6 +42,7 @@ import {
   Resource,
   Tool
 } from "@mrtr/server"
+import * as WebSignIn from "./signIn.ts"
 
 // -- A small rail network: the "real work" of the demo --------------------------
 
@@ -298,11 +300,18 @@ export const weather = Resource.template({
 })
 
 /**
+ * The interaction page of the demo without authorization: the demo runs on this machine for the person at it, so
+ * it acknowledges a single user (`singleUser`), and anyone who opens a page's link may complete it. A server that
+ * other people reach turns authorization on and says who the page's user is (`principal`) instead.
+ */
+export const singleUserPage: InteractionPage.Options = { singleUser: true }
+
+/**
  * The demo server, as a Layer (zero configuration: a random per-process key ring), with the interaction page's
  * services (`link_rail_account` needs the page served: mounted, as `serve` does, or on a port of its own with
  * `InteractionPage.serve`, as `stdio.ts` does; without either it answers an internal error).
  */
-export const makeLayer = (pageOptions: InteractionPage.Options = {}) =>
+export const makeLayer = (pageOptions: InteractionPage.Options = singleUserPage) =>
   Layer.mergeAll(
     McpServer.tools(planTrip, linkRailAccount, bookTickets, checkTimetables),
     McpServer.prompts(packingList),
@@ -324,24 +333,49 @@ export const layer = makeLayer()
 /**
  * Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port), with CORS on for web apps served
  * from localhost (the default `allowedOrigins`), so a page in a browser can call it directly, and the interaction
- * page of secure elicitations under `/mrtr/interactions/`.
+ * page of secure elicitations under `/mrtr/interactions/`; `mount`: more routes beside them (the web sign-in of
+ * `--auth`, `./signIn.ts`).
  */
 export const serve = (
   port = 0,
   authorization?: Layer.Layer<Authorization.ResourceServer>,
-  pageOptions?: InteractionPage.Options
+  pageOptions?: InteractionPage.Options,
+  mount?: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpTransport.HttpEndpoint>
 ) =>
-  HttpTransport.layer({ port, cors: true, mount: InteractionPage.routes }).pipe(
+  HttpTransport.layer({
+    port,
+    cors: true,
+    mount: mount === undefined ? InteractionPage.routes : Layer.merge(InteractionPage.routes, mount)
+  }).pipe(
     Layer.provide(pageOptions === undefined ? layer : makeLayer(pageOptions)),
     authorization === undefined ? (self) => self : Layer.provide(authorization)
   )
+
+/**
+ * {@link serve} behind `Authorization.layer` (JWT access tokens of the authorization server `issuer`, scope
+ * `trips`), with the trip planner's web sign-in at the same authorization server (./signIn.ts): the interaction
+ * page's user is the one whose session cookie the browser sends.
+ */
+export const serveAuthorized = (issuer: string, jwksUri: string, port = 0) => {
+  const web = WebSignIn.make(issuer)
+  return serve(
+    port,
+    Authorization.layer({
+      verifier: Authorization.jwt({ issuer, jwksUri }),
+      requiredScopes: ["trips"],
+      scopesSupported: ["trips"]
+    }),
+    { principal: web.principal },
+    web.routes
+  )
+}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0
   // Behind a load balancer every instance sends interaction pages on the balancer's origin (examples/fleet).
   const served = Layer.unwrap(Effect.map(
     Config.option(Config.String("MRTR_PUBLIC_BASE_URL")),
-    (base) => serve(port, undefined, Option.isSome(base) ? { publicBaseUrl: base.value } : undefined)
+    (base) => serve(port, undefined, Option.isSome(base) ? { ...singleUserPage, publicBaseUrl: base.value } : undefined)
   ))
   Effect.gen(function*() {
     yield* Console.log(`listening ${yield* HttpTransport.url}`)

@@ -58,7 +58,9 @@ import * as ModernReply from "./internal/reply.ts"
 import * as Registry from "./internal/registry.ts"
 import * as Results from "./internal/results.ts"
 import { makeTasks, type TaskOptions } from "./internal/tasks.ts"
+import * as Owners from "./internal/owners.ts"
 import { McpHandler } from "./McpHandler.ts"
+import * as Mount from "./Mount.ts"
 import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
@@ -295,7 +297,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       case "prompts/list":
       case "resources/list":
       case "resources/templates/list":
-        return registry.listMethod(parsed.method, params)
+        return registry.listMethod(parsed.method, params, principal)
       case "tools/call":
       case "prompts/get":
       case "resources/read":
@@ -528,15 +530,60 @@ const provideRegistered = (registered: Context.Context<any>) => {
 }
 
 const register = <A, R>(
+  kind: Owners.Kind,
+  nameOf: (item: A) => string,
   items: ReadonlyArray<A>,
   add: (server: McpServer["Service"], item: A) => Effect.Effect<void>,
   withContext: (item: A, provide: <A2, E2, R2>(effect: Effect.Effect<A2, E2, R2>) => Effect.Effect<A2, E2, never>) => A
-): Layer.Layer<never, never, McpServer | R> =>
+): Layer.Layer<never, Mount.NameCollision, McpServer | R> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const server = yield* McpServer
     const provide = provideRegistered(yield* Effect.context<R>())
-    for (const item of items) yield* add(server, withContext(item, provide))
+    for (const item of items) {
+      const name = nameOf(item)
+      const other = Owners.claim(server, kind, name, Owners.SERVER)
+      if (other !== undefined) {
+        return yield* new Mount.NameCollision({ kind, name, sources: [other.label, Owners.SERVER.label] })
+      }
+      yield* add(server, withContext(item, provide))
+    }
   }))
+
+/**
+ * Mounts another server's registration Layers (tools, prompts, resources,
+ * templates: what would be merged into `McpServer.layer`) under
+ * `namespace`: tool and prompt names become `<namespace>_<name>` (see
+ * `Mount.Options.separator`), resource URIs `scheme://<namespace>/rest`.
+ * `include` / `exclude` and `visible` (per principal) apply to the lists and
+ * the calls alike; the mounted handlers run, and ask, as they always do; a
+ * tool the mounted Layer adds or removes later (through `McpServer`) is
+ * announced to the parent's `list_changed` listeners. A name held by another
+ * source fails the Layer with `Mount.NameCollision` naming both.
+ *
+ * @example
+ * ```ts
+ * const app = Layer.mergeAll(
+ *   McpServer.tools(search),
+ *   McpServer.mount("weather", McpServer.tools(forecast, alerts), { exclude: ["alerts"] })
+ * ).pipe(Layer.provideMerge(McpServer.layer({ name: "app", version: "1.0.0" })))
+ * ```
+ *
+ * @since 0.3.0
+ * @category composition
+ */
+export const mount = <ROut, E, RIn>(
+  namespace: string,
+  layer: Layer.Layer<ROut, E, RIn>,
+  options: Mount.Options = {}
+): Layer.Layer<ROut, E | Mount.NameCollision, Exclude<RIn, McpServer> | McpServer> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const server = yield* McpServer
+    const collisions: Array<Mount.NameCollision> = []
+    const view = McpServer.of(Mount.view(server, namespace, options, collisions))
+    const context = yield* Layer.build(Layer.provide(layer, Layer.succeed(McpServer, view)))
+    if (collisions.length > 0) return yield* collisions[0]!
+    return context
+  })) as Layer.Layer<ROut, E | Mount.NameCollision, Exclude<RIn, McpServer> | McpServer>
 
 /**
  * Registers tools with the server. The Layer requires what the tools'
@@ -551,8 +598,8 @@ const register = <A, R>(
  */
 export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
   ...items: T
-): Layer.Layer<never, never, McpServer | (T[number] extends Tool<any, infer R> ? R : never)> =>
-  register(items, (s, t) => s.addTool(t as AnyTool), (tool, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (T[number] extends Tool<any, infer R> ? R : never)> =>
+  register("tool", (t) => t.name, items, (s, t) => s.addTool(t as AnyTool), (tool, provide) => ({
     ...tool,
     call: (args: unknown) => provide(tool.call(args))
   })) as any
@@ -564,8 +611,8 @@ export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
  */
 export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
   ...items: P
-): Layer.Layer<never, never, McpServer | (P[number] extends Prompt<any, infer R> ? R : never)> =>
-  register(items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (P[number] extends Prompt<any, infer R> ? R : never)> =>
+  register("prompt", (p) => p.name, items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, provide) => ({
     ...prompt,
     get: (args: unknown) => provide(prompt.get(args))
   })) as any
@@ -577,8 +624,8 @@ export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
  */
 export const resources = <const T extends ReadonlyArray<Resource<any, any>>>(
   ...items: T
-): Layer.Layer<never, never, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
-  register(items, (s, r) => s.addResource(r as AnyResource), (resource, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
+  register("resource", (r) => r.key, items, (s, r) => s.addResource(r as AnyResource), (resource, provide) => ({
     ...resource,
     read: (uri: string, variables: Readonly<Record<string, string>>) =>
       provide(resource.read(uri, variables))

@@ -12,7 +12,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Metric } from "effect"
 import * as RedisService from "effect/persistence/Redis"
 import { RequestState } from "@mrtr/core"
-import { Journal } from "@mrtr/core/engine"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import { TaskStore } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
@@ -37,7 +36,7 @@ const record = (overrides: Partial<TaskStore.TaskRecord> = {}): TaskStore.TaskRe
       clientCapabilities: { elicitation: {} },
       principal: "ada"
     },
-    journal: { ...Journal.empty, round: 2, steps: { ticket: 42 }, answers: { name: { d: "x".repeat(22), r: { action: "accept" } } } },
+    journal: "v2.key.c2VhbGVk",
     inputRequests: {},
     answers: {},
     ...overrides

@@ -29,7 +29,8 @@
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Option, Schedule, type Scope } from "effect"
 import * as SecureRandom from "effect/crypto/SecureRandom"
 import { ErrorCode, type InputResponses, isTerminalStatus, McpError, type RequestId } from "@mrtr/protocol"
-import { Engine, type Journal } from "@mrtr/core/engine"
+import type { RequestState } from "@mrtr/core"
+import { Engine, Journal } from "@mrtr/core/engine"
 import { McpRequest } from "../RequestContext.ts"
 import { tasksTotal } from "../Observability.ts"
 import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../TaskStore.ts"
@@ -134,6 +135,26 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
     )
   }
 
+  /**
+   * A task's journal is sealed with the server's key ring (AEAD), bound to
+   * the task, in its record: the values it holds (a secure elicitation's
+   * answer, steps' results) never sit in a store in clear.
+   */
+  const journalBinding = (taskId: string, call: TaskCall): RequestState.Binding =>
+    call.principal === undefined
+      ? { method: "tasks/journal", target: taskId, argumentsDigest: "", audience }
+      : { method: "tasks/journal", target: taskId, argumentsDigest: "", audience, principal: call.principal }
+
+  const sealJournal = (taskId: string, call: TaskCall, journal: Journal.Journal): Effect.Effect<string | undefined> =>
+    journal === Journal.empty ? Effect.succeed(undefined) : engine.codec.sealStored(journal, journalBinding(taskId, call))
+
+  // Our own output once the AEAD verified it: trusted as a journal.
+  const openJournal = (record: TaskRecord) =>
+    record.journal === undefined
+      ? Effect.succeed(Journal.empty)
+      : Effect.map(engine.codec.unsealStored(record.journal, journalBinding(record.taskId, record.call)), (payload) =>
+        payload as Journal.Journal)
+
   /** The request context a task's handler sees: the creating call's capabilities and principal, no streaming. */
   const requestContext = (taskId: string, call: TaskCall) =>
     McpRequest.of({
@@ -154,6 +175,23 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         Effect.asVoid
       )
     }
+    return Effect.matchEffect(openJournal(record), {
+      // Sealed with a key no longer in the ring (or not by this server): the task cannot go on.
+      onFailure: () =>
+        failedWith(taskId, Cause.die(new Error("The task's journal cannot be unsealed with the key ring"))).pipe(
+          Effect.catchTag("TaskStoreUnavailable", logUnavailable(taskId, "the failure was not recorded")),
+          Effect.asVoid
+        ),
+      onSuccess: (journal) => roundOf(record, handler, journal)
+    })
+  }
+
+  const roundOf = (
+    record: TaskRecord,
+    handler: Effect.Effect<Record<string, unknown>, unknown, any>,
+    journal: Journal.Journal
+  ): Effect.Effect<void> => {
+    const { call, taskId } = record
     const outcome = Engine.runWith(engine, handler, {
       method: "tools/call",
       target: call.tool,
@@ -161,7 +199,7 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
       audience,
       principal: call.principal,
       clientCapabilities: call.clientCapabilities,
-      journal: record.journal,
+      journal,
       inputResponses: record.answers as InputResponses,
       // the store keeps the journal: nothing to seal
       seal: false
@@ -182,7 +220,8 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
             )
           case "InputRequired": {
             const inputRequests = value.result.inputRequests ?? {}
-            return ended(taskId, (current, now) => waiting(current, inputRequests, value.journal, now))
+            return Effect.flatMap(sealJournal(taskId, call, value.journal), (sealed) =>
+              ended(taskId, (current, now) => waiting(current, inputRequests, sealed, now)))
           }
           case "Detached":
             // Not run with `detach`: `Task.detach` does nothing inside a task.
@@ -265,10 +304,11 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
    * `requestState`). The record is in the store before this returns; a full
    * store is -32603.
    */
-  const create = (call: TaskCall, journal: Journal.Journal) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+  const create = (call: TaskCall, journal: Journal.Journal) => {
+    const taskId = SecureRandom.uuidV4Unsafe()
+    return Effect.flatMap(Effect.zip(sealJournal(taskId, call, journal), Clock.currentTimeMillis), ([sealed, now]) => {
       const record: TaskRecord = {
-        taskId: SecureRandom.uuidV4Unsafe(),
+        taskId,
         status: "working",
         createdAt: now,
         lastUpdatedAt: now,
@@ -277,7 +317,7 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         owner: instanceId,
         leaseExpiresAt: now + leaseMs,
         call,
-        journal,
+        journal: sealed,
         inputRequests: dictionary(),
         answers: dictionary()
       }
@@ -291,6 +331,7 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         Effect.as({ resultType: "task", ...taskFields(record), _meta: host.serverMeta })
       )
     })
+  }
 
   /** Claims a task nobody runs (all its answers in, or its instance gone) and runs its next round here. */
   const resume = (taskId: string, claimable: (record: TaskRecord, now: number) => boolean) =>

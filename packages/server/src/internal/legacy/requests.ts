@@ -246,7 +246,7 @@ export const request: Handler = (ctx, incoming, session, id, method, params) => 
     case "prompts/list":
     case "resources/list":
     case "resources/templates/list":
-      return Effect.map(respond(id, method, ctx.core.registry.listMethod(method, params)), (message) => reply(message))
+      return Effect.map(respond(id, method, ctx.core.registry.listMethod(method, params, incoming.principal)), (message) => reply(message))
     case "completion/complete":
       return Effect.map(respond(id, method, ctx.core.registry.complete(params)), (message) => reply(message))
     case "tools/call":
