@@ -51,7 +51,7 @@
  *
  * Keys come from `MRTR_REQUEST_STATE_KEYS` ({@link KeyRing.fromConfig}); the
  * random per-process key of {@link KeyRing.generate} is only the documented
- * single-instance default (DESIGN.md, "Sealed requestState"). The expiry is
+ * single-instance default (`docs/architecture.md`, sealing). The expiry is
  * `MRTR_REQUEST_STATE_TTL` whenever the codec's options give no `ttl`,
  * however the codec is built.
  *
