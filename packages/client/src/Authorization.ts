@@ -32,7 +32,7 @@
  * (in memory by default) as `Redacted` values, and are never logged nor sent
  * anywhere but the MCP server they were issued for.
  *
- * Source: MCP 2026-07-28 basic/authorization (all of it); spec digest A, B.
+ * Source: MCP 2026-07-28 basic/authorization (all of it).
  *
  * @since 0.1.0
  */

@@ -17,7 +17,7 @@
  * - no error message carries the token or key material.
  *
  * Source: MCP 2026-07-28 basic/authorization (Token Handling),
- * security-considerations; RFC 9068, RFC 7662; spec digest C3.
+ * security-considerations; RFC 9068, RFC 7662.
  */
 import { Clock, Effect } from "effect"
 import * as Jose from "jose"

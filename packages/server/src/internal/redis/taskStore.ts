@@ -28,7 +28,7 @@
  *   (expiry is computed from `createdAt`, as for the replay guard's `PXAT`).
  *
  * Source: ext-tasks `specification/draft/tasks.md` §Task Creation
- * Consistency; DESIGN.md, "Services a deployment swaps".
+ * Consistency; `docs/architecture.md`, "Services a deployment swaps".
  */
 import { Clock, Duration, Effect } from "effect"
 import * as Redis from "effect/persistence/Redis"
