@@ -468,8 +468,15 @@ export const end = <B>(value: B): Fulfilment<B> => ({ _tag: "End", value })
  * @category models
  */
 export interface Driver<A, B, E, R> {
+  /** A round suspended: its answers ({@link answered}), or the end of the call ({@link end}). */
   readonly fulfil: (suspended: Suspended) => Effect.Effect<Fulfilment<B>, E, R>
+  /** The handler returned `value` after `round` input_required rounds (0: at once). */
   readonly complete: (value: A, round: number) => Effect.Effect<B, E, R>
+  /**
+   * The handler reached `Task.detach` (a request run with `detach: true`);
+   * `journal` holds its answers and steps so far. Default: none (such a
+   * round is a defect).
+   */
   readonly detach?: ((journal: Journal.Journal, round: number) => Effect.Effect<B, E, R>) | undefined
 }
 
