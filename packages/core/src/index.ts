@@ -9,6 +9,8 @@
 
 /** @since 0.1.0 */
 export * as Canonical from "./Canonical.ts"
+/** @since 0.2.0 */
+export * as ClientAddress from "./ClientAddress.ts"
 /** @since 0.1.0 */
 export * as Conversation from "./Conversation.ts"
 /** @since 0.1.0 */
