@@ -20,9 +20,9 @@
  * {@link layerMemory} (the default) keeps records in process memory, bounded
  * by count (`maxTasks`) and time (each record goes at `createdAt + ttlMs`,
  * found lazily on access and by a periodic sweep). A deployment swaps in a
- * shared store (`@mrtr/server/Redis`'s `layerTaskStore`, which
- * `McpServer.layer` uses when `MRTR_REDIS_URL` is set) by providing another
- * Layer; `modify` must then be atomic (a transaction or a compare-and-set
+ * shared store (`@mrtr/server/Redis`'s `layerTaskStore`, part of
+ * `Redis.layerFleet`) through `McpServer.layer`'s `shared` option;
+ * `modify` must then be atomic (a transaction or a compare-and-set
  * loop), and a store that cannot be reached fails with
  * {@link TaskStoreUnavailable} (JSON-RPC -32603, retry later).
  *

@@ -12,7 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling, Task } from "@mrtr/core"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
-import { HttpTransport, McpServer, TaskStore, Tool } from "../src/index.ts"
+import { HttpTransport, McpServer, NotificationBus, SessionDirectory, TaskStore, Tool } from "../src/index.ts"
 import { keys, request } from "./fixtures.ts"
 
 const TASKS = "io.modelcontextprotocol/tasks"
@@ -87,7 +87,13 @@ const serverLayer = (store: TaskStore.TaskStore["Service"], options: Partial<Mcp
       requestState: RequestState.RequestStateCodec.layer({
         keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes })))
       }).pipe(Layer.orDie),
-      taskStore: Layer.succeed(TaskStore.TaskStore, store)
+      // The instances share the task store only: the rest of their shared services are their own.
+      shared: Layer.mergeAll(
+        Layer.succeed(TaskStore.TaskStore, store),
+        RequestState.ReplayGuard.layerMemory,
+        NotificationBus.NotificationBus.local,
+        SessionDirectory.SessionDirectory.local
+      )
     })),
     Layer.orDie
   )
