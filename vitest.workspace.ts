@@ -10,5 +10,6 @@ export default [
   "packages/testing",
   "packages/cli",
   "examples/readme",
+  "examples/demo",
   "examples/fleet"
 ]
