@@ -8,9 +8,11 @@
  *
  * Gotchas: JSON-RPC errors of requests travel with HTTP 200; a failure that
  * is no known error is logged and answered -32603 (Internal error); an ask
- * the session's capabilities cannot answer is -32600 with
- * `data.requiredCapabilities` (`client_capability_missing`; outside any
- * session `input_undeliverable`); a missing resource is -32002 with
+ * the session's capabilities cannot answer is, for a tool, a tool execution
+ * error (`isError: true`, its text naming the capability: the model reads
+ * it), for a prompt or resource -32600 with `data.requiredCapabilities`
+ * (`client_capability_missing`); outside any session every such ask is
+ * -32600 `input_undeliverable`; a missing resource is -32002 with
  * `data.uri`. Outside any session `logging/setLevel` and the subscriptions
  * are answered and kept nowhere. A session subscribes to at most
  * `MAX_SUBSCRIPTIONS` URIs of `MAX_SUBSCRIPTION_URI` characters each,
@@ -105,6 +107,22 @@ const legacyError = (error: unknown, inSession: boolean): McpError | undefined =
   return toMcpError(error) ?? userSaidNo(error)
 }
 
+/**
+ * A tool whose ask needs a capability the session did not declare: a tool execution error (`isError`) the model
+ * reads and can tell the user about ("this client cannot show forms"), as the official SDK's server answers, rather
+ * than a JSON-RPC error most hosts show as a bare failure. 2025-11-25 has no code of its own for it (2026-07-28's
+ * -32021 is a protocol error the client acts on, so that era keeps it).
+ */
+const missingCapabilityResult = (error: MissingClientCapability) => ({
+  content: [{
+    type: "text" as const,
+    text: `This tool needs a client capability this client did not declare (${
+      describeCapabilities(error.requiredCapabilities)
+    }), so it cannot ask the user what it needs: use a client that supports it`
+  }],
+  isError: true
+})
+
 const respond = (
   id: RequestId,
   method: string,
@@ -115,6 +133,12 @@ const respond = (
     Effect.map((value): WireMessage => ({ jsonrpc: "2.0", id, result: value })),
     Effect.catchCause((cause): Effect.Effect<WireMessage> => {
       const failure = Cause.findErrorOption(cause)
+      if (
+        inSession && method === "tools/call" && Option.isSome(failure) &&
+        failure.value instanceof MissingClientCapability
+      ) {
+        return Effect.succeed({ jsonrpc: "2.0", id, result: missingCapabilityResult(failure.value) })
+      }
       const known = Option.isSome(failure) ? legacyError(failure.value, inSession) : undefined
       if (known !== undefined) return Effect.succeed({ jsonrpc: "2.0", id, error: known.toJsonRpc() })
       return Effect.logError("Request failed", cause).pipe(
