@@ -29,10 +29,11 @@
  * Streamable HTTP on 127.0.0.1 and prints `listening <url>`.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Config, Console, Effect, Layer, Option, References, Schema } from "effect"
+import { Console, Effect, Layer, References, Schema } from "effect"
+import type { HttpRouter } from "effect/http"
 import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
 import {
-  type Authorization,
+  Authorization,
   HttpTransport,
   InteractionPage,
   McpServer,
@@ -41,6 +42,7 @@ import {
   Resource,
   Tool
 } from "@mrtr/server"
+import * as WebSignIn from "./signIn.ts"
 
 // -- A small rail network: the "real work" of the demo --------------------------
 
@@ -297,6 +299,21 @@ export const weather = Resource.template({
     })
 })
 
+/** The demo's tools, prompt and resource template, registered with the `McpServer` they require. */
+export const items = Layer.mergeAll(
+  McpServer.tools(planTrip, linkRailAccount, bookTickets, checkTimetables),
+  McpServer.prompts(packingList),
+  McpServer.resources(weather)
+)
+
+/** The demo server's identity. */
+export const serverOptions: McpServer.Options = {
+  name: "trip-planner",
+  version: "1.0.0",
+  title: "Trip planner (MRTR demo)",
+  instructions: "Plans rail trips; tools ask the traveller for details."
+}
+
 /**
  * The interaction page of the demo without authorization: the demo runs on this machine for the person at it, so
  * it acknowledges a single user (`singleUser`), and anyone who opens a page's link may complete it. A server that
@@ -305,24 +322,16 @@ export const weather = Resource.template({
 export const singleUserPage: InteractionPage.Options = { singleUser: true }
 
 /**
- * The demo server, as a Layer (zero configuration: a random per-process key ring), with the interaction page's
- * services (`link_rail_account` needs the page served: mounted, as `serve` does, or on a port of its own with
- * `InteractionPage.serve`, as `stdio.ts` does; without either it answers an internal error).
+ * The demo server, as a Layer: everything in this process (`McpServer.layer`: a random per-process key ring,
+ * in-memory stores), with the interaction page's services (`link_rail_account` needs the page served: mounted, as
+ * `serve` does, or on a port of its own with `InteractionPage.serve`, as `stdio.ts` does; without either it answers an
+ * internal error). The fleet's instances (`examples/fleet/instance.ts`) run the same `items` on Redis.
  */
 export const makeLayer = (pageOptions: InteractionPage.Options = singleUserPage) =>
-  Layer.mergeAll(
-    McpServer.tools(planTrip, linkRailAccount, bookTickets, checkTimetables),
-    McpServer.prompts(packingList),
-    McpServer.resources(weather)
-  ).pipe(
+  items.pipe(
     // The interaction page's services (in-memory store; the page's URL is the bound address).
     Layer.provideMerge(InteractionPage.layer(pageOptions)),
-  Layer.provideMerge(McpServer.layer({
-    name: "trip-planner",
-    version: "1.0.0",
-    title: "Trip planner (MRTR demo)",
-    instructions: "Plans rail trips; tools ask the traveller for details."
-  }))
+    Layer.provideMerge(McpServer.layer(serverOptions))
   )
 
 /** {@link makeLayer} with the default interaction page. */
@@ -331,17 +340,42 @@ export const layer = makeLayer()
 /**
  * Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port), with CORS on for web apps served
  * from localhost (the default `allowedOrigins`), so a page in a browser can call it directly, and the interaction
- * page of secure elicitations under `/mrtr/interactions/`.
+ * page of secure elicitations under `/mrtr/interactions/`; `mount`: more routes beside them (the web sign-in of
+ * `--auth`, `./signIn.ts`).
  */
 export const serve = (
   port = 0,
   authorization?: Layer.Layer<Authorization.ResourceServer>,
-  pageOptions?: InteractionPage.Options
+  pageOptions?: InteractionPage.Options,
+  mount?: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpTransport.HttpEndpoint>
 ) =>
-  HttpTransport.layer({ port, cors: true, mount: InteractionPage.routes }).pipe(
+  HttpTransport.layer({
+    port,
+    cors: true,
+    mount: mount === undefined ? InteractionPage.routes : Layer.merge(InteractionPage.routes, mount)
+  }).pipe(
     Layer.provide(pageOptions === undefined ? layer : makeLayer(pageOptions)),
     authorization === undefined ? (self) => self : Layer.provide(authorization)
   )
+
+/**
+ * {@link serve} behind `Authorization.layer` (JWT access tokens of the authorization server `issuer`, scope
+ * `trips`), with the trip planner's web sign-in at the same authorization server (./signIn.ts): the interaction
+ * page's user is the one whose session cookie the browser sends.
+ */
+export const serveAuthorized = (issuer: string, jwksUri: string, port = 0) => {
+  const web = WebSignIn.make(issuer)
+  return serve(
+    port,
+    Authorization.layer({
+      verifier: Authorization.jwt({ issuer, jwksUri }),
+      requiredScopes: ["trips"],
+      scopesSupported: ["trips"]
+    }),
+    { principal: web.principal },
+    web.routes
+  )
+}
 
 /** What `server.ts --help` prints. */
 export const USAGE = `Usage: server.ts [--port <port>]
@@ -352,10 +386,6 @@ elicitation under /mrtr/interactions/. Prints "listening <url>" once it serves.
 Options:
   --port <port>  the port to listen on (default 0: any free port)
   -h, --help     print this help and exit
-
-Environment:
-  MRTR_PUBLIC_BASE_URL  the origin browsers reach the server at (behind a load balancer), for the page's links
-  MRTR_REDIS_URL        a Redis shared by the instances of a fleet (states, pages, tasks, sessions)
 `
 
 /** The command line of `server.ts`: the port to listen on, or what to print and the exit code. */
@@ -387,16 +417,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(parsed.exitCode)
   }
   const port = parsed.port
-  // Behind a load balancer every instance sends interaction pages on the balancer's origin (examples/fleet).
-  const served = Layer.unwrap(Effect.map(
-    Config.option(Config.String("MRTR_PUBLIC_BASE_URL")),
-    (base) => serve(port, undefined, Option.isSome(base) ? { ...singleUserPage, publicBaseUrl: base.value } : undefined)
-  ))
   Effect.gen(function*() {
     yield* Console.log(`listening ${yield* HttpTransport.url}`)
     return yield* Effect.never
   }).pipe(
-    Effect.provide(served),
+    Effect.provide(serve(port)),
     Effect.provideService(References.LogToStderr, true),
     NodeRuntime.runMain
   )

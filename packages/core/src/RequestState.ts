@@ -49,11 +49,10 @@
  * not a rejection: it fails with the distinct {@link ReplayGuardFull} (and
  * counts in the `mrtr_replay_guard_full_total` metric).
  *
- * Keys come from `MRTR_REQUEST_STATE_KEYS` ({@link KeyRing.fromConfig}); the
- * random per-process key of {@link KeyRing.generate} is only the documented
- * single-instance default (DESIGN.md, "Sealed requestState"). The expiry is
- * `MRTR_REQUEST_STATE_TTL` whenever the codec's options give no `ttl`,
- * however the codec is built.
+ The codec's keys and expiry are its options: nothing is read from the
+ * environment unless the app asks for it with {@link RequestStateCodec.layerConfig}
+ * (or `KeyRing.fromConfig`). The random per-process key of
+ * {@link KeyRing.generate} is only the documented single-instance default.
  *
  * @since 0.1.0
  */
@@ -73,6 +72,7 @@ import {
 import { Aead, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import * as IssuedStates from "./internal/issuedStates.ts"
+import { InvalidOption } from "./InvalidOption.ts"
 import { EncodedJson } from "./internal/journalWire.ts"
 import { KeyRing, type KeyRingEntry } from "./KeyRing.ts"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
@@ -201,10 +201,8 @@ export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
  * Options of {@link RequestStateCodec.make} and {@link RequestStateCodec.layer}.
  *
  * - `keyRing`: the keys, or an effect producing them (e.g. `KeyRing.fromConfig`).
- * - `ttl`: lifetime of a sealed state. Must be finite and positive. When
- *   absent, the optional Duration `MRTR_REQUEST_STATE_TTL` (read through
- *   `Config`, so a `ConfigProvider` may supply it), else 10 minutes: the
- *   same expiry whichever way the codec is built.
+ * - `ttl`: lifetime of a sealed state, finite and positive; default
+ *   {@link defaultTtl} (10 minutes).
  * - `maxSize`: cap on the sealed string, in bytes (it is ASCII), default
  *   65,536. Sealing above it fails with {@link RequestStateTooLarge}; a longer
  *   state is rejected at unseal before any decoding.
@@ -219,7 +217,9 @@ export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
  *   it gets a value of its own, as from a decryption); the binding, the
  *   expiry and single use are checked exactly as for any other state. Other
  *   instances decrypt as usual, so a fleet without affinity gains less. Must
- *   be a non-negative safe integer (else the codec's construction dies).
+ *   be a non-negative safe integer.
+ *
+ * An option out of range fails the codec's construction with {@link InvalidOption}.
  *
  * @since 0.1.0
  */
@@ -237,14 +237,36 @@ const ttlConfigError = (message: string): Config.ConfigError =>
     new Schema.SchemaError(new SchemaIssue.Pointer([ttlConfigName], new SchemaIssue.InvalidValue({ message })))
   )
 
-/** `MRTR_REQUEST_STATE_TTL` (default 10 minutes), checked finite and positive. */
-const configuredTtl: Effect.Effect<Duration.Duration, Config.ConfigError> = Effect.gen(function*() {
+/**
+ * The optional `MRTR_REQUEST_STATE_TTL` (a Duration, e.g. `"5 minutes"`;
+ * default 10 minutes) through `effect/Config`; fails with a `ConfigError`
+ * unless it is finite and positive. What {@link RequestStateCodec.layerConfig}
+ * and `McpServer.layerConfig` read.
+ *
+ * @since 0.4.0
+ */
+export const ttlFromConfig: Effect.Effect<Duration.Duration, Config.ConfigError> = Effect.gen(function*() {
   const ttl = yield* Config.Duration(ttlConfigName).pipe(Config.withDefault(defaultTtl))
   if (!Duration.isFinite(ttl) || !(Duration.toMillis(ttl) > 0)) {
     return yield* Effect.fail(ttlConfigError("must be a finite, positive duration"))
   }
   return ttl
 })
+
+/**
+ * The lifetime of a sealed state from codec options: `ttl`, else
+ * {@link defaultTtl}; fails with {@link InvalidOption} naming `layer` when it
+ * is not a finite, positive duration.
+ *
+ * @since 0.4.0
+ */
+export const ttlOf = (ttl: Duration.Input | undefined, layer = "RequestStateCodec"): Effect.Effect<Duration.Duration, InvalidOption> => {
+  if (ttl === undefined) return Effect.succeed(defaultTtl)
+  const parsed = Duration.fromInput(ttl)
+  return Option.isSome(parsed) && Duration.isFinite(parsed.value) && Duration.toMillis(parsed.value) > 0
+    ? Effect.succeed(parsed.value)
+    : Effect.fail(InvalidOption.of(layer, "ttl", ttl, "a finite, positive duration"))
+}
 
 /**
  * Default lifetime of a sealed `requestState`: 10 minutes.
@@ -273,6 +295,8 @@ export const defaultIssuedCacheBytes = 524_288
 const encoder = new TextEncoder()
 const version = "v2"
 const aadTag = "mrtr/requestState"
+// What a server keeps sealed in its own stores (`sealStored`): never accepted as a `requestState`, nor the reverse.
+const storedAadTag = "mrtr/stored"
 const nonceLength = 24
 const tagLength = 16
 const jtiLength = 16
@@ -324,9 +348,9 @@ const decodeBase64Url = (text: string): Uint8Array | undefined => {
   return Result.isSuccess(decoded) ? decoded.success : undefined
 }
 
-const associatedData = (keyId: string, binding: Binding): Uint8Array =>
+const associatedData = (keyId: string, binding: Binding, tag: string = aadTag): Uint8Array =>
   encoder.encode(JSON.stringify([
-    aadTag,
+    tag,
     version,
     keyId,
     binding.method,
@@ -441,24 +465,19 @@ const parseText = (text: string): Sealed | undefined => {
 
 const makeCodec = Effect.fnUntraced(function*<E>(
   options: RequestStateCodecOptions<E>
-): Effect.fn.Return<RequestStateCodec["Service"], E | Config.ConfigError, Aead.Aead | SecureRandom.SecureRandom> {
-  const keyRing = Effect.isEffect(options.keyRing) ? yield* options.keyRing : options.keyRing
-  const ttl = options.ttl === undefined ? yield* configuredTtl : Duration.fromInputUnsafe(options.ttl)
+): Effect.fn.Return<RequestStateCodec["Service"], E | InvalidOption, Aead.Aead | SecureRandom.SecureRandom> {
+  const ttl = yield* ttlOf(options.ttl)
   const ttlMillis = Duration.toMillis(ttl)
-  if (!Duration.isFinite(ttl) || !(ttlMillis > 0)) {
-    return yield* Effect.die(new RangeError("RequestStateCodec: ttl must be a finite, positive duration"))
-  }
   const maxSize = options.maxSize ?? defaultMaxSize
   if (!Number.isSafeInteger(maxSize) || maxSize < 1) {
-    return yield* Effect.die(new RangeError("RequestStateCodec: maxSize must be a positive integer"))
+    return yield* InvalidOption.of("RequestStateCodec", "maxSize", maxSize, "a positive integer")
   }
-  const singleUse = options.singleUse === true
   const issuedCacheBytes = options.issuedCacheBytes ?? defaultIssuedCacheBytes
   if (!Number.isSafeInteger(issuedCacheBytes) || issuedCacheBytes < 0) {
-    return yield* Effect.die(
-      new RangeError(`RequestStateCodec: issuedCacheBytes must be a non-negative safe integer, got ${String(issuedCacheBytes)}`)
-    )
+    return yield* InvalidOption.of("RequestStateCodec", "issuedCacheBytes", issuedCacheBytes, "a non-negative safe integer")
   }
+  const keyRing = Effect.isEffect(options.keyRing) ? yield* options.keyRing : options.keyRing
+  const singleUse = options.singleUse === true
   const issued = new IssuedStates.IssuedStates<string>(issuedCacheBytes)
   const guard = singleUse
     ? Option.getOrUndefined(yield* Effect.serviceOption(ReplayGuard)) ?? (yield* ReplayGuard.makeMemory())
@@ -581,7 +600,52 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       )
     })
 
-  return RequestStateCodec.of({ seal, unseal })
+  // Server-kept values: the same envelope under another associated-data tag; no expiry, no jti, no size bound, not kept.
+  const sealStored = (payload: unknown, binding: Binding): Effect.Effect<string> =>
+    Effect.flatMap(takeRandom, (bytes) => {
+      const nonce = bytes.subarray(0, nonceLength)
+      return Effect.map(
+        Effect.orDie(aead.encrypt(current.key, encoder.encode(JSON.stringify(payload)), {
+          nonce,
+          aad: associatedData(current.id, binding, storedAadTag)
+        })),
+        (ciphertext) => {
+          const body = new Uint8Array(nonceLength + ciphertext.length)
+          body.set(nonce, 0)
+          body.set(ciphertext, nonceLength)
+          return currentHeader + encodeBase64Url(body)
+        }
+      )
+    })
+
+  const unsealStored = (sealed: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState> =>
+    Effect.suspend(() => {
+      const invalid = Effect.fail(new InvalidRequestState())
+      if (typeof sealed !== "string") return invalid
+      const parts = sealed.split(".")
+      if (parts.length !== 3 || parts[0] !== version) return invalid
+      const entry = byId.get(parts[1]!)
+      const body = entry === undefined ? undefined : decodeBase64Url(parts[2]!)
+      if (entry === undefined || body === undefined || body.length < nonceLength + tagLength) return invalid
+      return Effect.matchEffect(
+        aead.decrypt(entry.key, body.subarray(nonceLength), {
+          nonce: body.subarray(0, nonceLength),
+          aad: associatedData(entry.id, binding, storedAadTag)
+        }),
+        {
+          onFailure: () => invalid,
+          onSuccess: (plaintext) => {
+            try {
+              return Effect.succeed(JSON.parse(utf8.decode(plaintext)) as unknown)
+            } catch {
+              return invalid
+            }
+          }
+        }
+      )
+    })
+
+  return RequestStateCodec.of({ seal, unseal, sealStored, unsealStored })
 })
 
 // XChaCha20-Poly1305 on `node:crypto` where the runtime has it (same bytes,
@@ -604,7 +668,17 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  *   other case fails with the same {@link InvalidRequestState}, except a
  *   single-use state the guard has no room for: {@link ReplayGuardFull}.
  *
- * Both run synchronously (no WebCrypto promise on the hot path):
+ * - `sealStored(payload, binding)`: seals a JSON value the server keeps in
+ *   a store of its own (a task's journal in its `TaskStore`), with the same
+ *   key ring and envelope, under associated data of its own (a stored value
+ *   is never accepted as a `requestState`, nor the reverse): no expiry, no
+ *   single use, no `maxSize`. Keep a key in the ring as long as values
+ *   sealed with it live (a task's TTL).
+ * - `unsealStored(sealed, binding)`: its payload, for the same `binding`
+ *   and a key of the ring; anything else fails with
+ *   {@link InvalidRequestState}.
+ *
+ * All run synchronously (no WebCrypto promise on the hot path):
  * XChaCha20-Poly1305 on `node:crypto`'s ChaCha20-Poly1305 where the runtime
  * has it (Node.js 20.16 and later), else effect's pure TypeScript
  * implementation; the bytes are the same.
@@ -617,18 +691,20 @@ const cryptoLayer = Aead.layerWebCryptoWith(
 export class RequestStateCodec extends Context.Service<RequestStateCodec, {
   readonly seal: (payload: unknown, binding: Binding) => Effect.Effect<string, RequestStateTooLarge>
   readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable>
+  readonly sealStored: (payload: unknown, binding: Binding) => Effect.Effect<string>
+  readonly unsealStored: (sealed: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState>
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
   /**
    * Builds the service on the `Aead` and `SecureRandom` services of the
-   * context. Dies on an invalid `ttl`, `maxSize` or `issuedCacheBytes`;
-   * fails with the error of an effectful `keyRing`, or with a `ConfigError`
-   * for an invalid `MRTR_REQUEST_STATE_TTL` (read when `ttl` is absent).
+   * context. Fails with {@link InvalidOption} for an invalid `ttl`,
+   * `maxSize` or `issuedCacheBytes`, or with the error of an effectful
+   * `keyRing`.
    *
    * @since 0.1.0
    */
   static readonly make: <E = never>(
     options: RequestStateCodecOptions<E>
-  ) => Effect.Effect<RequestStateCodec["Service"], E | Config.ConfigError, Aead.Aead | SecureRandom.SecureRandom> =
+  ) => Effect.Effect<RequestStateCodec["Service"], E | InvalidOption, Aead.Aead | SecureRandom.SecureRandom> =
     makeCodec
 
   /**
@@ -641,7 +717,7 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    */
   static readonly layer = <E = never>(
     options: RequestStateCodecOptions<E>
-  ): Layer.Layer<RequestStateCodec, E | Config.ConfigError> =>
+  ): Layer.Layer<RequestStateCodec, E | InvalidOption> =>
     Layer.effect(RequestStateCodec, makeCodec(options).pipe(Effect.provide(cryptoLayer)))
 
   /**
@@ -653,7 +729,7 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    *
    * @since 0.1.0
    */
-  static readonly layerConfig: Layer.Layer<RequestStateCodec, Config.ConfigError> = Layer.unwrap(
-    Effect.map(configuredTtl, (ttl) => RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, ttl }))
+  static readonly layerConfig: Layer.Layer<RequestStateCodec, Config.ConfigError | InvalidOption> = Layer.unwrap(
+    Effect.map(ttlFromConfig, (ttl) => RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, ttl }))
   )
 }

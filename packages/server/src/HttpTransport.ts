@@ -46,13 +46,12 @@
  * gets `403`; see `internal/cors.ts`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security
- * warning on DNS rebinding); `the spec digest README.md` A2.
+ * warning on DNS rebinding); `docs/architecture.md` (the HTTP walk).
  *
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer, Option } from "effect"
-import { Duration } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer } from "node:http"

@@ -21,10 +21,9 @@
  * @since 0.1.0
  */
 import {
-  Cause,
   type Config,
   Context,
-  Duration,
+  type Duration,
   Effect,
   Layer,
   Option,
@@ -32,8 +31,8 @@ import {
   Scope
 } from "effect"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import type { RedisError } from "effect/persistence/Redis"
-import * as SharedState from "./internal/sharedState.ts"
+import * as ServerConfig from "./internal/serverConfig.ts"
+import * as ServerOptions from "./internal/serverOptions.ts"
 import { NotificationBus } from "./NotificationBus.ts"
 import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
 import { Digest } from "effect/crypto"
@@ -45,8 +44,9 @@ import {
   type ServerCapabilities,
   TASKS_EXTENSION
 } from "@mrtr/protocol"
-import { Engine, RequestState } from "@mrtr/core"
-import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
+import { type InvalidOption, RequestState } from "@mrtr/core"
+import { Engine } from "@mrtr/core/engine"
+import { errorReply, isRecord } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
 import * as FleetBus from "./internal/fleetBus.ts"
@@ -57,13 +57,15 @@ import * as ModernReply from "./internal/reply.ts"
 import * as Registry from "./internal/registry.ts"
 import * as Results from "./internal/results.ts"
 import { makeTasks, type TaskOptions } from "./internal/tasks.ts"
+import * as Owners from "./internal/owners.ts"
 import { McpHandler } from "./McpHandler.ts"
+import * as Mount from "./Mount.ts"
 import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
 import * as TaskStore from "./TaskStore.ts"
 import type { Tool } from "./Tool.ts"
-import type { Incoming, Reply, WireMessage } from "./Transport.ts"
+import type { Incoming, Reply } from "./Transport.ts"
 
 /**
  * The protocol revisions this server answers on the stateless wire.
@@ -90,7 +92,7 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   SEP-2663, 2026-07-28 only): `ttlMs` (milliseconds from creation, `null` =
  *   unlimited; default 300 000), `pollIntervalMs` (default 1 000), `leaseMs`
  *   (how long a running task's owner holds it without renewal, default
- *   15 000; `MRTR_TASK_LEASE` when absent) and `heartbeatMs` (its renewal,
+ *   15 000) and `heartbeatMs` (its renewal,
  *   default `leaseMs / 3`): past the lease of a crashed owner, any instance
  *   resumes the task.
  *
@@ -128,8 +130,8 @@ export interface Options {
  * By default sessions live in this process: behind a load balancer,
  * 2025-11-25 clients then need session affinity (the 2026-07-28 wire never
  * does); a request reaching another instance gets 404 and the client must
- * `initialize` again. With a shared `SessionDirectory` (`McpServer.layer`
- * uses the Redis one when `MRTR_REDIS_URL` is set) no affinity is needed:
+ * `initialize` again. With a shared `SessionDirectory` (the Redis one of
+ * `Redis.layerFleet`, given as `shared`) no affinity is needed:
  * any instance serves any session, answers to server-to-client requests are
  * routed to the instance running the request, and `DELETE` ends the session
  * everywhere; `maxSessions` then bounds each instance's sessions and
@@ -180,8 +182,8 @@ export class McpServer extends Context.Service<McpServer, {
   /**
    * Announces that the resource `uri` changed: `notifications/resources/updated`
    * to every 2025-11-25 session subscribed to it (`resources/subscribe`), on
-   * this instance and, through the `NotificationBus` (Redis pub/sub when
-   * `MRTR_REDIS_URL` is set), on every other instance of the fleet.
+   * this instance and, through the `NotificationBus` (Redis pub/sub with
+   * `Redis.layerFleet`), on every other instance of the fleet.
    * @since 0.2.0
    */
   readonly resourceUpdated: (uri: string) => Effect.Effect<void>
@@ -195,7 +197,6 @@ export class McpServer extends Context.Service<McpServer, {
   readonly legacySessions: Effect.Effect<number>
 }>()("@mrtr/server/McpServer") {}
 
-const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are
  * refused with -32602 before any handler, digest or decoder recurses into them.
@@ -206,21 +207,16 @@ export const MAX_PARAMS_DEPTH = Envelope.MAX_PARAMS_DEPTH
 
 type Parsed = Envelope.Parsed
 
-const legacyLimits = (options: LegacyOptions) => ({
-  maxSessions: options.maxSessions ?? 1000,
-  idleTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.sessionIdleTimeout ?? "30 minutes")),
-  maxPendingLegs: options.maxPendingInputs ?? 64,
-  legTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.inputTimeout ?? "5 minutes"))
-})
-
 /**
  * Builds the server service. Requires the `RequestStateCodec` (the key
- * ring), a `Digest` and the `TaskStore` (with a `Scope` its tasks run in);
- * {@link layer} provides them by default.
+ * ring), a `Digest`, the {@link SharedServices} but the `ReplayGuard`, and a
+ * `Scope` its tasks run in; {@link layer} provides them. Fails with
+ * `InvalidOption` for an option out of range.
  *
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
+  const legacyLimits = yield* ServerOptions.check(options)
   const codec = yield* RequestState.RequestStateCodec
   const digest = yield* Digest.Digest
   const info: Implementation = {
@@ -252,119 +248,102 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   // The `_meta` every result carries, built once (results are serialized, never mutated).
   const serverMeta: Readonly<Record<string, unknown>> = Object.freeze({ [MetaKey.serverInfo]: info })
-  const stamp = Results.makeStamp(cache, serverMeta)
+  const encoding: Results.Encoding = { cache, serverMeta }
 
-  const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
+  const bus = yield* NotificationBus
   const tasks = yield* makeTasks({
     store: yield* TaskStore.TaskStore,
     scope: yield* Effect.scope,
     engine,
     audience,
-    serverMeta,
+    encoding,
     options: options.tasks ?? {},
     handlerFor: (name, args) => {
       const call = registry.call("tools/call", { name, arguments: args })
       return call instanceof McpError || call instanceof Registry.ResourceNotFound ? undefined : call.handler
-    },
-    toMcpError: (error) => toMcpError(error) ?? userSaidNo(error)
-  }, bus === undefined ? undefined : bus.publish)
+    }
+  }, bus.publish)
 
-  // -- MRTR methods: internal/mrtrCall.ts --------------------------------------
+  const mrtrServer: MrtrCall.MrtrServer = { engine, registry, audience, encoding, tasks }
 
-  const mrtr = MrtrCall.make({ engine, registry, audience, serverMeta, stamp, tasks })
+  /** A method answered at once (no handler that asks): its result, encoded. */
+  const complete = (parsed: Parsed, principal: string | undefined) =>
+  (result: Record<string, unknown>): Record<string, unknown> =>
+    Results.encodeResult(encoding, "2026-07-28", parsed.method, result, true, principal)
 
-  const listen = (parsed: Parsed, principal: string | undefined): Reply =>
-    Listen.listen(parsed, changes, principal, tasks.notifications)
+  // -- Route: the method's result (MRTR methods through the engine: internal/mrtrCall.ts) --
 
-  // -- Envelope, _meta and headers: internal/envelope.ts ----------------------
-
-  const parse = (incoming: Incoming): Parsed | Reply =>
-    Envelope.parse(incoming, (name) => tools.get(name)?.definition, SUPPORTED_VERSIONS)
-
-  const route = (parsed: Parsed, principal: string | undefined): Effect.Effect<unknown, unknown, McpRequest> => {
+  const route = (
+    parsed: Parsed,
+    principal: string | undefined
+  ): Effect.Effect<Record<string, unknown>, unknown, McpRequest> => {
     const params = parsed.params
     switch (parsed.method) {
       case "server/discover":
-        return Effect.succeed({
+        return Effect.succeed(complete(parsed, principal)({
           supportedVersions: SUPPORTED_VERSIONS,
           capabilities: capabilities(),
           ...(options.instructions === undefined ? {} : { instructions: options.instructions })
-        })
+        }))
       case "tools/list":
       case "prompts/list":
       case "resources/list":
       case "resources/templates/list":
-        return registry.listMethod(parsed.method, params)
+        return Effect.map(registry.listMethod(parsed.method, params, principal), complete(parsed, principal))
       case "tools/call":
       case "prompts/get":
       case "resources/read":
-        return mrtr(parsed, principal)
+        return MrtrCall.call(mrtrServer, parsed, principal)
       case "completion/complete":
-        return registry.complete(params)
+        return Effect.map(registry.complete(params), complete(parsed, principal))
       case "tasks/get":
       case "tasks/update":
       case "tasks/cancel":
-        return tasks.dispatch(parsed.method, params, parsed.clientCapabilities, principal)
+        return Effect.map(
+          tasks.dispatch(parsed.method, params, parsed.clientCapabilities, principal),
+          complete(parsed, principal)
+        )
       default:
         return Effect.fail(McpError.methodNotFound(parsed.method))
     }
   }
 
-  const respond = (parsed: Parsed, principal: string | undefined) =>
-    route(parsed, principal).pipe(
-      Effect.map((result): WireMessage => ({
-        jsonrpc: "2.0",
-        id: parsed.id,
-        result: MRTR_METHODS.has(parsed.method) ? result : stamp(parsed.method, result as Record<string, unknown>, true, principal)
-      })),
-      Effect.catchCause((cause): Effect.Effect<WireMessage> => {
-        const failure = Cause.findErrorOption(cause)
-        const known = Option.isSome(failure) ? toMcpError(failure.value) ?? userSaidNo(failure.value) : undefined
-        if (known !== undefined) {
-          return Effect.succeed({ jsonrpc: "2.0", id: parsed.id, error: known.toJsonRpc() })
-        }
-        return Effect.logError("Request failed", cause).pipe(
-          Effect.annotateLogs({ method: parsed.method }),
-          // The details stay in the log: a handler's own failure may carry internals.
-          // (A handler that wants the client to see an error fails with an McpError.)
-          Effect.as({ jsonrpc: "2.0", id: parsed.id, error: McpError.internalError().toJsonRpc() })
-        )
-      })
-    )
-
-  const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> =>
-    ModernReply.reply(parsed, incoming, respond(parsed, incoming.principal))
-
-  // The 2025-11-25 sessions of the fleet: this process only, unless a shared directory is provided (Redis).
-  const directory = Option.getOrElse(yield* Effect.serviceOption(SessionDirectory), makeLocalDirectory)
-  const legacy = options.legacy === false ? undefined : Legacy.make({
+  // The 2025-11-25 sessions: this process only (`SessionDirectory.local`), or the fleet's (Redis).
+  const directory = yield* SessionDirectory
+  const legacy = legacyLimits === undefined ? undefined : Legacy.make({
     directory,
     registry,
     engine,
     info,
     instructions: options.instructions,
     audience,
-    limits: legacyLimits(options.legacy ?? {})
+    limits: legacyLimits
   })
   if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
   if (legacy !== undefined) yield* legacy.listen
   // This instance's list changes go out on the bus; what other instances publish reaches its listeners.
   const deliverLocally = (uri: string) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
-  if (bus !== undefined) {
-    yield* FleetBus.connect(bus, {
-      listeners: registry.listeners,
-      changes,
-      legacy,
-      deliverTask: tasks.deliverRemote
-    })
-  }
+  yield* FleetBus.connect(bus, {
+    listeners: registry.listeners,
+    changes,
+    legacy,
+    deliverTask: tasks.deliverRemote
+  })
 
+  /** The definition of a tool, for the header checks of `Mcp-Param-*` (`envelope.ts`). */
+  const toolDefinition = (name: string) => tools.get(name)?.definition
+
+  /**
+   * The server path (`docs/architecture.md`): classify the era (`era.ts`),
+   * parse (`envelope.ts`), route (above), drive (`mrtrCall.ts`), encode
+   * (`results.ts`), and the reply the transport writes (`reply.ts`).
+   */
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
     if (legacy !== undefined && Era.classify(incoming) === "legacy") return legacy.handle(incoming)
     if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
       return Effect.succeed({ _tag: "Accepted", httpStatus: 405 })
     }
-    const parsed = parse(incoming)
+    const parsed = Envelope.parse(incoming, toolDefinition, SUPPORTED_VERSIONS)
     if ("_tag" in parsed) return Effect.succeed(parsed)
     if (parsed.method === "subscriptions/listen") {
       // The stream is the whole answer: a reply that cannot stream could never end.
@@ -375,10 +354,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
             McpError.invalidRequest("subscriptions/listen answers with a stream: send Accept: text/event-stream"),
             406
           )
-          : listen(parsed, incoming.principal)
+          : Listen.listen(parsed, changes, incoming.principal, tasks.notifications)
       )
     }
-    return handleRequest(parsed, incoming)
+    const response = Results.toResponse(parsed.id, route(parsed, incoming.principal), {
+      era: "2026-07-28",
+      annotations: { method: parsed.method }
+    })
+    return ModernReply.reply(parsed, incoming, response)
   }
 
   const NO_SCOPES: ReadonlyArray<string> = []
@@ -407,93 +390,147 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     addResource: registry.addResource,
     removeResource: registry.removeResource,
     handle,
-    resourceUpdated: (uri) =>
-      Effect.andThen(deliverLocally(uri), bus === undefined ? Effect.void : bus.publish({ _tag: "ResourceUpdated", uri })),
+    resourceUpdated: (uri) => Effect.andThen(deliverLocally(uri), bus.publish({ _tag: "ResourceUpdated", uri })),
     legacySessions: Effect.sync(() => legacy === undefined ? 0 : legacy.store.sessions.size)
   })
 })
 
 /**
+ * The services the instances of a fleet share, each with a single-instance
+ * default ({@link layerLocal}) and a fleet implementation (`Redis.layerFleet`):
+ * the `ReplayGuard` single use redeems through, the `TaskStore`, the
+ * `NotificationBus` (resource updates, list changes and task status changes
+ * heard by every instance) and the `SessionDirectory` of 2025-11-25 sessions.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type SharedServices = RequestState.ReplayGuard | TaskStore.TaskStore | NotificationBus | SessionDirectory
+
+/**
+ * The {@link SharedServices} of a single instance, fresh for each call: an
+ * in-memory `ReplayGuard` and `TaskStore` (bounded, see their `layerMemory`),
+ * a `NotificationBus` that publishes nowhere, the sessions of this process.
+ * What {@link layer} uses unless `shared` says otherwise.
+ *
+ * @since 0.4.0
+ * @category layers
+ */
+export const layerLocal = (): Layer.Layer<SharedServices> =>
+  Layer.mergeAll(
+    Layer.effect(RequestState.ReplayGuard, RequestState.ReplayGuard.makeMemory()),
+    TaskStore.layerMemory(),
+    NotificationBus.local,
+    Layer.sync(SessionDirectory, makeLocalDirectory)
+  )
+
+/**
+ * Options of {@link layer}: the server's {@link Options}, and what it runs on.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface LayerOptions<E = never, ES = never> extends Options {
+  /**
+   * How `requestState` is sealed: codec options (see
+   * `RequestState.RequestStateCodecOptions`, e.g.
+   * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes", singleUse: true }`)
+   * or a whole codec Layer. Single use redeems through the `ReplayGuard` of
+   * `shared`.
+   *
+   * @default a random per-process key (logged once), 10 minutes, not single use
+   */
+  readonly requestState?:
+    | Layer.Layer<RequestState.RequestStateCodec, E>
+    | RequestState.RequestStateCodecOptions<E>
+    | undefined
+  /**
+   * The {@link SharedServices}: `Redis.layerFleet({ url })` for a fleet
+   * (instances that also share the key ring and `audience` then answer each
+   * other's conversations, redeem single-use states once fleet-wide, resume
+   * each other's tasks and serve each other's 2025-11-25 sessions).
+   *
+   * @default layerLocal()
+   */
+  readonly shared?: Layer.Layer<SharedServices, ES> | undefined
+}
+
+/**
  * The server as a Layer, providing `McpServer` and the `McpHandler` the
- * transports need.
+ * transports need. It reads nothing from the environment: what it runs on
+ * is in `options` (see {@link LayerOptions}); by default everything is in
+ * this process and `requestState` is sealed with a random per-process key,
+ * right for one instance that may forget its conversations on restart.
+ * {@link layerConfig} reads its configuration from the environment instead. Digests use
+ * `node:crypto`.
  *
- * With zero configuration it reads the key ring from
- * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged; a
- * malformed value fails the layer with a `ConfigError`), the
- * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes) and single use
- * from `MRTR_SINGLE_USE` (default false), keeps the states it seals until
- * their retry (512 KiB of estimated heap), and uses `node:crypto` for
- * digests. `requestState` configures sealing instead: either codec options
- * (`{ keyRing, ttl?, maxSize?, singleUse?, issuedCacheBytes? }`, see
- * `RequestState.RequestStateCodecOptions`; e.g.
- * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`;
- * `MRTR_REQUEST_STATE_TTL` still applies when `ttl` is absent, but
- * `MRTR_SINGLE_USE` is not read: single use is `singleUse`) or a whole codec
- * Layer (which brings its own `ReplayGuard`). `taskStore`
- * is where tasks live (default: the Redis store of `@mrtr/server/Redis`
- * when `MRTR_REDIS_URL` is set, else `TaskStore.layerMemory()`, one per
- * server); servers that share one (with the same key ring and `audience`)
- * resume each other's tasks, including those of an instance that crashed,
- * once its lease has passed (`tasks.leaseMs`, or `MRTR_TASK_LEASE` as a
- * duration such as `15 seconds`, when the option is absent).
+ * Fails with `InvalidOption` (naming the option and the value) for an option
+ * out of range, and with the errors of the `requestState` and `shared`
+ * Layers (a `RedisError` when the fleet's Redis is unreachable at start-up).
  *
- * Single use (from configuration or options) redeems through a
- * `ReplayGuard` provided to this layer if any; else through the Redis guard
- * of `@mrtr/server/Redis` when `MRTR_REDIS_URL` is set, so a state redeemed
- * on one instance is refused by every other; else through the in-memory
- * guard. The layer then fails with a `RedisError` when Redis is
- * unreachable at start-up; afterwards an unreachable Redis fails only the
- * retries that carry a single-use `requestState` (-32603, retry later).
- * With `MRTR_REDIS_URL` set, `resourceUpdated` is also published on Redis
- * pub/sub (`NotificationBus`), so sessions on every instance hear it, and
- * so are list changes (`addTool`, `removeTool`, ...) and task status changes
- * (`notifications/tasks` of `subscriptions/listen`); a `NotificationBus`
- * provided to this layer wins. With `MRTR_REDIS_URL` set the 2025-11-25
- * sessions are shared too (the Redis `SessionDirectory`; one provided to
- * this layer wins), so legacy clients need no affinity.
+ * @example
+ * ```ts
+ * const server = McpServer.layer({ name: "trips", version: "1.0.0" })
+ * const fleetServer = McpServer.layer({
+ *   name: "trips",
+ *   version: "1.0.0",
+ *   requestState: { keyRing, singleUse: true },
+ *   shared: Redis.layerFleet({ url: "redis://127.0.0.1:6379" })
+ * })
+ * ```
  *
  * @since 0.1.0
+ * @category layers
  */
-export const layer = <E = never>(
-  options: Options & {
-    readonly requestState?:
-      | Layer.Layer<RequestState.RequestStateCodec, E>
-      | RequestState.RequestStateCodecOptions<E>
-      | undefined
-    readonly taskStore?: Layer.Layer<TaskStore.TaskStore> | undefined
-  }
-): Layer.Layer<McpServer | McpHandler, Config.ConfigError | RedisError | E> => {
-  const server = Layer.effect(
-    McpServer,
-    Effect.flatMap(SharedState.taskLeaseConfig, (lease) =>
-      make(
-        options.tasks?.leaseMs !== undefined || Option.isNone(lease)
-          ? options
-          : { ...options, tasks: { ...options.tasks, leaseMs: lease.value } }
-      ))
-  )
+export const layer = <E = never, ES = never>(
+  options: LayerOptions<E, ES>
+): Layer.Layer<McpServer | McpHandler, InvalidOption | E | ES> => {
+  const server = Layer.effect(McpServer, make(options))
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes })))
   const requestState = options.requestState
-  const taskStore = options.taskStore ?? SharedState.taskStoreLayer
-  const withGuard = (singleUse: boolean, codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E>) =>
-    singleUse ? Layer.provide(codec, SharedState.replayGuardLayer) : codec
-  const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | RedisError | E> = requestState === undefined
-    ? Layer.unwrap(Effect.map(SharedState.singleUseConfig, (singleUse) =>
-      withGuard(singleUse, RequestState.RequestStateCodec.layer({ keyRing: RequestState.KeyRing.fromConfig, singleUse }))))
+  const codec: Layer.Layer<RequestState.RequestStateCodec, InvalidOption | E> = requestState === undefined
+    ? RequestState.RequestStateCodec.layer({ keyRing: RequestState.KeyRing.generate })
     : Layer.isLayer(requestState)
     ? requestState as Layer.Layer<RequestState.RequestStateCodec, E>
-    : withGuard(
-      (requestState as RequestState.RequestStateCodecOptions<E>).singleUse === true,
-      RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
-    )
+    : RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
   return Layer.provideMerge(handler, server).pipe(
-    Layer.provide(taskStore),
     Layer.provide(codec),
-    Layer.provide(SharedState.notificationBusLayer),
-    Layer.provide(SharedState.sessionDirectoryLayer),
+    Layer.provide(options.shared ?? layerLocal()),
     Layer.provide(NodeCrypto.layerDigest)
   )
 }
+
+/**
+ * {@link layer} configured from the environment through `effect/Config` (so
+ * a `ConfigProvider` may supply it):
+ *
+ * - `MRTR_REQUEST_STATE_KEYS`: the key ring (`RequestState.KeyRing.fromConfig`:
+ *   `[id:]base64url-key` entries, comma-separated, the first current; absent:
+ *   a random per-process key, logged).
+ * - `MRTR_REQUEST_STATE_TTL`: how long a sealed state lives (a Duration such
+ *   as `5 minutes`; default 10 minutes).
+ * - `MRTR_SINGLE_USE`: `true` redeems each state once, through the
+ *   `ReplayGuard` of `shared` (default false).
+ * - `MRTR_TASK_LEASE`: `tasks.leaseMs` as a Duration, when the option is absent.
+ *
+ * The fleet's Redis is not read here: give `shared: Redis.layerFleetConfig()`
+ * (`MRTR_REDIS_URL`). Fails with a `ConfigError` naming a malformed variable
+ * (never echoing a key), or as {@link layer} does.
+ *
+ * @since 0.4.0
+ * @category layers
+ */
+export const layerConfig = <ES = never>(
+  options: Options & { readonly shared?: Layer.Layer<SharedServices, ES> | undefined }
+): Layer.Layer<McpServer | McpHandler, Config.ConfigError | InvalidOption | ES> =>
+  Layer.unwrap(Effect.map(ServerConfig.read, (config) =>
+    layer({
+      ...options,
+      ...(options.tasks?.leaseMs !== undefined || config.taskLeaseMs === undefined
+        ? {}
+        : { tasks: { ...options.tasks, leaseMs: config.taskLeaseMs } }),
+      requestState: { keyRing: config.keyRing, ttl: config.ttl, singleUse: config.singleUse }
+    })))
 
 /**
  * Provides a registering layer's context to the handler of one of its items.
@@ -527,15 +564,60 @@ const provideRegistered = (registered: Context.Context<any>) => {
 }
 
 const register = <A, R>(
+  kind: Owners.Kind,
+  nameOf: (item: A) => string,
   items: ReadonlyArray<A>,
   add: (server: McpServer["Service"], item: A) => Effect.Effect<void>,
   withContext: (item: A, provide: <A2, E2, R2>(effect: Effect.Effect<A2, E2, R2>) => Effect.Effect<A2, E2, never>) => A
-): Layer.Layer<never, never, McpServer | R> =>
+): Layer.Layer<never, Mount.NameCollision, McpServer | R> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const server = yield* McpServer
     const provide = provideRegistered(yield* Effect.context<R>())
-    for (const item of items) yield* add(server, withContext(item, provide))
+    for (const item of items) {
+      const name = nameOf(item)
+      const other = Owners.claim(server, kind, name, Owners.SERVER)
+      if (other !== undefined) {
+        return yield* new Mount.NameCollision({ kind, name, sources: [other.label, Owners.SERVER.label] })
+      }
+      yield* add(server, withContext(item, provide))
+    }
   }))
+
+/**
+ * Mounts another server's registration Layers (tools, prompts, resources,
+ * templates: what would be merged into `McpServer.layer`) under
+ * `namespace`: tool and prompt names become `<namespace>_<name>` (see
+ * `Mount.Options.separator`), resource URIs `scheme://<namespace>/rest`.
+ * `include` / `exclude` and `visible` (per principal) apply to the lists and
+ * the calls alike; the mounted handlers run, and ask, as they always do; a
+ * tool the mounted Layer adds or removes later (through `McpServer`) is
+ * announced to the parent's `list_changed` listeners. A name held by another
+ * source fails the Layer with `Mount.NameCollision` naming both.
+ *
+ * @example
+ * ```ts
+ * const app = Layer.mergeAll(
+ *   McpServer.tools(search),
+ *   McpServer.mount("weather", McpServer.tools(forecast, alerts), { exclude: ["alerts"] })
+ * ).pipe(Layer.provideMerge(McpServer.layer({ name: "app", version: "1.0.0" })))
+ * ```
+ *
+ * @since 0.3.0
+ * @category composition
+ */
+export const mount = <ROut, E, RIn>(
+  namespace: string,
+  layer: Layer.Layer<ROut, E, RIn>,
+  options: Mount.Options = {}
+): Layer.Layer<ROut, E | Mount.NameCollision, Exclude<RIn, McpServer> | McpServer> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const server = yield* McpServer
+    const collisions: Array<Mount.NameCollision> = []
+    const view = McpServer.of(Mount.view(server, namespace, options, collisions))
+    const context = yield* Layer.build(Layer.provide(layer, Layer.succeed(McpServer, view)))
+    if (collisions.length > 0) return yield* collisions[0]!
+    return context
+  })) as Layer.Layer<ROut, E | Mount.NameCollision, Exclude<RIn, McpServer> | McpServer>
 
 /**
  * Registers tools with the server. The Layer requires what the tools'
@@ -550,8 +632,8 @@ const register = <A, R>(
  */
 export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
   ...items: T
-): Layer.Layer<never, never, McpServer | (T[number] extends Tool<any, infer R> ? R : never)> =>
-  register(items, (s, t) => s.addTool(t as AnyTool), (tool, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (T[number] extends Tool<any, infer R> ? R : never)> =>
+  register("tool", (t) => t.name, items, (s, t) => s.addTool(t as AnyTool), (tool, provide) => ({
     ...tool,
     call: (args: unknown) => provide(tool.call(args))
   })) as any
@@ -563,8 +645,8 @@ export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
  */
 export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
   ...items: P
-): Layer.Layer<never, never, McpServer | (P[number] extends Prompt<any, infer R> ? R : never)> =>
-  register(items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (P[number] extends Prompt<any, infer R> ? R : never)> =>
+  register("prompt", (p) => p.name, items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, provide) => ({
     ...prompt,
     get: (args: unknown) => provide(prompt.get(args))
   })) as any
@@ -576,8 +658,8 @@ export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
  */
 export const resources = <const T extends ReadonlyArray<Resource<any, any>>>(
   ...items: T
-): Layer.Layer<never, never, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
-  register(items, (s, r) => s.addResource(r as AnyResource), (resource, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
+  register("resource", (r) => r.key, items, (s, r) => s.addResource(r as AnyResource), (resource, provide) => ({
     ...resource,
     read: (uri: string, variables: Readonly<Record<string, string>>) =>
       provide(resource.read(uri, variables))

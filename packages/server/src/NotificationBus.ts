@@ -14,9 +14,9 @@
  *   `notifications/tasks`.
  *
  * `NotificationBus.local` (the default) delivers in process only; the Redis
- * bus of `@mrtr/server/Redis` (`layerNotificationBus`, used by
- * `McpServer.layer` when `MRTR_REDIS_URL` is set) publishes on a Redis
- * pub/sub channel.
+ * bus of `@mrtr/server/Redis` (`layerNotificationBus`, part of
+ * `Redis.layerFleet`, given to `McpServer.layer` as `shared`) publishes on a
+ * Redis pub/sub channel.
  *
  * Gotchas: delivery is at most once (Redis pub/sub keeps nothing: an
  * instance whose subscriber is reconnecting misses what is published
@@ -30,7 +30,7 @@
  * upgrade), and the Redis bus drops messages it cannot decode.
  * Source: MCP 2025-11-25 server/resources (subscriptions); MCP 2026-07-28
  * basic/patterns/subscriptions; ext-tasks §Task Status Notifications;
- * DESIGN.md, "Services a deployment swaps".
+ * `docs/architecture.md`, "Services a deployment swaps".
  *
  * @since 0.1.0
  */

@@ -13,7 +13,8 @@
  */
 import { Effect, Schema } from "effect"
 import type { GetPromptResult, Prompt as WirePrompt, PromptArgument, PromptMessage } from "@mrtr/protocol"
-import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
+import { ElicitationSchema } from "@mrtr/core"
+import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
@@ -55,6 +56,8 @@ export interface Prompt<E = never, R = never> {
    * `insufficient_scope` otherwise). Default none. MCP 2026-07-28 basic/authorization.
    */
   readonly scopes?: ReadonlyArray<string> | undefined
+  /** Who may see and get it (see `Tool.visible`). Default: everyone. */
+  readonly visible?: ((principal: string | undefined) => boolean) | undefined
   readonly get: (args: unknown) => Effect.Effect<Omit<GetPromptResult, "resultType">, E | InvalidPromptArguments, R | Conversation | McpRequest>
   readonly completions: Readonly<Record<string, Completer>>
 }

@@ -15,7 +15,8 @@ import type {
   Resource as WireResource,
   ResourceTemplate as WireResourceTemplate
 } from "@mrtr/protocol"
-import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
+import { ElicitationSchema } from "@mrtr/core"
+import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import type { McpRequest } from "./RequestContext.ts"
 import type { Completer } from "./Prompt.ts"
 
@@ -56,6 +57,8 @@ export interface Resource<E = never, R = never> {
    * `insufficient_scope` otherwise). Default none. MCP 2026-07-28 basic/authorization.
    */
   readonly scopes?: ReadonlyArray<string> | undefined
+  /** Who may see and read it (see `Tool.visible`). Default: everyone. */
+  readonly visible?: ((principal: string | undefined) => boolean) | undefined
   readonly match: (uri: string) => Readonly<Record<string, string>> | undefined
   readonly read: (
     uri: string,

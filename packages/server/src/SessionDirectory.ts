@@ -26,8 +26,8 @@
  * Implementations: `SessionDirectory.local` (the default: the sessions of
  * this process are the whole directory, `shared: false`, as before: a fleet
  * needs affinity), and the Redis one of `@mrtr/server/Redis`
- * (`layerSessionDirectory`), chosen by `McpServer.layer` when
- * `MRTR_REDIS_URL` is set.
+ * (`layerSessionDirectory`, part of `Redis.layerFleet`, given to
+ * `McpServer.layer` as `shared`).
  *
  * Gotchas: delivery between instances is at most once (Redis pub/sub); a
  * `send` to an instance that is not listening (stopped, killed) reports
@@ -35,7 +35,7 @@
  * directory that cannot answer fails with `SessionDirectoryUnavailable`
  * (the client gets HTTP 503 with JSON-RPC -32603), never a hang.
  * Source: MCP 2025-11-25, basic/transports (session management, multiple
- * connections), basic/lifecycle; the spec digest legacy-2025-11-25.md B3, B6.
+ * connections), basic/lifecycle; `docs/architecture.md`, "Services a deployment swaps".
  *
  * @since 0.2.0
  */

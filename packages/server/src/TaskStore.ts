@@ -8,7 +8,7 @@
  * the task (status, timestamps in epoch milliseconds, `ttlMs`,
  * `pollIntervalMs`), the call it runs (tool name, arguments, the request's
  * declared client capabilities and principal), the journal of its asks and
- * steps, the outstanding `inputRequests` with the answers received for them,
+ * steps (sealed with the server's key ring), the outstanding `inputRequests` with the answers received for them,
  * the final `result` or `error`, and `owner`, the instance whose fiber runs
  * the handler right now (absent while the task waits for input: no fiber
  * exists then, the state is all here) with `leaseExpiresAt`, until when its
@@ -20,9 +20,9 @@
  * {@link layerMemory} (the default) keeps records in process memory, bounded
  * by count (`maxTasks`) and time (each record goes at `createdAt + ttlMs`,
  * found lazily on access and by a periodic sweep). A deployment swaps in a
- * shared store (`@mrtr/server/Redis`'s `layerTaskStore`, which
- * `McpServer.layer` uses when `MRTR_REDIS_URL` is set) by providing another
- * Layer; `modify` must then be atomic (a transaction or a compare-and-set
+ * shared store (`@mrtr/server/Redis`'s `layerTaskStore`, part of
+ * `Redis.layerFleet`) through `McpServer.layer`'s `shared` option;
+ * `modify` must then be atomic (a transaction or a compare-and-set
  * loop), and a store that cannot be reached fails with
  * {@link TaskStoreUnavailable} (JSON-RPC -32603, retry later).
  *
@@ -34,7 +34,6 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import type { ClientCapabilities, InputRequest, TaskStatus } from "@mrtr/protocol"
-import type { Journal } from "@mrtr/core"
 
 /**
  * What a task runs: the `tools/call` it came from.
@@ -73,9 +72,27 @@ export interface TaskRecord {
   /** Epoch milliseconds until which `owner`'s claim holds (renewed by its heartbeat); absent: no lease (held until released). */
   readonly leaseExpiresAt?: number | undefined
   readonly call: TaskCall
-  readonly journal: Journal.Journal
+  /**
+   * The replay journal of the task's handler, sealed with the server's key
+   * ring (`RequestStateCodec.sealStored`, bound to the task): a store holds
+   * no answer or step result in clear (a secure elicitation's value
+   * included). Opaque to the store. Absent while nothing is recorded (a
+   * task started at its call, before its first round ends).
+   */
+  readonly journal?: string | undefined
+  /** The outstanding asks, by the key the client answers (a key asked again carries a suffix, see `askedKeys`). */
   readonly inputRequests: Readonly<Record<string, InputRequest>>
+  /** The answers received for them, by the handler's own key. */
   readonly answers: Readonly<Record<string, unknown>>
+  /**
+   * Every `inputRequests` key the task has published: a key must be unique
+   * over the task's life (SEP-2663), so one asked again (an answer the form
+   * refused, a secure page not completed yet) is published as `<key>#<n>`.
+   * Absent before the first ask.
+   */
+  readonly askedKeys?: ReadonlyArray<string> | undefined
+  /** The suffixed keys of `inputRequests`, each to the handler's key it answers. */
+  readonly keyAliases?: Readonly<Record<string, string>> | undefined
   readonly result?: Readonly<Record<string, unknown>> | undefined
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown } | undefined
 }

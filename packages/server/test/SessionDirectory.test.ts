@@ -122,7 +122,7 @@ const instanceWithServer = Effect.fnUntraced(function*(transport: HttpTransport.
     HttpTransport.layer({ port: 0, ...transport }).pipe(
       Layer.provideMerge(McpServer.tools(greet, reconnect, quietReconnect).pipe(
         Layer.provideMerge(McpServer.resources(readme)),
-        Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" }))
+        Layer.provideMerge(McpServer.layerConfig({ name: "fleet", version: "1", shared: Redis.layerFleetConfig() }))
       )),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
     )
@@ -131,7 +131,6 @@ const instanceWithServer = Effect.fnUntraced(function*(transport: HttpTransport.
 })
 const instance = (transport: HttpTransport.LayerOptions = {}) => Effect.map(instanceWithServer(transport), (i) => i.url)
 
-const legacy = (session: string) => ({ "mcp-session-id": session })
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
 
 /** Waits until `url` can send to the other instances (their subscriptions are set up asynchronously). */
