@@ -92,7 +92,7 @@ export const Limits = Context.Reference<{ readonly maxRounds: number; readonly m
  *
  * @since 0.1.0
  */
-export interface Request {
+export interface Request extends Round.RoundRequest {
   readonly method: string
   readonly target: string
   readonly arguments?: unknown

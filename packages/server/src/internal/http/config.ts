@@ -11,7 +11,7 @@
  */
 import { Duration, Option } from "effect"
 import type { HttpRouter } from "effect/http"
-import type { EndpointOptions } from "../../HttpTransport.ts"
+import type { EndpointOptions } from "./options.ts"
 import * as Cors from "../cors.ts"
 import { type HostRule, originMatches, type OriginRule, parseHostRule, parseOriginRule } from "./hostGuard.ts"
 
