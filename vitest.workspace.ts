@@ -8,7 +8,9 @@ export default [
   "packages/server",
   "packages/client",
   "packages/testing",
+  "packages/gateway",
   "packages/cli",
   "examples/readme",
+  "examples/demo",
   "examples/fleet"
 ]

@@ -8,6 +8,7 @@
  * mrtr read       (--http <url> | --stdio "<command>") <uri>
  * mrtr discover   (--http <url> | --stdio "<command>")
  * mrtr logout     [--http <url>]
+ * mrtr gateway    --config <mcpServers.json> [--stdio] [--port <n>] [--host <h>]
  * ```
  *
  * On HTTP, a server that answers `401` gets a sign-in (OAuth 2.1, see
@@ -39,6 +40,7 @@
  *
  * @since 0.1.0
  */
+import { SafeText } from "@mrtr/protocol"
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
@@ -47,9 +49,9 @@ import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, Re
 import { Argument, CliOutput, Command } from "effect/cli"
 import { Errors, McpClient } from "@mrtr/client"
 import * as AnswersFile from "./AnswersFile.ts"
+import { gateway } from "./GatewayCommand.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
 import { clean, colorsFor, roundLines, serverRequestLines, style, taskLine } from "./Report.ts"
-import * as SafeText from "./SafeText.ts"
 import * as SignIn from "./SignIn.ts"
 import * as TerminalUser from "./TerminalUser.ts"
 import {
@@ -58,7 +60,6 @@ import {
   callbackPort,
   clientId,
   clientSecret,
-  DEFAULT_TIMEOUT_SECONDS,
   http,
   protocol,
   quietFlag,
@@ -391,7 +392,7 @@ const allPages = <A>(
     let cursor: string | undefined
     for (let page = 0; page < 100; page++) {
       const result = yield* list(cursor)
-      out.push(...items(result))
+      for (const item of items(result)) out.push(item)
       if (result.nextCursor === undefined || result.nextCursor === cursor) break
       cursor = result.nextCursor
     }
@@ -473,7 +474,7 @@ export const logout = Command.make(
  *
  * @since 0.1.0
  */
-export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover, logout]))
+export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover, logout, gateway]))
 
 const SUBCOMMANDS: ReadonlyArray<string> = [call.name, getPrompt.name, read.name, discover.name]
 

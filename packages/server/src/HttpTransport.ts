@@ -51,8 +51,7 @@
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer, Option } from "effect"
-import { Duration } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer } from "node:http"
@@ -263,7 +262,10 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  * a 5xx, which the official clients turn into a transport failure).
  *
  * The returned function never fails. The router in front of it must route
- * every method on the endpoint path here (`routes` does, with `"*"`).
+ * every method on the endpoint path here (`routes` does, with `"*"`). With
+ * authorization on, `Authorization.Options.resource` is required (no bound
+ * address is known here): without it every request is answered `500`
+ * (-32603) and the missing option is logged.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
@@ -321,6 +323,11 @@ export const httpApp = (
  * ```ts
  * HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
  * ```
+ *
+ * With authorization on, `Authorization.Options.resource` is required here
+ * (no bound address is known to derive the tokens' audience from, unless an
+ * `HttpEndpoint` is provided): without it the layer fails with
+ * `Authorization.ResourceRequired`.
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
@@ -451,7 +458,8 @@ export const layer = <R = never>(
  * Builds a Fetch-style handler (`(request: Request) => Promise<Response>`)
  * for the endpoint, for serverless hosts or for mounting in a non-Effect
  * server. `handlerLayer` provides the dispatcher. Call `dispose` on shutdown.
- * Requests to other paths get `404`.
+ * Requests to other paths get `404`. With authorization on, set
+ * `Authorization.Options.resource` (see {@link routes}).
  *
  * Source: MCP 2026-07-28, basic/transports.
  *

@@ -11,10 +11,10 @@ import type { ClientTransport } from "../ClientTransport.ts"
 import type { StreamNotification } from "./exchange.ts"
 import type { Handlers } from "./inputHandlers.ts"
 import type { InitializeResult } from "./legacySession.ts"
-import type { Protocol, ServerRequest } from "./models.ts"
+import type { Protocol, ServerRequest } from "../Models.ts"
 
 /** Which revision the client speaks: detected (`"auto"`) or pinned. */
-export type { Protocol } from "./models.ts"
+export type { Protocol } from "../Models.ts"
 
 /** A 2025-11-25 session: the negotiated version, the `InitializeResult`, the capabilities declared. */
 export interface LegacyConnection {

@@ -70,6 +70,17 @@ import type * as Cors from "../cors.ts"
  *   answers carry `Cache-Control: no-cache, no-transform`, so compression
  *   middleware (effect's `HttpMiddleware.compression`) leaves them alone; a
  *   response encoded all the same gets no comments.
+ * - `trustedProxies`: the proxies in front of the server (IP addresses or
+ *   CIDR networks, e.g. `["10.0.0.0/8"]`) whose `X-Forwarded-For` gives the
+ *   client's address. Default none: the client address is the socket's peer
+ *   and `X-Forwarded-For` is never read (any client can send one). The
+ *   address is what unauthenticated callers' shares are counted by (replay
+ *   guard, interaction pages, tasks, 2025-11-25 sessions: one address cannot
+ *   take every other's room); behind a proxy not listed here, every client
+ *   has the proxy's address and shares one share. Effect's
+ *   `HttpMiddleware.xForwardedHeaders` reads the header: from the right,
+ *   skipping trusted proxies. An invalid entry throws an `Error` when the
+ *   options are resolved.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. For OAuth bearer
@@ -92,6 +103,7 @@ export interface EndpointOptions {
   readonly cors?: boolean | CorsOptions | undefined
   readonly jsonResponse?: boolean | undefined
   readonly sseKeepAlive?: Duration.Input | false | undefined
+  readonly trustedProxies?: ReadonlyArray<string> | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined

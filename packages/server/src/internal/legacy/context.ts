@@ -19,7 +19,7 @@ import { type Implementation, type Legacy, McpError, type RequestId } from "@mrt
 import type { Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
 import type { SessionDirectory } from "../../SessionDirectory.ts"
-import type { Engine } from "@mrtr/core"
+import type { Engine } from "@mrtr/core/engine"
 import type { Registry } from "../registry.ts"
 import type * as Resume from "./resume.ts"
 import type * as Session from "./session.ts"

@@ -46,7 +46,7 @@
  */
 import { Clock, Deferred, Effect, Metric } from "effect"
 import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
-import { Engine } from "@mrtr/core"
+import { Engine } from "@mrtr/core/engine"
 import * as Observability from "../../Observability.ts"
 import type { WireMessage } from "../../Transport.ts"
 import type { Call } from "../registry.ts"
@@ -142,6 +142,13 @@ export const runCall = (context: CallSite, call: Call): Effect.Effect<Record<str
 
   const leg = (session: Session, key: string, request: InputRequest): Effect.Effect<unknown, McpError> =>
     Effect.suspend(() => {
+      if (session.inputEnded) {
+        return Effect.fail(failure(
+          ErrorCode.InvalidRequest,
+          `This request needs input from the client (${request.method}, input "${key}"), whose input has ended`,
+          { reason: "input_undeliverable", inputRequests: [key] }
+        ))
+      }
       if (session.legs.size >= context.maxPendingLegs) {
         return Effect.fail(failure(
           ErrorCode.InvalidRequest,

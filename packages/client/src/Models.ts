@@ -1,11 +1,13 @@
 /**
  * The models of `McpClient`'s API: its options, per-call options, the
  * params of its methods, the notifications it surfaces, the rounds it
- * reports, and what it negotiated (`Protocol`, `Connection`). Re-exported by
- * `McpClient`, where they are documented for users.
+ * reports, and what it negotiated (`Protocol`, `Connection`). `McpClient`
+ * re-exports each of them (`McpClient.Options`, `McpClient.CallOptions`, ...).
  *
  * Source: MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr,
  * basic/versioning; MCP 2025-11-25, basic/lifecycle.
+ *
+ * @since 0.1.0
  */
 import { Duration, type Effect, type Schedule } from "effect"
 import type {
@@ -21,7 +23,7 @@ import type {
   RequestId,
   ServerCapabilities
 } from "@mrtr/protocol"
-import type * as TaskDriver from "../TaskDriver.ts"
+import type * as TaskDriver from "./TaskDriver.ts"
 
 
 /**
@@ -103,9 +105,10 @@ export interface Connection {
  *   notification restarts the wait, so a long tool that reports progress is
  *   not cut off). Default `DEFAULT_REQUEST_TIMEOUT` (60 seconds);
  *   `"Infinity"` disables it. Past it the request is cancelled and the call
- *   fails with `RequestTimeout` (`bound: "request"`). The time spent waiting
- *   for the user to sign in (a `401` answered through `Authorization`) is
- *   not counted: it bounds the server's answers only.
+ *   fails with `RequestTimeout` (`bound: "request"`). The time spent signing
+ *   in (a `401` answered through `Authorization`: the user's consent, and
+ *   the authorization server's exchanges, bounded on their own) is not
+ *   counted: it bounds the MCP server's answers only.
  * - `callTimeout`: the longest a whole call may take: every round of a
  *   `tools/call` / `prompts/get` / `resources/read`, the time its input
  *   handlers take to answer included (and the connection, and for a
