@@ -72,6 +72,7 @@ import { ErrorCode } from "./internal/jsonRpc.ts"
  * Options of the MCP endpoint itself, shared by `layer`, `routes`,
  * `handleRequest`, `httpApp` and `toWebHandler` (see `internal/http/options.ts`).
  *
+ * @category models
  * @since 0.1.0
  */
 export type { CorsOptions, EndpointOptions } from "./internal/http/options.ts"
@@ -112,6 +113,7 @@ export type { CorsOptions, EndpointOptions } from "./internal/http/options.ts"
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface LayerOptions<R = never> extends EndpointOptions {
@@ -130,6 +132,7 @@ export interface LayerOptions<R = never> extends EndpointOptions {
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_BACKLOG = 4096
@@ -139,6 +142,7 @@ export const DEFAULT_BACKLOG = 4096
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_PATH = "/mcp" as const
@@ -148,6 +152,7 @@ export const DEFAULT_PATH = "/mcp" as const
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -158,6 +163,7 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_MAX_JSON_VALUES = 20_000
@@ -167,6 +173,7 @@ export const DEFAULT_MAX_JSON_VALUES = 20_000
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_ALLOWED_HOSTS: ReadonlyArray<string> = ["localhost", "127.0.0.1", "[::1]"]
@@ -177,6 +184,7 @@ export const DEFAULT_ALLOWED_HOSTS: ReadonlyArray<string> = ["localhost", "127.0
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_ALLOWED_ORIGINS: ReadonlyArray<string> = [
@@ -202,6 +210,7 @@ export const DEFAULT_ALLOWED_ORIGINS: ReadonlyArray<string> = [
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category services
  * @since 0.1.0
  */
 export class HttpEndpoint extends Context.Service<HttpEndpoint, {
@@ -215,14 +224,20 @@ export class HttpEndpoint extends Context.Service<HttpEndpoint, {
  * `"http://127.0.0.1:54321/mcp"`. Print it once ready:
  *
  * ```ts
- * Effect.gen(function*() {
+ * import { HttpTransport, McpServer } from "@mrtr/server"
+ * import { Console, Effect, Layer } from "effect"
+ *
+ * const server = McpServer.layer({ name: "s", version: "1.0.0" })
+ *
+ * const program = Effect.gen(function*() {
  *   yield* Console.error(`listening ${yield* HttpTransport.url}`)
  *   return yield* Effect.never
- * }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(dispatcher))))
+ * }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server))))
  * ```
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useSync((endpoint) => endpoint.url)
@@ -269,6 +284,7 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const handleRequest = (
@@ -297,7 +313,10 @@ export const handleRequest = (
  * `HttpServerRequest`. Mount it in your own router for every method:
  *
  * ```ts
- * HttpRouter.add("*", "/mcp", HttpTransport.httpApp())
+ * import { HttpTransport } from "@mrtr/server"
+ * import { HttpRouter } from "effect/http"
+ *
+ * const mcpRoute = HttpRouter.add("*", "/mcp", HttpTransport.httpApp())
  * ```
  *
  * The route then requires `McpHandler` per request (as an
@@ -306,6 +325,7 @@ export const handleRequest = (
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const httpApp = (
@@ -321,7 +341,13 @@ export const httpApp = (
  * the layer is built. Use it to add MCP to an existing effect/http server:
  *
  * ```ts
- * HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
+ * import { HttpTransport } from "@mrtr/server"
+ * import { Layer } from "effect"
+ * import { HttpRouter } from "effect/http"
+ *
+ * declare const MyRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter>
+ *
+ * const app = HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
  * ```
  *
  * With authorization on, `Authorization.Options.resource` is required here
@@ -331,6 +357,7 @@ export const httpApp = (
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const routes = (
@@ -401,6 +428,7 @@ const withListenMessage = (error: HttpServerError.ServeError, host: string, port
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <R = never>(
@@ -463,6 +491,7 @@ export const layer = <R = never>(
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const toWebHandler = <E>(

@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { RequestState } from "@mrtr/core"
-import { McpServer, NotificationBus, SessionDirectory, TaskStore } from "../src/index.ts"
+import { McpServer } from "../src/index.ts"
 import { greet, keys, request as modernRequest } from "./fixtures.ts"
 import { CAPS, initialize, post, rpc, sseReader, withLayer, withServer } from "./legacy-helpers.ts"
 
@@ -538,12 +538,8 @@ describe("the legacy shim on Streamable HTTP", () => {
           ttl: "200 millis",
           singleUse: true
         },
-        shared: Layer.mergeAll(
-          unavailable,
-          TaskStore.layerMemory(),
-          NotificationBus.NotificationBus.local,
-          SessionDirectory.SessionDirectory.local
-        )
+        // the guard single use redeems through is one of the shared services (the later Layer wins)
+        shared: Layer.merge(McpServer.layerLocal(), unavailable)
       })),
       Layer.orDie
     )

@@ -92,6 +92,7 @@ import type * as Cors from "../cors.ts"
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security warning).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface EndpointOptions {
@@ -130,6 +131,7 @@ export interface EndpointOptions {
  *
  * Source: Fetch Standard, CORS protocol; MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CorsOptions = Cors.CorsOptions
