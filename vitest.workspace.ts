@@ -1,5 +1,5 @@
 /**
- * The project list: one vitest project per workspace package, and the README's examples.
+ * The project list: one vitest project per workspace package, and the examples.
  * vitest 5 reads `test.projects` from `vitest.config.ts`, which imports this list.
  */
 export default [
@@ -9,6 +9,6 @@ export default [
   "packages/client",
   "packages/testing",
   "packages/cli",
-  "examples/readme",
+  "examples",
   "examples/fleet"
 ]
