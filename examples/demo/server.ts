@@ -298,11 +298,18 @@ export const weather = Resource.template({
 })
 
 /**
+ * The interaction page of the demo without authorization: the demo runs on this machine for the person at it, so
+ * it acknowledges a single user (`singleUser`), and anyone who opens a page's link may complete it. A server that
+ * other people reach turns authorization on and says who the page's user is (`principal`) instead.
+ */
+export const singleUserPage: InteractionPage.Options = { singleUser: true }
+
+/**
  * The demo server, as a Layer (zero configuration: a random per-process key ring), with the interaction page's
  * services (`link_rail_account` needs the page served: mounted, as `serve` does, or on a port of its own with
  * `InteractionPage.serve`, as `stdio.ts` does; without either it answers an internal error).
  */
-export const makeLayer = (pageOptions: InteractionPage.Options = {}) =>
+export const makeLayer = (pageOptions: InteractionPage.Options = singleUserPage) =>
   Layer.mergeAll(
     McpServer.tools(planTrip, linkRailAccount, bookTickets, checkTimetables),
     McpServer.prompts(packingList),
@@ -341,7 +348,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // Behind a load balancer every instance sends interaction pages on the balancer's origin (examples/fleet).
   const served = Layer.unwrap(Effect.map(
     Config.option(Config.String("MRTR_PUBLIC_BASE_URL")),
-    (base) => serve(port, undefined, Option.isSome(base) ? { publicBaseUrl: base.value } : undefined)
+    (base) => serve(port, undefined, Option.isSome(base) ? { ...singleUserPage, publicBaseUrl: base.value } : undefined)
   ))
   Effect.gen(function*() {
     yield* Console.log(`listening ${yield* HttpTransport.url}`)

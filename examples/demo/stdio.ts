@@ -4,7 +4,8 @@
  * 2025-11-25 session opened by `initialize`, whose asks travel as
  * server-to-client requests on stdout. The interaction page of
  * `link_rail_account` (a secure elicitation) is served on a free port of
- * 127.0.0.1 of its own (`InteractionPage.serve`).
+ * 127.0.0.1 of its own (`InteractionPage.serve`); the demo acknowledges a single user
+ * (`singleUserPage`): a stdio server is started by, and for, the person at this machine.
  */
 import { Layer } from "effect"
 import { InteractionPage, StdioTransport } from "@mrtr/server"

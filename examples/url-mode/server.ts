@@ -22,7 +22,9 @@ const connect = Tool.make("connect", {
     })
 })
 
-const interactions = InteractionPage.layer() // the store and the page's URL; behind a proxy: { publicBaseUrl }
+// The store and the page's URL (behind a proxy: { publicBaseUrl }). A local server for the person at this machine
+// acknowledges a single user; with authorization on, say who the page's user is instead: { principal }.
+const interactions = InteractionPage.layer({ singleUser: true })
 const server = McpServer.tools(connect).pipe(
   Layer.provide(interactions),
   Layer.provideMerge(McpServer.layer({ name: "acme", version: "1.0.0" }))

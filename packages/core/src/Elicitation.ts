@@ -26,7 +26,8 @@ import {
   ElicitationDeclined,
   InteractionUnavailable,
   InvalidElicitationSchema,
-  type MissingClientCapability
+  type MissingClientCapability,
+  UserIdentityRequired
 } from "./Errors.ts"
 import { InteractionLinks } from "./InteractionLinks.ts"
 import { InteractionStore, type InteractionStoreFull, type InteractionStoreUnavailable } from "./InteractionStore.ts"
@@ -340,18 +341,30 @@ const pagePollInterval = "200 millis"
  * retry takes the value from the store (handed out once, then deleted) and
  * the handler resumes. Later rounds of the same conversation replay the
  * value from the journal, sealed (AEAD) in `requestState`: a handler that
- * asks nothing after `secure` never lets it leave the server. When
- * authorization is on, the interaction is bound to the request's principal
- * and only that user may complete the page.
+ * asks nothing after `secure` never lets it leave the server. The page's
+ * URL is journaled with the interaction, so every round (on any instance of
+ * a fleet) asks the same URL.
+ *
+ * Who may complete the page: the server must verify that whoever opens the
+ * URL is the user who asked, or anyone the link reaches could answer (and
+ * the value would go to whoever started the call). When authorization is
+ * on, the interaction is bound to the request's principal and only that
+ * user may complete the page (the page must know who its user is:
+ * `InteractionPage`'s `principal`). Without authorization the ask is
+ * refused with `UserIdentityRequired`, unless the page was told that the
+ * server has a single user (`InteractionPage.layer({ singleUser: true })`:
+ * a local server whose only user is the person at this machine). Either
+ * refusal happens before any page is made.
  *
  * Needs the client capability `elicitation.url`, and the services
  * `InteractionStore` and `InteractionLinks` (the server's `InteractionPage`
  * layer provides both). Fails with `ElicitationDeclined`,
  * `ElicitationCancelled`, `MissingClientCapability`, `InteractionStoreFull`
  * (no room for a new interaction), `InteractionStoreUnavailable` (a shared
- * store did not answer: retry later) or `InteractionUnavailable` (the page
+ * store did not answer: retry later), `InteractionUnavailable` (the page
  * expired, or the value was refused by a check of `schema` that the
- * page could not show). A schema outside the subset is a defect, as for
+ * page could not show) or `UserIdentityRequired` (no way to verify the
+ * page's user, see above). A schema outside the subset is a defect, as for
  * {@link form}.
  * Source: MCP 2026-07-28, client/elicitation (URL mode, "Safe URL Handling");
  * basic/patterns/mrtr.
@@ -367,7 +380,8 @@ export const secure = <A>(
   | MissingClientCapability
   | InteractionStoreFull
   | InteractionStoreUnavailable
-  | InteractionUnavailable,
+  | InteractionUnavailable
+  | UserIdentityRequired,
   Conversation | InteractionStore | InteractionLinks
 > =>
   Effect.gen(function*() {
@@ -377,6 +391,15 @@ export const secure = <A>(
     const { key, message } = options
     const conversation = yield* Conversation
     const store = yield* InteractionStore
+    const links = yield* InteractionLinks
+    // Before any page exists: a page nobody can verify the user of would hand the value to whoever asked.
+    const unverifiable = conversation.principal === undefined
+      ? (links.singleUser === true ? undefined : "unauthenticated" as const)
+      : (links.identifiesUsers === true ? undefined : "pageCannotIdentify" as const)
+    if (unverifiable !== undefined) {
+      const refused = new UserIdentityRequired({ key, reason: unverifiable })
+      return yield* Effect.logWarning(refused.message).pipe(Effect.andThen(Effect.fail(refused)))
+    }
     const ttlMillis = Duration.toMillis(Duration.fromInputUnsafe(options.ttl ?? "10 minutes"))
     const id = yield* conversation.step(
       `mrtr/secure/${key}`,
@@ -386,7 +409,9 @@ export const secure = <A>(
       ),
       Schema.String
     )
-    const url = yield* InteractionLinks.use((links) => links.urlOf(id))
+    // The page's URL is fixed by the round that made the interaction (journaled): a retry served by another
+    // instance asks the very same question, so its answer matches, whatever that instance's own base URL.
+    const url = yield* conversation.step(`mrtr/secure/${key}/url`, links.urlOf(id), Schema.String)
     // Read on every round: an acceptance counts only once the page is no longer waiting.
     const state = (yield* store.get(id))?.state
     // Accepted while the page waits: asked again on a client's retry; waited for when the rounds run in process.

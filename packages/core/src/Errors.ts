@@ -178,3 +178,45 @@ export class InteractionUnavailable extends Schema.TaggedError<InteractionUnavai
     }
   }
 }
+
+/**
+ * A secure elicitation (`Elicitation.secure`) was refused before its page was
+ * made, because nobody could verify that whoever opens the page is the user
+ * who asked: the URL alone would let anyone it reaches answer, and the value
+ * would go to whoever started the call (URL-mode phishing). `reason`:
+ *
+ * - `"unauthenticated"`: the request has no principal (authorization is off)
+ *   and the interaction page was not told that the server has a single user
+ *   (`InteractionPage.layer({ singleUser: true })`);
+ * - `"pageCannotIdentify"`: the request belongs to an authenticated user, but
+ *   the interaction page cannot tell who opens it (no `principal` option), so
+ *   nobody could ever complete it.
+ *
+ * A configuration error of the server, not the user's: uncaught, the server
+ * answers JSON-RPC `-32603` (InternalError) with this message, which names
+ * the fix. A handler may catch it (to fall back to a form, for what is not a
+ * secret).
+ * Source: MCP 2026-07-28, client/elicitation (URL mode, security
+ * considerations: "the server MUST verify the identity of the user who opens
+ * the URL").
+ *
+ * @since 0.3.0
+ */
+export class UserIdentityRequired extends Schema.TaggedError<UserIdentityRequired>()("UserIdentityRequired", {
+  key: Schema.String,
+  reason: Schema.Literals(["unauthenticated", "pageCannotIdentify"])
+}) {
+  override get message(): string {
+    switch (this.reason) {
+      case "unauthenticated":
+        return `The secure elicitation "${this.key}" was refused: the request is not authenticated, so the server ` +
+          `cannot verify that whoever opens its page is the user who asked (anyone given the link could answer). ` +
+          `Turn authorization on, or, for a server whose only user is the person at this machine, acknowledge it ` +
+          `with InteractionPage.layer({ singleUser: true })`
+      case "pageCannotIdentify":
+        return `The secure elicitation "${this.key}" was refused: the request belongs to an authenticated user, but ` +
+          `the interaction page cannot tell who opens it; give InteractionPage.layer a principal (who the browser's ` +
+          `user is, e.g. from your sign-in cookie)`
+    }
+  }
+}

@@ -8,7 +8,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
-import { Digest } from "effect/crypto"
+import { Digest, SecureRandom } from "effect/crypto"
 import type { ClientCapabilities, InputRequiredResult } from "@mrtr/protocol"
 import { validateWire } from "@mrtr/test-support/wire"
 import { TestClock } from "effect/testing"
@@ -20,7 +20,8 @@ import {
   InteractionStore,
   InteractionUnavailable,
   MissingClientCapability,
-  RoundLimitExceeded
+  RoundLimitExceeded,
+  UserIdentityRequired
 } from "../src/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
@@ -32,10 +33,17 @@ const ApiKey = Schema.Struct({
 
 const base = { method: "tools/call", target: "connect", arguments: {}, audience: "test", clientCapabilities: URL_CAPS }
 
-const links = Layer.succeed(
-  InteractionLinks.InteractionLinks,
-  InteractionLinks.InteractionLinks.of({ urlOf: (id) => Effect.succeed(`https://mcp.example.com/i/${id}`) })
-)
+/** The page's links at `base`; by default a page that identifies its users and acknowledges a single user. */
+const linksAt = (
+  base: string,
+  identity: { readonly identifiesUsers?: boolean; readonly singleUser?: boolean } = { identifiesUsers: true, singleUser: true }
+) =>
+  Layer.succeed(
+    InteractionLinks.InteractionLinks,
+    InteractionLinks.InteractionLinks.of({ urlOf: (id) => Effect.succeed(`${base}/i/${id}`), ...identity })
+  )
+
+const links = linksAt("https://mcp.example.com")
 
 /** Rounds share one store (as a server instance's rounds do); each round has a fresh codec. */
 const withStore = <A, E>(f: (store: InteractionStore.InteractionStore["Service"]) => Effect.Effect<A, E, any>) =>
@@ -59,10 +67,11 @@ const inputRequired = <A>(outcome: Engine.Outcome<A>): InputRequiredResult => {
   return outcome.result
 }
 
-const idOf = (result: InputRequiredResult): string => {
+const idOf = (result: InputRequiredResult, base = "https://mcp.example.com"): string => {
   const params = result.inputRequests?.["api_key"]?.params as { mode: string; url: string }
   assert.strictEqual(params.mode, "url")
-  return params.url.slice("https://mcp.example.com/i/".length)
+  assert.isTrue(params.url.startsWith(`${base}/i/`), params.url)
+  return params.url.slice(`${base}/i/`.length)
 }
 
 const connect = Effect.gen(function*() {
@@ -197,6 +206,52 @@ describe("Elicitation.secure", () => {
         const refused = yield* Effect.flip(round(connect, { inputResponses: accepted, requestState: again.requestState }))
         assert.instanceOf(refused, InteractionUnavailable)
         assert.strictEqual(refused.reason, "refused")
+      })
+    ))
+
+  it.effect("without a way to verify the page's user the ask is refused before any page is made (UserIdentityRequired)", () =>
+    Effect.gen(function*() {
+      // a store of room for one interaction: a refused ask must not have taken it
+      const store = yield* InteractionStore.InteractionStore.makeMemory({ maxEntries: 1, maxEntriesPerPrincipal: 1 })
+      const under = (identity: { readonly identifiesUsers?: boolean; readonly singleUser?: boolean }) =>
+        <A, E>(effect: Effect.Effect<A, E, any>) =>
+          effect.pipe(
+            Effect.provideService(InteractionStore.InteractionStore, store),
+            Effect.provide(linksAt("https://mcp.example.com", identity))
+          ) as Effect.Effect<A, E>
+
+      // no authorization, no acknowledgement: anyone sent the link could answer
+      const anonymous = yield* Effect.flip(under({ identifiesUsers: true })(round(connect)))
+      assert.instanceOf(anonymous, UserIdentityRequired)
+      assert.strictEqual(anonymous.reason, "unauthenticated")
+      assert.include(anonymous.message, "singleUser: true")
+      // an authenticated user, but a page that cannot tell who opens it: nobody could ever complete it
+      const blind = yield* Effect.flip(under({ singleUser: true })(round(connect, { principal: "alice" })))
+      assert.instanceOf(blind, UserIdentityRequired)
+      assert.strictEqual(blind.reason, "pageCannotIdentify")
+      assert.include(blind.message, "principal")
+
+      // the ask goes on with the acknowledgement (no principal), or with a page that identifies its users (a principal)
+      inputRequired(yield* under({ singleUser: true })(round(connect)))
+      inputRequired(yield* under({ identifiesUsers: true })(round(connect, { principal: "alice" })))
+    }).pipe(Effect.provide(SecureRandom.layerWebCrypto)))
+
+  it.effect("a retry served by an instance with another base URL asks the same URL, and its answer matches", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const on = (base: string) => <A, E>(effect: Effect.Effect<A, E, any>) =>
+          Effect.provide(effect, linksAt(base)) as Effect.Effect<A, E>
+        const first = inputRequired(yield* on("http://10.0.0.1:3000")(round(connect)))
+        // the page is not completed yet: the other instance asks the very same question
+        const again = inputRequired(
+          yield* on("http://10.0.0.2:3000")(round(connect, { inputResponses: accepted, requestState: first.requestState }))
+        )
+        assert.deepStrictEqual(again.inputRequests, first.inputRequests)
+        yield* store.complete(idOf(first, "http://10.0.0.1:3000"), { api_key: "sk-12345678" })
+        const done = yield* on("http://10.0.0.2:3000")(
+          round(connect, { inputResponses: accepted, requestState: again.requestState })
+        )
+        assert.deepStrictEqual(done, { _tag: "Complete", value: "connected with 11 characters", round: 2 })
       })
     ))
 })

@@ -37,10 +37,19 @@
  * `scopes` declared on each tool, prompt or resource (checked before its
  * handler runs).
  *
+ * The audience rule: a token is accepted only when its `aud` names this
+ * server's canonical resource URI (RFC 8707), which never comes from the
+ * request (a `Host` header is the client's to choose). It is `resource`
+ * when set; else `HttpTransport.layer` derives it from the address it is
+ * bound to (`http://127.0.0.1:3000/mcp`), which needs a bind to one address:
+ * bound to all interfaces (`0.0.0.0`, `::`), or served through
+ * `HttpTransport.routes` / `handleRequest` / `toWebHandler`, which know no
+ * address, the endpoint refuses to start with {@link ResourceRequired}.
+ * Behind a proxy or with a public name, set `resource` (`MCP_AUTH_RESOURCE`).
+ *
  * Gotchas: stdio and the in-memory transport are not authenticated (the spec:
- * stdio takes credentials from its environment); without `resource` the
- * canonical resource URI is derived from the request's `Host` (safe only
- * behind `allowedHosts`, the loopback default): set it in production.
+ * stdio takes credentials from its environment); `iat` may be at most
+ * `clockToleranceSeconds` (default 30) in the future.
  *
  * Source: MCP 2026-07-28 basic/authorization (index, Protected Resource
  * Metadata, Token Handling, Error Handling, security-considerations);
@@ -51,6 +60,7 @@
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpServerResponse } from "effect/http"
+import { NetAddress } from "effect/net"
 import { challenge, credentials, errorResponse, missingScopes } from "./internal/bearer.ts"
 import * as TokenCache from "./internal/tokenCache.ts"
 import * as Verifier from "./internal/tokenVerifier.ts"
@@ -98,7 +108,10 @@ export type TokenVerifier = Verifier.Verifier
  * - `jwksUri`: its JSON Web Key Set (`jwks_uri` of its metadata).
  * - `algorithms`: accepted signature algorithms; default the asymmetric
  *   JOSE ones. `none` and `HS*` are always removed.
- * - `clockToleranceSeconds`: skew allowed on `exp` / `nbf` / `iat`; default 30.
+ * - `clockToleranceSeconds`: clock skew allowed between this server and the
+ *   issuer, on `exp`, `nbf` and `iat` (a token issued more than this in the
+ *   future is refused: `The access token's iat claim is not acceptable`);
+ *   default 30.
  * - `jwksTimeoutMillis` (default 5000), `jwksCooldownMillis` (default
  *   30000: at most one refetch per period for an unknown `kid`),
  *   `jwksCacheMaxAgeMillis` (default 600000).
@@ -123,8 +136,10 @@ export const jwt: (options: JwtOptions) => TokenVerifier = Verifier.jwt
  * Options of {@link introspection}: the authorization server's
  * `introspectionEndpoint`, its `issuer`, and this server's client
  * credentials there (`client_secret_basic`); `timeoutMillis` bounds each
- * call (default 5000). `active: false`, another `iss`, an expired `exp` or
- * an `aud` that does not name this resource are `invalid_token`.
+ * call (default 5000); `clockToleranceSeconds` is the clock skew allowed on
+ * `exp` and `iat` (default 30). `active: false`, another `iss`, an expired
+ * `exp`, an `iat` in the future or an `aud` that does not name this
+ * resource are `invalid_token`.
  *
  * Source: RFC 7662 §2; MCP 2026-07-28 basic/authorization (Token Handling).
  *
@@ -145,7 +160,11 @@ export const introspection: (options: IntrospectionOptions) => TokenVerifier = V
  * - `verifier`: how tokens are checked ({@link jwt} or {@link introspection}).
  * - `resource`: the canonical resource URI (RFC 8707), e.g.
  *   `"https://mcp.example.com/mcp"`: tokens' audience, PRM `resource`.
- *   Default: `http://<Host><endpoint path>` of each request.
+ *   Default: the URL of the address `HttpTransport.layer` is bound to
+ *   (`http://127.0.0.1:<port><path>`); required when it is bound to all
+ *   interfaces, behind a proxy, and with `HttpTransport.routes` /
+ *   `handleRequest` / `toWebHandler` (else {@link ResourceRequired}). Never
+ *   taken from a request's `Host`.
  * - `authorizationServers`: PRM `authorization_servers`; default `[verifier.issuer]`.
  * - `scopesSupported`: PRM `scopes_supported` (never `offline_access`).
  * - `requiredScopes`: scopes every request needs (the 401 challenge's `scope`).
@@ -205,12 +224,68 @@ export type Authentication =
   | { readonly _tag: "Refused"; readonly response: HttpServerResponse.HttpServerResponse }
 
 /**
+ * The endpoint could not start: authorization is on and this server's
+ * canonical resource URI (the audience its tokens must name) is neither
+ * configured (`Authorization.Options.resource`, `MCP_AUTH_RESOURCE`) nor
+ * derivable from one bound address (`where` says why). Set `resource`.
+ *
+ * Source: MCP 2026-07-28 basic/authorization (Token Handling: audience); RFC 8707.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class ResourceRequired extends Schema.TaggedError<ResourceRequired>()("ResourceRequired", {
+  where: Schema.String
+}) {
+  override get message(): string {
+    return `Authorization: set the resource option (MCP_AUTH_RESOURCE with layerConfig), the canonical URI clients ` +
+      `reach this server at, e.g. https://mcp.example.com/mcp: ${this.where}`
+  }
+}
+
+/**
+ * The canonical resource URI of an endpoint served at `path` on `address`
+ * (what `HttpTransport.layer` uses when `resource` is not set): `http://<address><path>`,
+ * or {@link ResourceRequired} for an address that is no single one (all
+ * interfaces, a Unix socket) or none at all.
+ *
+ * Source: MCP 2026-07-28 basic/authorization; RFC 8707 §2.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const resourceFromAddress = (
+  address: NetAddress.SocketAddress | undefined,
+  path: string
+): Effect.Effect<string, ResourceRequired> => {
+  if (address === undefined) {
+    return Effect.fail(
+      new ResourceRequired({ where: "the endpoint is not served by HttpTransport.layer, so no bound address is known" })
+    )
+  }
+  if (!NetAddress.isInetAddress(address) || NetAddress.isUnspecified(address.address)) {
+    return Effect.fail(
+      new ResourceRequired({
+        where: NetAddress.isInetAddress(address)
+          ? `the endpoint is bound to ${NetAddress.formatIp(address.address)} (every interface), not to one address`
+          : "the endpoint is bound to a Unix socket"
+      })
+    )
+  }
+  return Effect.succeed(`${NetAddress.formatUrlUnsafe(address)}${path}`)
+}
+
+/**
  * The protected resource as the HTTP transport uses it.
  *
- * - `metadataPath(endpointPath)`: where the PRM is served, e.g.
+ * - `resource`: the configured canonical resource URI, when there is one
+ *   (else the transport derives it from the bound address, see
+ *   {@link resourceFromAddress});
+ * - `metadataPath(resource)`: where the PRM is served, e.g.
  *   `/.well-known/oauth-protected-resource/mcp`;
- * - `metadata(request, endpointPath)`: the PRM answer (200 JSON);
- * - `authenticate(request, endpointPath)`: reads and verifies the bearer token;
+ * - `metadata(resource)`: the PRM answer (200 JSON);
+ * - `authenticate(request, resource)`: reads and verifies the bearer token
+ *   (its audience must be `resource`);
  * - `authorize(authentication, needed)`: `undefined` when the token holds
  *   `needed` (after `requiredScopes` and the hierarchy), else the 403
  *   `insufficient_scope` answer naming every scope the operation needs.
@@ -220,14 +295,12 @@ export type Authentication =
  * @since 0.1.0
  */
 export class ResourceServer extends Context.Service<ResourceServer, {
-  readonly metadataPath: (endpointPath: string) => string
-  readonly metadata: (
-    request: HttpServerRequest.HttpServerRequest,
-    endpointPath: string
-  ) => HttpServerResponse.HttpServerResponse
+  readonly resource: string | undefined
+  readonly metadataPath: (resource: string) => string
+  readonly metadata: (resource: string) => HttpServerResponse.HttpServerResponse
   readonly authenticate: (
     request: HttpServerRequest.HttpServerRequest,
-    endpointPath: string
+    resource: string
   ) => Effect.Effect<Authentication>
   readonly authorize: (
     authentication: Extract<Authentication, { readonly _tag: "Authenticated" }>,
@@ -255,16 +328,14 @@ export const make = (options: Options): ResourceServer["Service"] => {
   if (configured !== undefined && configured.hash !== "") {
     throw new Error("Authorization: the resource URI must not have a fragment")
   }
-  const resourceOf = (request: HttpServerRequest.HttpServerRequest, endpointPath: string): string =>
-    options.resource ?? `http://${request.headers["host"] ?? "localhost"}${endpointPath}`
-  const metadataPath = (endpointPath: string) => {
-    const path = configured === undefined ? endpointPath : configured.pathname
+  const metadataPath = (resource: string) => {
+    const path = new URL(resource).pathname
     return path === "/" || path === "" ? WELL_KNOWN : `${WELL_KNOWN}${path}`
   }
-  const metadataUrl = (resource: string, endpointPath: string) => `${new URL(resource).origin}${metadataPath(endpointPath)}`
+  const metadataUrl = (resource: string) => `${new URL(resource).origin}${metadataPath(resource)}`
   const scopeParam = (scopes: ReadonlyArray<string>) => scopes.length === 0 ? undefined : scopes.join(" ")
 
-  const refuse = (resource: string, endpointPath: string) => (outcome: Verifier.Rejected | Verifier.Unavailable) =>
+  const refuse = (resource: string) => (outcome: Verifier.Rejected | Verifier.Unavailable) =>
     outcome._tag === "Unavailable"
       ? Effect.as(
         Effect.logWarning(`Authorization: ${outcome.description}`).pipe(
@@ -279,16 +350,16 @@ export const make = (options: Options): ResourceServer["Service"] => {
         challenge([
           ["error", "invalid_token"],
           ["error_description", outcome.description],
-          ["resource_metadata", metadataUrl(resource, endpointPath)]
+          ["resource_metadata", metadataUrl(resource)]
         ]),
         "invalid_token",
         outcome.description
       ))
 
   return ResourceServer.of({
+    resource: options.resource,
     metadataPath,
-    metadata: (request, endpointPath) => {
-      const resource = resourceOf(request, endpointPath)
+    metadata: (resource) => {
       return HttpServerResponse.text(
         JSON.stringify({
           resource,
@@ -303,8 +374,7 @@ export const make = (options: Options): ResourceServer["Service"] => {
         { status: 200, contentType: "application/json", headers: { "cache-control": "max-age=300" } }
       )
     },
-    authenticate: (request, endpointPath) => {
-      const resource = resourceOf(request, endpointPath)
+    authenticate: (request, resource) => {
       const found = credentials(request.headers["authorization"], maxTokenLength)
       switch (found._tag) {
         case "None":
@@ -313,7 +383,7 @@ export const make = (options: Options): ResourceServer["Service"] => {
             response: errorResponse(
               401,
               challenge([
-                ["resource_metadata", metadataUrl(resource, endpointPath)],
+                ["resource_metadata", metadataUrl(resource)],
                 ["scope", scopeParam(requiredScopes)]
               ]),
               "invalid_token",
@@ -328,7 +398,7 @@ export const make = (options: Options): ResourceServer["Service"] => {
               challenge([
                 ["error", "invalid_request"],
                 ["error_description", found.description],
-                ["resource_metadata", metadataUrl(resource, endpointPath)]
+                ["resource_metadata", metadataUrl(resource)]
               ]),
               "invalid_request",
               found.description
@@ -339,7 +409,7 @@ export const make = (options: Options): ResourceServer["Service"] => {
             Effect.map((token): Authentication => ({
               _tag: "Authenticated",
               resource,
-              resourceMetadata: metadataUrl(resource, endpointPath),
+              resourceMetadata: metadataUrl(resource),
               auth: {
                 issuer: token.issuer,
                 subject: token.subject,
@@ -351,7 +421,7 @@ export const make = (options: Options): ResourceServer["Service"] => {
               }
             })),
             Effect.catch((outcome) =>
-              Effect.map(refuse(resource, endpointPath)(outcome), (response): Authentication => ({ _tag: "Refused", response }))
+              Effect.map(refuse(resource)(outcome), (response): Authentication => ({ _tag: "Refused", response }))
             )
           )
       }
@@ -404,7 +474,9 @@ export const layer = (options: Options): Layer.Layer<ResourceServer> => Layer.sy
  * - `MCP_AUTH_JWKS_URL`: its JWKS (JWT access tokens), or
  * - `MCP_AUTH_INTROSPECTION_URL` with `MCP_AUTH_CLIENT_ID` and
  *   `MCP_AUTH_CLIENT_SECRET` (redacted): introspection (opaque tokens);
- * - `MCP_AUTH_RESOURCE`: the canonical resource URI (see `Options.resource`);
+ * - `MCP_AUTH_RESOURCE`: the canonical resource URI (see `Options.resource`:
+ *   without it the endpoint's bound address, and {@link ResourceRequired}
+ *   when that is not one address);
  * - `MCP_AUTH_SCOPES`: space-separated scopes every request needs (also
  *   advertised as `scopes_supported`).
  *

@@ -56,11 +56,13 @@ import { Duration } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer } from "node:http"
-import { ResourceServer } from "./Authorization.ts"
+import { ResourceRequired, resourceFromAddress, ResourceServer } from "./Authorization.ts"
 import { McpHandler } from "./McpHandler.ts"
 import * as Cors from "./internal/cors.ts"
 import { type Config, resolve } from "./internal/http/config.ts"
 import { handleWith } from "./internal/http/requestPath.ts"
+import { errorResponse } from "./internal/http/responses.ts"
+import { ErrorCode } from "./internal/jsonRpc.ts"
 
 // -----------------------------------------------------------------------------
 // Options
@@ -379,10 +381,19 @@ export const handleRequest = (
   const config = resolveOptions(options)
   return (request) =>
     Effect.flatMap(McpHandler, (handler) =>
-      Effect.flatMap(
-        Effect.serviceOption(ResourceServer),
-        (authorization) => handleWith(handler, config, request, Option.getOrUndefined(authorization))
-      ))
+      Effect.flatMap(Effect.serviceOption(ResourceServer), (found) => {
+        if (Option.isNone(found)) return handleWith(handler, config, request, undefined)
+        const resource = found.value.resource
+        // No bound address here: a resource server without its `resource` cannot tell its tokens' audience.
+        return resource === undefined
+          ? Effect.as(
+            Effect.logError(
+              new ResourceRequired({ where: "HttpTransport.handleRequest / httpApp knows no bound address" }).message
+            ),
+            errorResponse(500, ErrorCode.InternalError, "Internal error: the server's authorization has no resource set")
+          )
+          : handleWith(handler, config, request, { server: found.value, resource })
+      }))
 }
 
 /**
@@ -421,29 +432,39 @@ export const httpApp = (
  *
  * @since 0.1.0
  */
-export const routes = (options: EndpointOptions = {}): Layer.Layer<never, never, HttpRouter.HttpRouter | McpHandler> =>
-  routesWith(resolveOptions(options))
+export const routes = (
+  options: EndpointOptions = {}
+): Layer.Layer<never, ResourceRequired, HttpRouter.HttpRouter | McpHandler> => routesWith(resolveOptions(options))
 
-const routesWith = (config: Config): Layer.Layer<never, never, HttpRouter.HttpRouter | McpHandler> =>
+/**
+ * The endpoint's routes. With authorization on, the canonical resource URI
+ * (the audience tokens must name) is the configured one, else the bound
+ * address's (`HttpEndpoint`, present under `layer`), else the layer fails
+ * with `ResourceRequired`: never the request's `Host`.
+ */
+const routesWith = (config: Config): Layer.Layer<never, ResourceRequired, HttpRouter.HttpRouter | McpHandler> =>
   HttpRouter.use((router) =>
-    Effect.flatMap(
-      Effect.zip(McpHandler, Effect.serviceOption(ResourceServer)),
-      ([handler, found]) => {
-        const authorization = Option.getOrUndefined(found)
-        const endpoint = router.add("*", config.path, (request) => handleWith(handler, config, request, authorization))
-        if (authorization === undefined) return endpoint
-        // RFC 9728: the metadata is public, GET only.
-        const path = String(config.path)
-        return Effect.andThen(
-          endpoint,
-          router.add("GET", authorization.metadataPath(path) as HttpRouter.PathInput, (request) => {
-            const metadata = Effect.sync(() => authorization.metadata(request, path))
-            // A browser client reads it cross-origin too.
-            return config.cors === undefined ? metadata : config.cors(request, metadata)
-          })
-        )
+    Effect.gen(function*() {
+      const handler = yield* McpHandler
+      const found = yield* Effect.serviceOption(ResourceServer)
+      if (Option.isNone(found)) {
+        return yield* router.add("*", config.path, (request) => handleWith(handler, config, request, undefined))
       }
-    )
+      const server = found.value
+      const path = String(config.path)
+      const resource = server.resource ?? (yield* Effect.flatMap(
+        Effect.serviceOption(HttpEndpoint),
+        (endpoint) => resourceFromAddress(Option.getOrUndefined(endpoint)?.address, path)
+      ))
+      const authorization = { server, resource }
+      yield* router.add("*", config.path, (request) => handleWith(handler, config, request, authorization))
+      // RFC 9728: the metadata is public, GET only.
+      yield* router.add("GET", server.metadataPath(resource) as HttpRouter.PathInput, (request) => {
+        const metadata = Effect.sync(() => server.metadata(resource))
+        // A browser client reads it cross-origin too.
+        return config.cors === undefined ? metadata : config.cors(request, metadata)
+      })
+    })
   )
 
 /**
@@ -471,7 +492,11 @@ const withListenMessage = (error: HttpServerError.ServeError, host: string, port
  * bound to `host` (default `127.0.0.1`) and `port` (default `3000`, `0` =
  * ephemeral). Requires `McpHandler` (the dispatcher); provides `HttpEndpoint`
  * (read the bound URL with `url`). Fails with `ServeError` when the port
- * cannot be bound (its message says where and why, e.g. the port is in use). Other paths answer `404`, except those of `mount`.
+ * cannot be bound (its message says where and why, e.g. the port is in use),
+ * and with `Authorization.ResourceRequired` when authorization is on without
+ * a `resource` and the server is bound to every interface (`0.0.0.0`, `::`):
+ * the tokens' audience is then the bound address's URL, never a request's
+ * `Host`. Other paths answer `404`, except those of `mount`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
@@ -479,7 +504,11 @@ const withListenMessage = (error: HttpServerError.ServeError, host: string, port
  */
 export const layer = <R = never>(
   options: LayerOptions<R> = {}
-): Layer.Layer<HttpEndpoint, HttpServerError.ServeError, McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>> => {
+): Layer.Layer<
+  HttpEndpoint,
+  HttpServerError.ServeError | ResourceRequired,
+  McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>
+> => {
   const requestTimeout = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout ?? "30 seconds"))
   const config = resolveOptions(options, { owned: true, requestTimeoutMillis: requestTimeout })
   const backlog = options.backlog ?? DEFAULT_BACKLOG
@@ -508,16 +537,18 @@ export const layer = <R = never>(
         path: config.path
       }))
   )
+  // The endpoint's routes read the bound address too (the canonical resource URI of authorization).
+  const routes = routesWith(config).pipe(Layer.provide(endpoint))
   const mounted = options.mount === undefined
-    ? routesWith(config)
-    : Layer.merge(routesWith(config), options.mount.pipe(Layer.provide(endpoint)))
+    ? routes
+    : Layer.merge(routes, options.mount.pipe(Layer.provide(endpoint)))
   const serve = HttpRouter.serve(mounted, {
     disableListenLog: true,
     disableLogger: options.logRequests !== true
   })
   return Layer.merge(serve, endpoint).pipe(Layer.provide(server)) as Layer.Layer<
     HttpEndpoint,
-    HttpServerError.ServeError,
+    HttpServerError.ServeError | ResourceRequired,
     McpHandler | Exclude<R, HttpRouter.HttpRouter | HttpEndpoint>
   >
 }

@@ -21,7 +21,12 @@
  * single use. Where authorization is on, the interaction is bound to the
  * conversation's principal and only the same user may complete it: provide
  * `principal` (who the browser's user is, e.g. from your sign-in cookie);
- * without it such pages answer 403.
+ * without it `Elicitation.secure` refuses such asks (`UserIdentityRequired`).
+ * Without authorization nobody can verify who opens a page, so the URL
+ * alone would let anyone it reaches answer (and the value would go to
+ * whoever started the call): `Elicitation.secure` refuses such asks too,
+ * unless `singleUser: true` says that the server's only user is the person
+ * at this machine (a local server, a stdio server).
  *
  * | request                                   | status | page                          |
  * |-------------------------------------------|--------|-------------------------------|
@@ -78,7 +83,15 @@ import type { RedisError } from "effect/persistence/Redis"
  *   address `HttpTransport.layer` is bound to (`http://127.0.0.1:<port>`).
  *   Submits whose `Origin` is not this origin are refused.
  * - `principal`: who the browser's user is (e.g. from your sign-in cookie);
- *   required to complete interactions of authenticated conversations.
+ *   required to complete interactions of authenticated conversations
+ *   (without it, secure asks of authenticated requests are refused).
+ * - `singleUser`: acknowledges that the server has a single user, the person
+ *   at this machine (a local server, a stdio server, a demo): a page of an
+ *   unauthenticated conversation is then served to whoever opens its URL.
+ *   Default `false`: without authorization every secure ask is refused with
+ *   `UserIdentityRequired`, since nothing verifies who opens the page (an
+ *   attacker could start the ask and send the link to a victim). Never set
+ *   it on a server that other people can reach.
  * - `serverName`: shown on the page (default: the server's `title`, else its
  *   `name`).
  * - `maxBodyBytes`: largest accepted form body (default 65,536 bytes).
@@ -98,6 +111,7 @@ export interface Options {
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
+  readonly singleUser?: boolean | undefined
   readonly serverName?: string | undefined
   readonly maxBodyBytes?: number | undefined
   readonly store?: Layer.Layer<InteractionStore.InteractionStore> | undefined
@@ -176,6 +190,8 @@ export const layer = (
     InteractionLinks.InteractionLinks,
     InteractionPage.useSync((self) =>
       InteractionLinks.InteractionLinks.of({
+        identifiesUsers: options.principal !== undefined,
+        singleUser: options.singleUser === true,
         urlOf: (id) =>
           Effect.flatMap(self.baseUrl, (base) =>
             base === undefined

@@ -115,6 +115,46 @@ const post = (url: string, message: any, token?: string, extra: Record<string, s
     }
   })
 
+/** A request by node:http, which sends the `Host` it is given (fetch does not); an SSE answer is not read. */
+const raw = (
+  url: string,
+  method: "GET" | "POST" | "DELETE",
+  headers: Record<string, string>,
+  bearer?: string,
+  message?: unknown
+) =>
+  Effect.promise(() =>
+    new Promise<{ status: number; challenge: string | undefined; session: string | undefined; body: string }>(
+      (resolve, reject) => {
+        const body = message === undefined ? undefined : JSON.stringify(message)
+        const req = Http.request(url, {
+          method,
+          headers: {
+            ...(body === undefined ? {} : { "content-type": "application/json", accept: "application/json" }),
+            ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+            ...headers
+          }
+        }, (res) => {
+          const out = {
+            status: res.statusCode!,
+            challenge: res.headers["www-authenticate"],
+            session: res.headers["mcp-session-id"] as string | undefined
+          }
+          if (res.headers["content-type"]?.startsWith("text/event-stream")) {
+            res.destroy()
+            return resolve({ ...out, body: "" })
+          }
+          let text = ""
+          res.setEncoding("utf8")
+          res.on("data", (chunk) => text += chunk)
+          res.on("end", () => resolve({ ...out, body: text }))
+        })
+        req.on("error", reject)
+        req.end(body)
+      }
+    )
+  )
+
 const token = (url: string, user: string, scope = "mcp:basic") =>
   Effect.promise(() => issueToken(as, { user, resource: url, scope }))
 
@@ -377,6 +417,111 @@ describe("Authorization (server, protected resource)", () => {
       const missing = yield* Layer.build(fromConfig({ MCP_AUTH_ISSUER: as.issuer })).pipe(Effect.flip)
       expect(missing._tag).toBe("ConfigError")
       expect(String(missing)).toContain("MCP_AUTH_JWKS_URL or MCP_AUTH_INTROSPECTION_URL is required")
+    }))
+
+  it.live("the audience is never taken from Host: a real token for another port's resource, sent with that Host, is 401", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const here = new URL(url)
+      const elsewhere = `http://127.0.0.1:${Number(here.port) + 1}/mcp`
+      // A real token, with every scope, for the server one port up; sent here with a Host naming that server.
+      const stolen = yield* Effect.promise(() =>
+        issueToken(as, { user: "mallory", resource: elsewhere, scope: "mcp:basic mcp:write" })
+      )
+      const forged = { host: new URL(elsewhere).host }
+      const reply = yield* raw(url, "POST", forged, stolen, call("publish"))
+      expect(reply.status).toBe(401)
+      expect(reply.challenge).toBe(
+        `Bearer error="invalid_token", error_description="The access token was not issued for this resource", ` +
+          `resource_metadata="${here.origin}/.well-known/oauth-protected-resource/mcp"`
+      )
+      expect(JSON.parse(reply.body)).toEqual({
+        error: "invalid_token",
+        error_description: "The access token was not issued for this resource"
+      })
+      // The metadata names the bound address whatever the Host says.
+      const metadata = yield* raw(`${here.origin}/.well-known/oauth-protected-resource/mcp`, "GET", forged)
+      expect(JSON.parse(metadata.body).resource).toBe(url)
+      // A token for this server still passes, forged Host or not.
+      const modern = { ...forged, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }
+      expect((yield* raw(url, "POST", modern, yield* token(url, "alice"), request("tools/list"))).status).toBe(200)
+    }))
+
+  it.live("no resource and no single bound address: the endpoint refuses to start with ResourceRequired", () =>
+    Effect.gen(function*() {
+      const resourceServer = Authorization.layer({
+        verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri })
+      })
+      const server = McpServer.tools(whoami).pipe(Layer.provideMerge(McpServer.layer({ name: "s", version: "1" })))
+      const failed = yield* Layer.build(
+        HttpTransport.layer({ port: 0, host: "0.0.0.0" }).pipe(Layer.provide(resourceServer), Layer.provide(server))
+      ).pipe(Effect.flip)
+      expect(failed._tag).toBe("ResourceRequired")
+      expect(failed.message).toContain("set the resource option (MCP_AUTH_RESOURCE with layerConfig)")
+      expect(failed.message).toContain("bound to 0.0.0.0")
+      // With `resource` set, the same bind starts, and that URI is the audience.
+      const configured = "https://mcp.example.com/mcp"
+      const context = yield* Layer.build(
+        HttpTransport.layer({ port: 0, host: "0.0.0.0" }).pipe(
+          Layer.provide(Authorization.layer({
+            verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
+            resource: configured
+          })),
+          Layer.provide(server)
+        )
+      )
+      const port = new URL(yield* Effect.provide(HttpTransport.url, context)).port
+      const served = `http://127.0.0.1:${port}/mcp`
+      const forThisUrl = yield* token(served, "alice")
+      expect((yield* post(served, request("tools/list"), forThisUrl)).status).toBe(401)
+      expect((yield* post(served, request("tools/list"), yield* token(configured, "alice"))).status).toBe(200)
+    }))
+
+  it.live("scopes on every method: a token without the required scope is 403 on a session's GET and DELETE too", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const basic = yield* token(url, "alice")
+      const init = yield* raw(url, "POST", { accept: "application/json, text/event-stream" }, basic, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }
+      })
+      expect(init.status).toBe(200)
+      const session = { "mcp-session-id": init.session!, "mcp-protocol-version": "2025-11-25" }
+      // The same user, a token without `mcp:basic` (the scope every request needs).
+      const writeOnly = yield* token(url, "alice", "mcp:write")
+      expect((yield* raw(url, "POST", session, writeOnly, { jsonrpc: "2.0", id: 2, method: "ping" })).status).toBe(403)
+      for (const method of ["GET", "DELETE"] as const) {
+        const denied = yield* raw(url, method, { ...session, accept: "text/event-stream" }, writeOnly)
+        expect(denied.status, method).toBe(403)
+        expect(denied.challenge, method).toContain(`error="insufficient_scope"`)
+        expect(denied.challenge, method).toContain(`scope="mcp:basic"`)
+        expect(JSON.parse(denied.body).error, method).toBe("insufficient_scope")
+      }
+      // The session lives on for a token with the scope.
+      expect((yield* raw(url, "POST", session, basic, { jsonrpc: "2.0", id: 3, method: "ping" })).status).toBe(200)
+      expect((yield* raw(url, "DELETE", session, basic)).status).toBe(200)
+    }))
+
+  it.live("iat in the future: refused past the clock tolerance (default 30 s), accepted within it", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const now = Math.floor(Date.now() / 1000)
+      const claims = { iss: as.issuer, sub: "alice", aud: url, scope: "mcp:basic", exp: now + 7200 }
+      const future = yield* Effect.promise(() => mintToken(as, { ...claims, iat: now + 3600 }))
+      const refused = yield* post(url, request("tools/list"), future)
+      expect(refused.status).toBe(401)
+      expect(refused.challenge).toContain(`error_description="The access token's iat claim is not acceptable"`)
+      expect(refused.json.error_description).toBe("The access token's iat claim is not acceptable")
+      const skewed = yield* Effect.promise(() => mintToken(as, { ...claims, iat: now + 10 }))
+      expect((yield* post(url, request("tools/list"), skewed)).status).toBe(200)
+      // A tolerance of its own: 10 s ahead is then too far.
+      const strict = yield* startMcp({
+        verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri, clockToleranceSeconds: 2 })
+      })
+      const strictSkewed = yield* Effect.promise(() => mintToken(as, { ...claims, aud: strict, iat: now + 10 }))
+      expect((yield* post(strict, request("tools/list"), strictSkewed)).status).toBe(401)
     }))
 
   it.live("only HTTP: the 401 comes before any MCP check (no headers, no _meta)", () =>

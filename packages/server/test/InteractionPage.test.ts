@@ -223,6 +223,23 @@ describe("InteractionPage over HTTP", () => {
       assert.strictEqual(asAlice.status, 200)
     })))
 
+  it.live("no way to verify who opens the page: the secure ask is refused (-32603 naming the fix), no page is made", () =>
+    Effect.scoped(Effect.gen(function*() {
+      // authorization off and no single-user acknowledgement: an attacker's link would be answered by its victim
+      const open = yield* startServer({ singleUser: false })
+      const refused = yield* callConnect(open)
+      validateWire("JSONRPCErrorResponse", refused.message)
+      assert.strictEqual(refused.message.error.code, -32603)
+      assert.include(refused.message.error.message, "not authenticated")
+      assert.include(refused.message.error.message, "singleUser: true")
+      assert.notInclude(JSON.stringify(refused.message), "/mrtr/interactions/")
+      // an authenticated conversation, but a page that cannot tell who opens it: nobody could complete it
+      const blind = yield* startServer({}, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
+      const unidentified = yield* callConnect(blind, {}, { "x-user": "alice" })
+      assert.strictEqual(unidentified.message.error.code, -32603)
+      assert.include(unidentified.message.error.message, "give InteractionPage.layer a principal")
+    })))
+
   it.live("other methods, other body types and oversized bodies get 405, 415 and 413", () =>
     Effect.scoped(Effect.gen(function*() {
       const mcp = yield* startServer({ maxBodyBytes: 1024 })
@@ -271,7 +288,7 @@ describe("InteractionPage over HTTP", () => {
 describe("InteractionPage.serve (a server whose MCP transport is not HTTP)", () => {
   it.live("serves the pages on a port of their own; the in-process conversation completes with the value", () =>
     Effect.scoped(Effect.gen(function*() {
-      const interactions = InteractionPage.layer()
+      const interactions = InteractionPage.layer({ singleUser: true })
       const server = McpServer.tools(connect).pipe(
         Layer.provide(interactions),
         Layer.provideMerge(McpServer.layer({ name: "stdio-acme", version: "1.0.0" }))

@@ -193,7 +193,7 @@ const FLEET = "http://fleet.example"
 
 /** One instance, configured from the environment only: the interaction page's default store. */
 const instance = (env: Record<string, string>) => {
-  const interactions = InteractionPage.layer({ publicBaseUrl: FLEET })
+  const interactions = InteractionPage.layer({ publicBaseUrl: FLEET, singleUser: true })
   const server = McpServer.tools(connect).pipe(
     Layer.provide(interactions),
     Layer.provideMerge(McpServer.layer({ name: "acme-server", version: "1.0.0" }))
@@ -330,7 +330,7 @@ describe("Redis InteractionStore in a fleet", () => {
       ])
 
       // A memory store given in code: the page lives on that instance only.
-      const memory = InteractionPage.layer({ store: InteractionStore.InteractionStore.layerMemory() })
+      const memory = InteractionPage.layer({ store: InteractionStore.InteractionStore.layerMemory(), singleUser: true })
       const local = yield* Effect.flatMap(
         Layer.build(Layer.fresh(
           HttpTransport.layer({ port: 0, gracefulShutdownTimeout: "1 second", mount: InteractionPage.routes }).pipe(

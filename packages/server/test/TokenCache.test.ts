@@ -31,11 +31,11 @@ const counting = (exp = 3600) => {
   return { calls, verifier }
 }
 
-const request = (token: string, host = "mcp.example") =>
-  HttpServerRequest.fromWeb(new Request(`http://${host}/mcp`, { method: "POST", headers: { authorization: `Bearer ${token}`, host } }))
+const request = (token: string) =>
+  HttpServerRequest.fromWeb(new Request("http://mcp.example/mcp", { method: "POST", headers: { authorization: `Bearer ${token}` } }))
 
-const authenticate = (server: Authorization.ResourceServer["Service"], token: string, host?: string) =>
-  Effect.map(server.authenticate(request(token, host), "/mcp"), (outcome) =>
+const authenticate = (server: Authorization.ResourceServer["Service"], token: string, host = "mcp.example") =>
+  Effect.map(server.authenticate(request(token), `http://${host}/mcp`), (outcome) =>
     outcome._tag === "Authenticated" ? outcome.auth.subject : outcome.response.status)
 
 describe("Authorization tokenCache", () => {

@@ -40,7 +40,8 @@ export const startServer = (
   page: InteractionPage.Options = {},
   endpoint: HttpTransport.EndpointOptions = {}
 ): Effect.Effect<string, never, Scope.Scope> => {
-  const interactions = InteractionPage.layer(page)
+  // Tests are single-user: the page of an unauthenticated conversation is anyone's who opens it (see singleUser).
+  const interactions = InteractionPage.layer({ singleUser: true, ...page })
   const server = McpServer.tools(connect).pipe(
     Layer.provide(interactions),
     Layer.provideMerge(McpServer.layer({

@@ -28,7 +28,7 @@ const connect = Tool.make("connect", {
     }).pipe(Effect.map((v) => `${v.plan} x${v.seats} with ${v.api_key.slice(0, 3)}…`))
 })
 
-const interactions = InteractionPage.layer()
+const interactions = InteractionPage.layer({ singleUser: true })
 const server = HttpTransport.layer({ port: 0, mount: InteractionPage.routes }).pipe(
   Layer.provide(
     McpServer.tools(connect).pipe(

@@ -17,7 +17,8 @@ import {
   MissingClientCapability,
   NotCanonicalJson,
   RequestState,
-  RoundLimitExceeded
+  RoundLimitExceeded,
+  UserIdentityRequired
 } from "@mrtr/core"
 import * as HttpStatus from "../HttpStatus.ts"
 import type { Reply, WireMessage } from "../Transport.ts"
@@ -55,6 +56,8 @@ export const toMcpError = (error: unknown): McpError | undefined => {
   if (error instanceof RequestState.ReplayGuardFull || error instanceof RequestState.ReplayGuardUnavailable) {
     return new McpError({ code: ErrorCode.InternalError, message: error.message })
   }
+  // A secure ask whose page could not verify its user: the server's configuration, named in the message.
+  if (error instanceof UserIdentityRequired) return McpError.internalError(error.message)
   // The answers a client sends make the journal grow: its size is the client's to fix.
   if (error instanceof JournalTooLarge || error instanceof RequestState.RequestStateTooLarge) {
     return McpError.invalidParams("The conversation exceeds the server's size limit for requestState")

@@ -6,6 +6,8 @@
  * Gotchas:
  * - the algorithm list is pinned (asymmetric algorithms only): `alg: none`
  *   and HMAC tokens never verify;
+ * - `iat` more than the clock tolerance in the future is refused (jose
+ *   itself checks `iat` only with `maxTokenAge`);
  * - `jose`'s remote key set caches the keys (`cacheMaxAge`), refetches at
  *   most once per `cooldownDuration` for an unknown `kid`, and bounds each
  *   fetch with `timeoutDuration`; a key set that cannot be fetched is
@@ -17,7 +19,7 @@
  * Source: MCP 2026-07-28 basic/authorization (Token Handling),
  * security-considerations; RFC 9068, RFC 7662; spec digest C3.
  */
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import * as Jose from "jose"
 import * as oauth from "oauth4webapi"
 
@@ -59,6 +61,13 @@ const audiences = (aud: unknown): ReadonlyArray<string> =>
 
 const audienceMatches = (aud: unknown, resource: string) =>
   audiences(aud).some((a) => a === resource || withoutSlash(a) === withoutSlash(resource))
+
+/**
+ * An `iat` later than `now` by more than the allowed skew: a token "issued in the future" (a clock far off, or
+ * a token minted ahead to outlive a revocation) is refused. jose checks `iat` only with `maxTokenAge`.
+ */
+const issuedInFuture = (iat: unknown, nowMillis: number, toleranceSeconds: number): boolean =>
+  typeof iat === "number" && iat > nowMillis / 1000 + toleranceSeconds
 
 const scopesOf = (claims: Readonly<Record<string, unknown>>): ReadonlyArray<string> => {
   const scope = claims["scope"] ?? claims["scp"]
@@ -105,6 +114,7 @@ export const jwt = (options: JwtOptions): Verifier => {
     }
   }
   const algorithms = (options.algorithms ?? ASYMMETRIC).filter((alg) => alg !== "none" && !alg.startsWith("HS"))
+  const tolerance = options.clockToleranceSeconds ?? 30
   return {
     issuer: options.issuer,
     verify: (token, resource) =>
@@ -113,7 +123,7 @@ export const jwt = (options: JwtOptions): Verifier => {
           Jose.jwtVerify(token, keys, {
             issuer: options.issuer,
             algorithms: [...algorithms],
-            clockTolerance: options.clockToleranceSeconds ?? 30,
+            clockTolerance: tolerance,
             requiredClaims: ["sub", "exp"],
             ...(options.requireAtJwtType === false ? {} : { typ: "at+jwt" })
           }),
@@ -131,7 +141,12 @@ export const jwt = (options: JwtOptions): Verifier => {
             : new Rejected("The access token is invalid")
       }).pipe(
         Effect.flatMap(({ payload }) =>
-          audienceMatches(payload.aud, resource)
+          Effect.map(Clock.currentTimeMillis, (now) => ({ payload, now }))
+        ),
+        Effect.flatMap(({ now, payload }) =>
+          issuedInFuture(payload.iat, now, tolerance)
+            ? Effect.fail(new Rejected("The access token's iat claim is not acceptable"))
+            : audienceMatches(payload.aud, resource)
             ? Effect.succeed<VerifiedToken>({
               issuer: options.issuer,
               subject: payload.sub!,
@@ -153,6 +168,8 @@ export interface IntrospectionOptions {
   readonly clientId: string
   readonly clientSecret: string
   readonly timeoutMillis?: number | undefined
+  /** Clock skew allowed on `exp` and `iat`, in seconds. Default 30. */
+  readonly clockToleranceSeconds?: number | undefined
 }
 
 export const introspection = (options: IntrospectionOptions): Verifier => {
@@ -161,6 +178,7 @@ export const introspection = (options: IntrospectionOptions): Verifier => {
   const client: oauth.Client = { client_id: options.clientId }
   const auth = oauth.ClientSecretBasic(options.clientSecret)
   const insecure = endpoint.protocol === "http:"
+  const tolerance = options.clockToleranceSeconds ?? 30
   return {
     issuer: options.issuer,
     verify: (token, resource) =>
@@ -179,14 +197,18 @@ export const introspection = (options: IntrospectionOptions): Verifier => {
           duration: options.timeoutMillis ?? 5_000,
           orElse: () => Effect.fail(new Unavailable("the token introspection endpoint did not answer in time", undefined))
         }),
-        Effect.flatMap((result): Effect.Effect<VerifiedToken, Rejected> => {
+        Effect.flatMap((result) => Effect.map(Clock.currentTimeMillis, (now) => ({ result, now }))),
+        Effect.flatMap(({ now, result }): Effect.Effect<VerifiedToken, Rejected> => {
           const claims = result as unknown as Record<string, unknown>
           if (result.active !== true) return Effect.fail(new Rejected("The access token is not active"))
           if (result.iss !== undefined && result.iss !== options.issuer) {
             return Effect.fail(new Rejected("The access token's iss claim is not acceptable"))
           }
-          if (typeof result.exp === "number" && result.exp * 1000 < Date.now() - 30_000) {
+          if (typeof result.exp === "number" && result.exp * 1000 < now - tolerance * 1000) {
             return Effect.fail(new Rejected("The access token expired"))
+          }
+          if (issuedInFuture(result.iat, now, tolerance)) {
+            return Effect.fail(new Rejected("The access token's iat claim is not acceptable"))
           }
           if (!audienceMatches(result.aud, resource)) {
             return Effect.fail(new Rejected("The access token was not issued for this resource"))

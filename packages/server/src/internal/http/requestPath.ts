@@ -32,12 +32,21 @@ const INVALID_REQUEST = ErrorCode.InvalidRequest
 
 const decoder = new TextDecoder()
 
+/**
+ * The protected resource of an endpoint with authorization on: the service and the canonical
+ * resource URI its tokens' audience must name (configured or from the bound address, never a header).
+ */
+export interface Protected {
+  readonly server: ResourceServer["Service"]
+  readonly resource: string
+}
+
 /** The whole request path for one HTTP request to the endpoint (never fails; the router routes every method here). */
 export const handleWith = (
   handler: Handler,
   config: Config,
   request: HttpServerRequest.HttpServerRequest,
-  authorization?: ResourceServer["Service"] | undefined
+  authorization?: Protected | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   // `request.headers` builds a fresh object on every access on Node: read it once.
   const headers = request.headers
@@ -58,14 +67,14 @@ const handleAdmitted = (
   config: Config,
   request: HttpServerRequest.HttpServerRequest,
   headers: Headers.Headers,
-  authorization: ResourceServer["Service"] | undefined
+  authorization: Protected | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   // Every request to the endpoint is authenticated first, whatever its method (MCP 2026-07-28 basic/authorization).
   if (authorization === undefined) return handleAuthorized(handler, config, request, headers, undefined, undefined)
-  return Effect.flatMap(authorization.authenticate(request, String(config.path)), (authentication) =>
+  return Effect.flatMap(authorization.server.authenticate(request, authorization.resource), (authentication) =>
     authentication._tag === "Refused"
       ? Effect.succeed(authentication.response)
-      : handleAuthorized(handler, config, request, headers, authorization, authentication))
+      : handleAuthorized(handler, config, request, headers, authorization.server, authentication))
 }
 
 /** The request once authenticated (when authorization is on): method, media type, body, JSON, scopes, dispatch. */
@@ -88,8 +97,11 @@ const handleAuthorized = (
           errorResponse(406, INVALID_REQUEST, "Not Acceptable: a GET stream needs Accept: text/event-stream")
         )
       }
-      // With authorization on, the session is the authenticated caller's (its principal binds it).
-      if (authentication !== undefined) {
+      // With authorization on, the session is the authenticated caller's (its principal binds it), and
+      // every method needs the scopes every request needs (`requiredScopes`), as a POST does.
+      if (authorization !== undefined && authentication !== undefined) {
+        const denied = authorization.authorize(authentication, [])
+        if (denied !== undefined) return Effect.succeed(denied)
         return dispatch(handler, headers, undefined, authentication.auth.principal, sse, request.method, authentication.auth)
       }
       return config.principal === undefined
