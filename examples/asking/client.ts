@@ -28,7 +28,12 @@ const user = Layer.mergeAll(
 )
 
 const client = (url: string) =>
-  McpClient.layer({ clientInfo: { name: "my-app", version: "1.0.0" } }).pipe(
+  McpClient.layer({
+    clientInfo: { name: "my-app", version: "1.0.0" },
+    requestTimeout: "60 seconds", // without any message of a request's answer (progress restarts it)
+    callTimeout: "10 minutes", // a whole call: every round, the answering included
+    maxRounds: 10 // requests per call, the first included
+  }).pipe(
     Layer.provide(HttpTransport.layerNode({ url })),
     Layer.provide(user)
   )
