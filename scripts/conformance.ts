@@ -13,8 +13,10 @@
  *    against that same process (2026-07-28, then 2025-11-25: one endpoint,
  *    both eras), then stops the server. Its stderr goes to
  *    `.conformance/results/server.log`.
- * 3. Client scenarios: when `examples/conformance-client/index.ts` exists, runs
- *    `client --command "npx tsx --conditions=@mrtr/source examples/conformance-client/index.ts" --requirements 2026-07-28`
+ * 3. Client scenarios: when `examples/conformance-client/index.ts` exists,
+ *    compiles it with its dependencies into one file (esbuild,
+ *    `.conformance/client/conformance-client.mjs`) and runs
+ *    `client --command "node .conformance/client/conformance-client.mjs" --requirements 2026-07-28`
  *    (every scored client scenario, `auth/*` included, in parallel, with a
  *    120 s per-scenario timeout for the loaded machine) into
  *    `.conformance/results/client`, then each scenario of `CLIENT_SCENARIOS`
@@ -68,7 +70,14 @@ const TSX = join(ROOT, "node_modules", ".bin", "tsx")
  * --spec-version 2026-07-28`), for scenarios outside the requirements.
  */
 const CLIENT_ENTRY = "examples/conformance-client/index.ts"
-const CLIENT_COMMAND = `npx tsx --conditions=@mrtr/source ${CLIENT_ENTRY}`
+/**
+ * The client as one compiled file (esbuild, from the sources under the
+ * `@mrtr/source` condition), run by `node`: the runner starts every scenario
+ * at once, and as many `tsx` processes compiling TypeScript at the same time
+ * would make the suite depend on an idle machine.
+ */
+const CLIENT_BUNDLE = join(DIR, "client", "conformance-client.mjs")
+const CLIENT_COMMAND = `${process.execPath} ${relative(ROOT, CLIENT_BUNDLE)}`
 const CLIENT_TIMEOUT_MS = "120000"
 const CLIENT_SCENARIOS: ReadonlyArray<string> = []
 
@@ -446,6 +455,25 @@ const printTable = (results: ReadonlyArray<ScenarioResult>) => {
   process.stdout.write(out.join("\n") + "\n")
 }
 
+// -- The compiled client ---------------------------------------------------------------
+
+/** Bundles `CLIENT_ENTRY` with its dependencies into `CLIENT_BUNDLE` (ESM, Node 20+). */
+const bundleClient = async (): Promise<void> => {
+  const { build } = await import("esbuild")
+  await build({
+    entryPoints: [join(ROOT, CLIENT_ENTRY)],
+    outfile: CLIENT_BUNDLE,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    conditions: ["@mrtr/source"],
+    // CommonJS dependencies that `require` Node's modules, inside an ES module.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    logLevel: "warning"
+  })
+}
+
 // -- Main -----------------------------------------------------------------------------
 
 const main = async () => {
@@ -498,6 +526,8 @@ const main = async () => {
     if (!existsSync(join(ROOT, CLIENT_ENTRY))) {
       log(`client leg skipped: ${CLIENT_ENTRY} does not exist yet`)
     } else {
+      log(`compiling the client (${CLIENT_ENTRY} -> ${relative(ROOT, CLIENT_BUNDLE)})`)
+      await bundleClient()
       const outDir = join(RESULTS, "client")
       rmSync(outDir, { recursive: true, force: true })
       mkdirSync(outDir, { recursive: true })

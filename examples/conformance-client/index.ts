@@ -24,10 +24,9 @@
  * the server's in-flight requests with the same handlers.
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic (request `_meta`),
- * basic/transports/streamable-http, basic/authorization; spec/README.md B3,
- * spec/authorization.md B; MCP 2025-11-25, basic/lifecycle, basic/transports
- * (resumability), client/elicitation (SEP-1034 defaults);
- * spec/legacy-2025-11-25.md E3.
+ * basic/transports/streamable-http, basic/authorization; MCP 2025-11-25,
+ * basic/lifecycle, basic/transports (resumability), client/elicitation
+ * (SEP-1034 defaults); `docs/architecture.md`, "The client".
  *
  * @since 0.1.0
  */

@@ -15,7 +15,10 @@
  *   authorization server, oidc-provider, started on 127.0.0.1 for the demo);
  *   the client signs in on the first `401` (discovery, dynamic registration,
  *   code + PKCE, with a headless browser playing Ada), and every
- *   `requestState` is bound to her.
+ *   `requestState` is bound to her; the interaction page of
+ *   `link_rail_account` opens only for her, known from the session cookie
+ *   of the trip planner's web sign-in (./signIn.ts), in which her browser
+ *   signs in first.
  *
  * Exits 0 when every conversation completes, non-zero on any failure, and
  * gives up after 60 seconds (10 minutes with `--interactive`).
@@ -23,11 +26,11 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Predicate, References } from "effect"
 import { AnswersFile, Report, TerminalUser } from "@mrtr/cli"
-import { Authorization as ClientAuth, HttpClientTransport, McpClient } from "@mrtr/client"
-import { Authorization, HttpServerTransport } from "@mrtr/server"
+import { Authorization as ClientAuth, Errors, HttpClientTransport, McpClient } from "@mrtr/client"
+import { HttpServerTransport } from "@mrtr/server"
 import { ScriptedUser } from "@mrtr/testing"
-import { headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
-import { serve } from "./server.ts"
+import { browserSession, headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
+import { serve, serveAuthorized } from "./server.ts"
 
 const interactive = process.argv.includes("--interactive")
 const auth = process.argv.includes("--auth")
@@ -72,18 +75,32 @@ const TOOL_ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
  * the page is completed programmatically (as a person would in the browser), then the client consents and retries.
  */
 /**
- * With `--auth` the interaction page belongs to the signed-in user: the demo's browser says who it is with an
- * `x-demo-user` header, the stand-in for a real application's sign-in cookie.
+ * With `--auth` the interaction page belongs to the signed-in user, known from the session cookie of the trip
+ * planner's web sign-in (./signIn.ts): Ada's browser signs in there first (a real sign-in at the demo's
+ * authorization server), then opens the page with its cookie.
  */
-const asAda: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers)
-  headers.set("x-demo-user", "ada")
-  return fetch(input, { ...init, headers })
-}
-const railAccount = ScriptedUser.completePage(
-  { accountId: "ada-1815", apiKey: "rk_live_0123456789abcdef" },
-  auth ? { fetch: asAda } : {}
-)
+const adasBrowser = browserSession("ada")
+const RAIL_ACCOUNT = { accountId: "ada-1815", apiKey: "rk_live_0123456789abcdef" }
+const railAccount: ReturnType<typeof ScriptedUser.completePage> = auth
+  ? (params, context) =>
+    Effect.gen(function*() {
+      if (params.mode === "url") {
+        const page = new URL(params.url)
+        const signedIn = yield* Effect.promise(() =>
+          adasBrowser.visit(`${page.origin}/signin?next=${encodeURIComponent(page.pathname)}`)
+        )
+        if (signedIn.status !== 200) {
+          return yield* new Errors.InputHandlerError({
+            kind: "elicitation",
+            key: context.key,
+            reason: `the sign-in ended with ${signedIn.status}: ${yield* Effect.promise(() => signedIn.text())}`
+          })
+        }
+        yield* Effect.promise(() => signedIn.text())
+      }
+      return yield* ScriptedUser.completePage(RAIL_ACCOUNT, { fetch: adasBrowser.fetch })(params, context)
+    })
+  : ScriptedUser.completePage(RAIL_ACCOUNT)
 const PROMPT = { name: "packing_list", arguments: { city: "Rome" } }
 const RESOURCE = "weather://Zurich/2026-08-01"
 
@@ -267,18 +284,8 @@ const server = auth
       Effect.promise(() => startAuthorizationServer({ scopes: ["trips"] })),
       (as) => Effect.promise(() => as.close())
     )
-    return serve(
-      0,
-      Authorization.layer({
-        verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
-        requiredScopes: ["trips"],
-        scopesSupported: ["trips"]
-      }),
-      {
-        principal: (request) =>
-          Effect.succeed(request.headers["x-demo-user"] === "ada" ? JSON.stringify([as.issuer, "ada"]) : undefined)
-      }
-    )
+    // The interaction page's user is the one signed in to the trip planner's web app (a session cookie).
+    return serveAuthorized(as.issuer, as.jwksUri)
   }))
   : serve(0)
 

@@ -30,9 +30,10 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Config, Console, Effect, Layer, Option, References, Schema } from "effect"
+import type { HttpRouter } from "effect/http"
 import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
 import {
-  type Authorization,
+  Authorization,
   HttpTransport,
   InteractionPage,
   McpServer,
@@ -41,6 +42,7 @@ import {
   Resource,
   Tool
 } from "@mrtr/server"
+import * as WebSignIn from "./signIn.ts"
 
 // -- A small rail network: the "real work" of the demo --------------------------
 
@@ -335,17 +337,42 @@ export const layer = makeLayer()
 /**
  * Serves the demo over Streamable HTTP on 127.0.0.1 (`port` 0 = any free port), with CORS on for web apps served
  * from localhost (the default `allowedOrigins`), so a page in a browser can call it directly, and the interaction
- * page of secure elicitations under `/mrtr/interactions/`.
+ * page of secure elicitations under `/mrtr/interactions/`; `mount`: more routes beside them (the web sign-in of
+ * `--auth`, `./signIn.ts`).
  */
 export const serve = (
   port = 0,
   authorization?: Layer.Layer<Authorization.ResourceServer>,
-  pageOptions?: InteractionPage.Options
+  pageOptions?: InteractionPage.Options,
+  mount?: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpTransport.HttpEndpoint>
 ) =>
-  HttpTransport.layer({ port, cors: true, mount: InteractionPage.routes }).pipe(
+  HttpTransport.layer({
+    port,
+    cors: true,
+    mount: mount === undefined ? InteractionPage.routes : Layer.merge(InteractionPage.routes, mount)
+  }).pipe(
     Layer.provide(pageOptions === undefined ? layer : makeLayer(pageOptions)),
     authorization === undefined ? (self) => self : Layer.provide(authorization)
   )
+
+/**
+ * {@link serve} behind `Authorization.layer` (JWT access tokens of the authorization server `issuer`, scope
+ * `trips`), with the trip planner's web sign-in at the same authorization server (./signIn.ts): the interaction
+ * page's user is the one whose session cookie the browser sends.
+ */
+export const serveAuthorized = (issuer: string, jwksUri: string, port = 0) => {
+  const web = WebSignIn.make(issuer)
+  return serve(
+    port,
+    Authorization.layer({
+      verifier: Authorization.jwt({ issuer, jwksUri }),
+      requiredScopes: ["trips"],
+      scopesSupported: ["trips"]
+    }),
+    { principal: web.principal },
+    web.routes
+  )
+}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0

@@ -83,7 +83,7 @@ export const startAuthorizationServer = async (options: AuthorizationServerOptio
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
     issueRefreshToken: () => true,
-    ttl: { AccessToken: 3600, Interaction: 600, Session: 3600, Grant: 3600 }
+    ttl: { AccessToken: 3600, IdToken: 3600, Interaction: 600, Session: 3600, Grant: 3600 }
   } as any)
   const callback = provider.callback()
   server.on("request", (req: Http.IncomingMessage, res: Http.ServerResponse) => {
@@ -168,6 +168,51 @@ export const headlessBrowser = (user: string) => {
     }
     throw new Error("too many redirects")
   }
+}
+
+/**
+ * A browser of `user`'s with cookies (one jar per origin), for web sign-ins: `visit(url)` follows every redirect
+ * (across origins, `x-test-user: <user>` sent, so the authorization server logs the user in) and returns the last
+ * answer; `fetch` sends the jar's cookies for its URL's origin and keeps the ones set (for a page visited after a
+ * sign-in).
+ */
+export const browserSession = (user: string) => {
+  const jars = new Map<string, Map<string, string>>()
+  const jarOf = (url: URL) => {
+    let jar = jars.get(url.origin)
+    if (jar === undefined) jars.set(url.origin, jar = new Map())
+    return jar
+  }
+  const send = async (url: URL, init: RequestInit = {}): Promise<Response> => {
+    const jar = jarOf(url)
+    const headers = new Headers(init.headers)
+    headers.set("x-test-user", user)
+    if (jar.size > 0) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
+    const response = await fetch(url, { ...init, headers })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";")
+      const eq = pair!.indexOf("=")
+      const name = pair!.slice(0, eq).trim()
+      const value = pair!.slice(eq + 1).trim()
+      if (value === "" || /expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0/i.test(line)) jar.delete(name)
+      else jar.set(name, value)
+    }
+    return response
+  }
+  const browserFetch = ((input: string | URL | Request, init?: RequestInit) =>
+    send(new URL(input instanceof Request ? input.url : String(input)), init)) as typeof fetch
+  const visit = async (start: string): Promise<Response> => {
+    let url = new URL(start)
+    for (let hop = 0; hop < 20; hop++) {
+      const response = await send(url, { redirect: "manual" })
+      const location = response.headers.get("location")
+      if (response.status < 300 || response.status >= 400 || location === null) return response
+      await response.body?.cancel()
+      url = new URL(location, url)
+    }
+    throw new Error("too many redirects")
+  }
+  return { fetch: browserFetch, visit }
 }
 
 /**

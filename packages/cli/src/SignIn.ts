@@ -16,7 +16,9 @@
  *
  * Gotchas: only `https` authorization URLs (or `http` on loopback) are ever
  * opened; the listener accepts one redirect, on `127.0.0.1` only, and gives
- * up after `timeout` (default 5 minutes).
+ * up after `timeoutMillis` (default 5 minutes). The wait is the user's: the
+ * client's `requestTimeout` and `probeTimeout` do not count it; `--timeout`
+ * (the whole call) does, as it counts answering a form.
  *
  * Source: MCP 2026-07-28 basic/authorization; RFC 8252 (native apps);
  * security best practices (authorization URLs).
@@ -135,11 +137,6 @@ export const loopbackUserAgent = (options: {
                 reason: `the authorization URL is neither https nor loopback http: ${clean(url.origin)}`
               })
             }
-            if (!options.interactive && options.browser === undefined) {
-              return yield* new Authorization.AuthorizationError({
-                reason: `the server asks you to sign in at ${clean(url.origin)}: run mrtr in a terminal (or set BROWSER)`
-              })
-            }
             // Listen first: the browser may come back before the prompt is gone.
             const redirect = yield* Effect.forkChild(receiveRedirect(port, options.timeoutMillis ?? 300_000))
             if (options.interactive) {
@@ -155,7 +152,8 @@ export const loopbackUserAgent = (options: {
             yield* Effect.sync(() =>
               process.stderr.write(`mrtr: sign in at ${clean(url.href)}\n  (waiting for the browser on 127.0.0.1:${port})\n`)
             )
-            yield* openWith(options.browser, url.href)
+            // Without a terminal, only a browser of the user's choice is opened; else the URL above is all there is.
+            if (options.interactive || options.browser !== undefined) yield* openWith(options.browser, url.href)
             return yield* Fiber.join(redirect)
           })
       })

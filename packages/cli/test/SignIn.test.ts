@@ -5,7 +5,7 @@
  * browser script that signs in and loads the loopback redirect. Checks the
  * result, the 0600 token file under `$MRTR_CONFIG_DIR`, that a second run
  * signs in no more, `mrtr logout`, and that without a terminal or a browser
- * the sign-in fails at once with exit 3 (never a hang).
+ * the sign-in URL is printed and `mrtr` waits for the person to open it.
  * Source: MCP 2026-07-28 basic/authorization; RFC 8252.
  */
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
@@ -18,7 +18,7 @@ import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { RequestState } from "@mrtr/core"
 import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
-import { type AuthorizationServer, startAuthorizationServer } from "@mrtr/test-support/oauth"
+import { type AuthorizationServer, headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url))
@@ -59,7 +59,7 @@ afterAll(async () => {
   await as?.close()
 })
 
-const mrtr = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+const mrtr = (args: ReadonlyArray<string>, env: Record<string, string>, onStderr?: (stderr: string) => void) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [...sourceNodeArgs, MAIN, ...args], {
       cwd: ROOT,
@@ -69,7 +69,10 @@ const mrtr = (args: ReadonlyArray<string>, env: Record<string, string>) =>
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk
+      onStderr?.(stderr)
+    })
     // Never a hang: a run that takes a minute is killed and reported as such.
     const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
     child.on("error", reject)
@@ -98,9 +101,16 @@ describe("mrtr sign-in", () => {
     assert.strictEqual(out.code, 0, out.stderr)
     assert.notProperty(JSON.parse(readFileSync(file, "utf8")).tokens, url)
 
-    // Signed out, no terminal, no browser: a clear failure at once.
-    const third = await mrtr(["call", "--http", url, ...port, "whoami"], { MRTR_CONFIG_DIR: config })
-    assert.strictEqual(third.code, 3)
-    assert.include(third.stderr, "run mrtr in a terminal")
+    // Signed out, no terminal, no browser: the URL is printed and mrtr waits for the person, who opens it
+    // in a browser of theirs (here the headless one, as bob).
+    let signedIn: Promise<unknown> | undefined
+    const third = await mrtr(["call", "--http", url, ...port, "whoami"], { MRTR_CONFIG_DIR: config }, (stderr) => {
+      const printed = /sign in at (\S+)/.exec(stderr)?.[1]
+      if (printed === undefined || signedIn !== undefined) return
+      signedIn = headlessBrowser("bob")(printed).then((redirect) => fetch(redirect))
+    })
+    assert.strictEqual(third.code, 0, third.stderr)
+    assert.strictEqual(JSON.parse(third.stdout).content[0].text, "bob")
+    assert.include(third.stderr, "waiting for the browser")
   })
 })

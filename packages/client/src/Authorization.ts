@@ -32,7 +32,7 @@
  * (in memory by default) as `Redacted` values, and are never logged nor sent
  * anywhere but the MCP server they were issued for.
  *
- * Source: MCP 2026-07-28 basic/authorization (all of it); spec digest A, B.
+ * Source: MCP 2026-07-28 basic/authorization (all of it).
  *
  * @since 0.1.0
  */
@@ -40,6 +40,7 @@ import { Context, Effect, Layer, Option, Redacted, Schema, Semaphore } from "eff
 import type * as oauth from "oauth4webapi"
 import { discoverIssuer, discoverResource, parseBearerChallenge } from "./internal/oauthDiscovery.ts"
 import * as Flow from "./internal/oauthFlow.ts"
+import { UserWait } from "./internal/userWait.ts"
 import { layerMemory, TokenStore, type Tokens } from "./TokenStore.ts"
 
 /**
@@ -162,7 +163,14 @@ export interface Challenge {
  *   on (a 403 other than `insufficient_scope`); fails with
  *   `AuthorizationError` when signing in fails or the limit is reached;
  * - `accepted(url)`: the server accepted a request (resets the limit);
- * - `logout(url?)`: forgets the tokens (of one server, or all and every registration).
+ * - `logout(url?)`: forgets the tokens (of one server, or all and every registration);
+ * - `userWaitMillis(now)` (optional): the milliseconds, in the `Clock`'s
+ *   time, spent so far waiting for the user in the {@link UserAgent} (an
+ *   ongoing sign-in included up to `now`). The client's bounds on a
+ *   server's answers (`requestTimeout`, `probeTimeout`) do not count them,
+ *   so a person who signs in slowly is never cut off by a bound meant for
+ *   the server; the whole-call `callTimeout` counts them, as it counts the
+ *   time spent answering a form.
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
@@ -173,6 +181,7 @@ export class Authorization extends Context.Service<Authorization, {
   readonly challenged: (url: string, challenge: Challenge) => Effect.Effect<boolean, AuthorizationError>
   readonly accepted: (url: string) => Effect.Effect<void>
   readonly logout: (url?: string) => Effect.Effect<void>
+  readonly userWaitMillis?: ((now: number) => number) | undefined
 }>()("@mrtr/client/Authorization") {}
 
 interface ResourceState {
@@ -220,6 +229,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     return state
   }
   const lock = yield* Semaphore.make(1)
+  // The time the user agent takes (the person signing in), which the request bounds do not count.
+  const userWait = new UserWait()
 
   const registrationFor = (as: oauth.AuthorizationServer) =>
     Effect.flatMap(store.getRegistration(as.issuer), (found) =>
@@ -294,7 +305,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       )
       state.attempts++
       for (const s of scopes) state.requested.add(s)
-      const redirected = yield* agent.authorize(pending.url)
+      const redirected = yield* userWait.during(agent.authorize(pending.url))
       const scope = scopes.length === 0 ? undefined : scopes.join(" ")
       const tokens = yield* step(
         "the authorization response was rejected",
@@ -341,7 +352,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         const state = states.get(url)
         if (state !== undefined) state.attempts = 0
       }),
-    logout: (url) => store.clear(url)
+    logout: (url) => store.clear(url),
+    userWaitMillis: userWait.waitedMillis
   })
 })
 

@@ -42,7 +42,9 @@
  * every request (POST, and a 2025-11-25 session's GET and DELETE) carries the
  * bearer token, and a `401` or `403 insufficient_scope` runs the sign-in /
  * step-up and sends the same request again (same JSON-RPC id,
- * `inputResponses` and `requestState`).
+ * `inputResponses` and `requestState`). The time the user takes to sign in
+ * is not counted by the client's `requestTimeout` and `probeTimeout`
+ * (`ClientTransport`'s `userWaitMillis`).
  *
  * Source: MCP 2026-07-28, basic/transports/streamable-http, basic/authorization;
  * MCP 2025-11-25, basic/transports.
@@ -439,7 +441,8 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
     request,
     notify,
     notifications: Stream.never,
-    listen
+    listen,
+    ...(authorization?.userWaitMillis === undefined ? {} : { userWaitMillis: authorization.userWaitMillis })
   })
 })
 

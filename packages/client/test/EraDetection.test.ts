@@ -8,7 +8,7 @@
  * server refuses it falls back to 2026-07-28. The verdict is kept: one probe
  * per connection. Pinned protocols send no probe.
  * Source: MCP 2026-07-28, basic/versioning, basic/transports/streamable-http
- * (backward compatibility); legacy-2025-11-25.md D1.
+ * (backward compatibility).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Stream } from "effect"

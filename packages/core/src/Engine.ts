@@ -1,7 +1,10 @@
 /**
  * The continuation engine: run a handler against a replay journal, and either
  * complete or suspend it into an `InputRequiredResult` with a freshly sealed
- * `requestState`.
+ * `requestState`; and {@link drive}, the one loop that runs a handler round
+ * after round over a *fulfil* function (how the round's input requests
+ * travel: in a result the client retries, as 2025-11-25 requests, as a
+ * task's status). See `docs/architecture.md` for the replay model.
  *
  * One call of {@link run} is one round of one request. It unseals the
  * incoming `requestState` (if any) into a journal, merges the request's
@@ -408,3 +411,115 @@ const runRound = <A, E, R>(
       })
   ) as Effect.Effect<Outcome<A>, E | RunError, Exclude<R, Conversation>>
 }
+
+/**
+ * A round that ended with pending input requests: `result` is its
+ * `InputRequiredResult` (sealed `requestState` unless the request said
+ * `seal: false`), `journal` the same journal unsealed, `round` its number.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Suspended = Extract<Outcome<unknown>, { readonly _tag: "InputRequired" }>
+
+/**
+ * What a {@link Driver}'s `fulfil` decides for a suspended round: `Answered`
+ * runs the next round in this process with `inputResponses` (that round's
+ * answers only: the journal keeps the earlier ones); `End` ends the call
+ * with `value` (the round travels elsewhere: a result the client retries, a
+ * task's `input_required` status).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Fulfilment<B> =
+  | { readonly _tag: "Answered"; readonly inputResponses: InputResponses }
+  | { readonly _tag: "End"; readonly value: B }
+
+/**
+ * A {@link Fulfilment} that runs the next round with `inputResponses`.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const answered = (inputResponses: InputResponses): Fulfilment<never> => ({ _tag: "Answered", inputResponses })
+
+/**
+ * A {@link Fulfilment} that ends the call with `value`.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const end = <B>(value: B): Fulfilment<B> => ({ _tag: "End", value })
+
+/**
+ * How a caller of {@link drive} delivers a conversation's rounds and encodes
+ * its end; everything else (keys, digests, decoding, capability checks,
+ * bounds, the journal) is the engine's.
+ *
+ * - `fulfil`: a round suspended: its answers, or the end of the call.
+ * - `complete`: the handler returned `value` after `round` input_required
+ *   rounds (0: at once).
+ * - `detach`: the handler reached `Task.detach` in a request run with
+ *   `detach: true`; `journal` holds its answers and steps so far. Absent:
+ *   such a request is a defect.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Driver<A, B, E, R> {
+  readonly fulfil: (suspended: Suspended) => Effect.Effect<Fulfilment<B>, E, R>
+  readonly complete: (value: A, round: number) => Effect.Effect<B, E, R>
+  readonly detach?: ((journal: Journal.Journal, round: number) => Effect.Effect<B, E, R>) | undefined
+}
+
+/**
+ * Runs `handler` for `request` round after round until `driver` ends it: the
+ * one loop of every way an ask travels (see `docs/architecture.md`).
+ * Each round is {@link runWith}; a suspended round goes to `driver.fulfil`,
+ * whose `Answered` runs the next round in this process from the round's
+ * journal (nothing unsealed again: the request's `requestState` is used by
+ * the first round only), and whose `End` is the call's value. Fails with the
+ * handler's errors, a {@link RunError} (the round limit included) or the
+ * driver's own.
+ * Source: MCP 2026-07-28, basic/patterns/mrtr.
+ *
+ * @since 0.3.0
+ * @category running
+ */
+export const drive: <A, E, R, B, E2, R2>(
+  services: Services,
+  handler: Effect.Effect<A, E, R>,
+  request: Request,
+  driver: Driver<A, B, E2, R2>
+) => Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> = Effect.fnUntraced(function*<
+  A,
+  E,
+  R,
+  B,
+  E2,
+  R2
+>(
+  services: Services,
+  handler: Effect.Effect<A, E, R>,
+  request: Request,
+  driver: Driver<A, B, E2, R2>
+) {
+  let current = request
+  while (true) {
+    const outcome = yield* runWith(services, handler, current)
+    switch (outcome._tag) {
+      case "Complete":
+        return yield* driver.complete(outcome.value, outcome.round)
+      case "Detached":
+        return driver.detach === undefined
+          ? yield* Effect.die(new Error("Task.detach ended a round run without detach"))
+          : yield* driver.detach(outcome.journal, outcome.round)
+      case "InputRequired": {
+        const fulfilment = yield* driver.fulfil(outcome)
+        if (fulfilment._tag === "End") return fulfilment.value
+        current = { ...current, journal: outcome.journal, inputResponses: fulfilment.inputResponses, requestState: undefined }
+      }
+    }
+  }
+})

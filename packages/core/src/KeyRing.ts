@@ -11,7 +11,7 @@
  * configuration error names the entry by position and never echoes the key.
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr (requestState integrity);
- * DESIGN.md, "Sealed requestState".
+ * `docs/architecture.md`, "The engine: journal and replay" (sealing).
  *
  * @since 0.2.0
  */

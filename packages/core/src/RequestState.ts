@@ -51,7 +51,7 @@
  *
  * Keys come from `MRTR_REQUEST_STATE_KEYS` ({@link KeyRing.fromConfig}); the
  * random per-process key of {@link KeyRing.generate} is only the documented
- * single-instance default (DESIGN.md, "Sealed requestState"). The expiry is
+ * single-instance default (`docs/architecture.md`, sealing). The expiry is
  * `MRTR_REQUEST_STATE_TTL` whenever the codec's options give no `ttl`,
  * however the codec is built.
  *
@@ -273,6 +273,8 @@ export const defaultIssuedCacheBytes = 524_288
 const encoder = new TextEncoder()
 const version = "v2"
 const aadTag = "mrtr/requestState"
+// What a server keeps sealed in its own stores (`sealStored`): never accepted as a `requestState`, nor the reverse.
+const storedAadTag = "mrtr/stored"
 const nonceLength = 24
 const tagLength = 16
 const jtiLength = 16
@@ -324,9 +326,9 @@ const decodeBase64Url = (text: string): Uint8Array | undefined => {
   return Result.isSuccess(decoded) ? decoded.success : undefined
 }
 
-const associatedData = (keyId: string, binding: Binding): Uint8Array =>
+const associatedData = (keyId: string, binding: Binding, tag: string = aadTag): Uint8Array =>
   encoder.encode(JSON.stringify([
-    aadTag,
+    tag,
     version,
     keyId,
     binding.method,
@@ -581,7 +583,52 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       )
     })
 
-  return RequestStateCodec.of({ seal, unseal })
+  // Server-kept values: the same envelope under another associated-data tag; no expiry, no jti, no size bound, not kept.
+  const sealStored = (payload: unknown, binding: Binding): Effect.Effect<string> =>
+    Effect.flatMap(takeRandom, (bytes) => {
+      const nonce = bytes.subarray(0, nonceLength)
+      return Effect.map(
+        Effect.orDie(aead.encrypt(current.key, encoder.encode(JSON.stringify(payload)), {
+          nonce,
+          aad: associatedData(current.id, binding, storedAadTag)
+        })),
+        (ciphertext) => {
+          const body = new Uint8Array(nonceLength + ciphertext.length)
+          body.set(nonce, 0)
+          body.set(ciphertext, nonceLength)
+          return currentHeader + encodeBase64Url(body)
+        }
+      )
+    })
+
+  const unsealStored = (sealed: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState> =>
+    Effect.suspend(() => {
+      const invalid = Effect.fail(new InvalidRequestState())
+      if (typeof sealed !== "string") return invalid
+      const parts = sealed.split(".")
+      if (parts.length !== 3 || parts[0] !== version) return invalid
+      const entry = byId.get(parts[1]!)
+      const body = entry === undefined ? undefined : decodeBase64Url(parts[2]!)
+      if (entry === undefined || body === undefined || body.length < nonceLength + tagLength) return invalid
+      return Effect.matchEffect(
+        aead.decrypt(entry.key, body.subarray(nonceLength), {
+          nonce: body.subarray(0, nonceLength),
+          aad: associatedData(entry.id, binding, storedAadTag)
+        }),
+        {
+          onFailure: () => invalid,
+          onSuccess: (plaintext) => {
+            try {
+              return Effect.succeed(JSON.parse(utf8.decode(plaintext)) as unknown)
+            } catch {
+              return invalid
+            }
+          }
+        }
+      )
+    })
+
+  return RequestStateCodec.of({ seal, unseal, sealStored, unsealStored })
 })
 
 // XChaCha20-Poly1305 on `node:crypto` where the runtime has it (same bytes,
@@ -604,7 +651,17 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  *   other case fails with the same {@link InvalidRequestState}, except a
  *   single-use state the guard has no room for: {@link ReplayGuardFull}.
  *
- * Both run synchronously (no WebCrypto promise on the hot path):
+ * - `sealStored(payload, binding)`: seals a JSON value the server keeps in
+ *   a store of its own (a task's journal in its `TaskStore`), with the same
+ *   key ring and envelope, under associated data of its own (a stored value
+ *   is never accepted as a `requestState`, nor the reverse): no expiry, no
+ *   single use, no `maxSize`. Keep a key in the ring as long as values
+ *   sealed with it live (a task's TTL).
+ * - `unsealStored(sealed, binding)`: its payload, for the same `binding`
+ *   and a key of the ring; anything else fails with
+ *   {@link InvalidRequestState}.
+ *
+ * All run synchronously (no WebCrypto promise on the hot path):
  * XChaCha20-Poly1305 on `node:crypto`'s ChaCha20-Poly1305 where the runtime
  * has it (Node.js 20.16 and later), else effect's pure TypeScript
  * implementation; the bytes are the same.
@@ -617,6 +674,8 @@ const cryptoLayer = Aead.layerWebCryptoWith(
 export class RequestStateCodec extends Context.Service<RequestStateCodec, {
   readonly seal: (payload: unknown, binding: Binding) => Effect.Effect<string, RequestStateTooLarge>
   readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable>
+  readonly sealStored: (payload: unknown, binding: Binding) => Effect.Effect<string>
+  readonly unsealStored: (sealed: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState>
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
   /**
    * Builds the service on the `Aead` and `SecureRandom` services of the

@@ -120,6 +120,31 @@ const cryptoLayer = Aead.layerWebCrypto.pipe(Layer.provideMerge(SecureRandom.lay
 // -----------------------------------------------------------------------------
 
 describe("RequestState", () => {
+  describe("values a server keeps sealed (sealStored)", () => {
+    it.effect("round-trip with no expiry or single use; never accepted as a requestState, nor the reverse; bound to their binding", () =>
+      Effect.gen(function*() {
+        const codec = yield* codecOf({ keyRing: ringOf({ id: "k1", bytes: keyBytesA }), ttl: "1 second", singleUse: true })
+        const stored = yield* codec.sealStored(journal, binding)
+        expect(stored).toMatch(/^v2\.k1\.[A-Za-z0-9_-]+$/)
+        expect(stored).not.toContain("Alice")
+        yield* TestClock.adjust("1 hour")
+        // Opened as often as needed, long after a requestState's ttl.
+        expect(yield* codec.unsealStored(stored, binding)).toEqual(journal)
+        expect(yield* codec.unsealStored(stored, binding)).toEqual(journal)
+        expect(publicShape(yield* rejection(codec, stored, binding))).toEqual(invalidShape)
+        const state = yield* codec.seal(journal, binding)
+        expect(publicShape(yield* Effect.flip(codec.unsealStored(state, binding)))).toEqual(invalidShape)
+        const other = { ...binding, target: "another" }
+        expect(publicShape(yield* Effect.flip(codec.unsealStored(stored, other)))).toEqual(invalidShape)
+        for (const bad of ["", "v2.k1", "v2.zz." + stored.split(".")[2], stored.slice(0, -4), stored + "."]) {
+          expect(publicShape(yield* Effect.flip(codec.unsealStored(bad, binding)))).toEqual(invalidShape)
+        }
+        // Another key ring holding the key still opens it (rotation).
+        const rotated = yield* codecOf({ keyRing: ringOf({ id: "k2", bytes: keyBytesB }, { id: "k1", bytes: keyBytesA }) })
+        expect(yield* rotated.unsealStored(stored, binding)).toEqual(journal)
+      }))
+  })
+
   describe("round trip", () => {
     it.effect("seals into v2.<keyId>.<base64url> and unseals the payload", () =>
       Effect.gen(function*() {

@@ -53,7 +53,7 @@
  *
  * Source: MCP 2026-07-28 basic/authorization (index, Protected Resource
  * Metadata, Token Handling, Error Handling, security-considerations);
- * RFC 6750, RFC 8707, RFC 9068, RFC 9728, RFC 7662; spec digest C1-C3, D.
+ * RFC 6750, RFC 8707, RFC 9068, RFC 9728, RFC 7662.
  *
  * @since 0.1.0
  */

@@ -46,7 +46,7 @@
  * gets `403`; see `internal/cors.ts`.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security
- * warning on DNS rebinding); `the spec digest README.md` A2.
+ * warning on DNS rebinding); `docs/architecture.md` (the HTTP walk).
  *
  * @since 0.1.0
  */

@@ -21,7 +21,6 @@
  * @since 0.1.0
  */
 import {
-  Cause,
   type Config,
   Context,
   Duration,
@@ -46,7 +45,7 @@ import {
   TASKS_EXTENSION
 } from "@mrtr/protocol"
 import { Engine, RequestState } from "@mrtr/core"
-import { errorReply, isRecord, toMcpError, userSaidNo } from "./internal/errors.ts"
+import { errorReply, isRecord } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
 import * as FleetBus from "./internal/fleetBus.ts"
@@ -57,13 +56,15 @@ import * as ModernReply from "./internal/reply.ts"
 import * as Registry from "./internal/registry.ts"
 import * as Results from "./internal/results.ts"
 import { makeTasks, type TaskOptions } from "./internal/tasks.ts"
+import * as Owners from "./internal/owners.ts"
 import { McpHandler } from "./McpHandler.ts"
+import * as Mount from "./Mount.ts"
 import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
 import * as TaskStore from "./TaskStore.ts"
 import type { Tool } from "./Tool.ts"
-import type { Incoming, Reply, WireMessage } from "./Transport.ts"
+import type { Incoming, Reply } from "./Transport.ts"
 
 /**
  * The protocol revisions this server answers on the stateless wire.
@@ -195,7 +196,6 @@ export class McpServer extends Context.Service<McpServer, {
   readonly legacySessions: Effect.Effect<number>
 }>()("@mrtr/server/McpServer") {}
 
-const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"])
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are
  * refused with -32602 before any handler, digest or decoder recurses into them.
@@ -252,7 +252,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   // The `_meta` every result carries, built once (results are serialized, never mutated).
   const serverMeta: Readonly<Record<string, unknown>> = Object.freeze({ [MetaKey.serverInfo]: info })
-  const stamp = Results.makeStamp(cache, serverMeta)
+  const encoding: Results.Encoding = { cache, serverMeta }
 
   const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
   const tasks = yield* makeTasks({
@@ -260,80 +260,57 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     scope: yield* Effect.scope,
     engine,
     audience,
-    serverMeta,
+    encoding,
     options: options.tasks ?? {},
     handlerFor: (name, args) => {
       const call = registry.call("tools/call", { name, arguments: args })
       return call instanceof McpError || call instanceof Registry.ResourceNotFound ? undefined : call.handler
-    },
-    toMcpError: (error) => toMcpError(error) ?? userSaidNo(error)
+    }
   }, bus === undefined ? undefined : bus.publish)
 
-  // -- MRTR methods: internal/mrtrCall.ts --------------------------------------
+  const mrtrServer: MrtrCall.MrtrServer = { engine, registry, audience, encoding, tasks }
 
-  const mrtr = MrtrCall.make({ engine, registry, audience, serverMeta, stamp, tasks })
+  /** A method answered at once (no handler that asks): its result, encoded. */
+  const complete = (parsed: Parsed, principal: string | undefined) =>
+  (result: Record<string, unknown>): Record<string, unknown> =>
+    Results.encodeResult(encoding, "2026-07-28", parsed.method, result, true, principal)
 
-  const listen = (parsed: Parsed, principal: string | undefined): Reply =>
-    Listen.listen(parsed, changes, principal, tasks.notifications)
+  // -- Route: the method's result (MRTR methods through the engine: internal/mrtrCall.ts) --
 
-  // -- Envelope, _meta and headers: internal/envelope.ts ----------------------
-
-  const parse = (incoming: Incoming): Parsed | Reply =>
-    Envelope.parse(incoming, (name) => tools.get(name)?.definition, SUPPORTED_VERSIONS)
-
-  const route = (parsed: Parsed, principal: string | undefined): Effect.Effect<unknown, unknown, McpRequest> => {
+  const route = (
+    parsed: Parsed,
+    principal: string | undefined
+  ): Effect.Effect<Record<string, unknown>, unknown, McpRequest> => {
     const params = parsed.params
     switch (parsed.method) {
       case "server/discover":
-        return Effect.succeed({
+        return Effect.succeed(complete(parsed, principal)({
           supportedVersions: SUPPORTED_VERSIONS,
           capabilities: capabilities(),
           ...(options.instructions === undefined ? {} : { instructions: options.instructions })
-        })
+        }))
       case "tools/list":
       case "prompts/list":
       case "resources/list":
       case "resources/templates/list":
-        return registry.listMethod(parsed.method, params)
+        return Effect.map(registry.listMethod(parsed.method, params, principal), complete(parsed, principal))
       case "tools/call":
       case "prompts/get":
       case "resources/read":
-        return mrtr(parsed, principal)
+        return MrtrCall.call(mrtrServer, parsed, principal)
       case "completion/complete":
-        return registry.complete(params)
+        return Effect.map(registry.complete(params), complete(parsed, principal))
       case "tasks/get":
       case "tasks/update":
       case "tasks/cancel":
-        return tasks.dispatch(parsed.method, params, parsed.clientCapabilities, principal)
+        return Effect.map(
+          tasks.dispatch(parsed.method, params, parsed.clientCapabilities, principal),
+          complete(parsed, principal)
+        )
       default:
         return Effect.fail(McpError.methodNotFound(parsed.method))
     }
   }
-
-  const respond = (parsed: Parsed, principal: string | undefined) =>
-    route(parsed, principal).pipe(
-      Effect.map((result): WireMessage => ({
-        jsonrpc: "2.0",
-        id: parsed.id,
-        result: MRTR_METHODS.has(parsed.method) ? result : stamp(parsed.method, result as Record<string, unknown>, true, principal)
-      })),
-      Effect.catchCause((cause): Effect.Effect<WireMessage> => {
-        const failure = Cause.findErrorOption(cause)
-        const known = Option.isSome(failure) ? toMcpError(failure.value) ?? userSaidNo(failure.value) : undefined
-        if (known !== undefined) {
-          return Effect.succeed({ jsonrpc: "2.0", id: parsed.id, error: known.toJsonRpc() })
-        }
-        return Effect.logError("Request failed", cause).pipe(
-          Effect.annotateLogs({ method: parsed.method }),
-          // The details stay in the log: a handler's own failure may carry internals.
-          // (A handler that wants the client to see an error fails with an McpError.)
-          Effect.as({ jsonrpc: "2.0", id: parsed.id, error: McpError.internalError().toJsonRpc() })
-        )
-      })
-    )
-
-  const handleRequest = (parsed: Parsed, incoming: Incoming): Effect.Effect<Reply> =>
-    ModernReply.reply(parsed, incoming, respond(parsed, incoming.principal))
 
   // The 2025-11-25 sessions of the fleet: this process only, unless a shared directory is provided (Redis).
   const directory = Option.getOrElse(yield* Effect.serviceOption(SessionDirectory), makeLocalDirectory)
@@ -359,12 +336,20 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     })
   }
 
+  /** The definition of a tool, for the header checks of `Mcp-Param-*` (`envelope.ts`). */
+  const toolDefinition = (name: string) => tools.get(name)?.definition
+
+  /**
+   * The server path (`docs/architecture.md`): classify the era (`era.ts`),
+   * parse (`envelope.ts`), route (above), drive (`mrtrCall.ts`), encode
+   * (`results.ts`), and the reply the transport writes (`reply.ts`).
+   */
   const handle = (incoming: Incoming): Effect.Effect<Reply> => {
     if (legacy !== undefined && Era.classify(incoming) === "legacy") return legacy.handle(incoming)
     if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
       return Effect.succeed({ _tag: "Accepted", httpStatus: 405 })
     }
-    const parsed = parse(incoming)
+    const parsed = Envelope.parse(incoming, toolDefinition, SUPPORTED_VERSIONS)
     if ("_tag" in parsed) return Effect.succeed(parsed)
     if (parsed.method === "subscriptions/listen") {
       // The stream is the whole answer: a reply that cannot stream could never end.
@@ -375,10 +360,14 @@ export const make = Effect.fnUntraced(function*(options: Options) {
             McpError.invalidRequest("subscriptions/listen answers with a stream: send Accept: text/event-stream"),
             406
           )
-          : listen(parsed, incoming.principal)
+          : Listen.listen(parsed, changes, incoming.principal, tasks.notifications)
       )
     }
-    return handleRequest(parsed, incoming)
+    const response = Results.toResponse(parsed.id, route(parsed, incoming.principal), {
+      era: "2026-07-28",
+      annotations: { method: parsed.method }
+    })
+    return ModernReply.reply(parsed, incoming, response)
   }
 
   const NO_SCOPES: ReadonlyArray<string> = []
@@ -527,15 +516,60 @@ const provideRegistered = (registered: Context.Context<any>) => {
 }
 
 const register = <A, R>(
+  kind: Owners.Kind,
+  nameOf: (item: A) => string,
   items: ReadonlyArray<A>,
   add: (server: McpServer["Service"], item: A) => Effect.Effect<void>,
   withContext: (item: A, provide: <A2, E2, R2>(effect: Effect.Effect<A2, E2, R2>) => Effect.Effect<A2, E2, never>) => A
-): Layer.Layer<never, never, McpServer | R> =>
+): Layer.Layer<never, Mount.NameCollision, McpServer | R> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const server = yield* McpServer
     const provide = provideRegistered(yield* Effect.context<R>())
-    for (const item of items) yield* add(server, withContext(item, provide))
+    for (const item of items) {
+      const name = nameOf(item)
+      const other = Owners.claim(server, kind, name, Owners.SERVER)
+      if (other !== undefined) {
+        return yield* new Mount.NameCollision({ kind, name, sources: [other.label, Owners.SERVER.label] })
+      }
+      yield* add(server, withContext(item, provide))
+    }
   }))
+
+/**
+ * Mounts another server's registration Layers (tools, prompts, resources,
+ * templates: what would be merged into `McpServer.layer`) under
+ * `namespace`: tool and prompt names become `<namespace>_<name>` (see
+ * `Mount.Options.separator`), resource URIs `scheme://<namespace>/rest`.
+ * `include` / `exclude` and `visible` (per principal) apply to the lists and
+ * the calls alike; the mounted handlers run, and ask, as they always do; a
+ * tool the mounted Layer adds or removes later (through `McpServer`) is
+ * announced to the parent's `list_changed` listeners. A name held by another
+ * source fails the Layer with `Mount.NameCollision` naming both.
+ *
+ * @example
+ * ```ts
+ * const app = Layer.mergeAll(
+ *   McpServer.tools(search),
+ *   McpServer.mount("weather", McpServer.tools(forecast, alerts), { exclude: ["alerts"] })
+ * ).pipe(Layer.provideMerge(McpServer.layer({ name: "app", version: "1.0.0" })))
+ * ```
+ *
+ * @since 0.3.0
+ * @category composition
+ */
+export const mount = <ROut, E, RIn>(
+  namespace: string,
+  layer: Layer.Layer<ROut, E, RIn>,
+  options: Mount.Options = {}
+): Layer.Layer<ROut, E | Mount.NameCollision, Exclude<RIn, McpServer> | McpServer> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const server = yield* McpServer
+    const collisions: Array<Mount.NameCollision> = []
+    const view = McpServer.of(Mount.view(server, namespace, options, collisions))
+    const context = yield* Layer.build(Layer.provide(layer, Layer.succeed(McpServer, view)))
+    if (collisions.length > 0) return yield* collisions[0]!
+    return context
+  })) as Layer.Layer<ROut, E | Mount.NameCollision, Exclude<RIn, McpServer> | McpServer>
 
 /**
  * Registers tools with the server. The Layer requires what the tools'
@@ -550,8 +584,8 @@ const register = <A, R>(
  */
 export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
   ...items: T
-): Layer.Layer<never, never, McpServer | (T[number] extends Tool<any, infer R> ? R : never)> =>
-  register(items, (s, t) => s.addTool(t as AnyTool), (tool, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (T[number] extends Tool<any, infer R> ? R : never)> =>
+  register("tool", (t) => t.name, items, (s, t) => s.addTool(t as AnyTool), (tool, provide) => ({
     ...tool,
     call: (args: unknown) => provide(tool.call(args))
   })) as any
@@ -563,8 +597,8 @@ export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
  */
 export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
   ...items: P
-): Layer.Layer<never, never, McpServer | (P[number] extends Prompt<any, infer R> ? R : never)> =>
-  register(items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (P[number] extends Prompt<any, infer R> ? R : never)> =>
+  register("prompt", (p) => p.name, items, (s, p) => s.addPrompt(p as AnyPrompt), (prompt, provide) => ({
     ...prompt,
     get: (args: unknown) => provide(prompt.get(args))
   })) as any
@@ -576,8 +610,8 @@ export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
  */
 export const resources = <const T extends ReadonlyArray<Resource<any, any>>>(
   ...items: T
-): Layer.Layer<never, never, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
-  register(items, (s, r) => s.addResource(r as AnyResource), (resource, provide) => ({
+): Layer.Layer<never, Mount.NameCollision, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
+  register("resource", (r) => r.key, items, (s, r) => s.addResource(r as AnyResource), (resource, provide) => ({
     ...resource,
     read: (uri: string, variables: Readonly<Record<string, string>>) =>
       provide(resource.read(uri, variables))

@@ -30,7 +30,7 @@
  * upgrade), and the Redis bus drops messages it cannot decode.
  * Source: MCP 2025-11-25 server/resources (subscriptions); MCP 2026-07-28
  * basic/patterns/subscriptions; ext-tasks §Task Status Notifications;
- * DESIGN.md, "Services a deployment swaps".
+ * `docs/architecture.md`, "Services a deployment swaps".
  *
  * @since 0.1.0
  */

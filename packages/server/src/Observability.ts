@@ -35,7 +35,7 @@
  *
  * Gotcha: the counters are process-wide (effect's global metric registry);
  * in a fleet sum them across instances.
- * Source: DESIGN.md, "Services a deployment swaps" (telemetry).
+ * Source: `docs/architecture.md`, "Services a deployment swaps" (telemetry).
  *
  * @since 0.1.0
  */

@@ -55,6 +55,8 @@ export interface Prompt<E = never, R = never> {
    * `insufficient_scope` otherwise). Default none. MCP 2026-07-28 basic/authorization.
    */
   readonly scopes?: ReadonlyArray<string> | undefined
+  /** Who may see and get it (see `Tool.visible`). Default: everyone. */
+  readonly visible?: ((principal: string | undefined) => boolean) | undefined
   readonly get: (args: unknown) => Effect.Effect<Omit<GetPromptResult, "resultType">, E | InvalidPromptArguments, R | Conversation | McpRequest>
   readonly completions: Readonly<Record<string, Completer>>
 }

@@ -25,7 +25,7 @@
  *   or a redeemed id could be forgotten and its state replayed).
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("One-time use must be enforced
- * server-side"); DESIGN.md, "Services a deployment swaps".
+ * server-side"); `docs/architecture.md`, "Services a deployment swaps".
  *
  * @since 0.1.0
  */

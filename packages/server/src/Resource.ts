@@ -56,6 +56,8 @@ export interface Resource<E = never, R = never> {
    * `insufficient_scope` otherwise). Default none. MCP 2026-07-28 basic/authorization.
    */
   readonly scopes?: ReadonlyArray<string> | undefined
+  /** Who may see and read it (see `Tool.visible`). Default: everyone. */
+  readonly visible?: ((principal: string | undefined) => boolean) | undefined
   readonly match: (uri: string) => Readonly<Record<string, string>> | undefined
   readonly read: (
     uri: string,

@@ -35,7 +35,7 @@
  * directory that cannot answer fails with `SessionDirectoryUnavailable`
  * (the client gets HTTP 503 with JSON-RPC -32603), never a hang.
  * Source: MCP 2025-11-25, basic/transports (session management, multiple
- * connections), basic/lifecycle; the spec digest legacy-2025-11-25.md B3, B6.
+ * connections), basic/lifecycle; `docs/architecture.md`, "Services a deployment swaps".
  *
  * @since 0.2.0
  */

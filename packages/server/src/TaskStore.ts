@@ -8,7 +8,7 @@
  * the task (status, timestamps in epoch milliseconds, `ttlMs`,
  * `pollIntervalMs`), the call it runs (tool name, arguments, the request's
  * declared client capabilities and principal), the journal of its asks and
- * steps, the outstanding `inputRequests` with the answers received for them,
+ * steps (sealed with the server's key ring), the outstanding `inputRequests` with the answers received for them,
  * the final `result` or `error`, and `owner`, the instance whose fiber runs
  * the handler right now (absent while the task waits for input: no fiber
  * exists then, the state is all here) with `leaseExpiresAt`, until when its
@@ -34,7 +34,6 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import type { ClientCapabilities, InputRequest, TaskStatus } from "@mrtr/protocol"
-import type { Journal } from "@mrtr/core"
 
 /**
  * What a task runs: the `tools/call` it came from.
@@ -73,7 +72,14 @@ export interface TaskRecord {
   /** Epoch milliseconds until which `owner`'s claim holds (renewed by its heartbeat); absent: no lease (held until released). */
   readonly leaseExpiresAt?: number | undefined
   readonly call: TaskCall
-  readonly journal: Journal.Journal
+  /**
+   * The replay journal of the task's handler, sealed with the server's key
+   * ring (`RequestStateCodec.sealStored`, bound to the task): a store holds
+   * no answer or step result in clear (a secure elicitation's value
+   * included). Opaque to the store. Absent while nothing is recorded (a
+   * task started at its call, before its first round ends).
+   */
+  readonly journal?: string | undefined
   readonly inputRequests: Readonly<Record<string, InputRequest>>
   readonly answers: Readonly<Record<string, unknown>>
   readonly result?: Readonly<Record<string, unknown>> | undefined

@@ -51,6 +51,12 @@ export interface Tool<E = never, R = never> {
    */
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly task?: TaskPolicy | undefined
+  /**
+   * Who may see and call it: `false` for a principal hides it from
+   * `tools/list` and answers its calls as an unknown tool's (-32602). Set by
+   * `McpServer.mount`'s `visible`. Default: everyone.
+   */
+  readonly visible?: ((principal: string | undefined) => boolean) | undefined
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
   /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
   readonly onError?: ((error: unknown) => Omit<CallToolResult, "resultType">) | undefined

@@ -11,7 +11,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Metric } from "effect"
 import * as RedisService from "effect/persistence/Redis"
-import { Journal, RequestState } from "@mrtr/core"
+import { RequestState } from "@mrtr/core"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import { TaskStore } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
@@ -36,7 +36,7 @@ const record = (overrides: Partial<TaskStore.TaskRecord> = {}): TaskStore.TaskRe
       clientCapabilities: { elicitation: {} },
       principal: "ada"
     },
-    journal: { ...Journal.empty, round: 2, steps: { ticket: 42 }, answers: { name: { d: "x".repeat(22), r: { action: "accept" } } } },
+    journal: "v2.key.c2VhbGVk",
     inputRequests: {},
     answers: {},
     ...overrides

@@ -51,7 +51,7 @@ export const withServer = (
 
 /** `withServer` for any server Layer. */
 export const withLayer = async (
-  layer: Layer.Layer<McpServer.McpServer | McpHandler>,
+  layer: Layer.Layer<McpServer.McpServer | McpHandler, unknown>,
   body: (url: string, server: McpServer.McpServer["Service"]) => Promise<void>,
   transport: HttpTransport.LayerOptions = {}
 ) => {

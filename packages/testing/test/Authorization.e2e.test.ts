@@ -5,10 +5,13 @@
  * (PRM discovery from the 401, OIDC discovery, Dynamic Client Registration,
  * `resource`, RFC 9207 `iss`), drives an asking tool across three rounds,
  * steps up on a 403 `insufficient_scope` and completes, and keeps its tokens
- * in a 0600 file store. Source: MCP 2026-07-28 basic/authorization.
+ * in a 0600 file store; a person who signs in slower than the client's
+ * `probeTimeout` and `requestTimeout` is not cut off by them (a `TestClock`
+ * plays the slow person). Source: MCP 2026-07-28 basic/authorization.
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Deferred, type Duration, Effect, Fiber, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -185,4 +188,76 @@ describe("authorization end to end (oidc-provider)", () => {
       assert.strictEqual(error._tag, "TransportError")
       assert.include(error.message, "the user said no")
     }).pipe(Effect.provide(mcpServer())), { timeout: 30_000 })
+})
+
+describe("a slow sign-in is the user's time, not the server's", () => {
+  // The server on the real clock (its token checks read the time); the client under the test's TestClock.
+  let runtime: ManagedRuntime.ManagedRuntime<HttpTransport.HttpEndpoint, never>
+  let url: string
+  beforeAll(async () => {
+    runtime = ManagedRuntime.make(mcpServer())
+    url = await runtime.runPromise(HttpTransport.url)
+  }, 30_000)
+  afterAll(() => runtime?.dispose())
+
+  /** A user agent whose person reads the consent page for `reading` (of the test clock), then signs in as alice. */
+  const slowBrowser = (reading: Duration.Input, opened: Deferred.Deferred<void>) => {
+    const browser = headlessBrowser("alice")
+    return Layer.succeed(
+      ClientAuth.UserAgent,
+      ClientAuth.UserAgent.of({
+        redirectUri: "http://127.0.0.1:1/callback",
+        authorize: (authorizationUrl) =>
+          Deferred.succeed(opened, undefined).pipe(
+            Effect.andThen(Effect.sleep(reading)),
+            Effect.andThen(Effect.tryPromise({
+              try: () => browser(authorizationUrl.href),
+              catch: (cause) => new ClientAuth.AuthorizationError({ reason: "the browser failed", cause })
+            }))
+          )
+      })
+    )
+  }
+
+  const slowCall = (options: McpClient.Options, reading: Duration.Input, elapse: Duration.Input) =>
+    Effect.gen(function*() {
+      const opened = yield* Deferred.make<void>()
+      const call = yield* Effect.gen(function*() {
+        const mcp = yield* McpClient.McpClient
+        return yield* mcp.callTool({ name: "ping" })
+      }).pipe(
+        Effect.provide(McpClient.layer(options).pipe(
+          Layer.provide(ClientHttp.layerNode({ url })),
+          Layer.provide(ClientAuth.layer({})),
+          Layer.provide(slowBrowser(reading, opened))
+        )),
+        Effect.forkChild
+      )
+      yield* Deferred.await(opened)
+      // The person reads past every bound meant for the server's answers.
+      yield* TestClock.adjust(elapse)
+      return yield* Fiber.join(call)
+    })
+
+  it.effect("era detection: a sign-in of 15 s behind the server/discover probe (probeTimeout 10 s) completes", () =>
+    Effect.gen(function*() {
+      const result = yield* slowCall({}, "15 seconds", "20 seconds")
+      assert.strictEqual((result.content[0] as { text: string }).text, "pong")
+    }), { timeout: 30_000 })
+
+  it.effect("pinned to 2026-07-28: a sign-in of 90 s on the first request (requestTimeout 60 s) completes", () =>
+    Effect.gen(function*() {
+      const result = yield* slowCall({ protocol: "2026-07-28" }, "90 seconds", "100 seconds")
+      assert.strictEqual((result.content[0] as { text: string }).text, "pong")
+    }), { timeout: 30_000 })
+
+  it.effect("the whole-call callTimeout counts the sign-in, as it counts answering a form", () =>
+    Effect.gen(function*() {
+      // callTimeout, the whole-call bound, counts the sign-in (as it counts answering a form).
+      const error = yield* slowCall({ protocol: "2026-07-28", callTimeout: "30 seconds" }, "90 seconds", "100 seconds").pipe(
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "RequestTimeout")
+      assert.include(error.message, "callTimeout")
+    }), { timeout: 30_000 })
 })

@@ -20,6 +20,8 @@
  *   2025-11-25 `sse-retry` does).
  * - `notifications/initialized` is bounded by `requestTimeout` like a
  *   request (`RequestTimeout`): over HTTP it waits for the server's 202.
+ * - The probe's `probeTimeout`, like every `requestTimeout`, does not count
+ *   the time the transport waits for the user (the sign-in a 401 starts).
  * - A legacy verdict whose `initialize` is refused the way a modern-only
  *   server refuses it (-32601, or -32022 / -32602 whose `data.supported`
  *   lists 2026-07-28) falls back to 2026-07-28.
@@ -34,7 +36,7 @@ import { ErrorCode, PROTOCOL_VERSION, type RequestId } from "@mrtr/protocol"
 import type { OutgoingRequest } from "../ClientTransport.ts"
 import { type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
 import { type ConnectionState, isRecord, legacyHeaders, respond, takeRequestId } from "./connectionState.ts"
-import { boundMillis, bounded } from "./deadline.ts"
+import { boundedExceptUserWait, boundMillis } from "./deadline.ts"
 import { verdictOf } from "./eraProbe.ts"
 import type { Connection, Deps, LegacyConnection } from "./eras.ts"
 import type { Exchanges } from "./eraSend.ts"
@@ -90,10 +92,10 @@ export const makeHandshake = (
     // Bounded like a request: over HTTP the notification waits for its 202, which a server may never send.
     const initialized = transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)
     const millis = boundMillis(deps.requestTimeout)
-    yield* millis === undefined ? initialized : bounded(
+    yield* millis === undefined ? initialized : boundedExceptUserWait(
       initialized,
       millis,
-      () => 0,
+      transport.userWaitMillis,
       () => new RequestTimeout({ method: "notifications/initialized", bound: "request", millis })
     )
     state.connection = established
@@ -147,13 +149,20 @@ export const makeConnect = (
   const modern: Connection = { era: "2026-07-28", protocolVersion: PROTOCOL_VERSION }
 
   const probe: Effect.Effect<Connection, RequestError> = Effect.gen(function*() {
-    const outcome = yield* modernExchange(
+    const attempt = modernExchange(
       "server/discover",
       { _meta: deps.modernMeta(deps.declared(deps.layerHandlers), undefined) },
       undefined,
       ignoreNotification,
       undefined
-    ).pipe(Effect.exit, Effect.timeoutOption(deps.probeTimeout))
+    ).pipe(Effect.exit, Effect.map(Option.some))
+    // A sign-in the probe's 401 starts waits for the user: that time is not the server's (`userWaitMillis`).
+    const probeMillis = boundMillis(Duration.fromInputUnsafe(deps.probeTimeout))
+    const outcome = yield* probeMillis === undefined
+      ? attempt
+      : boundedExceptUserWait(attempt, probeMillis, transport.userWaitMillis, () => "expired" as const).pipe(
+        Effect.catch(() => Effect.succeedNone)
+      )
     const verdict = yield* verdictOf(
       Option.getOrUndefined(outcome),
       transport.kind,

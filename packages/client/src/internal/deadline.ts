@@ -53,6 +53,26 @@ export const callTimeoutWith = (fallback: Duration.Duration) =>
     return bounded(effect, millis, () => 0, () => new RequestTimeout({ method, bound: "call", millis }))
   })
 
+/**
+ * `effect` bounded by `millis` of the clock's time, not counting the time
+ * `userWaitMillis` reports as spent waiting for the user meanwhile (a
+ * sign-in): failed with `expired()` past it. Without `userWaitMillis`, a
+ * plain `bounded`.
+ */
+export const boundedExceptUserWait = <A, E, E2>(
+  effect: Effect.Effect<A, E>,
+  millis: number,
+  userWaitMillis: ((now: number) => number) | undefined,
+  expired: () => E2
+): Effect.Effect<A, E | E2> =>
+  userWaitMillis === undefined
+    ? bounded(effect, millis, () => 0, expired)
+    : Effect.clockWith((clock) => {
+      const start = clock.currentTimeMillisUnsafe()
+      const waitedBefore = userWaitMillis(start)
+      return bounded(effect, millis, (now) => start + millis + (userWaitMillis(now) - waitedBefore) - now, expired)
+    })
+
 /** Effect's default clock, read once from an empty context. */
 let defaultClock: Clock.Clock | undefined
 const isDefaultClock = (clock: Clock.Clock): boolean =>

@@ -20,8 +20,10 @@
  *   caller is never stuck behind it.
  * - `idleTimeout`: the longest wait for the next message of the stream; the
  *   clock is paused while a server request is being answered (a person
- *   filling a form keeps a 2025-11-25 call's stream silent). Past it the
- *   exchange fails with `RequestTimeout` (`bound: "request"`).
+ *   filling a form keeps a 2025-11-25 call's stream silent), and the time
+ *   the transport spends waiting for the user (`userWaitMillis`: a sign-in
+ *   on a 401) is not counted. Past it the exchange fails with
+ *   `RequestTimeout` (`bound: "request"`).
  *
  * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports,
  * basic/utilities/cancellation.
@@ -86,9 +88,13 @@ const exchangeWith = <E>(
     const serve = hooks.serve
     let serving = 0
     let lastActivity = clock.currentTimeMillisUnsafe()
+    // The time the transport waited for the user (a sign-in) is not idle time of the server's.
+    const userWait = transport.userWaitMillis
+    let waitedAtActivity = userWait === undefined ? 0 : userWait(lastActivity)
     const read = transport.request(message, headers).pipe(
       Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
         lastActivity = clock.currentTimeMillisUnsafe()
+        if (userWait !== undefined) waitedAtActivity = userWait(lastActivity)
         if (!isRecord(incoming)) return Effect.succeed(true)
         if (typeof incoming.method === "string") {
           if (isServerRequest(incoming)) {
@@ -125,11 +131,13 @@ const exchangeWith = <E>(
     if (hooks.failed !== undefined) failures.push(Deferred.await(hooks.failed))
     const stopped = failures.length === 0 ? read : Effect.raceAllFirst([read, ...failures])
     const idle = hooks.idleTimeout === undefined ? undefined : boundMillis(hooks.idleTimeout)
-    // The idle bound: expires `idle` ms after the stream last spoke; a server request being answered holds it off.
+    // The idle bound: expires `idle` ms after the stream last spoke; a server request being answered holds it
+    // off, and the time spent waiting for the user since (a sign-in) is added to it.
     const raced: Effect.Effect<void, RequestError | E> = idle !== undefined
       ? bounded(stopped, idle, (now) => {
         if (serving > 0) lastActivity = now
-        return lastActivity + idle - now
+        const waited = userWait === undefined ? 0 : userWait(now) - waitedAtActivity
+        return lastActivity + idle + waited - now
       }, () => new RequestTimeout({ method, bound: "request", millis: idle }))
       : stopped
     const onAbandon = hooks.onAbandon

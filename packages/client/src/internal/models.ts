@@ -104,11 +104,14 @@ export interface Connection {
  *   notification restarts the wait, so a long tool that reports progress is
  *   not cut off). Default `DEFAULT_REQUEST_TIMEOUT` (60 seconds);
  *   `"Infinity"` disables it. Past it the request is cancelled and the call
- *   fails with `RequestTimeout` (`bound: "request"`).
+ *   fails with `RequestTimeout` (`bound: "request"`). The time spent waiting
+ *   for the user to sign in (a `401` answered through `Authorization`) is
+ *   not counted: it bounds the server's answers only.
  * - `callTimeout`: the longest a whole call may take: every round of a
  *   `tools/call` / `prompts/get` / `resources/read`, the time its input
  *   handlers take to answer included (and the connection, and for a
- *   `tools/call` the listing of tools before a first call). Default `DEFAULT_CALL_TIMEOUT` (10
+ *   `tools/call` the listing of tools before a first call; a sign-in too, as
+ *   the answering of a form). Default `DEFAULT_CALL_TIMEOUT` (10
  *   minutes); `"Infinity"` disables it. Past it: `RequestTimeout`
  *   (`bound: "call"`). For both, a zero or negative duration (`-Infinity`
  *   included) expires at once; a value that is no duration is a defect.
@@ -126,7 +129,8 @@ export interface Connection {
  *   client is built.
  * - `probeTimeout`: how long the `server/discover` probe waits (default 10
  *   seconds); no answer in time means legacy on stdio and a
- *   `TransportError` on HTTP.
+ *   `TransportError` on HTTP. The sign-in a `401` to the probe starts is not
+ *   counted (the user's time, not the server's).
  * - `tasks`: the Tasks extension (SEP-2663). `"auto"` declares it on every
  *   `tools/call` and drives a task result to its end (`TaskDriver.drive`:
  *   polls at the server's `pollIntervalMs`, answers its input with the same

@@ -17,7 +17,7 @@
  * - PKCE S256 must be listed in `code_challenge_methods_supported`.
  *
  * Source: MCP 2026-07-28 basic/authorization/authorization-server-discovery;
- * RFC 9728 §3, RFC 8414 §3, spec digest A2, B4, B5.
+ * RFC 9728 §3, RFC 8414 §3.
  */
 import * as oauth from "oauth4webapi"
 

@@ -10,7 +10,7 @@
  * values are escaped, so a description can never break the header.
  *
  * Source: RFC 6750 §2.1, §3; RFC 9728 §5.1; MCP 2026-07-28
- * basic/authorization (Error Handling); spec digest C2.
+ * basic/authorization (Error Handling).
  */
 import { HttpServerResponse } from "effect/http"
 

@@ -20,7 +20,7 @@
  * legacy, which answers 400 "Unsupported protocol version" as 2025-11-25
  * requires.
  * Source: 2026-07-28 basic/versioning, basic/transports (backward
- * compatibility); the spec digest legacy-2025-11-25.md D1, D2.
+ * compatibility); `docs/architecture.md` (step "classify" of both walks).
  */
 import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol"
 import type { Incoming } from "../Transport.ts"

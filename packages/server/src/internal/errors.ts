@@ -1,13 +1,17 @@
 /**
- * How the failures of a handler run become JSON-RPC errors, for both eras:
- * `McpError` as is, a bad `requestState` as the one frozen -32602, the
- * engine's bounds and argument decoding failures as -32602, an uncaught
- * decline/cancel of a prompt or resource as -32603. Anything else is the
- * handler's own failure (logged, answered -32603 without details).
- * `MissingClientCapability` is era-specific and handled by each dispatcher.
- * Source: MCP 2026-07-28, basic (error codes); basic/patterns/mrtr.
+ * How the failures of a handler run become JSON-RPC errors, for both eras
+ * and tasks ({@link toErrorResponse}, {@link errorOf}): `McpError` as is, a
+ * bad `requestState` as the one frozen -32602, the engine's bounds and
+ * argument decoding failures as -32602, an uncaught decline/cancel of a
+ * prompt or resource as -32603. Anything else is the handler's own failure
+ * (logged, answered -32603 without details). `MissingClientCapability` is
+ * the one era-specific failure: -32021 on 2026-07-28 and in tasks, -32600
+ * with `data.reason` on a 2025-11-25 session.
+ * Source: MCP 2026-07-28, basic (error codes); basic/patterns/mrtr; MCP
+ * 2025-11-25, basic (JSON-RPC errors).
  */
-import { ErrorCode, McpError, type RequestId } from "@mrtr/protocol"
+import { Cause, Effect, Option, Predicate } from "effect"
+import { describeCapabilities, ErrorCode, type JsonRpcErrorObject, McpError, type RequestId } from "@mrtr/protocol"
 import {
   ElicitationCancelled,
   ElicitationDeclined,
@@ -23,9 +27,8 @@ import {
 import * as HttpStatus from "../HttpStatus.ts"
 import type { Reply, WireMessage } from "../Transport.ts"
 
-/** A plain JSON object (not an array, not null). */
-export const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+/** A plain JSON object (not an array, not null): `Predicate.isObject`, typed for JSON. */
+export const isRecord: (u: unknown) => u is Record<string, unknown> = Predicate.isObject
 
 /** A JSON-RPC error response with the HTTP status its code maps to while reading the envelope (or `httpStatus`). */
 export const errorReply = (id: RequestId | undefined, error: McpError, httpStatus?: number): Reply => ({
@@ -81,3 +84,59 @@ export const userSaidNo = (error: unknown): McpError | undefined =>
     error instanceof InteractionUnavailable || error instanceof InteractionStore.InteractionStoreFull
     ? new McpError({ code: ErrorCode.InternalError, message: error.message })
     : undefined
+
+/**
+ * The legacy mapping of an ask the client cannot answer: -32600 with
+ * `data.reason` (`client_capability_missing` in a session; outside any,
+ * `input_undeliverable`, since no request could reach the client).
+ */
+const legacyCapabilityError = (error: MissingClientCapability, inSession: boolean): McpError =>
+  inSession
+    ? new McpError({
+      code: ErrorCode.InvalidRequest,
+      message: `This request needs a client capability the session did not declare in initialize (${
+        describeCapabilities(error.requiredCapabilities)
+      })`,
+      data: { reason: "client_capability_missing", requiredCapabilities: error.requiredCapabilities }
+    })
+    : new McpError({
+      code: ErrorCode.InvalidRequest,
+      message: "This request needs input from the client, which a 2025-11-25 request outside any session cannot carry: initialize a session first",
+      data: { reason: "input_undeliverable", requiredCapabilities: error.requiredCapabilities }
+    })
+
+/**
+ * Where a failure is answered: the era (`"2025-11-25"` maps a missing
+ * capability its own way; `inSession` says whether the request had a
+ * session), and what the log of an unknown failure says and is annotated with.
+ */
+export interface FailureContext {
+  readonly era: "2026-07-28" | "2025-11-25"
+  readonly inSession?: boolean | undefined
+  readonly log?: string | undefined
+  readonly annotations: Readonly<Record<string, unknown>>
+}
+
+/** The known failure's `McpError` for `context`'s era, if it is one. */
+export const knownError = (error: unknown, context: FailureContext): McpError | undefined =>
+  context.era === "2025-11-25" && error instanceof MissingClientCapability
+    ? legacyCapabilityError(error, context.inSession ?? true)
+    : toMcpError(error) ?? userSaidNo(error)
+
+/**
+ * The JSON-RPC error a run that failed with `cause` answers: a known failure
+ * as its error; anything else logged (with its cause: a handler's own
+ * failure may carry internals) and answered -32603 without details. (A
+ * handler that wants the client to see an error fails with an `McpError`.)
+ */
+export const errorOf = Effect.fnUntraced(function*(cause: Cause.Cause<unknown>, context: FailureContext) {
+  const failure = Cause.findErrorOption(cause)
+  const known = Option.isSome(failure) ? knownError(failure.value, context) : undefined
+  if (known !== undefined) return known.toJsonRpc()
+  yield* Effect.logError(context.log ?? "Request failed", cause).pipe(Effect.annotateLogs(context.annotations))
+  return McpError.internalError().toJsonRpc() as JsonRpcErrorObject
+})
+
+/** The JSON-RPC error response to request `id` whose run failed with `cause`; see {@link errorOf}. */
+export const toErrorResponse = (id: RequestId, cause: Cause.Cause<unknown>, context: FailureContext): Effect.Effect<WireMessage> =>
+  Effect.map(errorOf(cause, context), (error): WireMessage => ({ jsonrpc: "2.0", id, error }))

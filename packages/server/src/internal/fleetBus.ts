@@ -9,7 +9,7 @@
  * directly, never through the registry (whose listener would publish it
  * again); a kind this version does not know (a newer instance in a rolling
  * upgrade) is ignored.
- * Source: DESIGN.md, "Services a deployment swaps".
+ * Source: `docs/architecture.md`, "Services a deployment swaps".
  */
 import { Effect, PubSub, type Scope } from "effect"
 import type { NotificationBus, TaskStatus } from "../NotificationBus.ts"

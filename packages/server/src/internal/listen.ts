@@ -11,7 +11,7 @@
  * GET stream instead (`legacy/broadcast.ts`).
  * Source: MCP 2026-07-28, basic/patterns/subscriptions.
  */
-import { Exit, type PubSub, Schema, Stream } from "effect"
+import { Effect, Exit, PubSub, Schema, Stream } from "effect"
 import { declaresTasks, McpError, MetaKey, SubscriptionFilter, tasksRequiredCapabilities } from "@mrtr/protocol"
 import type { Reply, WireMessage } from "../Transport.ts"
 import type { Parsed } from "./envelope.ts"
@@ -60,7 +60,7 @@ export const listen = (
   for (const key of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) {
     if (filter[key] === true) honoured[key] = true
   }
-  const subscription = { [MetaKey.subscriptionId]: parsed.id }
+  const subscriptionMeta = { [MetaKey.subscriptionId]: parsed.id }
   const taskIds = filter.taskIds ?? []
   if (filter.taskIds !== undefined) {
     if (!declaresTasks(parsed.clientCapabilities)) {
@@ -72,25 +72,26 @@ export const listen = (
   const ack: WireMessage = {
     jsonrpc: "2.0",
     method: "notifications/subscriptions/acknowledged",
-    params: { notifications: honoured, _meta: subscription }
+    params: { notifications: honoured, _meta: subscriptionMeta }
   }
   return {
     _tag: "Stream",
-    messages: Stream.concat(
+    // Subscribed before the acknowledgement is sent: a change the client makes once acknowledged is never missed.
+    messages: Stream.unwrap(Effect.map(PubSub.subscribe(changes), (subscription) => Stream.concat(
       Stream.succeed(ack),
       Stream.merge(
-        Stream.fromPubSub(changes).pipe(
+        Stream.fromSubscription(subscription).pipe(
           Stream.filter(wanted),
           Stream.map((kind): WireMessage => ({
             jsonrpc: "2.0",
             method: `notifications/${kind}/list_changed`,
-            params: { _meta: subscription }
+            params: { _meta: subscriptionMeta }
           }))
         ),
         taskIds.length === 0 || taskNotifications === undefined
           ? Stream.empty
-          : taskNotifications(new Set(taskIds), principal, subscription) as Stream.Stream<WireMessage>
+          : taskNotifications(new Set(taskIds), principal, subscriptionMeta) as Stream.Stream<WireMessage>
       )
-    )
+    )))
   }
 }

@@ -124,23 +124,30 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>) => {
       ? Effect.fail(McpError.invalidParams("Invalid cursor"))
       : Effect.succeed({ [key]: Array.from(items) } as Record<string, unknown>)
 
-  /** `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`: one page, no cursor. */
-  const listMethod = (method: string, params: Record<string, unknown>) => {
+  /**
+   * `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`: one page, no cursor, only the
+   * items `principal` may see (`visible`).
+   */
+  const listMethod = (method: string, params: Record<string, unknown>, principal?: string | undefined) => {
+    const seen = (item: { readonly visible?: ((principal: string | undefined) => boolean) | undefined }) =>
+      item.visible === undefined || item.visible(principal)
     switch (method) {
       case "tools/list":
-        return list("tools", Array.from(tools.values(), (t) => t.definition), params.cursor)
+        return list("tools", Array.from(tools.values()).filter(seen).map((t) => t.definition), params.cursor)
       case "prompts/list":
-        return list("prompts", Array.from(prompts.values(), (p) => p.definition), params.cursor)
+        return list("prompts", Array.from(prompts.values()).filter(seen).map((p) => p.definition), params.cursor)
       case "resources/list":
         return list(
           "resources",
-          Array.from(resources.values()).filter((r) => r._tag === "Resource").map((r) => r.definition),
+          Array.from(resources.values()).filter((r) => r._tag === "Resource" && seen(r)).map((r) => r.definition),
           params.cursor
         )
       default:
         return list(
           "resourceTemplates",
-          Array.from(resources.values()).filter((r) => r._tag === "ResourceTemplate").map((r) => r.definition),
+          Array.from(resources.values()).filter((r) => r._tag === "ResourceTemplate" && seen(r)).map((r) =>
+            r.definition
+          ),
           params.cursor
         )
     }

@@ -1,6 +1,8 @@
 /**
- * The last step of the 2026-07-28 data flow: runs a checked request with its
- * `McpRequest` context and turns the outcome into the transport's `Reply`:
+ * The last step of the 2026-07-28 server path (see `docs/architecture.md`):
+ * runs a request's `response` (a plain effect: route, drive and encode, built
+ * by `McpServer.handle`) with the request's `McpRequest` context and turns it
+ * into the transport's `Reply`:
  * one response (with its HTTP status from the `HttpStatus` table, stage
  * "method"), or, once the handler emits a notification (progress, log) on a
  * client that accepts SSE, a stream ending with the response. The stream
@@ -10,25 +12,24 @@
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP), basic/utilities/progress,
  * server/utilities/logging.
  */
-import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
+import { type Cause, Effect, Fiber, Predicate, Queue, Stream } from "effect"
 import { type Implementation, type LoggingLevel, MetaKey } from "@mrtr/protocol"
 import * as HttpStatus from "../HttpStatus.ts"
 import { McpRequest } from "../RequestContext.ts"
 import type { Incoming, Reply, WireMessage } from "../Transport.ts"
 import type { Parsed } from "./envelope.ts"
-import { isRecord } from "./errors.ts"
 
 const statusOf = (message: WireMessage) => HttpStatus.ofResponse(message, "method")
 
-/** Runs `respond` for `parsed`; see the module header. */
-// Runs a request; the first notification it emits turns the reply into a stream.
-// Written with combinators rather than `Effect.gen`: a generator suspended
-// here for the whole request measurably raised CPU and GC time per request
-// on the benchmark (bench/index.ts).
+/**
+ * Runs `response`, the answer to `parsed`, with its `McpRequest` context;
+ * the first notification it emits turns the reply into a stream. See the
+ * module header.
+ */
 export const reply = (
   parsed: Parsed,
   incoming: Incoming,
-  respond: Effect.Effect<WireMessage, never, McpRequest>
+  response: Effect.Effect<WireMessage, never, McpRequest>
 ): Effect.Effect<Reply> => {
   const meta = parsed.params._meta as Record<string, unknown>
   const accept = incoming.headers?.("accept")
@@ -43,7 +44,7 @@ export const reply = (
       id: parsed.id,
       method: parsed.method,
       clientCapabilities: parsed.clientCapabilities,
-      clientInfo: isRecord(clientInfo) ? clientInfo as Implementation : undefined,
+      clientInfo: Predicate.isObject(clientInfo) ? clientInfo as Implementation : undefined,
       logLevel,
       progressToken,
       principal: incoming.principal,
@@ -55,26 +56,29 @@ export const reply = (
   // runs in place: no queue, no fiber.
   if (!canStream || (progressToken === undefined && logLevel === undefined)) {
     return Effect.map(
-      Effect.provideService(respond, McpRequest, context(() => Effect.void)),
+      Effect.provideService(response, McpRequest, context(() => Effect.void)),
       (message): Reply => ({ _tag: "Response", message, httpStatus: statusOf(message) })
     )
   }
-  return Effect.flatMap(Queue.unbounded<WireMessage, Cause.Done>(), (queue) =>
-    Effect.flatMap(
-      respond.pipe(
-        Effect.provideService(McpRequest, context((notification) => Effect.asVoid(Queue.offer(queue, notification)))),
-        Effect.tap((response) => Queue.offer(queue, response).pipe(Effect.andThen(Queue.end(queue)))),
-        Effect.forkDetach
-      ),
-      (fiber) =>
-        Effect.map(Queue.take(queue).pipe(Effect.orDie), (first): Reply =>
-          "id" in first
-            ? { _tag: "Response", message: first, httpStatus: statusOf(first) }
-            : {
-              _tag: "Stream",
-              messages: Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(
-                Stream.ensuring(Fiber.interrupt(fiber))
-              )
-            })
-    ))
+  return streamed(response, context)
 }
+
+/** The reply of a request that may emit notifications: a stream once it does, else its one response. */
+const streamed = Effect.fnUntraced(function*(
+  response: Effect.Effect<WireMessage, never, McpRequest>,
+  context: (notify: McpRequest["Service"]["notify"]) => McpRequest["Service"]
+) {
+  const queue = yield* Queue.unbounded<WireMessage, Cause.Done>()
+  const fiber = yield* response.pipe(
+    Effect.provideService(McpRequest, context((notification) => Effect.asVoid(Queue.offer(queue, notification)))),
+    Effect.tap((message) => Queue.offer(queue, message).pipe(Effect.andThen(Queue.end(queue)))),
+    Effect.forkDetach
+  )
+  const first = yield* Effect.orDie(Queue.take(queue))
+  return "id" in first
+    ? { _tag: "Response", message: first, httpStatus: statusOf(first) } satisfies Reply
+    : {
+      _tag: "Stream",
+      messages: Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(Stream.ensuring(Fiber.interrupt(fiber)))
+    } satisfies Reply
+})

@@ -5,7 +5,7 @@
  * when `MRTR_REDIS_URL` is set, else the in-memory ones; whether single use
  * is on by configuration (`MRTR_SINGLE_USE`); the task lease
  * (`MRTR_TASK_LEASE`).
- * Source: DESIGN.md, "Services a deployment swaps".
+ * Source: `docs/architecture.md`, "Services a deployment swaps".
  */
 import { Config, type Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import type { RedisError } from "effect/persistence/Redis"

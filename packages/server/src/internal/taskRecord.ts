@@ -8,7 +8,6 @@
  * Source: ext-tasks `specification/draft/tasks.md` §Tasks, §Task Status.
  */
 import { type InputRequest, isTerminalStatus, McpError } from "@mrtr/protocol"
-import type { Journal } from "@mrtr/core"
 import type { TaskRecord } from "../TaskStore.ts"
 
 /** A fresh object without a prototype: keys from the wire are plain keys in it. */
@@ -51,11 +50,11 @@ export const settled = (record: TaskRecord, patch: Partial<TaskRecord>, now: num
     lastUpdatedAt: now
   }
 
-/** A round ended waiting for `inputRequests`: `input_required`, the round's journal kept, no fiber. */
+/** A round ended waiting for `inputRequests`: `input_required`, the round's journal kept (sealed), no fiber. */
 export const waiting = (
   record: TaskRecord,
   inputRequests: Readonly<Record<string, InputRequest>>,
-  journal: Journal.Journal,
+  journal: string | undefined,
   now: number
 ): TaskRecord | undefined =>
   isTerminalStatus(record.status) ? undefined : {

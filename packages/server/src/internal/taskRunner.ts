@@ -1,11 +1,11 @@
 /**
  * Runs tasks (SEP-2663) on one server instance: creates a task's record,
- * runs its handler round by round with `Engine.runWith` (the journal from
- * the `TaskStore`, not a sealed `requestState`), and records each round's
- * end: `completed` with the result, `failed` with a JSON-RPC error,
- * `input_required` with the round's `inputRequests` (the fiber then ends;
- * the next round starts when every key is answered, on whichever instance
- * takes the last answer).
+ * runs its handler with `Engine.drive` (the journal from the `TaskStore`,
+ * not a sealed `requestState`), and records the end: `completed` with the
+ * result (`results.ts`), `failed` with a JSON-RPC error (`errors.ts`), or,
+ * as this way's fulfil, `input_required` with the round's `inputRequests`
+ * (the fiber then ends; the next round starts when every key is answered,
+ * on whichever instance takes the last answer).
  *
  * Every change goes through {@link Runner.apply}: one atomic `modify` of the
  * store with a transition of `taskRecord.ts`, then `announce` (this
@@ -26,13 +26,15 @@
  * logged; the lease then lapses and the task is resumed like a crashed one.
  * Source: ext-tasks `specification/draft/tasks.md` §Task Creation, §Task Status.
  */
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Option, Schedule, type Scope } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Schedule, type Scope } from "effect"
 import * as SecureRandom from "effect/crypto/SecureRandom"
 import { ErrorCode, type InputResponses, isTerminalStatus, McpError, type RequestId } from "@mrtr/protocol"
-import { Engine, type Journal } from "@mrtr/core"
+import { Engine, Journal, type RequestState } from "@mrtr/core"
 import { McpRequest } from "../RequestContext.ts"
 import { tasksTotal } from "../Observability.ts"
 import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../TaskStore.ts"
+import { errorOf } from "./errors.ts"
+import { encodeCreateTask, encodeResult, type Encoding } from "./results.ts"
 import { claimed, dictionary, released, renewed, settled, taskFields, waiting } from "./taskRecord.ts"
 
 /**
@@ -55,15 +57,14 @@ export interface TaskHost {
   readonly scope: Scope.Scope
   readonly engine: Engine.Services
   readonly audience: string
-  readonly serverMeta: Readonly<Record<string, unknown>>
+  /** The server's result encoding (its `_meta`). */
+  readonly encoding: Encoding
   readonly options: TaskOptions
   /** The handler of `tool` for `args` (tool errors already turned into `isError` results), if the tool exists. */
   readonly handlerFor: (
     tool: string,
     args: Readonly<Record<string, unknown>>
   ) => Effect.Effect<Record<string, unknown>, unknown, any> | undefined
-  /** The JSON-RPC error a handler's failure maps to, when it has one. */
-  readonly toMcpError: (error: unknown) => McpError | undefined
 }
 
 /** The runner of one instance (see {@link makeRunner}). */
@@ -121,18 +122,31 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
   const ended = (taskId: string, transition: (record: TaskRecord, now: number) => TaskRecord | undefined) =>
     apply(taskId, (record, now) => record.owner === instanceId ? transition(record, now) : undefined)
 
-  const failedWith = (taskId: string, cause: Cause.Cause<unknown>) => {
-    const failure = Cause.findErrorOption(cause)
-    const known = Option.isSome(failure) ? host.toMcpError(failure.value) : undefined
-    const error = known?.toJsonRpc() ?? McpError.internalError().toJsonRpc()
-    const logged = known === undefined
-      ? Effect.logError("Task failed", cause).pipe(Effect.annotateLogs({ taskId }))
-      : Effect.void
-    return Effect.andThen(
-      logged,
-      ended(taskId, (record, now) => settled(record, { status: "failed", statusMessage: error.message, error }, now))
+  const failedWith = (taskId: string, cause: Cause.Cause<unknown>) =>
+    Effect.flatMap(
+      errorOf(cause, { era: "2026-07-28", log: "Task failed", annotations: { taskId } }),
+      (error) => ended(taskId, (record, now) => settled(record, { status: "failed", statusMessage: error.message, error }, now))
     )
-  }
+
+  /**
+   * A task's journal is sealed with the server's key ring (AEAD), bound to
+   * the task, in its record: the values it holds (a secure elicitation's
+   * answer, steps' results) never sit in a store in clear.
+   */
+  const journalBinding = (taskId: string, call: TaskCall): RequestState.Binding =>
+    call.principal === undefined
+      ? { method: "tasks/journal", target: taskId, argumentsDigest: "", audience }
+      : { method: "tasks/journal", target: taskId, argumentsDigest: "", audience, principal: call.principal }
+
+  const sealJournal = (taskId: string, call: TaskCall, journal: Journal.Journal): Effect.Effect<string | undefined> =>
+    journal === Journal.empty ? Effect.succeed(undefined) : engine.codec.sealStored(journal, journalBinding(taskId, call))
+
+  // Our own output once the AEAD verified it: trusted as a journal.
+  const openJournal = (record: TaskRecord) =>
+    record.journal === undefined
+      ? Effect.succeed(Journal.empty)
+      : Effect.map(engine.codec.unsealStored(record.journal, journalBinding(record.taskId, record.call)), (payload) =>
+        payload as Journal.Journal)
 
   /** The request context a task's handler sees: the creating call's capabilities and principal, no streaming. */
   const requestContext = (taskId: string, call: TaskCall) =>
@@ -154,44 +168,68 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         Effect.asVoid
       )
     }
-    const outcome = Engine.runWith(engine, handler, {
+    return Effect.matchEffect(openJournal(record), {
+      // Sealed with a key no longer in the ring (or not by this server): the task cannot go on.
+      onFailure: () =>
+        failedWith(taskId, Cause.die(new Error("The task's journal cannot be unsealed with the key ring"))).pipe(
+          Effect.catchTag("TaskStoreUnavailable", logUnavailable(taskId, "the failure was not recorded")),
+          Effect.asVoid
+        ),
+      onSuccess: (journal) => roundOf(record, handler, journal)
+    })
+  }
+
+  /** {@link round} once the record's journal is unsealed. */
+  const roundOf = (
+    record: TaskRecord,
+    handler: Effect.Effect<Record<string, unknown>, unknown, any>,
+    journal: Journal.Journal
+  ): Effect.Effect<void> => {
+    const { call, taskId } = record
+    // The round's end, recorded; a store that cannot answer is logged (the lease lapses, another round resumes).
+    const recordEnd = (transition: (current: TaskRecord, now: number) => TaskRecord | undefined) =>
+      ended(taskId, transition).pipe(
+        Effect.catchTag("TaskStoreUnavailable", logUnavailable(taskId, "the round's end was not recorded")),
+        Effect.asVoid
+      )
+    // This way's fulfil: the round's `input_required` status (its journal sealed) in the store ends the fiber;
+    // `tasks/update` resumes it.
+    const driven = Engine.drive(engine, handler, {
       method: "tools/call",
       target: call.tool,
       arguments: call.arguments,
       audience,
       principal: call.principal,
       clientCapabilities: call.clientCapabilities,
-      journal: record.journal,
+      journal,
       inputResponses: record.answers as InputResponses,
       // the store keeps the journal: nothing to seal
       seal: false
+    }, {
+      fulfil: (suspended) =>
+        sealJournal(taskId, call, suspended.journal).pipe(
+          Effect.flatMap((sealed) =>
+            recordEnd((current, now) => waiting(current, suspended.result.inputRequests ?? {}, sealed, now))
+          ),
+          Effect.as(Engine.end(undefined))
+        ),
+      complete: (value) =>
+        recordEnd((current, now) => {
+          const result = encodeResult(host.encoding, "task", "tools/call", value, false, call.principal)
+          return settled(current, { status: "completed", result }, now)
+        })
+      // Not run with `detach`: `Task.detach` does nothing inside a task.
     }).pipe(
       Effect.provideService(McpRequest, requestContext(taskId, call)),
       Effect.scoped
-    ) as Effect.Effect<Engine.Outcome<Record<string, unknown>>, unknown>
-    return Effect.exit(outcome).pipe(
-      Effect.flatMap((exit): Effect.Effect<unknown, TaskStoreUnavailable> => {
-        if (Exit.isFailure(exit)) {
-          return Cause.hasInterruptsOnly(exit.cause) ? Effect.void : failedWith(taskId, exit.cause)
-        }
-        const value = exit.value
-        switch (value._tag) {
-          case "Complete":
-            return ended(taskId, (current, now) =>
-              settled(current, { status: "completed", result: { ...value.value, resultType: "complete" } }, now)
-            )
-          case "InputRequired": {
-            const inputRequests = value.result.inputRequests ?? {}
-            return ended(taskId, (current, now) => waiting(current, inputRequests, value.journal, now))
-          }
-          case "Detached":
-            // Not run with `detach`: `Task.detach` does nothing inside a task.
-            return Effect.void
-        }
-      }),
-      Effect.catchTag("TaskStoreUnavailable", logUnavailable(taskId, "the round's end was not recorded")),
-      Effect.asVoid
-    )
+    ) as Effect.Effect<void, unknown>
+    return Effect.catchCause(driven, (cause) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.void
+        : failedWith(taskId, cause).pipe(
+          Effect.catchTag("TaskStoreUnavailable", logUnavailable(taskId, "the round's end was not recorded")),
+          Effect.asVoid
+        ))
   }
 
   /**
@@ -265,10 +303,11 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
    * `requestState`). The record is in the store before this returns; a full
    * store is -32603.
    */
-  const create = (call: TaskCall, journal: Journal.Journal) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+  const create = (call: TaskCall, journal: Journal.Journal) => {
+    const taskId = SecureRandom.uuidV4Unsafe()
+    return Effect.flatMap(Effect.zip(sealJournal(taskId, call, journal), Clock.currentTimeMillis), ([sealed, now]) => {
       const record: TaskRecord = {
-        taskId: SecureRandom.uuidV4Unsafe(),
+        taskId,
         status: "working",
         createdAt: now,
         lastUpdatedAt: now,
@@ -277,7 +316,7 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         owner: instanceId,
         leaseExpiresAt: now + leaseMs,
         call,
-        journal,
+        journal: sealed,
         inputRequests: dictionary(),
         answers: dictionary()
       }
@@ -288,9 +327,10 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         Effect.andThen(launch(record)),
         Effect.andThen(countStatus(record.status)),
         Effect.andThen(announce(record)),
-        Effect.as({ resultType: "task", ...taskFields(record), _meta: host.serverMeta })
+        Effect.as(encodeCreateTask(host.encoding, taskFields(record)))
       )
     })
+  }
 
   /** Claims a task nobody runs (all its answers in, or its instance gone) and runs its next round here. */
   const resume = (taskId: string, claimable: (record: TaskRecord, now: number) => boolean) =>

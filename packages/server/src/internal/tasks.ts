@@ -4,8 +4,8 @@
  * `subscriptions/listen` stream, over the `TaskStore` and this instance's
  * runner (`taskRunner.ts`).
  *
- * A task is the third way the engine's asks travel (DESIGN.md, "One engine,
- * three ways to deliver an ask"): a round that needs answers publishes the
+ * A task is the third way the engine's asks travel (`docs/architecture.md`,
+ * "A task"): a round that needs answers publishes the
  * task's `input_required` status; `tasks/update` moves answers for
  * outstanding keys into the record (answered keys leave `inputRequests`
  * before the ack, as the conformance suite checks) and, once none is

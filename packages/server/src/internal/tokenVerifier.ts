@@ -17,7 +17,7 @@
  * - no error message carries the token or key material.
  *
  * Source: MCP 2026-07-28 basic/authorization (Token Handling),
- * security-considerations; RFC 9068, RFC 7662; spec digest C3.
+ * security-considerations; RFC 9068, RFC 7662.
  */
 import { Clock, Effect } from "effect"
 import * as Jose from "jose"
@@ -118,9 +118,11 @@ export const jwt = (options: JwtOptions): Verifier => {
   return {
     issuer: options.issuer,
     verify: (token, resource) =>
-      Effect.tryPromise({
+      // The time is the Clock's, for jose's checks (exp, nbf) and ours (iat) alike.
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.tryPromise({
         try: () =>
           Jose.jwtVerify(token, keys, {
+            currentDate: new Date(now),
             issuer: options.issuer,
             algorithms: [...algorithms],
             clockTolerance: tolerance,
@@ -141,9 +143,6 @@ export const jwt = (options: JwtOptions): Verifier => {
             : new Rejected("The access token is invalid")
       }).pipe(
         Effect.flatMap(({ payload }) =>
-          Effect.map(Clock.currentTimeMillis, (now) => ({ payload, now }))
-        ),
-        Effect.flatMap(({ now, payload }) =>
           issuedInFuture(payload.iat, now, tolerance)
             ? Effect.fail(new Rejected("The access token's iat claim is not acceptable"))
             : audienceMatches(payload.aud, resource)
@@ -157,7 +156,7 @@ export const jwt = (options: JwtOptions): Verifier => {
             })
             : Effect.fail(new Rejected("The access token was not issued for this resource"))
         )
-      )
+      ))
   }
 }
 

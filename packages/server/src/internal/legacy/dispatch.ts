@@ -34,7 +34,7 @@
  * Streams (a request's SSE stream, the GET stream, resumption): `streams.ts`. Fleets: with a shared
  * `SessionDirectory` any instance serves any session (`fleet.ts`) and resumes any stream (`resume.ts`).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
- * server/*; the spec digest legacy-2025-11-25.md A, B, D.
+ * server/*; `docs/architecture.md` (the 2025-11-25 walk).
  */
 import { Effect } from "effect"
 import { type Implementation, Legacy, McpError, type RequestId } from "@mrtr/protocol"

@@ -20,7 +20,7 @@
  * refused by the requests (`requests.ts`).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session
  * management, listening for messages from the server, resumability and
- * redelivery); the spec digest legacy-2025-11-25.md A, B.
+ * redelivery); `docs/architecture.md` (the 2025-11-25 walk).
  */
 import { Effect, Exit, Schema } from "effect"
 import { ClientCapabilities, Legacy, McpError, type RequestId } from "@mrtr/protocol"

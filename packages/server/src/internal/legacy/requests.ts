@@ -20,19 +20,19 @@
  * session's record is gone (`sessionLost`).
  * Source: MCP 2025-11-25, basic/utilities (ping), server/tools,
  * server/prompts, server/resources, server/utilities (completion, logging);
- * the spec digest legacy-2025-11-25.md A, C, D.
+ * `docs/architecture.md` (the 2025-11-25 walk).
  */
-import { Cause, Effect, Option, Schema } from "effect"
-import { describeCapabilities, ErrorCode, LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
-import { MissingClientCapability } from "@mrtr/core"
+import { Effect, Schema } from "effect"
+import { ErrorCode, LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
 import { McpRequest } from "../../RequestContext.ts"
 import type { Incoming, Reply, WireMessage } from "../../Transport.ts"
-import { errorReply, isRecord, toMcpError, userSaidNo } from "../errors.ts"
+import { errorReply, isRecord } from "../errors.ts"
 import { ResourceNotFound } from "../registry.ts"
+import { toResponse } from "../results.ts"
 import { type Context, RESOURCE_NOT_FOUND, result, sessionError } from "./context.ts"
 import { initialize, shareChange } from "./lifecycle.ts"
 import type * as Session from "./session.ts"
-import { drive } from "./shim.ts"
+import { runCall } from "./shim.ts"
 import { streamed } from "./streams.ts"
 
 const isLoggingLevel = Schema.is(LoggingLevel)
@@ -82,47 +82,14 @@ const sessionLost = (
     }
   })
 
-// -- Errors -----------------------------------------------------------------
-
-const legacyError = (error: unknown, inSession: boolean): McpError | undefined => {
-  if (error instanceof MissingClientCapability && !inSession) {
-    // Outside any session no capability is known, and no request could reach the client anyway.
-    return new McpError({
-      code: ErrorCode.InvalidRequest,
-      message: "This request needs input from the client, which a 2025-11-25 request outside any session cannot carry: initialize a session first",
-      data: { reason: "input_undeliverable", requiredCapabilities: error.requiredCapabilities }
-    })
-  }
-  if (error instanceof MissingClientCapability) {
-    return new McpError({
-      code: ErrorCode.InvalidRequest,
-      message: `This request needs a client capability the session did not declare in initialize (${
-        describeCapabilities(error.requiredCapabilities)
-      })`,
-      data: { reason: "client_capability_missing", requiredCapabilities: error.requiredCapabilities }
-    })
-  }
-  return toMcpError(error) ?? userSaidNo(error)
-}
-
+/** The response to request `id` of `method`: `work`'s result as is (no `resultType`), or its failure's error. */
 const respond = (
   id: RequestId,
   method: string,
   work: Effect.Effect<unknown, unknown>,
   inSession = true
 ): Effect.Effect<WireMessage> =>
-  work.pipe(
-    Effect.map((value): WireMessage => ({ jsonrpc: "2.0", id, result: value })),
-    Effect.catchCause((cause): Effect.Effect<WireMessage> => {
-      const failure = Cause.findErrorOption(cause)
-      const known = Option.isSome(failure) ? legacyError(failure.value, inSession) : undefined
-      if (known !== undefined) return Effect.succeed({ jsonrpc: "2.0", id, error: known.toJsonRpc() })
-      return Effect.logError("Request failed", cause).pipe(
-        Effect.annotateLogs({ method, era: "2025-11-25" }),
-        Effect.as({ jsonrpc: "2.0", id, error: McpError.internalError().toJsonRpc() })
-      )
-    })
-  )
+  toResponse(id, work, { era: "2025-11-25", inSession, annotations: { method, era: "2025-11-25" } })
 
 // -- Messages ---------------------------------------------------------------------
 
@@ -156,7 +123,7 @@ const call: Handler = (ctx, incoming, session, id, method, params) => {
     respond(
       id,
       method,
-      drive({
+      runCall({
         engine: ctx.core.engine,
         audience: ctx.core.audience,
         principal: incoming.principal,
@@ -246,7 +213,7 @@ export const request: Handler = (ctx, incoming, session, id, method, params) => 
     case "prompts/list":
     case "resources/list":
     case "resources/templates/list":
-      return Effect.map(respond(id, method, ctx.core.registry.listMethod(method, params)), (message) => reply(message))
+      return Effect.map(respond(id, method, ctx.core.registry.listMethod(method, params, incoming.principal)), (message) => reply(message))
     case "completion/complete":
       return Effect.map(respond(id, method, ctx.core.registry.complete(params)), (message) => reply(message))
     case "tools/call":

@@ -4,8 +4,8 @@
  * 2026-07-28 wire, delivering each round's input requests as real
  * server-to-client requests.
  *
- * One round = one `Engine.runWith`. When it suspends, every input request of
- * the round goes out at once (`elicitation/create`, `sampling/createMessage`,
+ * The call is one `Engine.drive` whose fulfil is this era's: when a round
+ * suspends, every input request of the round goes out at once (`elicitation/create`, `sampling/createMessage`,
  * `roots/list`, each with its own JSON-RPC id) on the request's own stream
  * (its SSE stream on HTTP, stdout on stdio); their answers become the next
  * round's `inputResponses` (that round's answers only) and the engine runs
@@ -42,11 +42,11 @@
  * forked race, under effect's default clock; under another (`TestClock`) it
  * is `Effect.timeoutOrElse`.
  * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
- * basic/utilities/cancellation; the spec digest legacy-2025-11-25.md D4.
+ * basic/utilities/cancellation; `docs/architecture.md` (the 2025-11-25 walk).
  */
 import { Clock, Deferred, Effect, Metric } from "effect"
 import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
-import { Engine, type Journal } from "@mrtr/core"
+import { Engine } from "@mrtr/core"
 import * as Observability from "../../Observability.ts"
 import type { WireMessage } from "../../Transport.ts"
 import type { Call } from "../registry.ts"
@@ -120,8 +120,8 @@ export const awaitLeg = <E>(
 const methodsOf = (requests: Readonly<Record<string, InputRequest>>) =>
   Array.from(new Set(Object.values(requests).map((r) => r.method))).join(", ")
 
-/** Runs `call` to completion, fulfilling every round over the legacy wire. */
-export const drive = (context: Context, call: Call): Effect.Effect<Record<string, unknown>, unknown, any> => {
+/** Runs `call` to completion through `Engine.drive`, fulfilling every round over the legacy wire. */
+export const runCall = (context: Context, call: Call): Effect.Effect<Record<string, unknown>, unknown, any> => {
   const elicitationIds = new Map<string, string>()
   // URL elicitations answered "accept" in the last round, by key.
   let accepted = new Map<string, string>()
@@ -196,54 +196,46 @@ export const drive = (context: Context, call: Call): Effect.Effect<Record<string
       )
     })
 
-  const round = (
-    journal: Journal.Journal | undefined,
-    inputResponses: InputResponses | undefined
-  ): Effect.Effect<Record<string, unknown>, unknown, any> =>
-    Effect.flatMap(
-      Engine.runWith(context.engine, call.handler, {
-        method: call.method,
-        target: call.target,
-        arguments: call.arguments,
-        audience: context.audience,
-        principal: context.principal,
-        clientCapabilities: context.session?.clientCapabilities ?? {},
-        inputResponses,
-        journal,
-        seal: false,
-        inProcess: true
-      }),
-      (outcome) => {
-        if (outcome._tag === "Complete") return Effect.as(completeUrlElicitations(new Set()), outcome.value)
-        // Run without `detach`, so `Task.detach` does nothing here: a 2025-11-25 call never becomes a task.
-        if (outcome._tag === "Detached") return Effect.die(new Error("Task.detach ended a 2025-11-25 round"))
-        const requests = outcome.result.inputRequests ?? {}
-        const session = context.session
-        if (session === undefined || !context.canDeliver) {
-          return Effect.fail(failure(
-            ErrorCode.InvalidRequest,
-            session === undefined
-              ? `This request needs input from the client (${methodsOf(requests)}), which a 2025-11-25 request outside any session cannot carry: initialize a session first`
-              : `This request needs input from the client (${methodsOf(requests)}), which this reply cannot carry: accept text/event-stream`,
-            { reason: "input_undeliverable", inputRequests: Object.keys(requests) }
-          ))
-        }
-        const entries = Object.entries(requests)
-        const answerOf = ([key, request]: readonly [string, InputRequest]) =>
-          Effect.map(leg(session, key, request), (answer) => [key, answer] as const)
-        // The usual round asks one thing: its leg runs in this fiber (no fiber forked for it).
-        const legs = entries.length === 1
-          ? Effect.map(answerOf(entries[0]!), (answer) => [answer])
-          : Effect.forEach(entries, answerOf, { concurrency: "unbounded" })
-        return completeUrlElicitations(new Set(Object.keys(requests))).pipe(
-          // One watch of the session's record per round: when it wins, the legs are interrupted (and cancelled).
-          Effect.andThen(context.sessionLost === undefined ? legs : Effect.raceFirst(legs, context.sessionLost)),
-          Effect.flatMap((answers) =>
-            round(outcome.journal, Object.fromEntries(answers) as unknown as InputResponses)
-          )
-        )
-      }
+  // This era's fulfil: the round's input requests as server-to-client requests; their answers run the next round.
+  const fulfil = (suspended: Engine.Suspended): Effect.Effect<Engine.Fulfilment<never>, McpError> => {
+    const requests = suspended.result.inputRequests ?? {}
+    const session = context.session
+    if (session === undefined || !context.canDeliver) {
+      return Effect.fail(failure(
+        ErrorCode.InvalidRequest,
+        session === undefined
+          ? `This request needs input from the client (${methodsOf(requests)}), which a 2025-11-25 request outside any session cannot carry: initialize a session first`
+          : `This request needs input from the client (${methodsOf(requests)}), which this reply cannot carry: accept text/event-stream`,
+        { reason: "input_undeliverable", inputRequests: Object.keys(requests) }
+      ))
+    }
+    const entries = Object.entries(requests)
+    const answerOf = ([key, request]: readonly [string, InputRequest]) =>
+      Effect.map(leg(session, key, request), (answer) => [key, answer] as const)
+    // The usual round asks one thing: its leg runs in this fiber (no fiber forked for it).
+    const legs = entries.length === 1
+      ? Effect.map(answerOf(entries[0]!), (answer) => [answer])
+      : Effect.forEach(entries, answerOf, { concurrency: "unbounded" })
+    return completeUrlElicitations(new Set(Object.keys(requests))).pipe(
+      // One watch of the session's record per round: when it wins, the legs are interrupted (and cancelled).
+      Effect.andThen(context.sessionLost === undefined ? legs : Effect.raceFirst(legs, context.sessionLost)),
+      Effect.map((answers) => Engine.answered(Object.fromEntries(answers) as unknown as InputResponses))
     )
+  }
 
-  return round(undefined, undefined)
+  return Engine.drive(context.engine, call.handler, {
+    method: call.method,
+    target: call.target,
+    arguments: call.arguments,
+    audience: context.audience,
+    principal: context.principal,
+    clientCapabilities: context.session?.clientCapabilities ?? {},
+    // the journal stays in this process between rounds: nothing to seal
+    seal: false,
+    inProcess: true
+    // Run without `detach`: a 2025-11-25 call never becomes a task.
+  }, {
+    fulfil,
+    complete: (value) => Effect.as(completeUrlElicitations(new Set()), value)
+  })
 }

@@ -5,7 +5,7 @@
  * stream, and the resumption of a POST stream by a GET. The event log
  * itself is `session.ts`'s.
  * Source: MCP 2025-11-25, basic/transports (SSE, resumability and
- * redelivery); the spec digest legacy-2025-11-25.md B2.
+ * redelivery).
  */
 import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
 import { McpError, type RequestId } from "@mrtr/protocol"

@@ -32,7 +32,10 @@ export interface InteractionStoreOptions {
 // ARGV: now, forgetAt, maxEntries, maxPerPrincipal, csrf, expiresAt, form, id.
 // The sets hold the ids scored by when their record is forgotten: a count of
 // live records, trimmed as it is read (what the memory store's sweep does).
-const createScript = `
+// Declared with a shebang and no `allow-oom` flag, as every script that adds
+// data: Redis refuses it whole past `maxmemory` (a script without flags is
+// checked only at its first write, here a trim, and then runs to its end).
+const createScript = `#!lua
 local now = tonumber(ARGV[1])
 local forgetAt = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
@@ -67,11 +70,15 @@ local function current(key, now)
 end
 `
 
-const getScript = `${currentLua}
+// The scripts that only shrink a record run past `maxmemory` too (`allow-oom`).
+const getScript = `#!lua flags=allow-oom
+${currentLua}
 return current(KEYS[1], tonumber(ARGV[1]))
 `
 
-const completeScript = `${currentLua}
+// Adds the value: refused past `maxmemory` (the page answers 503, try again).
+const completeScript = `#!lua
+${currentLua}
 local v = current(KEYS[1], tonumber(ARGV[1]))
 if not v then return 'unknown' end
 if v[1] == 'expired' then return 'expired' end
@@ -80,7 +87,8 @@ redis.call('HSET', KEYS[1], 'state', 'completed', 'content', ARGV[2])
 return 'completed'
 `
 
-const takeScript = `${currentLua}
+const takeScript = `#!lua flags=allow-oom
+${currentLua}
 local v = current(KEYS[1], tonumber(ARGV[1]))
 if not v or v[1] ~= 'completed' then return nil end
 local content = redis.call('HGET', KEYS[1], 'content')

@@ -28,7 +28,7 @@
  *   (expiry is computed from `createdAt`, as for the replay guard's `PXAT`).
  *
  * Source: ext-tasks `specification/draft/tasks.md` §Task Creation
- * Consistency; DESIGN.md, "Services a deployment swaps".
+ * Consistency; `docs/architecture.md`, "Services a deployment swaps".
  */
 import { Clock, Duration, Effect } from "effect"
 import * as Redis from "effect/persistence/Redis"
@@ -52,7 +52,10 @@ export interface TaskStoreOptions {
 }
 
 // KEYS: record, index. ARGV: now, maxTasks, record JSON, expireAt ("" = none), taskId.
-const insertScript = `
+// The shebang without `allow-oom` makes Redis refuse the whole script past
+// `maxmemory` (without flags it checks only the first write, here a trim,
+// and lets the rest through).
+const insertScript = `#!lua
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return 'full' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'collision' end
@@ -67,15 +70,19 @@ return 'OK'
 `
 
 // KEYS: record. ARGV: expected version, record JSON. 1 = written, 0 = changed or gone meanwhile.
-const compareAndSetScript = `
+// Two flavours: a record that grows is refused past `maxmemory`; one that
+// does not (a task settling, cancelled, released) is written all the same.
+const compareAndSetBody = `
 local v = redis.call('HGET', KEYS[1], 'v')
 if v ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 'r', ARGV[2])
 return 1
 `
+const compareAndSetScript = `#!lua${compareAndSetBody}`
+const compareAndSetShrinkingScript = `#!lua flags=allow-oom${compareAndSetBody}`
 
-// KEYS: record, index. ARGV: taskId.
-const removeScript = `
+// KEYS: record, index. ARGV: taskId. Frees memory: runs past `maxmemory`.
+const removeScript = `#!lua flags=allow-oom
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 1
@@ -123,7 +130,7 @@ export const makeTaskStore = (
         } catch (cause) {
           return failed("a malformed record", cause)
         }
-        return Effect.succeed(expired(record, now) ? undefined : { version, record })
+        return Effect.succeed(expired(record, now) ? undefined : { version, record, length: json.length })
       })
 
     const modify = <A>(
@@ -136,8 +143,11 @@ export const makeTaskStore = (
             if (current === undefined) return Effect.succeed(undefined)
             const [value, next] = f(current.record)
             if (next === current.record) return Effect.succeed(value)
+            const json = JSON.stringify(next)
+            // A record that does not grow is written past `maxmemory` too (a cancel, a task settling).
+            const script = json.length > current.length ? compareAndSetScript : compareAndSetShrinkingScript
             return Effect.flatMap(
-              evalScript<number>(compareAndSetScript, [key(taskId)], [current.version, JSON.stringify(next)]),
+              evalScript<number>(script, [key(taskId)], [current.version, json]),
               (written) =>
                 written === 1
                   ? Effect.succeed(value)
