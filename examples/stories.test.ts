@@ -50,16 +50,18 @@ describe("examples", () => {
     const file = (name: string) => fileURLToPath(new URL(`./get-started/${name}`, import.meta.url))
     const server = await spawnReady(process.execPath, [...sourceNodeArgs, file("server.ts"), String(port)], {
       ready: /listening http:\/\/127\.0\.0\.1:\d+\/mcp/,
-      label: "get-started server"
+      label: "get-started server",
+      timeoutMs: 120_000 // tsx compiles the sources first: slow on a busy machine
     })
     try {
       const client = await spawnReady(process.execPath, [...sourceNodeArgs, file("client.ts"), `http://127.0.0.1:${port}/mcp`], {
-        label: "get-started client"
+        label: "get-started client",
+        timeoutMs: 120_000
       })
       assert.strictEqual(await client.exited, 0, client.output())
       assert.include(client.output(), "Hello, Ada from London!")
     } finally {
       await server.stop()
     }
-  })
+  }, 300_000)
 })

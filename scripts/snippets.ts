@@ -2,7 +2,8 @@
  * The code in `README.md` and `docs/` comes from files that are typechecked and tested: a fenced block directly after
  * a marker `<!-- snippet: path/to/file.ts#region -->` must equal that region of the file (the lines between
  * `// #region name` and `// #endregion name`, without nested markers, dedented), or the whole file without `#region`.
- * Every TypeScript block must have a marker.
+ * Every TypeScript block must have a marker, or be marked `<!-- sketch -->` when it shows the shape of code with
+ * elisions (`...`) rather than code to copy.
  *
  * `npm run snippets` rewrites the blocks from their files; `examples/docs.test.ts` fails when one differs, when a
  * TypeScript block has no marker, when a relative link points at nothing, or when a page of `docs/` is not linked
@@ -24,6 +25,8 @@ export const markdownFiles = (): ReadonlyArray<string> => [
 ]
 
 const markerPattern = /^<!-- snippet: ([^#\s]+)(?:#([\w-]+))? -->$/
+/** Marks a block that shows the shape of code, not code to copy (pseudo-code with `...`): it is not compared. */
+const sketchMarker = "<!-- sketch -->"
 
 /** The code a marker names: a region of a file, or the whole file. */
 export const extract = (file: string, region: string | undefined): string => {
@@ -45,6 +48,8 @@ export interface Block {
   readonly lang: string
   readonly code: string
   readonly source?: { readonly file: string; readonly region: string | undefined } | undefined
+  /** Preceded by `<!-- sketch -->`: the shape of code, with elisions; not compared with any file. */
+  readonly sketch: boolean
   /** The block's offsets in the Markdown text (the code between the fences). */
   readonly start: number
   readonly end: number
@@ -66,6 +71,7 @@ export const blocks = (file: string): ReadonlyArray<Block> => {
       lang: match[2]!,
       code: match[3]!.replace(/\n$/, ""),
       source: marker === null ? undefined : { file: marker[1]!, region: marker[2] },
+      sketch: previous.trim() === sketchMarker,
       start: codeStart,
       end: codeStart + match[3]!.length
     })
@@ -80,7 +86,9 @@ export const problems = (): ReadonlyArray<string> => {
     for (const block of blocks(file)) {
       const where = `${block.file}:${block.line}`
       if (block.source === undefined) {
-        if (["ts", "typescript", "tsx"].includes(block.lang)) found.push(`${where}: a TypeScript block without a snippet marker`)
+        if (["ts", "typescript", "tsx"].includes(block.lang) && !block.sketch) {
+          found.push(`${where}: a TypeScript block without a snippet marker`)
+        }
         continue
       }
       let expected: string
