@@ -8,6 +8,7 @@ export default [
   "packages/server",
   "packages/client",
   "packages/testing",
+  "packages/gateway",
   "packages/cli",
   "examples",
   "examples/fleet"

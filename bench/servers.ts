@@ -104,7 +104,7 @@ const askN = Tool.make("ask_n", {
 
 const Answer = Schema.Struct({ answer: Schema.String })
 
-/** Options of our server per kind: single use (in memory, or Redis from `MRTR_REDIS_URL`), authorization. */
+/** Options of our server per kind: single use (in memory, or on the Redis of `MRTR_REDIS_URL`), authorization. */
 const startOurs = (kind: "ours" | "ours-auth" | "ours-single-memory" | "ours-single-redis"): Promise<string> => {
   const singleUse = kind === "ours-single-memory" || kind === "ours-single-redis"
   const server = Layer.mergeAll(McpServer.tools(greet, askN)).pipe(
@@ -114,7 +114,11 @@ const startOurs = (kind: "ours" | "ours-auth" | "ours-single-memory" | "ours-sin
       requestState: {
         keyRing: RequestState.KeyRing.fromBytes([{ id: "bench", bytes: randomBytes(32) }]),
         singleUse
-      }
+      },
+      // Imported only for this kind, so the other servers' memory does not count the redis client.
+      ...(kind === "ours-single-redis"
+        ? { shared: Layer.unwrap(Effect.promise(() => import("@mrtr/server/Redis")).pipe(Effect.map((Redis) => Redis.layerFleetConfig()))) }
+        : {})
     }))
   )
   if (kind !== "ours-auth") {

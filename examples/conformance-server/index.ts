@@ -10,8 +10,10 @@
  * Serves `http://<host>:<port>/mcp` (`--port 0` picks a free port) and prints
  * exactly one line on stdout when ready: `listening <url>`. Logs go to stderr.
  * The MRTR handlers ask in direct style (`./mrtr.ts`); the runtime suspends
- * them into a sealed `requestState` (key ring from `MRTR_REQUEST_STATE_KEYS`,
- * else a random per-process key). The Tasks fixtures (`./tasks.ts`) run as
+ * them into a sealed `requestState`. The server is `McpServer.layerConfig`:
+ * configured from the environment (key ring from `MRTR_REQUEST_STATE_KEYS`,
+ * else a random per-process key; `MRTR_REQUEST_STATE_TTL`, `MRTR_SINGLE_USE`),
+ * everything else in this process. The Tasks fixtures (`./tasks.ts`) run as
  * tasks of the Tasks extension (SEP-2663) when the request declares it.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
@@ -29,7 +31,7 @@ export const ServerLive = Layer.mergeAll(
   McpServer.prompts(Mrtr.prompt, ...Everything.prompts),
   McpServer.resources(...Everything.resources)
 ).pipe(
-  Layer.provideMerge(McpServer.layer({
+  Layer.provideMerge(McpServer.layerConfig({
     name: "mrtr-conformance-server",
     version: "0.1.0",
     title: "MRTR conformance fixture server",

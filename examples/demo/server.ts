@@ -29,7 +29,7 @@
  * Streamable HTTP on 127.0.0.1 and prints `listening <url>`.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Config, Console, Effect, Layer, Option, References, Schema } from "effect"
+import { Console, Effect, Layer, References, Schema } from "effect"
 import type { HttpRouter } from "effect/http"
 import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
 import {
@@ -303,6 +303,21 @@ export const weather = Resource.template({
 })
 // #endregion resource
 
+/** The demo's tools, prompt and resource template, registered with the `McpServer` they require. */
+export const items = Layer.mergeAll(
+  McpServer.tools(planTrip, linkRailAccount, bookTickets, checkTimetables),
+  McpServer.prompts(packingList),
+  McpServer.resources(weather)
+)
+
+/** The demo server's identity. */
+export const serverOptions: McpServer.Options = {
+  name: "trip-planner",
+  version: "1.0.0",
+  title: "Trip planner (MRTR demo)",
+  instructions: "Plans rail trips; tools ask the traveller for details."
+}
+
 /**
  * The interaction page of the demo without authorization: the demo runs on this machine for the person at it, so
  * it acknowledges a single user (`singleUser`), and anyone who opens a page's link may complete it. A server that
@@ -311,24 +326,16 @@ export const weather = Resource.template({
 export const singleUserPage: InteractionPage.Options = { singleUser: true }
 
 /**
- * The demo server, as a Layer (zero configuration: a random per-process key ring), with the interaction page's
- * services (`link_rail_account` needs the page served: mounted, as `serve` does, or on a port of its own with
- * `InteractionPage.serve`, as `stdio.ts` does; without either it answers an internal error).
+ * The demo server, as a Layer: everything in this process (`McpServer.layer`: a random per-process key ring,
+ * in-memory stores), with the interaction page's services (`link_rail_account` needs the page served: mounted, as
+ * `serve` does, or on a port of its own with `InteractionPage.serve`, as `stdio.ts` does; without either it answers an
+ * internal error). The fleet's instances (`examples/fleet/instance.ts`) run the same `items` on Redis.
  */
 export const makeLayer = (pageOptions: InteractionPage.Options = singleUserPage) =>
-  Layer.mergeAll(
-    McpServer.tools(planTrip, linkRailAccount, bookTickets, checkTimetables),
-    McpServer.prompts(packingList),
-    McpServer.resources(weather)
-  ).pipe(
+  items.pipe(
     // The interaction page's services (in-memory store; the page's URL is the bound address).
     Layer.provideMerge(InteractionPage.layer(pageOptions)),
-  Layer.provideMerge(McpServer.layer({
-    name: "trip-planner",
-    version: "1.0.0",
-    title: "Trip planner (MRTR demo)",
-    instructions: "Plans rail trips; tools ask the traveller for details."
-  }))
+    Layer.provideMerge(McpServer.layer(serverOptions))
   )
 
 /** {@link makeLayer} with the default interaction page. */
@@ -376,16 +383,11 @@ export const serveAuthorized = (issuer: string, jwksUri: string, port = 0) => {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0
-  // Behind a load balancer every instance sends interaction pages on the balancer's origin (examples/fleet).
-  const served = Layer.unwrap(Effect.map(
-    Config.option(Config.String("MRTR_PUBLIC_BASE_URL")),
-    (base) => serve(port, undefined, Option.isSome(base) ? { ...singleUserPage, publicBaseUrl: base.value } : undefined)
-  ))
   Effect.gen(function*() {
     yield* Console.log(`listening ${yield* HttpTransport.url}`)
     return yield* Effect.never
   }).pipe(
-    Effect.provide(served),
+    Effect.provide(serve(port)),
     Effect.provideService(References.LogToStderr, true),
     NodeRuntime.runMain
   )

@@ -1,6 +1,6 @@
 /**
  * Starts (and stops) a fleet on 127.0.0.1: a `redis-server`, three
- * instances of the demo server (`examples/demo/server.ts`, each its own Node
+ * instances of the demo server (`./instance.ts`, each its own Node
  * process on a free port) sharing a key ring and that Redis, and `haproxy`
  * (./haproxy.cfg: round-robin, no affinity) in front on another free port.
  * Used by `npm run fleet` (./index.ts) and the fleet tests (./fleet.test.ts on
@@ -24,7 +24,7 @@ export const INSTANCES = ["a", "b", "c"] as const
 export type InstanceName = typeof INSTANCES[number]
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
-const demoServer = here("../demo/server.ts")
+const instanceEntry = here("./instance.ts")
 
 /** What the fleet's raw drivers declare they can answer: forms, sampling and roots. */
 export const CLIENT_CAPABILITIES = { elicitation: { form: {} }, sampling: {}, roots: {} }
@@ -98,7 +98,7 @@ export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => 
     // The output of the instance's earlier processes.
     const past: Record<InstanceName, string> = { a: "", b: "", c: "" }
     const start = async (name: InstanceName) => {
-      procs[name] = await spawnReady(process.execPath, [...sourceNodeArgs, demoServer, "--port", String(ports[name])], {
+      procs[name] = await spawnReady(process.execPath, [...sourceNodeArgs, instanceEntry, "--port", String(ports[name])], {
         env: envs[name],
         ready: /listening /,
         label: `instance ${name}`,

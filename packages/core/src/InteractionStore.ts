@@ -14,8 +14,8 @@
  * (`InteractionStoreFull`) rather than forget pending ones, with bounds per
  * principal and apart for unauthenticated requests (as the `ReplayGuard`). A fleet needs a
  * shared store: `@mrtr/server/Redis`'s `layerInteractionStore` (a hash per id
- * expiring by `PEXPIREAT`, each operation one Lua script), the default of
- * `InteractionPage.layer` when `MRTR_REDIS_URL` is set.
+ * expiring by `PEXPIREAT`, each operation one Lua script), part of
+ * `Redis.layerFleet`, given to `InteractionPage.layer` as its `store`.
  * Source: MCP 2026-07-28, client/elicitation (URL mode, security considerations).
  *
  * @since 0.1.0

@@ -49,11 +49,10 @@
  * not a rejection: it fails with the distinct {@link ReplayGuardFull} (and
  * counts in the `mrtr_replay_guard_full_total` metric).
  *
- * Keys come from `MRTR_REQUEST_STATE_KEYS` ({@link KeyRing.fromConfig}); the
- * random per-process key of {@link KeyRing.generate} is only the documented
- * single-instance default (`docs/architecture.md`, sealing). The expiry is
- * `MRTR_REQUEST_STATE_TTL` whenever the codec's options give no `ttl`,
- * however the codec is built.
+ The codec's keys and expiry are its options: nothing is read from the
+ * environment unless the app asks for it with {@link RequestStateCodec.layerConfig}
+ * (or `KeyRing.fromConfig`). The random per-process key of
+ * {@link KeyRing.generate} is only the documented single-instance default.
  *
  * @since 0.1.0
  */
@@ -73,6 +72,7 @@ import {
 import { Aead, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import * as IssuedStates from "./internal/issuedStates.ts"
+import { InvalidOption } from "./InvalidOption.ts"
 import { EncodedJson } from "./internal/journalWire.ts"
 import { KeyRing, type KeyRingEntry } from "./KeyRing.ts"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
@@ -201,10 +201,8 @@ export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
  * Options of {@link RequestStateCodec.make} and {@link RequestStateCodec.layer}.
  *
  * - `keyRing`: the keys, or an effect producing them (e.g. `KeyRing.fromConfig`).
- * - `ttl`: lifetime of a sealed state. Must be finite and positive. When
- *   absent, the optional Duration `MRTR_REQUEST_STATE_TTL` (read through
- *   `Config`, so a `ConfigProvider` may supply it), else 10 minutes: the
- *   same expiry whichever way the codec is built.
+ * - `ttl`: lifetime of a sealed state, finite and positive; default
+ *   {@link defaultTtl} (10 minutes).
  * - `maxSize`: cap on the sealed string, in bytes (it is ASCII), default
  *   65,536. Sealing above it fails with {@link RequestStateTooLarge}; a longer
  *   state is rejected at unseal before any decoding.
@@ -219,7 +217,9 @@ export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
  *   it gets a value of its own, as from a decryption); the binding, the
  *   expiry and single use are checked exactly as for any other state. Other
  *   instances decrypt as usual, so a fleet without affinity gains less. Must
- *   be a non-negative safe integer (else the codec's construction dies).
+ *   be a non-negative safe integer.
+ *
+ * An option out of range fails the codec's construction with {@link InvalidOption}.
  *
  * @since 0.1.0
  */
@@ -237,14 +237,36 @@ const ttlConfigError = (message: string): Config.ConfigError =>
     new Schema.SchemaError(new SchemaIssue.Pointer([ttlConfigName], new SchemaIssue.InvalidValue({ message })))
   )
 
-/** `MRTR_REQUEST_STATE_TTL` (default 10 minutes), checked finite and positive. */
-const configuredTtl: Effect.Effect<Duration.Duration, Config.ConfigError> = Effect.gen(function*() {
+/**
+ * The optional `MRTR_REQUEST_STATE_TTL` (a Duration, e.g. `"5 minutes"`;
+ * default 10 minutes) through `effect/Config`; fails with a `ConfigError`
+ * unless it is finite and positive. What {@link RequestStateCodec.layerConfig}
+ * and `McpServer.layerConfig` read.
+ *
+ * @since 0.4.0
+ */
+export const ttlFromConfig: Effect.Effect<Duration.Duration, Config.ConfigError> = Effect.gen(function*() {
   const ttl = yield* Config.Duration(ttlConfigName).pipe(Config.withDefault(defaultTtl))
   if (!Duration.isFinite(ttl) || !(Duration.toMillis(ttl) > 0)) {
     return yield* Effect.fail(ttlConfigError("must be a finite, positive duration"))
   }
   return ttl
 })
+
+/**
+ * The lifetime of a sealed state from codec options: `ttl`, else
+ * {@link defaultTtl}; fails with {@link InvalidOption} naming `layer` when it
+ * is not a finite, positive duration.
+ *
+ * @since 0.4.0
+ */
+export const ttlOf = (ttl: Duration.Input | undefined, layer = "RequestStateCodec"): Effect.Effect<Duration.Duration, InvalidOption> => {
+  if (ttl === undefined) return Effect.succeed(defaultTtl)
+  const parsed = Duration.fromInput(ttl)
+  return Option.isSome(parsed) && Duration.isFinite(parsed.value) && Duration.toMillis(parsed.value) > 0
+    ? Effect.succeed(parsed.value)
+    : Effect.fail(InvalidOption.of(layer, "ttl", ttl, "a finite, positive duration"))
+}
 
 /**
  * Default lifetime of a sealed `requestState`: 10 minutes.
@@ -443,24 +465,19 @@ const parseText = (text: string): Sealed | undefined => {
 
 const makeCodec = Effect.fnUntraced(function*<E>(
   options: RequestStateCodecOptions<E>
-): Effect.fn.Return<RequestStateCodec["Service"], E | Config.ConfigError, Aead.Aead | SecureRandom.SecureRandom> {
-  const keyRing = Effect.isEffect(options.keyRing) ? yield* options.keyRing : options.keyRing
-  const ttl = options.ttl === undefined ? yield* configuredTtl : Duration.fromInputUnsafe(options.ttl)
+): Effect.fn.Return<RequestStateCodec["Service"], E | InvalidOption, Aead.Aead | SecureRandom.SecureRandom> {
+  const ttl = yield* ttlOf(options.ttl)
   const ttlMillis = Duration.toMillis(ttl)
-  if (!Duration.isFinite(ttl) || !(ttlMillis > 0)) {
-    return yield* Effect.die(new RangeError("RequestStateCodec: ttl must be a finite, positive duration"))
-  }
   const maxSize = options.maxSize ?? defaultMaxSize
   if (!Number.isSafeInteger(maxSize) || maxSize < 1) {
-    return yield* Effect.die(new RangeError("RequestStateCodec: maxSize must be a positive integer"))
+    return yield* InvalidOption.of("RequestStateCodec", "maxSize", maxSize, "a positive integer")
   }
-  const singleUse = options.singleUse === true
   const issuedCacheBytes = options.issuedCacheBytes ?? defaultIssuedCacheBytes
   if (!Number.isSafeInteger(issuedCacheBytes) || issuedCacheBytes < 0) {
-    return yield* Effect.die(
-      new RangeError(`RequestStateCodec: issuedCacheBytes must be a non-negative safe integer, got ${String(issuedCacheBytes)}`)
-    )
+    return yield* InvalidOption.of("RequestStateCodec", "issuedCacheBytes", issuedCacheBytes, "a non-negative safe integer")
   }
+  const keyRing = Effect.isEffect(options.keyRing) ? yield* options.keyRing : options.keyRing
+  const singleUse = options.singleUse === true
   const issued = new IssuedStates.IssuedStates<string>(issuedCacheBytes)
   const guard = singleUse
     ? Option.getOrUndefined(yield* Effect.serviceOption(ReplayGuard)) ?? (yield* ReplayGuard.makeMemory())
@@ -679,15 +696,15 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
   /**
    * Builds the service on the `Aead` and `SecureRandom` services of the
-   * context. Dies on an invalid `ttl`, `maxSize` or `issuedCacheBytes`;
-   * fails with the error of an effectful `keyRing`, or with a `ConfigError`
-   * for an invalid `MRTR_REQUEST_STATE_TTL` (read when `ttl` is absent).
+   * context. Fails with {@link InvalidOption} for an invalid `ttl`,
+   * `maxSize` or `issuedCacheBytes`, or with the error of an effectful
+   * `keyRing`.
    *
    * @since 0.1.0
    */
   static readonly make: <E = never>(
     options: RequestStateCodecOptions<E>
-  ) => Effect.Effect<RequestStateCodec["Service"], E | Config.ConfigError, Aead.Aead | SecureRandom.SecureRandom> =
+  ) => Effect.Effect<RequestStateCodec["Service"], E | InvalidOption, Aead.Aead | SecureRandom.SecureRandom> =
     makeCodec
 
   /**
@@ -700,7 +717,7 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    */
   static readonly layer = <E = never>(
     options: RequestStateCodecOptions<E>
-  ): Layer.Layer<RequestStateCodec, E | Config.ConfigError> =>
+  ): Layer.Layer<RequestStateCodec, E | InvalidOption> =>
     Layer.effect(RequestStateCodec, makeCodec(options).pipe(Effect.provide(cryptoLayer)))
 
   /**
@@ -712,7 +729,7 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    *
    * @since 0.1.0
    */
-  static readonly layerConfig: Layer.Layer<RequestStateCodec, Config.ConfigError> = Layer.unwrap(
-    Effect.map(configuredTtl, (ttl) => RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, ttl }))
+  static readonly layerConfig: Layer.Layer<RequestStateCodec, Config.ConfigError | InvalidOption> = Layer.unwrap(
+    Effect.map(ttlFromConfig, (ttl) => RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, ttl }))
   )
 }

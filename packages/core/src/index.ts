@@ -19,6 +19,8 @@ export * as ElicitationSchema from "./ElicitationSchema.ts"
 export * as Engine from "./Engine.ts"
 /** @since 0.1.0 */
 export * from "./Errors.ts"
+/** @since 0.4.0 */
+export { InvalidOption } from "./InvalidOption.ts"
 /** @since 0.1.0 */
 export * as InteractionLinks from "./InteractionLinks.ts"
 /** @since 0.1.0 */

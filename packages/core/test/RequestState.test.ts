@@ -15,6 +15,7 @@ import {
   type RequestStateCodecOptions,
   RequestStateTooLarge
 } from "../src/RequestState.ts"
+import { InvalidOption } from "../src/InvalidOption.ts"
 import { aliceBinding } from "./fixtures.ts"
 
 // -----------------------------------------------------------------------------
@@ -653,7 +654,7 @@ describe("RequestState", () => {
         expect(publicShape(yield* rejection(codec, state, binding))).toEqual(invalidShape)
       }))
 
-    it.effect("MRTR_REQUEST_STATE_TTL applies however the codec is built, unless the options give a ttl", () =>
+    it.effect("only layerConfig reads MRTR_REQUEST_STATE_TTL: codec options without a ttl get 10 minutes, whatever the environment", () =>
       Effect.gen(function*() {
         const keyA = Base64Url.encode(keyBytesA)
         const provider = ConfigProvider.layer(
@@ -661,15 +662,15 @@ describe("RequestState", () => {
         )
         const ways: ReadonlyArray<readonly [string, Layer.Layer<RequestStateCodec, unknown>, number]> = [
           ["layerConfig", RequestStateCodec.layerConfig, 2_000],
-          ["layer, KeyRing.fromConfig, singleUse", RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true }), 2_000],
-          ["layer, fixed keys", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }) }), 2_000],
-          ["layer, fixed keys, singleUse", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }), singleUse: true }), 2_000],
+          ["layer, KeyRing.fromConfig, singleUse", RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true }), 600_000],
+          ["layer, fixed keys", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }) }), 600_000],
+          ["layer, fixed keys, singleUse", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }), singleUse: true }), 600_000],
           [
             "make",
             Layer.effect(RequestStateCodec, RequestStateCodec.make({ keyRing: KeyRing.fromConfig, singleUse: true })).pipe(
               Layer.provide(cryptoLayer)
             ),
-            2_000
+            600_000
           ],
           ["layer, explicit ttl", RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true, ttl: "5 seconds" }), 5_000]
         ]
@@ -686,11 +687,12 @@ describe("RequestState", () => {
         }
       }))
 
-    it.effect("dies on a non-positive or infinite ttl", () =>
+    it.effect("fails with InvalidOption on a non-positive or infinite ttl", () =>
       Effect.gen(function*() {
         for (const ttl of [0, -1, "Infinity"] as const) {
-          const exit = yield* Effect.exit(codecOf({ keyRing: ringOf({ bytes: keyBytesA }), ttl }))
-          expect(Exit.isFailure(exit) && exit.cause.reasons.every((r) => r._tag === "Die")).toBe(true)
+          const error = yield* Effect.flip(codecOf({ keyRing: ringOf({ bytes: keyBytesA }), ttl }))
+          expect(error).toBeInstanceOf(InvalidOption)
+          expect((error as InvalidOption).option).toBe("ttl")
         }
       }))
   })
@@ -811,6 +813,22 @@ describe("RequestState", () => {
         ))
         expect(error._tag).toBe("ConfigError")
         expect(error.message).toContain("MRTR_REQUEST_STATE_TTL")
+      }))
+
+    it.effect("options out of range fail the layer with InvalidOption naming the option and the value", () =>
+      Effect.gen(function*() {
+        const cases: ReadonlyArray<readonly [RequestStateCodecOptions<InvalidKeyRing>, string]> = [
+          [{ keyRing: ringOf({ bytes: keyBytesA }), ttl: "0 seconds" }, "RequestStateCodec: option ttl must be a finite, positive duration, got \"0 seconds\""],
+          [{ keyRing: ringOf({ bytes: keyBytesA }), ttl: Infinity }, "RequestStateCodec: option ttl must be a finite, positive duration, got Infinity"],
+          [{ keyRing: ringOf({ bytes: keyBytesA }), ttl: "soon" as any }, "RequestStateCodec: option ttl must be a finite, positive duration, got \"soon\""],
+          [{ keyRing: ringOf({ bytes: keyBytesA }), maxSize: 0 }, "RequestStateCodec: option maxSize must be a positive integer, got 0"],
+          [{ keyRing: ringOf({ bytes: keyBytesA }), issuedCacheBytes: -1 }, "RequestStateCodec: option issuedCacheBytes must be a non-negative safe integer, got -1"]
+        ]
+        for (const [options, message] of cases) {
+          const error = yield* Effect.flip(Effect.provide(Effect.service(RequestStateCodec), RequestStateCodec.layer(options)))
+          expect(error).toBeInstanceOf(InvalidOption)
+          expect(error.message).toBe(message)
+        }
       }))
   })
 

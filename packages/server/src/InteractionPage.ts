@@ -54,7 +54,7 @@
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ByteSize, type Config, Context, Effect, Layer, Option, Ref } from "effect"
+import { ByteSize, Context, Effect, Layer, Option, Ref, Result } from "effect"
 import {
   HttpIncomingMessage,
   HttpRouter,
@@ -64,14 +64,12 @@ import {
   HttpServerResponse,
   UrlParams
 } from "effect/http"
-import { ElicitationSchema, InteractionLinks, InteractionStore } from "@mrtr/core"
+import { ElicitationSchema, InteractionLinks, InteractionStore, InvalidOption } from "@mrtr/core"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { HttpEndpoint } from "./HttpTransport.ts"
 import * as Html from "./internal/interactionHtml.ts"
-import * as SharedState from "./internal/sharedState.ts"
 import { McpServer } from "./McpServer.ts"
-import type { RedisError } from "effect/persistence/Redis"
 
 /**
  * Options of {@link layer}.
@@ -95,17 +93,18 @@ import type { RedisError } from "effect/persistence/Redis"
  * - `serverName`: shown on the page (default: the server's `title`, else its
  *   `name`).
  * - `maxBodyBytes`: largest accepted form body (default 65,536 bytes).
- * - `store`: the `InteractionStore` layer. Default: the Redis store of
- *   `@mrtr/server/Redis` when `MRTR_REDIS_URL` is set (so a page submitted
- *   on one instance of a fleet resumes the conversation on any other), else
- *   `InteractionStore.layerMemory()`. A store given here always wins.
+ * - `store`: the `InteractionStore` layer, default
+ *   `InteractionStore.layerMemory()`. A fleet gives `Redis.layerFleet(...)`
+ *   (the same Layer value it gives `McpServer.layer` as `shared`, so one
+ *   connection serves both): a page submitted on one instance then resumes
+ *   the conversation on any other.
  *
  * Invalid options (a `publicBaseUrl` that is not an absolute `http(s)` URL,
- * a `path` not starting with `/`) throw an `Error` when `layer` is called.
+ * a `path` not starting with `/`) fail the Layer with `InvalidOption`.
  *
  * @since 0.1.0
  */
-export interface Options {
+export interface Options<ES = never> {
   readonly path?: `/${string}` | undefined
   readonly publicBaseUrl?: string | undefined
   readonly principal?:
@@ -114,7 +113,7 @@ export interface Options {
   readonly singleUser?: boolean | undefined
   readonly serverName?: string | undefined
   readonly maxBodyBytes?: number | undefined
-  readonly store?: Layer.Layer<InteractionStore.InteractionStore> | undefined
+  readonly store?: Layer.Layer<InteractionStore.InteractionStore, ES> | undefined
 }
 
 /**
@@ -135,47 +134,57 @@ export class InteractionPage extends Context.Service<InteractionPage, {
   readonly path: `/${string}`
   readonly baseUrl: Effect.Effect<string | undefined>
   readonly setBaseUrl: (url: string) => Effect.Effect<void>
-  readonly options: Options
+  readonly options: Options<unknown>
 }>()("@mrtr/server/InteractionPage") {}
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, "")
 
-const checkedBase = (url: string): string => {
+// A Layer that fails with `error` when built.
+const failed = <A>(error: InvalidOption): Layer.Layer<A, InvalidOption> =>
+  Layer.unwrap<A, never, never, InvalidOption, never>(Effect.fail(error))
+
+const invalid = (option: string, value: unknown, expected: string) =>
+  InvalidOption.of("InteractionPage.layer", option, value, expected)
+
+const checkedBase = (url: string): Result.Result<string, InvalidOption> => {
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
-    throw new Error(`InteractionPage: publicBaseUrl must be an absolute URL, got ${JSON.stringify(url)}`)
+    return Result.fail(invalid("publicBaseUrl", url, "an absolute http: or https: URL"))
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new Error(`InteractionPage: publicBaseUrl must be http: or https:, got ${JSON.stringify(url)}`)
+    return Result.fail(invalid("publicBaseUrl", url, "an absolute http: or https: URL"))
   }
   if (parsed.search !== "" || parsed.hash !== "") {
-    throw new Error("InteractionPage: publicBaseUrl must have no query or fragment")
+    return Result.fail(invalid("publicBaseUrl", url, "a URL without query or fragment"))
   }
-  return trimSlash(parsed.href)
+  return Result.succeed(trimSlash(parsed.href))
 }
 
 /**
  * The page's services: `InteractionPage` (for the routes),
  * `InteractionLinks` (the page URL of an interaction, for
- * `Elicitation.secure`) and `InteractionStore` (from `options.store`; by
- * default Redis when `MRTR_REDIS_URL` is set, else in memory: the layer then
- * fails with a `RedisError` when Redis is unreachable at start-up). `urlOf` dies with a message naming the fix when no
+ * `Elicitation.secure`) and `InteractionStore` (from `options.store`, in
+ * memory by default). Fails with `InvalidOption` for an invalid `path` or
+ * `publicBaseUrl`, and with the error of `store` (a `RedisError` when the
+ * fleet's Redis is unreachable at start-up). `urlOf` dies with a message naming the fix when no
  * base URL is known yet (no `publicBaseUrl`, and the routes were not mounted
  * by `HttpTransport.layer`).
  *
  * @since 0.1.0
  */
-export const layer = (
-  options: Options = {}
+export const layer = <ES = never>(
+  options: Options<ES> = {}
 ): Layer.Layer<
   InteractionPage | InteractionLinks.InteractionLinks | InteractionStore.InteractionStore,
-  Config.ConfigError | RedisError
+  InvalidOption | ES
 > => {
   const path = trimSlash(options.path ?? DEFAULT_PATH) as `/${string}`
-  if (!path.startsWith("/")) throw new Error(`InteractionPage: path must start with "/", got ${JSON.stringify(path)}`)
-  const configured = options.publicBaseUrl === undefined ? undefined : checkedBase(options.publicBaseUrl)
+  if (!path.startsWith("/")) return failed(invalid("path", options.path, `a path starting with "/"`))
+  const base = options.publicBaseUrl === undefined ? undefined : checkedBase(options.publicBaseUrl)
+  if (base !== undefined && Result.isFailure(base)) return failed(base.failure)
+  const configured = base?.success
   const page = Layer.effect(
     InteractionPage,
     Effect.map(Ref.make<string | undefined>(configured), (base) =>
@@ -205,7 +214,7 @@ export const layer = (
       })
     )
   )
-  return Layer.mergeAll(Layer.provideMerge(links, page), options.store ?? SharedState.interactionStoreLayer)
+  return Layer.mergeAll(Layer.provideMerge(links, page), options.store ?? InteractionStore.InteractionStore.layerMemory())
 }
 
 // -----------------------------------------------------------------------------

@@ -23,7 +23,7 @@
 import {
   type Config,
   Context,
-  Duration,
+  type Duration,
   Effect,
   Layer,
   Option,
@@ -31,8 +31,8 @@ import {
   Scope
 } from "effect"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import type { RedisError } from "effect/persistence/Redis"
-import * as SharedState from "./internal/sharedState.ts"
+import * as ServerConfig from "./internal/serverConfig.ts"
+import * as ServerOptions from "./internal/serverOptions.ts"
 import { NotificationBus } from "./NotificationBus.ts"
 import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
 import { Digest } from "effect/crypto"
@@ -44,7 +44,7 @@ import {
   type ServerCapabilities,
   TASKS_EXTENSION
 } from "@mrtr/protocol"
-import { Engine, RequestState } from "@mrtr/core"
+import { Engine, type InvalidOption, RequestState } from "@mrtr/core"
 import { errorReply, isRecord } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
@@ -91,7 +91,7 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   SEP-2663, 2026-07-28 only): `ttlMs` (milliseconds from creation, `null` =
  *   unlimited; default 300 000), `pollIntervalMs` (default 1 000), `leaseMs`
  *   (how long a running task's owner holds it without renewal, default
- *   15 000; `MRTR_TASK_LEASE` when absent) and `heartbeatMs` (its renewal,
+ *   15 000) and `heartbeatMs` (its renewal,
  *   default `leaseMs / 3`): past the lease of a crashed owner, any instance
  *   resumes the task.
  *
@@ -129,8 +129,8 @@ export interface Options {
  * By default sessions live in this process: behind a load balancer,
  * 2025-11-25 clients then need session affinity (the 2026-07-28 wire never
  * does); a request reaching another instance gets 404 and the client must
- * `initialize` again. With a shared `SessionDirectory` (`McpServer.layer`
- * uses the Redis one when `MRTR_REDIS_URL` is set) no affinity is needed:
+ * `initialize` again. With a shared `SessionDirectory` (the Redis one of
+ * `Redis.layerFleet`, given as `shared`) no affinity is needed:
  * any instance serves any session, answers to server-to-client requests are
  * routed to the instance running the request, and `DELETE` ends the session
  * everywhere; `maxSessions` then bounds each instance's sessions and
@@ -181,8 +181,8 @@ export class McpServer extends Context.Service<McpServer, {
   /**
    * Announces that the resource `uri` changed: `notifications/resources/updated`
    * to every 2025-11-25 session subscribed to it (`resources/subscribe`), on
-   * this instance and, through the `NotificationBus` (Redis pub/sub when
-   * `MRTR_REDIS_URL` is set), on every other instance of the fleet.
+   * this instance and, through the `NotificationBus` (Redis pub/sub with
+   * `Redis.layerFleet`), on every other instance of the fleet.
    * @since 0.2.0
    */
   readonly resourceUpdated: (uri: string) => Effect.Effect<void>
@@ -206,21 +206,16 @@ export const MAX_PARAMS_DEPTH = Envelope.MAX_PARAMS_DEPTH
 
 type Parsed = Envelope.Parsed
 
-const legacyLimits = (options: LegacyOptions) => ({
-  maxSessions: options.maxSessions ?? 1000,
-  idleTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.sessionIdleTimeout ?? "30 minutes")),
-  maxPendingLegs: options.maxPendingInputs ?? 64,
-  legTimeoutMs: Duration.toMillis(Duration.fromInputUnsafe(options.inputTimeout ?? "5 minutes"))
-})
-
 /**
  * Builds the server service. Requires the `RequestStateCodec` (the key
- * ring), a `Digest` and the `TaskStore` (with a `Scope` its tasks run in);
- * {@link layer} provides them by default.
+ * ring), a `Digest`, the {@link SharedServices} but the `ReplayGuard`, and a
+ * `Scope` its tasks run in; {@link layer} provides them. Fails with
+ * `InvalidOption` for an option out of range.
  *
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
+  const legacyLimits = yield* ServerOptions.check(options)
   const codec = yield* RequestState.RequestStateCodec
   const digest = yield* Digest.Digest
   const info: Implementation = {
@@ -254,7 +249,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const serverMeta: Readonly<Record<string, unknown>> = Object.freeze({ [MetaKey.serverInfo]: info })
   const encoding: Results.Encoding = { cache, serverMeta }
 
-  const bus = Option.getOrUndefined(yield* Effect.serviceOption(NotificationBus))
+  const bus = yield* NotificationBus
   const tasks = yield* makeTasks({
     store: yield* TaskStore.TaskStore,
     scope: yield* Effect.scope,
@@ -266,7 +261,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const call = registry.call("tools/call", { name, arguments: args })
       return call instanceof McpError || call instanceof Registry.ResourceNotFound ? undefined : call.handler
     }
-  }, bus === undefined ? undefined : bus.publish)
+  }, bus.publish)
 
   const mrtrServer: MrtrCall.MrtrServer = { engine, registry, audience, encoding, tasks }
 
@@ -312,29 +307,27 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
   }
 
-  // The 2025-11-25 sessions of the fleet: this process only, unless a shared directory is provided (Redis).
-  const directory = Option.getOrElse(yield* Effect.serviceOption(SessionDirectory), makeLocalDirectory)
-  const legacy = options.legacy === false ? undefined : Legacy.make({
+  // The 2025-11-25 sessions: this process only (`SessionDirectory.local`), or the fleet's (Redis).
+  const directory = yield* SessionDirectory
+  const legacy = legacyLimits === undefined ? undefined : Legacy.make({
     directory,
     registry,
     engine,
     info,
     instructions: options.instructions,
     audience,
-    limits: legacyLimits(options.legacy ?? {})
+    limits: legacyLimits
   })
   if (legacy !== undefined) registry.listeners.add(legacy.listChanged)
   if (legacy !== undefined) yield* legacy.listen
   // This instance's list changes go out on the bus; what other instances publish reaches its listeners.
   const deliverLocally = (uri: string) => legacy === undefined ? Effect.void : legacy.resourceUpdated(uri)
-  if (bus !== undefined) {
-    yield* FleetBus.connect(bus, {
-      listeners: registry.listeners,
-      changes,
-      legacy,
-      deliverTask: tasks.deliverRemote
-    })
-  }
+  yield* FleetBus.connect(bus, {
+    listeners: registry.listeners,
+    changes,
+    legacy,
+    deliverTask: tasks.deliverRemote
+  })
 
   /** The definition of a tool, for the header checks of `Mcp-Param-*` (`envelope.ts`). */
   const toolDefinition = (name: string) => tools.get(name)?.definition
@@ -396,93 +389,147 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     addResource: registry.addResource,
     removeResource: registry.removeResource,
     handle,
-    resourceUpdated: (uri) =>
-      Effect.andThen(deliverLocally(uri), bus === undefined ? Effect.void : bus.publish({ _tag: "ResourceUpdated", uri })),
+    resourceUpdated: (uri) => Effect.andThen(deliverLocally(uri), bus.publish({ _tag: "ResourceUpdated", uri })),
     legacySessions: Effect.sync(() => legacy === undefined ? 0 : legacy.store.sessions.size)
   })
 })
 
 /**
+ * The services the instances of a fleet share, each with a single-instance
+ * default ({@link layerLocal}) and a fleet implementation (`Redis.layerFleet`):
+ * the `ReplayGuard` single use redeems through, the `TaskStore`, the
+ * `NotificationBus` (resource updates, list changes and task status changes
+ * heard by every instance) and the `SessionDirectory` of 2025-11-25 sessions.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type SharedServices = RequestState.ReplayGuard | TaskStore.TaskStore | NotificationBus | SessionDirectory
+
+/**
+ * The {@link SharedServices} of a single instance, fresh for each call: an
+ * in-memory `ReplayGuard` and `TaskStore` (bounded, see their `layerMemory`),
+ * a `NotificationBus` that publishes nowhere, the sessions of this process.
+ * What {@link layer} uses unless `shared` says otherwise.
+ *
+ * @since 0.4.0
+ * @category layers
+ */
+export const layerLocal = (): Layer.Layer<SharedServices> =>
+  Layer.mergeAll(
+    Layer.effect(RequestState.ReplayGuard, RequestState.ReplayGuard.makeMemory()),
+    TaskStore.layerMemory(),
+    NotificationBus.local,
+    Layer.sync(SessionDirectory, makeLocalDirectory)
+  )
+
+/**
+ * Options of {@link layer}: the server's {@link Options}, and what it runs on.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface LayerOptions<E = never, ES = never> extends Options {
+  /**
+   * How `requestState` is sealed: codec options (see
+   * `RequestState.RequestStateCodecOptions`, e.g.
+   * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes", singleUse: true }`)
+   * or a whole codec Layer. Single use redeems through the `ReplayGuard` of
+   * `shared`.
+   *
+   * @default a random per-process key (logged once), 10 minutes, not single use
+   */
+  readonly requestState?:
+    | Layer.Layer<RequestState.RequestStateCodec, E>
+    | RequestState.RequestStateCodecOptions<E>
+    | undefined
+  /**
+   * The {@link SharedServices}: `Redis.layerFleet({ url })` for a fleet
+   * (instances that also share the key ring and `audience` then answer each
+   * other's conversations, redeem single-use states once fleet-wide, resume
+   * each other's tasks and serve each other's 2025-11-25 sessions).
+   *
+   * @default layerLocal()
+   */
+  readonly shared?: Layer.Layer<SharedServices, ES> | undefined
+}
+
+/**
  * The server as a Layer, providing `McpServer` and the `McpHandler` the
- * transports need.
+ * transports need. It reads nothing from the environment: what it runs on
+ * is in `options` (see {@link LayerOptions}); by default everything is in
+ * this process and `requestState` is sealed with a random per-process key,
+ * right for one instance that may forget its conversations on restart.
+ * {@link layerConfig} reads its configuration from the environment instead. Digests use
+ * `node:crypto`.
  *
- * With zero configuration it reads the key ring from
- * `MRTR_REQUEST_STATE_KEYS` (else a random per-process key, logged; a
- * malformed value fails the layer with a `ConfigError`), the
- * expiry from `MRTR_REQUEST_STATE_TTL` (default 10 minutes) and single use
- * from `MRTR_SINGLE_USE` (default false), keeps the states it seals until
- * their retry (512 KiB of estimated heap), and uses `node:crypto` for
- * digests. `requestState` configures sealing instead: either codec options
- * (`{ keyRing, ttl?, maxSize?, singleUse?, issuedCacheBytes? }`, see
- * `RequestState.RequestStateCodecOptions`; e.g.
- * `{ keyRing: RequestState.KeyRing.fromBytes([{ bytes }]), ttl: "5 minutes" }`;
- * `MRTR_REQUEST_STATE_TTL` still applies when `ttl` is absent, but
- * `MRTR_SINGLE_USE` is not read: single use is `singleUse`) or a whole codec
- * Layer (which brings its own `ReplayGuard`). `taskStore`
- * is where tasks live (default: the Redis store of `@mrtr/server/Redis`
- * when `MRTR_REDIS_URL` is set, else `TaskStore.layerMemory()`, one per
- * server); servers that share one (with the same key ring and `audience`)
- * resume each other's tasks, including those of an instance that crashed,
- * once its lease has passed (`tasks.leaseMs`, or `MRTR_TASK_LEASE` as a
- * duration such as `15 seconds`, when the option is absent).
+ * Fails with `InvalidOption` (naming the option and the value) for an option
+ * out of range, and with the errors of the `requestState` and `shared`
+ * Layers (a `RedisError` when the fleet's Redis is unreachable at start-up).
  *
- * Single use (from configuration or options) redeems through a
- * `ReplayGuard` provided to this layer if any; else through the Redis guard
- * of `@mrtr/server/Redis` when `MRTR_REDIS_URL` is set, so a state redeemed
- * on one instance is refused by every other; else through the in-memory
- * guard. The layer then fails with a `RedisError` when Redis is
- * unreachable at start-up; afterwards an unreachable Redis fails only the
- * retries that carry a single-use `requestState` (-32603, retry later).
- * With `MRTR_REDIS_URL` set, `resourceUpdated` is also published on Redis
- * pub/sub (`NotificationBus`), so sessions on every instance hear it, and
- * so are list changes (`addTool`, `removeTool`, ...) and task status changes
- * (`notifications/tasks` of `subscriptions/listen`); a `NotificationBus`
- * provided to this layer wins. With `MRTR_REDIS_URL` set the 2025-11-25
- * sessions are shared too (the Redis `SessionDirectory`; one provided to
- * this layer wins), so legacy clients need no affinity.
+ * @example
+ * ```ts
+ * const server = McpServer.layer({ name: "trips", version: "1.0.0" })
+ * const fleetServer = McpServer.layer({
+ *   name: "trips",
+ *   version: "1.0.0",
+ *   requestState: { keyRing, singleUse: true },
+ *   shared: Redis.layerFleet({ url: "redis://127.0.0.1:6379" })
+ * })
+ * ```
  *
  * @since 0.1.0
+ * @category layers
  */
-export const layer = <E = never>(
-  options: Options & {
-    readonly requestState?:
-      | Layer.Layer<RequestState.RequestStateCodec, E>
-      | RequestState.RequestStateCodecOptions<E>
-      | undefined
-    readonly taskStore?: Layer.Layer<TaskStore.TaskStore> | undefined
-  }
-): Layer.Layer<McpServer | McpHandler, Config.ConfigError | RedisError | E> => {
-  const server = Layer.effect(
-    McpServer,
-    Effect.flatMap(SharedState.taskLeaseConfig, (lease) =>
-      make(
-        options.tasks?.leaseMs !== undefined || Option.isNone(lease)
-          ? options
-          : { ...options, tasks: { ...options.tasks, leaseMs: lease.value } }
-      ))
-  )
+export const layer = <E = never, ES = never>(
+  options: LayerOptions<E, ES>
+): Layer.Layer<McpServer | McpHandler, InvalidOption | E | ES> => {
+  const server = Layer.effect(McpServer, make(options))
   const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes })))
   const requestState = options.requestState
-  const taskStore = options.taskStore ?? SharedState.taskStoreLayer
-  const withGuard = (singleUse: boolean, codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | E>) =>
-    singleUse ? Layer.provide(codec, SharedState.replayGuardLayer) : codec
-  const codec: Layer.Layer<RequestState.RequestStateCodec, Config.ConfigError | RedisError | E> = requestState === undefined
-    ? Layer.unwrap(Effect.map(SharedState.singleUseConfig, (singleUse) =>
-      withGuard(singleUse, RequestState.RequestStateCodec.layer({ keyRing: RequestState.KeyRing.fromConfig, singleUse }))))
+  const codec: Layer.Layer<RequestState.RequestStateCodec, InvalidOption | E> = requestState === undefined
+    ? RequestState.RequestStateCodec.layer({ keyRing: RequestState.KeyRing.generate })
     : Layer.isLayer(requestState)
     ? requestState as Layer.Layer<RequestState.RequestStateCodec, E>
-    : withGuard(
-      (requestState as RequestState.RequestStateCodecOptions<E>).singleUse === true,
-      RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
-    )
+    : RequestState.RequestStateCodec.layer(requestState as RequestState.RequestStateCodecOptions<E>)
   return Layer.provideMerge(handler, server).pipe(
-    Layer.provide(taskStore),
     Layer.provide(codec),
-    Layer.provide(SharedState.notificationBusLayer),
-    Layer.provide(SharedState.sessionDirectoryLayer),
+    Layer.provide(options.shared ?? layerLocal()),
     Layer.provide(NodeCrypto.layerDigest)
   )
 }
+
+/**
+ * {@link layer} configured from the environment through `effect/Config` (so
+ * a `ConfigProvider` may supply it):
+ *
+ * - `MRTR_REQUEST_STATE_KEYS`: the key ring (`RequestState.KeyRing.fromConfig`:
+ *   `[id:]base64url-key` entries, comma-separated, the first current; absent:
+ *   a random per-process key, logged).
+ * - `MRTR_REQUEST_STATE_TTL`: how long a sealed state lives (a Duration such
+ *   as `5 minutes`; default 10 minutes).
+ * - `MRTR_SINGLE_USE`: `true` redeems each state once, through the
+ *   `ReplayGuard` of `shared` (default false).
+ * - `MRTR_TASK_LEASE`: `tasks.leaseMs` as a Duration, when the option is absent.
+ *
+ * The fleet's Redis is not read here: give `shared: Redis.layerFleetConfig()`
+ * (`MRTR_REDIS_URL`). Fails with a `ConfigError` naming a malformed variable
+ * (never echoing a key), or as {@link layer} does.
+ *
+ * @since 0.4.0
+ * @category layers
+ */
+export const layerConfig = <ES = never>(
+  options: Options & { readonly shared?: Layer.Layer<SharedServices, ES> | undefined }
+): Layer.Layer<McpServer | McpHandler, Config.ConfigError | InvalidOption | ES> =>
+  Layer.unwrap(Effect.map(ServerConfig.read, (config) =>
+    layer({
+      ...options,
+      ...(options.tasks?.leaseMs !== undefined || config.taskLeaseMs === undefined
+        ? {}
+        : { tasks: { ...options.tasks, leaseMs: config.taskLeaseMs } }),
+      requestState: { keyRing: config.keyRing, ttl: config.ttl, singleUse: config.singleUse }
+    })))
 
 /**
  * Provides a registering layer's context to the handler of one of its items.

@@ -14,9 +14,9 @@
  *   `notifications/tasks`.
  *
  * `NotificationBus.local` (the default) delivers in process only; the Redis
- * bus of `@mrtr/server/Redis` (`layerNotificationBus`, used by
- * `McpServer.layer` when `MRTR_REDIS_URL` is set) publishes on a Redis
- * pub/sub channel.
+ * bus of `@mrtr/server/Redis` (`layerNotificationBus`, part of
+ * `Redis.layerFleet`, given to `McpServer.layer` as `shared`) publishes on a
+ * Redis pub/sub channel.
  *
  * Gotchas: delivery is at most once (Redis pub/sub keeps nothing: an
  * instance whose subscriber is reconnecting misses what is published

@@ -2,11 +2,19 @@
  * Shared state of a fleet on Redis: the connection (`effect/persistence/Redis`
  * on `@effect/platform-node`'s `NodeRedis`, the `redis` client) and the
  * fleet-wide single-use `ReplayGuard`, `NotificationBus`,
- * `InteractionStore` (URL-mode interaction pages) and `TaskStore` (Tasks
- * extension; `internal/redis/taskStore.ts`) on it. Imported as
- * `@mrtr/server/Redis`; `McpServer.layer` loads it on demand when
- * `MRTR_REDIS_URL` is set, so a server that never uses Redis never loads the
- * `redis` client (an optional peer dependency).
+ * `InteractionStore` (URL-mode interaction pages), `TaskStore` (Tasks
+ * extension; `internal/redis/taskStore.ts`) and `SessionDirectory`
+ * (2025-11-25 sessions) on it. {@link layerFleet} provides all five on one
+ * connection; {@link layerFleetConfig} reads the URL from the environment.
+ * Imported as `@mrtr/server/Redis` only by an app that uses it, so a server
+ * that never uses Redis never loads the `redis` client (an optional peer
+ * dependency).
+ *
+ * ```ts
+ * const fleet = Redis.layerFleet({ url: "redis://127.0.0.1:6379" })
+ * const server = McpServer.layer({ name, version, requestState: { keyRing, singleUse: true }, shared: fleet })
+ * const page = InteractionPage.layer({ store: fleet })
+ * ```
  *
  * Gotchas:
  * - Redemption is one atomic `SET <prefix><jti> 1 NX PXAT <expiresAt>`: the
@@ -30,9 +38,9 @@
  * @since 0.1.0
  */
 import * as NodeRedis from "@effect/platform-node/NodeRedis"
-import { Config, Duration, Effect, Layer, Metric, Queue, Redacted, Schema } from "effect"
+import { Config, Duration, Effect, Layer, Metric, Queue, Redacted, Schema, SchemaIssue } from "effect"
 import * as Redis from "effect/persistence/Redis"
-import { InteractionStore, RequestState } from "@mrtr/core"
+import { InteractionStore, InvalidOption, RequestState } from "@mrtr/core"
 import { SecureRandom } from "effect/crypto"
 import { NotificationBus } from "./NotificationBus.ts"
 import { makeEntryCounter } from "./internal/redis/guardEntries.ts"
@@ -45,9 +53,8 @@ import * as SessionDirectory from "./SessionDirectory.ts"
 
 /**
  * Name of the environment variable with the Redis URL
- * (`redis://[[user]:password@]host:port[/db]`, or `rediss://` for TLS).
- * When set, `McpServer.layer` shares single use, notifications and tasks, and
- * `InteractionPage.layer` the interaction pages, through this Redis.
+ * (`redis://[[user]:password@]host:port[/db]`, or `rediss://` for TLS), read
+ * by {@link layerFleetConfig} and {@link layerClientConfig}.
  *
  * @since 0.1.0
  */
@@ -93,8 +100,12 @@ export interface ClientOptions {
  *
  * @since 0.1.0
  */
-export const layerClient = (options: ClientOptions): Layer.Layer<Redis.Redis | NodeRedis.NodeRedis, Redis.RedisError> =>
-  NodeRedis.layer({
+export const layerClient = (
+  options: ClientOptions
+): Layer.Layer<Redis.Redis | NodeRedis.NodeRedis, Redis.RedisError | InvalidOption> => {
+  const invalid = checkClientOptions("Redis.layerClient", options)
+  if (invalid !== undefined) return failed(invalid)
+  return NodeRedis.layer({
     url: options.url,
     disableOfflineQueue: true,
     socket: { connectTimeout: Duration.toMillis(Duration.fromInputUnsafe(options.connectTimeout ?? "2 seconds")) }
@@ -103,6 +114,34 @@ export const layerClient = (options: ClientOptions): Layer.Layer<Redis.Redis | N
       RedisMetrics.reportFailure("connect", "Redis is unreachable: the server cannot start with shared state", error.cause, "Error")
     )
   )
+}
+
+// A Layer that fails with `error` when built.
+const failed = <A>(error: InvalidOption): Layer.Layer<A, InvalidOption> =>
+  Layer.unwrap<A, never, never, InvalidOption, never>(Effect.fail(error))
+
+// A URL that is not redis:// or rediss:// (the value is not shown: it may hold a password), or a bad connectTimeout.
+const checkClientOptions = (layer: string, options: ClientOptions): InvalidOption | undefined => {
+  let protocol: string | undefined
+  try {
+    protocol = new URL(options.url).protocol
+  } catch {
+    protocol = undefined
+  }
+  if (protocol !== "redis:" && protocol !== "rediss:") {
+    return new InvalidOption({
+      layer,
+      option: "url",
+      value: `a${protocol === undefined ? " malformed URL" : ` ${protocol} URL`} (not shown: it may hold a password)`,
+      expected: "a redis:// or rediss:// URL"
+    })
+  }
+  const timeout = Duration.fromInput(options.connectTimeout ?? "2 seconds")
+  if (timeout._tag === "None" || !Duration.isFinite(timeout.value) || !(Duration.toMillis(timeout.value) > 0)) {
+    return InvalidOption.of(layer, "connectTimeout", options.connectTimeout, "a finite, positive duration")
+  }
+  return undefined
+}
 
 /**
  * {@link layerClient} with the URL from `MRTR_REDIS_URL` (required here: a
@@ -110,7 +149,10 @@ export const layerClient = (options: ClientOptions): Layer.Layer<Redis.Redis | N
  *
  * @since 0.1.0
  */
-export const layerClientConfig: Layer.Layer<Redis.Redis | NodeRedis.NodeRedis, Redis.RedisError | Config.ConfigError> =
+export const layerClientConfig: Layer.Layer<
+  Redis.Redis | NodeRedis.NodeRedis,
+  Redis.RedisError | Config.ConfigError | InvalidOption
+> =
   Layer.unwrap(Effect.map(Config.Redacted(urlConfigName), (url) => layerClient({ url: Redacted.value(url) })))
 
 /**
@@ -204,7 +246,7 @@ export const layerReplayGuard = (
 export const layerReplayGuardUrl = (
   url: string,
   options?: ReplayGuardOptions
-): Layer.Layer<RequestState.ReplayGuard, Redis.RedisError> =>
+): Layer.Layer<RequestState.ReplayGuard, Redis.RedisError | InvalidOption> =>
   layerReplayGuard(options).pipe(Layer.provide(layerClient({ url })))
 
 // Every kind of `NotificationBus.Notification`, tagged with the publishing instance.
@@ -284,7 +326,7 @@ export const layerNotificationBus = (
 export const layerNotificationBusUrl = (
   url: string,
   options?: NotificationBusOptions
-): Layer.Layer<NotificationBus, Redis.RedisError> =>
+): Layer.Layer<NotificationBus, Redis.RedisError | InvalidOption> =>
   layerNotificationBus(options).pipe(Layer.provide(layerClient({ url })))
 
 /**
@@ -366,7 +408,7 @@ export const layerInteractionStore = (
 export const layerInteractionStoreUrl = (
   url: string,
   options?: InteractionStoreOptions
-): Layer.Layer<InteractionStore.InteractionStore, Redis.RedisError> =>
+): Layer.Layer<InteractionStore.InteractionStore, Redis.RedisError | InvalidOption> =>
   layerInteractionStore(options).pipe(Layer.provide(layerClient({ url })))
 
 // -- Tasks (SEP-2663) ----------------------------------------------------------
@@ -408,12 +450,14 @@ export const layerTaskStore = (options?: TaskStoreOptions): Layer.Layer<TaskStor
   Layer.effect(TaskStoreService, makeTaskStore(options))
 
 /**
- * The Redis `TaskStore` with its own connection to `url` (what
- * `McpServer.layer` uses when `MRTR_REDIS_URL` is set).
+ * The Redis `TaskStore` with its own connection to `url`.
  *
  * @since 0.2.0
  */
-export const layerTaskStoreUrl = (url: string, options?: TaskStoreOptions): Layer.Layer<TaskStore, Redis.RedisError> =>
+export const layerTaskStoreUrl = (
+  url: string,
+  options?: TaskStoreOptions
+): Layer.Layer<TaskStore, Redis.RedisError | InvalidOption> =>
   layerTaskStore(options).pipe(Layer.provide(layerClient({ url })))
 // -----------------------------------------------------------------------------
 // 2025-11-25 sessions of a fleet (internal/redis/legacySessions.ts)
@@ -451,5 +495,94 @@ export const layerSessionDirectory = (
 export const layerSessionDirectoryUrl = (
   url: string,
   options?: SessionDirectoryOptions
-): Layer.Layer<SessionDirectory.SessionDirectory, Redis.RedisError> =>
+): Layer.Layer<SessionDirectory.SessionDirectory, Redis.RedisError | InvalidOption> =>
   layerSessionDirectory(options).pipe(Layer.provide(layerClient({ url })))
+
+// -----------------------------------------------------------------------------
+// The whole fleet
+// -----------------------------------------------------------------------------
+
+/**
+ * Options of {@link layerFleet}: the connection ({@link ClientOptions}) and,
+ * for each service, its own options (prefixes, bounds, timeouts; every
+ * instance of a fleet must use the same prefixes and channel).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface FleetOptions extends ClientOptions {
+  /** @default {} (see {@link ReplayGuardOptions}) */
+  readonly replayGuard?: ReplayGuardOptions | undefined
+  /** @default {} (see {@link TaskStoreOptions}) */
+  readonly taskStore?: TaskStoreOptions | undefined
+  /** @default {} (see {@link InteractionStoreOptions}) */
+  readonly interactionStore?: InteractionStoreOptions | undefined
+  /** @default {} (see {@link NotificationBusOptions}) */
+  readonly notificationBus?: NotificationBusOptions | undefined
+  /** @default {} (see {@link SessionDirectoryOptions}) */
+  readonly sessionDirectory?: SessionDirectoryOptions | undefined
+}
+
+/**
+ * The services a fleet shares, all on Redis: what `McpServer.layer` takes as
+ * `shared` (`ReplayGuard`, `TaskStore`, `NotificationBus`,
+ * `SessionDirectory`) and `InteractionPage.layer` as `store`
+ * (`InteractionStore`).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type FleetServices =
+  | RequestState.ReplayGuard
+  | TaskStore
+  | InteractionStore.InteractionStore
+  | NotificationBus
+  | SessionDirectory.SessionDirectory
+
+/**
+ * Every service of {@link FleetServices} on one connection to `url`
+ * ({@link layerClient}; subscriptions get connections of their own). Give the
+ * same Layer value to `McpServer.layer({ shared })` and
+ * `InteractionPage.layer({ store })`: a Layer is built once per app, so they
+ * share the connection. Fails with a `RedisError` when Redis is unreachable
+ * at start-up, and with `InvalidOption` for an option out of range (a URL
+ * that is not `redis://`/`rediss://`, a bound that is not a positive integer).
+ *
+ * @since 0.4.0
+ * @category layers
+ */
+export const layerFleet = (options: FleetOptions): Layer.Layer<FleetServices, Redis.RedisError | InvalidOption> =>
+  Layer.mergeAll(
+    layerReplayGuard(options.replayGuard),
+    layerTaskStore(options.taskStore),
+    layerInteractionStore(options.interactionStore),
+    layerNotificationBus(options.notificationBus),
+    layerSessionDirectory(options.sessionDirectory)
+  ).pipe(Layer.provide(layerClient(options)))
+
+/**
+ * {@link layerFleet} with the URL from `MRTR_REDIS_URL` (through
+ * `effect/Config`; required: absent or empty, a `ConfigError`) and the other
+ * options as given.
+ *
+ * @since 0.4.0
+ * @category layers
+ */
+export const layerFleetConfig = (
+  options: Omit<FleetOptions, "url"> = {}
+): Layer.Layer<FleetServices, Redis.RedisError | InvalidOption | Config.ConfigError> =>
+  Layer.unwrap(Effect.map(nonEmptyUrl, (url) => layerFleet({ ...options, url })))
+
+const nonEmptyUrl: Effect.Effect<string, Config.ConfigError> = Effect.flatMap(
+  Config.Redacted(urlConfigName),
+  (url) =>
+    Redacted.value(url).trim() === ""
+      ? Effect.fail(
+        new Config.ConfigError(
+          new Schema.SchemaError(
+            new SchemaIssue.Pointer([urlConfigName], new SchemaIssue.InvalidValue({ message: "must not be empty" }))
+          )
+        )
+      )
+      : Effect.succeed(Redacted.value(url))
+)

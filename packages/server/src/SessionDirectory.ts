@@ -26,8 +26,8 @@
  * Implementations: `SessionDirectory.local` (the default: the sessions of
  * this process are the whole directory, `shared: false`, as before: a fleet
  * needs affinity), and the Redis one of `@mrtr/server/Redis`
- * (`layerSessionDirectory`), chosen by `McpServer.layer` when
- * `MRTR_REDIS_URL` is set.
+ * (`layerSessionDirectory`, part of `Redis.layerFleet`, given to
+ * `McpServer.layer` as `shared`).
  *
  * Gotchas: delivery between instances is at most once (Redis pub/sub); a
  * `send` to an instance that is not listening (stopped, killed) reports

@@ -20,9 +20,9 @@
  * {@link layerMemory} (the default) keeps records in process memory, bounded
  * by count (`maxTasks`) and time (each record goes at `createdAt + ttlMs`,
  * found lazily on access and by a periodic sweep). A deployment swaps in a
- * shared store (`@mrtr/server/Redis`'s `layerTaskStore`, which
- * `McpServer.layer` uses when `MRTR_REDIS_URL` is set) by providing another
- * Layer; `modify` must then be atomic (a transaction or a compare-and-set
+ * shared store (`@mrtr/server/Redis`'s `layerTaskStore`, part of
+ * `Redis.layerFleet`) through `McpServer.layer`'s `shared` option;
+ * `modify` must then be atomic (a transaction or a compare-and-set
  * loop), and a store that cannot be reached fails with
  * {@link TaskStoreUnavailable} (JSON-RPC -32603, retry later).
  *
@@ -80,8 +80,19 @@ export interface TaskRecord {
    * task started at its call, before its first round ends).
    */
   readonly journal?: string | undefined
+  /** The outstanding asks, by the key the client answers (a key asked again carries a suffix, see `askedKeys`). */
   readonly inputRequests: Readonly<Record<string, InputRequest>>
+  /** The answers received for them, by the handler's own key. */
   readonly answers: Readonly<Record<string, unknown>>
+  /**
+   * Every `inputRequests` key the task has published: a key must be unique
+   * over the task's life (SEP-2663), so one asked again (an answer the form
+   * refused, a secure page not completed yet) is published as `<key>#<n>`.
+   * Absent before the first ask.
+   */
+  readonly askedKeys?: ReadonlyArray<string> | undefined
+  /** The suffixed keys of `inputRequests`, each to the handler's key it answers. */
+  readonly keyAliases?: Readonly<Record<string, string>> | undefined
   readonly result?: Readonly<Record<string, unknown>> | undefined
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown } | undefined
 }

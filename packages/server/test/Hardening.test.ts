@@ -5,11 +5,23 @@
  * something the client sent.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Schema } from "effect"
+import { Cause, ConfigProvider, Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { Elicitation, InvalidElicitationSchema, RequestState } from "@mrtr/core"
+import { Elicitation, InvalidElicitationSchema, InvalidOption, RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
-import { HttpStatus, HttpTransport, McpServer, Prompt, Resource, Tool, type Transport } from "../src/index.ts"
+import {
+  HttpStatus,
+  HttpTransport,
+  InteractionPage,
+  McpServer,
+  NotificationBus,
+  Prompt,
+  Resource,
+  SessionDirectory,
+  TaskStore,
+  Tool,
+  type Transport
+} from "../src/index.ts"
 import { request } from "./fixtures.ts"
 
 const handle = (message: unknown) => McpServer.McpServer.use((server) => server.handle({ message }))
@@ -210,21 +222,42 @@ describe("a refused form answer is asked again with the reason (issue 18)", () =
 })
 
 describe("requestState expiry and single use through McpServer.layer (issue 11, items 3 and 4)", () => {
-  const provider = ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_TTL: "2 seconds" }))
   const answer = { who: { action: "accept", content: { email: "ada@example.org", age: 36 } } }
+  const configured = (env: Record<string, string>) =>
+    Layer.fresh(
+      McpServer.tools(signUp).pipe(
+        Layer.provideMerge(McpServer.layerConfig({ name: "hardening", version: "1" })),
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))),
+        Layer.orDie
+      )
+    )
 
-  it.effect("{ keyRing: KeyRing.fromConfig, singleUse: true } honours MRTR_REQUEST_STATE_TTL", () =>
+  it.effect("McpServer.layerConfig honours MRTR_REQUEST_STATE_TTL and MRTR_SINGLE_USE", () =>
     Effect.gen(function*() {
       const a = ok(yield* handle(call("sign_up")))
       const b = ok(yield* handle(call("sign_up")))
       yield* TestClock.adjust("1900 millis")
       expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
         .toBe("complete")
+      expect(invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState })))
+        .message).toBe("Invalid requestState")
       yield* TestClock.adjust("400 millis")
       expect(invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })))
         .message).toBe("Invalid requestState")
+    }).pipe(Effect.provide(configured({ MRTR_REQUEST_STATE_TTL: "2 seconds", MRTR_SINGLE_USE: "true" }))))
+
+  it.effect("McpServer.layer reads nothing from the environment: ten minutes, not single use", () =>
+    Effect.gen(function*() {
+      const a = ok(yield* handle(call("sign_up")))
+      yield* TestClock.adjust("9 minutes")
+      for (let i = 0; i < 2; i++) {
+        expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
+          .toBe("complete")
+      }
     }).pipe(
-      Effect.provide(server({ keyRing: RequestState.KeyRing.fromConfig, singleUse: true }).pipe(Layer.provide(provider)))
+      Effect.provide(server().pipe(
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_TTL: "2 seconds", MRTR_SINGLE_USE: "true" })))
+      ))
     ))
 
   it.effect("a full replay guard is its own error, not the tampering answer", () =>
@@ -238,11 +271,64 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
       expect(error.message).toContain("replay guard")
     }).pipe(
       Effect.provide(
-        server({ keyRing, singleUse: true }).pipe(
-          Layer.provide(Layer.effect(RequestState.ReplayGuard, RequestState.ReplayGuard.makeMemory({ maxEntries: 1 })))
-        )
+        Layer.fresh(McpServer.tools(signUp).pipe(
+          Layer.provideMerge(McpServer.layer({
+            name: "hardening",
+            version: "1",
+            requestState: { keyRing, singleUse: true },
+            shared: Layer.mergeAll(
+              Layer.effect(RequestState.ReplayGuard, RequestState.ReplayGuard.makeMemory({ maxEntries: 1 })),
+              TaskStore.layerMemory(),
+              NotificationBus.NotificationBus.local,
+              SessionDirectory.SessionDirectory.local
+            )
+          })),
+          Layer.orDie
+        ))
       )
     ))
+})
+
+describe("bad options fail the layer with InvalidOption naming the option and the value", () => {
+  const cases: ReadonlyArray<readonly [Partial<McpServer.LayerOptions<any>>, string]> = [
+    [{ name: "" }, `McpServer.layer: option name must be a non-empty string, got ""`],
+    [{ maxRounds: 0 }, "McpServer.layer: option maxRounds must be a positive integer, got 0"],
+    [{ maxJournalBytes: 1.5 }, "McpServer.layer: option maxJournalBytes must be a positive integer, got 1.5"],
+    [{ cache: { ttlMs: -1, cacheScope: "public" } }, "McpServer.layer: option cache.ttlMs must be a finite number ≥ 0, got -1"],
+    [{ cache: { ttlMs: 0, cacheScope: "shared" as any } }, `McpServer.layer: option cache.cacheScope must be "public" or "private", got "shared"`],
+    [{ tasks: { leaseMs: Number.NaN } }, "McpServer.layer: option tasks.leaseMs must be a finite number > 0, got NaN"],
+    [{ legacy: { maxSessions: -3 } }, "McpServer.layer: option legacy.maxSessions must be a positive integer, got -3"],
+    [{ legacy: { sessionIdleTimeout: "forever" as any } }, `McpServer.layer: option legacy.sessionIdleTimeout must be a finite, positive duration, got "forever"`],
+    [{ legacy: { inputTimeout: "0 seconds" } }, `McpServer.layer: option legacy.inputTimeout must be a finite, positive duration, got "0 seconds"`],
+    [{ requestState: { keyRing, ttl: "-1 seconds" } }, `RequestStateCodec: option ttl must be a finite, positive duration, got "-1 seconds"`]
+  ]
+  for (const [options, message] of cases) {
+    it.effect(message, () =>
+      Effect.gen(function*() {
+        const exit = yield* Effect.exit(Layer.build(McpServer.layer({ name: "bad", version: "1", ...options })))
+        expect(exit._tag).toBe("Failure")
+        if (exit._tag !== "Failure") return
+        const error = Cause.findErrorOption(exit.cause)
+        expect(error._tag).toBe("Some")
+        if (error._tag !== "Some") return
+        expect(error.value).toBeInstanceOf(InvalidOption)
+        expect((error.value as InvalidOption).message).toBe(message)
+      }).pipe(Effect.scoped))
+  }
+
+  it.effect("InteractionPage.layer: a path or publicBaseUrl it cannot use", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [InteractionPage.Options, string]> = [
+        [{ path: "pages" as any }, `InteractionPage.layer: option path must be a path starting with "/", got "pages"`],
+        [{ publicBaseUrl: "mcp.example.com" }, `InteractionPage.layer: option publicBaseUrl must be an absolute http: or https: URL, got "mcp.example.com"`],
+        [{ publicBaseUrl: "https://mcp.example.com/?x=1" }, `InteractionPage.layer: option publicBaseUrl must be a URL without query or fragment, got "https://mcp.example.com/?x=1"`]
+      ]
+      for (const [options, message] of cases) {
+        const error = yield* Effect.flip(Layer.build(InteractionPage.layer(options)))
+        expect(error).toBeInstanceOf(InvalidOption)
+        expect(error.message).toBe(message)
+      }
+    }).pipe(Effect.scoped))
 })
 
 describe("a form schema the spec does not allow is refused when defined (issue 10)", () => {

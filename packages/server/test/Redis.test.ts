@@ -1,8 +1,9 @@
 /**
  * The Redis `ReplayGuard` against a real `redis-server` (started on a free
  * port by the test, stopped after it): single use fleet-wide through two
- * server instances configured only by the environment (`MRTR_REDIS_URL`,
- * `MRTR_SINGLE_USE`, `MRTR_REQUEST_STATE_KEYS`), each id kept exactly until
+ * server instances configured by the environment (`McpServer.layerConfig`
+ * with `Redis.layerFleetConfig()`: `MRTR_REDIS_URL`, `MRTR_SINGLE_USE`,
+ * `MRTR_REQUEST_STATE_KEYS`), each id kept exactly until
  * its state's expiry, and Redis stopped then restarted: the documented
  * degradation (single-use retries fail -32603 at once, counted and logged;
  * first rounds still work), then full service; and the notification bus:
@@ -29,11 +30,13 @@ const greet = Tool.make("greet", {
 
 const KEYS = Buffer.from(new Uint8Array(32).fill(7)).toString("base64url")
 
-/** One server instance configured from the environment only (McpServer.layer's default configuration). */
+/** One server instance of a fleet on Redis, configured from the environment only. */
 const instance = (env: Record<string, string>) =>
   Layer.fresh(
     HttpTransport.layer({ port: 0 }).pipe(
-      Layer.provide(McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" })))),
+      Layer.provide(McpServer.tools(greet).pipe(
+        Layer.provideMerge(McpServer.layerConfig({ name: "fleet", version: "1", shared: Redis.layerFleetConfig() }))
+      )),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
     )
   )
@@ -106,7 +109,7 @@ describe("Redis ReplayGuard", () => {
       }
     }).pipe(Effect.scoped), 120_000)
 
-  it.live("without single use, MRTR_REDIS_URL alone changes nothing: a state is accepted on both instances", () =>
+  it.live("without single use, the fleet's Redis changes nothing: a state is accepted on both instances", () =>
     Effect.gen(function*() {
       const env = { MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: redis.url }
       const [a, b] = yield* Effect.all([urlOf(env), urlOf(env)])
@@ -192,7 +195,7 @@ describe("Redis NotificationBus", () => {
         Layer.build(Layer.fresh(
           HttpTransport.layer({ port: 0 }).pipe(
             Layer.provideMerge(McpServer.resources(readme).pipe(
-              Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" }))
+              Layer.provideMerge(McpServer.layerConfig({ name: "fleet", version: "1", shared: Redis.layerFleetConfig() }))
             )),
             Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
           )

@@ -191,12 +191,13 @@ const KEYS = Buffer.from(new Uint8Array(32).fill(9)).toString("base64url")
  */
 const FLEET = "http://fleet.example"
 
-/** One instance, configured from the environment only: the interaction page's default store. */
+/** One instance of a fleet, configured from the environment only: one Redis Layer for the server and the page. */
 const instance = (env: Record<string, string>) => {
-  const interactions = InteractionPage.layer({ publicBaseUrl: FLEET, singleUser: true })
+  const fleet = Redis.layerFleetConfig()
+  const interactions = InteractionPage.layer({ publicBaseUrl: FLEET, singleUser: true, store: fleet })
   const server = McpServer.tools(connect).pipe(
     Layer.provide(interactions),
-    Layer.provideMerge(McpServer.layer({ name: "acme-server", version: "1.0.0" }))
+    Layer.provideMerge(McpServer.layerConfig({ name: "acme-server", version: "1.0.0", shared: fleet }))
   )
   return Layer.fresh(
     HttpTransport.layer({ port: 0, gracefulShutdownTimeout: "1 second", mount: InteractionPage.routes }).pipe(
@@ -308,7 +309,7 @@ describe("Redis InteractionStore in a fleet", () => {
       ])
     })), 60_000)
 
-  it.live("the retry may go to B too, and a store provided in code wins over MRTR_REDIS_URL", () =>
+  it.live("the retry may go to B too; with a memory store instead, the page lives on its instance only", () =>
     Effect.scoped(Effect.gen(function*() {
       const env = { MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: redis.url }
       const [a, b] = yield* Effect.all([urlOf(env), urlOf(env)])

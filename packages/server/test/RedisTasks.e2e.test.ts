@@ -70,7 +70,7 @@ const instance = (vars: Record<string, string>) =>
     Layer.build(Layer.fresh(
       HttpTransport.layer({ port: 0 }).pipe(
         Layer.provideMerge(McpServer.tools(stepThenAsk, finish).pipe(
-          Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1", tasks: { pollIntervalMs: 100 } }))
+          Layer.provideMerge(McpServer.layerConfig({ name: "fleet", version: "1", tasks: { pollIntervalMs: 100 }, shared: Redis.layerFleetConfig() }))
         )),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(vars)))
       )

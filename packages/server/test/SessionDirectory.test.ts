@@ -122,7 +122,7 @@ const instanceWithServer = Effect.fnUntraced(function*(transport: HttpTransport.
     HttpTransport.layer({ port: 0, ...transport }).pipe(
       Layer.provideMerge(McpServer.tools(greet, reconnect, quietReconnect).pipe(
         Layer.provideMerge(McpServer.resources(readme)),
-        Layer.provideMerge(McpServer.layer({ name: "fleet", version: "1" }))
+        Layer.provideMerge(McpServer.layerConfig({ name: "fleet", version: "1", shared: Redis.layerFleetConfig() }))
       )),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
     )

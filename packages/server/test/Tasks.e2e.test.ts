@@ -12,7 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling, Task } from "@mrtr/core"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
-import { HttpTransport, McpServer, TaskStore, Tool } from "../src/index.ts"
+import { HttpTransport, McpServer, NotificationBus, SessionDirectory, TaskStore, Tool } from "../src/index.ts"
 import { keys, request } from "./fixtures.ts"
 
 const TASKS = "io.modelcontextprotocol/tasks"
@@ -87,7 +87,13 @@ const serverLayer = (store: TaskStore.TaskStore["Service"], options: Partial<Mcp
       requestState: RequestState.RequestStateCodec.layer({
         keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes })))
       }).pipe(Layer.orDie),
-      taskStore: Layer.succeed(TaskStore.TaskStore, store)
+      // The instances share the task store only: the rest of their shared services are their own.
+      shared: Layer.mergeAll(
+        Layer.succeed(TaskStore.TaskStore, store),
+        RequestState.ReplayGuard.layerMemory,
+        NotificationBus.NotificationBus.local,
+        SessionDirectory.SessionDirectory.local
+      )
     })),
     Layer.orDie
   )
@@ -308,6 +314,31 @@ describe("Tasks over Streamable HTTP", () => {
       }).pipe(Effect.scoped)
     ), { timeout: 30_000 })
 
+  it.live("a key asked again after its answer (refused by the form) is published under a fresh suffix, unique over the task's life", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const url = yield* startInstance(store)
+        const taskId = yield* createTask(url, "ask_once", { run: "re-asked" })
+        yield* pollUntil(url, taskId, waitingFor("name"))
+        // An answer the form refuses: the handler asks the same question again.
+        yield* update(url, taskId, { name: { action: "accept", content: { name: 42 } } })
+        const again = yield* pollUntil(url, taskId, waitingFor("name#2"))
+        expect(Object.keys(again.inputRequests)).toEqual(["name#2"])
+        expect(again.inputRequests["name#2"].params.message).toMatch(/^Your answer was not accepted/)
+        // The key answered before is no longer outstanding: an answer to it is ignored.
+        yield* update(url, taskId, { name: { action: "accept", content: { name: "Eve" } } })
+        yield* Effect.sleep("100 millis")
+        expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name#2"])
+        yield* update(url, taskId, { "name#2": { action: "accept", content: { name: 7 } } })
+        const third = yield* pollUntil(url, taskId, waitingFor("name#3"))
+        expect(Object.keys(third.inputRequests)).toEqual(["name#3"])
+        yield* update(url, taskId, { "name#3": { action: "accept", content: { name: "Ada" } } })
+        const done = yield* pollUntil(url, taskId, terminal)
+        expect(done.status).toBe("completed")
+        expect(done.result.content).toEqual([{ type: "text", text: "Hello, Ada (re-asked)!" }])
+      }).pipe(Effect.scoped)
+    ), { timeout: 30_000 })
+
   it.live("a task cancelled while waiting for input ends cancelled; later answers are acked and ignored", () =>
     withStore((store) =>
       Effect.gen(function*() {
@@ -427,20 +458,20 @@ describe("Tasks over Streamable HTTP", () => {
         const working = yield* createTask(url, "sleepy", { run: "not-waiting", ms: 60_000 })
         yield* update(url, working, { name: { action: "accept", content: { name: "x" } } })
         expect((yield* getTask(url, working)).status).toBe("working")
-        // A wrong-kind answer (a sampling result for a form) counts as missing: the key is asked again.
+        // A wrong-kind answer (a sampling result for a form) counts as missing: the question is asked again, under a new key.
         yield* pollUntil(url, taskId, waitingFor("name"))
         yield* update(url, taskId, { name: { role: "assistant", content: { type: "text", text: "?" }, model: "m" } })
-        const again = yield* pollUntil(url, taskId, waitingFor("name"))
-        expect(again.inputRequests.name.method).toBe("elicitation/create")
+        const again = yield* pollUntil(url, taskId, waitingFor("name#2"))
+        expect(again.inputRequests["name#2"].method).toBe("elicitation/create")
         // A flood of updates with unknown keys: all acked, the task still waits, nothing else changes.
         const acks = yield* Effect.forEach(Array.from({ length: 300 }, (_, i) => i), (i) =>
           result(url, "tasks/update", { taskId, inputResponses: { [`junk-${i}`]: { ignored: true } } }), {
           concurrency: 50
         })
         expect(acks.every((ack) => ack.resultType === "complete")).toBe(true)
-        expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name"])
+        expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name#2"])
         // Declining is the handler's typed failure: a tool error, so the task completes with isError.
-        yield* update(url, taskId, { name: { action: "decline" } })
+        yield* update(url, taskId, { "name#2": { action: "decline" } })
         const declined = yield* pollUntil(url, taskId, terminal)
         expect(declined.status).toBe("completed")
         expect(declined.result.isError).toBe(true)

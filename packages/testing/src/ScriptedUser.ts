@@ -74,7 +74,8 @@ export type Answer<Params, A> =
 /**
  * How to answer one kind of question:
  *
- * - `byKey`: answers by input-request key (e.g. `{ user_name: accept({ name: "Alice" }) }`).
+ * - `byKey`: answers by input-request key (e.g. `{ user_name: accept({ name: "Alice" }) }`);
+ *   a task's key asked again, published as `<key>#<n>`, is answered as `<key>`.
  * - `when`: `[predicate, answer]` pairs tried in order when no key matches;
  *   the predicate sees the question's params and context.
  * - `otherwise`: the answer when nothing else matches (default: none, the
@@ -230,14 +231,26 @@ export const completePage = (
       ))
 }
 
+/**
+ * The key a question was first asked under: a task publishes a key asked
+ * again (after a refused answer, a page not completed) as `<key>#<n>`, since
+ * its keys are unique over its life (Tasks extension); scripts name `<key>`.
+ */
+const scriptKey = (key: string, byKey: Readonly<Record<string, unknown>> | undefined): string => {
+  if (byKey === undefined || Object.hasOwn(byKey, key)) return key
+  const suffixed = /^(.*)#\d+$/.exec(key)
+  return suffixed !== null && Object.hasOwn(byKey, suffixed[1]!) ? suffixed[1]! : key
+}
+
 const resolve = <Params, A>(
   kind: "elicitation" | "sampling",
   rules: Rules<Params, A>,
   params: Params,
   context: Context
 ): Effect.Effect<A, Errors.InputHandlerError> => {
-  const byKey = rules.byKey !== undefined && Object.hasOwn(rules.byKey, context.key)
-    ? rules.byKey[context.key]
+  const key = scriptKey(context.key, rules.byKey)
+  const byKey = rules.byKey !== undefined && Object.hasOwn(rules.byKey, key)
+    ? rules.byKey[key]
     : undefined
   const matched = byKey ?? rules.when?.find(([predicate]) => predicate(params, context))?.[1] ?? rules.otherwise
   if (matched === undefined) {
@@ -285,7 +298,7 @@ const refuseRepeat = (
   answer: Effect.Effect<ElicitResult, Errors.InputHandlerError>
 ): Effect.Effect<ElicitResult, Errors.InputHandlerError> =>
   Effect.flatMap(answer, (value) => {
-    const id = `${context.method} ${context.target} ${context.key}`
+    const id = `${context.method} ${context.target} ${context.key.replace(/#\d+$/, "")}`
     const reason = Refusal.reasonOf(params.message)
     if (reason !== undefined && given.has(id) && isDeepStrictEqual(given.get(id), value)) {
       const refused = new AnswerRefused({ key: context.key, answer: value, reason })

@@ -44,6 +44,17 @@ const trip = Tool.make("trip", {
     })
 })
 
+/** A task asking for seats: an answer over 4 is refused by the form, and the question asked again. */
+const seats = Tool.make("seats", {
+  task: "required",
+  handler: () =>
+    Elicitation.form({
+      key: "seats",
+      message: "How many seats?",
+      schema: Schema.Struct({ seats: Schema.Number.check(Schema.isLessThanOrEqualTo(4)) })
+    }).pipe(Effect.map(({ seats }) => `${seats} seats`))
+})
+
 const broken = Tool.make("broken", {
   task: "required",
   handler: () => Effect.fail(McpError.internalError("the job broke"))
@@ -70,7 +81,7 @@ const modelTask = Tool.make("model_task", {
     )
 })
 
-const server = McpServer.tools(trip, broken, slow, modelTask).pipe(
+const server = McpServer.tools(trip, seats, broken, slow, modelTask).pipe(
   Layer.provideMerge(McpServer.layer({
     name: "tasks-testing",
     version: "1.0.0",
@@ -150,6 +161,21 @@ describe("the client's task driver", () => {
         // Sampling declared (so the server asks), but no SamplingHandler to answer it.
         Effect.provide(Harness.layer({ server, user, client: { tasks: "auto", capabilities: { sampling: {} } } }))
       ))
+
+    it.live("a task's question asked again comes under a suffixed key, and the script's answer for the key still applies", () =>
+      Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        assert.strictEqual(textOf(yield* client.callTool({ name: "seats" })), "2 seats")
+        assert.deepStrictEqual((yield* Recorder.questions).map((q) => q.key), ["seats", "seats#2"])
+      }).pipe(Effect.provide(Harness.layer({
+        server,
+        client: { tasks: "auto" },
+        user: ScriptedUser.layer({
+          elicitation: {
+            byKey: { seats: (_params, context) => ScriptedUser.accept({ seats: context.key === "seats" ? 9 : 2 }) }
+          }
+        })
+      }))))
 
     it.live("a failed task fails the call with its JSON-RPC error", () =>
       Effect.gen(function*() {

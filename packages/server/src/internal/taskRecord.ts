@@ -50,27 +50,65 @@ export const settled = (record: TaskRecord, patch: Partial<TaskRecord>, now: num
     lastUpdatedAt: now
   }
 
-/** A round ended waiting for `inputRequests`: `input_required`, the round's journal kept (sealed), no fiber. */
+/**
+ * The wire key of an ask the task publishes: its own key the first time;
+ * `<key>#<n>` (the smallest n >= 2 never published) when the key was
+ * published before (asked again after its answer: a form answer the schema
+ * refused, a secure page still waiting), since a task's keys must be unique
+ * over its whole life (SEP-2663 §Task Update Requests). `taken` holds every
+ * key published so far and those of this round.
+ */
+const wireKey = (key: string, taken: ReadonlySet<string>): string => {
+  if (!taken.has(key)) return key
+  for (let n = 2;; n++) if (!taken.has(`${key}#${n}`)) return `${key}#${n}`
+}
+
+/**
+ * A round ended waiting for `inputRequests` (keyed by the handler's keys):
+ * `input_required`, the round's journal kept (sealed), no fiber. A key
+ * published before goes out under a fresh suffix (see `wireKey`);
+ * `keyAliases` maps it back for `answered`.
+ */
 export const waiting = (
   record: TaskRecord,
   inputRequests: Readonly<Record<string, InputRequest>>,
   journal: string | undefined,
   now: number
-): TaskRecord | undefined =>
-  isTerminalStatus(record.status) ? undefined : {
+): TaskRecord | undefined => {
+  if (isTerminalStatus(record.status)) return undefined
+  const published: Array<string> = [...(record.askedKeys ?? [])]
+  const taken = new Set(published)
+  const own = Object.keys(inputRequests)
+  // The handler's fresh keys keep their names; only keys published before are renamed.
+  for (const key of own) if (!taken.has(key)) taken.add(key)
+  const wire: Record<string, InputRequest> = dictionary()
+  const aliases: Record<string, string> = dictionary()
+  const before = new Set(published)
+  for (const key of own) {
+    const name = before.has(key) ? wireKey(key, taken) : key
+    taken.add(name)
+    published.push(name)
+    wire[name] = inputRequests[key]!
+    if (name !== key) aliases[name] = key
+  }
+  return {
     ...record,
     status: "input_required",
     owner: undefined,
     leaseExpiresAt: undefined,
     journal,
-    inputRequests,
+    inputRequests: wire,
     answers: dictionary(),
+    askedKeys: published,
+    keyAliases: Object.keys(aliases).length === 0 ? undefined : aliases,
     lastUpdatedAt: now
   }
+}
 
 /**
- * `tasks/update`: the answers for outstanding keys move into `answers` and
- * their keys leave `inputRequests`; other keys are ignored, unvalidated.
+ * `tasks/update`: the answers for outstanding keys move into `answers`
+ * (under the handler's key, for a key published with a suffix) and their
+ * keys leave `inputRequests`; other keys are ignored, unvalidated.
  * `undefined` when nothing was taken (not waiting, or no outstanding key).
  */
 export const answered = (
@@ -81,10 +119,11 @@ export const answered = (
   if (record.status !== "input_required") return undefined
   const inputRequests: Record<string, InputRequest> = Object.assign(dictionary(), record.inputRequests)
   const answers: Record<string, unknown> = Object.assign(dictionary(), record.answers)
+  const aliases = record.keyAliases
   let taken = false
   for (const key of Object.keys(inputResponses)) {
     if (!Object.hasOwn(inputRequests, key)) continue
-    answers[key] = inputResponses[key]
+    answers[aliases !== undefined && Object.hasOwn(aliases, key) ? aliases[key]! : key] = inputResponses[key]
     delete inputRequests[key]
     taken = true
   }

@@ -19,7 +19,7 @@
  * Sessions and the fleet: with the local `SessionDirectory` (the default)
  * sessions live in this process only, and behind a load balancer a
  * 2025-11-25 client needs affinity (elsewhere its id is unknown: 404). With
- * a shared directory (Redis, `MRTR_REDIS_URL`) no affinity is needed: the
+ * a shared directory (Redis, `Redis.layerFleet`) no affinity is needed: the
  * store here holds the sessions this instance created and local replicas of
  * those it served a message of (`fleet.ts`), each refreshed from the
  * directory on every message, and ended when the directory says so. What

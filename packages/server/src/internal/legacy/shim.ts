@@ -10,7 +10,7 @@
  * (its SSE stream on HTTP, stdout on stdio); their answers become the next
  * round's `inputResponses` (that round's answers only) and the engine runs
  * the next round in process, from the journal of the round before (nothing
- * is sealed: the state never leaves the server, so `MRTR_REQUEST_STATE_TTL`
+ * is sealed: the state never leaves the server, so the codec's expiry
  * and single use play no part), until the handler completes or `maxRounds`
  * is reached. Keys, digests, decoding, capability
  * checks (against the capabilities of `initialize`) and bounds are the

@@ -1,0 +1,274 @@
+/**
+ * A remote MCP server (HTTP or a stdio command, 2026-07-28 or 2025-11-25)
+ * served by an `McpServer`: `Upstream.layer(upstream)` is a registration
+ * Layer like `McpServer.tools(...)`, so it is mounted the same way
+ * (`McpServer.mount("weather", Upstream.layer(Upstream.http({ ... })))`,
+ * with its namespacing, filters and per-principal visibility).
+ *
+ * Its tools, prompts, resources and templates are mirrored (listed at start,
+ * again on the upstream's `list_changed` and at least every
+ * `refreshInterval`); each call is forwarded by a handler that is an
+ * `McpClient` call whose input handlers are the gateway's own asks:
+ *
+ * - a 2026-07-28 upstream's `inputRequests` become the gateway's asks, keyed
+ *   `<upstream name>/<key>` (so two upstreams asked in one round never
+ *   collide); its `requestState` is journaled in the gateway's own sealed
+ *   state, never shown to the client; concurrent calls of two upstreams ask
+ *   in one round;
+ * - a 2025-11-25 upstream's in-flight `elicitation/create`,
+ *   `sampling/createMessage` and `roots/list` are answered by the gateway's
+ *   asks: in flight to a 2025-11-25 client (the legacy shim), as
+ *   `input_required` rounds to a 2026-07-28 one. Between two rounds of a
+ *   2026-07-28 client the upstream call is not held open: the next round
+ *   calls the upstream again and answers the questions it repeats from the
+ *   journal (so the upstream must ask the same questions given the same
+ *   answers, and repeats what it does before its first question).
+ *
+ * The upstream is asked only what the gateway's client declared: each
+ * capability set of the gateway's clients gets a client (a session, for a
+ * 2025-11-25 upstream) declaring exactly it. Only the upstream's own
+ * `headers` / `env` go upstream: never the downstream caller's token (token
+ * passthrough is forbidden, MCP basic/authorization).
+ *
+ * An upstream down at start or later: the gateway starts and serves the
+ * others; its items stay as last listed, and a call fails within
+ * `callTimeout` with a -32603 error naming the upstream; the connection is
+ * dropped after a transport failure and made again by the next call, and
+ * the mirror retries with backoff (logged).
+ *
+ * Not forwarded yet: progress, logging and cancellation notifications,
+ * completions, tasks (an upstream task is driven to its end by the client).
+ *
+ * Source: MCP 2026-07-28, basic/patterns/mrtr, basic/authorization
+ * (security best practices); MCP 2025-11-25, basic/lifecycle.
+ *
+ * @since 0.3.0
+ */
+import { Duration, Effect, Layer, Queue, type Scope } from "effect"
+import type { Conversation } from "@mrtr/core"
+import type { McpError } from "@mrtr/protocol"
+import { McpServer } from "@mrtr/server"
+import { forward } from "./internal/forward.ts"
+import * as Mirror from "./internal/mirror.ts"
+import * as Pool from "./internal/pool.ts"
+
+/**
+ * An upstream reached over Streamable HTTP (either era on one URL).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Http {
+  readonly _tag: "Http"
+  /** Names the upstream in its ask keys, logs and errors. */
+  readonly name: string
+  readonly url: string
+  /** Sent on every request (e.g. the gateway's own `Authorization` for this upstream). @default none */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * An upstream run as a child process speaking stdio.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Stdio {
+  readonly _tag: "Stdio"
+  /** Names the upstream in its ask keys, logs and errors. */
+  readonly name: string
+  readonly command: string
+  /** @default [] */
+  readonly args?: ReadonlyArray<string> | undefined
+  /** Added to the gateway's environment. @default none */
+  readonly env?: Readonly<Record<string, string>> | undefined
+  /** @default the gateway's working directory */
+  readonly cwd?: string | undefined
+}
+
+/**
+ * An upstream server.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Upstream = Http | Stdio
+
+/**
+ * An HTTP upstream, e.g. `Upstream.http({ name: "weather", url: "https://…/mcp" })`.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const http = (options: Omit<Http, "_tag">): Http => ({ _tag: "Http", ...options })
+
+/**
+ * A stdio upstream, e.g. `Upstream.stdio({ name: "files", command: "npx", args: ["-y", "pkg"] })`.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const stdio = (options: Omit<Stdio, "_tag">): Stdio => ({ _tag: "Stdio", ...options })
+
+/**
+ * Options of {@link layer}.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Options {
+  /**
+   * The longest the mirror goes without listing the upstream again.
+   * @default "1 minute"
+   */
+  readonly refreshInterval?: Duration.Input | undefined
+  /**
+   * How long building the Layer waits for the first listing; past it the
+   * gateway starts without the upstream's items and keeps trying.
+   * @default "10 seconds"
+   */
+  readonly startTimeout?: Duration.Input | undefined
+  /**
+   * The longest one forwarded exchange may take.
+   * @default "60 seconds"
+   */
+  readonly callTimeout?: Duration.Input | undefined
+  /**
+   * Most upstream exchanges (rounds) one forwarded call may take.
+   * @default 16
+   */
+  readonly maxExchanges?: number | undefined
+  /**
+   * Most clients (capability sets) kept open to the upstream; the least
+   * recently used is closed past it.
+   * @default 8
+   */
+  readonly maxClients?: number | undefined
+  /**
+   * The revision to speak upstream (`McpClient.Options.protocol`).
+   * @default "auto"
+   */
+  readonly protocol?: "auto" | "2026-07-28" | "2025-11-25" | undefined
+  /**
+   * The gateway's `clientInfo` upstream.
+   * @default { name: "mrtr-gateway", version: "0.3.0" }
+   */
+  readonly clientInfo?: { readonly name: string; readonly version: string } | undefined
+}
+
+const NO_CAPABILITIES = {}
+
+const poolOf = (upstream: Upstream, options: Options, onNotification?: (method: string) => Effect.Effect<void>) => {
+  const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
+  return Pool.make(upstream, {
+    clientInfo: options.clientInfo ?? { name: "mrtr-gateway", version: "0.3.0" },
+    maxClients: options.maxClients ?? 8,
+    client: {
+      protocol: options.protocol ?? "auto",
+      requestTimeout: callTimeout,
+      callTimeout,
+      ...(onNotification === undefined ? {} : { onNotification: (notification) => onNotification(notification.method) })
+    }
+  })
+}
+
+/**
+ * An upstream to call from a handler of the gateway's own (a composite tool):
+ * each method forwards one request as the mirrored items do, its asks the
+ * handler's own (so two upstreams called concurrently ask in one round).
+ * Fails with the upstream's JSON-RPC error, or -32603 naming the upstream
+ * when it is unreachable.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Connection {
+  readonly callTool: (params: {
+    readonly name: string
+    readonly arguments?: Readonly<Record<string, unknown>> | undefined
+  }) => Effect.Effect<Record<string, unknown>, McpError, Conversation.Conversation>
+  readonly getPrompt: (params: {
+    readonly name: string
+    readonly arguments?: Readonly<Record<string, string>> | undefined
+  }) => Effect.Effect<Record<string, unknown>, McpError, Conversation.Conversation>
+  readonly readResource: (params: { readonly uri: string }) => Effect.Effect<Record<string, unknown>, McpError, Conversation.Conversation>
+}
+
+/**
+ * Connects to `upstream` for the length of the scope (lazily: the first call
+ * connects), for a composite tool's handler.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const connect = (upstream: Upstream, options: Options = {}): Effect.Effect<Connection, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const pool = poolOf(upstream, options)
+    yield* Effect.addFinalizer(() => pool.close)
+    const maxExchanges = options.maxExchanges ?? 16
+    const send = (method: "tools/call" | "prompts/get" | "resources/read", params: Record<string, unknown>) =>
+      forward(pool, upstream.name, method, params, maxExchanges) as Effect.Effect<
+        Record<string, unknown>,
+        McpError,
+        Conversation.Conversation
+      >
+    return {
+      callTool: (params) => send("tools/call", { name: params.name, arguments: params.arguments ?? {} }),
+      getPrompt: (params) => send("prompts/get", { name: params.name, arguments: params.arguments ?? {} }),
+      readResource: (params) => send("resources/read", { uri: params.uri })
+    }
+  })
+
+/**
+ * The upstream's items registered with the `McpServer` in context, kept in
+ * step with the upstream until the Layer's scope closes (the clients are then
+ * closed, stdio children stopped). Never fails: an unreachable upstream is
+ * logged and retried with backoff.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<never, never, McpServer.McpServer> =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const server = yield* McpServer.McpServer
+    const wake = yield* Queue.sliding<void>(1)
+    const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
+    const pool = poolOf(upstream, options, (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
+    yield* Effect.addFinalizer(() => pool.close)
+    const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16)
+    const refresh = pool.get(NO_CAPABILITIES).pipe(
+      Effect.flatMap(Mirror.list),
+      Effect.flatMap(mirror.apply),
+      Effect.timeout(callTimeout),
+      Effect.tapError(() => pool.drop(NO_CAPABILITIES)),
+      Effect.annotateLogs({ upstream: upstream.name })
+    )
+    const started = yield* refresh.pipe(
+      Effect.timeout(Duration.fromInputUnsafe(options.startTimeout ?? "10 seconds")),
+      Effect.as(true),
+      Effect.catchCause((cause) =>
+        Effect.as(Effect.logWarning(`Upstream ${upstream.name} is unavailable; retrying in the background`, cause), false)
+      )
+    )
+    const interval = Duration.fromInputUnsafe(options.refreshInterval ?? "1 minute")
+    // Refresh on list_changed or every `interval`; after a failure, back off from 500 ms to 30 s.
+    yield* Effect.gen(function*() {
+      let healthy = started
+      let delay = Duration.millis(500)
+      while (true) {
+        if (healthy) {
+          yield* Effect.raceFirst(Effect.sleep(interval), Queue.take(wake))
+        } else {
+          yield* Effect.sleep(delay)
+          delay = Duration.min(Duration.times(delay, 2), Duration.seconds(30))
+        }
+        const ok = yield* refresh.pipe(
+          Effect.as(true),
+          Effect.catchCause((cause) => Effect.as(Effect.logWarning(`Upstream ${upstream.name} is unavailable`, cause), false))
+        )
+        if (ok && !healthy) yield* Effect.logInfo(`Upstream ${upstream.name} is available again`)
+        if (ok) delay = Duration.millis(500)
+        healthy = ok
+      }
+    }).pipe(Effect.forkScoped)
+  }))

@@ -1,0 +1,13 @@
+/**
+ * @mrtr/gateway: remote MCP servers mounted into an `McpServer`
+ * (`Upstream`), and the gateway the `mrtr gateway` command serves (`Gateway`).
+ *
+ * @since 0.3.0
+ */
+
+/**
+ * Upstream servers: HTTP or stdio, either era, mirrored and forwarded.
+ *
+ * @since 0.3.0
+ */
+export * as Upstream from "./Upstream.ts"

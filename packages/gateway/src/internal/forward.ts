@@ -1,0 +1,279 @@
+/**
+ * One forwarded `tools/call` / `prompts/get` / `resources/read`: the
+ * gateway's handler for an upstream item, an `McpClient` call whose input
+ * handlers are the gateway's own asks.
+ *
+ * - 2026-07-28 upstream: each upstream exchange is one `Mrtr.step` (so its
+ *   result, the upstream's `inputRequests` and `requestState` included, is
+ *   journaled in the gateway's sealed state and never shown to the client);
+ *   the upstream's input requests become the gateway's asks, concurrently
+ *   (one round), keyed `<upstream>/<key>`; their answers go back upstream
+ *   with its `requestState` on the next exchange.
+ * - 2025-11-25 upstream: the call is one exchange during which the upstream
+ *   asks in flight; each request is answered by a gateway ask. When an ask
+ *   suspends the gateway's handler (a 2026-07-28 client must retry), the
+ *   upstream call is abandoned, and the next round calls the upstream again:
+ *   the asks it repeats are answered from the journal at once (the
+ *   determinism rule, upstream).
+ *
+ * The upstream is asked only what the gateway's client declared: the client
+ * the call uses declares exactly the downstream request's capabilities (see
+ * `pool.ts`), so a compliant upstream never asks more, and the ask checks it
+ * again (`-32021` otherwise).
+ */
+import { Context, Effect, Result, Schema } from "effect"
+import { Conversation as ConversationModule, Mrtr } from "@mrtr/core"
+
+const Conversation = ConversationModule.Conversation
+type Conversation = ConversationModule.Conversation
+import {
+  ElicitationHandler,
+  Errors,
+  type InputContext,
+  type McpClient,
+  RootsHandler,
+  SamplingHandler
+} from "@mrtr/client"
+import {
+  type ClientCapabilities,
+  type InputRequest,
+  type InputRequests,
+  type InputResponses,
+  McpError,
+  MetaKey
+} from "@mrtr/protocol"
+import type { Pool } from "./pool.ts"
+
+type Method = "tools/call" | "prompts/get" | "resources/read"
+
+/** What the upstream answered one exchange: complete, or asking. */
+const Outcome = Schema.Union([
+  Schema.Struct({ _tag: Schema.Literal("Complete"), result: Schema.Record(Schema.String, Schema.Unknown) }),
+  Schema.Struct({
+    _tag: Schema.Literal("Input"),
+    inputRequests: Schema.Record(Schema.String, Schema.Unknown),
+    requestState: Schema.optionalKey(Schema.String)
+  })
+])
+type Outcome = typeof Outcome.Type
+
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** The capabilities the gateway can carry upstream: the downstream's elicitation, sampling and roots. */
+export const mirrored = (capabilities: ClientCapabilities): ClientCapabilities => ({
+  ...(capabilities.elicitation === undefined ? {} : { elicitation: capabilities.elicitation }),
+  ...(capabilities.sampling === undefined ? {} : { sampling: capabilities.sampling }),
+  ...(capabilities.roots === undefined ? {} : { roots: {} })
+})
+
+const kindOf = (method: string): "elicitation" | "sampling" | "roots" | undefined =>
+  method === "elicitation/create" ? "elicitation" : method === "sampling/createMessage" ? "sampling" : method === "roots/list"
+    ? "roots"
+    : undefined
+
+/** An answer the ask accepts: of the kind of the question (else it is asked again, never forwarded). */
+const fits = (kind: "elicitation" | "sampling" | "roots", response: unknown): boolean =>
+  isRecord(response) && (
+    kind === "elicitation"
+      ? typeof response.action === "string"
+      : kind === "sampling"
+      ? typeof response.role === "string" && response.content !== undefined
+      : Array.isArray(response.roots)
+  )
+
+/** One upstream question asked of the gateway's client, under a key namespaced by the upstream. */
+const ask = (
+  conversation: Conversation["Service"],
+  upstream: string,
+  key: string,
+  request: InputRequest
+): Effect.Effect<unknown, unknown> => {
+  const kind = kindOf(request.method)
+  if (kind === undefined) {
+    return Effect.fail(McpError.internalError(`Upstream ${upstream} asked for an unknown kind of input: ${request.method}`))
+  }
+  return conversation.ask<unknown, never>({
+    kind,
+    key: `${upstream}/${key}`,
+    // the upstream's question as it asked it, but for its own `_meta` (its request's, not ours)
+    request: { method: request.method, params: stripMeta(request.params) } as InputRequest,
+    decode: (_key: string, response: unknown) => fits(kind, response) ? Result.succeed(response) : undefined
+  })
+}
+
+const stripMeta = (params: unknown): unknown => {
+  if (!isRecord(params) || params._meta === undefined) return params
+  const { _meta, ...rest } = params
+  return rest
+}
+
+/**
+ * Per-call input handlers declaring exactly `capabilities`, each answering by
+ * a gateway ask (used by a 2025-11-25 upstream's in-flight requests; a
+ * 2026-07-28 exchange never calls them, see `exchange`).
+ */
+const handlersFor = (conversation: Conversation["Service"], upstream: string, capabilities: ClientCapabilities) => {
+  const answer = <A>(method: string, params: unknown, context: InputContext.InputContext): Effect.Effect<A, Errors.InputHandlerError> =>
+    ask(conversation, upstream, context.key, { method, params } as InputRequest).pipe(
+      Effect.map((response) => response as A),
+      Effect.mapError((cause) =>
+        new Errors.InputHandlerError({ reason: `the gateway's client could not answer: ${String(cause)}`, cause })
+      )
+    )
+  const elicitation = capabilities.elicitation
+  const form = elicitation !== undefined && (Object.keys(elicitation).length === 0 || "form" in elicitation)
+  const url = elicitation !== undefined && "url" in elicitation
+  let context = Context.empty() as Context.Context<never>
+  if (form || url) {
+    context = Context.add(context, ElicitationHandler.ElicitationHandler, ElicitationHandler.ElicitationHandler.of({
+      ...(form ? { form: (params, ctx) => answer("elicitation/create", params, ctx) } : {}),
+      ...(url ? { url: (params, ctx) => answer("elicitation/create", params, ctx) } : {})
+    }))
+  }
+  if (capabilities.sampling !== undefined) {
+    const sampling = capabilities.sampling as Record<string, unknown>
+    context = Context.add(context, SamplingHandler.SamplingHandler, SamplingHandler.SamplingHandler.of({
+      createMessage: (params, ctx) => answer("sampling/createMessage", params, ctx),
+      tools: "tools" in sampling,
+      context: "context" in sampling
+    }))
+  }
+  if (capabilities.roots !== undefined) {
+    context = Context.add(context, RootsHandler.RootsHandler, RootsHandler.RootsHandler.of({
+      listRoots: (ctx) =>
+        Effect.map(answer<{ readonly roots: ReadonlyArray<any> }>("roots/list", {}, ctx), (result) => result.roots)
+    }))
+  }
+  return context
+}
+
+
+/** The upstream's failure as the gateway's client sees it. */
+export const toMcpError = (upstream: string, error: unknown): McpError => {
+  if (error instanceof McpError) return error
+  const tag = isRecord(error) && typeof error._tag === "string" ? error._tag : undefined
+  if (tag === "ServerError" && isRecord(error) && isRecord(error.error)) {
+    const e = error.error
+    if (typeof e.code === "number" && typeof e.message === "string") {
+      return new McpError({ code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) })
+    }
+  }
+  const reason = error instanceof Error ? error.message : String(error)
+  return McpError.internalError(`Upstream ${upstream} is unavailable or failed: ${reason}`)
+}
+
+/** Is this failure the connection's (so the client is dropped and the next call connects again)? */
+export const isConnectionFailure = (error: unknown): boolean =>
+  isRecord(error) && (error._tag === "TransportError" || error._tag === "RequestTimeout")
+
+const callOnce = (
+  client: McpClient.McpClient["Service"],
+  method: Method,
+  params: Record<string, unknown>,
+  maxRounds: number | undefined
+): Effect.Effect<Record<string, unknown>, unknown> => {
+  const options = maxRounds === undefined ? {} : { maxRounds }
+  switch (method) {
+    case "tools/call":
+      return client.callTool(params as any, options) as Effect.Effect<any, unknown>
+    case "prompts/get":
+      return client.getPrompt(params as any, options) as Effect.Effect<any, unknown>
+    case "resources/read":
+      return client.readResource(params as any, options) as Effect.Effect<any, unknown>
+  }
+}
+
+/** The result as the gateway returns it: no `resultType` (the engine stamps its own), no upstream serverInfo. */
+const own = (result: Record<string, unknown>): Record<string, unknown> => {
+  const { resultType: _resultType, _meta, ...rest } = result
+  if (!isRecord(_meta)) return rest
+  const { [MetaKey.serverInfo]: _serverInfo, ...meta } = _meta
+  return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }
+}
+
+/** One 2026-07-28 exchange: the upstream's complete result, or its input requests and state. */
+const exchange = (
+  client: McpClient.McpClient["Service"],
+  method: Method,
+  params: Record<string, unknown>
+): Effect.Effect<Outcome, unknown> =>
+  callOnce(client, method, params, 1).pipe(
+    Effect.map((result): Outcome => ({ _tag: "Complete", result: own(result) })),
+    Effect.catch((error: unknown): Effect.Effect<Outcome, unknown> => {
+      if (isRecord(error) && error._tag === "MaxRoundsExceeded" && isRecord(error.lastResult)) {
+        const last = error.lastResult
+        return Effect.succeed({
+          _tag: "Input",
+          inputRequests: isRecord(last.inputRequests) ? last.inputRequests : {},
+          ...(typeof last.requestState === "string" ? { requestState: last.requestState } : {})
+        })
+      }
+      if (isRecord(error) && error._tag === "InputRequiredError") {
+        return Effect.succeed({
+          _tag: "Input",
+          inputRequests: error.inputRequests as Record<string, unknown>,
+          ...(typeof error.requestState === "string" ? { requestState: error.requestState } : {})
+        })
+      }
+      return Effect.fail(error)
+    })
+  )
+
+/**
+ * Forwards one request to the upstream `name`, from inside the gateway's
+ * handler (a `Conversation` in context).
+ */
+export const forward = (
+  pool: Pool,
+  name: string,
+  method: Method,
+  params: Record<string, unknown>,
+  maxExchanges: number
+): Effect.Effect<Record<string, unknown>, unknown, Conversation> =>
+  Effect.gen(function*() {
+    const conversation = yield* Conversation
+    const capabilities = mirrored(conversation.clientCapabilities)
+    const upstreamFailure = (error: unknown) =>
+      (isConnectionFailure(error) ? pool.drop(capabilities) : Effect.void).pipe(
+        Effect.andThen(Effect.fail(toMcpError(name, error)))
+      )
+    const client = yield* Effect.catch(pool.get(capabilities), upstreamFailure)
+    const handlers = handlersFor(conversation, name, capabilities)
+    const connection = yield* Effect.catch(client.connection, upstreamFailure)
+    if (connection.era === "2025-11-25") {
+      // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
+      return own(yield* callOnce(client, method, params, undefined).pipe(
+        Effect.provideContext(handlers),
+        Effect.catch((error) => isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error))
+      ))
+    }
+    const target = method === "resources/read" ? String(params.uri) : String(params.name)
+    let retry: { inputResponses?: InputResponses; requestState?: string } = {}
+    for (let n = 0; n < maxExchanges; n++) {
+      const sent = { ...params, ...retry }
+      const outcome: Outcome = yield* Mrtr.step(
+        `${name}/${method}/${target}/${n}`,
+        exchange(client, method, sent).pipe(Effect.provideContext(handlers), Effect.catch(upstreamFailure)),
+        Outcome
+      )
+      if (outcome._tag === "Complete") return outcome.result
+      const requests = Object.entries(outcome.inputRequests as InputRequests)
+      const answers = yield* Effect.forEach(
+        requests,
+        ([key, request]) =>
+          Effect.map(ask(conversation, name, key, request as InputRequest), (answer) => [key, answer] as const),
+        { concurrency: "unbounded" }
+      )
+      retry = {
+        inputResponses: Object.fromEntries(answers) as InputResponses,
+        ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState })
+      }
+    }
+    return yield* Effect.fail(McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`))
+  })
+
+/** A failure of the gateway's own ask (a capability the client lacks): the engine answers it (-32021). */
+const isAskFailure = (error: unknown): boolean =>
+  isRecord(error) && error._tag === "InputHandlerError" && isRecord(error.cause) &&
+  error.cause._tag === "MissingClientCapability"
