@@ -42,7 +42,7 @@ import { HttpTransport, McpHandler, McpServer, Tool } from "@mrtr/server"
 import { fork, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { conversation, post, runPool, target, type Target } from "./driver.ts"
-import { launch, NAME_SCHEMA, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
+import { launch, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
 import { greet } from "./greet.ts"
 import { compile as bundle } from "./processes.ts"
 

@@ -514,7 +514,7 @@ const main = async () => {
           )
         }
       }
-      if (options.scenarios.length === 0 && options.eras.includes(REVISION)) results.push(...await runTasksLeg(server.url))
+      if (options.scenarios.length === 0 && options.eras.includes(REVISION)) for (const result of await runTasksLeg(server.url)) results.push(result)
     } finally {
       await server.stop()
       log("fixture server stopped")
@@ -551,10 +551,10 @@ const main = async () => {
         for (const scenario of new Set([...scoredClient, ...clientScenariosRan(outDir)])) {
           results.push(summarize("client", REVISION, scenario, scoredClient.has(scenario), clientChecksFileOf(outDir, scenario)))
         }
-        runs.push(...CLIENT_SCENARIOS.map((scenario) => [scenario, REVISION] as const))
+        for (const scenario of CLIENT_SCENARIOS) runs.push([scenario, REVISION] as const)
       }
       if (options.eras.includes(LEGACY_REVISION)) {
-        runs.push(...LEGACY_CLIENT_SCENARIOS.map((scenario) => [scenario, LEGACY_REVISION] as const))
+        for (const scenario of LEGACY_CLIENT_SCENARIOS) runs.push([scenario, LEGACY_REVISION] as const)
       }
       const legacyOutDir = join(RESULTS, `client-${LEGACY_REVISION}`)
       rmSync(legacyOutDir, { recursive: true, force: true })

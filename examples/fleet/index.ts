@@ -13,7 +13,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Console, Effect, Layer } from "effect"
 import { HttpClient } from "effect/http"
 import { AnswersFile, Report } from "@mrtr/cli"
-import { HttpClientTransport, McpClient } from "@mrtr/client"
+import { HttpTransport as HttpClientTransport, McpClient } from "@mrtr/client"
 import { startFleet } from "./fleet.ts"
 
 const s = Report.style(Report.colorsFor(process.stdout))

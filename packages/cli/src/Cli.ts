@@ -39,6 +39,7 @@
  *
  * @since 0.1.0
  */
+import { SafeText } from "@mrtr/protocol"
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
@@ -49,7 +50,6 @@ import { Errors, McpClient } from "@mrtr/client"
 import * as AnswersFile from "./AnswersFile.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
 import { clean, colorsFor, roundLines, serverRequestLines, style, taskLine } from "./Report.ts"
-import * as SafeText from "./SafeText.ts"
 import * as SignIn from "./SignIn.ts"
 import * as TerminalUser from "./TerminalUser.ts"
 import {
@@ -58,7 +58,6 @@ import {
   callbackPort,
   clientId,
   clientSecret,
-  DEFAULT_TIMEOUT_SECONDS,
   http,
   protocol,
   quietFlag,
@@ -391,7 +390,7 @@ const allPages = <A>(
     let cursor: string | undefined
     for (let page = 0; page < 100; page++) {
       const result = yield* list(cursor)
-      out.push(...items(result))
+      for (const item of items(result)) out.push(item)
       if (result.nextCursor === undefined || result.nextCursor === cursor) break
       cursor = result.nextCursor
     }

@@ -11,13 +11,13 @@
  *
  * @since 0.1.0
  */
+import { SafeText } from "@mrtr/protocol"
 import { Predicate, Schema } from "effect"
 import { CliError } from "effect/cli"
 import type { Errors } from "@mrtr/client"
 import type { InputRequest } from "@mrtr/protocol"
 import * as AnswersFile from "./AnswersFile.ts"
 import { clean, describeRequest } from "./Report.ts"
-import * as SafeText from "./SafeText.ts"
 
 /**
  * A usage error found after parsing: both or neither of `--http` /

@@ -11,9 +11,9 @@
  *
  * @since 0.1.0
  */
+import { SafeText } from "@mrtr/protocol"
 import type { McpClient, TaskDriver } from "@mrtr/client"
 import type { InputRequest, InputResponse } from "@mrtr/protocol"
-import * as SafeText from "./SafeText.ts"
 
 /**
  * Text styles; `plain` (no escapes) unless colors are enabled.

@@ -16,5 +16,3 @@ export * as Report from "./Report.ts"
 export * as TerminalUser from "./TerminalUser.ts"
 /** @since 0.1.0 */
 export * as Failure from "./Failure.ts"
-/** @since 0.1.0 */
-export * as SafeText from "./SafeText.ts"

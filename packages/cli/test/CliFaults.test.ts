@@ -15,7 +15,7 @@ import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport, McpServer, RequestContext, Tool } from "@mrtr/server"
-import { inProcess, type Run } from "./inProcess.ts"
+import { inProcess } from "./inProcess.ts"
 
 
 // A real server with a tool that reports progress.

@@ -19,7 +19,7 @@ import { validateWire } from "@mrtr/test-support/wire"
 import * as Cli from "../src/Cli.ts"
 import { clean } from "../src/Report.ts"
 import * as TerminalUser from "../src/TerminalUser.ts"
-import { backspace, char, down, enter, escape, key, right, scripted, space, type, up } from "./terminal.ts"
+import { backspace, char, down, enter, escape, key, scripted, space, type, up } from "./terminal.ts"
 
 const context = { key: "details", method: "tools/call", target: "plan_trip", round: 1 }
 

@@ -80,12 +80,12 @@ import {
   type RetryParams,
   type Round,
   type ServerRequest
-} from "./internal/models.ts"
+} from "./Models.ts"
 import { toDiscoverResult } from "./internal/legacySession.ts"
 import { decodeWith } from "./internal/results.ts"
 
 // =============================================================================
-// Models (internal/models.ts)
+// Models (Models.ts)
 // =============================================================================
 
 export type {

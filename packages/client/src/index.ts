@@ -19,14 +19,6 @@ export * as ElicitationHandler from "./ElicitationHandler.ts"
 export * as Errors from "./Errors.ts"
 /** @since 0.1.0 */
 export * as HttpTransport from "./HttpTransport.ts"
-/**
- * The Streamable HTTP client transport under a name distinct from the
- * server's (`@mrtr/server`'s `HttpServerTransport`); the same module as
- * `HttpTransport`, for files that import both.
- *
- * @since 0.1.0
- */
-export * as HttpClientTransport from "./HttpTransport.ts"
 /** @since 0.1.0 */
 export * as InputContext from "./InputContext.ts"
 /** @since 0.1.0 */

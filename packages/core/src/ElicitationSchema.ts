@@ -337,7 +337,7 @@ const unsupportedCheck = (ast: unknown, seen = new Set<unknown>()): string | und
       readonly annotations?: { readonly representation?: { readonly id?: unknown }; readonly expected?: unknown }
     }
     if (check.checks !== undefined) {
-      checks.push(...check.checks)
+      for (const inner of check.checks) checks.push(inner)
       continue
     }
     const id = check.annotations?.representation?.id
@@ -388,7 +388,7 @@ const enforcedBounds = (ast: unknown, bounds: Bounds = {}, seen = new Set<unknow
       readonly annotations?: { readonly representation?: { readonly id?: unknown; readonly payload?: any } }
     }
     if (check.checks !== undefined) {
-      checks.push(...check.checks)
+      for (const inner of check.checks) checks.push(inner)
       continue
     }
     const representation = check.annotations?.representation

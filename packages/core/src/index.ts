@@ -4,29 +4,22 @@
  * `Mrtr.step`, and are suspended into a sealed `requestState` by `Mrtr.run`.
  * Knows nothing of transports.
  *
+ * The engine's plumbing (`Engine`, `Conversation`, `Journal`, `Canonical`,
+ * `InteractionLinks`) is under `@mrtr/core/engine`, for `@mrtr/server`'s use.
+ *
  * @since 0.1.0
  */
 
-/** @since 0.1.0 */
-export * as Canonical from "./Canonical.ts"
-/** @since 0.1.0 */
-export * as Conversation from "./Conversation.ts"
 /** @since 0.1.0 */
 export * as Elicitation from "./Elicitation.ts"
 /** @since 0.1.0 */
 export * as ElicitationSchema from "./ElicitationSchema.ts"
 /** @since 0.1.0 */
-export * as Engine from "./Engine.ts"
-/** @since 0.1.0 */
 export * from "./Errors.ts"
 /** @since 0.4.0 */
 export { InvalidOption } from "./InvalidOption.ts"
 /** @since 0.1.0 */
-export * as InteractionLinks from "./InteractionLinks.ts"
-/** @since 0.1.0 */
 export * as InteractionStore from "./InteractionStore.ts"
-/** @since 0.1.0 */
-export * as Journal from "./Journal.ts"
 /** @since 0.1.0 */
 export * as Mrtr from "./Mrtr.ts"
 /** @since 0.1.0 */

@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import type { ClientCapabilities, InputResponses } from "@mrtr/protocol"
-import { Elicitation, Engine, RequestState, RoundLimitExceeded, Task } from "../src/index.ts"
+import { Elicitation, RequestState, RoundLimitExceeded, Task } from "../src/index.ts"
+import { Engine } from "../src/engine/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const ALL: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }

@@ -5,12 +5,10 @@ import type { ClientCapabilities, InputRequiredResult, InputResponses } from "@m
 import { makeInputRequiredResult } from "@mrtr/protocol"
 import { validateWire } from "@mrtr/test-support/wire"
 import {
-  Canonical,
   Elicitation,
   ElicitationCancelled,
   ElicitationSchema,
   ElicitationDeclined,
-  Engine,
   JournalTooLarge,
   MissingClientCapability,
   Mrtr,
@@ -18,6 +16,7 @@ import {
   RoundLimitExceeded,
   Sampling
 } from "../src/index.ts"
+import { Canonical, Engine } from "../src/engine/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const ALL: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }

@@ -11,7 +11,8 @@ import { TestClock } from "effect/testing"
 import { IssuedStates } from "../src/internal/issuedStates.ts"
 import * as JournalWire from "../src/internal/journalWire.ts"
 import { type Binding, KeyRing, RequestStateCodec, type RequestStateCodecOptions, unsealedTotal } from "../src/RequestState.ts"
-import { Elicitation, Engine, Mrtr } from "../src/index.ts"
+import { Elicitation, Mrtr } from "../src/index.ts"
+import { Engine } from "../src/engine/index.ts"
 import { aliceBinding, codecLayer, fixedKeys } from "./fixtures.ts"
 
 const keyBytes = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff)

@@ -8,7 +8,8 @@ import { Cause, Effect, Exit, Fiber, Layer, Schedule, Schema, Stream } from "eff
 import { Digest } from "effect/crypto"
 import { NodeCrypto } from "@effect/platform-node"
 import type { ClientCapabilities, InputResponses } from "@mrtr/protocol"
-import { Elicitation, Engine, Mrtr } from "../src/index.ts"
+import { Elicitation, Mrtr } from "../src/index.ts"
+import { Engine } from "../src/engine/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const ALL: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }

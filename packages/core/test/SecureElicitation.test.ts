@@ -15,14 +15,13 @@ import { TestClock } from "effect/testing"
 import {
   Elicitation,
   ElicitationDeclined,
-  Engine,
-  InteractionLinks,
   InteractionStore,
   InteractionUnavailable,
   MissingClientCapability,
   RoundLimitExceeded,
   UserIdentityRequired
 } from "../src/index.ts"
+import { Engine, InteractionLinks } from "../src/engine/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const URL_CAPS: ClientCapabilities = { elicitation: { form: {}, url: {} } }

@@ -45,7 +45,7 @@
  * @since 0.3.0
  */
 import { Duration, Effect, Layer, Queue, type Scope } from "effect"
-import type { Conversation } from "@mrtr/core"
+import type { Conversation } from "@mrtr/core/engine"
 import type { McpError } from "@mrtr/protocol"
 import { McpServer } from "@mrtr/server"
 import { forward } from "./internal/forward.ts"

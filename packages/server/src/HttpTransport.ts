@@ -51,8 +51,7 @@
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer, Option } from "effect"
-import { Duration } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer } from "node:http"

@@ -64,7 +64,8 @@ import {
   HttpServerResponse,
   UrlParams
 } from "effect/http"
-import { ElicitationSchema, InteractionLinks, InteractionStore, InvalidOption } from "@mrtr/core"
+import { ElicitationSchema, InteractionStore, InvalidOption } from "@mrtr/core"
+import { InteractionLinks } from "@mrtr/core/engine"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { HttpEndpoint } from "./HttpTransport.ts"

@@ -44,7 +44,8 @@ import {
   type ServerCapabilities,
   TASKS_EXTENSION
 } from "@mrtr/protocol"
-import { Engine, type InvalidOption, RequestState } from "@mrtr/core"
+import { type InvalidOption, RequestState } from "@mrtr/core"
+import { Engine } from "@mrtr/core/engine"
 import { errorReply, isRecord } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"

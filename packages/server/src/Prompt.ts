@@ -13,7 +13,8 @@
  */
 import { Effect, Schema } from "effect"
 import type { GetPromptResult, Prompt as WirePrompt, PromptArgument, PromptMessage } from "@mrtr/protocol"
-import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
+import { ElicitationSchema } from "@mrtr/core"
+import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation

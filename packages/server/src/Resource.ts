@@ -15,7 +15,8 @@ import type {
   Resource as WireResource,
   ResourceTemplate as WireResourceTemplate
 } from "@mrtr/protocol"
-import { type Conversation as ConversationModule, ElicitationSchema } from "@mrtr/core"
+import { ElicitationSchema } from "@mrtr/core"
+import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import type { McpRequest } from "./RequestContext.ts"
 import type { Completer } from "./Prompt.ts"
 

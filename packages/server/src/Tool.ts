@@ -12,7 +12,8 @@
  */
 import { Effect, Schema } from "effect"
 import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
-import { type Conversation as ConversationModule, ElicitationSchema, type Task } from "@mrtr/core"
+import { ElicitationSchema, type Task } from "@mrtr/core"
+import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation

@@ -9,22 +9,13 @@
 /** @since 0.1.0 */
 export * as Authorization from "./Authorization.ts"
 /**
- * The Streamable HTTP server transport. Also exported as `HttpServerTransport`,
- * so that a file that imports `@mrtr/client`'s transport too (exported as
- * `HttpClientTransport` there) needs no renaming:
- * `import { HttpServerTransport } from "@mrtr/server"`.
+ * The Streamable HTTP server transport. A file that imports `@mrtr/client`'s
+ * `HttpTransport` too renames one of them:
+ * `import { HttpTransport as HttpServerTransport } from "@mrtr/server"`.
  *
  * @since 0.1.0
  */
 export * as HttpTransport from "./HttpTransport.ts"
-/**
- * The Streamable HTTP server transport under a name distinct from the
- * client's (`@mrtr/client`'s `HttpClientTransport`); the same module as
- * `HttpTransport`.
- *
- * @since 0.1.0
- */
-export * as HttpServerTransport from "./HttpTransport.ts"
 /** @since 0.1.0 */
 export * as InteractionPage from "./InteractionPage.ts"
 /** @since 0.1.0 */

@@ -5,7 +5,7 @@
  * outcome — from a real server's dispatcher.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Metric, Tracer } from "effect"
+import { Effect, Metric, Tracer } from "effect"
 import { RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
 import { McpServer, Observability } from "../src/index.ts"

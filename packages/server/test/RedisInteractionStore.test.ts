@@ -295,8 +295,8 @@ describe("Redis InteractionStore in a fleet", () => {
       const newPage = new URL(new URL(again.message.result.inputRequests.api_key.params.url as string).pathname, a).href
       const page = yield* fetchPage(newPage)
       assert.strictEqual(page.status, 200)
-      const token = /name="csrf" value="([^"]+)"/.exec(page.html)?.[1]!
-      const cookie = page.headers.get("set-cookie")?.split(";")[0]!
+      const token = /name="csrf" value="([^"]+)"/.exec(page.html)![1]!
+      const cookie = page.headers.get("set-cookie")!.split(";")[0]!
       const done = yield* fetchPage(newPage, {
         method: "POST",
         body: new URLSearchParams({ csrf: token, api_key: "sk-after-restart", region: "eu" }).toString(),
@@ -317,8 +317,8 @@ describe("Redis InteractionStore in a fleet", () => {
       const pageUrl = first.message.result.inputRequests.api_key.params.url as string
       const pageOnA = new URL(new URL(pageUrl).pathname, a).href
       const page = yield* fetchPage(pageOnA)
-      const token = /name="csrf" value="([^"]+)"/.exec(page.html)?.[1]!
-      const cookie = page.headers.get("set-cookie")?.split(";")[0]!
+      const token = /name="csrf" value="([^"]+)"/.exec(page.html)![1]!
+      const cookie = page.headers.get("set-cookie")!.split(";")[0]!
       const done = yield* fetchPage(pageOnA, {
         method: "POST",
         body: new URLSearchParams({ csrf: token, api_key: "sk-abcdefgh", region: "us" }).toString(),

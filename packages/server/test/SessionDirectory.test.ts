@@ -131,7 +131,6 @@ const instanceWithServer = Effect.fnUntraced(function*(transport: HttpTransport.
 })
 const instance = (transport: HttpTransport.LayerOptions = {}) => Effect.map(instanceWithServer(transport), (i) => i.url)
 
-const legacy = (session: string) => ({ "mcp-session-id": session })
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
 
 /** Waits until `url` can send to the other instances (their subscriptions are set up asynchronously). */

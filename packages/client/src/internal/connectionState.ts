@@ -24,7 +24,7 @@ import type { ClientTransport } from "../ClientTransport.ts"
 import type { InputHandlerError } from "../Errors.ts"
 import type { Connection } from "./eras.ts"
 import type { Handlers } from "./inputHandlers.ts"
-import type { ServerRequest } from "./models.ts"
+import type { ServerRequest } from "../Models.ts"
 import type { CallKeys } from "./serverRequests.ts"
 
 /**

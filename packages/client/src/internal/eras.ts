@@ -61,7 +61,7 @@ import { makeExchanges, makeSend } from "./eraSend.ts"
 import type { StreamNotification } from "./exchange.ts"
 import type { Handlers } from "./inputHandlers.ts"
 import { type InitializeResult, LEGACY_PROTOCOL_VERSION } from "./legacySession.ts"
-import type { ServerRequest } from "./models.ts"
+import type { ServerRequest } from "../Models.ts"
 import { MAX_PENDING_SERVER_REQUESTS, makeServerMessages } from "./serverMessages.ts"
 import { callKeys } from "./serverRequests.ts"
 

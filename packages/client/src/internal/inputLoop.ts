@@ -34,7 +34,7 @@ import {
 import * as TaskDriver from "../TaskDriver.ts"
 import type { Eras } from "./eras.ts"
 import { answer, canAnswer, type Handlers, isAcceptedUrl } from "./inputHandlers.ts"
-import type { CallOptions, Notification, RetryParams } from "./models.ts"
+import type { CallOptions, Notification, RetryParams } from "../Models.ts"
 import { classify } from "./results.ts"
 
 /** URL elicitations the user accepted in one call, by key (see `ElicitationHandler.urlWait`). */

@@ -31,7 +31,7 @@ import { Effect, type Schema } from "effect"
 import { ProtocolViolation, type RequestError } from "../Errors.ts"
 import * as TaskDriver from "../TaskDriver.ts"
 import type { LoopContext } from "./inputLoop.ts"
-import type { CallOptions, ListParams } from "./models.ts"
+import type { CallOptions, ListParams } from "../Models.ts"
 import { decodeWith } from "./results.ts"
 
 /** What these requests need of the client they are sent by (a part of the loop's `LoopContext`). */

@@ -26,7 +26,7 @@ import { headerAnnotationError, headerAnnotations, type ListToolsResult, SafeTex
 import { InvalidToolDefinition, type McpClientError, type RequestError } from "../Errors.ts"
 import type { Eras } from "./eras.ts"
 import type { LoopContext } from "./inputLoop.ts"
-import type { CallOptions, ListParams } from "./models.ts"
+import type { CallOptions, ListParams } from "../Models.ts"
 import { listParams } from "./plainRequests.ts"
 
 /** Most pages of `tools/list` read before a first call. */

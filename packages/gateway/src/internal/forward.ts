@@ -22,7 +22,8 @@
  * again (`-32021` otherwise).
  */
 import { Context, Effect, Result, Schema } from "effect"
-import { Conversation as ConversationModule, Mrtr } from "@mrtr/core"
+import { Mrtr } from "@mrtr/core"
+import { Conversation as ConversationModule } from "@mrtr/core/engine"
 
 const Conversation = ConversationModule.Conversation
 type Conversation = ConversationModule.Conversation

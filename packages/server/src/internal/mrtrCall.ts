@@ -19,7 +19,8 @@
  */
 import { Effect, Predicate } from "effect"
 import { declaresTasks, type InputResponses, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
-import { Engine, Journal, RequestState } from "@mrtr/core"
+import { RequestState } from "@mrtr/core"
+import { Engine, Journal } from "@mrtr/core/engine"
 import * as Observability from "../Observability.ts"
 import type * as Envelope from "./envelope.ts"
 import * as Registry from "./registry.ts"

@@ -38,7 +38,7 @@
  */
 import { Effect } from "effect"
 import { type Implementation, Legacy, McpError, type RequestId } from "@mrtr/protocol"
-import type { Engine } from "@mrtr/core"
+import type { Engine } from "@mrtr/core/engine"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { MAX_PARAMS_DEPTH, nestedDeeperThan } from "../envelope.ts"
 import { errorReply, isRecord } from "../errors.ts"

@@ -46,7 +46,7 @@
  */
 import { Clock, Deferred, Effect, Metric } from "effect"
 import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
-import { Engine } from "@mrtr/core"
+import { Engine } from "@mrtr/core/engine"
 import * as Observability from "../../Observability.ts"
 import type { WireMessage } from "../../Transport.ts"
 import type { Call } from "../registry.ts"

@@ -1,11 +1,13 @@
 /**
  * The models of `McpClient`'s API: its options, per-call options, the
  * params of its methods, the notifications it surfaces, the rounds it
- * reports, and what it negotiated (`Protocol`, `Connection`). Re-exported by
- * `McpClient`, where they are documented for users.
+ * reports, and what it negotiated (`Protocol`, `Connection`). `McpClient`
+ * re-exports each of them (`McpClient.Options`, `McpClient.CallOptions`, ...).
  *
  * Source: MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr,
  * basic/versioning; MCP 2025-11-25, basic/lifecycle.
+ *
+ * @since 0.1.0
  */
 import { Duration, type Effect, type Schedule } from "effect"
 import type {
@@ -21,8 +23,8 @@ import type {
   RequestId,
   ServerCapabilities
 } from "@mrtr/protocol"
-import type * as TaskDriver from "../TaskDriver.ts"
-import type * as Eras from "./eras.ts"
+import type * as TaskDriver from "./TaskDriver.ts"
+import type * as Eras from "./internal/eras.ts"
 
 
 /**
