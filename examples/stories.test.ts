@@ -3,11 +3,11 @@
  * client (which fails on any unexpected result). One story also runs as a reader runs it, each file its own process.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, type Layer } from "effect"
-import { fileURLToPath } from "node:url"
 import { HttpTransport } from "@mrtr/server"
 import { freePort, spawnReady } from "@mrtr/test-support/infra"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { Effect, type Layer } from "effect"
+import { fileURLToPath } from "node:url"
 import * as AskingClient from "./asking/client.ts"
 import * as Asking from "./asking/server.ts"
 import * as AuthorizationClient from "./authorization/client.ts"
@@ -54,7 +54,11 @@ describe("examples", () => {
       timeoutMs: 120_000 // tsx compiles the sources first: slow on a busy machine
     })
     try {
-      const client = await spawnReady(process.execPath, [...sourceNodeArgs, file("client.ts"), `http://127.0.0.1:${port}/mcp`], {
+      const client = await spawnReady(process.execPath, [
+        ...sourceNodeArgs,
+        file("client.ts"),
+        `http://127.0.0.1:${port}/mcp`
+      ], {
         label: "get-started client",
         timeoutMs: 120_000
       })

@@ -1,7 +1,8 @@
 /**
  * The code in `README.md` and `docs/` comes from files that are typechecked and tested: a fenced block directly after
  * a marker `<!-- snippet: path/to/file.ts#region -->` must equal that region of the file (the lines between
- * `// #region name` and `// #endregion name`, without nested markers, dedented), or the whole file without `#region`.
+ * `// #region name` and `// #endregion name`, without nested markers and lines ending `// #hide`, dedented), or the
+ * whole file without `#region`.
  * Every TypeScript block must have a marker, or be marked `<!-- sketch -->` when it shows the shape of code with
  * elisions (`...`) rather than code to copy.
  *
@@ -36,7 +37,9 @@ export const extract = (file: string, region: string | undefined): string => {
   const start = lines.findIndex((line) => line.trim() === `// #region ${region}`)
   const end = lines.findIndex((line, i) => i > start && line.trim() === `// #endregion ${region}`)
   if (start < 0 || end < 0) throw new Error(`${file} has no region "${region}"`)
-  const body = lines.slice(start + 1, end).filter((line) => !/^\s*\/\/ #(end)?region\b/.test(line))
+  const body = lines.slice(start + 1, end).filter((line) =>
+    !/^\s*\/\/ #(end)?region\b/.test(line) && !/\/\/ #hide$/.test(line)
+  )
   const indent = Math.min(...body.filter((line) => line.trim() !== "").map((line) => line.match(/^ */)![0].length))
   return body.map((line) => line.slice(indent)).join("\n")
 }
@@ -99,7 +102,11 @@ export const problems = (): ReadonlyArray<string> => {
         continue
       }
       if (block.code !== expected) {
-        found.push(`${where}: differs from ${block.source.file}${block.source.region ? `#${block.source.region}` : ""} (npm run snippets)`)
+        found.push(
+          `${where}: differs from ${block.source.file}${
+            block.source.region ? `#${block.source.region}` : ""
+          } (npm run snippets)`
+        )
       }
     }
   }

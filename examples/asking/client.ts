@@ -3,15 +3,20 @@
  * sampling request and the roots together) and declines the newsletter. Run it while server.ts runs:
  * `npx tsx examples/asking/client.ts [url]`; it checks both results and exits 1 on any difference.
  */
-import { NodeRuntime } from "@effect/platform-node"
 // #region handlers
-import { Effect, Layer } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { ElicitationHandler, HttpTransport, McpClient, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type { CreateMessageRequestParams, CreateMessageResult } from "@mrtr/protocol"
+import { Effect, Layer } from "effect"
 
 // Stands in for a real model: a SamplingHandler returns an Effect of a CreateMessageResult.
-const callMyModel = (params: CreateMessageRequestParams): Effect.Effect<CreateMessageResult> =>
-  Effect.succeed({ role: "assistant", content: { type: "text", text: "MR107" }, model: "my-model", stopReason: "endTurn" })
+const callMyModel = (_params: CreateMessageRequestParams): Effect.Effect<CreateMessageResult> =>
+  Effect.succeed({
+    role: "assistant",
+    content: { type: "text", text: "MR107" },
+    model: "my-model",
+    stopReason: "endTurn"
+  })
 
 const user = Layer.mergeAll(
   // `params` is the elicitation (message, requestedSchema); `context` says which key, tool and round it is for.

@@ -3,9 +3,9 @@
  * `InputRequiredError`, answers by key, and calls again with the echoed `requestState`.
  */
 import { assert, it } from "@effect/vitest"
-import { Effect } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Harness } from "@mrtr/testing"
+import { Effect } from "effect"
 import { server } from "./server.ts"
 
 const byHand = Harness.layer({ server, client: { capabilities: { elicitation: { form: {} } } } })

@@ -3,9 +3,9 @@
  * over the wire, a declined form, and a client without the elicitation capability.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Harness, Recorder, ScriptedUser } from "@mrtr/testing"
+import { Effect } from "effect"
 import { server } from "./server.ts"
 
 // #region test

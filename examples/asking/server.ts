@@ -4,12 +4,11 @@
  * Run it: `npx tsx examples/asking/server.ts [port]` (prints `listening <url>`), or over stdio with `--stdio`;
  * `client.ts` drives it.
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { Console } from "effect"
 // #region imports
-import { Effect, Layer, Schema } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
 import { HttpTransport, McpServer, StdioTransport, Tool } from "@mrtr/server"
+import { Console, Effect, Layer, Schema } from "effect"
 // #endregion imports
 
 // #region form
@@ -52,7 +51,9 @@ export const bookTrip = Tool.make("book_trip", {
         }),
         Roots.list({ key: "roots" })
       ])
-      return `Booked ${Sampling.textOf(pick)} for ${dates.nights} nights; receipt filed under ${roots[0]?.uri ?? "(no root)"}`
+      return `Booked ${Sampling.textOf(pick)} for ${dates.nights} nights; receipt filed under ${
+        roots[0]?.uri ?? "(no root)"
+      }`
     })
 })
 // #endregion tool
@@ -64,7 +65,11 @@ export const subscribe = Tool.make("subscribe", {
   description: "Subscribes to the newsletter, if the user wants to",
   handler: () =>
     Effect.gen(function*() {
-      const { email } = yield* Elicitation.form({ key: "email", message: "Your email, for the newsletter?", schema: Newsletter })
+      const { email } = yield* Elicitation.form({
+        key: "email",
+        message: "Your email, for the newsletter?",
+        schema: Newsletter
+      })
       return `Subscribed ${email}.`
     }).pipe(
       Effect.catchTags({

@@ -4,11 +4,11 @@
  * headless browser in which Ada signs in and consents; an app opens the system browser and receives the redirect on a
  * loopback port, as `mrtr` does. Run it while server.ts runs: `npx tsx examples/authorization/client.ts [url]`.
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { headlessBrowser } from "@mrtr/test-support/oauth"
 // #region client
-import { Console, Effect, Layer } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { Authorization, ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
+import { headlessBrowser } from "@mrtr/test-support/oauth" // #hide
+import { Console, Effect, Layer } from "effect"
 
 // Where the user signs in: receives the authorization URL, returns the URL the server redirected to.
 const userAgent = Layer.sync(Authorization.UserAgent, () => {

@@ -5,13 +5,12 @@
  * authorization server (oidc-provider, as the tests do); in production you name your own issuer.
  * Run it: `npx tsx examples/authorization/server.ts [port]` (prints `listening <url>`); `client.ts` signs in and calls it.
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { Console, Option } from "effect"
-import { startAuthorizationServer } from "@mrtr/test-support/oauth"
 // #region server
-import { Effect, Layer, Schema } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { Elicitation } from "@mrtr/core"
 import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { startAuthorizationServer } from "@mrtr/test-support/oauth" // #hide
+import { Console, Effect, Layer, Option, Schema } from "effect"
 
 const Note = Schema.Struct({ text: Schema.String.annotate({ title: "Note" }) })
 

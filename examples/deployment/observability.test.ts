@@ -2,13 +2,15 @@
  * Observability: after one two-round conversation over HTTP, the scrape endpoint shows the conversation counters.
  */
 import { assert, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
-import { randomBytes } from "node:crypto"
 import { ElicitationHandler, HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
 import { HttpTransport } from "@mrtr/server"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { randomBytes } from "node:crypto"
 import { serveWithMetrics } from "./observability.ts"
 
-const keys = ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: `k1:${randomBytes(32).toString("base64url")}` }))
+const keys = ConfigProvider.layer(
+  ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: `k1:${randomBytes(32).toString("base64url")}` })
+)
 
 it.live("counts the conversation on /metrics", () =>
   Effect.gen(function*() {

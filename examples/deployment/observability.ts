@@ -4,9 +4,9 @@
  * reaches this route too.
  */
 // #region metrics
+import { HttpTransport } from "@mrtr/server"
 import { Layer } from "effect"
 import { PrometheusMetrics } from "effect/observability"
-import { HttpTransport } from "@mrtr/server"
 import { server } from "./server.ts"
 
 export const serveWithMetrics = (port: number) =>

@@ -3,10 +3,11 @@
  * is on the ring, refused once it is gone; a single-use state is refused the second time.
  */
 import { assert, describe, it } from "@effect/vitest"
+import type { Errors } from "@mrtr/client"
+import { McpClient } from "@mrtr/client"
+import { Harness } from "@mrtr/testing"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { Errors, McpClient } from "@mrtr/client"
-import { Harness } from "@mrtr/testing"
 import { server } from "./server.ts"
 
 const key = () => randomBytes(32).toString("base64url")
@@ -15,7 +16,9 @@ const [k1, k2] = [`k1:${key()}`, `k2:${key()}`]
 /** The server of server.ts with `MRTR_REQUEST_STATE_KEYS` set to `keys`, and a client that answers by hand. */
 const withKeys = (keys: string) =>
   Harness.layer({
-    server: server.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: keys })))),
+    server: server.pipe(
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: keys })))
+    ),
     client: { capabilities: { elicitation: { form: {} } } }
   })
 
@@ -52,7 +55,11 @@ describe("key rotation", () => {
     Effect.gen(function*() {
       const state = yield* firstRound(k1)
       const again = McpClient.McpClient.use((client) =>
-        client.callTool({ name: "greet", inputResponses: { name: { action: "accept", content: { name: "Ada" } } }, requestState: state })
+        client.callTool({
+          name: "greet",
+          inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+          requestState: state
+        })
       )
       yield* again
       const refused = yield* Effect.flip(again)

@@ -3,12 +3,11 @@
  * instance and every restart opens the same states), states expire, each is redeemed once, and the HTTP endpoint is
  * bound, bounded and logged explicitly. Run it: `MRTR_REQUEST_STATE_KEYS=k1:<key> npx tsx examples/deployment/server.ts`.
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { Console } from "effect"
 // #region server
-import { Effect, Layer, Schema } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { Console, Effect, Layer, Schema } from "effect"
 
 const Name = Schema.Struct({ name: Schema.String })
 

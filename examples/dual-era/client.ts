@@ -2,10 +2,10 @@
  * Both eras: the same client code, pinned once to each revision, with the same handler Layer. Run it while server.ts
  * runs: `npx tsx examples/dual-era/client.ts [url]`; it fails unless both eras greet Ada.
  */
-import { NodeRuntime } from "@effect/platform-node"
 // #region client
-import { Console, Effect, Layer } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
+import { Console, Effect, Layer } from "effect"
 
 const user = ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) })
 
@@ -17,10 +17,12 @@ const greetOver = (url: string, protocol: "2026-07-28" | "2025-11-25") =>
     const { era, protocolVersion } = yield* client.connection // which revision was spoken
     yield* Console.log(`${era} (${protocolVersion}):`, result.content)
     return { era, result }
-  }).pipe(Effect.provide(McpClient.layer({ protocol }).pipe(
-    Layer.provide(HttpTransport.layerNode({ url })),
-    Layer.provide(user)
-  )))
+  }).pipe(Effect.provide(
+    McpClient.layer({ protocol }).pipe(
+      Layer.provide(HttpTransport.layerNode({ url })),
+      Layer.provide(user)
+    )
+  ))
 // #endregion client
 
 /** Greets at `url` over each era; fails unless both answer the same greeting over the era asked for. */

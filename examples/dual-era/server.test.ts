@@ -2,9 +2,9 @@
  * Both eras: one handler, one scripted user, each era in memory.
  */
 import { assert, it } from "@effect/vitest"
-import { Effect } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Harness, ScriptedUser } from "@mrtr/testing"
+import { Effect } from "effect"
 import { server } from "./server.ts"
 
 // #region test

@@ -3,12 +3,11 @@
  * client (`initialize`, a session) gets the same asks as server-to-client `elicitation/create` requests on the call's
  * SSE stream. Nothing to configure. Run it: `npx tsx examples/dual-era/server.ts`; `client.ts` speaks both eras to it.
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { Console } from "effect"
 // #region server
-import { Effect, Layer, Schema } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { Elicitation } from "@mrtr/core"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { Console, Effect, Layer, Schema } from "effect"
 
 const Name = Schema.Struct({ name: Schema.String })
 

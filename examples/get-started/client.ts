@@ -5,8 +5,8 @@
  */
 // #region client
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
 import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
+import { Console, Effect, Layer } from "effect"
 
 // The user: here a function of the question's key; in an app, a form on screen.
 const user = ElicitationHandler.layer({

@@ -3,9 +3,9 @@
  */
 // #region test
 import { assert, it } from "@effect/vitest"
-import { Effect } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Harness, Recorder, ScriptedUser } from "@mrtr/testing"
+import { Effect } from "effect"
 import { server } from "./server.ts"
 
 const user = ScriptedUser.layer({

@@ -4,9 +4,9 @@
  */
 // #region server
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer, Schema } from "effect"
 import { Elicitation } from "@mrtr/core"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { Console, Effect, Layer, Schema } from "effect"
 
 const Name = Schema.Struct({ name: Schema.String })
 const City = Schema.Struct({ city: Schema.String })
@@ -21,7 +21,9 @@ const greet = Tool.make("greet", {
     })
 })
 
-export const server = McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({ name: "greeter", version: "1.0.0" })))
+export const server = McpServer.tools(greet).pipe(
+  Layer.provideMerge(McpServer.layer({ name: "greeter", version: "1.0.0" }))
+)
 // #endregion server
 
 // #region main

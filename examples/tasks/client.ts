@@ -3,10 +3,10 @@
  * and the confirmation as task input, prints each status change of the task, and checks the result. Run it while server.ts runs:
  * `npx tsx examples/tasks/client.ts [url]`.
  */
-import { NodeRuntime } from "@effect/platform-node"
 // #region client
-import { Console, Effect, Layer } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
+import { Console, Effect, Layer } from "effect"
 
 const user = ElicitationHandler.layer({
   form: (params, context) =>

@@ -2,9 +2,9 @@
  * Tasks: the tool of server.ts with and without the Tasks extension, answered by one scripted user, in memory.
  */
 import { assert, it } from "@effect/vitest"
-import { Effect } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Harness, Recorder, ScriptedUser } from "@mrtr/testing"
+import { Effect } from "effect"
 import { server } from "./server.ts"
 
 // #region test

@@ -4,12 +4,11 @@
  * through `tasks/update`; one that does not gets the same questions as MRTR rounds.
  * Run it: `npx tsx examples/tasks/server.ts [port]` (prints `listening <url>`); `client.ts` drives it.
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { Console } from "effect"
 // #region tool
-import { Effect, Layer, Schema } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { Elicitation, Mrtr, Task } from "@mrtr/core"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { Console, Effect, Layer, Schema } from "effect"
 
 const Passenger = Schema.Struct({ name: Schema.String.annotate({ title: "Passenger name" }) })
 const Confirm = Schema.Struct({ book: Schema.Boolean.annotate({ title: "Book it?" }) })

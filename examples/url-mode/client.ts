@@ -5,9 +5,9 @@
  * `npx tsx examples/url-mode/client.ts [url]`.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
 import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
 import { ScriptedUser } from "@mrtr/testing"
+import { Console, Effect, Layer } from "effect"
 
 // #region app
 // In an app: show the message and the URL's host, ask consent, open the browser; then accept.
@@ -38,7 +38,9 @@ export const verify = (url: string) =>
       return yield* Effect.fail(new Error(`unexpected result: ${JSON.stringify(result.content)}`))
     }
     yield* Console.log(result.content)
-  }).pipe(Effect.provide(McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(browser))))
+  }).pipe(
+    Effect.provide(McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(browser)))
+  )
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   verify(process.argv[2] ?? "http://127.0.0.1:3000/mcp").pipe(NodeRuntime.runMain)

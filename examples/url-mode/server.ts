@@ -3,12 +3,11 @@
  * through the MCP client. The page is mounted beside the MCP endpoint and shares its store.
  * Run it: `npx tsx examples/url-mode/server.ts [port]` (prints `listening <url>`); `client.ts` drives it.
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { Console } from "effect"
 // #region server
-import { Effect, Layer, Schema } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
 import { Elicitation } from "@mrtr/core"
 import { HttpTransport, InteractionPage, McpServer, Tool } from "@mrtr/server"
+import { Console, Effect, Layer, Schema } from "effect"
 
 const ApiKey = Schema.Struct({
   api_key: Schema.String.check(Schema.isMinLength(12)).annotate({ title: "API key" })
@@ -17,7 +16,11 @@ const ApiKey = Schema.Struct({
 const connect = Tool.make("connect", {
   handler: () =>
     Effect.gen(function*() {
-      const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Paste your Acme API key", schema: ApiKey })
+      const { api_key } = yield* Elicitation.secure({
+        key: "api_key",
+        message: "Paste your Acme API key",
+        schema: ApiKey
+      })
       return `connected (${api_key.length} characters)`
     })
 })
