@@ -11,5 +11,6 @@ export default [
   "packages/gateway",
   "packages/cli",
   "examples",
+  "examples/demo",
   "examples/fleet"
 ]

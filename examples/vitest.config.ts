@@ -6,8 +6,8 @@ export default defineProject({
   test: {
     name: "examples",
     include: ["*.test.ts", "*/**/*.test.ts"],
-    // examples/fleet is a project of its own (it starts redis-server and haproxy)
-    exclude: ["fleet/**", "**/node_modules/**"],
+    // examples/fleet (it starts redis-server and haproxy) and examples/demo are projects of their own
+    exclude: ["fleet/**", "demo/**", "**/node_modules/**"],
     testTimeout: 60_000
   }
 })

@@ -261,7 +261,9 @@ const main = Effect.gen(function*() {
   }).pipe(Layer.provide(Authorization.layerHeadlessUserAgent()))
   yield* driver.pipe(
     Effect.provide(
-      McpClient.layer({ clientInfo: { name: "mrtr-conformance-client", version: "0.1.0" } }).pipe(
+      // The runner starts every scenario at once: on a busy machine a first answer may take more than the
+      // default 10 s probe; the runner's own bound (per scenario) is the one that should end a stuck run.
+      McpClient.layer({ clientInfo: { name: "mrtr-conformance-client", version: "0.1.0" }, probeTimeout: "60 seconds" }).pipe(
         Layer.provide(auth ? transport.pipe(Layer.provide(authorization)) : transport),
         Layer.provide(user)
       )

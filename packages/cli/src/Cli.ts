@@ -8,6 +8,7 @@
  * mrtr read       (--http <url> | --stdio "<command>") <uri>
  * mrtr discover   (--http <url> | --stdio "<command>")
  * mrtr logout     [--http <url>]
+ * mrtr gateway    --config <mcpServers.json> [--stdio] [--port <n>] [--host <h>]
  * ```
  *
  * On HTTP, a server that answers `401` gets a sign-in (OAuth 2.1, see
@@ -48,6 +49,7 @@ import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, Re
 import { Argument, CliOutput, Command } from "effect/cli"
 import { Errors, McpClient } from "@mrtr/client"
 import * as AnswersFile from "./AnswersFile.ts"
+import { gateway } from "./GatewayCommand.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
 import { clean, colorsFor, roundLines, serverRequestLines, style, taskLine } from "./Report.ts"
 import * as SignIn from "./SignIn.ts"
@@ -472,7 +474,7 @@ export const logout = Command.make(
  *
  * @since 0.1.0
  */
-export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover, logout]))
+export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover, logout, gateway]))
 
 const SUBCOMMANDS: ReadonlyArray<string> = [call.name, getPrompt.name, read.name, discover.name]
 

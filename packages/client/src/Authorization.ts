@@ -40,7 +40,7 @@ import { Context, Effect, Layer, Option, Redacted, Schema, Semaphore } from "eff
 import type * as oauth from "oauth4webapi"
 import { discoverIssuer, discoverResource, parseBearerChallenge } from "./internal/oauthDiscovery.ts"
 import * as Flow from "./internal/oauthFlow.ts"
-import { UserWait } from "./internal/userWait.ts"
+import { SignInTime } from "./internal/signInTime.ts"
 import { layerMemory, TokenStore, type Tokens } from "./TokenStore.ts"
 
 /**
@@ -164,13 +164,14 @@ export interface Challenge {
  *   `AuthorizationError` when signing in fails or the limit is reached;
  * - `accepted(url)`: the server accepted a request (resets the limit);
  * - `logout(url?)`: forgets the tokens (of one server, or all and every registration);
- * - `userWaitMillis(now)` (optional): the milliseconds, in the `Clock`'s
- *   time, spent so far waiting for the user in the {@link UserAgent} (an
- *   ongoing sign-in included up to `now`). The client's bounds on a
- *   server's answers (`requestTimeout`, `probeTimeout`) do not count them,
- *   so a person who signs in slowly is never cut off by a bound meant for
- *   the server; the whole-call `callTimeout` counts them, as it counts the
- *   time spent answering a form.
+ * - `signInMillis(now)` (optional): the milliseconds, in the `Clock`'s
+ *   time, spent so far signing in (`challenged`: the user at the
+ *   {@link UserAgent}, and the authorization server's exchanges, each
+ *   bounded by `timeout`), an ongoing sign-in included up to `now`. The
+ *   client's bounds on the MCP server's answers (`requestTimeout`,
+ *   `probeTimeout`) do not count them, so a person who signs in slowly is
+ *   never cut off by a bound meant for the server; the whole-call
+ *   `callTimeout` counts them, as it counts the time spent answering a form.
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
@@ -181,7 +182,7 @@ export class Authorization extends Context.Service<Authorization, {
   readonly challenged: (url: string, challenge: Challenge) => Effect.Effect<boolean, AuthorizationError>
   readonly accepted: (url: string) => Effect.Effect<void>
   readonly logout: (url?: string) => Effect.Effect<void>
-  readonly userWaitMillis?: ((now: number) => number) | undefined
+  readonly signInMillis?: ((now: number) => number) | undefined
 }>()("@mrtr/client/Authorization") {}
 
 interface ResourceState {
@@ -229,8 +230,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     return state
   }
   const lock = yield* Semaphore.make(1)
-  // The time the user agent takes (the person signing in), which the request bounds do not count.
-  const userWait = new UserWait()
+  // The time signing in takes (the person at the user agent, above all), which the request bounds do not count.
+  const signInTime = new SignInTime()
 
   const registrationFor = (as: oauth.AuthorizationServer) =>
     Effect.flatMap(store.getRegistration(as.issuer), (found) =>
@@ -305,7 +306,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       )
       state.attempts++
       for (const s of scopes) state.requested.add(s)
-      const redirected = yield* userWait.during(agent.authorize(pending.url))
+      const redirected = yield* agent.authorize(pending.url)
       const scope = scopes.length === 0 ? undefined : scopes.join(" ")
       const tokens = yield* step(
         "the authorization response was rejected",
@@ -330,7 +331,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         return { authorization: `Bearer ${Redacted.value(tokens.accessToken)}` }
       })),
     challenged: (url, { sent, status, wwwAuthenticate }) =>
-      lock.withPermits(1)(Effect.gen(function*() {
+      signInTime.during(lock.withPermits(1)(Effect.gen(function*() {
         const challenge = parseBearerChallenge(wwwAuthenticate) ?? {}
         if (status === 403 && challenge["error"] !== "insufficient_scope") return false
         const held = yield* store.getTokens(url)
@@ -346,14 +347,14 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         }
         yield* signIn(url, challenge)
         return true
-      })),
+      }))),
     accepted: (url) =>
       Effect.sync(() => {
         const state = states.get(url)
         if (state !== undefined) state.attempts = 0
       }),
     logout: (url) => store.clear(url),
-    userWaitMillis: userWait.waitedMillis
+    signInMillis: signInTime.signInMillis
   })
 })
 

@@ -90,10 +90,11 @@ export type OutgoingResponse =
  *   the session, which carries the server's requests and notifications that
  *   belong to no request. A server without one (HTTP 405) gives an empty
  *   stream.
- * - `userWaitMillis(now)` (optional; HTTP with `Authorization`): the
+ * - `signInMillis(now)` (optional; HTTP with `Authorization`): the
  *   milliseconds, in the `Clock`'s time, the transport has spent so far
- *   waiting for the user (signing in) rather than for the server; the
- *   client's `requestTimeout` and `probeTimeout` do not count them.
+ *   signing in (the user's consent, the authorization server's exchanges)
+ *   rather than waiting for the MCP server; the client's `requestTimeout`
+ *   and `probeTimeout` do not count them.
  *
  * Streamable HTTP transports keep the 2025-11-25 session themselves: the
  * `Mcp-Session-Id` a response sets is sent on every later request (an
@@ -117,7 +118,7 @@ export class ClientTransport extends Context.Service<ClientTransport, {
   ) => Effect.Effect<void, TransportError>
   readonly notifications: Stream.Stream<unknown>
   readonly listen?: ((headers: Readonly<Record<string, string>>) => Stream.Stream<unknown, TransportError>) | undefined
-  readonly userWaitMillis?: ((now: number) => number) | undefined
+  readonly signInMillis?: ((now: number) => number) | undefined
 }>()("@mrtr/client/ClientTransport") {}
 
 /**

@@ -42,9 +42,9 @@
  * every request (POST, and a 2025-11-25 session's GET and DELETE) carries the
  * bearer token, and a `401` or `403 insufficient_scope` runs the sign-in /
  * step-up and sends the same request again (same JSON-RPC id,
- * `inputResponses` and `requestState`). The time the user takes to sign in
- * is not counted by the client's `requestTimeout` and `probeTimeout`
- * (`ClientTransport`'s `userWaitMillis`).
+ * `inputResponses` and `requestState`). The time signing in takes (the
+ * user's, above all) is not counted by the client's `requestTimeout` and
+ * `probeTimeout` (`ClientTransport`'s `signInMillis`).
  *
  * Source: MCP 2026-07-28, basic/transports/streamable-http, basic/authorization;
  * MCP 2025-11-25, basic/transports.
@@ -442,7 +442,7 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
     notify,
     notifications: Stream.never,
     listen,
-    ...(authorization?.userWaitMillis === undefined ? {} : { userWaitMillis: authorization.userWaitMillis })
+    ...(authorization?.signInMillis === undefined ? {} : { signInMillis: authorization.signInMillis })
   })
 })
 

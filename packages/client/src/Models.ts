@@ -106,9 +106,10 @@ export interface Connection {
  *   notification restarts the wait, so a long tool that reports progress is
  *   not cut off). Default `DEFAULT_REQUEST_TIMEOUT` (60 seconds);
  *   `"Infinity"` disables it. Past it the request is cancelled and the call
- *   fails with `RequestTimeout` (`bound: "request"`). The time spent waiting
- *   for the user to sign in (a `401` answered through `Authorization`) is
- *   not counted: it bounds the server's answers only.
+ *   fails with `RequestTimeout` (`bound: "request"`). The time spent signing
+ *   in (a `401` answered through `Authorization`: the user's consent, and
+ *   the authorization server's exchanges, bounded on their own) is not
+ *   counted: it bounds the MCP server's answers only.
  * - `callTimeout`: the longest a whole call may take: every round of a
  *   `tools/call` / `prompts/get` / `resources/read`, the time its input
  *   handlers take to answer included (and the connection, and for a

@@ -16,13 +16,16 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Metric, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Schema } from "effect"
+import { ClientAddress } from "./ClientAddress.ts"
 
 /**
  * A single-use `requestState` that is valid but cannot be redeemed now: the
  * {@link ReplayGuard} holds as many live (unexpired) redeemed ids as it may,
  * for the request's principal (`scope: "principal"`, at most
- * `maxEntriesPerPrincipal`) or for all requests without a principal
+ * `maxEntriesPerPrincipal`), for requests without a principal from the
+ * request's client address (`scope: "address"`, the same bound; see
+ * `ClientAddress`) or for all requests without a principal
  * (`scope: "anonymous"`, at most `maxEntries`). Nothing is forgotten to make
  * room (that would allow a replay); room comes back as the oldest states
  * expire, at the latest one TTL later. `capacity` is the bound that was hit.
@@ -35,12 +38,18 @@ import { Context, Effect, Layer, Metric, Schema } from "effect"
  * @since 0.1.0
  */
 export class ReplayGuardFull extends Schema.TaggedError<ReplayGuardFull>()("ReplayGuardFull", {
-  scope: Schema.Literals(["principal", "anonymous"]),
+  scope: Schema.Literals(["principal", "address", "anonymous"]),
   capacity: Schema.Number
 }) {
   override get message(): string {
     return `The server cannot redeem this single-use requestState now: its replay guard holds ${this.capacity} live ` +
-      `states ${this.scope === "principal" ? "for this principal" : "for unauthenticated requests"}; retry later`
+      `states ${
+        this.scope === "principal"
+          ? "for this principal"
+          : this.scope === "address"
+          ? "for unauthenticated requests from this address"
+          : "for unauthenticated requests"
+      }; retry later`
   }
 }
 
@@ -77,7 +86,10 @@ export class ReplayGuardUnavailable extends Schema.TaggedError<ReplayGuardUnavai
  *   Unauthenticated traffic therefore never takes the room of
  *   authenticated users.
  * - `maxEntriesPerPrincipal`: most live ids of one principal (default
- *   10,000), so one authenticated client cannot fill the guard for others.
+ *   10,000), so one authenticated client cannot fill the guard for others;
+ *   and, among requests without a principal, of one client address (the
+ *   `ClientAddress` the transport provides), so one unauthenticated client
+ *   cannot lock every other one out.
  *
  * An id is kept only until its state's own expiry; expired ids are evicted on
  * use. At a bound, redemption fails with {@link ReplayGuardFull} rather than
@@ -228,7 +240,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
       const maxPerPrincipal = positiveInteger("maxEntriesPerPrincipal", options?.maxEntriesPerPrincipal ?? 10_000)
       const anonymous = makePool()
       const authenticated = makePool()
-      const full = (scope: "principal" | "anonymous", capacity: number) =>
+      const full = (scope: "principal" | "address" | "anonymous", capacity: number) =>
         Effect.andThen(
           Effect.andThen(
             Metric.update(Metric.withAttributes(replayGuardFullTotal, { scope }), 1),
@@ -238,17 +250,23 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
         )
       return ReplayGuard.of({
         redeem: (jti, expiresAt, principal) =>
-          Effect.clockWith((clock) => {
-            const now = clock.currentTimeMillisUnsafe()
+          Effect.contextWith((context: Context.Context<never>) => {
+            const now = Context.get(context, Clock.Clock).currentTimeMillisUnsafe()
             const pool = principal === undefined ? anonymous : authenticated
+            // The share counted: the principal's, else the client address's (none: the anonymous pool alone).
+            const address = principal === undefined ? Context.get(context, ClientAddress) : undefined
+            const share = principal ?? (address === undefined ? undefined : `address:${address}`)
             pool.pruneHead(now)
             const gone = pool.drained()
             const pruned = gone === 0 ? Effect.void : Metric.modify(memoryEntries, -gone)
             if (pool.has(jti)) return Effect.as(Effect.andThen(pruned, Metric.update(memoryReplayed, 1)), false)
-            if (principal !== undefined && pool.countOf(principal) >= maxPerPrincipal) {
+            if (share !== undefined && pool.countOf(share) >= maxPerPrincipal) {
               pool.sweep(now)
-              if (pool.countOf(principal) >= maxPerPrincipal) {
-                return Effect.andThen(Metric.modify(memoryEntries, -pool.drained() - gone), full("principal", maxPerPrincipal))
+              if (pool.countOf(share) >= maxPerPrincipal) {
+                return Effect.andThen(
+                  Metric.modify(memoryEntries, -pool.drained() - gone),
+                  full(principal === undefined ? "address" : "principal", maxPerPrincipal)
+                )
               }
             }
             if (pool.size() >= maxEntries) {
@@ -260,7 +278,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
                 )
               }
             }
-            pool.add(jti, expiresAt, principal)
+            pool.add(jti, expiresAt, share)
             // Ids pruned by this redemption (before or in a sweep) leave, the new one comes in.
             const delta = 1 - gone - pool.drained()
             return Effect.as(Effect.andThen(Metric.modify(memoryEntries, delta), Metric.update(memoryFirst, 1)), true)

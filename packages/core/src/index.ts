@@ -10,6 +10,8 @@
  * @since 0.1.0
  */
 
+/** @since 0.2.0 */
+export * as ClientAddress from "./ClientAddress.ts"
 /** @since 0.1.0 */
 export * as Elicitation from "./Elicitation.ts"
 /** @since 0.1.0 */

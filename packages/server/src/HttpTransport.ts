@@ -130,6 +130,17 @@ import { ErrorCode } from "./internal/jsonRpc.ts"
  *   answers carry `Cache-Control: no-cache, no-transform`, so compression
  *   middleware (effect's `HttpMiddleware.compression`) leaves them alone; a
  *   response encoded all the same gets no comments.
+ * - `trustedProxies`: the proxies in front of the server (IP addresses or
+ *   CIDR networks, e.g. `["10.0.0.0/8"]`) whose `X-Forwarded-For` gives the
+ *   client's address. Default none: the client address is the socket's peer
+ *   and `X-Forwarded-For` is never read (any client can send one). The
+ *   address is what unauthenticated callers' shares are counted by (replay
+ *   guard, interaction pages, tasks, 2025-11-25 sessions: one address cannot
+ *   take every other's room); behind a proxy not listed here, every client
+ *   has the proxy's address and shares one share. Effect's
+ *   `HttpMiddleware.xForwardedHeaders` reads the header: from the right,
+ *   skipping trusted proxies. An invalid entry throws an `Error` when the
+ *   options are resolved.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. For OAuth bearer
@@ -152,6 +163,7 @@ export interface EndpointOptions {
   readonly cors?: boolean | CorsOptions | undefined
   readonly jsonResponse?: boolean | undefined
   readonly sseKeepAlive?: Duration.Input | false | undefined
+  readonly trustedProxies?: ReadonlyArray<string> | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
@@ -368,7 +380,10 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  * a 5xx, which the official clients turn into a transport failure).
  *
  * The returned function never fails. The router in front of it must route
- * every method on the endpoint path here (`routes` does, with `"*"`).
+ * every method on the endpoint path here (`routes` does, with `"*"`). With
+ * authorization on, `Authorization.Options.resource` is required (no bound
+ * address is known here): without it every request is answered `500`
+ * (-32603) and the missing option is logged.
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
@@ -426,6 +441,11 @@ export const httpApp = (
  * ```ts
  * HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
  * ```
+ *
+ * With authorization on, `Authorization.Options.resource` is required here
+ * (no bound address is known to derive the tokens' audience from, unless an
+ * `HttpEndpoint` is provided): without it the layer fails with
+ * `Authorization.ResourceRequired`.
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
@@ -556,7 +576,8 @@ export const layer = <R = never>(
  * Builds a Fetch-style handler (`(request: Request) => Promise<Response>`)
  * for the endpoint, for serverless hosts or for mounting in a non-Effect
  * server. `handlerLayer` provides the dispatcher. Call `dispose` on shutdown.
- * Requests to other paths get `404`.
+ * Requests to other paths get `404`. With authorization on, set
+ * `Authorization.Options.resource` (see {@link routes}).
  *
  * Source: MCP 2026-07-28, basic/transports.
  *

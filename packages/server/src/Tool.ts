@@ -98,7 +98,11 @@ export interface TaskPolicy {
  *
  * - `parameters`: an Effect Schema of the arguments object (default: no
  *   parameters). Fields annotated `{ "x-mcp-header": "Name" }` are mirrored
- *   by clients into an `Mcp-Param-Name` HTTP header.
+ *   by clients into an `Mcp-Param-Name` HTTP header. A struct is closed: its
+ *   `inputSchema` says `additionalProperties: false` (nested structs too), and
+ *   arguments with a key it does not declare are refused (-32602 naming the
+ *   key), never silently dropped; a `Schema.Record` or `StructWithRest`
+ *   admits the keys it models.
  * - `output`: optional Effect Schema of the structured result.
  * - `scopes`: OAuth scopes a caller needs (HTTP with `Authorization.layer`;
  *   403 `insufficient_scope` before the handler runs otherwise).
@@ -141,13 +145,30 @@ const NoParameters = Schema.Struct({})
 
 const includeAnnotationKey = (key: string) => key.startsWith("x-mcp-")
 
-const objectSchema = (schema: Schema.Top, what: string) => {
-  // Effect renders the empty struct as "any non-nullish value"; the spec wants an object.
+/**
+ * How a tool's arguments meet its parameters: a key a (closed) struct does not declare is refused, not dropped, so
+ * the `inputSchema` says `additionalProperties: false` and means it (what OpenAI's strict mode needs to register a
+ * tool as strict), and a misspelt optional argument is an error the caller sees rather than an argument ignored.
+ * The same option generates the schema and decodes the arguments, as Effect's docs ask; an index signature
+ * (`Schema.Record`, `StructWithRest`) still admits the keys it models.
+ */
+const onExcessProperty = "error" as const
+
+/** `Schema.Struct({})`: Effect renders and decodes it as "any non-nullish value" (no excess-property check either). */
+const isEmptyStruct = (schema: Schema.Top): boolean => {
   const ast = schema.ast as { readonly _tag: string; readonly propertySignatures?: ReadonlyArray<unknown>; readonly indexSignatures?: ReadonlyArray<unknown> }
-  if (ast._tag === "Objects" && ast.propertySignatures?.length === 0 && (ast.indexSignatures?.length ?? 0) === 0) {
-    return { type: "object", properties: {} }
+  return ast._tag === "Objects" && ast.propertySignatures?.length === 0 && (ast.indexSignatures?.length ?? 0) === 0
+}
+
+const objectSchema = (schema: Schema.Top, what: string, closed: boolean) => {
+  // The spec wants an object.
+  if (isEmptyStruct(schema)) {
+    return closed ? { type: "object", properties: {}, additionalProperties: false } : { type: "object", properties: {} }
   }
-  const document = Schema.toJsonSchemaDocument(schema, { includeAnnotationKey })
+  const document = Schema.toJsonSchemaDocument(
+    schema,
+    closed ? { includeAnnotationKey, onExcessProperty } : { includeAnnotationKey }
+  )
   const root = document.schema as Record<string, unknown>
   if (root.type !== "object") throw new Error(`The ${what} of a tool must be an object schema (a Schema.Struct)`)
   const definitions = document.definitions as Record<string, unknown>
@@ -188,15 +209,24 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
 ): Tool<E, Exclude<R, Conversation | McpRequest>> => {
   ElicitationSchema.checkForms(`tool "${name}"`, options.forms)
   const parameters: Parameters = options.parameters ?? NoParameters
-  const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters))
+  const decodeParameters = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters), { onExcessProperty })
+  // No parameters: no argument either, as the inputSchema says (Effect checks nothing of an empty struct's keys).
+  const decode: (args: unknown) => Effect.Effect<unknown, { readonly message: string }> = isEmptyStruct(parameters)
+    ? (args: unknown) => {
+      const excess = Object.keys(args as object)[0]
+      return excess === undefined
+        ? decodeParameters(args)
+        : Effect.fail({ message: `Expected no excess property\n  at [${JSON.stringify(excess)}]` })
+    }
+    : decodeParameters
   const output = options.output
   const encodeOutput = output === undefined ? undefined : Schema.encodeEffect(Schema.toCodecJson(output))
   const definition: WireTool = {
     name,
     ...(options.title === undefined ? {} : { title: options.title }),
     ...(options.description === undefined ? {} : { description: options.description }),
-    inputSchema: objectSchema(parameters, "parameters") as WireTool["inputSchema"],
-    ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output") as WireTool["outputSchema"] }),
+    inputSchema: objectSchema(parameters, "parameters", true) as WireTool["inputSchema"],
+    ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output", false) as WireTool["outputSchema"] }),
     ...(options.annotations === undefined ? {} : { annotations: options.annotations })
   } as WireTool
   const task = options.task

@@ -49,7 +49,12 @@ export interface Incoming {
  * A stdio connection as the dispatcher sees it: `send` writes a message to
  * the client outside any request (list-changed and resource-updated
  * notifications of a 2025-11-25 session); `onClose` registers what to do
- * when the connection ends (its session ends with it). Compared by identity.
+ * when the connection ends (its session ends with it); `onInputEnd`
+ * (optional) registers what to do as soon as the client's input ends,
+ * before the transport drains the requests still running: nothing the
+ * client sends can arrive any more, so what waits for it (a 2025-11-25
+ * request's answers from the client) must give up at once. Compared by
+ * identity.
  *
  * Source: MCP 2025-11-25, basic/transports (stdio).
  *
@@ -58,6 +63,7 @@ export interface Incoming {
 export interface Connection {
   readonly send: (message: WireMessage) => Effect.Effect<void>
   readonly onClose: (finalizer: Effect.Effect<void>) => void
+  readonly onInputEnd?: ((finalizer: Effect.Effect<void>) => void) | undefined
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Logger, Option, References, Schema } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Jose from "jose"
@@ -459,6 +460,16 @@ describe("Authorization (server, protected resource)", () => {
       expect(failed._tag).toBe("ResourceRequired")
       expect(failed.message).toContain("set the resource option (MCP_AUTH_RESOURCE with layerConfig)")
       expect(failed.message).toContain("bound to 0.0.0.0")
+      // Mounted on a router of one's own (no bound address known): the same refusal, and handleRequest answers 500.
+      const mounted = yield* Layer.build(
+        HttpTransport.routes().pipe(Layer.provide(HttpRouter.layer), Layer.provide(resourceServer), Layer.provide(server))
+      ).pipe(Effect.flip)
+      expect(mounted._tag).toBe("ResourceRequired")
+      expect(mounted.message).toContain("no bound address is known")
+      const handled = yield* HttpTransport.handleRequest()(
+        HttpServerRequest.fromWeb(new Request("http://127.0.0.1/mcp", { method: "POST", body: "{}" }))
+      ).pipe(Effect.provide(Layer.merge(resourceServer, server)), Effect.provide(Logger.layer([])))
+      expect(handled.status).toBe(500)
       // With `resource` set, the same bind starts, and that URI is the audience.
       const configured = "https://mcp.example.com/mcp"
       const context = yield* Layer.build(

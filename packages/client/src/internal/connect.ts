@@ -21,7 +21,7 @@
  * - `notifications/initialized` is bounded by `requestTimeout` like a
  *   request (`RequestTimeout`): over HTTP it waits for the server's 202.
  * - The probe's `probeTimeout`, like every `requestTimeout`, does not count
- *   the time the transport waits for the user (the sign-in a 401 starts).
+ *   the time the transport spends signing in (the sign-in a 401 starts).
  * - A legacy verdict whose `initialize` is refused the way a modern-only
  *   server refuses it (-32601, or -32022 / -32602 whose `data.supported`
  *   lists 2026-07-28) falls back to 2026-07-28.
@@ -36,7 +36,7 @@ import { ErrorCode, PROTOCOL_VERSION, type RequestId } from "@mrtr/protocol"
 import type { OutgoingRequest } from "../ClientTransport.ts"
 import { type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
 import { type ConnectionState, isRecord, legacyHeaders, respond, takeRequestId } from "./connectionState.ts"
-import { boundedExceptUserWait, boundMillis } from "./deadline.ts"
+import { boundedExceptSignIn, boundMillis } from "./deadline.ts"
 import { verdictOf } from "./eraProbe.ts"
 import type { Connection, Deps, LegacyConnection } from "./eras.ts"
 import type { Exchanges } from "./eraSend.ts"
@@ -92,10 +92,10 @@ export const makeHandshake = (
     // Bounded like a request: over HTTP the notification waits for its 202, which a server may never send.
     const initialized = transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)
     const millis = boundMillis(deps.requestTimeout)
-    yield* millis === undefined ? initialized : boundedExceptUserWait(
+    yield* millis === undefined ? initialized : boundedExceptSignIn(
       initialized,
       millis,
-      transport.userWaitMillis,
+      transport.signInMillis,
       () => new RequestTimeout({ method: "notifications/initialized", bound: "request", millis })
     )
     state.connection = established
@@ -156,11 +156,11 @@ export const makeConnect = (
       ignoreNotification,
       undefined
     ).pipe(Effect.exit, Effect.map(Option.some))
-    // A sign-in the probe's 401 starts waits for the user: that time is not the server's (`userWaitMillis`).
+    // A sign-in the probe's 401 starts waits for the user: that time is not the server's (`signInMillis`).
     const probeMillis = boundMillis(Duration.fromInputUnsafe(deps.probeTimeout))
     const outcome = yield* probeMillis === undefined
       ? attempt
-      : boundedExceptUserWait(attempt, probeMillis, transport.userWaitMillis, () => "expired" as const).pipe(
+      : boundedExceptSignIn(attempt, probeMillis, transport.signInMillis, () => "expired" as const).pipe(
         Effect.catch(() => Effect.succeedNone)
       )
     const verdict = yield* verdictOf(

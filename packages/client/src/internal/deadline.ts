@@ -55,22 +55,21 @@ export const callTimeoutWith = (fallback: Duration.Duration) =>
 
 /**
  * `effect` bounded by `millis` of the clock's time, not counting the time
- * `userWaitMillis` reports as spent waiting for the user meanwhile (a
- * sign-in): failed with `expired()` past it. Without `userWaitMillis`, a
- * plain `bounded`.
+ * `signInMillis` reports as spent signing in meanwhile: failed with
+ * `expired()` past it. Without `signInMillis`, a plain `bounded`.
  */
-export const boundedExceptUserWait = <A, E, E2>(
+export const boundedExceptSignIn = <A, E, E2>(
   effect: Effect.Effect<A, E>,
   millis: number,
-  userWaitMillis: ((now: number) => number) | undefined,
+  signInMillis: ((now: number) => number) | undefined,
   expired: () => E2
 ): Effect.Effect<A, E | E2> =>
-  userWaitMillis === undefined
+  signInMillis === undefined
     ? bounded(effect, millis, () => 0, expired)
     : Effect.clockWith((clock) => {
       const start = clock.currentTimeMillisUnsafe()
-      const waitedBefore = userWaitMillis(start)
-      return bounded(effect, millis, (now) => start + millis + (userWaitMillis(now) - waitedBefore) - now, expired)
+      const before = signInMillis(start)
+      return bounded(effect, millis, (now) => start + millis + (signInMillis(now) - before) - now, expired)
     })
 
 /** Effect's default clock, read once from an empty context. */

@@ -21,8 +21,8 @@
  * - `idleTimeout`: the longest wait for the next message of the stream; the
  *   clock is paused while a server request is being answered (a person
  *   filling a form keeps a 2025-11-25 call's stream silent), and the time
- *   the transport spends waiting for the user (`userWaitMillis`: a sign-in
- *   on a 401) is not counted. Past it the exchange fails with
+ *   the transport spends signing in (`signInMillis`: the sign-in a 401
+ *   starts) is not counted. Past it the exchange fails with
  *   `RequestTimeout` (`bound: "request"`).
  *
  * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports,
@@ -88,13 +88,13 @@ const exchangeWith = <E>(
     const serve = hooks.serve
     let serving = 0
     let lastActivity = clock.currentTimeMillisUnsafe()
-    // The time the transport waited for the user (a sign-in) is not idle time of the server's.
-    const userWait = transport.userWaitMillis
-    let waitedAtActivity = userWait === undefined ? 0 : userWait(lastActivity)
+    // The time the transport spent signing in (the user's, above all) is not idle time of the server's.
+    const signIn = transport.signInMillis
+    let signedInAtActivity = signIn === undefined ? 0 : signIn(lastActivity)
     const read = transport.request(message, headers).pipe(
       Stream.runForEachWhile((incoming): Effect.Effect<boolean, ProtocolViolation> => {
         lastActivity = clock.currentTimeMillisUnsafe()
-        if (userWait !== undefined) waitedAtActivity = userWait(lastActivity)
+        if (signIn !== undefined) signedInAtActivity = signIn(lastActivity)
         if (!isRecord(incoming)) return Effect.succeed(true)
         if (typeof incoming.method === "string") {
           if (isServerRequest(incoming)) {
@@ -132,12 +132,12 @@ const exchangeWith = <E>(
     const stopped = failures.length === 0 ? read : Effect.raceAllFirst([read, ...failures])
     const idle = hooks.idleTimeout === undefined ? undefined : boundMillis(hooks.idleTimeout)
     // The idle bound: expires `idle` ms after the stream last spoke; a server request being answered holds it
-    // off, and the time spent waiting for the user since (a sign-in) is added to it.
+    // off, and the time spent signing in since is added to it.
     const raced: Effect.Effect<void, RequestError | E> = idle !== undefined
       ? bounded(stopped, idle, (now) => {
         if (serving > 0) lastActivity = now
-        const waited = userWait === undefined ? 0 : userWait(now) - waitedAtActivity
-        return lastActivity + idle + waited - now
+        const signingIn = signIn === undefined ? 0 : signIn(now) - signedInAtActivity
+        return lastActivity + idle + signingIn - now
       }, () => new RequestTimeout({ method, bound: "request", millis: idle }))
       : stopped
     const onAbandon = hooks.onAbandon
