@@ -8,7 +8,7 @@
  * mrtr read       (--http <url> | --stdio "<command>") <uri>
  * mrtr discover   (--http <url> | --stdio "<command>")
  * mrtr logout     [--http <url>]
- * mrtr gateway    --config <mcpServers.json> [--stdio] [--port <n>] [--host <h>]
+ * mrtr gateway    --config <mcpServers.json> [--transport http|stdio] [--port <n>] [--host <h>]
  * ```
  *
  * On HTTP, a server that answers `401` gets a sign-in (OAuth 2.1, see

@@ -468,8 +468,15 @@ export const end = <B>(value: B): Fulfilment<B> => ({ _tag: "End", value })
  * @category models
  */
 export interface Driver<A, B, E, R> {
+  /** A round suspended: its answers ({@link answered}), or the end of the call ({@link end}). */
   readonly fulfil: (suspended: Suspended) => Effect.Effect<Fulfilment<B>, E, R>
+  /** The handler returned `value` after `round` input_required rounds (0: at once). */
   readonly complete: (value: A, round: number) => Effect.Effect<B, E, R>
+  /**
+   * The handler reached `Task.detach` (a request run with `detach: true`);
+   * `journal` holds its answers and steps so far. Default: none (such a
+   * round is a defect).
+   */
   readonly detach?: ((journal: Journal.Journal, round: number) => Effect.Effect<B, E, R>) | undefined
 }
 
@@ -487,39 +494,27 @@ export interface Driver<A, B, E, R> {
  * @since 0.3.0
  * @category running
  */
-export const drive: <A, E, R, B, E2, R2>(
+export const drive = <A, E, R, B, E2, R2>(
   services: Services,
   handler: Effect.Effect<A, E, R>,
   request: Request,
   driver: Driver<A, B, E2, R2>
-) => Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> = Effect.fnUntraced(function*<
-  A,
-  E,
-  R,
-  B,
-  E2,
-  R2
->(
-  services: Services,
-  handler: Effect.Effect<A, E, R>,
-  request: Request,
-  driver: Driver<A, B, E2, R2>
-) {
-  let current = request
-  while (true) {
-    const outcome = yield* runWith(services, handler, current)
+): Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> =>
+  Effect.flatMap(runWith(services, handler, request), (outcome): Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> => {
     switch (outcome._tag) {
       case "Complete":
-        return yield* driver.complete(outcome.value, outcome.round)
+        return driver.complete(outcome.value, outcome.round)
       case "Detached":
         return driver.detach === undefined
-          ? yield* Effect.die(new Error("Task.detach ended a round run without detach"))
-          : yield* driver.detach(outcome.journal, outcome.round)
-      case "InputRequired": {
-        const fulfilment = yield* driver.fulfil(outcome)
-        if (fulfilment._tag === "End") return fulfilment.value
-        current = { ...current, journal: outcome.journal, inputResponses: fulfilment.inputResponses, requestState: undefined }
-      }
+          ? Effect.die(new Error("Task.detach ended a round run without detach"))
+          : driver.detach(outcome.journal, outcome.round)
+      case "InputRequired":
+        return Effect.flatMap(driver.fulfil(outcome), (fulfilment) =>
+          fulfilment._tag === "End" ? Effect.succeed(fulfilment.value) : drive(services, handler, {
+            ...request,
+            journal: outcome.journal,
+            inputResponses: fulfilment.inputResponses,
+            requestState: undefined
+          }, driver))
     }
-  }
-})
+  })
