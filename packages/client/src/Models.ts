@@ -24,7 +24,6 @@ import type {
   ServerCapabilities
 } from "@mrtr/protocol"
 import type * as TaskDriver from "./TaskDriver.ts"
-import type * as Eras from "./internal/eras.ts"
 
 
 /**
@@ -39,6 +38,7 @@ import type * as Eras from "./internal/eras.ts"
  *
  * MCP 2026-07-28, basic/transports; server/utilities/logging; basic/utilities/progress.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Notification {
@@ -56,9 +56,10 @@ export interface Notification {
  * MCP 2026-07-28, basic/versioning (backward compatibility); MCP 2025-11-25,
  * basic/lifecycle.
  *
+ * @category models
  * @since 0.1.0
  */
-export type Protocol = Eras.Protocol
+export type Protocol = "auto" | "2026-07-28" | "2025-11-25"
 
 /**
  * What the client negotiated with the server (`McpClient.connection`):
@@ -72,6 +73,7 @@ export type Protocol = Eras.Protocol
  *
  * MCP 2026-07-28, basic/versioning; MCP 2025-11-25, basic/lifecycle (schema `InitializeResult`).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Connection {
@@ -145,6 +147,7 @@ export interface Connection {
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr,
  * basic/versioning; MCP 2025-11-25, basic/lifecycle.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -167,6 +170,7 @@ export interface Options {
  *
  * MCP 2026-07-28, basic/lifecycle (timeouts).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_REQUEST_TIMEOUT: Duration.Duration = Duration.seconds(60)
@@ -177,6 +181,7 @@ export const DEFAULT_REQUEST_TIMEOUT: Duration.Duration = Duration.seconds(60)
  *
  * MCP 2026-07-28, basic/lifecycle (timeouts).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
@@ -205,6 +210,7 @@ export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface CallOptions {
@@ -232,6 +238,7 @@ export interface CallOptions {
  *
  * MCP 2025-11-25, client/elicitation, client/sampling, client/roots.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ServerRequest {
@@ -259,6 +266,7 @@ export interface ServerRequest {
  *
  * MCP 2026-07-28, basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Round {
@@ -279,6 +287,7 @@ export interface Round {
  *
  * MCP 2026-07-28, schema `InputResponseRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface RetryParams {
@@ -291,6 +300,7 @@ export interface RetryParams {
  *
  * MCP 2026-07-28, schema `CallToolRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface CallToolParams extends RetryParams {
@@ -303,6 +313,7 @@ export interface CallToolParams extends RetryParams {
  *
  * MCP 2026-07-28, schema `GetPromptRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface GetPromptParams extends RetryParams {
@@ -315,6 +326,7 @@ export interface GetPromptParams extends RetryParams {
  *
  * MCP 2026-07-28, schema `ReadResourceRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ReadResourceParams extends RetryParams {
@@ -327,6 +339,7 @@ export interface ReadResourceParams extends RetryParams {
  *
  * MCP 2026-07-28, schema `PaginatedRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ListParams {
@@ -338,6 +351,7 @@ export interface ListParams {
  *
  * MCP 2026-07-28, schema `CompleteRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CompleteParams = Omit<CompleteRequestParams, "_meta">

@@ -65,6 +65,7 @@ import {
  * Provide another value with `Effect.provideService(Limits, ...)` or
  * `Layer.succeed(Limits, ...)`.
  *
+ * @category services
  * @since 0.1.0
  */
 export const Limits = Context.Reference<{ readonly maxRounds: number; readonly maxJournalBytes: number }>(
@@ -90,9 +91,10 @@ export const Limits = Context.Reference<{ readonly maxRounds: number; readonly m
  *   ask may then wait for something the server itself awaits (a secure
  *   elicitation's page) instead of being asked again. Default `false`.
  *
+ * @category models
  * @since 0.1.0
  */
-export interface Request {
+export interface Request extends Round.RoundRequest {
   readonly method: string
   readonly target: string
   readonly arguments?: unknown
@@ -138,6 +140,7 @@ export interface Request {
  *   `detach: true`; `journal` holds the answers and steps so far, from which
  *   the task replays the handler (SEP-2663, composition with MRTR).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Outcome<A> =
@@ -161,6 +164,7 @@ export type Outcome<A> =
  * ask the client cannot answer when the handler does not catch it
  * (`MissingClientCapability`, JSON-RPC -32021).
  *
+ * @category models
  * @since 0.1.0
  */
 export type RunError =
@@ -199,6 +203,7 @@ type Winner<A, E> =
  * the question is unchanged. Keys are kept in null-prototype objects and maps:
  * `__proto__`, `constructor` or `toString` are keys like any other.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const run = <A, E, R>(
@@ -224,6 +229,7 @@ export const run = <A, E, R>(
  * canonical JSON, for question and arguments digests); `limits`, the bounds of
  * {@link Limits} (`maxRounds` in rounds, `maxJournalBytes` in bytes).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Services {
@@ -240,6 +246,7 @@ export interface Services {
  * -32021, through the server's dispatcher).
  * Source: MCP 2026-07-28, basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const runWith = <A, E, R>(

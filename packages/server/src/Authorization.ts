@@ -64,32 +64,17 @@ import { NetAddress } from "effect/net"
 import { challenge, credentials, errorResponse, missingScopes } from "./internal/bearer.ts"
 import * as TokenCache from "./internal/tokenCache.ts"
 import * as Verifier from "./internal/tokenVerifier.ts"
+import type { AuthInfo } from "./internal/authInfo.ts"
 import { McpRequest } from "./RequestContext.ts"
 
 /**
- * The authenticated caller of one request, from a verified access token.
+ * The authenticated caller of one request, from a verified access token
+ * (see `internal/authInfo.ts`).
  *
- * - `issuer`, `subject`: the token's `iss` and `sub`;
- * - `clientId`: the OAuth client it was issued to (`client_id`), when known;
- * - `scopes`: the granted scopes (`scope`, space-separated in the token);
- * - `expiresAt`: the token's `exp`, seconds since the epoch, when known;
- * - `principal`: `JSON.stringify([issuer, subject])`, the string every
- *   `requestState` is bound to;
- * - `claims`: every claim of the token (or of the introspection response).
- *
- * Source: MCP 2026-07-28 basic/patterns/mrtr (state bound to the principal); RFC 9068 §2.2.
- *
+ * @category models
  * @since 0.1.0
  */
-export interface AuthInfo {
-  readonly issuer: string
-  readonly subject: string
-  readonly clientId: string | undefined
-  readonly scopes: ReadonlyArray<string>
-  readonly expiresAt: number | undefined
-  readonly principal: string
-  readonly claims: Readonly<Record<string, unknown>>
-}
+export type { AuthInfo } from "./internal/authInfo.ts"
 
 /**
  * Checks access tokens for one authorization server (`issuer`). Build one
@@ -97,6 +82,7 @@ export interface AuthInfo {
  * fails with `Rejected` (HTTP 401 `invalid_token`) or `Unavailable`
  * (HTTP 503).
  *
+ * @category models
  * @since 0.1.0
  */
 export type TokenVerifier = Verifier.Verifier
@@ -121,6 +107,7 @@ export type TokenVerifier = Verifier.Verifier
  *
  * Source: RFC 9068 §4; RFC 8707; MCP 2026-07-28 basic/authorization (Token Handling).
  *
+ * @category models
  * @since 0.1.0
  */
 export type JwtOptions = Verifier.JwtOptions
@@ -128,6 +115,7 @@ export type JwtOptions = Verifier.JwtOptions
 /**
  * A {@link TokenVerifier} for JWT access tokens (RFC 9068), see {@link JwtOptions}.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const jwt: (options: JwtOptions) => TokenVerifier = Verifier.jwt
@@ -143,6 +131,7 @@ export const jwt: (options: JwtOptions) => TokenVerifier = Verifier.jwt
  *
  * Source: RFC 7662 §2; MCP 2026-07-28 basic/authorization (Token Handling).
  *
+ * @category models
  * @since 0.1.0
  */
 export type IntrospectionOptions = Verifier.IntrospectionOptions
@@ -150,6 +139,7 @@ export type IntrospectionOptions = Verifier.IntrospectionOptions
 /**
  * A {@link TokenVerifier} by token introspection (RFC 7662), for opaque tokens.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const introspection: (options: IntrospectionOptions) => TokenVerifier = Verifier.introspection
@@ -183,6 +173,7 @@ export const introspection: (options: IntrospectionOptions) => TokenVerifier = V
  *
  * Source: RFC 9728 §2; MCP 2026-07-28 basic/authorization.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -202,6 +193,7 @@ export interface Options {
  * The verified-token cache's options ({@link Options} `tokenCache`): `ttl`
  * (default 1 minute) and `capacity` (default 10,000 tokens).
  *
+ * @category models
  * @since 0.2.0
  */
 export type TokenCacheOptions = TokenCache.TokenCacheOptions
@@ -210,6 +202,7 @@ export type TokenCacheOptions = TokenCache.TokenCacheOptions
  * The outcome of authenticating one HTTP request: the caller, or the HTTP
  * answer to send instead (401 / 400 / 503, see the module header).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Authentication =
@@ -292,6 +285,7 @@ export const resourceFromAddress = (
  *
  * Source: MCP 2026-07-28 basic/authorization; RFC 9728.
  *
+ * @category services
  * @since 0.1.0
  */
 export class ResourceServer extends Context.Service<ResourceServer, {
@@ -315,6 +309,7 @@ const WELL_KNOWN = "/.well-known/oauth-protected-resource"
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = (options: Options): ResourceServer["Service"] => {
@@ -449,7 +444,12 @@ export const make = (options: Options): ResourceServer["Service"] => {
  * The {@link ResourceServer} as a Layer. Provide it to the HTTP transport:
  *
  * ```ts
- * HttpTransport.layer({ port: 3000 }).pipe(
+ * import { Authorization, HttpTransport, McpServer } from "@mrtr/server"
+ * import { Layer } from "effect"
+ *
+ * const server = McpServer.layer({ name: "s", version: "1.0.0" })
+ *
+ * const app = HttpTransport.layer({ port: 3000 }).pipe(
  *   Layer.provide(Authorization.layer({
  *     resource: "https://mcp.example.com/mcp",
  *     verifier: Authorization.jwt({ issuer: "https://auth.example.com", jwksUri: "https://auth.example.com/jwks" }),
@@ -463,6 +463,7 @@ export const make = (options: Options): ResourceServer["Service"] => {
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options): Layer.Layer<ResourceServer> => Layer.sync(ResourceServer, () => make(options))
@@ -485,6 +486,7 @@ export const layer = (options: Options): Layer.Layer<ResourceServer> => Layer.sy
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerConfig: Layer.Layer<ResourceServer, Config.ConfigError> = Layer.effect(
@@ -536,6 +538,7 @@ export const layerConfig: Layer.Layer<ResourceServer, Config.ConfigError> = Laye
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const authInfo: Effect.Effect<Option.Option<AuthInfo>, never, McpRequest> = McpRequest.useSync((request) =>
