@@ -61,6 +61,13 @@ export interface Tool<E = never, R = never> {
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
   /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
   readonly onError?: ((error: unknown) => Omit<CallToolResult, "resultType">) | undefined
+  /**
+   * The arguments as the parameters decode them, encoded back to JSON: keys
+   * the parameters do not declare are gone. What a task keeps of its call
+   * (a client cannot park unknown data in the server for the task's TTL).
+   * Fails with `InvalidToolArguments` as `call` would.
+   */
+  readonly decodeArguments?: ((args: unknown) => Effect.Effect<Record<string, unknown>, InvalidToolArguments>) | undefined
 }
 
 /**
@@ -189,6 +196,7 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
   ElicitationSchema.checkForms(`tool "${name}"`, options.forms)
   const parameters: Parameters = options.parameters ?? NoParameters
   const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters))
+  const encodeArguments = Schema.encodeEffect(Schema.toCodecJson(parameters))
   const output = options.output
   const encodeOutput = output === undefined ? undefined : Schema.encodeEffect(Schema.toCodecJson(output))
   const definition: WireTool = {
@@ -219,6 +227,12 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
         return result.isError === undefined ? { ...result, isError: true } : result
       }
     }),
+    decodeArguments: (args) =>
+      decode(args ?? {}).pipe(
+        Effect.flatMap((params) => encodeArguments(params)),
+        Effect.map((encoded) => encoded as Record<string, unknown>),
+        Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message }))
+      ),
     call: (args) =>
       decode(args ?? {}).pipe(
         Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message })),
