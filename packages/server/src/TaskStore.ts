@@ -47,6 +47,7 @@ import type { ClientCapabilities, InputRequest, TaskStatus } from "@mrtr/protoco
  * - `principal`: the authenticated user that created it, when there is one
  *   (only they may read, answer or cancel it).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface TaskCall {
@@ -63,6 +64,7 @@ export interface TaskCall {
  * (`createdAt`, `lastUpdatedAt`); `ttlMs` is milliseconds from creation or
  * `null` (kept until deleted).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface TaskRecord {
@@ -110,6 +112,7 @@ export interface TaskRecord {
  * "address"`). `maxTasks` is the bound that was hit. The server answers the
  * `tools/call` with JSON-RPC `-32603` (InternalError: retry later).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStoreFull", {
@@ -153,6 +156,7 @@ export class TaskTooLarge extends Schema.TaggedError<TaskTooLarge>()("TaskTooLar
  * `tools/call` creating a task) with JSON-RPC `-32603` (InternalError) and
  * this error's fixed message, so the client may retry later.
  *
+ * @category errors
  * @since 0.2.0
  */
 export class TaskStoreUnavailable extends Schema.TaggedError<TaskStoreUnavailable>()("TaskStoreUnavailable", {
@@ -179,6 +183,7 @@ export class TaskStoreUnavailable extends Schema.TaggedError<TaskStoreUnavailabl
  *   byte bound.
  * - `remove`: deletes the record (no-op when absent).
  *
+ * @category services
  * @since 0.1.0
  */
 export class TaskStore extends Context.Service<TaskStore, {
@@ -197,6 +202,7 @@ export class TaskStore extends Context.Service<TaskStore, {
  * (`TaskCall.address`; none known: only the pool bounds it), so one user or
  * one unauthenticated client cannot take every other's room.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface MemoryOptions {
@@ -248,6 +254,7 @@ const positiveInteger = (name: string, value: number): number => {
  * Whether `record` has expired at `now` (epoch ms): `createdAt + ttlMs`
  * passed; never for `ttlMs: null`.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const expired = (record: TaskRecord, now: number): boolean =>
@@ -257,6 +264,7 @@ export const expired = (record: TaskRecord, now: number): boolean =>
  * Builds an in-memory store (see {@link layerMemory}); requires a `Scope`
  * for its sweeping fiber.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {}) {
@@ -352,6 +360,7 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
  * and each task's TTL. Build it once and provide it to several servers in
  * one process to share tasks between them (tests of resumption by replay).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerMemory = (options: MemoryOptions = {}): Layer.Layer<TaskStore> =>

@@ -318,12 +318,14 @@ describe("Tasks over Streamable HTTP", () => {
     Effect.gen(function*() {
       const store = yield* TaskStore.makeMemory({ maxTaskBytes: 32_000 })
       const url = yield* startInstance(store)
-      const taskId = yield* createTask(url, "ask_once", { run: "kept", junk: "x".repeat(200_000) })
+      // Arguments the parameters refuse (a key they do not declare, a wrong type): -32602 at the call, no task kept.
+      for (const args of [{ run: "junk", junk: "x".repeat(200_000) }, { run: 42 }]) {
+        const refused = yield* rpc(url, body("tools/call", { name: "ask_once", arguments: args }))
+        assert.strictEqual(refused.json.error.code, -32602)
+      }
+      const taskId = yield* createTask(url, "ask_once", { run: "kept" })
       yield* pollUntil(url, taskId, waitingFor("name"))
       assert.deepStrictEqual((yield* store.get(taskId))?.call.arguments, { run: "kept" })
-      // Arguments the parameters refuse: -32602 at the call, no task.
-      const refused = yield* rpc(url, body("tools/call", { name: "ask_once", arguments: { run: 42 } }))
-      assert.strictEqual(refused.json.error.code, -32602)
       // An answer too large for the record: the task fails, saying why.
       yield* update(url, taskId, { name: { action: "accept", content: { name: "y".repeat(40_000) } } })
       const failed = yield* pollUntil(url, taskId, terminal)
