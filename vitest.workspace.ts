@@ -11,5 +11,6 @@ export default [
   "packages/gateway",
   "packages/cli",
   "examples/readme",
+  "examples/demo",
   "examples/fleet"
 ]

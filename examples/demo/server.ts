@@ -377,8 +377,46 @@ export const serveAuthorized = (issuer: string, jwksUri: string, port = 0) => {
   )
 }
 
+/** What `server.ts --help` prints. */
+export const USAGE = `Usage: server.ts [--port <port>]
+
+The trip-planner demo server over Streamable HTTP on 127.0.0.1, with the interaction page of its secure
+elicitation under /mrtr/interactions/. Prints "listening <url>" once it serves.
+
+Options:
+  --port <port>  the port to listen on (default 0: any free port)
+  -h, --help     print this help and exit
+`
+
+/** The command line of `server.ts`: the port to listen on, or what to print and the exit code. */
+export const parseArgs = (
+  args: ReadonlyArray<string>
+): { readonly port: number } | { readonly print: string; readonly exitCode: number } => {
+  let port = 0
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "--help" || arg === "-h") return { print: USAGE, exitCode: 0 }
+    if (arg === "--port" || arg.startsWith("--port=")) {
+      const value = arg === "--port" ? args[++i] : arg.slice("--port=".length)
+      const parsed = Number(value)
+      if (value === undefined || value === "" || !Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
+        return { print: `--port needs a port number (0-65535), got ${JSON.stringify(value ?? "")}\n\n${USAGE}`, exitCode: 2 }
+      }
+      port = parsed
+      continue
+    }
+    return { print: `Unknown option ${JSON.stringify(arg)}\n\n${USAGE}`, exitCode: 2 }
+  }
+  return { port }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0
+  const parsed = parseArgs(process.argv.slice(2))
+  if ("print" in parsed) {
+    ;(parsed.exitCode === 0 ? process.stdout : process.stderr).write(parsed.print)
+    process.exit(parsed.exitCode)
+  }
+  const port = parsed.port
   Effect.gen(function*() {
     yield* Console.log(`listening ${yield* HttpTransport.url}`)
     return yield* Effect.never

@@ -16,13 +16,16 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Metric, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Schema } from "effect"
+import { ClientAddress } from "./ClientAddress.ts"
 
 /**
  * A single-use `requestState` that is valid but cannot be redeemed now: the
  * {@link ReplayGuard} holds as many live (unexpired) redeemed ids as it may,
  * for the request's principal (`scope: "principal"`, at most
- * `maxEntriesPerPrincipal`) or for all requests without a principal
+ * `maxEntriesPerPrincipal`), for requests without a principal from the
+ * request's client address (`scope: "address"`, the same bound; see
+ * `ClientAddress`) or for all requests without a principal
  * (`scope: "anonymous"`, at most `maxEntries`). Nothing is forgotten to make
  * room (that would allow a replay); room comes back as the oldest states
  * expire, at the latest one TTL later. `capacity` is the bound that was hit.
@@ -32,15 +35,22 @@ import { Context, Effect, Layer, Metric, Schema } from "effect"
  * (InternalError) with this message, and the in-memory guard counts each in
  * the counter `mrtr_replay_guard_full_total` (attribute `scope`).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ReplayGuardFull extends Schema.TaggedError<ReplayGuardFull>()("ReplayGuardFull", {
-  scope: Schema.Literals(["principal", "anonymous"]),
+  scope: Schema.Literals(["principal", "address", "anonymous"]),
   capacity: Schema.Number
 }) {
   override get message(): string {
     return `The server cannot redeem this single-use requestState now: its replay guard holds ${this.capacity} live ` +
-      `states ${this.scope === "principal" ? "for this principal" : "for unauthenticated requests"}; retry later`
+      `states ${
+        this.scope === "principal"
+          ? "for this principal"
+          : this.scope === "address"
+          ? "for unauthenticated requests from this address"
+          : "for unauthenticated requests"
+      }; retry later`
   }
 }
 
@@ -56,6 +66,7 @@ export class ReplayGuardFull extends Schema.TaggedError<ReplayGuardFull>()("Repl
  * retry the same request later. Requests carrying no single-use state are
  * unaffected.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ReplayGuardUnavailable extends Schema.TaggedError<ReplayGuardUnavailable>()("ReplayGuardUnavailable", {
@@ -77,12 +88,16 @@ export class ReplayGuardUnavailable extends Schema.TaggedError<ReplayGuardUnavai
  *   Unauthenticated traffic therefore never takes the room of
  *   authenticated users.
  * - `maxEntriesPerPrincipal`: most live ids of one principal (default
- *   10,000), so one authenticated client cannot fill the guard for others.
+ *   10,000), so one authenticated client cannot fill the guard for others;
+ *   and, among requests without a principal, of one client address (the
+ *   `ClientAddress` the transport provides), so one unauthenticated client
+ *   cannot lock every other one out.
  *
  * An id is kept only until its state's own expiry; expired ids are evicted on
  * use. At a bound, redemption fails with {@link ReplayGuardFull} rather than
  * forget a live id that could then be replayed.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ReplayGuardMemoryOptions {
@@ -94,6 +109,7 @@ export interface ReplayGuardMemoryOptions {
  * Counter of single-use redemptions refused because the in-memory
  * {@link ReplayGuard} was full, by `scope` (`principal` or `anonymous`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total", {
@@ -106,6 +122,7 @@ export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total
  * `outcome` (`first`: accepted; `replayed`: already redeemed) and `store`
  * (`memory`, `redis`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_redemptions_total", {
@@ -121,6 +138,7 @@ export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_red
  * the sum over a fleet approximates the keys Redis holds (an instance that
  * restarts forgets its part). Process-wide: several guards of one process add up.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const replayGuardEntries = Metric.gauge("mrtr_replay_guard_entries", {
@@ -204,6 +222,7 @@ const makePool = () => {
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("One-time use must be enforced server-side").
  *
+ * @category services
  * @since 0.1.0
  */
 export class ReplayGuard extends Context.Service<ReplayGuard, {
@@ -228,7 +247,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
       const maxPerPrincipal = positiveInteger("maxEntriesPerPrincipal", options?.maxEntriesPerPrincipal ?? 10_000)
       const anonymous = makePool()
       const authenticated = makePool()
-      const full = (scope: "principal" | "anonymous", capacity: number) =>
+      const full = (scope: "principal" | "address" | "anonymous", capacity: number) =>
         Effect.andThen(
           Effect.andThen(
             Metric.update(Metric.withAttributes(replayGuardFullTotal, { scope }), 1),
@@ -238,17 +257,23 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
         )
       return ReplayGuard.of({
         redeem: (jti, expiresAt, principal) =>
-          Effect.clockWith((clock) => {
-            const now = clock.currentTimeMillisUnsafe()
+          Effect.contextWith((context: Context.Context<never>) => {
+            const now = Context.get(context, Clock.Clock).currentTimeMillisUnsafe()
             const pool = principal === undefined ? anonymous : authenticated
+            // The share counted: the principal's, else the client address's (none: the anonymous pool alone).
+            const address = principal === undefined ? Context.get(context, ClientAddress) : undefined
+            const share = principal ?? (address === undefined ? undefined : `address:${address}`)
             pool.pruneHead(now)
             const gone = pool.drained()
             const pruned = gone === 0 ? Effect.void : Metric.modify(memoryEntries, -gone)
             if (pool.has(jti)) return Effect.as(Effect.andThen(pruned, Metric.update(memoryReplayed, 1)), false)
-            if (principal !== undefined && pool.countOf(principal) >= maxPerPrincipal) {
+            if (share !== undefined && pool.countOf(share) >= maxPerPrincipal) {
               pool.sweep(now)
-              if (pool.countOf(principal) >= maxPerPrincipal) {
-                return Effect.andThen(Metric.modify(memoryEntries, -pool.drained() - gone), full("principal", maxPerPrincipal))
+              if (pool.countOf(share) >= maxPerPrincipal) {
+                return Effect.andThen(
+                  Metric.modify(memoryEntries, -pool.drained() - gone),
+                  full(principal === undefined ? "address" : "principal", maxPerPrincipal)
+                )
               }
             }
             if (pool.size() >= maxEntries) {
@@ -260,7 +285,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
                 )
               }
             }
-            pool.add(jti, expiresAt, principal)
+            pool.add(jti, expiresAt, share)
             // Ids pruned by this redemption (before or in a sweep) leave, the new one comes in.
             const delta = 1 - gone - pool.drained()
             return Effect.as(Effect.andThen(Metric.modify(memoryEntries, delta), Metric.update(memoryFirst, 1)), true)

@@ -10,14 +10,21 @@
  * @since 0.1.0
  */
 
+/** @since 0.2.0 */
+export * as ClientAddress from "./ClientAddress.ts"
 /** @since 0.1.0 */
 export * as Elicitation from "./Elicitation.ts"
 /** @since 0.1.0 */
 export * as ElicitationSchema from "./ElicitationSchema.ts"
 /** @since 0.1.0 */
 export * from "./Errors.ts"
-/** @since 0.4.0 */
-export { InvalidOption } from "./InvalidOption.ts"
+export {
+  /**
+   * @category errors
+   * @since 0.4.0
+   */
+  InvalidOption
+} from "./InvalidOption.ts"
 /** @since 0.1.0 */
 export * as InteractionStore from "./InteractionStore.ts"
 /** @since 0.1.0 */

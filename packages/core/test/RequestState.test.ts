@@ -17,6 +17,7 @@ import {
 } from "../src/RequestState.ts"
 import { InvalidOption } from "../src/InvalidOption.ts"
 import { aliceBinding } from "./fixtures.ts"
+import * as ClientAddress from "../src/ClientAddress.ts"
 
 // -----------------------------------------------------------------------------
 // helpers
@@ -121,6 +122,31 @@ const cryptoLayer = Aead.layerWebCrypto.pipe(Layer.provideMerge(SecureRandom.lay
 // -----------------------------------------------------------------------------
 
 describe("RequestState", () => {
+  describe("the memory replay guard's shares by client address", () => {
+    it.effect("requests without a principal are bounded per client address: one address cannot lock the others out", () =>
+      Effect.gen(function*() {
+        const guard = yield* ReplayGuard.makeMemory({ maxEntries: 5, maxEntriesPerPrincipal: 2 })
+        const from = (address: string | undefined) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          Effect.provideService(effect, ClientAddress.ClientAddress, address)
+        const later = Date.now() + 60_000
+        expect(yield* from("10.0.0.1")(guard.redeem("a1", later))).toBe(true)
+        expect(yield* from("10.0.0.1")(guard.redeem("a2", later))).toBe(true)
+        const full = yield* Effect.flip(from("10.0.0.1")(guard.redeem("a3", later)))
+        expect(full).toBeInstanceOf(ReplayGuardFull)
+        expect((full as ReplayGuardFull).scope).toBe("address")
+        expect(full.message).toContain("from this address")
+        // Another address, and a replay from the full one, are answered as ever.
+        expect(yield* from("10.0.0.2")(guard.redeem("b1", later))).toBe(true)
+        expect(yield* from("10.0.0.1")(guard.redeem("a1", later))).toBe(false)
+        // No address known (stdio, memory): the anonymous pool alone bounds it.
+        expect(yield* guard.redeem("n1", later)).toBe(true)
+        expect(yield* guard.redeem("n2", later)).toBe(true)
+        expect(((yield* Effect.flip(guard.redeem("n3", later))) as ReplayGuardFull).scope).toBe("anonymous")
+        // A principal's share is its own, whatever the address.
+        expect(yield* from("10.0.0.1")(guard.redeem("p1", later, "alice"))).toBe(true)
+      }))
+  })
+
   describe("values a server keeps sealed (sealStored)", () => {
     it.effect("round-trip with no expiry or single use; never accepted as a requestState, nor the reverse; bound to their binding", () =>
       Effect.gen(function*() {

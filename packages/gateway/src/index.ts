@@ -11,3 +11,10 @@
  * @since 0.3.0
  */
 export * as Upstream from "./Upstream.ts"
+
+/**
+ * A gateway from an `mcpServers` configuration file.
+ *
+ * @since 0.3.0
+ */
+export * as Gateway from "./Gateway.ts"

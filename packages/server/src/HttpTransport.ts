@@ -130,6 +130,17 @@ import { ErrorCode } from "./internal/jsonRpc.ts"
  *   answers carry `Cache-Control: no-cache, no-transform`, so compression
  *   middleware (effect's `HttpMiddleware.compression`) leaves them alone; a
  *   response encoded all the same gets no comments.
+ * - `trustedProxies`: the proxies in front of the server (IP addresses or
+ *   CIDR networks, e.g. `["10.0.0.0/8"]`) whose `X-Forwarded-For` gives the
+ *   client's address. Default none: the client address is the socket's peer
+ *   and `X-Forwarded-For` is never read (any client can send one). The
+ *   address is what unauthenticated callers' shares are counted by (replay
+ *   guard, interaction pages, tasks, 2025-11-25 sessions: one address cannot
+ *   take every other's room); behind a proxy not listed here, every client
+ *   has the proxy's address and shares one share. Effect's
+ *   `HttpMiddleware.xForwardedHeaders` reads the header: from the right,
+ *   skipping trusted proxies. An invalid entry throws an `Error` when the
+ *   options are resolved.
  * - `principal`: optional hook that derives the authenticated principal from
  *   the request (for example from a header your auth middleware set); it is
  *   passed to the dispatcher as `Incoming.principal`. For OAuth bearer
@@ -141,6 +152,7 @@ import { ErrorCode } from "./internal/jsonRpc.ts"
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security warning).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface EndpointOptions {
@@ -152,6 +164,7 @@ export interface EndpointOptions {
   readonly cors?: boolean | CorsOptions | undefined
   readonly jsonResponse?: boolean | undefined
   readonly sseKeepAlive?: Duration.Input | false | undefined
+  readonly trustedProxies?: ReadonlyArray<string> | undefined
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
@@ -178,6 +191,7 @@ export interface EndpointOptions {
  *
  * Source: Fetch Standard, CORS protocol; MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CorsOptions = Cors.CorsOptions
@@ -218,6 +232,7 @@ export type CorsOptions = Cors.CorsOptions
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface LayerOptions<R = never> extends EndpointOptions {
@@ -236,6 +251,7 @@ export interface LayerOptions<R = never> extends EndpointOptions {
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_BACKLOG = 4096
@@ -245,6 +261,7 @@ export const DEFAULT_BACKLOG = 4096
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_PATH = "/mcp" as const
@@ -254,6 +271,7 @@ export const DEFAULT_PATH = "/mcp" as const
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -264,6 +282,7 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_MAX_JSON_VALUES = 20_000
@@ -273,6 +292,7 @@ export const DEFAULT_MAX_JSON_VALUES = 20_000
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_ALLOWED_HOSTS: ReadonlyArray<string> = ["localhost", "127.0.0.1", "[::1]"]
@@ -283,6 +303,7 @@ export const DEFAULT_ALLOWED_HOSTS: ReadonlyArray<string> = ["localhost", "127.0
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_ALLOWED_ORIGINS: ReadonlyArray<string> = [
@@ -308,6 +329,7 @@ export const DEFAULT_ALLOWED_ORIGINS: ReadonlyArray<string> = [
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category services
  * @since 0.1.0
  */
 export class HttpEndpoint extends Context.Service<HttpEndpoint, {
@@ -321,14 +343,20 @@ export class HttpEndpoint extends Context.Service<HttpEndpoint, {
  * `"http://127.0.0.1:54321/mcp"`. Print it once ready:
  *
  * ```ts
- * Effect.gen(function*() {
+ * import { HttpTransport, McpServer } from "@mrtr/server"
+ * import { Console, Effect, Layer } from "effect"
+ *
+ * const server = McpServer.layer({ name: "s", version: "1.0.0" })
+ *
+ * const program = Effect.gen(function*() {
  *   yield* Console.error(`listening ${yield* HttpTransport.url}`)
  *   return yield* Effect.never
- * }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(dispatcher))))
+ * }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server))))
  * ```
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useSync((endpoint) => endpoint.url)
@@ -375,6 +403,7 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const handleRequest = (
@@ -403,7 +432,10 @@ export const handleRequest = (
  * `HttpServerRequest`. Mount it in your own router for every method:
  *
  * ```ts
- * HttpRouter.add("*", "/mcp", HttpTransport.httpApp())
+ * import { HttpTransport } from "@mrtr/server"
+ * import { HttpRouter } from "effect/http"
+ *
+ * const mcpRoute = HttpRouter.add("*", "/mcp", HttpTransport.httpApp())
  * ```
  *
  * The route then requires `McpHandler` per request (as an
@@ -412,6 +444,7 @@ export const handleRequest = (
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const httpApp = (
@@ -427,7 +460,13 @@ export const httpApp = (
  * the layer is built. Use it to add MCP to an existing effect/http server:
  *
  * ```ts
- * HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
+ * import { HttpTransport } from "@mrtr/server"
+ * import { Layer } from "effect"
+ * import { HttpRouter } from "effect/http"
+ *
+ * declare const MyRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter>
+ *
+ * const app = HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
  * ```
  *
  * With authorization on, `Authorization.Options.resource` is required here
@@ -437,6 +476,7 @@ export const httpApp = (
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const routes = (
@@ -507,6 +547,7 @@ const withListenMessage = (error: HttpServerError.ServeError, host: string, port
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <R = never>(
@@ -569,6 +610,7 @@ export const layer = <R = never>(
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const toWebHandler = <E>(

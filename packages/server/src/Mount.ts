@@ -11,7 +11,8 @@
  *   by default); resource URIs and templates `<scheme>://<namespace>/<rest>`
  *   (`<scheme>:<namespace>/<rest>` for URIs without an authority), which
  *   {@link stripUri} reverses. The handlers see their own URIs; the contents
- *   they return are namespaced back.
+ *   they return are namespaced back. The empty namespace renames nothing
+ *   (filters and visibility still apply).
  * - Filters: `include` / `exclude` select by name or glob (`*`, `?`) and by
  *   tool annotations; an item left out is never registered, so it is absent
  *   from the lists and unknown to calls alike.
@@ -120,7 +121,7 @@ export class NameCollision extends Schema.TaggedError<NameCollision>()("NameColl
  * @category namespacing
  */
 export const namespaceName = (namespace: string, name: string, separator = "_"): string =>
-  `${namespace}${separator}${name}`
+  namespace === "" ? name : `${namespace}${separator}${name}`
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(\/\/)?/
 
@@ -133,6 +134,7 @@ const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(\/\/)?/
  * @category namespacing
  */
 export const namespaceUri = (namespace: string, uri: string): string => {
+  if (namespace === "") return uri
   const scheme = SCHEME.exec(uri)
   if (scheme === null) return `${namespace}/${uri}`
   return `${scheme[0]}${namespace}/${uri.slice(scheme[0].length)}`
@@ -146,6 +148,7 @@ export const namespaceUri = (namespace: string, uri: string): string => {
  * @category namespacing
  */
 export const stripUri = (namespace: string, uri: string): string | undefined => {
+  if (namespace === "") return uri
   const scheme = SCHEME.exec(uri)
   const head = scheme === null ? "" : scheme[0]
   const rest = uri.slice(head.length)

@@ -15,8 +15,12 @@
  * - Cancellation: `notifications/cancelled` with `params.requestId`
  *   interrupts the in-flight request with that id (no response is written for
  *   it). The notification is also passed to the dispatcher.
- * - End of input: in-flight requests get `drainTimeout` to finish and write
- *   their responses, then are interrupted.
+ * - End of input: what waits for the client ends at once, since nothing it
+ *   sends can arrive any more: `subscriptions/listen` streams are closed,
+ *   and a 2025-11-25 request waiting for the client's answers fails (its
+ *   pending and later server-to-client requests are refused). The other
+ *   in-flight requests get `drainTimeout` to finish and write their
+ *   responses, then are interrupted.
  * - Logs: `serve` and `layer` route Effect's built-in logger to stderr
  *   (`References.LogToStderr`), so stdout carries nothing but JSON-RPC.
  *
@@ -38,10 +42,12 @@ import type { Connection, Handler, WireMessage } from "./Transport.ts"
  *   Default 4 MiB (4_194_304). Longer lines are answered with a `-32600`
  *   error line and skipped.
  * - `drainTimeout`: how long in-flight requests may run after the end of
- *   input before they are interrupted. Default 10 seconds.
+ *   input before they are interrupted (what waits for the client does not
+ *   wait for it: see the module header). Default 10 seconds.
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -54,6 +60,7 @@ export interface Options {
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -71,6 +78,7 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024
  *
  * Source: MCP 2026-07-28, basic/transports (stdio).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const run = <E>(
@@ -88,10 +96,14 @@ export const run = <E>(
     const write = (line: string) => Effect.uninterruptible(lock.withPermit(output(line)))
     // The connection a 2025-11-25 session (opened by `initialize`) is bound to; it ends with the input.
     const finalizers: Array<Effect.Effect<void>> = []
+    const inputEnd: Array<Effect.Effect<void>> = []
     const connection: Connection = {
       send: (message) => write(encode(message, undefined)),
-      onClose: (finalizer) => void finalizers.push(finalizer)
+      onClose: (finalizer) => void finalizers.push(finalizer),
+      onInputEnd: (finalizer) => void inputEnd.push(finalizer)
     }
+    // `subscriptions/listen` requests in flight: they only wait for the client to go away.
+    const listens = new Set<RequestId>()
     yield* Effect.addFinalizer(() => Effect.forEach(finalizers, (finalizer) => finalizer, { discard: true }))
 
     const onMessage = (text: string): Effect.Effect<void> => {
@@ -110,6 +122,11 @@ export const run = <E>(
         const id = requestIdOf(message)
         const work = dispatch(handler, message, id, write, connection)
         if (id !== undefined && !(yield* FiberMap.has(requests, id))) {
+          if (isObject(message) && message["method"] === "subscriptions/listen") {
+            listens.add(id)
+            yield* FiberMap.run(requests, id)(Effect.ensuring(work, Effect.sync(() => listens.delete(id))))
+            return
+          }
           yield* FiberMap.run(requests, id)(work)
         } else {
           // Notifications, invalid messages, and a request reusing an id still in flight
@@ -128,6 +145,10 @@ export const run = <E>(
     yield* Stream.runForEach(input, (chunk) => Effect.forEach(splitter.push(chunk), onLine, { discard: true }))
     yield* Effect.forEach(splitter.end(), onLine, { discard: true })
 
+    // Nothing the client sends can arrive now: what waits for it ends at once, the rest drains.
+    yield* Effect.forEach(Array.from(listens), (id) => FiberMap.remove(requests, id), { discard: true })
+    yield* Effect.forEach(inputEnd.splice(0), (finalizer) => finalizer, { discard: true })
+
     yield* Effect.andThen(FiberMap.awaitEmpty(requests), FiberSet.awaitEmpty(others)).pipe(
       Effect.ignore,
       Effect.timeoutOption(drainTimeout)
@@ -144,11 +165,18 @@ export const run = <E>(
  * client closes stdin:
  *
  * ```ts
+ * import { NodeRuntime, NodeStdio } from "@effect/platform-node"
+ * import { McpServer, StdioTransport } from "@mrtr/server"
+ * import { Effect } from "effect"
+ *
+ * const dispatcherLayer = McpServer.layer({ name: "s", version: "1.0.0" })
+ *
  * StdioTransport.serve().pipe(Effect.provide([dispatcherLayer, NodeStdio.layer]), NodeRuntime.runMain)
  * ```
  *
  * Source: MCP 2026-07-28, basic/transports (stdio).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const serve = (options: Options = {}): Effect.Effect<void, never, McpHandler | Stdio.Stdio> =>
@@ -178,6 +206,7 @@ export const serve = (options: Options = {}): Effect.Effect<void, never, McpHand
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<never, never, McpHandler | Stdio.Stdio> =>
@@ -189,6 +218,7 @@ export const layer = (options: Options = {}): Layer.Layer<never, never, McpHandl
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerNode = (options: Options = {}): Layer.Layer<never, never, McpHandler> =>
@@ -203,11 +233,17 @@ export const layerNode = (options: Options = {}): Layer.Layer<never, never, McpH
  * nothing but JSON-RPC.
  *
  * ```ts
+ * import { McpServer, StdioTransport, Tool } from "@mrtr/server"
+ * import { Effect, Layer } from "effect"
+ *
+ * const greet = Tool.make("greet", { handler: () => Effect.succeed("Hello!") })
+ *
  * StdioTransport.main(McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({ name: "s", version: "1" }))))
  * ```
  *
  * Source: MCP 2026-07-28, basic/transports (stdio: "the server MUST NOT write anything to stdout that is not a valid MCP message").
  *
+ * @category layers
  * @since 0.1.0
  */
 export const main = <E>(server: Layer.Layer<McpHandler, E>, options: Options = {}): void =>

@@ -25,6 +25,7 @@ type Conversation = ConversationModule.Conversation
  * - a `CallToolResult` without `resultType` (`{ content, structuredContent?, isError? }`),
  * - or, when the tool has an `output` schema, a value of that schema's type.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolResult, "resultType">
@@ -40,6 +41,7 @@ export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolRes
  * `ToolError`). `task` is the tool's task policy (Tasks extension,
  * SEP-2663; absent = `forbidden`), never sent on the wire.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Tool<E = never, R = never> {
@@ -67,6 +69,7 @@ export interface Tool<E = never, R = never> {
  * The arguments of a `tools/call` do not match the tool's parameters.
  * The server answers JSON-RPC `-32602` (InvalidParams) with `message`.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArguments>()("InvalidToolArguments", {
@@ -86,6 +89,7 @@ type Parameters = Schema.Codec<any, any, never, never>
  * goes asynchronous (`"call"`: at once; `"detach"`: at the handler's
  * `Task.detach`, after MRTR rounds). See `Task.TaskSupport`, `Task.TaskStart`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface TaskPolicy {
@@ -98,7 +102,11 @@ export interface TaskPolicy {
  *
  * - `parameters`: an Effect Schema of the arguments object (default: no
  *   parameters). Fields annotated `{ "x-mcp-header": "Name" }` are mirrored
- *   by clients into an `Mcp-Param-Name` HTTP header.
+ *   by clients into an `Mcp-Param-Name` HTTP header. A struct is closed: its
+ *   `inputSchema` says `additionalProperties: false` (nested structs too), and
+ *   arguments with a key it does not declare are refused (-32602 naming the
+ *   key), never silently dropped; a `Schema.Record` or `StructWithRest`
+ *   admits the keys it models.
  * - `output`: optional Effect Schema of the structured result.
  * - `scopes`: OAuth scopes a caller needs (HTTP with `Authorization.layer`;
  *   403 `insufficient_scope` before the handler runs otherwise).
@@ -121,6 +129,7 @@ export interface TaskPolicy {
  *   way the failure is logged (warning). Protocol failures (bad arguments,
  *   a missing client capability, an `McpError`) never reach it.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options<P extends Parameters, O, E, R> {
@@ -141,13 +150,30 @@ const NoParameters = Schema.Struct({})
 
 const includeAnnotationKey = (key: string) => key.startsWith("x-mcp-")
 
-const objectSchema = (schema: Schema.Top, what: string) => {
-  // Effect renders the empty struct as "any non-nullish value"; the spec wants an object.
+/**
+ * How a tool's arguments meet its parameters: a key a (closed) struct does not declare is refused, not dropped, so
+ * the `inputSchema` says `additionalProperties: false` and means it (what OpenAI's strict mode needs to register a
+ * tool as strict), and a misspelt optional argument is an error the caller sees rather than an argument ignored.
+ * The same option generates the schema and decodes the arguments, as Effect's docs ask; an index signature
+ * (`Schema.Record`, `StructWithRest`) still admits the keys it models.
+ */
+const onExcessProperty = "error" as const
+
+/** `Schema.Struct({})`: Effect renders and decodes it as "any non-nullish value" (no excess-property check either). */
+const isEmptyStruct = (schema: Schema.Top): boolean => {
   const ast = schema.ast as { readonly _tag: string; readonly propertySignatures?: ReadonlyArray<unknown>; readonly indexSignatures?: ReadonlyArray<unknown> }
-  if (ast._tag === "Objects" && ast.propertySignatures?.length === 0 && (ast.indexSignatures?.length ?? 0) === 0) {
-    return { type: "object", properties: {} }
+  return ast._tag === "Objects" && ast.propertySignatures?.length === 0 && (ast.indexSignatures?.length ?? 0) === 0
+}
+
+const objectSchema = (schema: Schema.Top, what: string, closed: boolean) => {
+  // The spec wants an object.
+  if (isEmptyStruct(schema)) {
+    return closed ? { type: "object", properties: {}, additionalProperties: false } : { type: "object", properties: {} }
   }
-  const document = Schema.toJsonSchemaDocument(schema, { includeAnnotationKey })
+  const document = Schema.toJsonSchemaDocument(
+    schema,
+    closed ? { includeAnnotationKey, onExcessProperty } : { includeAnnotationKey }
+  )
   const root = document.schema as Record<string, unknown>
   if (root.type !== "object") throw new Error(`The ${what} of a tool must be an object schema (a Schema.Struct)`)
   const definitions = document.definitions as Record<string, unknown>
@@ -169,8 +195,13 @@ const toResult = (output: unknown): Omit<CallToolResult, "resultType"> =>
  * declared form (`forms`) is outside the elicitation subset
  * (`InvalidElicitationSchema` naming the tool, the form and the field).
  *
- * @example
+ * **Example** (A tool that asks the user's name)
+ *
  * ```ts
+ * import { Elicitation } from "@mrtr/core"
+ * import { Tool } from "@mrtr/server"
+ * import { Effect, Schema } from "effect"
+ *
  * const greet = Tool.make("greet", {
  *   parameters: Schema.Struct({ greeting: Schema.String }),
  *   handler: Effect.fn(function*({ greeting }) {
@@ -180,6 +211,7 @@ const toResult = (output: unknown): Omit<CallToolResult, "resultType"> =>
  * })
  * ```
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = <P extends Parameters = typeof NoParameters, O = never, E = never, R = never>(
@@ -188,15 +220,24 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
 ): Tool<E, Exclude<R, Conversation | McpRequest>> => {
   ElicitationSchema.checkForms(`tool "${name}"`, options.forms)
   const parameters: Parameters = options.parameters ?? NoParameters
-  const decode = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters))
+  const decodeParameters = Schema.decodeUnknownEffect(Schema.toCodecJson(parameters), { onExcessProperty })
+  // No parameters: no argument either, as the inputSchema says (Effect checks nothing of an empty struct's keys).
+  const decode: (args: unknown) => Effect.Effect<unknown, { readonly message: string }> = isEmptyStruct(parameters)
+    ? (args: unknown) => {
+      const excess = Object.keys(args as object)[0]
+      return excess === undefined
+        ? decodeParameters(args)
+        : Effect.fail({ message: `Expected no excess property\n  at [${JSON.stringify(excess)}]` })
+    }
+    : decodeParameters
   const output = options.output
   const encodeOutput = output === undefined ? undefined : Schema.encodeEffect(Schema.toCodecJson(output))
   const definition: WireTool = {
     name,
     ...(options.title === undefined ? {} : { title: options.title }),
     ...(options.description === undefined ? {} : { description: options.description }),
-    inputSchema: objectSchema(parameters, "parameters") as WireTool["inputSchema"],
-    ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output") as WireTool["outputSchema"] }),
+    inputSchema: objectSchema(parameters, "parameters", true) as WireTool["inputSchema"],
+    ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output", false) as WireTool["outputSchema"] }),
     ...(options.annotations === undefined ? {} : { annotations: options.annotations })
   } as WireTool
   const task = options.task

@@ -33,6 +33,7 @@ import type { AuthInfo } from "./Authorization.ts"
  *
  * Source: MCP 2026-07-28 and 2025-11-25, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Incoming {
@@ -49,15 +50,22 @@ export interface Incoming {
  * A stdio connection as the dispatcher sees it: `send` writes a message to
  * the client outside any request (list-changed and resource-updated
  * notifications of a 2025-11-25 session); `onClose` registers what to do
- * when the connection ends (its session ends with it). Compared by identity.
+ * when the connection ends (its session ends with it); `onInputEnd`
+ * (optional) registers what to do as soon as the client's input ends,
+ * before the transport drains the requests still running: nothing the
+ * client sends can arrive any more, so what waits for it (a 2025-11-25
+ * request's answers from the client) must give up at once. Compared by
+ * identity.
  *
  * Source: MCP 2025-11-25, basic/transports (stdio).
  *
+ * @category models
  * @since 0.2.0
  */
 export interface Connection {
   readonly send: (message: WireMessage) => Effect.Effect<void>
   readonly onClose: (finalizer: Effect.Effect<void>) => void
+  readonly onInputEnd?: ((finalizer: Effect.Effect<void>) => void) | undefined
 }
 
 /**
@@ -69,6 +77,7 @@ export interface Connection {
  *
  * Source: MCP 2025-11-25, basic/transports (resumability and redelivery).
  *
+ * @category models
  * @since 0.2.0
  */
 export interface EventIds {
@@ -80,6 +89,7 @@ export interface EventIds {
 /**
  * A JSON-RPC message as written on the wire (already encoded).
  *
+ * @category models
  * @since 0.1.0
  */
 export type WireMessage = { readonly jsonrpc: "2.0" } & Readonly<Record<string, unknown>>
@@ -100,6 +110,7 @@ export type WireMessage = { readonly jsonrpc: "2.0" } & Readonly<Record<string, 
  *   client disconnects, which cancels the request. `events`: SSE event ids
  *   (2025-11-25 sessions).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Reply =
@@ -123,6 +134,7 @@ export type Reply =
  * resource) declared; an authorizing transport checks them before `handle`
  * (HTTP 403 `insufficient_scope`, MCP 2026-07-28 basic/authorization).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Handler {

@@ -424,10 +424,17 @@ describe("the legacy shim on Streamable HTTP", () => {
     })
   })
 
-  it("capabilities come from initialize: an undeclared ask is a structured error, and a handler may catch it and fall back", async () => {
+  it("capabilities come from initialize: an undeclared ask is the tool's error result (a prompt's structured error), and a handler may catch it and fall back", async () => {
     await withServer({}, async (url) => {
       const { headers } = await initialize(url, { sampling: {} })
-      const refused = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)).json() as any
+      // a tool: an isError result the model reads, naming what the client lacks
+      const tool = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)).json() as any
+      legacy("JSONRPCResultResponse", tool)
+      legacy("CallToolResult", tool.result)
+      expect(tool.result.isError).toBe(true)
+      expect(tool.result.content[0].text).toContain("did not declare (elicitation.form)")
+      // a prompt has no error result: a JSON-RPC error with the capabilities
+      const refused = await (await post(url, rpc("prompts/get", { name: "topic", arguments: { subject: "cats" } }), headers)).json() as any
       legacy("JSONRPCErrorResponse", refused)
       expect(refused.error).toMatchObject({
         code: -32600,
@@ -530,9 +537,10 @@ describe("the legacy shim on Streamable HTTP", () => {
           keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes }))),
           ttl: "200 millis",
           singleUse: true
-        }
+        },
+        // the guard single use redeems through is one of the shared services (the later Layer wins)
+        shared: Layer.merge(McpServer.layerLocal(), unavailable)
       })),
-      Layer.provide(unavailable),
       Layer.orDie
     )
     await withLayer(layer, async (url) => {

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Fiber, Queue, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { McpServer, StdioTransport } from "../src/index.ts"
 import { request as modernRequest } from "./fixtures.ts"
@@ -26,7 +27,7 @@ const harness = Effect.gen(function*() {
   ).pipe(Effect.forkChild)
   const send = (message: unknown) => Queue.offer(input, encoder.encode(JSON.stringify(message) + "\n"))
   const next = Queue.take(output).pipe(Effect.timeout("5 seconds"), Effect.orDie)
-  return { send, next, output, stop: Effect.andThen(Queue.end(input), Fiber.join(fiber)) }
+  return { send, next, output, fiber, end: Queue.end(input), stop: Effect.andThen(Queue.end(input), Fiber.join(fiber)) }
 })
 
 const initialize = (id: number | string = 1) => ({
@@ -96,5 +97,29 @@ describe("2025-11-25 on stdio", () => {
       yield* io.stop
       // the session ends with its connection
       expect(yield* server.legacySessions).toBe(0)
+    }).pipe(Effect.provide(legacyServer())))
+
+  it.effect("the end of input ends at once what waits for the client (a call's pending answer, a listen), not after the drain", () =>
+    Effect.gen(function*() {
+      const io = yield* harness
+      yield* io.send(initialize())
+      yield* io.next
+      yield* io.send({ jsonrpc: "2.0", method: "notifications/initialized" })
+      const call = rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
+      yield* io.send(call)
+      legacy("ElicitRequest", yield* io.next)
+      const listen = modernRequest("subscriptions/listen", { notifications: { toolsListChanged: true } })
+      yield* io.send(listen)
+      expect((yield* io.next).method).toBe("notifications/subscriptions/acknowledged")
+      yield* io.end
+      // well inside the 10 s drain (and the 5 min leg timeout): the transport is done
+      yield* TestClock.adjust("1 second")
+      const exit = io.fiber.pollUnsafe()
+      expect(exit !== undefined && exit._tag === "Success").toBe(true)
+      // the call said why it could not finish
+      const answer = yield* io.next
+      legacy("JSONRPCErrorResponse", answer)
+      expect(answer).toMatchObject({ id: call.id, error: { data: { reason: "input_failed" } } })
+      expect(answer.error.data.error.message).toBe("The client closed its input")
     }).pipe(Effect.provide(legacyServer())))
 })

@@ -67,6 +67,49 @@ describe("McpServer dispatch", () => {
       expect(templates.resourceTemplates.map((r: any) => r.uriTemplate)).toEqual(["test://files/{+path}"])
     }).pipe(Effect.provide(layer)))
 
+  it.effect("inputSchema advertises what the parameters decode: closed structs, and arguments beyond them refused", () =>
+    Effect.gen(function*() {
+      const book = Tool.make("book", {
+        parameters: Schema.Struct({
+          city: Schema.String,
+          passengers: Schema.optionalKey(Schema.Int),
+          seat: Schema.Struct({ row: Schema.Int })
+        }),
+        handler: ({ city, passengers, seat }) => Effect.succeed(`${city} ${passengers ?? 1} ${seat.row}`)
+      })
+      const bare = Tool.make("bare", { handler: () => Effect.succeed("ok") })
+      const tags = Tool.make("tags", {
+        parameters: Schema.Record(Schema.String, Schema.String),
+        handler: (tags) => Effect.succeed(Object.keys(tags).join(","))
+      })
+      const tools = McpServer.tools(book, bare, tags).pipe(
+        Layer.provideMerge(McpServer.layer({ name: "s", version: "1" })),
+        Layer.orDie
+      )
+      yield* Effect.gen(function*() {
+        const listed = result(yield* handle(request("tools/list")))
+        validateWire("ListToolsResult", listed)
+        const [bookSchema, bareSchema, tagsSchema] = listed.tools.map((t: any) => t.inputSchema)
+        expect(bookSchema.additionalProperties).toBe(false)
+        expect(bookSchema.properties.seat.additionalProperties).toBe(false)
+        expect(bareSchema).toEqual({ type: "object", properties: {}, additionalProperties: false })
+        expect(tagsSchema.additionalProperties).toEqual({ type: "string" })
+
+        const call = (name: string, args: Record<string, unknown>) => handle(request("tools/call", { name, arguments: args }))
+        expect(result(yield* call("book", { city: "Rome", passengers: 2, seat: { row: 3 } })).content)
+          .toEqual([{ type: "text", text: "Rome 2 3" }])
+        // a misspelt optional argument is an error the caller sees, not an argument silently ignored
+        const misspelt = error(yield* call("book", { city: "Rome", pasengers: 2, seat: { row: 3 } }), -32602, 200)
+        expect(misspelt.message).toContain("pasengers")
+        const nested = error(yield* call("book", { city: "Rome", seat: { row: 3, window: true } }), -32602, 200)
+        expect(nested.message).toContain("window")
+        error(yield* call("bare", { extra: 1 }), -32602, 200)
+        expect(result(yield* call("bare", {})).content).toEqual([{ type: "text", text: "ok" }])
+        // an index signature admits the keys it models
+        expect(result(yield* call("tags", { a: "x", b: "y" })).content).toEqual([{ type: "text", text: "a,b" }])
+      }).pipe(Effect.provide(tools))
+    }))
+
   it.effect("tools/call runs an MRTR conversation to completion", () =>
     Effect.gen(function*() {
       const r1 = result(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })))
@@ -384,7 +427,9 @@ describe("McpServer hostile input", () => {
       expect(e.message).toMatch(/nested more than 64 levels/)
       let ok: unknown = "x"
       for (let i = 0; i < 40; i++) ok = { a: ok }
-      result(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", ok } })))
+      // 40 levels pass the envelope: the tool's parameters (which declare no "ok") are what refuse it
+      const decoded = error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", ok } })), -32602, 200)
+      expect(decoded.message).toMatch(/excess property[\s\S]*"ok"/)
     }).pipe(Effect.provide(layer)))
 
   it.effect("a _meta logLevel that is not a logging level is -32602, not \"log everything\"", () =>

@@ -9,8 +9,9 @@
  *
  * @internal
  */
-import { Duration, Option } from "effect"
-import type { HttpRouter } from "effect/http"
+import { Duration, Option, Result } from "effect"
+import { HttpMiddleware, type HttpRouter } from "effect/http"
+import { IpNetwork } from "effect/net"
 import type { EndpointOptions } from "../../HttpTransport.ts"
 import * as Cors from "../cors.ts"
 import { type HostRule, originMatches, type OriginRule, parseHostRule, parseOriginRule } from "./hostGuard.ts"
@@ -22,6 +23,8 @@ export interface Config {
   readonly hosts: ReadonlyArray<HostRule> | "*"
   readonly origins: ReadonlyArray<OriginRule> | "*"
   readonly principal: EndpointOptions["principal"]
+  /** `X-Forwarded-For` from the proxies of `trustedProxies` (Effect's middleware); none: the socket's peer. */
+  readonly forwarded: ReturnType<typeof HttpMiddleware.xForwardedHeaders> | undefined
   /** The CORS wrapper, when `cors` is on. */
   readonly cors: Cors.Cors | undefined
   /** Never answer a POST with SSE. */
@@ -77,6 +80,18 @@ const keepAliveMillis = (option: EndpointOptions["sseKeepAlive"]): number | unde
   return Math.round(millis)
 }
 
+const trustedProxies = (option: EndpointOptions["trustedProxies"]) => {
+  if (option === undefined || option.length === 0) return undefined
+  const networks = option.map((entry) => {
+    const network = IpNetwork.fromString(entry.includes("/") ? entry : entry.includes(":") ? `${entry}/128` : `${entry}/32`)
+    if (Result.isFailure(network)) {
+      throw new Error(`HttpTransport: trustedProxies entries must be IP addresses or CIDR networks, got ${JSON.stringify(entry)}`)
+    }
+    return network.success
+  })
+  return HttpMiddleware.xForwardedHeaders({ trustedProxies: networks })
+}
+
 /** The defaults of the options (`HttpTransport`'s `DEFAULT_*`). */
 export interface Defaults {
   readonly path: HttpRouter.PathInput
@@ -120,6 +135,7 @@ export const resolve = (
     hosts: hosts === "*" ? "*" : hosts.map(parseHostRule),
     origins: originRules,
     principal: options.principal,
+    forwarded: trustedProxies(options.trustedProxies),
     cors,
     jsonResponse: options.jsonResponse === true,
     hostVerdicts: new Map(),

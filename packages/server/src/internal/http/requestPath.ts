@@ -15,8 +15,9 @@
  * @internal
  */
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Cause, Effect } from "effect"
-import { type Headers, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cause, Effect, Option } from "effect"
+import { type Headers, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ClientAddress } from "@mrtr/core"
 import { IncomingMessage } from "node:http"
 import type { Authentication, ResourceServer } from "../../Authorization.ts"
 import type { Handler, Incoming } from "../../Transport.ts"
@@ -47,6 +48,24 @@ export const handleWith = (
   config: Config,
   request: HttpServerRequest.HttpServerRequest,
   authorization?: Protected | undefined
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  // The client's address, for the stores' shares of unauthenticated callers: the socket's peer, or what trusted
+  // proxies forwarded (Effect's `xForwardedHeaders`; the request itself is served unchanged).
+  const served = (address: Option.Option<string>) =>
+    Effect.provideService(handleAddressed(handler, config, request, authorization), ClientAddress.ClientAddress, Option.getOrUndefined(address))
+  if (config.forwarded === undefined) return served(request.remoteAddress)
+  return Effect.provideService(
+    config.forwarded(Effect.flatMap(HttpServerRequest.HttpServerRequest, (forwarded) => served(forwarded.remoteAddress))),
+    HttpServerRequest.HttpServerRequest,
+    request
+  )
+}
+
+const handleAddressed = (
+  handler: Handler,
+  config: Config,
+  request: HttpServerRequest.HttpServerRequest,
+  authorization: Protected | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   // `request.headers` builds a fresh object on every access on Node: read it once.
   const headers = request.headers

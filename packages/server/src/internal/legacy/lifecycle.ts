@@ -29,7 +29,7 @@ import { errorReply } from "../errors.ts"
 import type { SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
 import { type Context, result, SESSION_ERROR, SESSION_NOT_FOUND, sessionError } from "./context.ts"
 import * as Fleet from "./fleet.ts"
-import type * as Session from "./session.ts"
+import * as Session from "./session.ts"
 import { getStream, RETRY_MS } from "./streams.ts"
 
 const decodeCapabilities = Schema.decodeUnknownExit(ClientCapabilities)
@@ -91,6 +91,7 @@ export const initialize = (
             byConnection.delete(connection)
             return store.remove(session)
           }))
+          connection.onInputEnd?.(Session.endInput(session))
         }
         const value: Legacy.InitializeResult = {
           protocolVersion: session.protocolVersion,

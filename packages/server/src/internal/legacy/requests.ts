@@ -8,9 +8,11 @@
  *
  * Gotchas: JSON-RPC errors of requests travel with HTTP 200; a failure that
  * is no known error is logged and answered -32603 (Internal error); an ask
- * the session's capabilities cannot answer is -32600 with
- * `data.requiredCapabilities` (`client_capability_missing`; outside any
- * session `input_undeliverable`); a missing resource is -32002 with
+ * the session's capabilities cannot answer is, for a tool, a tool execution
+ * error (`isError: true`, its text naming the capability: the model reads
+ * it), for a prompt or resource -32600 with `data.requiredCapabilities`
+ * (`client_capability_missing`); outside any session every such ask is
+ * -32600 `input_undeliverable`; a missing resource is -32002 with
  * `data.uri`. Outside any session `logging/setLevel` and the subscriptions
  * are answered and kept nowhere. A session subscribes to at most
  * `MAX_SUBSCRIPTIONS` URIs of `MAX_SUBSCRIPTION_URI` characters each,
@@ -23,7 +25,8 @@
  * `docs/architecture.md` (the 2025-11-25 walk).
  */
 import { Effect, Schema } from "effect"
-import { ErrorCode, LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
+import { describeCapabilities, ErrorCode, LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
+import { MissingClientCapability } from "@mrtr/core"
 import { McpRequest } from "../../RequestContext.ts"
 import type { Incoming, Reply, WireMessage } from "../../Transport.ts"
 import { errorReply, isRecord } from "../errors.ts"
@@ -82,6 +85,22 @@ const sessionLost = (
     }
   })
 
+/**
+ * A tool whose ask needs a capability the session did not declare: a tool execution error (`isError`) the model
+ * reads and can tell the user about ("this client cannot show forms"), as the official SDK's server answers, rather
+ * than a JSON-RPC error most hosts show as a bare failure. 2025-11-25 has no code of its own for it (2026-07-28's
+ * -32021 is a protocol error the client acts on, so that era keeps it).
+ */
+const missingCapabilityResult = (error: MissingClientCapability) => ({
+  content: [{
+    type: "text" as const,
+    text: `This tool needs a client capability this client did not declare (${
+      describeCapabilities(error.requiredCapabilities)
+    }), so it cannot ask the user what it needs: use a client that supports it`
+  }],
+  isError: true
+})
+
 /** The response to request `id` of `method`: `work`'s result as is (no `resultType`), or its failure's error. */
 const respond = (
   id: RequestId,
@@ -89,7 +108,18 @@ const respond = (
   work: Effect.Effect<unknown, unknown>,
   inSession = true
 ): Effect.Effect<WireMessage> =>
-  toResponse(id, work, { era: "2025-11-25", inSession, annotations: { method, era: "2025-11-25" } })
+  toResponse(
+    id,
+    // a tool's missing capability is its error result (see missingCapabilityResult); other requests' an error
+    inSession && method === "tools/call"
+      ? Effect.catchIf(
+        work,
+        (error): error is MissingClientCapability => error instanceof MissingClientCapability,
+        (error) => Effect.succeed(missingCapabilityResult(error))
+      )
+      : work,
+    { era: "2025-11-25", inSession, annotations: { method, era: "2025-11-25" } }
+  )
 
 // -- Messages ---------------------------------------------------------------------
 

@@ -104,6 +104,8 @@ export interface Session {
   readonly eventIds: WeakMap<WireMessage, string>
   nextStream: number
   ended: boolean
+  /** stdio: the client's input ended, so no answer to a server-to-client request can arrive (see `endInput`). */
+  inputEnded: boolean
 }
 
 /** Longest JSON request id encoded in a POST stream's id (longer ones are left out: such a lost stream fails no request). */
@@ -223,6 +225,22 @@ export const sendOutside = (session: Session, message: WireMessage): Effect.Effe
   return queue === undefined ? Effect.void : Effect.asVoid(Queue.offer(queue, message))
 }
 
+/**
+ * The client's input ended (stdio): no answer can arrive, so its pending legs fail now, and later ones at once
+ * (the shim checks `inputEnded`); its requests run on, to answer what they can.
+ */
+export const endInput = (session: Session): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    session.inputEnded = true
+    const legs = Array.from(session.legs.values())
+    session.legs.clear()
+    return Effect.forEach(
+      legs,
+      (leg) => Deferred.fail(leg, new LegRejected({ code: -32603, message: "The client closed its input" })),
+      { discard: true }
+    )
+  })
+
 /** Ends a session: interrupts its requests, fails its pending legs, closes its GET stream. */
 export const end = (session: Session): Effect.Effect<void> =>
   Effect.suspend(() => {
@@ -317,7 +335,8 @@ export const makeStore = (limits: Limits, instanceId: string) => {
       streams: new Map(),
       eventIds: new WeakMap(),
       nextStream: 0,
-      ended: false
+      ended: false,
+      inputEnded: false
     }
     if (fields.stored) sessions.set(session.id, session)
     return session

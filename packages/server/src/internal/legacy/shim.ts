@@ -142,6 +142,13 @@ export const runCall = (context: Context, call: Call): Effect.Effect<Record<stri
 
   const leg = (session: Session, key: string, request: InputRequest): Effect.Effect<unknown, McpError> =>
     Effect.suspend(() => {
+      if (session.inputEnded) {
+        return Effect.fail(failure(
+          ErrorCode.InvalidRequest,
+          `This request needs input from the client (${request.method}, input "${key}"), whose input has ended`,
+          { reason: "input_undeliverable", inputRequests: [key] }
+        ))
+      }
       if (session.legs.size >= context.maxPendingLegs) {
         return Effect.fail(failure(
           ErrorCode.InvalidRequest,
