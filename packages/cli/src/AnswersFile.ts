@@ -58,6 +58,7 @@ type Context = InputContext.InputContext
  * The answers, by input-request key (values as in the file, interpreted
  * when their question is asked).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Answers = Readonly<Record<string, unknown>>
@@ -66,6 +67,7 @@ export type Answers = Readonly<Record<string, unknown>>
  * The answers file cannot be used: unreadable, not JSON, not an object, or
  * an answer of the wrong shape for its question (`key`).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class AnswersFileError extends Schema.TaggedError<AnswersFileError>()("AnswersFileError", {
@@ -81,6 +83,7 @@ export class AnswersFileError extends Schema.TaggedError<AnswersFileError>()("An
  * The server asked a question that has no answer and nobody can be asked
  * (no fallback): `key` and the `request` itself, to help write the answer.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class Unanswered extends Schema.TaggedError<Unanswered>()("Unanswered", {
@@ -95,6 +98,7 @@ export class Unanswered extends Schema.TaggedError<Unanswered>()("Unanswered", {
 /**
  * Parses the text of an answers file: a JSON object.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const parse = (text: string): Effect.Effect<Answers, AnswersFileError> =>
@@ -127,6 +131,7 @@ const unreadable = (path: string, reason: { readonly _tag: string; readonly desc
  * reason is one line: `<path> does not exist`, `<path> cannot be read
  * (permission denied)`, `<path>: not JSON: ...`, ...
  *
+ * @category utils
  * @since 0.1.0
  */
 export const load = (path: string): Effect.Effect<Answers, AnswersFileError, FileSystem.FileSystem> =>
@@ -156,6 +161,7 @@ const decodeListRootsResult = decodeWith(ListRootsResult, "ListRootsResult")
  * The `ElicitResult` an answer stands for (form or URL mode, see the table
  * above).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const toElicitResult = (
@@ -186,6 +192,7 @@ export const toElicitResult = (
  * The `CreateMessageResult` an answer stands for: a string is the model's
  * text reply (model `"scripted"`), an object a full result.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const toCreateMessageResult = (key: string, value: unknown): Effect.Effect<CreateMessageResult, AnswersFileError> =>
@@ -197,6 +204,7 @@ export const toCreateMessageResult = (key: string, value: unknown): Effect.Effec
  * The roots an answer stands for: an array of URIs or of `{ uri, name? }`,
  * or a full `{ roots }`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const toRoots = (key: string, value: unknown): Effect.Effect<ReadonlyArray<Root>, AnswersFileError> =>
@@ -209,6 +217,7 @@ export const toRoots = (key: string, value: unknown): Effect.Effect<ReadonlyArra
  * Handlers for the questions without an answer (all optional). Those left
  * out fail the call with `InputHandlerError` whose `cause` is `Unanswered`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Fallback<R = never> {
@@ -281,6 +290,7 @@ const answer = <A, R>(
  * a question is never refused for lack of a capability, only for lack of an
  * answer.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <R = never>(
@@ -343,6 +353,7 @@ export const layer = <R = never>(
  * file: the form's fields with their types (`"<string, email>"`, …), a
  * sampling reply placeholder, or a root list.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const template = (request: InputRequest): unknown => {

@@ -8,7 +8,7 @@
  * mrtr read       (--http <url> | --stdio "<command>") <uri>
  * mrtr discover   (--http <url> | --stdio "<command>")
  * mrtr logout     [--http <url>]
- * mrtr gateway    --config <mcpServers.json> [--stdio] [--port <n>] [--host <h>]
+ * mrtr gateway    --config <mcpServers.json> [--transport http|stdio] [--port <n>] [--host <h>]
  * ```
  *
  * On HTTP, a server that answers `401` gets a sign-in (OAuth 2.1, see
@@ -71,6 +71,7 @@ import { describeTarget, handlersLayer, rootsFrom, target, transportLayer } from
 /**
  * The version of the `mrtr` command.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const VERSION = "0.1.0"
@@ -80,17 +81,35 @@ export const VERSION = "0.1.0"
 // -----------------------------------------------------------------------------
 
 export {
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   describeFailure,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   ExitCode,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   exitCodeOf,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   type Failure,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   ToolReportedError,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   UsageError
 } from "./Failure.ts"
 
@@ -99,18 +118,33 @@ export {
 // -----------------------------------------------------------------------------
 
 export {
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   handlersLayer,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   splitCommandLine,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   type Target,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   target
 } from "./internal/target.ts"
 
 export {
-  /** @since 0.1.0 */
+  /**
+   * @category constants
+   * @since 0.1.0
+   */
   DEFAULT_TIMEOUT_SECONDS
 } from "./internal/flags.ts"
 
@@ -123,6 +157,7 @@ export {
  * text is handed to the OS (so exiting right after loses nothing). A
  * reference, so tests running the command in-process can capture it.
  *
+ * @category services
  * @since 0.1.0
  */
 export const Stdout = Context.Reference<(text: string) => Effect.Effect<void>>("@mrtr/cli/Stdout", {
@@ -170,6 +205,7 @@ const parseJsonObject = (what: string, text: Option.Option<string>) =>
  * `--quiet` (`-q`) are shared by every subcommand (accepted before or after the
  * subcommand's name).
  *
+ * @category commands
  * @since 0.1.0
  */
 export const mrtr = Command.make("mrtr").pipe(
@@ -209,6 +245,7 @@ const clientOptions = (seconds: number, protocol: McpClient.Protocol): McpClient
  * One line for a `notifications/progress`: `… progress 1/2  "message"`
  * (server text on one line, escaped; see `SafeText`).
  *
+ * @category commands
  * @since 0.1.0
  */
 export const progressLine = (params: Readonly<Record<string, unknown>> | undefined): string => {
@@ -291,6 +328,7 @@ const runMrtr = <A>(
 /**
  * `mrtr call <tool> [<json arguments>]`.
  *
+ * @category commands
  * @since 0.1.0
  */
 export const call = Command.make(
@@ -332,6 +370,7 @@ export const call = Command.make(
 /**
  * `mrtr get-prompt <name> [<json arguments>]`.
  *
+ * @category commands
  * @since 0.1.0
  */
 export const getPrompt = Command.make(
@@ -365,6 +404,7 @@ export const getPrompt = Command.make(
 /**
  * `mrtr read <uri>`.
  *
+ * @category commands
  * @since 0.1.0
  */
 export const read = Command.make(
@@ -406,6 +446,7 @@ const allPages = <A>(
  * `protocolVersion`; against a 2025-11-25 server the rest comes from the
  * `InitializeResult` (`supportedVersions` is the negotiated version).
  *
+ * @category commands
  * @since 0.1.0
  */
 export const discover = Command.make(
@@ -452,6 +493,7 @@ export const discover = Command.make(
 /**
  * `mrtr logout [--http <url>]`.
  *
+ * @category commands
  * @since 0.1.0
  */
 export const logout = Command.make(
@@ -472,6 +514,7 @@ export const logout = Command.make(
 /**
  * The whole command tree.
  *
+ * @category commands
  * @since 0.1.0
  */
 export const command = mrtr.pipe(Command.withSubcommands([call, getPrompt, read, discover, logout, gateway]))
@@ -483,6 +526,7 @@ const SUBCOMMANDS: ReadonlyArray<string> = [call.name, getPrompt.name, read.name
  * everything else `effect/cli` prints (implicit help, parse errors) to
  * stderr, so stdout only ever carries what was asked for.
  *
+ * @category commands
  * @since 0.1.0
  */
 export const presenter = CliOutput.layerPresenter({
@@ -506,6 +550,7 @@ export const presenter = CliOutput.layerPresenter({
 /**
  * The platform services `effect/cli` needs, with the stderr `Terminal`.
  *
+ * @category commands
  * @since 0.1.0
  */
 export const services = Layer.mergeAll(
@@ -519,6 +564,7 @@ export const services = Layer.mergeAll(
  * Runs `mrtr` with `args` (without the program name) and returns the exit
  * code; failures are described on stderr.
  *
+ * @category commands
  * @since 0.1.0
  */
 export const run = (args: ReadonlyArray<string>): Effect.Effect<number> =>

@@ -23,6 +23,7 @@ import { clean, describeRequest } from "./Report.ts"
  * A usage error found after parsing: both or neither of `--http` /
  * `--stdio`, JSON arguments that are not a JSON object, a bad URL. Exit 2.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
@@ -36,6 +37,7 @@ export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
 /**
  * The tool answered with `isError: true` (the result was printed). Exit 1.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ToolReportedError extends Schema.TaggedError<ToolReportedError>()("ToolReportedError", {
@@ -49,6 +51,7 @@ export class ToolReportedError extends Schema.TaggedError<ToolReportedError>()("
 /**
  * The exit codes of `mrtr`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const ExitCode = {
@@ -62,6 +65,7 @@ export const ExitCode = {
 /**
  * Every failure a `mrtr` command can end with.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Failure =
@@ -82,6 +86,7 @@ const hasTag = (u: unknown): u is { readonly _tag: string } => Predicate.isObjec
  * failing input handler, e.g. a question nobody could answer); 70 anything
  * else.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const exitCodeOf = (error: unknown): number => {
@@ -121,6 +126,7 @@ const indent = (text: string, by = "  ") => text.split("\n").map((line) => by + 
  * part quoted from the server is on one line with its controls escaped
  * (`SafeText`); the lines are `mrtr`'s own.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const describeFailure = (error: unknown, command?: string): string | undefined => {

@@ -5,7 +5,7 @@
  *
  * Streamable HTTP by default (both eras on one endpoint; `--port`, `--host`
  * override the file's `gateway.port` / `gateway.host`), printing
- * `listening <url>` on stdout once it serves; with `--stdio`, MCP on
+ * `listening <url>` on stdout once it serves; with `--transport stdio`, MCP on
  * stdin/stdout (so a stdio-only host reaches remote servers through it) and
  * `listening stdio` on stderr. Logs go to stderr. It runs until interrupted.
  *
@@ -30,9 +30,10 @@ const config = Flag.String("config").pipe(
   )
 )
 
-const stdioFlag = Flag.Boolean("stdio").pipe(
-  Flag.withDescription("Serve MCP on stdin/stdout instead of Streamable HTTP"),
-  Flag.withDefault(false)
+// `--stdio <command>` is every mrtr command's upstream flag: the gateway's own transport is `--transport`.
+const transport = Flag.Literals("transport", ["http", "stdio"]).pipe(
+  Flag.withDescription("How the gateway serves: Streamable HTTP (both eras, the default) or MCP on stdin/stdout"),
+  Flag.withDefault("http" as const)
 )
 
 const port = Flag.Int("port").pipe(
@@ -68,7 +69,7 @@ const cannotServe = (error: unknown) =>
  */
 export const gateway = Command.make(
   "gateway",
-  { config, stdio: stdioFlag, port, host },
+  { config, transport, port, host },
   Effect.fnUntraced(function*(flags) {
     const settings = yield* load(flags.config)
     const portNumber = Option.getOrElse(flags.port, () => settings.gateway?.port ?? 3000)
@@ -76,7 +77,7 @@ export const gateway = Command.make(
       return yield* new UsageError({ reason: "--port must be an integer between 0 and 65535" })
     }
     const server = Gateway.layer(settings)
-    if (flags.stdio) {
+    if (flags.transport === "stdio") {
       return yield* Effect.gen(function*() {
         yield* Console.error("listening stdio")
         return yield* Effect.never
@@ -92,7 +93,7 @@ export const gateway = Command.make(
   })
 ).pipe(
   Command.withDescription(
-    "Serve the MCP servers of an mcpServers configuration file behind one endpoint (Streamable HTTP, both eras; or --stdio), " +
+    "Serve the MCP servers of an mcpServers configuration file behind one endpoint (Streamable HTTP, both eras; or --transport stdio), " +
       "each server's items under its name (unprefixed with a single server), every question their tools ask carried " +
       "to the client across servers and protocol revisions. Prints `listening <url>` once it serves."
   )

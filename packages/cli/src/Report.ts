@@ -18,6 +18,7 @@ import type { InputRequest, InputResponse } from "@mrtr/protocol"
 /**
  * Text styles; `plain` (no escapes) unless colors are enabled.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Style {
@@ -34,6 +35,7 @@ const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m$
 /**
  * Styles with (`true`) or without (`false`) ANSI colors.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const style = (colors: boolean): Style =>
@@ -46,6 +48,7 @@ const id = (text: string) => text
 /**
  * Whether a stream should get colors: a TTY, and `NO_COLOR` unset or empty.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const colorsFor = (stream: { readonly isTTY?: boolean | undefined }): boolean =>
@@ -54,6 +57,7 @@ export const colorsFor = (stream: { readonly isTTY?: boolean | undefined }): boo
 /**
  * The size in bytes (UTF-8) of a `requestState` as it travels on the wire.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const byteSize = (text: string): number => Buffer.byteLength(text, "utf8")
@@ -66,6 +70,7 @@ export const byteSize = (text: string): number => Buffer.byteLength(text, "utf8"
  * line of `mrtr`'s own nor send escape sequences. Everything the server
  * sends goes through it before display.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const clean = (text: string): string => SafeText.oneLine(text)
@@ -80,6 +85,7 @@ const quote = (text: string, max = 90) =>
  * The text of sampling messages / results: text blocks joined, other blocks
  * as `[type]`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const textOf = (content: unknown): string => {
@@ -97,6 +103,7 @@ export const textOf = (content: unknown): string => {
  * One line for one input request: `method (mode)  "message"` (elicitation),
  * the last user message and `maxTokens` (sampling), or just `roots/list`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const describeRequest = (request: InputRequest): string => {
@@ -121,6 +128,7 @@ export const describeRequest = (request: InputRequest): string => {
  * `accept {content}` / `decline` / `cancel`, the sampled text and model, or
  * the root URIs.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const describeResponse = (request: InputRequest | undefined, response: InputResponse): string => {
@@ -150,6 +158,7 @@ const pad = (text: string, width: number) => text.length >= width ? text : text 
  *          ↻ retrying tools/call plan_trip with the answers and the sealed requestState
  * ```
  *
+ * @category utils
  * @since 0.1.0
  */
 export const roundLines = (round: McpClient.Round, s: Style = style(false)): ReadonlyArray<string> => {
@@ -194,6 +203,7 @@ export const roundLines = (round: McpClient.Round, s: Style = style(false)): Rea
  * The task id is shortened to 8 characters; everything quoted from the
  * server is escaped (`clean`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const taskLine = (change: TaskDriver.TaskStatusChange, s: Style = style(false)): string => {
@@ -219,6 +229,7 @@ export const taskLine = (change: TaskDriver.TaskStatusChange, s: Style = style(f
  *           → elicitation-1  accept {"name":"Ada"}
  * ```
  *
+ * @category utils
  * @since 0.1.0
  */
 export const serverRequestLines = (request: McpClient.ServerRequest, s: Style = style(false)): ReadonlyArray<string> => {

@@ -40,6 +40,7 @@ import * as TerminalUser from "./TerminalUser.ts"
  * `$XDG_CONFIG_HOME/mrtr/tokens.json`, else `~/.config/mrtr/tokens.json`
  * (`%APPDATA%\mrtr\tokens.json` on Windows).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const tokenFile = (env: NodeJS.ProcessEnv = process.env): string => {
@@ -49,7 +50,12 @@ export const tokenFile = (env: NodeJS.ProcessEnv = process.env): string => {
   return join(base, "mrtr", "tokens.json")
 }
 
-/** The default loopback port of the redirect URI. */
+/**
+ * The default loopback port of the redirect URI.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const DEFAULT_CALLBACK_PORT = 33418
 
 const openable = (url: URL) =>
@@ -115,6 +121,7 @@ const receiveRedirect = (port: number, timeoutMillis: number) =>
  * The loopback {@link Authorization.UserAgent} described in the module
  * header. `interactive`: ask before opening (a terminal is there).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const loopbackUserAgent = (options: {
@@ -163,6 +170,7 @@ export const loopbackUserAgent = (options: {
 /**
  * The flags of the sign-in.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface SignInOptions {
@@ -176,6 +184,7 @@ export interface SignInOptions {
  * `Authorization` for `mrtr`: the loopback user agent, the file token store
  * at {@link tokenFile}, pre-registered credentials when given.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: SignInOptions): Layer.Layer<Authorization.Authorization, never, Prompt.Environment> =>
@@ -195,6 +204,7 @@ export const layer = (options: SignInOptions): Layer.Layer<Authorization.Authori
 /**
  * Forgets the tokens of `url`, or every token and client registration.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const logout = (url: string | undefined): Effect.Effect<void> =>

@@ -47,23 +47,50 @@ import { clean, colorsFor, type Style, style, textOf } from "./Report.ts"
 type Context = InputContext.InputContext
 
 export {
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   choicesOf,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   fieldKind,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   type FieldKind,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   fieldLabel,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   fieldPrompt,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   type FieldValue,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   formatDate,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   formPrompt,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   type RequestedSchema
 } from "./internal/formPrompt.ts"
 
@@ -104,6 +131,7 @@ const note = (text: string) => Effect.flatMap(styled, (s) => display(`${s.dim(te
  * after a refused answer (`Elicitation.refusedPrefix`): the reason, a blank
  * line, then the form's own message.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const refusedPrefix = Refusal.refusedPrefix
@@ -113,6 +141,7 @@ export const refusedPrefix = Refusal.refusedPrefix
  * (when the message starts with {@link refusedPrefix}; its first paragraph)
  * and the form's own message (`@mrtr/client` `Refusal.split`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const splitRefusal = Refusal.split
@@ -124,6 +153,7 @@ export const splitRefusal = Refusal.split
  * (`formPrompt`). Esc / Ctrl+C at any point answers `cancel`. One question
  * at a time: questions of the same round wait for the terminal in turn.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const form = (
@@ -158,6 +188,7 @@ export const form = (
  * URLs. Anything else (`javascript:`, `file:`, application schemes, relative
  * or malformed URLs) is shown but never opened.
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isOpenable = (url: string): boolean => {
@@ -174,6 +205,7 @@ export const isOpenable = (url: string): boolean => {
  * (`open` on macOS, the URL protocol handler on Windows, without a shell;
  * `xdg-open` elsewhere); does nothing for other URLs; never fails.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const openInBrowser = (url: string): Effect.Effect<void> =>
@@ -199,6 +231,7 @@ export const openInBrowser = (url: string): Effect.Effect<void> =>
  * URL and asks before opening it: open (`accept`, then `openUrl`), decline
  * or cancel. Esc / Ctrl+C answers `cancel`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const url = (openUrl: (url: string) => Effect.Effect<void> = openInBrowser) =>
@@ -239,6 +272,7 @@ export const url = (openUrl: (url: string) => Effect.Effect<void> = openInBrowse
  * (1, 2, 4 ... 30 s), or at once on `r` (or Enter); `c`, Esc or Ctrl+C
  * answers `cancel`. Other keys are ignored.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const urlWait = (
@@ -279,6 +313,7 @@ export const urlWait = (
 /**
  * A sampled text reply: `{ role: "assistant", content: { type: "text", text }, model, stopReason: "endTurn" }`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const textReply = (text: string, model: string): CreateMessageResult => ({
@@ -294,6 +329,7 @@ export const textReply = (text: string, model: string): CreateMessageResult => (
  * Esc / Ctrl+C fails the call (`InputHandlerError`): a sampling request has
  * no "decline".
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const createMessage = (
@@ -324,6 +360,7 @@ export const createMessage = (
 /**
  * The working directory as a root: `{ uri: "file:///…", name: <its basename> }`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const workingDirectory = (): Root => {
@@ -340,6 +377,7 @@ export const workingDirectory = (): Root => {
  *   directory).
  * - `openUrl`: how an accepted URL is opened (default `openInBrowser`).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -354,6 +392,7 @@ export interface Options {
  * (`Terminal`, `FileSystem`, `Path`): provide `environment` for the real
  * terminal on stderr, or a scripted `Terminal` in tests.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (
@@ -378,6 +417,7 @@ export const layer = (
  * raw mode while reading keys), except that `display` writes to
  * **stderr**, and `columns` / `rows` are stderr's.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeStderrTerminal = Effect.gen(function*() {
@@ -399,6 +439,7 @@ export const makeStderrTerminal = Effect.gen(function*() {
  * Node's `FileSystem` and `Path`, and a prompt theme colored when stderr is
  * a TTY (and `NO_COLOR` is unset).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const environment: Layer.Layer<Prompt.Environment> = Layer.mergeAll(
@@ -411,6 +452,7 @@ export const environment: Layer.Layer<Prompt.Environment> = Layer.mergeAll(
 /**
  * `layer` on the real terminal (`environment`).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerNode = (options: Options = {}) => layer(options).pipe(Layer.provide(environment))
@@ -418,6 +460,7 @@ export const layerNode = (options: Options = {}) => layer(options).pipe(Layer.pr
 /**
  * Whether a person can be asked: stdin and stderr are both TTYs.
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isInteractive = (): boolean => process.stdin.isTTY === true && process.stderr.isTTY === true

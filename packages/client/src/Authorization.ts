@@ -52,6 +52,7 @@ import { layerMemory, TokenStore, type Tokens } from "./TokenStore.ts"
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class AuthorizationError extends Schema.TaggedError<AuthorizationError>()("AuthorizationError", {
@@ -75,6 +76,7 @@ export class AuthorizationError extends Schema.TaggedError<AuthorizationError>()
  *
  * Source: MCP 2026-07-28 basic/authorization; RFC 8252 §7.3 (loopback redirect).
  *
+ * @category services
  * @since 0.1.0
  */
 export class UserAgent extends Context.Service<UserAgent, {
@@ -88,6 +90,7 @@ export class UserAgent extends Context.Service<UserAgent, {
  * relative is resolved against the URL). `redirectUri` defaults to
  * `http://localhost:3000/callback`; nothing listens there.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerHeadlessUserAgent = (redirectUri = "http://localhost:3000/callback"): Layer.Layer<UserAgent> =>
@@ -126,6 +129,7 @@ export const layerHeadlessUserAgent = (redirectUri = "http://localhost:3000/call
  *
  * Source: MCP 2026-07-28 basic/authorization/client-registration.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -145,6 +149,7 @@ export interface Options {
  * request carried (when another request signed in meanwhile, the new token
  * is simply used: no second sign-in).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Challenge {
@@ -175,6 +180,7 @@ export interface Challenge {
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category services
  * @since 0.1.0
  */
 export class Authorization extends Context.Service<Authorization, {
@@ -205,6 +211,7 @@ const step = <A>(reason: string, timeout: number, run: (signal: AbortSignal) => 
  * Builds the {@link Authorization} service; requires a {@link TokenStore}
  * and a {@link UserAgent}.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options = {}) {
@@ -363,13 +370,17 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
  * unless one is provided) and the {@link UserAgent} from the context:
  *
  * ```ts
- * McpClient.layer({ clientInfo }).pipe(
- *   Layer.provide(HttpTransport.layerNode({ url })),
+ * import { Authorization, HttpTransport, McpClient } from "@mrtr/client"
+ * import { Layer } from "effect"
+ *
+ * const client = McpClient.layer({ clientInfo: { name: "my-app", version: "1.0.0" } }).pipe(
+ *   Layer.provide(HttpTransport.layerNode({ url: "https://mcp.example.com/mcp" })),
  *   Layer.provide(Authorization.layer({ clientName: "my-app" })),
  *   Layer.provide(Authorization.layerHeadlessUserAgent())
  * )
  * ```
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<Authorization, never, UserAgent> =>
@@ -379,6 +390,7 @@ export const layer = (options: Options = {}): Layer.Layer<Authorization, never, 
  * {@link layer} with the {@link TokenStore} taken from the context (say
  * `TokenStore.layerFile(path)`).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerWithStore = (options: Options = {}): Layer.Layer<Authorization, never, UserAgent | TokenStore> =>

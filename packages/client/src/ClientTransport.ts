@@ -24,6 +24,7 @@ import { TransportError } from "./Errors.ts"
  *
  * MCP 2026-07-28, schema `JSONRPCRequest`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface OutgoingRequest {
@@ -39,6 +40,7 @@ export interface OutgoingRequest {
  *
  * MCP 2026-07-28, schema `JSONRPCNotification`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface OutgoingNotification {
@@ -56,6 +58,7 @@ export interface OutgoingNotification {
  *
  * MCP 2025-11-25, schema `JSONRPCResponse` / `JSONRPCError`.
  *
+ * @category models
  * @since 0.1.0
  */
 export type OutgoingResponse =
@@ -103,6 +106,7 @@ export type OutgoingResponse =
  *
  * MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports.
  *
+ * @category services
  * @since 0.1.0
  */
 export class ClientTransport extends Context.Service<ClientTransport, {
@@ -127,6 +131,7 @@ export class ClientTransport extends Context.Service<ClientTransport, {
  *
  * MCP 2026-07-28, basic/transports (messages are UTF-8 encoded JSON-RPC).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const encodeJson = (message: unknown): Effect.Effect<string, TransportError> =>
@@ -140,6 +145,7 @@ export const encodeJson = (message: unknown): Effect.Effect<string, TransportErr
  *
  * MCP 2026-07-28, basic/transports (messages are UTF-8 encoded JSON-RPC).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const decodeJson = (text: string): Effect.Effect<unknown, TransportError> =>

@@ -33,6 +33,7 @@ import type { InputContext } from "./InputContext.ts"
  *
  * MCP 2026-07-28, client/elicitation.
  *
+ * @category models
  * @since 0.1.0
  */
 export type FormHandler<R = never> = (
@@ -47,6 +48,7 @@ export type FormHandler<R = never> = (
  *
  * MCP 2026-07-28, client/elicitation.
  *
+ * @category models
  * @since 0.1.0
  */
 export type UrlHandler<R = never> = (
@@ -59,6 +61,7 @@ export type UrlHandler<R = never> = (
  * it: the input context plus `attempt`, how many times it came back
  * unchanged in this call (1 the first time).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface UrlWaitContext extends InputContext {
@@ -74,6 +77,7 @@ export interface UrlWaitContext extends InputContext {
  * MCP 2026-07-28, client/elicitation (URL mode); basic/patterns/mrtr ("the
  * server may return another InputRequiredResult").
  *
+ * @category models
  * @since 0.1.0
  */
 export type UrlWaitHandler<R = never> = (
@@ -85,6 +89,7 @@ export type UrlWaitHandler<R = never> = (
  * The wait before retry `attempt` (1-based) of a URL elicitation that came
  * back unchanged: 1 s, 2 s, 4 s, 8 s, 16 s, then 30 s.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const urlBackoff = (attempt: number): Duration.Duration =>
@@ -97,6 +102,7 @@ export const urlBackoff = (attempt: number): Duration.Duration =>
  * the client's `maxRounds`: the call's `callTimeout` (and the server's expiry
  * of the page) bound the wait.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const waitAndRetry: UrlWaitHandler = (_params, context) =>
@@ -110,6 +116,7 @@ export const waitAndRetry: UrlWaitHandler = (_params, context) =>
  *
  * MCP 2026-07-28, client/elicitation (capabilities, modes).
  *
+ * @category services
  * @since 0.1.0
  */
 export class ElicitationHandler extends Context.Service<ElicitationHandler, {
@@ -123,15 +130,20 @@ export class ElicitationHandler extends Context.Service<ElicitationHandler, {
  * optionally `urlWait`) functions; the
  * services they need (`R`) are taken from the Layer's context.
  *
- * @example
+ * **Example** (Answering every form)
+ *
  * ```ts
+ * import { ElicitationHandler } from "@mrtr/client"
+ * import { Effect } from "effect"
+ *
  * const user = ElicitationHandler.layer({
- *   form: (params) => Effect.succeed(ElicitationHandler.accept({ name: "Alice" }))
+ *   form: (params) => Effect.succeed(ElicitationHandler.accept({ name: "Alice", asked: params.message }))
  * })
  * ```
  *
  * MCP 2026-07-28, client/elicitation.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <R = never>(handlers: {
@@ -161,6 +173,7 @@ export const layer = <R = never>(handlers: {
  *
  * MCP 2026-07-28, client/elicitation (capabilities).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const capability = (handler: ElicitationHandler["Service"]): ClientCapabilities["elicitation"] => {
@@ -177,6 +190,7 @@ export const capability = (handler: ElicitationHandler["Service"]): ClientCapabi
  *
  * MCP 2026-07-28, schema `ElicitResult`.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const accept = (content?: ElicitResult["content"]): ElicitResult =>
@@ -187,6 +201,7 @@ export const accept = (content?: ElicitResult["content"]): ElicitResult =>
  *
  * MCP 2026-07-28, client/elicitation.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const decline: ElicitResult = { action: "decline" }
@@ -196,6 +211,7 @@ export const decline: ElicitResult = { action: "decline" }
  *
  * MCP 2026-07-28, client/elicitation.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const cancel: ElicitResult = { action: "cancel" }

@@ -38,6 +38,7 @@ export {
    *
    * MCP 2026-07-28, basic (error codes); schema `Error`.
    *
+   * @category models
    * @since 0.1.0
    */
   McpError
@@ -53,6 +54,7 @@ export {
  *
  * MCP 2026-07-28, basic/transports.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
@@ -81,6 +83,7 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
  *
  * MCP 2026-07-28, basic (Result.resultType), basic/patterns/mrtr.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ProtocolViolation extends Schema.TaggedError<ProtocolViolation>()("ProtocolViolation", {
@@ -111,6 +114,7 @@ export class ProtocolViolation extends Schema.TaggedError<ProtocolViolation>()("
  *
  * MCP 2026-07-28, basic/patterns/mrtr (client requirements).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InputRequiredError extends Schema.TaggedError<InputRequiredError>()("InputRequiredError", {
@@ -132,6 +136,7 @@ export class InputRequiredError extends Schema.TaggedError<InputRequiredError>()
  *
  * MCP 2026-07-28, basic/patterns/mrtr.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class MaxRoundsExceeded extends Schema.TaggedError<MaxRoundsExceeded>()("MaxRoundsExceeded", {
@@ -152,6 +157,7 @@ export class MaxRoundsExceeded extends Schema.TaggedError<MaxRoundsExceeded>()("
  *
  * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InputHandlerError extends Schema.TaggedError<InputHandlerError>()("InputHandlerError", {
@@ -172,6 +178,7 @@ export class InputHandlerError extends Schema.TaggedError<InputHandlerError>()("
  *
  * MCP 2026-07-28, basic/transports/streamable-http (schema extension); server/tools.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InvalidToolDefinition extends Schema.TaggedError<InvalidToolDefinition>()("InvalidToolDefinition", {
@@ -198,6 +205,7 @@ export class InvalidToolDefinition extends Schema.TaggedError<InvalidToolDefinit
  *
  * MCP 2026-07-28, basic/utilities/cancellation; basic/lifecycle (timeouts).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
@@ -219,6 +227,7 @@ export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("Reques
  *
  * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
  *
+ * @category models
  * @since 0.1.0
  */
 export type RequestError = McpError | TransportError | ProtocolViolation | RequestTimeout
@@ -230,6 +239,7 @@ export type RequestError = McpError | TransportError | ProtocolViolation | Reque
  *
  * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes).
  *
+ * @category models
  * @since 0.1.0
  */
 export type MrtrError = RequestError | InputRequiredError | MaxRoundsExceeded | InputHandlerError
@@ -239,6 +249,7 @@ export type MrtrError = RequestError | InputRequiredError | MaxRoundsExceeded | 
  * `task` is the raw `CreateTaskResult` (`taskId`, `status`, `pollIntervalMs`,
  * `ttlMs`...). Drive it with `McpClient.getTask`, `updateTask`, `cancelTask`.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class TaskStarted extends Schema.TaggedError<TaskStarted>()("TaskStarted", {
@@ -253,6 +264,7 @@ export class TaskStarted extends Schema.TaggedError<TaskStarted>()("TaskStarted"
 /**
  * The task ended `cancelled` (by this client, another one, or the server).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class TaskCancelled extends Schema.TaggedError<TaskCancelled>()("TaskCancelled", {
@@ -271,6 +283,7 @@ export class TaskCancelled extends Schema.TaggedError<TaskCancelled>()("TaskCanc
  *
  * MCP 2026-07-28, basic/patterns/mrtr; basic (error codes); SEP-2663.
  *
+ * @category models
  * @since 0.1.0
  */
 export type McpClientError = MrtrError | InvalidToolDefinition | TaskStarted | TaskCancelled

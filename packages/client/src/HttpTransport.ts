@@ -77,6 +77,7 @@ import { fromHttpClient, mediaType, nodeSend, type Outgoing, type Reply, type Se
  *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -97,6 +98,7 @@ export interface Options {
  *   should keep connections alive (`keepAlive: true`): an MRTR conversation
  *   reuses its connection round after round.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface NodeOptions extends Options {
@@ -206,6 +208,7 @@ const VISIBLE_ASCII = /^[\x21-\x7E]+$/
  * MCP 2026-07-28, basic/transports/streamable-http (sending messages to the
  * server); MCP 2025-11-25, basic/transports (session management, resumability).
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
@@ -455,6 +458,7 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
  *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options): Layer.Layer<ClientTransport, never, HttpClient.HttpClient> =>
@@ -478,6 +482,7 @@ export const layer = (options: Options): Layer.Layer<ClientTransport, never, Htt
  *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerNode = (options: NodeOptions): Layer.Layer<ClientTransport> =>

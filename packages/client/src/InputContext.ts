@@ -25,6 +25,7 @@
  *
  * MCP 2026-07-28, basic/patterns/mrtr (InputRequests keys).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface InputContext {

@@ -89,21 +89,84 @@ import { decodeWith } from "./internal/results.ts"
 // =============================================================================
 
 export type {
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   CallOptions,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   CallToolParams,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   CompleteParams,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   Connection,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   GetPromptParams,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   ListParams,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   Notification,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   Options,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   Protocol,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   ReadResourceParams,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   RetryParams,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   Round,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   ServerRequest
 }
-export { DEFAULT_CALL_TIMEOUT, DEFAULT_REQUEST_TIMEOUT }
+export {
+  /**
+   * @category constants
+   * @since 0.1.0
+   */
+  DEFAULT_CALL_TIMEOUT,
+  /**
+   * @category constants
+   * @since 0.1.0
+   */
+  DEFAULT_REQUEST_TIMEOUT
+}
 
 /**
  * The client service.
@@ -150,6 +213,7 @@ export { DEFAULT_CALL_TIMEOUT, DEFAULT_REQUEST_TIMEOUT }
  *
  * MCP 2026-07-28, basic/lifecycle, basic/patterns/mrtr, server/*.
  *
+ * @category services
  * @since 0.1.0
  */
 export class McpClient extends Context.Service<McpClient, {
@@ -200,6 +264,7 @@ const DEFAULT_PROBE_TIMEOUT = Duration.seconds(10)
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const defaultStateOnlyBackoff: Schedule.Schedule<Duration.Duration> = Schedule.exponential("100 millis").pipe(
@@ -214,6 +279,7 @@ export const defaultStateOnlyBackoff: Schedule.Schedule<Duration.Duration> = Sch
  *
  * MCP 2026-07-28, basic (capabilities); client/elicitation, client/sampling, client/roots.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const capabilitiesOf: (
@@ -240,6 +306,7 @@ const handlersInContext = InputHandlers.handlersInContext
  *
  * MCP 2026-07-28, basic/transports/streamable-http (schema extension); server/tools.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const toolHeaderError: (tool: Tool) => string | undefined = ToolCatalog.toolHeaderError
@@ -309,6 +376,7 @@ const connectionOf = (connection: Eras.Connection): Connection =>
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options = {}) {
@@ -459,16 +527,27 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
  * handlers provided to this Layer (e.g. `Layer.provide(ScriptedUser.layer(...))`)
  * decide the declared capabilities of every request.
  *
- * @example
+ * **Example** (A client over Streamable HTTP that answers forms, calling a tool)
+ *
  * ```ts
+ * import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
+ * import { Effect, Layer } from "effect"
+ *
  * const client = McpClient.layer({ clientInfo: { name: "app", version: "1.0.0" } }).pipe(
  *   Layer.provide(HttpTransport.layerNode({ url: "http://127.0.0.1:3000/mcp" })),
  *   Layer.provide(ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ ok: true })) }))
  * )
+ *
+ * const program = Effect.gen(function*() {
+ *   const mcp = yield* McpClient.McpClient
+ *   const result = yield* mcp.callTool({ name: "greet", arguments: { greeting: "Hello" } })
+ *   return result.content
+ * }).pipe(Effect.provide(client))
  * ```
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<McpClient, never, ClientTransport> =>

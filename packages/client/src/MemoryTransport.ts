@@ -25,6 +25,7 @@ import type { TransportError } from "./Errors.ts"
  *
  * MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Incoming {
@@ -43,6 +44,7 @@ export interface Incoming {
  *
  * MCP 2025-11-25, basic/transports (stdio).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Connection {
@@ -57,6 +59,7 @@ export interface Connection {
  *
  * MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Reply =
@@ -75,6 +78,7 @@ export type Reply =
  *
  * MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Handler {
@@ -89,6 +93,7 @@ export interface Handler {
  *
  * MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -103,6 +108,7 @@ const roundTrip = (value: unknown): Effect.Effect<unknown, TransportError> =>
  *
  * MCP 2026-07-28, basic/transports.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = (handler: Handler, options: Options = {}): ClientTransport["Service"] => build(handler, options).transport
@@ -114,6 +120,7 @@ export const make = (handler: Handler, options: Options = {}): ClientTransport["
  *
  * MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports (stdio).
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeScoped = (
@@ -190,6 +197,7 @@ const isRecord = (u: unknown): u is Record<string, unknown> =>
  *
  * MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (handler: Handler, options?: Options): Layer.Layer<ClientTransport> =>

@@ -39,6 +39,7 @@ import type * as Eras from "./internal/eras.ts"
  *
  * MCP 2026-07-28, basic/transports; server/utilities/logging; basic/utilities/progress.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Notification {
@@ -56,6 +57,7 @@ export interface Notification {
  * MCP 2026-07-28, basic/versioning (backward compatibility); MCP 2025-11-25,
  * basic/lifecycle.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Protocol = Eras.Protocol
@@ -72,6 +74,7 @@ export type Protocol = Eras.Protocol
  *
  * MCP 2026-07-28, basic/versioning; MCP 2025-11-25, basic/lifecycle (schema `InitializeResult`).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Connection {
@@ -145,6 +148,7 @@ export interface Connection {
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr,
  * basic/versioning; MCP 2025-11-25, basic/lifecycle.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -167,6 +171,7 @@ export interface Options {
  *
  * MCP 2026-07-28, basic/lifecycle (timeouts).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_REQUEST_TIMEOUT: Duration.Duration = Duration.seconds(60)
@@ -177,6 +182,7 @@ export const DEFAULT_REQUEST_TIMEOUT: Duration.Duration = Duration.seconds(60)
  *
  * MCP 2026-07-28, basic/lifecycle (timeouts).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
@@ -205,6 +211,7 @@ export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface CallOptions {
@@ -232,6 +239,7 @@ export interface CallOptions {
  *
  * MCP 2025-11-25, client/elicitation, client/sampling, client/roots.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ServerRequest {
@@ -259,6 +267,7 @@ export interface ServerRequest {
  *
  * MCP 2026-07-28, basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Round {
@@ -279,6 +288,7 @@ export interface Round {
  *
  * MCP 2026-07-28, schema `InputResponseRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface RetryParams {
@@ -291,6 +301,7 @@ export interface RetryParams {
  *
  * MCP 2026-07-28, schema `CallToolRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface CallToolParams extends RetryParams {
@@ -303,6 +314,7 @@ export interface CallToolParams extends RetryParams {
  *
  * MCP 2026-07-28, schema `GetPromptRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface GetPromptParams extends RetryParams {
@@ -315,6 +327,7 @@ export interface GetPromptParams extends RetryParams {
  *
  * MCP 2026-07-28, schema `ReadResourceRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ReadResourceParams extends RetryParams {
@@ -327,6 +340,7 @@ export interface ReadResourceParams extends RetryParams {
  *
  * MCP 2026-07-28, schema `PaginatedRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ListParams {
@@ -338,6 +352,7 @@ export interface ListParams {
  *
  * MCP 2026-07-28, schema `CompleteRequestParams`.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CompleteParams = Omit<CompleteRequestParams, "_meta">

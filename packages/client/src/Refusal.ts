@@ -25,6 +25,7 @@
  * answer: `"Your answer was not accepted: "` (as `@mrtr/core`'s
  * `Elicitation.refusedPrefix`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const refusedPrefix = "Your answer was not accepted: "
@@ -36,6 +37,7 @@ const PLEASE = " Please answer again."
  * {@link refusedPrefix}: its first paragraph, prefix included) and the
  * form's own message. `{ message }` alone when there is no refusal.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const split = (message: string): { readonly reason?: string; readonly message: string } => {
@@ -49,6 +51,7 @@ export const split = (message: string): { readonly reason?: string; readonly mes
  * "Please answer again.": e.g. `"Seats" must be at most 4.`; `undefined`
  * when the message carries no refusal.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const reasonOf = (message: string): string | undefined => {

@@ -30,6 +30,7 @@ import type { InputContext } from "./InputContext.ts"
  * MCP 2026-07-28, client/roots; schema `ListRootsResult`; MCP 2025-11-25,
  * client/roots (root list changes).
  *
+ * @category services
  * @since 0.1.0
  */
 export class RootsHandler extends Context.Service<RootsHandler, {
@@ -43,6 +44,7 @@ export class RootsHandler extends Context.Service<RootsHandler, {
  *
  * MCP 2026-07-28, client/roots.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <R = never>(
@@ -61,6 +63,7 @@ export const layer = <R = never>(
  *
  * MCP 2026-07-28, client/roots.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerStatic = (roots: ReadonlyArray<Root>): Layer.Layer<RootsHandler> =>
@@ -73,6 +76,7 @@ export const layerStatic = (roots: ReadonlyArray<Root>): Layer.Layer<RootsHandle
  *
  * MCP 2025-11-25, client/roots (root list changes); MCP 2026-07-28, client/roots.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerSubscriptionRef = (

@@ -24,6 +24,7 @@ import type { InputContext } from "./InputContext.ts"
  *
  * MCP 2026-07-28, client/sampling.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CreateMessage<R = never> = (
@@ -38,6 +39,7 @@ export type CreateMessage<R = never> = (
  *
  * MCP 2026-07-28, client/sampling (capabilities).
  *
+ * @category services
  * @since 0.1.0
  */
 export class SamplingHandler extends Context.Service<SamplingHandler, {
@@ -52,6 +54,7 @@ export class SamplingHandler extends Context.Service<SamplingHandler, {
  *
  * MCP 2026-07-28, client/sampling.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <R = never>(options: {
@@ -77,6 +80,7 @@ export const layer = <R = never>(options: {
  *
  * MCP 2026-07-28, client/sampling (capabilities).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const capability = (handler: SamplingHandler["Service"]): NonNullable<ClientCapabilities["sampling"]> => ({

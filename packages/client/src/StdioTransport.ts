@@ -55,6 +55,7 @@ import { systemCode } from "./internal/systemCode.ts"
  *
  * MCP 2026-07-28, basic/transports (stdio).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -126,6 +127,7 @@ interface Pending {
  *
  * MCP 2026-07-28, basic/transports (stdio).
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
@@ -293,6 +295,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  *
  * MCP 2026-07-28, basic/transports (stdio).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options): Layer.Layer<ClientTransport, TransportError, ChildProcessSpawner.ChildProcessSpawner> =>
@@ -304,6 +307,7 @@ export const layer = (options: Options): Layer.Layer<ClientTransport, TransportE
  *
  * MCP 2026-07-28, basic/transports (stdio).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerNode = (options: Options): Layer.Layer<ClientTransport, TransportError> =>

@@ -32,6 +32,7 @@ import { mcpErrorOf, readInputRequests } from "./internal/results.ts"
  * `taskId`, `status`, `statusMessage` (when the server gave one) and the
  * `inputRequests` keys the server waits for (on `input_required`).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface TaskStatusChange {
@@ -42,9 +43,15 @@ export interface TaskStatusChange {
 }
 
 export {
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   TaskCancelled,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   TaskStarted
 } from "./Errors.ts"
 
@@ -55,6 +62,7 @@ export {
  * declared (a server then answers synchronously, or -32021 for a tool that
  * requires a task).
  *
+ * @category models
  * @since 0.1.0
  */
 export type TasksMode = "auto" | "manual"
@@ -63,6 +71,7 @@ export type TasksMode = "auto" | "manual"
  * The capabilities a task-declaring request sends: `capabilities` plus
  * `extensions["io.modelcontextprotocol/tasks"]: {}`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const declaring = <C extends { readonly extensions?: Readonly<Record<string, unknown>> | undefined }>(
@@ -79,6 +88,7 @@ export const declaring = <C extends { readonly extensions?: Readonly<Record<stri
  * past which the task is cancelled and the call fails with
  * `MaxRoundsExceeded`; absent, no cap; a value that is no number is a defect.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Deps {
@@ -111,6 +121,7 @@ const intervalOf = (task: Record<string, unknown>, previous: number): number => 
  * before `onStatus` sees them), and the transport's errors. Interrupting it
  * cancels the task.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const drive = (

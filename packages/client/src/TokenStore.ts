@@ -27,6 +27,7 @@ import { dirname } from "node:path"
  * - `scope`: the scopes that were requested (space-separated);
  * - `resource`: the resource indicator they were requested for (PRM `resource`).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Tokens {
@@ -45,6 +46,7 @@ export interface Tokens {
  *
  * Source: RFC 7591 §3.2.1; MCP 2026-07-28 basic/authorization/client-registration.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Registration {
@@ -58,6 +60,7 @@ export interface Registration {
  * authorization server's issuer string. `clear()` forgets everything
  * (`mrtr logout`), `clear(resource)` one server's tokens.
  *
+ * @category services
  * @since 0.1.0
  */
 export class TokenStore extends Context.Service<TokenStore, {
@@ -96,6 +99,7 @@ const fromContents = (contents: Contents, persist: (contents: Contents) => Effec
 /**
  * An in-memory store (the default): nothing survives the process.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerMemory: Layer.Layer<TokenStore> = Layer.sync(
@@ -152,6 +156,7 @@ const parse = (text: string): Contents => {
  * missing or unreadable file is an empty store; a write that fails is logged
  * (without its contents) and the tokens stay in memory.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerFile = (path: string): Layer.Layer<TokenStore> =>

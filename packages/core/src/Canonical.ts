@@ -22,6 +22,7 @@ const encoder = new TextEncoder()
  * The RFC 8785 canonical form of a JSON value: object keys sorted, no
  * whitespace, numbers in their shortest form. `undefined` members are dropped.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const canonicalJson = (value: unknown): string => canonicalize(value) ?? "null"
@@ -134,6 +135,7 @@ const inspect = (value: unknown, root: string): { readonly problem: NotCanonical
  * are leaves (canonicalization calls it). Iterative: any depth is safe; one
  * pass over the value.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const canonicalProblem = (value: unknown, root = "$"): NotCanonicalJson | undefined => {
@@ -204,6 +206,7 @@ const plainContainer = (value: object): boolean => {
  * holes, a cycle, or a leaf canonical JSON cannot represent (a non-finite
  * number, a lone surrogate; see {@link canonicalProblem}).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const freezeJson = <A>(value: A): A => {
@@ -241,6 +244,7 @@ export const freezeJson = <A>(value: A): A => {
  * True when `value` was deep-frozen by {@link freezeJson} (so it, and
  * everything in it, can never change).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isFrozenJson = (value: unknown): boolean =>
@@ -277,6 +281,7 @@ const remember = (key: string, digest: string): string => {
  * when `value` is not representable (see {@link canonicalProblem}): check
  * values that come from outside first, and fail with that error instead.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const digestWith = (digest: Digest.Digest["Service"], value: unknown, bytes = 32): Effect.Effect<string> =>
@@ -291,6 +296,7 @@ export const digestWith = (digest: Digest.Digest["Service"], value: unknown, byt
  * with one walk over the value: `digestWith` for values not known to be
  * canonical.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const checkedDigestWith = (
@@ -346,6 +352,7 @@ const largeValue = 256 * 1024
  * is already known, without computing it; `undefined` otherwise. Lets the
  * engine take the synchronous path for a question it has digested before.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
@@ -367,6 +374,7 @@ export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
  * 22 characters is what the journal stores per question).
  * Requires the `Digest` service from `effect/crypto`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const digestOf = (value: unknown, bytes = 32): Effect.Effect<string, never, Digest.Digest> =>

@@ -21,6 +21,7 @@ import type { MissingClientCapability } from "./Errors.ts"
  * The kinds of input an ask can request: elicitation (`elicitation/create`),
  * sampling (`sampling/createMessage`) and roots (`roots/list`).
  *
+ * @category models
  * @since 0.1.0
  */
 export type AskKind = "elicitation" | "sampling" | "roots"
@@ -49,6 +50,7 @@ export type AskKind = "elicitation" | "sampling" | "roots"
  *   `message`). Presentation only: the engine pins the next answer to the
  *   digest of `request`, so the handler's question on replay accepts it.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Ask<A, E> {
@@ -77,6 +79,7 @@ export interface Ask<A, E> {
  * - `detach` (optional): what `Task.detach` does; absent or `Effect.void`
  *   when the request cannot become a task (the handler runs on).
  *
+ * @category services
  * @since 0.1.0
  */
 export class Conversation extends Context.Service<Conversation, {

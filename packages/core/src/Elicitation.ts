@@ -93,6 +93,7 @@ const recordAnswer = (response: unknown, fields: ReadonlyArray<string>): unknown
  * - `schema`: an Effect Schema of a flat struct of primitives, or a
  *   `FormSchema` made with {@link formSchema} at module level.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface FormOptions<A> {
@@ -168,6 +169,7 @@ const resolveForm = <A>(
  * refused answer: `"Your answer was not accepted: <reason> Please answer
  * again."`, a blank line, then the form's own message.
  *
+ * @category asking
  * @since 0.1.0
  */
 export const refusedPrefix = "Your answer was not accepted: "
@@ -177,6 +179,7 @@ export const refusedPrefix = "Your answer was not accepted: "
  * (which field, which rule, see `ElicitationSchema.refusal`) above the
  * form's own `message`.
  *
+ * @category asking
  * @since 0.1.0
  */
 export const refusedMessage = (reason: string, message: string): string =>
@@ -199,6 +202,29 @@ export const refusedMessage = (reason: string, message: string): string =>
  * spec's subset is a defect (`InvalidElicitationSchema`, naming the form's
  * key and the field).
  *
+ * **Example** (Asking two questions, the second only when needed)
+ *
+ * ```ts
+ * import { Elicitation, ElicitationDeclined } from "@mrtr/core"
+ * import { Effect, Schema } from "effect"
+ *
+ * const book = Effect.gen(function*() {
+ *   const { nights } = yield* Elicitation.form({
+ *     key: "nights",
+ *     message: "How many nights?",
+ *     schema: Schema.Struct({ nights: Schema.Int })
+ *   })
+ *   if (nights < 7) return `Booked ${nights} nights.`
+ *   const { sure } = yield* Elicitation.form({
+ *     key: "sure",
+ *     message: `${nights} nights: are you sure?`,
+ *     schema: Schema.Struct({ sure: Schema.Boolean })
+ *   })
+ *   return sure ? `Booked ${nights} nights.` : "Nothing booked."
+ * }).pipe(Effect.catchTag("ElicitationDeclined", (_: ElicitationDeclined) => Effect.succeed("Declined.")))
+ * ```
+ *
+ * @category asking
  * @since 0.1.0
  */
 export const form = <A>(
@@ -261,6 +287,7 @@ const explainRefusal = (requestedSchema: ElicitationSchema.RequestedSchema, resp
  * The options of a URL-mode elicitation: `key` (default `elicitation-<n>`),
  * `message` (why the user should go there) and `url` (an absolute URI).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface UrlOptions {
@@ -279,6 +306,7 @@ export interface UrlOptions {
  * Fails with `ElicitationDeclined`, `ElicitationCancelled` or
  * `MissingClientCapability`.
  *
+ * @category asking
  * @since 0.1.0
  */
 export const url = (
@@ -308,6 +336,7 @@ export const url = (
  *   struct of primitives, or a `FormSchema`).
  * - `ttl`: how long the page may be completed (default 10 minutes).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface SecureOptions<A> {
@@ -369,6 +398,7 @@ const pagePollInterval = "200 millis"
  * Source: MCP 2026-07-28, client/elicitation (URL mode, "Safe URL Handling");
  * basic/patterns/mrtr.
  *
+ * @category asking
  * @since 0.1.0
  */
 export const secure = <A>(

@@ -23,6 +23,7 @@ import { FORMATS } from "./internal/formCheck.ts"
  * The `requestedSchema` of a form elicitation:
  * `{ type: "object", properties: { [name]: PrimitiveSchemaDefinition }, required?: string[] }`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface RequestedSchema {
@@ -38,6 +39,7 @@ export interface RequestedSchema {
  * `schema` decodes the accepted `ElicitResult.content`; its decoded type `A`
  * is what the ask returns.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface FormSchema<A> {
@@ -49,6 +51,7 @@ export interface FormSchema<A> {
  * The schemas a form elicitation accepts: any Effect Schema without
  * requirements whose JSON form is a flat object of primitives.
  *
+ * @category models
  * @since 0.1.0
  */
 export type FormSchemaInput<A> = Schema.Codec<A, any, never, never>
@@ -66,6 +69,7 @@ const STRING_FORMATS = new Set(Object.keys(FORMATS))
  * accepted answers are checked against the `requestedSchema` the client was
  * shown as well.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const formatsHold = (requestedSchema: RequestedSchema, content: unknown): boolean =>
@@ -80,6 +84,7 @@ export const formatsHold = (requestedSchema: RequestedSchema, content: unknown):
  * choices, text that is not valid Unicode. `undefined` when every field fits.
  * The reason never quotes the answer.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const refusal = (requestedSchema: RequestedSchema, content: unknown): string | undefined => {
@@ -243,6 +248,7 @@ const cache = new WeakMap<object, Result.Result<FormSchema<any>, InvalidElicitat
  * enums, string formats other than email/uri/date/date-time, patterns,
  * exclusive bounds, or schemas that need services.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>, InvalidElicitationSchema> => {
@@ -259,6 +265,7 @@ export const make = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>
  * form is defined, not when a user first reaches it. `name` (e.g. the ask's
  * key) is written into the error's reason, next to the offending field.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeUnsafe = <A>(schema: FormSchemaInput<A>, name?: string): FormSchema<A> => {
@@ -274,6 +281,7 @@ export const makeUnsafe = <A>(schema: FormSchemaInput<A>, name?: string): FormSc
  * The form schemas a tool, prompt or resource declares it asks, by form name
  * (usually the ask's key): Effect Schemas or ready `FormSchema`s.
  *
+ * @category models
  * @since 0.1.0
  */
 export type DeclaredForms = Readonly<Record<string, FormSchemaInput<any> | FormSchema<any>>>
@@ -286,6 +294,7 @@ export type DeclaredForms = Readonly<Record<string, FormSchemaInput<any> | FormS
  * For definitions (`Tool.make`, `Prompt.make`, `Resource.make`), so that a
  * form the spec does not allow is refused when defined, not when called.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const checkForms = (owner: string, forms: DeclaredForms | undefined): void => {

@@ -65,6 +65,7 @@ import {
  * Provide another value with `Effect.provideService(Limits, ...)` or
  * `Layer.succeed(Limits, ...)`.
  *
+ * @category services
  * @since 0.1.0
  */
 export const Limits = Context.Reference<{ readonly maxRounds: number; readonly maxJournalBytes: number }>(
@@ -90,6 +91,7 @@ export const Limits = Context.Reference<{ readonly maxRounds: number; readonly m
  *   ask may then wait for something the server itself awaits (a secure
  *   elicitation's page) instead of being asked again. Default `false`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Request {
@@ -138,6 +140,7 @@ export interface Request {
  *   `detach: true`; `journal` holds the answers and steps so far, from which
  *   the task replays the handler (SEP-2663, composition with MRTR).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Outcome<A> =
@@ -161,6 +164,7 @@ export type Outcome<A> =
  * ask the client cannot answer when the handler does not catch it
  * (`MissingClientCapability`, JSON-RPC -32021).
  *
+ * @category models
  * @since 0.1.0
  */
 export type RunError =
@@ -199,6 +203,7 @@ type Winner<A, E> =
  * the question is unchanged. Keys are kept in null-prototype objects and maps:
  * `__proto__`, `constructor` or `toString` are keys like any other.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const run = <A, E, R>(
@@ -224,6 +229,7 @@ export const run = <A, E, R>(
  * canonical JSON, for question and arguments digests); `limits`, the bounds of
  * {@link Limits} (`maxRounds` in rounds, `maxJournalBytes` in bytes).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Services {
@@ -240,6 +246,7 @@ export interface Services {
  * -32021, through the server's dispatcher).
  * Source: MCP 2026-07-28, basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const runWith = <A, E, R>(
@@ -468,8 +475,15 @@ export const end = <B>(value: B): Fulfilment<B> => ({ _tag: "End", value })
  * @category models
  */
 export interface Driver<A, B, E, R> {
+  /** A round suspended: its answers ({@link answered}), or the end of the call ({@link end}). */
   readonly fulfil: (suspended: Suspended) => Effect.Effect<Fulfilment<B>, E, R>
+  /** The handler returned `value` after `round` input_required rounds (0: at once). */
   readonly complete: (value: A, round: number) => Effect.Effect<B, E, R>
+  /**
+   * The handler reached `Task.detach` (a request run with `detach: true`);
+   * `journal` holds its answers and steps so far. Default: none (such a
+   * round is a defect).
+   */
   readonly detach?: ((journal: Journal.Journal, round: number) => Effect.Effect<B, E, R>) | undefined
 }
 
@@ -487,39 +501,27 @@ export interface Driver<A, B, E, R> {
  * @since 0.3.0
  * @category running
  */
-export const drive: <A, E, R, B, E2, R2>(
+export const drive = <A, E, R, B, E2, R2>(
   services: Services,
   handler: Effect.Effect<A, E, R>,
   request: Request,
   driver: Driver<A, B, E2, R2>
-) => Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> = Effect.fnUntraced(function*<
-  A,
-  E,
-  R,
-  B,
-  E2,
-  R2
->(
-  services: Services,
-  handler: Effect.Effect<A, E, R>,
-  request: Request,
-  driver: Driver<A, B, E2, R2>
-) {
-  let current = request
-  while (true) {
-    const outcome = yield* runWith(services, handler, current)
+): Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> =>
+  Effect.flatMap(runWith(services, handler, request), (outcome): Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> => {
     switch (outcome._tag) {
       case "Complete":
-        return yield* driver.complete(outcome.value, outcome.round)
+        return driver.complete(outcome.value, outcome.round)
       case "Detached":
         return driver.detach === undefined
-          ? yield* Effect.die(new Error("Task.detach ended a round run without detach"))
-          : yield* driver.detach(outcome.journal, outcome.round)
-      case "InputRequired": {
-        const fulfilment = yield* driver.fulfil(outcome)
-        if (fulfilment._tag === "End") return fulfilment.value
-        current = { ...current, journal: outcome.journal, inputResponses: fulfilment.inputResponses, requestState: undefined }
-      }
+          ? Effect.die(new Error("Task.detach ended a round run without detach"))
+          : driver.detach(outcome.journal, outcome.round)
+      case "InputRequired":
+        return Effect.flatMap(driver.fulfil(outcome), (fulfilment) =>
+          fulfilment._tag === "End" ? Effect.succeed(fulfilment.value) : drive(services, handler, {
+            ...request,
+            journal: outcome.journal,
+            inputResponses: fulfilment.inputResponses,
+            requestState: undefined
+          }, driver))
     }
-  }
-})
+  })

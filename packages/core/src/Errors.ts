@@ -18,6 +18,7 @@ import { ClientCapabilities } from "@mrtr/protocol"
  * along with the decline (a decline carrying `content` is still a decline).
  * Source: MCP 2026-07-28, client/elicitation ("Response Actions").
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ElicitationDeclined extends Schema.TaggedError<ElicitationDeclined>()("ElicitationDeclined", {
@@ -34,6 +35,7 @@ export class ElicitationDeclined extends Schema.TaggedError<ElicitationDeclined>
  * (`ElicitResult.action === "cancel"`).
  * Source: MCP 2026-07-28, client/elicitation ("Response Actions").
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ElicitationCancelled extends Schema.TaggedError<ElicitationCancelled>()("ElicitationCancelled", {
@@ -53,6 +55,7 @@ export class ElicitationCancelled extends Schema.TaggedError<ElicitationCancelle
  * `-32021` (MissingRequiredClientCapability) with `data.requiredCapabilities`, HTTP 400.
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("only request input for declared capabilities").
  *
+ * @category errors
  * @since 0.1.0
  */
 export class MissingClientCapability extends Schema.TaggedError<MissingClientCapability>()(
@@ -80,6 +83,7 @@ export class MissingClientCapability extends Schema.TaggedError<MissingClientCap
  * (`Elicitation.formSchema`) and dies at the ask otherwise.
  * Source: MCP 2026-07-28, client/elicitation ("Requested Schema").
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InvalidElicitationSchema extends Schema.TaggedError<InvalidElicitationSchema>()(
@@ -106,6 +110,7 @@ export class InvalidElicitationSchema extends Schema.TaggedError<InvalidElicitat
  * JSON-RPC `-32602` (InvalidParams) with this message.
  * Source: RFC 8785 sections 3.2.2.2 (strings), 3.2.2.3 (numbers).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class NotCanonicalJson extends Schema.TaggedError<NotCanonicalJson>()("NotCanonicalJson", {
@@ -123,6 +128,7 @@ export class NotCanonicalJson extends Schema.TaggedError<NotCanonicalJson>()("No
  *
  * The server answers JSON-RPC `-32602` (InvalidParams) with this message.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class RoundLimitExceeded extends Schema.TaggedError<RoundLimitExceeded>()("RoundLimitExceeded", {
@@ -140,6 +146,7 @@ export class RoundLimitExceeded extends Schema.TaggedError<RoundLimitExceeded>()
  * The server answers JSON-RPC `-32603` (InternalError): the handler asked for
  * more than the server is configured to carry.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class JournalTooLarge extends Schema.TaggedError<JournalTooLarge>()("JournalTooLarge", {
@@ -161,6 +168,7 @@ export class JournalTooLarge extends Schema.TaggedError<JournalTooLarge>()("Jour
  * uncaught, the server answers JSON-RPC `-32603` with this message.
  * Source: MCP 2026-07-28, client/elicitation (URL mode).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InteractionUnavailable extends Schema.TaggedError<InteractionUnavailable>()("InteractionUnavailable", {
@@ -200,6 +208,7 @@ export class InteractionUnavailable extends Schema.TaggedError<InteractionUnavai
  * considerations: "the server MUST verify the identity of the user who opens
  * the URL").
  *
+ * @category errors
  * @since 0.3.0
  */
 export class UserIdentityRequired extends Schema.TaggedError<UserIdentityRequired>()("UserIdentityRequired", {

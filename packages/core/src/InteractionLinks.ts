@@ -29,6 +29,7 @@ import { Context, type Effect } from "effect"
  *   completed by whoever opens it. Default `false`: secure asks of
  *   unauthenticated requests are refused.
  *
+ * @category services
  * @since 0.1.0
  */
 export class InteractionLinks extends Context.Service<InteractionLinks, {

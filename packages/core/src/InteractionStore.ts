@@ -31,6 +31,7 @@ import type { RequestedSchema } from "./ElicitationSchema.ts"
  * conversation belongs to, when authorization is on: only that user may
  * complete the page).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface InteractionForm {
@@ -46,6 +47,7 @@ export interface InteractionForm {
  * - `handedOut`: the value went to the handler and was deleted;
  * - `expired`: nobody completed (or collected) it in time.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InteractionState = "pending" | "completed" | "handedOut" | "expired"
@@ -55,6 +57,7 @@ export type InteractionState = "pending" | "completed" | "handedOut" | "expired"
  * secret part of the page's URL), `csrfToken` (43 base64url characters, for
  * the page's form), `expiresAt` (epoch milliseconds) and `state`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Interaction extends InteractionForm {
@@ -69,6 +72,7 @@ export interface Interaction extends InteractionForm {
  * `alreadyCompleted` (completed or handed out before: the page is single
  * use), `expired`, `unknown` (no such id: tampered, or long gone).
  *
+ * @category models
  * @since 0.1.0
  */
 export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "unknown"
@@ -80,6 +84,7 @@ export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "un
  * start there until some expire. `capacity` is the bound that was hit.
  * Answered as the tool's error (the handler may catch it).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFull>()("InteractionStoreFull", {
@@ -100,6 +105,7 @@ export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFul
  * the interaction page answers 503 "try again in a moment". The in-memory
  * store never fails with it.
  *
+ * @category errors
  * @since 0.2.0
  */
 export class InteractionStoreUnavailable extends Schema.TaggedError<InteractionStoreUnavailable>()(
@@ -129,6 +135,7 @@ export class InteractionStoreUnavailable extends Schema.TaggedError<InteractionS
  *
  * Source: MCP 2026-07-28, client/elicitation (URL mode).
  *
+ * @category services
  * @since 0.1.0
  */
 export class InteractionStore extends Context.Service<InteractionStore, {
@@ -186,6 +193,7 @@ export class InteractionStore extends Context.Service<InteractionStore, {
  * the page can say it expired or was used), then evicted on use. Nothing live
  * is forgotten to make room.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface InteractionStoreMemoryOptions {

@@ -21,6 +21,7 @@ import { Schema } from "effect"
  * SHA-256/128 of method + canonical params) and `r` the client's raw
  * `InputResponse`, re-decoded on every replay.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const RecordedAnswer = Schema.Struct({
@@ -40,6 +41,7 @@ export const RecordedAnswer = Schema.Struct({
  *   one, e.g. a secure elicitation's page not completed yet); they do not
  *   count toward `maxRounds`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Journal = Schema.Struct({
@@ -54,6 +56,7 @@ export const Journal = Schema.Struct({
 /**
  * The decoded journal.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Journal = typeof Journal.Type
@@ -61,6 +64,7 @@ export type Journal = typeof Journal.Type
 /**
  * The journal of a conversation's first round: nothing recorded yet.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const empty: Journal = { v: 1, round: 0, answers: {}, steps: {}, pending: {} }

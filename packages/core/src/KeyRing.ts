@@ -24,6 +24,7 @@ import { Base64Url } from "effect/encoding"
  * id outside `[A-Za-z0-9_-]{1,64}`, or a duplicate key id. The message names
  * the offending entry by position and never contains key material.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InvalidKeyRing extends Schema.TaggedError<InvalidKeyRing>()("InvalidKeyRing", {
@@ -34,6 +35,7 @@ export class InvalidKeyRing extends Schema.TaggedError<InvalidKeyRing>()("Invali
  * One key of a {@link KeyRing}: its id, written in clear in the envelope, and
  * an XChaCha20-Poly1305 key (32 bytes).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface KeyRingEntry {
@@ -50,6 +52,7 @@ export interface KeyRingEntry {
  * Build one with {@link KeyRing.make}, {@link KeyRing.fromBytes},
  * {@link KeyRing.generate} or {@link KeyRing.fromConfig}.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface KeyRing {
@@ -59,6 +62,7 @@ export interface KeyRing {
 /**
  * Name of the environment variable read by {@link KeyRing.fromConfig}.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const keysConfigName = "MRTR_REQUEST_STATE_KEYS"
@@ -224,6 +228,7 @@ const fromConfig: Effect.Effect<KeyRing, Config.ConfigError> = Effect.gen(functi
  * Every constructor runs on `effect/crypto` with its own `SecureRandom` and
  * `Digest` layers, so none has requirements.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const KeyRing: {

@@ -35,6 +35,7 @@ import { ClientAddress } from "./ClientAddress.ts"
  * (InternalError) with this message, and the in-memory guard counts each in
  * the counter `mrtr_replay_guard_full_total` (attribute `scope`).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ReplayGuardFull extends Schema.TaggedError<ReplayGuardFull>()("ReplayGuardFull", {
@@ -65,6 +66,7 @@ export class ReplayGuardFull extends Schema.TaggedError<ReplayGuardFull>()("Repl
  * retry the same request later. Requests carrying no single-use state are
  * unaffected.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ReplayGuardUnavailable extends Schema.TaggedError<ReplayGuardUnavailable>()("ReplayGuardUnavailable", {
@@ -95,6 +97,7 @@ export class ReplayGuardUnavailable extends Schema.TaggedError<ReplayGuardUnavai
  * use. At a bound, redemption fails with {@link ReplayGuardFull} rather than
  * forget a live id that could then be replayed.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ReplayGuardMemoryOptions {
@@ -106,6 +109,7 @@ export interface ReplayGuardMemoryOptions {
  * Counter of single-use redemptions refused because the in-memory
  * {@link ReplayGuard} was full, by `scope` (`principal` or `anonymous`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total", {
@@ -118,6 +122,7 @@ export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total
  * `outcome` (`first`: accepted; `replayed`: already redeemed) and `store`
  * (`memory`, `redis`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_redemptions_total", {
@@ -133,6 +138,7 @@ export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_red
  * the sum over a fleet approximates the keys Redis holds (an instance that
  * restarts forgets its part). Process-wide: several guards of one process add up.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const replayGuardEntries = Metric.gauge("mrtr_replay_guard_entries", {
@@ -216,6 +222,7 @@ const makePool = () => {
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("One-time use must be enforced server-side").
  *
+ * @category services
  * @since 0.1.0
  */
 export class ReplayGuard extends Context.Service<ReplayGuard, {

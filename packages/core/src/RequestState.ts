@@ -79,30 +79,63 @@ import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
 import { ReplayGuard, type ReplayGuardFull, type ReplayGuardUnavailable } from "./ReplayGuard.ts"
 
 export {
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   InvalidKeyRing,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   KeyRing,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   type KeyRingEntry,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   keysConfigName
 } from "./KeyRing.ts"
 
 export {
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   ReplayGuard,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   ReplayGuardFull,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   type ReplayGuardMemoryOptions,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   ReplayGuardUnavailable,
-  /** @since 0.2.0 */
+  /**
+   * @category models
+   * @since 0.2.0
+   */
   replayGuardEntries,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   replayGuardFullTotal,
-  /** @since 0.1.0 */
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   replayGuardRedemptionsTotal
 } from "./ReplayGuard.ts"
 
@@ -127,6 +160,7 @@ export {
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("bind ... the authenticated
  * principal ... the originating method plus a digest of its key params").
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Binding {
@@ -156,6 +190,7 @@ const invalidMessage = "Invalid requestState"
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("reject state that fails verification").
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InvalidRequestState extends Schema.TaggedError<InvalidRequestState>()("InvalidRequestState", {}) {
@@ -173,6 +208,7 @@ export class InvalidRequestState extends Schema.TaggedError<InvalidRequestState>
  * both in bytes. It is a server-side failure (JSON-RPC `-32603`): the handler
  * put more into its journal than the server is configured to carry.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class RequestStateTooLarge extends Schema.TaggedError<RequestStateTooLarge>()("RequestStateTooLarge", {
@@ -189,6 +225,7 @@ export class RequestStateTooLarge extends Schema.TaggedError<RequestStateTooLarg
  * Name of the optional `Duration` variable read by
  * {@link RequestStateCodec.layerConfig} (e.g. `"5 minutes"`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
@@ -221,6 +258,7 @@ export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
  *
  * An option out of range fails the codec's construction with {@link InvalidOption}.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface RequestStateCodecOptions<E = never> {
@@ -243,6 +281,7 @@ const ttlConfigError = (message: string): Config.ConfigError =>
  * unless it is finite and positive. What {@link RequestStateCodec.layerConfig}
  * and `McpServer.layerConfig` read.
  *
+ * @category utils
  * @since 0.4.0
  */
 export const ttlFromConfig: Effect.Effect<Duration.Duration, Config.ConfigError> = Effect.gen(function*() {
@@ -258,6 +297,7 @@ export const ttlFromConfig: Effect.Effect<Duration.Duration, Config.ConfigError>
  * {@link defaultTtl}; fails with {@link InvalidOption} naming `layer` when it
  * is not a finite, positive duration.
  *
+ * @category utils
  * @since 0.4.0
  */
 export const ttlOf = (ttl: Duration.Input | undefined, layer = "RequestStateCodec"): Effect.Effect<Duration.Duration, InvalidOption> => {
@@ -271,6 +311,7 @@ export const ttlOf = (ttl: Duration.Input | undefined, layer = "RequestStateCode
 /**
  * Default lifetime of a sealed `requestState`: 10 minutes.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const defaultTtl: Duration.Duration = Duration.minutes(10)
@@ -278,6 +319,7 @@ export const defaultTtl: Duration.Duration = Duration.minutes(10)
 /**
  * Default cap on a sealed `requestState`: 64 KiB (65,536 bytes of the string).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const defaultMaxSize = 65_536
@@ -288,6 +330,7 @@ export const defaultMaxSize = 65_536
  * string, twice its plaintext, and 256 bytes per entry): about 800 suspended
  * one-question conversations, or about 150 of sixteen answers.
  *
+ * @category utils
  * @since 0.3.0
  */
 export const defaultIssuedCacheBytes = 524_288
@@ -376,6 +419,7 @@ type RejectionReason =
  * Counter of rejected `requestState`, by `reason` (the values listed in the
  * module header). Clients only ever see the one frozen `-32602`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const rejectionsTotal = Metric.counter("mrtr_request_state_rejections_total", {
@@ -392,6 +436,7 @@ export const rejectionsTotal = Metric.counter("mrtr_request_state_rejections_tot
  * before the expiry and single-use checks (refusals by those count in
  * {@link rejectionsTotal} too).
  *
+ * @category utils
  * @since 0.3.0
  */
 export const unsealedTotal = Metric.counter("mrtr_request_state_unsealed_total", {
@@ -429,6 +474,7 @@ interface Sealed {
  * round. So every round of one conversation carries the same id, whichever
  * instance serves it. Not provided (the default), nothing is recorded.
  *
+ * @category services
  * @since 0.1.0
  */
 export const CurrentConversation = Context.Reference<{ id: string | undefined } | undefined>(
@@ -686,6 +732,7 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  * Source: MCP 2026-07-28, basic/patterns/mrtr ("requestState ... protect its
  * integrity ... bind ... a short expiry ... one-time use").
  *
+ * @category services
  * @since 0.1.0
  */
 export class RequestStateCodec extends Context.Service<RequestStateCodec, {

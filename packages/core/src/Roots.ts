@@ -26,6 +26,7 @@ const question = freezeJson({ method: "roots/list", params: {} } as const)
  * Fails with `MissingClientCapability`. A response that is not a
  * `ListRootsResult` is treated as missing and asked again.
  *
+ * @category asking
  * @since 0.1.0
  */
 export const list = (

@@ -18,6 +18,7 @@ import type { MissingClientCapability } from "./Errors.ts"
  * `modelPreferences`, `tools`, ...) plus `key` (default `sampling-<n>` by
  * program order).
  *
+ * @category models
  * @since 0.1.0
  */
 export type CreateMessageOptions = Omit<CreateMessageRequestParams, "_meta"> & { readonly key?: string | undefined }
@@ -34,6 +35,7 @@ const decodeResult = Schema.decodeUnknownOption(CreateMessageResult)
  * Fails with `MissingClientCapability`. A response that is not a
  * `CreateMessageResult` is treated as missing and asked again.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const createMessage = (
@@ -57,6 +59,7 @@ export const createMessage = (
  * The text of a sampled message: its text content blocks joined (an empty
  * string when the model answered with images, audio or tool use only).
  *
+ * @category asking
  * @since 0.1.0
  */
 export const textOf = (result: CreateMessageResult): string => {

@@ -35,6 +35,7 @@ import { Conversation } from "./Conversation.ts"
  * - `required`: a task; a request without the declaration is refused with
  *   `-32021` (MissingRequiredClientCapability) before the handler runs.
  *
+ * @category models
  * @since 0.1.0
  */
 export type TaskSupport = "forbidden" | "optional" | "required"
@@ -48,6 +49,7 @@ export type TaskSupport = "forbidden" | "optional" | "required"
  *   MRTR rounds of the `tools/call` itself. A handler that completes without
  *   reaching it answers synchronously.
  *
+ * @category models
  * @since 0.1.0
  */
 export type TaskStart = "call" | "detach"
@@ -57,16 +59,25 @@ export type TaskStart = "call" | "detach"
  * module's header). Never fails. Outside a request that may become a task
  * (and outside any server) it does nothing.
  *
- * @example
+ * **Example** (Asking before and after becoming a task)
+ *
  * ```ts
- * handler: () => Effect.gen(function*() {
- *   const { name } = yield* Elicitation.form({ key: "user_name", message: "Name?", schema: Name }) // MRTR round
- *   yield* Task.detach                                                                         // CreateTaskResult
- *   const { ok } = yield* Elicitation.form({ key: "ok", message: "Go on?", schema: Ok })          // task input
- *   return `Hello, ${name}!`
- * })
+ * import { Elicitation, Task } from "@mrtr/core"
+ * import { Effect, Schema } from "effect"
+ *
+ * const Name = Schema.Struct({ name: Schema.String })
+ * const Ok = Schema.Struct({ ok: Schema.Boolean })
+ *
+ * const handler = () =>
+ *   Effect.gen(function*() {
+ *     const { name } = yield* Elicitation.form({ key: "user_name", message: "Name?", schema: Name }) // MRTR round
+ *     yield* Task.detach // CreateTaskResult
+ *     const { ok } = yield* Elicitation.form({ key: "ok", message: "Go on?", schema: Ok }) // task input
+ *     return ok ? `Hello, ${name}!` : "Stopped."
+ *   })
  * ```
  *
+ * @category utils
  * @since 0.1.0
  */
 export const detach: Effect.Effect<void> = Effect.flatMap(

@@ -18,8 +18,13 @@ export * as Elicitation from "./Elicitation.ts"
 export * as ElicitationSchema from "./ElicitationSchema.ts"
 /** @since 0.1.0 */
 export * from "./Errors.ts"
-/** @since 0.4.0 */
-export { InvalidOption } from "./InvalidOption.ts"
+export {
+  /**
+   * @category errors
+   * @since 0.4.0
+   */
+  InvalidOption
+} from "./InvalidOption.ts"
 /** @since 0.1.0 */
 export * as InteractionStore from "./InteractionStore.ts"
 /** @since 0.1.0 */

@@ -34,7 +34,7 @@
  *
  * @since 0.3.0
  */
-import { Effect, Layer, Schema } from "effect"
+import { Duration, Effect, Layer, Option, Schema } from "effect"
 import { McpServer, Mount } from "@mrtr/server"
 import * as Upstream from "./Upstream.ts"
 
@@ -129,6 +129,12 @@ export const decode = (input: unknown): Effect.Effect<Config, GatewayConfigError
   Schema.decodeUnknownEffect(Config)(input).pipe(
     Effect.mapError((issue) => new GatewayConfigError({ reason: issue.message })),
     Effect.flatMap((config) => {
+      for (const key of ["refreshInterval", "callTimeout"] as const) {
+        const value = config.gateway?.[key]
+        if (value !== undefined && Option.isNone(Duration.fromInput(value as Duration.Input))) {
+          return Effect.fail(new GatewayConfigError({ reason: `gateway.${key} must be a duration such as "30 seconds"` }))
+        }
+      }
       for (const [name, server] of Object.entries(config.mcpServers)) {
         if (!NAME.test(name)) {
           return Effect.fail(new GatewayConfigError({ reason: `mcpServers: "${name}" must be 1-64 letters, digits, '_', '.' or '-'` }))
@@ -217,8 +223,8 @@ export const layer = (config: Config) => {
       namespace,
       Upstream.layer(upstream, {
         protocol,
-        ...(callTimeout === undefined ? {} : { callTimeout: callTimeout as any }),
-        ...(refreshInterval === undefined ? {} : { refreshInterval: refreshInterval as any })
+        ...(callTimeout === undefined ? {} : { callTimeout: callTimeout as Duration.Input }),
+        ...(refreshInterval === undefined ? {} : { refreshInterval: refreshInterval as Duration.Input })
       }),
       mount
     )

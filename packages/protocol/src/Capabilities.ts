@@ -59,6 +59,7 @@ const elicitationOf = (needs: ElicitationNeeds): NonNullable<ClientCapabilities[
  * MCP 2026-07-28, basic/patterns/mrtr; client/elicitation (modes);
  * client/sampling (tools, context).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const requiredCapabilities = (inputRequest: InputRequest): ClientCapabilities => {
@@ -93,6 +94,7 @@ export const requiredCapabilities = (inputRequest: InputRequest): ClientCapabili
  *
  * MCP 2026-07-28, basic (capabilities); client/elicitation (modes).
  *
+ * @category utils
  * @since 0.3.0
  */
 export const describeCapabilities = (required: ClientCapabilities): string => {
@@ -111,6 +113,7 @@ export const describeCapabilities = (required: ClientCapabilities): string => {
  * The union (see `mergeCapabilities`) of the requirements of every input
  * request in a map (or array); `{}` when there are none.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const requiredCapabilitiesForAll = (
@@ -140,6 +143,7 @@ const mergeRecords = (
  * `{ elicitation: { url: {} } }` gives `{ elicitation: { form: {}, url: {} } }`.
  * `experimental` / `extensions` entries are merged key by key.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const mergeCapabilities = (a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities => {
@@ -186,6 +190,7 @@ export const mergeCapabilities = (a: ClientCapabilities, b: ClientCapabilities):
  *
  * MCP 2026-07-28, basic (capabilities), basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const missingCapabilities = (
@@ -239,6 +244,7 @@ export const missingCapabilities = (
  *
  * MCP 2026-07-28, basic/patterns/mrtr (server requirements).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isSatisfiedBy = (required: ClientCapabilities, declared: ClientCapabilities): boolean =>
@@ -247,6 +253,7 @@ export const isSatisfiedBy = (required: ClientCapabilities, declared: ClientCapa
 /**
  * True when a capability object declares / requires nothing (`{}`).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isEmptyCapabilities = (capabilities: ClientCapabilities): boolean =>

@@ -32,6 +32,7 @@ import type { JsonRpcErrorObject } from "./JsonRpc.ts"
  *
  * MCP 2026-07-28, basic (error codes); schema `*Error` definitions.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const ErrorCode = {
@@ -47,6 +48,7 @@ export const ErrorCode = {
 /**
  * One of the numeric codes in `ErrorCode`.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode]
@@ -68,6 +70,7 @@ export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode]
  * MCP 2026-07-28, basic/transports/streamable-http (protocol version header,
  * server validation, backward compatibility).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const httpStatusOf = (code: number): number => {
@@ -93,6 +96,7 @@ export const httpStatusOf = (code: number): number => {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (backward compatibility).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isModernErrorCode = (code: number): boolean =>
@@ -104,6 +108,7 @@ export const isModernErrorCode = (code: number): boolean =>
  * The longest error `message` sent on the wire, in UTF-16 units: messages often quote what the client sent (an
  * unknown task id, a mismatched header value), and a megabyte of input must not come back as a megabyte of error.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const MAX_ERROR_MESSAGE_LENGTH = 1024
@@ -126,6 +131,7 @@ const wireMessage = (message: string): string => {
  *
  * MCP 2026-07-28, basic (error codes); schema `Error`.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class McpError extends Schema.TaggedError<McpError>()("McpError", {

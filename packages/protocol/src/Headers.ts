@@ -20,6 +20,7 @@ import { MetaKey } from "./Meta.ts"
  * `MCP-Protocol-Version`: on every POST; must equal
  * `params._meta["io.modelcontextprotocol/protocolVersion"]`.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version" as const
@@ -27,6 +28,7 @@ export const PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version" as const
 /**
  * `Mcp-Method`: on every request; must equal the JSON-RPC `method`.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const METHOD_HEADER = "Mcp-Method" as const
@@ -35,6 +37,7 @@ export const METHOD_HEADER = "Mcp-Method" as const
  * `Mcp-Name`: on `tools/call` and `prompts/get` (= `params.name`) and
  * `resources/read` (= `params.uri`); value-encoded (see `encodeHeaderValue`).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const NAME_HEADER = "Mcp-Name" as const
@@ -43,6 +46,7 @@ export const NAME_HEADER = "Mcp-Name" as const
  * Prefix of the custom headers mirroring `x-mcp-header` tool arguments:
  * `Mcp-Param-{Name}`.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const PARAM_HEADER_PREFIX = "Mcp-Param-" as const
@@ -52,6 +56,7 @@ export const PARAM_HEADER_PREFIX = "Mcp-Param-" as const
  *
  * MCP 2026-07-28, basic/transports/streamable-http (request metadata).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const HeaderName = {
@@ -68,6 +73,7 @@ export const HeaderName = {
  * `tasks/cancel` (SEP-2663 §Streamable HTTP: Routing Headers; never on the
  * removed `tasks/result` / `tasks/list`).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const NAME_SOURCE: Readonly<Record<string, "name" | "uri" | "taskId">> = {
@@ -91,6 +97,7 @@ const isSafeChar = (code: number): boolean => code >= 0x20 && code <= 0x7e
  *
  * MCP 2026-07-28, basic/transports/streamable-http (value encoding).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isPlainHeaderValue = (value: string): boolean => {
@@ -131,6 +138,7 @@ const base64ToUtf8 = (base64: string): string | undefined => {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (value encoding).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const encodeHeaderValue = (value: string): string =>
@@ -149,6 +157,7 @@ export const encodeHeaderValue = (value: string): string =>
  *
  * MCP 2026-07-28, basic/transports/streamable-http (value encoding, server validation).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const decodeHeaderValue = (raw: string): string | undefined => {
@@ -174,6 +183,7 @@ const isRecord = (u: unknown): u is { readonly [x: string]: unknown } =>
  *
  * MCP 2026-07-28, basic/transports/streamable-http (standard request headers).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const nameFor = (method: string, params: Params): string | undefined => {
@@ -188,6 +198,7 @@ export const nameFor = (method: string, params: Params): string | undefined => {
  * (`Mcp-Param-{header}`) and the chain of `properties` keys leading to the
  * annotated argument.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface HeaderAnnotation {
@@ -198,6 +209,7 @@ export interface HeaderAnnotation {
 /**
  * Something with a tool `inputSchema` (a `Tool`, or just `{ inputSchema }`).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ToolLike {
@@ -213,6 +225,7 @@ export interface ToolLike {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (custom headers from tool parameters).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const headerAnnotations = (tool: ToolLike): ReadonlyArray<HeaderAnnotation> => {
@@ -253,6 +266,7 @@ const DATA_KEYWORDS = new Set(["const", "default", "enum", "examples"])
  *
  * MCP 2026-07-28, basic/transports/streamable-http (schema extension); server/tools.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const headerAnnotationError = (tool: ToolLike): string | undefined => {
@@ -341,6 +355,7 @@ const headerStringOf = (value: unknown): string | undefined => {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (client behavior).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const paramHeaders = (tool: ToolLike, args: unknown): Record<string, string> => {
@@ -355,6 +370,7 @@ export const paramHeaders = (tool: ToolLike, args: unknown): Record<string, stri
 /**
  * A request as far as header checks care: `method` and `params`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface HeaderCheckedMessage {
@@ -377,6 +393,7 @@ const protocolVersionOf = (params: Params): string | undefined => {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (request metadata).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const requestHeaders = (message: HeaderCheckedMessage, tool?: ToolLike): Record<string, string> => {
@@ -437,6 +454,7 @@ const sameParam = (decoded: string, body: string | number | boolean): boolean =>
  * MCP 2026-07-28, basic/transports/streamable-http (server validation,
  * server behavior for custom headers).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const validateRequestHeaders = (

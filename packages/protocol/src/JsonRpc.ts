@@ -21,6 +21,7 @@ import * as SchemaGetter from "effect/SchemaGetter"
 /**
  * The JSON-RPC version literal, always `"2.0"`.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const JSONRPC_VERSION = "2.0" as const
@@ -33,12 +34,14 @@ export const JSONRPC_VERSION = "2.0" as const
  *
  * MCP 2026-07-28, basic (JSON-RPC messages).
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const RequestId = Schema.Union([Schema.String, Schema.Int])
 /**
  * The decoded (`Type`) side of the `RequestId` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type RequestId = typeof RequestId.Type
@@ -54,6 +57,7 @@ const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
  *
  * MCP 2026-07-28, schema `JSONRPCRequest`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const JsonRpcRequest = Schema.Struct({
@@ -65,6 +69,7 @@ export const JsonRpcRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `JsonRpcRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type JsonRpcRequest = typeof JsonRpcRequest.Type
@@ -77,6 +82,7 @@ export type JsonRpcRequest = typeof JsonRpcRequest.Type
  *
  * MCP 2026-07-28, schema `JSONRPCNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const JsonRpcNotification = Schema.Struct({
@@ -88,6 +94,7 @@ export const JsonRpcNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `JsonRpcNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type JsonRpcNotification = typeof JsonRpcNotification.Type
@@ -100,6 +107,7 @@ export type JsonRpcNotification = typeof JsonRpcNotification.Type
  *
  * MCP 2026-07-28, schema `JSONRPCResultResponse`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const JsonRpcSuccess = Schema.Struct({
@@ -110,6 +118,7 @@ export const JsonRpcSuccess = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `JsonRpcSuccess` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type JsonRpcSuccess = typeof JsonRpcSuccess.Type
@@ -120,6 +129,7 @@ export type JsonRpcSuccess = typeof JsonRpcSuccess.Type
  *
  * MCP 2026-07-28, schema `Error`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const JsonRpcErrorObject = Schema.Struct({
@@ -130,6 +140,7 @@ export const JsonRpcErrorObject = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `JsonRpcErrorObject` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type JsonRpcErrorObject = typeof JsonRpcErrorObject.Type
@@ -145,6 +156,7 @@ export type JsonRpcErrorObject = typeof JsonRpcErrorObject.Type
  *
  * MCP 2026-07-28, schema `JSONRPCErrorResponse`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const JsonRpcErrorResponse = Schema.Struct({
@@ -160,6 +172,7 @@ export const JsonRpcErrorResponse = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `JsonRpcErrorResponse` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type JsonRpcErrorResponse = typeof JsonRpcErrorResponse.Type
@@ -169,12 +182,14 @@ export type JsonRpcErrorResponse = typeof JsonRpcErrorResponse.Type
  *
  * MCP 2026-07-28, schema `JSONRPCResponse`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const JsonRpcResponse = Schema.Union([JsonRpcSuccess, JsonRpcErrorResponse])
 /**
  * The decoded (`Type`) side of the `JsonRpcResponse` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type JsonRpcResponse = typeof JsonRpcResponse.Type
@@ -185,12 +200,14 @@ export type JsonRpcResponse = typeof JsonRpcResponse.Type
  *
  * MCP 2026-07-28, schema `JSONRPCMessage`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const JsonRpcMessage = Schema.Union([JsonRpcRequest, JsonRpcNotification, JsonRpcSuccess, JsonRpcErrorResponse])
 /**
  * The decoded (`Type`) side of the `JsonRpcMessage` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type JsonRpcMessage = typeof JsonRpcMessage.Type
@@ -202,6 +219,7 @@ export type JsonRpcMessage = typeof JsonRpcMessage.Type
  *
  * MCP 2026-07-28, schema `JSONRPCResultResponse`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const success = <R extends object>(
@@ -223,6 +241,7 @@ export const success = <R extends object>(
  *
  * MCP 2026-07-28, schema `JSONRPCErrorResponse`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const failure = (
@@ -241,6 +260,7 @@ export const failure = (
 /**
  * True for a decoded request (a `method` and an `id`).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isRequest = (message: JsonRpcMessage): message is JsonRpcRequest =>
@@ -249,6 +269,7 @@ export const isRequest = (message: JsonRpcMessage): message is JsonRpcRequest =>
 /**
  * True for a decoded notification (a `method` and no `id`).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isNotification = (message: JsonRpcMessage): message is JsonRpcNotification =>
@@ -257,6 +278,7 @@ export const isNotification = (message: JsonRpcMessage): message is JsonRpcNotif
 /**
  * True for a decoded success or error response.
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isResponse = (message: JsonRpcMessage): message is JsonRpcResponse => !("method" in message)

@@ -19,6 +19,7 @@ import { RequestId } from "./JsonRpc.ts"
  *
  * MCP 2026-07-28, basic/versioning.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const PROTOCOL_VERSION = "2026-07-28" as const
@@ -29,6 +30,7 @@ export const PROTOCOL_VERSION = "2026-07-28" as const
  *
  * MCP 2026-07-28, basic/versioning (backward compatibility).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const LEGACY_PROTOCOL_VERSION = "2025-11-25" as const
@@ -40,6 +42,7 @@ export const LEGACY_PROTOCOL_VERSION = "2025-11-25" as const
  *
  * MCP 2026-07-28, basic/versioning (protocol version negotiation).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const SUPPORTED_PROTOCOL_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSION]
@@ -47,6 +50,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERS
 /**
  * True if `version` is one of `SUPPORTED_PROTOCOL_VERSIONS`.
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isSupportedProtocolVersion = (version: string): boolean => SUPPORTED_PROTOCOL_VERSIONS.includes(version)
@@ -62,6 +66,7 @@ export const isSupportedProtocolVersion = (version: string): boolean => SUPPORTE
  *
  * MCP 2026-07-28, basic (`_meta`), schema `RequestMetaObject` / `ResultMetaObject`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const MetaKey = {
@@ -81,6 +86,7 @@ export const MetaKey = {
  *
  * MCP 2026-07-28, schema `LoggingLevel`; server/utilities/logging.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const LoggingLevel = Schema.Literals([
@@ -96,6 +102,7 @@ export const LoggingLevel = Schema.Literals([
 /**
  * The decoded (`Type`) side of the `LoggingLevel` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type LoggingLevel = typeof LoggingLevel.Type
@@ -116,6 +123,7 @@ const Rest = Schema.Record(Schema.String, Schema.Unknown)
  *
  * MCP 2026-07-28, schema `RequestMetaObject`; basic (request metadata).
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const RequestMeta = Schema.StructWithRest(
@@ -131,6 +139,7 @@ export const RequestMeta = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the `RequestMeta` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type RequestMeta = typeof RequestMeta.Type
@@ -141,6 +150,7 @@ export type RequestMeta = typeof RequestMeta.Type
  *
  * MCP 2026-07-28, schema `ResultMetaObject`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResultMeta = Schema.StructWithRest(
@@ -152,6 +162,7 @@ export const ResultMeta = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the `ResultMeta` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResultMeta = typeof ResultMeta.Type
@@ -163,6 +174,7 @@ export type ResultMeta = typeof ResultMeta.Type
  *
  * MCP 2026-07-28, schema `NotificationMetaObject`; basic/patterns/subscriptions.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const NotificationMeta = Schema.StructWithRest(
@@ -174,6 +186,7 @@ export const NotificationMeta = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the `NotificationMeta` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type NotificationMeta = typeof NotificationMeta.Type
@@ -181,6 +194,7 @@ export type NotificationMeta = typeof NotificationMeta.Type
 /**
  * Builds a request `_meta` object for `PROTOCOL_VERSION` (or `options.protocolVersion`).
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeRequestMeta = (options: {

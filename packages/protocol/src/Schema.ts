@@ -37,6 +37,7 @@ export {
    *
    * MCP 2026-07-28, schema `ClientCapabilities`.
    *
+   * @category schemas
    * @since 0.1.0
    */
   ClientCapabilities,
@@ -45,6 +46,7 @@ export {
    *
    * MCP 2026-07-28, schema `Icon`.
    *
+   * @category schemas
    * @since 0.1.0
    */
   Icon,
@@ -53,12 +55,14 @@ export {
    *
    * MCP 2026-07-28, schema `Implementation`.
    *
+   * @category schemas
    * @since 0.1.0
    */
   Implementation,
   /**
    * A free-form JSON object (`JSONObject` / `MetaObject`).
    *
+   * @category schemas
    * @since 0.1.0
    */
   JsonObject,
@@ -67,6 +71,7 @@ export {
    *
    * MCP 2026-07-28, schema `ProgressToken`.
    *
+   * @category schemas
    * @since 0.1.0
    */
   ProgressToken

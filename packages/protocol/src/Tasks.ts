@@ -18,6 +18,7 @@ import type { ClientCapabilities } from "./internal/base.ts"
  * The extension's key in `capabilities.extensions` (server/discover) and in a
  * request's declared `clientCapabilities.extensions`.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks" as const
@@ -26,6 +27,7 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks" as const
  * A task's status. `completed` (including a tool result with `isError: true`),
  * `failed` (a JSON-RPC error during execution) and `cancelled` are terminal.
  *
+ * @category models
  * @since 0.1.0
  */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled"
@@ -34,6 +36,7 @@ export type TaskStatus = "working" | "input_required" | "completed" | "failed" |
  * Whether `status` is terminal (`completed`, `failed`, `cancelled`): the task
  * never changes status again.
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isTerminalStatus = (status: TaskStatus): boolean =>
@@ -45,6 +48,7 @@ export const isTerminalStatus = (status: TaskStatus): boolean =>
  * from creation or `null` (unlimited), `pollIntervalMs` the suggested
  * interval between `tasks/get` polls, in milliseconds.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Task {
@@ -62,6 +66,7 @@ export interface Task {
  * (`input_required`), `result` (`completed`: the `tools/call` result) or
  * `error` (`failed`: `{ code, message, data? }`).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface DetailedTask extends Task {
@@ -74,6 +79,7 @@ export interface DetailedTask extends Task {
  * The extension's live methods, and the 2025-11-25 ones it removed
  * (`tasks/result`, `tasks/list`: answered `-32601` MethodNotFound).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const TaskMethod = {
@@ -87,6 +93,7 @@ export const TaskMethod = {
  * the Tasks extension. Only the current request counts (SEP-2663 §Capability
  * Negotiation).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const declaresTasks = (capabilities: ClientCapabilities | undefined): boolean => {
@@ -98,6 +105,7 @@ export const declaresTasks = (capabilities: ClientCapabilities | undefined): boo
  * The `requiredCapabilities` of the `-32021` error a request gets when it
  * needs the Tasks extension it did not declare.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const tasksRequiredCapabilities: ClientCapabilities = { extensions: { [TASKS_EXTENSION]: {} } }

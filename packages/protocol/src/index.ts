@@ -6,12 +6,19 @@
  *
  * @since 0.1.0
  */
+/** @since 0.1.0 */
 export * from "./Capabilities.ts"
+/** @since 0.1.0 */
 export * from "./ErrorCode.ts"
+/** @since 0.1.0 */
 export * from "./Headers.ts"
+/** @since 0.1.0 */
 export * from "./JsonRpc.ts"
+/** @since 0.1.0 */
 export * from "./Meta.ts"
+/** @since 0.1.0 */
 export * from "./Schema.ts"
+/** @since 0.1.0 */
 export * from "./Tasks.ts"
 /**
  * Text from a peer made safe to show on a terminal or write into a log line.

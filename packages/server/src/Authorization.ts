@@ -79,6 +79,7 @@ import { McpRequest } from "./RequestContext.ts"
  *
  * Source: MCP 2026-07-28 basic/patterns/mrtr (state bound to the principal); RFC 9068 §2.2.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface AuthInfo {
@@ -97,6 +98,7 @@ export interface AuthInfo {
  * fails with `Rejected` (HTTP 401 `invalid_token`) or `Unavailable`
  * (HTTP 503).
  *
+ * @category models
  * @since 0.1.0
  */
 export type TokenVerifier = Verifier.Verifier
@@ -121,6 +123,7 @@ export type TokenVerifier = Verifier.Verifier
  *
  * Source: RFC 9068 §4; RFC 8707; MCP 2026-07-28 basic/authorization (Token Handling).
  *
+ * @category models
  * @since 0.1.0
  */
 export type JwtOptions = Verifier.JwtOptions
@@ -128,6 +131,7 @@ export type JwtOptions = Verifier.JwtOptions
 /**
  * A {@link TokenVerifier} for JWT access tokens (RFC 9068), see {@link JwtOptions}.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const jwt: (options: JwtOptions) => TokenVerifier = Verifier.jwt
@@ -143,6 +147,7 @@ export const jwt: (options: JwtOptions) => TokenVerifier = Verifier.jwt
  *
  * Source: RFC 7662 §2; MCP 2026-07-28 basic/authorization (Token Handling).
  *
+ * @category models
  * @since 0.1.0
  */
 export type IntrospectionOptions = Verifier.IntrospectionOptions
@@ -150,6 +155,7 @@ export type IntrospectionOptions = Verifier.IntrospectionOptions
 /**
  * A {@link TokenVerifier} by token introspection (RFC 7662), for opaque tokens.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const introspection: (options: IntrospectionOptions) => TokenVerifier = Verifier.introspection
@@ -183,6 +189,7 @@ export const introspection: (options: IntrospectionOptions) => TokenVerifier = V
  *
  * Source: RFC 9728 §2; MCP 2026-07-28 basic/authorization.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -202,6 +209,7 @@ export interface Options {
  * The verified-token cache's options ({@link Options} `tokenCache`): `ttl`
  * (default 1 minute) and `capacity` (default 10,000 tokens).
  *
+ * @category models
  * @since 0.2.0
  */
 export type TokenCacheOptions = TokenCache.TokenCacheOptions
@@ -210,6 +218,7 @@ export type TokenCacheOptions = TokenCache.TokenCacheOptions
  * The outcome of authenticating one HTTP request: the caller, or the HTTP
  * answer to send instead (401 / 400 / 503, see the module header).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Authentication =
@@ -292,6 +301,7 @@ export const resourceFromAddress = (
  *
  * Source: MCP 2026-07-28 basic/authorization; RFC 9728.
  *
+ * @category services
  * @since 0.1.0
  */
 export class ResourceServer extends Context.Service<ResourceServer, {
@@ -315,6 +325,7 @@ const WELL_KNOWN = "/.well-known/oauth-protected-resource"
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = (options: Options): ResourceServer["Service"] => {
@@ -449,7 +460,12 @@ export const make = (options: Options): ResourceServer["Service"] => {
  * The {@link ResourceServer} as a Layer. Provide it to the HTTP transport:
  *
  * ```ts
- * HttpTransport.layer({ port: 3000 }).pipe(
+ * import { Authorization, HttpTransport, McpServer } from "@mrtr/server"
+ * import { Layer } from "effect"
+ *
+ * const server = McpServer.layer({ name: "s", version: "1.0.0" })
+ *
+ * const app = HttpTransport.layer({ port: 3000 }).pipe(
  *   Layer.provide(Authorization.layer({
  *     resource: "https://mcp.example.com/mcp",
  *     verifier: Authorization.jwt({ issuer: "https://auth.example.com", jwksUri: "https://auth.example.com/jwks" }),
@@ -463,6 +479,7 @@ export const make = (options: Options): ResourceServer["Service"] => {
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options): Layer.Layer<ResourceServer> => Layer.sync(ResourceServer, () => make(options))
@@ -485,6 +502,7 @@ export const layer = (options: Options): Layer.Layer<ResourceServer> => Layer.sy
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerConfig: Layer.Layer<ResourceServer, Config.ConfigError> = Layer.effect(
@@ -536,6 +554,7 @@ export const layerConfig: Layer.Layer<ResourceServer, Config.ConfigError> = Laye
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const authInfo: Effect.Effect<Option.Option<AuthInfo>, never, McpRequest> = McpRequest.useSync((request) =>

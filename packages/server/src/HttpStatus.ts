@@ -37,6 +37,7 @@ import { ErrorCode, httpStatusOf } from "@mrtr/protocol"
  * message, its headers and `params._meta` (before any method runs);
  * `"method"` while running the method (tool, prompt, resource, ...).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Stage = "envelope" | "method"
@@ -49,6 +50,7 @@ export type Stage = "envelope" | "method"
  *
  * Source: MCP 2026-07-28, basic/transports/streamable-http.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const ofError = (code: number, stage: Stage): number =>
@@ -60,6 +62,7 @@ export const ofError = (code: number, stage: Stage): number =>
  *
  * Source: MCP 2026-07-28, basic/transports/streamable-http.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const ofResponse = (message: Readonly<Record<string, unknown>>, stage: Stage): number => {

@@ -152,6 +152,7 @@ import { ErrorCode } from "./internal/jsonRpc.ts"
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP, security warning).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface EndpointOptions {
@@ -190,6 +191,7 @@ export interface EndpointOptions {
  *
  * Source: Fetch Standard, CORS protocol; MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CorsOptions = Cors.CorsOptions
@@ -230,6 +232,7 @@ export type CorsOptions = Cors.CorsOptions
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface LayerOptions<R = never> extends EndpointOptions {
@@ -248,6 +251,7 @@ export interface LayerOptions<R = never> extends EndpointOptions {
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_BACKLOG = 4096
@@ -257,6 +261,7 @@ export const DEFAULT_BACKLOG = 4096
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_PATH = "/mcp" as const
@@ -266,6 +271,7 @@ export const DEFAULT_PATH = "/mcp" as const
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -276,6 +282,7 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_MAX_JSON_VALUES = 20_000
@@ -285,6 +292,7 @@ export const DEFAULT_MAX_JSON_VALUES = 20_000
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_ALLOWED_HOSTS: ReadonlyArray<string> = ["localhost", "127.0.0.1", "[::1]"]
@@ -295,6 +303,7 @@ export const DEFAULT_ALLOWED_HOSTS: ReadonlyArray<string> = ["localhost", "127.0
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_ALLOWED_ORIGINS: ReadonlyArray<string> = [
@@ -320,6 +329,7 @@ export const DEFAULT_ALLOWED_ORIGINS: ReadonlyArray<string> = [
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category services
  * @since 0.1.0
  */
 export class HttpEndpoint extends Context.Service<HttpEndpoint, {
@@ -333,14 +343,20 @@ export class HttpEndpoint extends Context.Service<HttpEndpoint, {
  * `"http://127.0.0.1:54321/mcp"`. Print it once ready:
  *
  * ```ts
- * Effect.gen(function*() {
+ * import { HttpTransport, McpServer } from "@mrtr/server"
+ * import { Console, Effect, Layer } from "effect"
+ *
+ * const server = McpServer.layer({ name: "s", version: "1.0.0" })
+ *
+ * const program = Effect.gen(function*() {
  *   yield* Console.error(`listening ${yield* HttpTransport.url}`)
  *   return yield* Effect.never
- * }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(dispatcher))))
+ * }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server))))
  * ```
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useSync((endpoint) => endpoint.url)
@@ -387,6 +403,7 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const handleRequest = (
@@ -415,7 +432,10 @@ export const handleRequest = (
  * `HttpServerRequest`. Mount it in your own router for every method:
  *
  * ```ts
- * HttpRouter.add("*", "/mcp", HttpTransport.httpApp())
+ * import { HttpTransport } from "@mrtr/server"
+ * import { HttpRouter } from "effect/http"
+ *
+ * const mcpRoute = HttpRouter.add("*", "/mcp", HttpTransport.httpApp())
  * ```
  *
  * The route then requires `McpHandler` per request (as an
@@ -424,6 +444,7 @@ export const handleRequest = (
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const httpApp = (
@@ -439,7 +460,13 @@ export const httpApp = (
  * the layer is built. Use it to add MCP to an existing effect/http server:
  *
  * ```ts
- * HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
+ * import { HttpTransport } from "@mrtr/server"
+ * import { Layer } from "effect"
+ * import { HttpRouter } from "effect/http"
+ *
+ * declare const MyRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter>
+ *
+ * const app = HttpRouter.serve(Layer.mergeAll(MyRoutes, HttpTransport.routes({ path: "/mcp" })))
  * ```
  *
  * With authorization on, `Authorization.Options.resource` is required here
@@ -449,6 +476,7 @@ export const httpApp = (
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const routes = (
@@ -519,6 +547,7 @@ const withListenMessage = (error: HttpServerError.ServeError, host: string, port
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <R = never>(
@@ -584,6 +613,7 @@ export const layer = <R = never>(
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const toWebHandler = <E>(

@@ -103,6 +103,7 @@ import { McpServer } from "./McpServer.ts"
  * Invalid options (a `publicBaseUrl` that is not an absolute `http(s)` URL,
  * a `path` not starting with `/`) fail the Layer with `InvalidOption`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options<ES = never> {
@@ -120,6 +121,7 @@ export interface Options<ES = never> {
 /**
  * Default path of the pages: `"/mrtr/interactions"`.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_PATH = "/mrtr/interactions" as const
@@ -129,6 +131,7 @@ export const DEFAULT_PATH = "/mrtr/interactions" as const
  * URL once known (`baseUrl`, set from `publicBaseUrl` or by the transport at
  * bind time through `setBaseUrl`), and the options.
  *
+ * @category services
  * @since 0.1.0
  */
 export class InteractionPage extends Context.Service<InteractionPage, {
@@ -173,6 +176,7 @@ const checkedBase = (url: string): Result.Result<string, InvalidOption> => {
  * base URL is known yet (no `publicBaseUrl`, and the routes were not mounted
  * by `HttpTransport.layer`).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <ES = never>(
@@ -259,6 +263,7 @@ const sameToken = (a: string | undefined, b: string): boolean => {
  * `HttpTransport.layer`), its bound address becomes the base URL unless
  * `publicBaseUrl` is set.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const routes: Layer.Layer<
@@ -287,6 +292,7 @@ export const routes: Layer.Layer<
  * `publicBaseUrl` is set. Requires what `routes` requires; fails with
  * `ServeError` when the port cannot be bound.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const serve = (

@@ -17,6 +17,7 @@ import type { Handler } from "./Transport.ts"
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category services
  * @since 0.1.0
  */
 export class McpHandler extends Context.Service<McpHandler, Handler>()("@mrtr/server/McpHandler") {}

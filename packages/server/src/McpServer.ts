@@ -70,6 +70,7 @@ import type { Incoming, Reply } from "./Transport.ts"
 /**
  * The protocol revisions this server answers on the stateless wire.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
@@ -96,6 +97,7 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
  *   default `leaseMs / 3`): past the lease of a crashed owner, any instance
  *   resumes the task.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -140,6 +142,7 @@ export interface Options {
  *
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management).
  *
+ * @category models
  * @since 0.2.0
  */
 export interface LegacyOptions {
@@ -153,6 +156,7 @@ export interface LegacyOptions {
  * Which registry changed: sent to `subscriptions/listen` streams as
  * `notifications/<kind>/list_changed` when the client opted in.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListChanged = Registry.ListChanged
@@ -166,6 +170,7 @@ type AnyResource = Resource<any, never>
  * run time; each change is announced to `subscriptions/listen` streams), and
  * `handle`, the dispatcher the transports call.
  *
+ * @category services
  * @since 0.1.0
  */
 export class McpServer extends Context.Service<McpServer, {
@@ -201,6 +206,7 @@ export class McpServer extends Context.Service<McpServer, {
  * How deeply `params` may nest (objects and arrays). Deeper messages are
  * refused with -32602 before any handler, digest or decoder recurses into them.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const MAX_PARAMS_DEPTH = Envelope.MAX_PARAMS_DEPTH
@@ -213,6 +219,7 @@ type Parsed = Envelope.Parsed
  * `Scope` its tasks run in; {@link layer} provides them. Fails with
  * `InvalidOption` for an option out of range.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
@@ -468,8 +475,14 @@ export interface LayerOptions<E = never, ES = never> extends Options {
  * out of range, and with the errors of the `requestState` and `shared`
  * Layers (a `RedisError` when the fleet's Redis is unreachable at start-up).
  *
- * @example
+ * **Example** (One instance, and an instance of a fleet)
+ *
  * ```ts
+ * import { RequestState } from "@mrtr/core"
+ * import { McpServer, Redis } from "@mrtr/server"
+ *
+ * const keyRing = RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(7) }])
+ *
  * const server = McpServer.layer({ name: "trips", version: "1.0.0" })
  * const fleetServer = McpServer.layer({
  *   name: "trips",
@@ -596,6 +609,13 @@ const register = <A, R>(
  *
  * @example
  * ```ts
+ * import { McpServer, Tool } from "@mrtr/server"
+ * import { Effect, Layer } from "effect"
+ *
+ * const search = Tool.make("search", { handler: () => Effect.succeed("found") })
+ * const forecast = Tool.make("forecast", { handler: () => Effect.succeed("sunny") })
+ * const alerts = Tool.make("alerts", { handler: () => Effect.succeed("none") })
+ *
  * const app = Layer.mergeAll(
  *   McpServer.tools(search),
  *   McpServer.mount("weather", McpServer.tools(forecast, alerts), { exclude: ["alerts"] })
@@ -628,6 +648,7 @@ export const mount = <ROut, E, RIn>(
  * transport calling `handle` outside any Scope) gets the layer's, released
  * when the server stops.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
@@ -641,6 +662,7 @@ export const tools = <const T extends ReadonlyArray<Tool<any, any>>>(
 /**
  * Registers prompts with the server; see {@link tools}.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
@@ -654,6 +676,7 @@ export const prompts = <const P extends ReadonlyArray<Prompt<any, any>>>(
 /**
  * Registers resources and resource templates with the server; see {@link tools}.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const resources = <const T extends ReadonlyArray<Resource<any, any>>>(

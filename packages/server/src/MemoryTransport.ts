@@ -32,6 +32,7 @@ import type { Handler, Reply, WireMessage } from "./Transport.ts"
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category services
  * @since 0.1.0
  */
 export class MemoryChannel extends Context.Service<MemoryChannel, {
@@ -52,6 +53,7 @@ export class MemoryChannel extends Context.Service<MemoryChannel, {
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const fromHandler = (handler: Handler): MemoryChannel["Service"] => {
@@ -103,6 +105,7 @@ export const fromHandler = (handler: Handler): MemoryChannel["Service"] => {
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make: Effect.Effect<MemoryChannel["Service"], never, McpHandler> = Effect.map(McpHandler, fromHandler)
@@ -112,6 +115,7 @@ export const make: Effect.Effect<MemoryChannel["Service"], never, McpHandler> = 
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer: Layer.Layer<MemoryChannel, never, McpHandler> = Layer.effect(MemoryChannel, make)

@@ -39,6 +39,7 @@ import { Context, Effect, Layer, type Scope } from "effect"
 /**
  * A notification carried between instances: a resource (`uri`) was updated.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ResourceUpdated {
@@ -50,6 +51,7 @@ export interface ResourceUpdated {
  * A notification carried between instances: the list of `kind` changed
  * (a tool, prompt or resource was added or removed).
  *
+ * @category models
  * @since 0.2.0
  */
 export interface ListChanged {
@@ -63,6 +65,7 @@ export interface ListChanged {
  * `principal` who created it (only their streams hear it; absent for an
  * unauthenticated task).
  *
+ * @category models
  * @since 0.2.0
  */
 export interface TaskStatus {
@@ -75,6 +78,7 @@ export interface TaskStatus {
 /**
  * Every kind the bus carries.
  *
+ * @category models
  * @since 0.2.0
  */
 export type Notification = ResourceUpdated | ListChanged | TaskStatus
@@ -85,6 +89,7 @@ export type Notification = ResourceUpdated | ListChanged | TaskStatus
  * calls `deliver` for each notification published by another instance, for
  * the lifetime of the current scope.
  *
+ * @category services
  * @since 0.1.0
  */
 export class NotificationBus extends Context.Service<NotificationBus, {

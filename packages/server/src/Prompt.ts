@@ -23,6 +23,7 @@ type Conversation = ConversationModule.Conversation
  * What a prompt handler may return: a string (one user text message), an
  * array of `PromptMessage`s, or a `GetPromptResult` without `resultType`.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PromptOutput = string | ReadonlyArray<PromptMessage> | Omit<GetPromptResult, "resultType">
@@ -32,6 +33,7 @@ export type PromptOutput = string | ReadonlyArray<PromptMessage> | Omit<GetPromp
  * other arguments already filled in, returns candidate values (at most 100
  * are sent, per the spec).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Completer = (
@@ -45,6 +47,7 @@ export type Completer = (
  *
  * `get` fails with `InvalidPromptArguments` when the arguments do not decode.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Prompt<E = never, R = never> {
@@ -66,6 +69,7 @@ export interface Prompt<E = never, R = never> {
  * The arguments of a `prompts/get` do not match the prompt's arguments.
  * The server answers JSON-RPC `-32602` (InvalidParams).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InvalidPromptArguments extends Schema.TaggedError<InvalidPromptArguments>()("InvalidPromptArguments", {
@@ -88,6 +92,7 @@ type Arguments = Schema.Codec<any, any, never, never>
  *   `InvalidElicitationSchema` naming the prompt, the form and the field
  *   instead of failing when called. Optional; unchecked forms are checked at the ask.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options<A extends Arguments, E, R> {
@@ -134,6 +139,7 @@ const toResult = (output: PromptOutput): Omit<GetPromptResult, "resultType"> =>
 /**
  * Defines a prompt.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = <A extends Arguments = typeof NoArguments, E = never, R = never>(

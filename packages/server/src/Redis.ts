@@ -11,8 +11,13 @@
  * dependency).
  *
  * ```ts
+ * import { RequestState } from "@mrtr/core"
+ * import { InteractionPage, McpServer, Redis } from "@mrtr/server"
+ *
+ * const keyRing = RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(7) }])
+ *
  * const fleet = Redis.layerFleet({ url: "redis://127.0.0.1:6379" })
- * const server = McpServer.layer({ name, version, requestState: { keyRing, singleUse: true }, shared: fleet })
+ * const server = McpServer.layer({ name: "s", version: "1.0.0", requestState: { keyRing, singleUse: true }, shared: fleet })
  * const page = InteractionPage.layer({ store: fleet })
  * ```
  *
@@ -56,6 +61,7 @@ import * as SessionDirectory from "./SessionDirectory.ts"
  * (`redis://[[user]:password@]host:port[/db]`, or `rediss://` for TLS), read
  * by {@link layerFleetConfig} and {@link layerClientConfig}.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const urlConfigName = "MRTR_REDIS_URL"
@@ -65,6 +71,7 @@ export const urlConfigName = "MRTR_REDIS_URL"
  * by `operation` (`connect`, `redeem`, `publish`, `subscribe`, `interaction`,
  * `task`, `session`).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const redisErrorsTotal = RedisMetrics.redisErrorsTotal
@@ -73,6 +80,7 @@ export const redisErrorsTotal = RedisMetrics.redisErrorsTotal
  * Counter of single-use redemptions, by `outcome` (`first`, `replayed`) and
  * `store` (`redis`, `memory`); defined in `@mrtr/core`'s `ReplayGuard`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const replayGuardRedemptionsTotal = RequestState.replayGuardRedemptionsTotal
@@ -84,6 +92,7 @@ export const replayGuardRedemptionsTotal = RequestState.replayGuardRedemptionsTo
  * - `connectTimeout`: how long the initial connection (and each reconnection
  *   attempt) may take, default 2 seconds.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ClientOptions {
@@ -98,6 +107,7 @@ export interface ClientOptions {
  * backoff once connected. Fails with a `RedisError` when Redis cannot be
  * reached at start-up (logged, counted under `operation: "connect"`).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerClient = (
@@ -147,6 +157,7 @@ const checkClientOptions = (layer: string, options: ClientOptions): InvalidOptio
  * {@link layerClient} with the URL from `MRTR_REDIS_URL` (required here: a
  * missing value is a `ConfigError`).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerClientConfig: Layer.Layer<
@@ -164,6 +175,7 @@ export const layerClientConfig: Layer.Layer<
  * - `timeout`: most time one redemption may wait for Redis, default 1
  *   second; past it the redemption fails with `ReplayGuardUnavailable`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ReplayGuardOptions {
@@ -190,6 +202,7 @@ const redeemed = (outcome: "first" | "replayed") =>
  * until its state expires (this instance's share, kept current every second
  * while the guard's scope, when it has one, is open).
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeReplayGuard = (
@@ -231,6 +244,7 @@ const releaseScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redi
 /**
  * The Redis `ReplayGuard` as a Layer on a provided `Redis` service.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerReplayGuard = (
@@ -241,6 +255,7 @@ export const layerReplayGuard = (
 /**
  * The Redis `ReplayGuard` with its own connection to `url`.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerReplayGuardUrl = (
@@ -270,6 +285,7 @@ const encodeBusMessage = Schema.encodeSync(BusMessage)
  * - `channel`: the pub/sub channel, default `"mrtr:notifications"`; every
  *   instance of a fleet must use the same.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface NotificationBusOptions {
@@ -284,6 +300,7 @@ export interface NotificationBusOptions {
  * publish that fails is logged and counted (`operation: "publish"`), never
  * failed: the local delivery has happened already.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerNotificationBus = (
@@ -321,6 +338,7 @@ export const layerNotificationBus = (
 /**
  * The Redis {@link NotificationBus} with its own connection to `url`.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerNotificationBusUrl = (
@@ -340,6 +358,7 @@ export const layerNotificationBusUrl = (
  *   100), enforced fleet-wide.
  * - `timeout`: most time one operation may wait for Redis, default 1 second.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InteractionStoreOptions = RedisInteractionStore.InteractionStoreOptions
@@ -353,12 +372,14 @@ export type InteractionStoreOptions = RedisInteractionStore.InteractionStoreOpti
  * Nothing is accepted or handed out on a failed operation. (Defined in
  * `@mrtr/core`'s `InteractionStore`; re-exported here.)
  *
+ * @category utils
  * @since 0.1.0
  */
 export const InteractionStoreUnavailable = InteractionStore.InteractionStoreUnavailable
 /**
  * The type of {@link InteractionStoreUnavailable}.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InteractionStoreUnavailable = InteractionStore.InteractionStoreUnavailable
@@ -380,6 +401,7 @@ export type InteractionStoreUnavailable = InteractionStore.InteractionStoreUnava
  * Cluster. A failed Redis operation fails with
  * {@link InteractionStoreUnavailable}. Throws a `RangeError` for a bound that is not a positive integer.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeInteractionStore: (
@@ -391,6 +413,7 @@ export const makeInteractionStore: (
  * The Redis `InteractionStore` as a Layer on a provided `Redis` service
  * (WebCrypto randomness).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerInteractionStore = (
@@ -403,6 +426,7 @@ export const layerInteractionStore = (
 /**
  * The Redis `InteractionStore` with its own connection to `url`.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerInteractionStoreUrl = (
@@ -419,6 +443,7 @@ export const layerInteractionStoreUrl = (
  * fleet-wide, default 10,000; past it `TaskStoreFull`, -32603), `timeout`
  * (most time one command may take, default 1 second).
  *
+ * @category models
  * @since 0.2.0
  */
 export type TaskStoreOptions = RedisTaskStore.TaskStoreOptions
@@ -435,6 +460,7 @@ export type TaskStoreOptions = RedisTaskStore.TaskStoreOptions
  * and logged at Warning. A single Redis, not Redis Cluster. Throws a
  * `RangeError` for a `maxTasks` that is not a positive integer.
  *
+ * @category constructors
  * @since 0.2.0
  */
 export const makeTaskStore: (
@@ -444,6 +470,7 @@ export const makeTaskStore: (
 /**
  * The Redis `TaskStore` as a Layer on a provided `Redis` service.
  *
+ * @category layers
  * @since 0.2.0
  */
 export const layerTaskStore = (options?: TaskStoreOptions): Layer.Layer<TaskStore, never, Redis.Redis> =>
@@ -452,6 +479,7 @@ export const layerTaskStore = (options?: TaskStoreOptions): Layer.Layer<TaskStor
 /**
  * The Redis `TaskStore` with its own connection to `url`.
  *
+ * @category layers
  * @since 0.2.0
  */
 export const layerTaskStoreUrl = (
@@ -469,6 +497,7 @@ export const layerTaskStoreUrl = (
  * fleet), `timeout` of one operation (default 1 second; past it
  * `SessionDirectoryUnavailable`), `instanceId` (default random).
  *
+ * @category models
  * @since 0.2.0
  */
 export type SessionDirectoryOptions = LegacySessions.SessionDirectoryOptions
@@ -480,6 +509,7 @@ export type SessionDirectoryOptions = LegacySessions.SessionDirectoryOptions
  * between instances (answers to legs, cancellations, ended and updated
  * sessions). See `SessionDirectory.ts` and `internal/redis/legacySessions.ts`.
  *
+ * @category layers
  * @since 0.2.0
  */
 export const layerSessionDirectory = (
@@ -490,6 +520,7 @@ export const layerSessionDirectory = (
 /**
  * The Redis `SessionDirectory` with its own connection to `url`.
  *
+ * @category layers
  * @since 0.2.0
  */
 export const layerSessionDirectoryUrl = (

@@ -27,6 +27,7 @@ type Conversation = ConversationModule.Conversation
  * the resource's `mimeType`), or `contents` (text or blob resource contents;
  * `uri` defaults to the requested URI).
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResourceOutput =
@@ -45,6 +46,7 @@ type Contents = ReadResourceResult["contents"]
  * says whether it serves a URI (returning the template variables), and
  * `read`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Resource<E = never, R = never> {
@@ -71,6 +73,7 @@ export interface Resource<E = never, R = never> {
  * The URI matched a template's shape but its variables did not decode with
  * the template's `parameters` schema. The server answers JSON-RPC `-32602`.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InvalidResourceUri extends Schema.TaggedError<InvalidResourceUri>()("InvalidResourceUri", {
@@ -113,6 +116,7 @@ const common = (options: Common) => ({
  * Defines a static resource at `uri`. Throws `InvalidElicitationSchema`
  * when a declared form (`forms`) is outside the elicitation subset.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = <E = never, R = never>(
@@ -150,6 +154,7 @@ const VARIABLE = /\{([+#./;?&]?)([A-Za-z0-9_]+)\*?\}/g
  * (reserved expansion: anything, including `/`). Other operators match like
  * `{var}` after their prefix character.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const compileTemplate = (template: string): (uri: string) => Record<string, string> | undefined => {
@@ -188,6 +193,7 @@ export const compileTemplate = (template: string): (uri: string) => Record<strin
  * variables (strings in), optional `completions` per variable, and a handler
  * receiving the decoded variables and the requested URI.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const template = <P extends Schema.Codec<any, Readonly<Record<string, string>>, never, never>, E = never, R = never>(

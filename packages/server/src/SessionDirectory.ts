@@ -46,6 +46,7 @@ import { Context, Effect, Layer, Schema, type Scope } from "effect"
  * that opened it (only it may use the id); `subscriptions` the URIs of
  * `resources/subscribe`.
  *
+ * @category models
  * @since 0.2.0
  */
 export interface SessionRecord {
@@ -64,6 +65,7 @@ export interface SessionRecord {
  * `logging/setLevel`, `resources/subscribe` (refused past `max`
  * subscriptions: `change` then answers `"full"`), `resources/unsubscribe`.
  *
+ * @category models
  * @since 0.2.0
  */
 export type SessionChange =
@@ -87,6 +89,7 @@ export type SessionChange =
  *   `StreamEnd` (`found: false` at once, instead of `StreamStart`, when it
  *   holds no such stream).
  *
+ * @category models
  * @since 0.2.0
  */
 export type Routed =
@@ -118,6 +121,7 @@ export type Routed =
  * ("retry later"), counted in `mrtr_redis_errors_total{operation:
  * "session"}` and logged at Warning.
  *
+ * @category errors
  * @since 0.2.0
  */
 export class SessionDirectoryUnavailable extends Schema.TaggedError<SessionDirectoryUnavailable>()(
@@ -142,6 +146,7 @@ export class SessionDirectoryUnavailable extends Schema.TaggedError<SessionDirec
  * `listen` hands what other instances sent to `deliver`, for the current
  * scope.
  *
+ * @category services
  * @since 0.2.0
  */
 export class SessionDirectory extends Context.Service<SessionDirectory, {
@@ -171,6 +176,7 @@ export class SessionDirectory extends Context.Service<SessionDirectory, {
 /**
  * A new random instance id: 12 characters of `[0-9a-f]`.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const newInstanceId = (): string => globalThis.crypto.randomUUID().replaceAll("-", "").slice(0, 12)
@@ -178,6 +184,7 @@ export const newInstanceId = (): string => globalThis.crypto.randomUUID().replac
 /**
  * The local directory's service (see {@link SessionDirectory.local}).
  *
+ * @category constructors
  * @since 0.2.0
  */
 export const makeLocal = (): SessionDirectory["Service"] =>

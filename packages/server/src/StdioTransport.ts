@@ -47,6 +47,7 @@ import type { Connection, Handler, WireMessage } from "./Transport.ts"
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options {
@@ -59,6 +60,7 @@ export interface Options {
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -76,6 +78,7 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024
  *
  * Source: MCP 2026-07-28, basic/transports (stdio).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const run = <E>(
@@ -162,11 +165,18 @@ export const run = <E>(
  * client closes stdin:
  *
  * ```ts
+ * import { NodeRuntime, NodeStdio } from "@effect/platform-node"
+ * import { McpServer, StdioTransport } from "@mrtr/server"
+ * import { Effect } from "effect"
+ *
+ * const dispatcherLayer = McpServer.layer({ name: "s", version: "1.0.0" })
+ *
  * StdioTransport.serve().pipe(Effect.provide([dispatcherLayer, NodeStdio.layer]), NodeRuntime.runMain)
  * ```
  *
  * Source: MCP 2026-07-28, basic/transports (stdio).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const serve = (options: Options = {}): Effect.Effect<void, never, McpHandler | Stdio.Stdio> =>
@@ -196,6 +206,7 @@ export const serve = (options: Options = {}): Effect.Effect<void, never, McpHand
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<never, never, McpHandler | Stdio.Stdio> =>
@@ -207,6 +218,7 @@ export const layer = (options: Options = {}): Layer.Layer<never, never, McpHandl
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerNode = (options: Options = {}): Layer.Layer<never, never, McpHandler> =>
@@ -221,11 +233,17 @@ export const layerNode = (options: Options = {}): Layer.Layer<never, never, McpH
  * nothing but JSON-RPC.
  *
  * ```ts
+ * import { McpServer, StdioTransport, Tool } from "@mrtr/server"
+ * import { Effect, Layer } from "effect"
+ *
+ * const greet = Tool.make("greet", { handler: () => Effect.succeed("Hello!") })
+ *
  * StdioTransport.main(McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({ name: "s", version: "1" }))))
  * ```
  *
  * Source: MCP 2026-07-28, basic/transports (stdio: "the server MUST NOT write anything to stdout that is not a valid MCP message").
  *
+ * @category layers
  * @since 0.1.0
  */
 export const main = <E>(server: Layer.Layer<McpHandler, E>, options: Options = {}): void =>

@@ -44,6 +44,7 @@ import type { ClientCapabilities, InputRequest, TaskStatus } from "@mrtr/protoco
  * - `principal`: the authenticated user that created it, when there is one
  *   (only they may read, answer or cancel it).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface TaskCall {
@@ -58,6 +59,7 @@ export interface TaskCall {
  * (`createdAt`, `lastUpdatedAt`); `ttlMs` is milliseconds from creation or
  * `null` (kept until deleted).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface TaskRecord {
@@ -102,6 +104,7 @@ export interface TaskRecord {
  * another. The server answers the `tools/call` with JSON-RPC `-32603`
  * (InternalError: the server is saturated, not the client's fault).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStoreFull", {
@@ -120,6 +123,7 @@ export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStor
  * `tools/call` creating a task) with JSON-RPC `-32603` (InternalError) and
  * this error's fixed message, so the client may retry later.
  *
+ * @category errors
  * @since 0.2.0
  */
 export class TaskStoreUnavailable extends Schema.TaggedError<TaskStoreUnavailable>()("TaskStoreUnavailable", {
@@ -143,6 +147,7 @@ export class TaskStoreUnavailable extends Schema.TaggedError<TaskStoreUnavailabl
  *   run more than once in a store that retries; it must be pure.
  * - `remove`: deletes the record (no-op when absent).
  *
+ * @category services
  * @since 0.1.0
  */
 export class TaskStore extends Context.Service<TaskStore, {
@@ -160,6 +165,7 @@ export class TaskStore extends Context.Service<TaskStore, {
  * `sweepInterval` (default 1 minute; expired records are also dropped on
  * access and before an insert that finds the store full).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface MemoryOptions {
@@ -171,6 +177,7 @@ export interface MemoryOptions {
  * Whether `record` has expired at `now` (epoch ms): `createdAt + ttlMs`
  * passed; never for `ttlMs: null`.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const expired = (record: TaskRecord, now: number): boolean =>
@@ -180,6 +187,7 @@ export const expired = (record: TaskRecord, now: number): boolean =>
  * Builds an in-memory store (see {@link layerMemory}); requires a `Scope`
  * for its sweeping fiber.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {}) {
@@ -228,6 +236,7 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
  * and each task's TTL. Build it once and provide it to several servers in
  * one process to share tasks between them (tests of resumption by replay).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layerMemory = (options: MemoryOptions = {}): Layer.Layer<TaskStore> =>

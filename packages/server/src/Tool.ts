@@ -25,6 +25,7 @@ type Conversation = ConversationModule.Conversation
  * - a `CallToolResult` without `resultType` (`{ content, structuredContent?, isError? }`),
  * - or, when the tool has an `output` schema, a value of that schema's type.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolResult, "resultType">
@@ -40,6 +41,7 @@ export type ToolOutput = string | ReadonlyArray<ContentBlock> | Omit<CallToolRes
  * `ToolError`). `task` is the tool's task policy (Tasks extension,
  * SEP-2663; absent = `forbidden`), never sent on the wire.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Tool<E = never, R = never> {
@@ -67,6 +69,7 @@ export interface Tool<E = never, R = never> {
  * The arguments of a `tools/call` do not match the tool's parameters.
  * The server answers JSON-RPC `-32602` (InvalidParams) with `message`.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArguments>()("InvalidToolArguments", {
@@ -86,6 +89,7 @@ type Parameters = Schema.Codec<any, any, never, never>
  * goes asynchronous (`"call"`: at once; `"detach"`: at the handler's
  * `Task.detach`, after MRTR rounds). See `Task.TaskSupport`, `Task.TaskStart`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface TaskPolicy {
@@ -125,6 +129,7 @@ export interface TaskPolicy {
  *   way the failure is logged (warning). Protocol failures (bad arguments,
  *   a missing client capability, an `McpError`) never reach it.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options<P extends Parameters, O, E, R> {
@@ -190,8 +195,13 @@ const toResult = (output: unknown): Omit<CallToolResult, "resultType"> =>
  * declared form (`forms`) is outside the elicitation subset
  * (`InvalidElicitationSchema` naming the tool, the form and the field).
  *
- * @example
+ * **Example** (A tool that asks the user's name)
+ *
  * ```ts
+ * import { Elicitation } from "@mrtr/core"
+ * import { Tool } from "@mrtr/server"
+ * import { Effect, Schema } from "effect"
+ *
  * const greet = Tool.make("greet", {
  *   parameters: Schema.Struct({ greeting: Schema.String }),
  *   handler: Effect.fn(function*({ greeting }) {
@@ -201,6 +211,7 @@ const toResult = (output: unknown): Omit<CallToolResult, "resultType"> =>
  * })
  * ```
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make = <P extends Parameters = typeof NoParameters, O = never, E = never, R = never>(

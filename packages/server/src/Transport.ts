@@ -33,6 +33,7 @@ import type { AuthInfo } from "./Authorization.ts"
  *
  * Source: MCP 2026-07-28 and 2025-11-25, basic/transports.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Incoming {
@@ -58,6 +59,7 @@ export interface Incoming {
  *
  * Source: MCP 2025-11-25, basic/transports (stdio).
  *
+ * @category models
  * @since 0.2.0
  */
 export interface Connection {
@@ -75,6 +77,7 @@ export interface Connection {
  *
  * Source: MCP 2025-11-25, basic/transports (resumability and redelivery).
  *
+ * @category models
  * @since 0.2.0
  */
 export interface EventIds {
@@ -86,6 +89,7 @@ export interface EventIds {
 /**
  * A JSON-RPC message as written on the wire (already encoded).
  *
+ * @category models
  * @since 0.1.0
  */
 export type WireMessage = { readonly jsonrpc: "2.0" } & Readonly<Record<string, unknown>>
@@ -106,6 +110,7 @@ export type WireMessage = { readonly jsonrpc: "2.0" } & Readonly<Record<string, 
  *   client disconnects, which cancels the request. `events`: SSE event ids
  *   (2025-11-25 sessions).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Reply =
@@ -129,6 +134,7 @@ export type Reply =
  * resource) declared; an authorizing transport checks them before `handle`
  * (HTTP 403 `insufficient_scope`, MCP 2026-07-28 basic/authorization).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Handler {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { mcpHeaders } from "@mrtr/test-support/http"
 import { validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport } from "../src/index.ts"
 import { request, serverLayer } from "./fixtures.ts"
@@ -21,15 +22,6 @@ const startInstances = (n: number) =>
 
 const body = request
 
-const headersFor = (message: { method: string; params: Record<string, unknown> }) => ({
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": message.method,
-  ...(typeof message.params.name === "string" ? { "mcp-name": message.params.name } : {}),
-  ...(typeof message.params.uri === "string" ? { "mcp-name": message.params.uri } : {})
-})
-
 const post = (url: string, payload: string, headers: Record<string, string>) =>
   Effect.promise(async () => {
     const response = await fetch(url, { method: "POST", body: payload, headers })
@@ -38,7 +30,7 @@ const post = (url: string, payload: string, headers: Record<string, string>) =>
   })
 
 const rpc = (url: string, message: ReturnType<typeof body>, extra: Record<string, string> = {}) =>
-  post(url, JSON.stringify(message), { ...headersFor(message), ...extra })
+  post(url, JSON.stringify(message), { ...mcpHeaders(message), ...extra })
 
 const expectError = (
   reply: { status: number; json: any },
@@ -78,7 +70,7 @@ describe("Streamable HTTP server, black box", () => {
       }
       yield* stillServing
       const noMeta = { jsonrpc: "2.0", id: 42, method: "tools/list", params: {} }
-      expectError(yield* post(url!, JSON.stringify(noMeta), { ...json, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }), -32602, 400, 42)
+      expectError(yield* post(url!, JSON.stringify(noMeta), { ...json, ...mcpHeaders(body("tools/list")) }), -32602, 400, 42)
       yield* stillServing
       const future = body("tools/list")
       ;(future.params._meta as any)["io.modelcontextprotocol/protocolVersion"] = "2099-01-01"

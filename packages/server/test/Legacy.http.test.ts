@@ -537,9 +537,10 @@ describe("the legacy shim on Streamable HTTP", () => {
           keyRing: RequestState.KeyRing.fromBytes(keys.map((bytes) => ({ bytes }))),
           ttl: "200 millis",
           singleUse: true
-        }
+        },
+        // the guard single use redeems through is one of the shared services (the later Layer wins)
+        shared: Layer.merge(McpServer.layerLocal(), unavailable)
       })),
-      Layer.provide(unavailable),
       Layer.orDie
     )
     await withLayer(layer, async (url) => {

@@ -6,6 +6,7 @@
  */
 import { Effect, Layer, Schema, type Scope } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
+import { mcpPost, request } from "@mrtr/test-support/http"
 import { HttpTransport, InteractionPage, McpServer, Tool } from "../src/index.ts"
 import { keys } from "./fixtures.ts"
 
@@ -64,43 +65,24 @@ export const startServer = (
 
 export const URL_CAPS = { elicitation: { form: {}, url: {} } }
 
-let nextId = 1
-
 /** One `tools/call connect` POST (a first call, or a retry with `inputResponses` and `requestState`). */
 export const callConnect = (
   url: string,
   params: Record<string, unknown> = {},
   headers: Record<string, string> = {}
 ): Effect.Effect<{ readonly status: number; readonly message: any }> =>
-  Effect.promise(async () => {
-    const body = {
-      jsonrpc: "2.0",
-      id: nextId++,
-      method: "tools/call",
-      params: {
+  Effect.map(
+    mcpPost(
+      url,
+      request("tools/call", {
         name: "connect",
         arguments: {},
         ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": URL_CAPS,
-          "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
-        }
-      }
-    }
-    const response = await fetch(url, {
-      method: "POST",
-      body: JSON.stringify(body),
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "connect",
-        ...headers
-      }
-    })
-    return { status: response.status, message: await response.json() }
-  })
+        _meta: { "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" } }
+      }, { clientCapabilities: URL_CAPS }),
+      headers
+    ),
+    (reply) => ({ status: reply.status, message: reply.json })
+  )
 
 export const ACCEPT = { api_key: { action: "accept" } }

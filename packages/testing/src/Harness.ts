@@ -19,8 +19,24 @@
  * client side (its input handlers, its backoff between state-only rounds)
  * runs in the test's fiber, on the test's clock either way.
  *
- * @example
+ * **Example** (A test of a tool with a scripted user)
+ *
  * ```ts
+ * import { it } from "@effect/vitest"
+ * import { McpClient } from "@mrtr/client"
+ * import { Elicitation } from "@mrtr/core"
+ * import { McpServer, Tool } from "@mrtr/server"
+ * import { Harness, Recorder, ScriptedUser } from "@mrtr/testing"
+ * import { Effect, Layer, Schema } from "effect"
+ *
+ * const bookTrip = Tool.make("book_trip", {
+ *   parameters: Schema.Struct({ city: Schema.String }),
+ *   handler: Effect.fn(function*({ city }) {
+ *     const { from } = yield* Elicitation.form({ key: "dates", message: "From?", schema: Schema.Struct({ from: Schema.String }) })
+ *     return `${city} from ${from}`
+ *   })
+ * })
+ *
  * const TestLayer = Harness.layer({
  *   server: McpServer.tools(bookTrip).pipe(Layer.provideMerge(McpServer.layer({ name: "s", version: "1" }))),
  *   user: ScriptedUser.layer({ elicitation: { byKey: { dates: ScriptedUser.accept({ from: "2026-08-01" }) } } })
@@ -32,6 +48,7 @@
  *       const client = yield* McpClient.McpClient
  *       const result = yield* client.callTool({ name: "book_trip", arguments: { city: "Oslo" } })
  *       const questions = yield* Recorder.questions
+ *       return [result, questions]
  *     }))
  * })
  * ```
@@ -53,6 +70,7 @@ import type { Transport } from "@mrtr/server"
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface WireEntry {
@@ -67,6 +85,7 @@ export interface WireEntry {
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
+ * @category services
  * @since 0.1.0
  */
 export class Wire extends Context.Service<Wire, {
@@ -81,6 +100,7 @@ export class Wire extends Context.Service<Wire, {
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const requests: Effect.Effect<ReadonlyArray<Record<string, any>>, never, Wire> = Wire.use((w) => w.requests)
@@ -90,6 +110,7 @@ export const requests: Effect.Effect<ReadonlyArray<Record<string, any>>, never, 
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const entries: Effect.Effect<ReadonlyArray<WireEntry>, never, Wire> = Wire.use((w) => w.entries)
@@ -165,6 +186,7 @@ const onLiveClock = (handler: Transport.Handler): Transport.Handler => ({
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr; MCP 2025-11-25, basic/lifecycle.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Options<RS, ES, RSIn, RU, EU, RUIn> {
@@ -182,6 +204,7 @@ export interface Options<RS, ES, RSIn, RU, EU, RUIn> {
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
@@ -227,6 +250,7 @@ export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const transport = (

@@ -26,6 +26,7 @@ import type { InputRequest, InputResponse } from "@mrtr/protocol"
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Question extends InputContextModule.InputContext {
@@ -40,6 +41,7 @@ export interface Question extends InputContextModule.InputContext {
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
+ * @category services
  * @since 0.1.0
  */
 export class Recorder extends Context.Service<Recorder, {
@@ -53,6 +55,7 @@ export class Recorder extends Context.Service<Recorder, {
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make: Effect.Effect<Recorder["Service"]> = Effect.map(
@@ -70,6 +73,7 @@ export const make: Effect.Effect<Recorder["Service"]> = Effect.map(
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer: Layer.Layer<Recorder> = Layer.effect(Recorder, make)
@@ -79,6 +83,7 @@ export const layer: Layer.Layer<Recorder> = Layer.effect(Recorder, make)
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const questions: Effect.Effect<ReadonlyArray<Question>, never, Recorder> = Recorder.use((r) => r.questions)
@@ -88,6 +93,7 @@ export const questions: Effect.Effect<ReadonlyArray<Question>, never, Recorder> 
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const questionsOf = (
@@ -100,6 +106,7 @@ export const questionsOf = (
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const clear: Effect.Effect<void, never, Recorder> = Recorder.use((r) => r.clear)

@@ -23,8 +23,11 @@
  * `MaxRoundsExceeded`. A script that answers differently the second time
  * (a function of the question) goes on.
  *
- * @example
+ * **Example** (A user who answers by key, by question and by default)
+ *
  * ```ts
+ * import { ScriptedUser } from "@mrtr/testing"
+ *
  * const user = ScriptedUser.layer({
  *   elicitation: {
  *     byKey: { name: ScriptedUser.accept({ name: "Alice" }) },
@@ -65,6 +68,7 @@ type Context = InputContext.InputContext
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Answer<Params, A> =
@@ -83,6 +87,7 @@ export type Answer<Params, A> =
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Rules<Params, A> {
@@ -103,6 +108,7 @@ export interface Rules<Params, A> {
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface ElicitationScript extends Rules<ElicitRequestParams, ElicitResult> {
@@ -116,6 +122,7 @@ export interface ElicitationScript extends Rules<ElicitRequestParams, ElicitResu
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface SamplingScript extends Rules<CreateMessageRequestParams, CreateMessageResult> {
@@ -129,6 +136,7 @@ export interface SamplingScript extends Rules<CreateMessageRequestParams, Create
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Script {
@@ -142,6 +150,7 @@ export interface Script {
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const accept = ElicitationHandler.accept
@@ -151,6 +160,7 @@ export const accept = ElicitationHandler.accept
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const decline: ElicitResult = ElicitationHandler.decline
@@ -160,6 +170,7 @@ export const decline: ElicitResult = ElicitationHandler.decline
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const cancel: ElicitResult = ElicitationHandler.cancel
@@ -170,6 +181,7 @@ export const cancel: ElicitResult = ElicitationHandler.cancel
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const text = (value: string, model = "scripted-model"): CreateMessageResult => ({
@@ -183,6 +195,7 @@ export const text = (value: string, model = "scripted-model"): CreateMessageResu
  * A value of a field of an interaction page: text, a number, a boolean, or
  * the choices of a multi-select.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PageValue = Page.PageValue
@@ -200,13 +213,16 @@ export type PageValue = Page.PageValue
  * including `"url"`:
  *
  * ```ts
- * ScriptedUser.layer({
+ * import { ScriptedUser } from "@mrtr/testing"
+ *
+ * const user = ScriptedUser.layer({
  *   elicitation: { modes: ["url"], byKey: { api_key: ScriptedUser.completePage({ api_key: "sk-test-123" }) } }
  * })
  * ```
  *
  * Source: MCP 2026-07-28, client/elicitation (URL mode).
  *
+ * @category utils
  * @since 0.1.0
  */
 export const completePage = (
@@ -274,6 +290,7 @@ const resolve = <Params, A>(
  *
  * MCP 2026-07-28, client/elicitation; basic/patterns/mrtr; `@mrtr/core` `Elicitation.refusedMessage`.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class AnswerRefused extends Schema.TaggedError<AnswerRefused>()("AnswerRefused", {
@@ -328,6 +345,7 @@ const recorded = <A extends InputResponse>(
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (

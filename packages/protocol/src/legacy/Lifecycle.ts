@@ -28,6 +28,7 @@ import { JSONRPC_VERSION, RequestId } from "../JsonRpc.ts"
  *
  * Source: MCP 2025-11-25, basic/lifecycle (version negotiation).
  *
+ * @category constants
  * @since 0.2.0
  */
 export const VERSIONS: ReadonlyArray<string> = ["2025-11-25", "2025-06-18", "2025-03-26"]
@@ -37,6 +38,7 @@ export const VERSIONS: ReadonlyArray<string> = ["2025-11-25", "2025-06-18", "202
  * client whose `initialize` names a version the server cannot speak through
  * a handshake.
  *
+ * @category constants
  * @since 0.2.0
  */
 export const LATEST_VERSION = "2025-11-25" as const
@@ -49,6 +51,7 @@ export const LATEST_VERSION = "2025-11-25" as const
  *
  * Source: MCP 2025-11-25, basic/lifecycle (version negotiation).
  *
+ * @category utils
  * @since 0.2.0
  */
 export const negotiate = (requested: unknown): string =>
@@ -60,6 +63,7 @@ export const negotiate = (requested: unknown): string =>
  *
  * Source: MCP 2025-11-25, basic/transports (protocol version header).
  *
+ * @category constants
  * @since 0.2.0
  */
 export const DEFAULT_HEADERLESS_VERSION = "2025-03-26" as const
@@ -71,6 +75,7 @@ export const DEFAULT_HEADERLESS_VERSION = "2025-03-26" as const
  *
  * Source: schema-2025-11-25.json `ClientCapabilities`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const ClientCapabilities = Schema.StructWithRest(
@@ -95,6 +100,7 @@ export const ClientCapabilities = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the 2025-11-25 `ClientCapabilities` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type ClientCapabilities = typeof ClientCapabilities.Type
@@ -105,6 +111,7 @@ export type ClientCapabilities = typeof ClientCapabilities.Type
  *
  * Source: schema-2025-11-25.json `ServerCapabilities`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const ServerCapabilities = Schema.Struct({
@@ -122,6 +129,7 @@ export const ServerCapabilities = Schema.Struct({
 /**
  * The decoded (`Type`) side of the 2025-11-25 `ServerCapabilities` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type ServerCapabilities = typeof ServerCapabilities.Type
@@ -132,6 +140,7 @@ export type ServerCapabilities = typeof ServerCapabilities.Type
  *
  * Source: schema-2025-11-25.json `RequestParams._meta`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const RequestMeta = Schema.StructWithRest(
@@ -141,6 +150,7 @@ export const RequestMeta = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the legacy `RequestMeta` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type RequestMeta = typeof RequestMeta.Type
@@ -150,6 +160,7 @@ export type RequestMeta = typeof RequestMeta.Type
  *
  * Source: schema-2025-11-25.json `InitializeRequestParams`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const InitializeRequestParams = Schema.Struct({
@@ -161,6 +172,7 @@ export const InitializeRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `InitializeRequestParams` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type InitializeRequestParams = typeof InitializeRequestParams.Type
@@ -171,6 +183,7 @@ export type InitializeRequestParams = typeof InitializeRequestParams.Type
  *
  * Source: schema-2025-11-25.json `InitializeRequest`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const InitializeRequest = Schema.Struct({
@@ -182,6 +195,7 @@ export const InitializeRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `InitializeRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type InitializeRequest = typeof InitializeRequest.Type
@@ -192,6 +206,7 @@ export type InitializeRequest = typeof InitializeRequest.Type
  *
  * Source: schema-2025-11-25.json `InitializeResult`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const InitializeResult = Schema.Struct({
@@ -204,6 +219,7 @@ export const InitializeResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `InitializeResult` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type InitializeResult = typeof InitializeResult.Type
@@ -220,12 +236,14 @@ const notification = <M extends string, P extends Schema.Top>(method: M, params:
  *
  * Source: schema-2025-11-25.json `InitializedNotification`.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const InitializedNotification = notification("notifications/initialized", JsonObject)
 /**
  * The decoded (`Type`) side of the `InitializedNotification` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type InitializedNotification = typeof InitializedNotification.Type
@@ -235,6 +253,7 @@ export type InitializedNotification = typeof InitializedNotification.Type
  *
  * Source: MCP 2025-11-25, basic/utilities/ping; schema `PingRequest`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const PingRequest = Schema.Struct({
@@ -246,6 +265,7 @@ export const PingRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `PingRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type PingRequest = typeof PingRequest.Type

@@ -28,6 +28,7 @@ import { CreateMessageRequestParams } from "../schema/Sampling.ts"
  *
  * Source: schema-2025-11-25.json `ElicitRequestURLParams`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const ElicitRequestURLParams = Schema.Struct({
@@ -40,6 +41,7 @@ export const ElicitRequestURLParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the legacy `ElicitRequestURLParams` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type ElicitRequestURLParams = typeof ElicitRequestURLParams.Type
@@ -47,6 +49,7 @@ export type ElicitRequestURLParams = typeof ElicitRequestURLParams.Type
 /**
  * `elicitation/create` as a JSON-RPC request (server → client).
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const ElicitRequest = Schema.Struct({
@@ -58,6 +61,7 @@ export const ElicitRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the legacy `ElicitRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type ElicitRequest = typeof ElicitRequest.Type
@@ -65,6 +69,7 @@ export type ElicitRequest = typeof ElicitRequest.Type
 /**
  * `sampling/createMessage` as a JSON-RPC request (server → client).
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const CreateMessageRequest = Schema.Struct({
@@ -76,6 +81,7 @@ export const CreateMessageRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the legacy `CreateMessageRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type CreateMessageRequest = typeof CreateMessageRequest.Type
@@ -83,6 +89,7 @@ export type CreateMessageRequest = typeof CreateMessageRequest.Type
 /**
  * `roots/list` as a JSON-RPC request (server → client).
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const ListRootsRequest = Schema.Struct({
@@ -94,6 +101,7 @@ export const ListRootsRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the legacy `ListRootsRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type ListRootsRequest = typeof ListRootsRequest.Type
@@ -101,12 +109,14 @@ export type ListRootsRequest = typeof ListRootsRequest.Type
 /**
  * Any server-to-client request of the legacy wire (besides `ping`).
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const ServerRequest = Schema.Union([ElicitRequest, CreateMessageRequest, ListRootsRequest])
 /**
  * The decoded (`Type`) side of the `ServerRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type ServerRequest = typeof ServerRequest.Type
@@ -116,6 +126,7 @@ export type ServerRequest = typeof ServerRequest.Type
  * carries it: adds `jsonrpc` and `id`, and an `elicitationId` to a URL-mode
  * elicitation (the caller's, e.g. a UUID, unique within the server).
  *
+ * @category constructors
  * @since 0.2.0
  */
 export const fromInputRequest = (

@@ -22,6 +22,7 @@ import { RequestMeta } from "./Lifecycle.ts"
  *
  * Source: schema-2025-11-25.json `ClientRequest`, `ClientNotification`, `ServerNotification`.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const Method = {
@@ -56,6 +57,7 @@ const notification = <M extends string, P extends Schema.Top>(method: M, params:
  *
  * Source: MCP 2025-11-25, server/utilities/logging; schema `SetLevelRequestParams`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const SetLevelRequestParams = Schema.Struct({
@@ -65,6 +67,7 @@ export const SetLevelRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `SetLevelRequestParams` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type SetLevelRequestParams = typeof SetLevelRequestParams.Type
@@ -72,12 +75,14 @@ export type SetLevelRequestParams = typeof SetLevelRequestParams.Type
 /**
  * The `logging/setLevel` request.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const SetLevelRequest = request(Method.loggingSetLevel, SetLevelRequestParams)
 /**
  * The decoded (`Type`) side of the `SetLevelRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type SetLevelRequest = typeof SetLevelRequest.Type
@@ -88,6 +93,7 @@ export type SetLevelRequest = typeof SetLevelRequest.Type
  *
  * Source: MCP 2025-11-25, server/resources (subscriptions); schema `SubscribeRequestParams`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const SubscribeRequestParams = Schema.Struct({
@@ -97,6 +103,7 @@ export const SubscribeRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `SubscribeRequestParams` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type SubscribeRequestParams = typeof SubscribeRequestParams.Type
@@ -104,12 +111,14 @@ export type SubscribeRequestParams = typeof SubscribeRequestParams.Type
 /**
  * The `resources/subscribe` request.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const SubscribeRequest = request(Method.resourcesSubscribe, SubscribeRequestParams)
 /**
  * The decoded (`Type`) side of the `SubscribeRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type SubscribeRequest = typeof SubscribeRequest.Type
@@ -117,12 +126,14 @@ export type SubscribeRequest = typeof SubscribeRequest.Type
 /**
  * The `resources/unsubscribe` request.
  *
+ * @category utils
  * @since 0.2.0
  */
 export const UnsubscribeRequest = request(Method.resourcesUnsubscribe, SubscribeRequestParams)
 /**
  * The decoded (`Type`) side of the `UnsubscribeRequest` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type UnsubscribeRequest = typeof UnsubscribeRequest.Type
@@ -133,6 +144,7 @@ export type UnsubscribeRequest = typeof UnsubscribeRequest.Type
  *
  * Source: MCP 2025-11-25, client/roots; schema `RootsListChangedNotification`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const RootsListChangedNotification = Schema.Struct({
@@ -143,6 +155,7 @@ export const RootsListChangedNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `RootsListChangedNotification` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type RootsListChangedNotification = typeof RootsListChangedNotification.Type
@@ -154,6 +167,7 @@ export type RootsListChangedNotification = typeof RootsListChangedNotification.T
  *
  * Source: MCP 2025-11-25, client/elicitation (URL mode); schema `ElicitationCompleteNotification`.
  *
+ * @category schemas
  * @since 0.2.0
  */
 export const ElicitationCompleteNotification = notification(
@@ -163,6 +177,7 @@ export const ElicitationCompleteNotification = notification(
 /**
  * The decoded (`Type`) side of the `ElicitationCompleteNotification` schema.
  *
+ * @category models
  * @since 0.2.0
  */
 export type ElicitationCompleteNotification = typeof ElicitationCompleteNotification.Type

@@ -13,6 +13,7 @@ import { resultFields } from "./Results.ts"
  *
  * MCP 2026-07-28, schema `PromptReference`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const PromptReference = Schema.Struct({
@@ -23,6 +24,7 @@ export const PromptReference = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `PromptReference` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PromptReference = typeof PromptReference.Type
@@ -32,6 +34,7 @@ export type PromptReference = typeof PromptReference.Type
  *
  * MCP 2026-07-28, schema `ResourceTemplateReference`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResourceTemplateReference = Schema.Struct({
@@ -41,6 +44,7 @@ export const ResourceTemplateReference = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ResourceTemplateReference` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResourceTemplateReference = typeof ResourceTemplateReference.Type
@@ -51,6 +55,7 @@ export type ResourceTemplateReference = typeof ResourceTemplateReference.Type
  *
  * MCP 2026-07-28, schema `CompleteRequestParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CompleteRequestParams = Schema.Struct({
@@ -67,6 +72,7 @@ export const CompleteRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CompleteRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CompleteRequestParams = typeof CompleteRequestParams.Type
@@ -77,6 +83,7 @@ export type CompleteRequestParams = typeof CompleteRequestParams.Type
  *
  * MCP 2026-07-28, schema `CompleteResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CompleteResult = Schema.Struct({
@@ -90,6 +97,7 @@ export const CompleteResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CompleteResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CompleteResult = typeof CompleteResult.Type

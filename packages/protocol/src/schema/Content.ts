@@ -13,12 +13,14 @@ import { Icon, JsonObject } from "../internal/base.ts"
  *
  * MCP 2026-07-28, schema `Role`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Role = Schema.Literals(["user", "assistant"])
 /**
  * The decoded (`Type`) side of the `Role` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Role = typeof Role.Type
@@ -29,6 +31,7 @@ export type Role = typeof Role.Type
  *
  * MCP 2026-07-28, schema `Annotations`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Annotations = Schema.Struct({
@@ -39,6 +42,7 @@ export const Annotations = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `Annotations` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Annotations = typeof Annotations.Type
@@ -51,6 +55,7 @@ export const MetaObject = JsonObject
  *
  * MCP 2026-07-28, schema `TextContent`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const TextContent = Schema.Struct({
@@ -62,6 +67,7 @@ export const TextContent = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `TextContent` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type TextContent = typeof TextContent.Type
@@ -71,6 +77,7 @@ export type TextContent = typeof TextContent.Type
  *
  * MCP 2026-07-28, schema `ImageContent`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ImageContent = Schema.Struct({
@@ -83,6 +90,7 @@ export const ImageContent = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ImageContent` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ImageContent = typeof ImageContent.Type
@@ -92,6 +100,7 @@ export type ImageContent = typeof ImageContent.Type
  *
  * MCP 2026-07-28, schema `AudioContent`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const AudioContent = Schema.Struct({
@@ -104,6 +113,7 @@ export const AudioContent = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `AudioContent` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type AudioContent = typeof AudioContent.Type
@@ -127,6 +137,7 @@ export const resourceDescriptorFields = {
  *
  * MCP 2026-07-28, schema `ResourceLink`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResourceLink = Schema.Struct({
@@ -136,6 +147,7 @@ export const ResourceLink = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ResourceLink` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResourceLink = typeof ResourceLink.Type
@@ -145,6 +157,7 @@ export type ResourceLink = typeof ResourceLink.Type
  *
  * MCP 2026-07-28, schema `TextResourceContents`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const TextResourceContents = Schema.Struct({
@@ -156,6 +169,7 @@ export const TextResourceContents = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `TextResourceContents` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type TextResourceContents = typeof TextResourceContents.Type
@@ -165,6 +179,7 @@ export type TextResourceContents = typeof TextResourceContents.Type
  *
  * MCP 2026-07-28, schema `BlobResourceContents`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const BlobResourceContents = Schema.Struct({
@@ -176,6 +191,7 @@ export const BlobResourceContents = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `BlobResourceContents` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type BlobResourceContents = typeof BlobResourceContents.Type
@@ -186,12 +202,14 @@ export type BlobResourceContents = typeof BlobResourceContents.Type
  *
  * MCP 2026-07-28, schema `ReadResourceResult.contents` items.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResourceContents = Schema.Union([TextResourceContents, BlobResourceContents])
 /**
  * The decoded (`Type`) side of the `ResourceContents` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResourceContents = typeof ResourceContents.Type
@@ -201,6 +219,7 @@ export type ResourceContents = typeof ResourceContents.Type
  *
  * MCP 2026-07-28, schema `EmbeddedResource`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const EmbeddedResource = Schema.Struct({
@@ -212,6 +231,7 @@ export const EmbeddedResource = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `EmbeddedResource` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type EmbeddedResource = typeof EmbeddedResource.Type
@@ -222,12 +242,14 @@ export type EmbeddedResource = typeof EmbeddedResource.Type
  *
  * MCP 2026-07-28, schema `ContentBlock`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ContentBlock = Schema.Union([TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource])
 /**
  * The decoded (`Type`) side of the `ContentBlock` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ContentBlock = typeof ContentBlock.Type
@@ -237,6 +259,7 @@ export type ContentBlock = typeof ContentBlock.Type
  *
  * MCP 2026-07-28, schema `ToolUseContent`; client/sampling (tools).
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ToolUseContent = Schema.Struct({
@@ -249,6 +272,7 @@ export const ToolUseContent = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ToolUseContent` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolUseContent = typeof ToolUseContent.Type
@@ -259,6 +283,7 @@ export type ToolUseContent = typeof ToolUseContent.Type
  *
  * MCP 2026-07-28, schema `ToolResultContent`; client/sampling (tools).
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ToolResultContent = Schema.Struct({
@@ -272,6 +297,7 @@ export const ToolResultContent = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ToolResultContent` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolResultContent = typeof ToolResultContent.Type
@@ -281,6 +307,7 @@ export type ToolResultContent = typeof ToolResultContent.Type
  *
  * MCP 2026-07-28, schema `SamplingMessageContentBlock`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SamplingMessageContentBlock = Schema.Union([
@@ -293,6 +320,7 @@ export const SamplingMessageContentBlock = Schema.Union([
 /**
  * The decoded (`Type`) side of the `SamplingMessageContentBlock` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SamplingMessageContentBlock = typeof SamplingMessageContentBlock.Type

@@ -22,6 +22,7 @@ const titleDescription = {
  *
  * MCP 2026-07-28, schema `StringSchema`; client/elicitation.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const StringSchema = Schema.Struct({
@@ -35,6 +36,7 @@ export const StringSchema = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `StringSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type StringSchema = typeof StringSchema.Type
@@ -45,6 +47,7 @@ export type StringSchema = typeof StringSchema.Type
  *
  * MCP 2026-07-28, schema `NumberSchema`; client/elicitation.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const NumberSchema = Schema.Struct({
@@ -57,6 +60,7 @@ export const NumberSchema = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `NumberSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type NumberSchema = typeof NumberSchema.Type
@@ -66,6 +70,7 @@ export type NumberSchema = typeof NumberSchema.Type
  *
  * MCP 2026-07-28, schema `BooleanSchema`; client/elicitation.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const BooleanSchema = Schema.Struct({
@@ -76,6 +81,7 @@ export const BooleanSchema = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `BooleanSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type BooleanSchema = typeof BooleanSchema.Type
@@ -86,6 +92,7 @@ export type BooleanSchema = typeof BooleanSchema.Type
  *
  * MCP 2026-07-28, schema `UntitledSingleSelectEnumSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const UntitledSingleSelectEnumSchema = Schema.Struct({
@@ -97,6 +104,7 @@ export const UntitledSingleSelectEnumSchema = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `UntitledSingleSelectEnumSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type UntitledSingleSelectEnumSchema = typeof UntitledSingleSelectEnumSchema.Type
@@ -109,6 +117,7 @@ const TitledOption = Schema.Struct({ const: Schema.String, title: Schema.String 
  *
  * MCP 2026-07-28, schema `TitledSingleSelectEnumSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const TitledSingleSelectEnumSchema = Schema.Struct({
@@ -120,6 +129,7 @@ export const TitledSingleSelectEnumSchema = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `TitledSingleSelectEnumSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type TitledSingleSelectEnumSchema = typeof TitledSingleSelectEnumSchema.Type
@@ -130,6 +140,7 @@ export type TitledSingleSelectEnumSchema = typeof TitledSingleSelectEnumSchema.T
  *
  * MCP 2026-07-28, schema `UntitledMultiSelectEnumSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const UntitledMultiSelectEnumSchema = Schema.Struct({
@@ -146,6 +157,7 @@ export const UntitledMultiSelectEnumSchema = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `UntitledMultiSelectEnumSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type UntitledMultiSelectEnumSchema = typeof UntitledMultiSelectEnumSchema.Type
@@ -156,6 +168,7 @@ export type UntitledMultiSelectEnumSchema = typeof UntitledMultiSelectEnumSchema
  *
  * MCP 2026-07-28, schema `TitledMultiSelectEnumSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const TitledMultiSelectEnumSchema = Schema.Struct({
@@ -171,6 +184,7 @@ export const TitledMultiSelectEnumSchema = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `TitledMultiSelectEnumSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type TitledMultiSelectEnumSchema = typeof TitledMultiSelectEnumSchema.Type
@@ -181,6 +195,7 @@ export type TitledMultiSelectEnumSchema = typeof TitledMultiSelectEnumSchema.Typ
  *
  * MCP 2026-07-28, schema `LegacyTitledEnumSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const LegacyTitledEnumSchema = Schema.Struct({
@@ -193,6 +208,7 @@ export const LegacyTitledEnumSchema = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `LegacyTitledEnumSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type LegacyTitledEnumSchema = typeof LegacyTitledEnumSchema.Type
@@ -202,12 +218,14 @@ export type LegacyTitledEnumSchema = typeof LegacyTitledEnumSchema.Type
  *
  * MCP 2026-07-28, schema `SingleSelectEnumSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SingleSelectEnumSchema = Schema.Union([TitledSingleSelectEnumSchema, UntitledSingleSelectEnumSchema])
 /**
  * The decoded (`Type`) side of the `SingleSelectEnumSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SingleSelectEnumSchema = typeof SingleSelectEnumSchema.Type
@@ -217,12 +235,14 @@ export type SingleSelectEnumSchema = typeof SingleSelectEnumSchema.Type
  *
  * MCP 2026-07-28, schema `MultiSelectEnumSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const MultiSelectEnumSchema = Schema.Union([TitledMultiSelectEnumSchema, UntitledMultiSelectEnumSchema])
 /**
  * The decoded (`Type`) side of the `MultiSelectEnumSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type MultiSelectEnumSchema = typeof MultiSelectEnumSchema.Type
@@ -232,6 +252,7 @@ export type MultiSelectEnumSchema = typeof MultiSelectEnumSchema.Type
  *
  * MCP 2026-07-28, schema `EnumSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const EnumSchema = Schema.Union([
@@ -244,6 +265,7 @@ export const EnumSchema = Schema.Union([
 /**
  * The decoded (`Type`) side of the `EnumSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type EnumSchema = typeof EnumSchema.Type
@@ -255,6 +277,7 @@ export type EnumSchema = typeof EnumSchema.Type
  *
  * MCP 2026-07-28, schema `PrimitiveSchemaDefinition`; client/elicitation.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const PrimitiveSchemaDefinition = Schema.Union([
@@ -270,6 +293,7 @@ export const PrimitiveSchemaDefinition = Schema.Union([
 /**
  * The decoded (`Type`) side of the `PrimitiveSchemaDefinition` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PrimitiveSchemaDefinition = typeof PrimitiveSchemaDefinition.Type
@@ -281,6 +305,7 @@ export type PrimitiveSchemaDefinition = typeof PrimitiveSchemaDefinition.Type
  *
  * MCP 2026-07-28, schema `ElicitRequestFormParams`; client/elicitation.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ElicitRequestFormParams = Schema.Struct({
@@ -296,6 +321,7 @@ export const ElicitRequestFormParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ElicitRequestFormParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ElicitRequestFormParams = typeof ElicitRequestFormParams.Type
@@ -307,6 +333,7 @@ export type ElicitRequestFormParams = typeof ElicitRequestFormParams.Type
  *
  * MCP 2026-07-28, schema `ElicitRequestURLParams`; client/elicitation.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ElicitRequestURLParams = Schema.Struct({
@@ -317,6 +344,7 @@ export const ElicitRequestURLParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ElicitRequestURLParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ElicitRequestURLParams = typeof ElicitRequestURLParams.Type
@@ -326,12 +354,14 @@ export type ElicitRequestURLParams = typeof ElicitRequestURLParams.Type
  *
  * MCP 2026-07-28, schema `ElicitRequestParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ElicitRequestParams = Schema.Union([ElicitRequestURLParams, ElicitRequestFormParams])
 /**
  * The decoded (`Type`) side of the `ElicitRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ElicitRequestParams = typeof ElicitRequestParams.Type
@@ -342,6 +372,7 @@ export type ElicitRequestParams = typeof ElicitRequestParams.Type
  *
  * MCP 2026-07-28, schema `ElicitRequest`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ElicitRequest = Schema.Struct({
@@ -351,6 +382,7 @@ export const ElicitRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ElicitRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ElicitRequest = typeof ElicitRequest.Type
@@ -362,12 +394,14 @@ export type ElicitRequest = typeof ElicitRequest.Type
  *
  * MCP 2026-07-28, schema `ElicitResult.content`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ElicitValue = Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String)])
 /**
  * The decoded (`Type`) side of the `ElicitValue` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ElicitValue = typeof ElicitValue.Type
@@ -379,6 +413,7 @@ export type ElicitValue = typeof ElicitValue.Type
  *
  * MCP 2026-07-28, schema `ElicitResult`; client/elicitation.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ElicitResult = Schema.Struct({
@@ -388,6 +423,7 @@ export const ElicitResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ElicitResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ElicitResult = typeof ElicitResult.Type

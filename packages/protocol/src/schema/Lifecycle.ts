@@ -16,6 +16,7 @@ import { cacheableFields, resultFields } from "./Results.ts"
  *
  * MCP 2026-07-28, schema `RequestParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const RequestParams = Schema.Struct({
@@ -24,6 +25,7 @@ export const RequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `RequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type RequestParams = typeof RequestParams.Type
@@ -33,12 +35,14 @@ export type RequestParams = typeof RequestParams.Type
  *
  * MCP 2026-07-28, schema `Cursor`; server/utilities/pagination.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Cursor = Schema.String
 /**
  * The decoded (`Type`) side of the `Cursor` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Cursor = typeof Cursor.Type
@@ -48,6 +52,7 @@ export type Cursor = typeof Cursor.Type
  *
  * MCP 2026-07-28, schema `PaginatedRequestParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const PaginatedRequestParams = Schema.Struct({
@@ -57,6 +62,7 @@ export const PaginatedRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `PaginatedRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PaginatedRequestParams = typeof PaginatedRequestParams.Type
@@ -71,6 +77,7 @@ export type PaginatedRequestParams = typeof PaginatedRequestParams.Type
  *
  * MCP 2026-07-28, schema `ServerCapabilities`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ServerCapabilities = Schema.Struct({
@@ -92,6 +99,7 @@ export const ServerCapabilities = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ServerCapabilities` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ServerCapabilities = typeof ServerCapabilities.Type
@@ -104,6 +112,7 @@ export type ServerCapabilities = typeof ServerCapabilities.Type
  *
  * MCP 2026-07-28, schema `DiscoverResult`; basic/lifecycle (SEP-2575).
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const DiscoverResult = Schema.Struct({
@@ -116,6 +125,7 @@ export const DiscoverResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `DiscoverResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type DiscoverResult = typeof DiscoverResult.Type

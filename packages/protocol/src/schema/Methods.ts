@@ -13,6 +13,7 @@
  *
  * MCP 2026-07-28, schema `ClientRequest` / `ServerNotification` / `InputRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const Method = {
@@ -44,6 +45,7 @@ export const Method = {
  *
  * MCP 2026-07-28, basic/patterns/mrtr (supported requests).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const INPUT_REQUIRED_METHODS: ReadonlyArray<string> = [Method.toolsCall, Method.promptsGet, Method.resourcesRead]
@@ -53,6 +55,7 @@ export const INPUT_REQUIRED_METHODS: ReadonlyArray<string> = [Method.toolsCall, 
  *
  * MCP 2026-07-28, schema `CacheableResult` (SEP-2549).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const CACHEABLE_METHODS: ReadonlyArray<string> = [
@@ -70,6 +73,7 @@ export const CACHEABLE_METHODS: ReadonlyArray<string> = [
  *
  * MCP 2026-07-28, changelog / basic/lifecycle (SEP-2575).
  *
+ * @category constants
  * @since 0.1.0
  */
 export const REMOVED_METHODS: ReadonlyArray<string> = [

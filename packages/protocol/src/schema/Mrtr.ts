@@ -22,12 +22,14 @@ import { ListRootsRequest, ListRootsResult } from "./Roots.ts"
  *
  * MCP 2026-07-28, schema `InputRequest`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const InputRequest = Schema.Union([ElicitRequest, CreateMessageRequest, ListRootsRequest])
 /**
  * The decoded (`Type`) side of the `InputRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InputRequest = typeof InputRequest.Type
@@ -37,12 +39,14 @@ export type InputRequest = typeof InputRequest.Type
  *
  * MCP 2026-07-28, schema `InputRequests`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const InputRequests = Schema.Record(Schema.String, InputRequest)
 /**
  * The decoded (`Type`) side of the `InputRequests` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InputRequests = typeof InputRequests.Type
@@ -53,12 +57,14 @@ export type InputRequests = typeof InputRequests.Type
  *
  * MCP 2026-07-28, schema `InputResponse`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const InputResponse = Schema.Union([ElicitResult, CreateMessageResult, ListRootsResult])
 /**
  * The decoded (`Type`) side of the `InputResponse` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InputResponse = typeof InputResponse.Type
@@ -68,12 +74,14 @@ export type InputResponse = typeof InputResponse.Type
  *
  * MCP 2026-07-28, schema `InputResponses`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const InputResponses = Schema.Record(Schema.String, InputResponse)
 /**
  * The decoded (`Type`) side of the `InputResponses` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InputResponses = typeof InputResponses.Type
@@ -91,6 +99,7 @@ export const inputResponseFields = {
  *
  * MCP 2026-07-28, schema `InputResponseRequestParams`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const InputResponseRequestParams = Schema.Struct({
@@ -100,6 +109,7 @@ export const InputResponseRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `InputResponseRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InputResponseRequestParams = typeof InputResponseRequestParams.Type
@@ -123,6 +133,7 @@ const INPUT_REQUIRED_MESSAGE =
  *
  * MCP 2026-07-28, schema `InputRequiredResult`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const InputRequiredResult = Schema.Struct({
@@ -142,6 +153,7 @@ export const InputRequiredResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `InputRequiredResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type InputRequiredResult = typeof InputRequiredResult.Type
@@ -150,6 +162,7 @@ export type InputRequiredResult = typeof InputRequiredResult.Type
  * Arguments of `makeInputRequiredResult`: `inputRequests`, `requestState`, or
  * both (the type rules out passing neither).
  *
+ * @category models
  * @since 0.1.0
  */
 export type InputRequiredResultFields =
@@ -172,6 +185,7 @@ export type InputRequiredResultFields =
  *
  * MCP 2026-07-28, basic/patterns/mrtr (server requirements).
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const makeInputRequiredResult = (fields: InputRequiredResultFields): InputRequiredResult => {
@@ -191,6 +205,7 @@ export const makeInputRequiredResult = (fields: InputRequiredResultFields): Inpu
  * True if a decoded result object is an `InputRequiredResult`
  * (`resultType === "input_required"`).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isInputRequiredResult = (result: { readonly resultType?: string | undefined }): boolean =>

@@ -18,6 +18,7 @@ import { SubscriptionFilter } from "./Subscriptions.ts"
  *
  * MCP 2026-07-28, schema `NotificationParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const NotificationParams = Schema.Struct({
@@ -26,6 +27,7 @@ export const NotificationParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `NotificationParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type NotificationParams = typeof NotificationParams.Type
@@ -36,6 +38,7 @@ export type NotificationParams = typeof NotificationParams.Type
  *
  * MCP 2026-07-28, schema `SubscriptionsAcknowledgedNotificationParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SubscriptionsAcknowledgedNotificationParams = Schema.Struct({
@@ -45,6 +48,7 @@ export const SubscriptionsAcknowledgedNotificationParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `SubscriptionsAcknowledgedNotificationParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SubscriptionsAcknowledgedNotificationParams = typeof SubscriptionsAcknowledgedNotificationParams.Type
@@ -56,6 +60,7 @@ export type SubscriptionsAcknowledgedNotificationParams = typeof SubscriptionsAc
  *
  * MCP 2026-07-28, schema `LoggingMessageNotificationParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const LoggingMessageNotificationParams = Schema.Struct({
@@ -67,6 +72,7 @@ export const LoggingMessageNotificationParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `LoggingMessageNotificationParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type LoggingMessageNotificationParams = typeof LoggingMessageNotificationParams.Type
@@ -77,6 +83,7 @@ export type LoggingMessageNotificationParams = typeof LoggingMessageNotification
  *
  * MCP 2026-07-28, schema `ProgressNotificationParams`; basic/patterns/progress.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ProgressNotificationParams = Schema.Struct({
@@ -89,6 +96,7 @@ export const ProgressNotificationParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ProgressNotificationParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ProgressNotificationParams = typeof ProgressNotificationParams.Type
@@ -99,6 +107,7 @@ export type ProgressNotificationParams = typeof ProgressNotificationParams.Type
  *
  * MCP 2026-07-28, schema `CancelledNotificationParams`; basic/patterns/cancellation.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CancelledNotificationParams = Schema.Struct({
@@ -109,6 +118,7 @@ export const CancelledNotificationParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CancelledNotificationParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CancelledNotificationParams = typeof CancelledNotificationParams.Type
@@ -118,6 +128,7 @@ export type CancelledNotificationParams = typeof CancelledNotificationParams.Typ
  *
  * MCP 2026-07-28, schema `ResourceUpdatedNotificationParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResourceUpdatedNotificationParams = Schema.Struct({
@@ -127,6 +138,7 @@ export const ResourceUpdatedNotificationParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ResourceUpdatedNotificationParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResourceUpdatedNotificationParams = typeof ResourceUpdatedNotificationParams.Type
@@ -140,6 +152,7 @@ export const jsonrpc = Schema.Literal(JSONRPC_VERSION)
  *
  * MCP 2026-07-28, schema `ToolListChangedNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ToolListChangedNotification = Schema.Struct({
@@ -150,6 +163,7 @@ export const ToolListChangedNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ToolListChangedNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolListChangedNotification = typeof ToolListChangedNotification.Type
@@ -159,6 +173,7 @@ export type ToolListChangedNotification = typeof ToolListChangedNotification.Typ
  *
  * MCP 2026-07-28, schema `PromptListChangedNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const PromptListChangedNotification = Schema.Struct({
@@ -169,6 +184,7 @@ export const PromptListChangedNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `PromptListChangedNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PromptListChangedNotification = typeof PromptListChangedNotification.Type
@@ -178,6 +194,7 @@ export type PromptListChangedNotification = typeof PromptListChangedNotification
  *
  * MCP 2026-07-28, schema `ResourceListChangedNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResourceListChangedNotification = Schema.Struct({
@@ -188,6 +205,7 @@ export const ResourceListChangedNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ResourceListChangedNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResourceListChangedNotification = typeof ResourceListChangedNotification.Type
@@ -197,6 +215,7 @@ export type ResourceListChangedNotification = typeof ResourceListChangedNotifica
  *
  * MCP 2026-07-28, schema `ResourceUpdatedNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResourceUpdatedNotification = Schema.Struct({
@@ -207,6 +226,7 @@ export const ResourceUpdatedNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ResourceUpdatedNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResourceUpdatedNotification = typeof ResourceUpdatedNotification.Type
@@ -216,6 +236,7 @@ export type ResourceUpdatedNotification = typeof ResourceUpdatedNotification.Typ
  *
  * MCP 2026-07-28, schema `SubscriptionsAcknowledgedNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SubscriptionsAcknowledgedNotification = Schema.Struct({
@@ -226,6 +247,7 @@ export const SubscriptionsAcknowledgedNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `SubscriptionsAcknowledgedNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SubscriptionsAcknowledgedNotification = typeof SubscriptionsAcknowledgedNotification.Type
@@ -235,6 +257,7 @@ export type SubscriptionsAcknowledgedNotification = typeof SubscriptionsAcknowle
  *
  * MCP 2026-07-28, schema `LoggingMessageNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const LoggingMessageNotification = Schema.Struct({
@@ -245,6 +268,7 @@ export const LoggingMessageNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `LoggingMessageNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type LoggingMessageNotification = typeof LoggingMessageNotification.Type
@@ -254,6 +278,7 @@ export type LoggingMessageNotification = typeof LoggingMessageNotification.Type
  *
  * MCP 2026-07-28, schema `ProgressNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ProgressNotification = Schema.Struct({
@@ -264,6 +289,7 @@ export const ProgressNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ProgressNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ProgressNotification = typeof ProgressNotification.Type
@@ -273,6 +299,7 @@ export type ProgressNotification = typeof ProgressNotification.Type
  *
  * MCP 2026-07-28, schema `CancelledNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CancelledNotification = Schema.Struct({
@@ -283,6 +310,7 @@ export const CancelledNotification = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CancelledNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CancelledNotification = typeof CancelledNotification.Type
@@ -292,6 +320,7 @@ export type CancelledNotification = typeof CancelledNotification.Type
  *
  * MCP 2026-07-28, schema `ServerNotification`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ServerNotification = Schema.Union([
@@ -307,6 +336,7 @@ export const ServerNotification = Schema.Union([
 /**
  * The decoded (`Type`) side of the `ServerNotification` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ServerNotification = typeof ServerNotification.Type

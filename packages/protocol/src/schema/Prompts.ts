@@ -17,6 +17,7 @@ import { Cursor } from "./Lifecycle.ts"
  *
  * MCP 2026-07-28, schema `PromptArgument`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const PromptArgument = Schema.Struct({
@@ -28,6 +29,7 @@ export const PromptArgument = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `PromptArgument` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PromptArgument = typeof PromptArgument.Type
@@ -37,6 +39,7 @@ export type PromptArgument = typeof PromptArgument.Type
  *
  * MCP 2026-07-28, schema `Prompt`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Prompt = Schema.Struct({
@@ -50,6 +53,7 @@ export const Prompt = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `Prompt` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Prompt = typeof Prompt.Type
@@ -59,6 +63,7 @@ export type Prompt = typeof Prompt.Type
  *
  * MCP 2026-07-28, schema `PromptMessage`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const PromptMessage = Schema.Struct({
@@ -68,6 +73,7 @@ export const PromptMessage = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `PromptMessage` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PromptMessage = typeof PromptMessage.Type
@@ -77,6 +83,7 @@ export type PromptMessage = typeof PromptMessage.Type
  *
  * MCP 2026-07-28, schema `ListPromptsResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ListPromptsResult = Schema.Struct({
@@ -88,6 +95,7 @@ export const ListPromptsResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ListPromptsResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListPromptsResult = typeof ListPromptsResult.Type
@@ -97,6 +105,7 @@ export type ListPromptsResult = typeof ListPromptsResult.Type
  *
  * MCP 2026-07-28, schema `GetPromptRequestParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const GetPromptRequestParams = Schema.Struct({
@@ -108,6 +117,7 @@ export const GetPromptRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `GetPromptRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type GetPromptRequestParams = typeof GetPromptRequestParams.Type
@@ -117,6 +127,7 @@ export type GetPromptRequestParams = typeof GetPromptRequestParams.Type
  *
  * MCP 2026-07-28, schema `GetPromptResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const GetPromptResult = Schema.Struct({
@@ -127,6 +138,7 @@ export const GetPromptResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `GetPromptResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type GetPromptResult = typeof GetPromptResult.Type
@@ -136,12 +148,14 @@ export type GetPromptResult = typeof GetPromptResult.Type
  *
  * MCP 2026-07-28, schema `GetPromptResultResponse.result`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const GetPromptResultOrInputRequired = Schema.Union([InputRequiredResult, GetPromptResult])
 /**
  * The decoded (`Type`) side of the `GetPromptResultOrInputRequired` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type GetPromptResultOrInputRequired = typeof GetPromptResultOrInputRequired.Type

@@ -28,12 +28,14 @@ const request = <M extends string, P extends Schema.Top>(method: M, params: P) =
  *
  * MCP 2026-07-28, schema `DiscoverRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const DiscoverRequest = request(Method.discover, RequestParams)
 /**
  * The decoded (`Type`) side of the `DiscoverRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type DiscoverRequest = typeof DiscoverRequest.Type
@@ -43,12 +45,14 @@ export type DiscoverRequest = typeof DiscoverRequest.Type
  *
  * MCP 2026-07-28, schema `ListToolsRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const ListToolsRequest = request(Method.toolsList, PaginatedRequestParams)
 /**
  * The decoded (`Type`) side of the `ListToolsRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListToolsRequest = typeof ListToolsRequest.Type
@@ -58,12 +62,14 @@ export type ListToolsRequest = typeof ListToolsRequest.Type
  *
  * MCP 2026-07-28, schema `CallToolRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const CallToolRequest = request(Method.toolsCall, CallToolRequestParams)
 /**
  * The decoded (`Type`) side of the `CallToolRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CallToolRequest = typeof CallToolRequest.Type
@@ -73,12 +79,14 @@ export type CallToolRequest = typeof CallToolRequest.Type
  *
  * MCP 2026-07-28, schema `ListPromptsRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const ListPromptsRequest = request(Method.promptsList, PaginatedRequestParams)
 /**
  * The decoded (`Type`) side of the `ListPromptsRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListPromptsRequest = typeof ListPromptsRequest.Type
@@ -88,12 +96,14 @@ export type ListPromptsRequest = typeof ListPromptsRequest.Type
  *
  * MCP 2026-07-28, schema `GetPromptRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const GetPromptRequest = request(Method.promptsGet, GetPromptRequestParams)
 /**
  * The decoded (`Type`) side of the `GetPromptRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type GetPromptRequest = typeof GetPromptRequest.Type
@@ -103,12 +113,14 @@ export type GetPromptRequest = typeof GetPromptRequest.Type
  *
  * MCP 2026-07-28, schema `ListResourcesRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const ListResourcesRequest = request(Method.resourcesList, PaginatedRequestParams)
 /**
  * The decoded (`Type`) side of the `ListResourcesRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListResourcesRequest = typeof ListResourcesRequest.Type
@@ -118,12 +130,14 @@ export type ListResourcesRequest = typeof ListResourcesRequest.Type
  *
  * MCP 2026-07-28, schema `ListResourceTemplatesRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const ListResourceTemplatesRequest = request(Method.resourcesTemplatesList, PaginatedRequestParams)
 /**
  * The decoded (`Type`) side of the `ListResourceTemplatesRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListResourceTemplatesRequest = typeof ListResourceTemplatesRequest.Type
@@ -133,12 +147,14 @@ export type ListResourceTemplatesRequest = typeof ListResourceTemplatesRequest.T
  *
  * MCP 2026-07-28, schema `ReadResourceRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const ReadResourceRequest = request(Method.resourcesRead, ReadResourceRequestParams)
 /**
  * The decoded (`Type`) side of the `ReadResourceRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ReadResourceRequest = typeof ReadResourceRequest.Type
@@ -148,12 +164,14 @@ export type ReadResourceRequest = typeof ReadResourceRequest.Type
  *
  * MCP 2026-07-28, schema `CompleteRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const CompleteRequest = request(Method.completionComplete, CompleteRequestParams)
 /**
  * The decoded (`Type`) side of the `CompleteRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CompleteRequest = typeof CompleteRequest.Type
@@ -163,12 +181,14 @@ export type CompleteRequest = typeof CompleteRequest.Type
  *
  * MCP 2026-07-28, schema `SubscriptionsListenRequest`.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const SubscriptionsListenRequest = request(Method.subscriptionsListen, SubscriptionsListenRequestParams)
 /**
  * The decoded (`Type`) side of the `SubscriptionsListenRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SubscriptionsListenRequest = typeof SubscriptionsListenRequest.Type
@@ -178,6 +198,7 @@ export type SubscriptionsListenRequest = typeof SubscriptionsListenRequest.Type
  *
  * MCP 2026-07-28, schema `ClientRequest`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ClientRequest = Schema.Union([
@@ -195,6 +216,7 @@ export const ClientRequest = Schema.Union([
 /**
  * The decoded (`Type`) side of the `ClientRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ClientRequest = typeof ClientRequest.Type

@@ -18,12 +18,14 @@ import { Cursor } from "./Lifecycle.ts"
  *
  * MCP 2026-07-28, schema `Resource`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Resource = Schema.Struct(resourceDescriptorFields)
 /**
  * The decoded (`Type`) side of the `Resource` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Resource = typeof Resource.Type
@@ -34,6 +36,7 @@ export type Resource = typeof Resource.Type
  *
  * MCP 2026-07-28, schema `ResourceTemplate`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResourceTemplate = Schema.Struct({
@@ -49,6 +52,7 @@ export const ResourceTemplate = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ResourceTemplate` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResourceTemplate = typeof ResourceTemplate.Type
@@ -58,6 +62,7 @@ export type ResourceTemplate = typeof ResourceTemplate.Type
  *
  * MCP 2026-07-28, schema `ListResourcesResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ListResourcesResult = Schema.Struct({
@@ -69,6 +74,7 @@ export const ListResourcesResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ListResourcesResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListResourcesResult = typeof ListResourcesResult.Type
@@ -79,6 +85,7 @@ export type ListResourcesResult = typeof ListResourcesResult.Type
  *
  * MCP 2026-07-28, schema `ListResourceTemplatesResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ListResourceTemplatesResult = Schema.Struct({
@@ -90,6 +97,7 @@ export const ListResourceTemplatesResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ListResourceTemplatesResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListResourceTemplatesResult = typeof ListResourceTemplatesResult.Type
@@ -100,6 +108,7 @@ export type ListResourceTemplatesResult = typeof ListResourceTemplatesResult.Typ
  *
  * MCP 2026-07-28, schema `ReadResourceRequestParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ReadResourceRequestParams = Schema.Struct({
@@ -110,6 +119,7 @@ export const ReadResourceRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ReadResourceRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ReadResourceRequestParams = typeof ReadResourceRequestParams.Type
@@ -120,6 +130,7 @@ export type ReadResourceRequestParams = typeof ReadResourceRequestParams.Type
  *
  * MCP 2026-07-28, schema `ReadResourceResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ReadResourceResult = Schema.Struct({
@@ -130,6 +141,7 @@ export const ReadResourceResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ReadResourceResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ReadResourceResult = typeof ReadResourceResult.Type
@@ -139,12 +151,14 @@ export type ReadResourceResult = typeof ReadResourceResult.Type
  *
  * MCP 2026-07-28, schema `ReadResourceResultResponse.result`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ReadResourceResultOrInputRequired = Schema.Union([InputRequiredResult, ReadResourceResult])
 /**
  * The decoded (`Type`) side of the `ReadResourceResultOrInputRequired` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ReadResourceResultOrInputRequired = typeof ReadResourceResultOrInputRequired.Type

@@ -19,12 +19,14 @@ import { ResultMeta } from "../Meta.ts"
  *
  * MCP 2026-07-28, schema `ResultType`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ResultType = Schema.String
 /**
  * The decoded (`Type`) side of the `ResultType` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ResultType = typeof ResultType.Type
@@ -46,6 +48,7 @@ export const resultFields = {
  *
  * MCP 2026-07-28, schema `Result`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Result = Schema.StructWithRest(
@@ -58,6 +61,7 @@ export const Result = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the `Result` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Result = typeof Result.Type
@@ -67,12 +71,14 @@ export type Result = typeof Result.Type
  *
  * MCP 2026-07-28, schema `EmptyResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const EmptyResult = Schema.Struct(resultFields)
 /**
  * The decoded (`Type`) side of the `EmptyResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type EmptyResult = typeof EmptyResult.Type
@@ -85,12 +91,14 @@ export type EmptyResult = typeof EmptyResult.Type
  *
  * MCP 2026-07-28, schema `CacheableResult.cacheScope` (SEP-2549).
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CacheScope = Schema.Literals(["public", "private"])
 /**
  * The decoded (`Type`) side of the `CacheScope` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CacheScope = typeof CacheScope.Type
@@ -100,12 +108,14 @@ export type CacheScope = typeof CacheScope.Type
  *
  * MCP 2026-07-28, schema `CacheableResult.ttlMs` (SEP-2549).
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const TtlMs = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 /**
  * The decoded (`Type`) side of the `TtlMs` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type TtlMs = typeof TtlMs.Type

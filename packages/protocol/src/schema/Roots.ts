@@ -13,6 +13,7 @@ import { MetaObject } from "./Content.ts"
  *
  * MCP 2026-07-28, schema `Root`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Root = Schema.Struct({
@@ -23,6 +24,7 @@ export const Root = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `Root` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Root = typeof Root.Type
@@ -32,6 +34,7 @@ export type Root = typeof Root.Type
  *
  * MCP 2026-07-28, schema `ListRootsRequest`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ListRootsRequest = Schema.Struct({
@@ -43,6 +46,7 @@ export const ListRootsRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ListRootsRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListRootsRequest = typeof ListRootsRequest.Type
@@ -52,6 +56,7 @@ export type ListRootsRequest = typeof ListRootsRequest.Type
  *
  * MCP 2026-07-28, schema `ListRootsResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ListRootsResult = Schema.Struct({
@@ -60,6 +65,7 @@ export const ListRootsResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ListRootsResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListRootsResult = typeof ListRootsResult.Type

@@ -17,6 +17,7 @@ import { Tool } from "./Tool.ts"
  *
  * MCP 2026-07-28, schema `SamplingMessage`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SamplingMessage = Schema.Struct({
@@ -27,6 +28,7 @@ export const SamplingMessage = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `SamplingMessage` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SamplingMessage = typeof SamplingMessage.Type
@@ -36,6 +38,7 @@ export type SamplingMessage = typeof SamplingMessage.Type
  *
  * MCP 2026-07-28, schema `ModelHint`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ModelHint = Schema.Struct({
@@ -44,6 +47,7 @@ export const ModelHint = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ModelHint` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ModelHint = typeof ModelHint.Type
@@ -56,6 +60,7 @@ const Priority = Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }
  *
  * MCP 2026-07-28, schema `ModelPreferences`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ModelPreferences = Schema.Struct({
@@ -67,6 +72,7 @@ export const ModelPreferences = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ModelPreferences` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ModelPreferences = typeof ModelPreferences.Type
@@ -76,6 +82,7 @@ export type ModelPreferences = typeof ModelPreferences.Type
  *
  * MCP 2026-07-28, schema `ToolChoice`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ToolChoice = Schema.Struct({
@@ -84,6 +91,7 @@ export const ToolChoice = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ToolChoice` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolChoice = typeof ToolChoice.Type
@@ -96,6 +104,7 @@ export type ToolChoice = typeof ToolChoice.Type
  *
  * MCP 2026-07-28, schema `CreateMessageRequestParams`; client/sampling.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CreateMessageRequestParams = Schema.Struct({
@@ -113,6 +122,7 @@ export const CreateMessageRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CreateMessageRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CreateMessageRequestParams = typeof CreateMessageRequestParams.Type
@@ -122,6 +132,7 @@ export type CreateMessageRequestParams = typeof CreateMessageRequestParams.Type
  *
  * MCP 2026-07-28, schema `CreateMessageRequest`; basic/patterns/mrtr.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CreateMessageRequest = Schema.Struct({
@@ -131,6 +142,7 @@ export const CreateMessageRequest = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CreateMessageRequest` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CreateMessageRequest = typeof CreateMessageRequest.Type
@@ -143,6 +155,7 @@ export type CreateMessageRequest = typeof CreateMessageRequest.Type
  *
  * MCP 2026-07-28, schema `CreateMessageResult`; client/sampling.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CreateMessageResult = Schema.Struct({
@@ -155,6 +168,7 @@ export const CreateMessageResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CreateMessageResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CreateMessageResult = typeof CreateMessageResult.Type

@@ -18,6 +18,7 @@ import { CompleteResultType } from "./Results.ts"
  *
  * MCP 2026-07-28, schema `SubscriptionFilter`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SubscriptionFilter = Schema.Struct({
@@ -29,6 +30,7 @@ export const SubscriptionFilter = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `SubscriptionFilter` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SubscriptionFilter = typeof SubscriptionFilter.Type
@@ -40,6 +42,7 @@ export type SubscriptionFilter = typeof SubscriptionFilter.Type
  *
  * MCP 2026-07-28, schema `SubscriptionsListenRequestParams`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SubscriptionsListenRequestParams = Schema.Struct({
@@ -49,6 +52,7 @@ export const SubscriptionsListenRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `SubscriptionsListenRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SubscriptionsListenRequestParams = typeof SubscriptionsListenRequestParams.Type
@@ -59,6 +63,7 @@ export type SubscriptionsListenRequestParams = typeof SubscriptionsListenRequest
  *
  * MCP 2026-07-28, schema `SubscriptionsListenResultMetaObject`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SubscriptionsListenResultMeta = Schema.StructWithRest(
@@ -71,6 +76,7 @@ export const SubscriptionsListenResultMeta = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the `SubscriptionsListenResultMeta` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SubscriptionsListenResultMeta = typeof SubscriptionsListenResultMeta.Type
@@ -81,6 +87,7 @@ export type SubscriptionsListenResultMeta = typeof SubscriptionsListenResultMeta
  *
  * MCP 2026-07-28, schema `SubscriptionsListenResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const SubscriptionsListenResult = Schema.Struct({
@@ -90,6 +97,7 @@ export const SubscriptionsListenResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `SubscriptionsListenResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type SubscriptionsListenResult = typeof SubscriptionsListenResult.Type

@@ -16,6 +16,7 @@ import { MetaObject } from "./Content.ts"
  *
  * MCP 2026-07-28, schema `ToolAnnotations`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ToolAnnotations = Schema.Struct({
@@ -28,6 +29,7 @@ export const ToolAnnotations = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ToolAnnotations` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolAnnotations = typeof ToolAnnotations.Type
@@ -39,6 +41,7 @@ export type ToolAnnotations = typeof ToolAnnotations.Type
  *
  * MCP 2026-07-28, schema `Tool.inputSchema`; server/tools.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ToolInputSchema = Schema.StructWithRest(
@@ -51,6 +54,7 @@ export const ToolInputSchema = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the `ToolInputSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolInputSchema = typeof ToolInputSchema.Type
@@ -60,6 +64,7 @@ export type ToolInputSchema = typeof ToolInputSchema.Type
  *
  * MCP 2026-07-28, schema `Tool.outputSchema`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ToolOutputSchema = Schema.StructWithRest(
@@ -71,6 +76,7 @@ export const ToolOutputSchema = Schema.StructWithRest(
 /**
  * The decoded (`Type`) side of the `ToolOutputSchema` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ToolOutputSchema = typeof ToolOutputSchema.Type
@@ -81,6 +87,7 @@ export type ToolOutputSchema = typeof ToolOutputSchema.Type
  *
  * MCP 2026-07-28, schema `Tool`; server/tools.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const Tool = Schema.Struct({
@@ -96,6 +103,7 @@ export const Tool = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `Tool` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Tool = typeof Tool.Type

@@ -18,6 +18,7 @@ import { Cursor } from "./Lifecycle.ts"
  *
  * MCP 2026-07-28, schema `ListToolsResult`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const ListToolsResult = Schema.Struct({
@@ -29,6 +30,7 @@ export const ListToolsResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `ListToolsResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type ListToolsResult = typeof ListToolsResult.Type
@@ -38,6 +40,7 @@ export type ListToolsResult = typeof ListToolsResult.Type
  *
  * MCP 2026-07-28, schema `CallToolRequestParams`; server/tools.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CallToolRequestParams = Schema.Struct({
@@ -49,6 +52,7 @@ export const CallToolRequestParams = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CallToolRequestParams` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CallToolRequestParams = typeof CallToolRequestParams.Type
@@ -60,6 +64,7 @@ export type CallToolRequestParams = typeof CallToolRequestParams.Type
  *
  * MCP 2026-07-28, schema `CallToolResult`; server/tools.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CallToolResult = Schema.Struct({
@@ -71,6 +76,7 @@ export const CallToolResult = Schema.Struct({
 /**
  * The decoded (`Type`) side of the `CallToolResult` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CallToolResult = typeof CallToolResult.Type
@@ -80,12 +86,14 @@ export type CallToolResult = typeof CallToolResult.Type
  *
  * MCP 2026-07-28, schema `CallToolResultResponse.result`.
  *
+ * @category schemas
  * @since 0.1.0
  */
 export const CallToolResultOrInputRequired = Schema.Union([InputRequiredResult, CallToolResult])
 /**
  * The decoded (`Type`) side of the `CallToolResultOrInputRequired` schema.
  *
+ * @category models
  * @since 0.1.0
  */
 export type CallToolResultOrInputRequired = typeof CallToolResultOrInputRequired.Type

@@ -56,15 +56,15 @@ const retryOf = (parsed: Parsed) => {
  * `InputRequiredResult`; `detach` (a task-eligible `tools/call`): `Task.detach`
  * ends it, and its journal becomes a task.
  */
-const runMrtr = Effect.fnUntraced(function*(
+const runMrtr = (
   server: MrtrServer,
   parsed: Parsed,
   principal: string | undefined,
   call: Registry.Call,
   detach?: (journal: Journal.Journal) => Effect.Effect<Record<string, unknown>, McpError>
-) {
+) => {
   const retry = retryOf(parsed)
-  if (retry instanceof McpError) return yield* retry
+  if (retry instanceof McpError) return Effect.fail(retry)
   const { inputResponses, requestState } = retry
   const retried = inputResponses !== undefined || requestState !== undefined
   const { encoding, audience } = server
@@ -80,7 +80,7 @@ const runMrtr = Effect.fnUntraced(function*(
       }),
       Observability.recordRound(method, requestState === undefined, outcome === "complete", round)
     )
-  return yield* Engine.drive(server.engine, call.handler, {
+  return Engine.drive(server.engine, call.handler, {
     method,
     target: call.target,
     arguments: call.arguments,
@@ -109,7 +109,7 @@ const runMrtr = Effect.fnUntraced(function*(
       captureStackTrace: false
     })
   )
-})
+}
 
 /**
  * The MRTR methods of a server: the handler of the request's target, run as

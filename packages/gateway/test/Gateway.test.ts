@@ -1,0 +1,37 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Gateway } from "../src/index.ts"
+
+const reason = (text: string) => Effect.map(Effect.flip(Gateway.parse(text)), (error) => error.reason)
+
+describe("Gateway configuration", () => {
+  it.effect("a Claude Desktop mcpServers file: one server unprefixed, several under their names, settings per server", () =>
+    Effect.gen(function*() {
+      const single = yield* Gateway.parse(JSON.stringify({ mcpServers: { files: { command: "npx", args: ["-y", "pkg"], env: { K: "V" } } } }))
+      expect(Gateway.upstreams(single).map((u) => [u.namespace, u.upstream._tag])).toEqual([["", "Stdio"]])
+      const several = yield* Gateway.parse(JSON.stringify({
+        mcpServers: {
+          files: { command: "npx", args: ["-y", "pkg"] },
+          weather: { url: "https://weather.example/mcp", headers: { Authorization: "Bearer x" }, namespace: "wx", include: ["forecast*"] },
+          plain: { type: "http", url: "http://127.0.0.1:1/mcp", namespace: false, exclude: [{ annotations: { destructiveHint: true } }] },
+          off: { command: "nope", disabled: true }
+        },
+        gateway: { separator: "__", callTimeout: "30 seconds" }
+      }))
+      const upstreams = Gateway.upstreams(several)
+      expect(upstreams.map((u) => [u.upstream.name, u.namespace])).toEqual([["files", "files"], ["weather", "wx"], ["plain", ""]])
+      expect(upstreams[1]!.mount).toEqual({ separator: "__", include: ["forecast*"] })
+      expect(upstreams[1]!.upstream).toMatchObject({ _tag: "Http", headers: { Authorization: "Bearer x" } })
+    }))
+
+  it.effect("bad files are refused with the place named", () =>
+    Effect.gen(function*() {
+      expect(yield* reason("{ nope")).toContain("not JSON")
+      expect(yield* reason(JSON.stringify({}))).toContain("mcpServers")
+      expect(yield* reason(JSON.stringify({ mcpServers: { x: { args: [] } } }))).toContain("x")
+      expect(yield* reason(JSON.stringify({ mcpServers: { x: { url: "file:///etc/passwd" } } }))).toContain("mcpServers.x.url")
+      expect(yield* reason(JSON.stringify({ mcpServers: { "a b": { url: "http://h/mcp" } } }))).toContain("\"a b\"")
+      expect(yield* reason(JSON.stringify({ mcpServers: { x: { type: "stdio", url: "http://h/mcp" } } }))).toContain("does not match")
+      expect(yield* reason(JSON.stringify({ mcpServers: {}, gateway: { callTimeout: "soon" } }))).toContain("gateway.callTimeout")
+    }))
+})
