@@ -1,5 +1,5 @@
 /**
- * The project list: one vitest project per workspace package, and the README's examples.
+ * The project list: one vitest project per workspace package, and the examples.
  * vitest 5 reads `test.projects` from `vitest.config.ts`, which imports this list.
  */
 export default [
@@ -10,7 +10,7 @@ export default [
   "packages/testing",
   "packages/gateway",
   "packages/cli",
-  "examples/readme",
+  "examples",
   "examples/demo",
   "examples/fleet"
 ]

@@ -10,6 +10,7 @@ import { Tool } from "@mrtr/server"
 
 const Name = Schema.Struct({ name: Schema.String })
 
+// #region greet
 export const greet = Tool.make("greet", {
   description: "Asks for a name, then greets",
   handler: () =>
@@ -18,3 +19,4 @@ export const greet = Tool.make("greet", {
       return `Hello, ${name}!`
     })
 })
+// #endregion greet

@@ -222,6 +222,7 @@ const effectAiGreet = Layer.effectDiscard(Effect.gen(function*() {
       inputSchema: { type: "object", properties: {} }
     }),
     annotations: Context.empty(),
+    // #region effect-ai-greet
     handle: () =>
       Effect.gen(function*() {
         const context = yield* McpSchema.McpRequestContext
@@ -234,6 +235,7 @@ const effectAiGreet = Layer.effectDiscard(Effect.gen(function*() {
         if (answer["action"] !== "accept" || typeof content?.name !== "string") return askName()
         return new McpSchema.CallToolResult({ content: [{ type: "text", text: `Hello, ${content.name}!` }] })
       })
+    // #endregion effect-ai-greet
   })
 }))
 
@@ -285,6 +287,7 @@ const buildOfficial = (): OfficialMcpServer => {
     { name: "bench-official", version: "1.0.0" },
     { capabilities: { tools: {} }, requestState: { verify: officialCodec.verify } }
   )
+  // #region official-greet
   server.registerTool(
     "greet",
     { description: "Asks for a name, then greets" },
@@ -299,6 +302,7 @@ const buildOfficial = (): OfficialMcpServer => {
       return { content: [{ type: "text", text: `Hello, ${answer.name}!` }] }
     }
   )
+  // #endregion official-greet
   server.registerTool(
     "ask_n",
     { description: "Asks n questions, one per round", inputSchema: z.object({ n: z.number() }) },

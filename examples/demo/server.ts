@@ -255,6 +255,7 @@ export const checkTimetables = Tool.make("check_timetables", {
 
 // -- The prompt ----------------------------------------------------------------
 
+// #region prompt
 export const packingList = Prompt.make("packing_list", {
   title: "Packing list",
   description: "A prompt asking a model for a packing list, tailored to the traveller's style",
@@ -275,9 +276,11 @@ export const packingList = Prompt.make("packing_list", {
       return `Write a ${style === "light" ? "minimal carry-on" : "comfortable"} packing list for a trip to ${city}.`
     })
 })
+// #endregion prompt
 
 // -- The resource template -----------------------------------------------------
 
+// #region resource
 export const weather = Resource.template({
   uriTemplate: "weather://{city}/{date}",
   name: "weather",
@@ -298,6 +301,7 @@ export const weather = Resource.template({
       return `${city} on ${date}: ${["sunny", "cloudy", "light rain"][seed % 3]}, ${value}`
     })
 })
+// #endregion resource
 
 /** The demo's tools, prompt and resource template, registered with the `McpServer` they require. */
 export const items = Layer.mergeAll(

@@ -27,6 +27,7 @@ const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0
 const optional = (name: string) =>
   Config.option(Config.String(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
 
+// #region instance
 const instance = Layer.unwrap(Effect.gen(function*() {
   const fleet = Option.isSome(yield* optional("MRTR_REDIS_URL")) ? Redis.layerFleetConfig() : undefined
   const base = yield* optional("MRTR_PUBLIC_BASE_URL")
@@ -40,6 +41,7 @@ const instance = Layer.unwrap(Effect.gen(function*() {
     Layer.provide(items.pipe(Layer.provideMerge(page), Layer.provideMerge(server)))
   )
 }))
+// #endregion instance
 
 Effect.gen(function*() {
   yield* Console.log(`listening ${yield* HttpTransport.url}`)

@@ -357,11 +357,11 @@ export const call = Command.make(
   Command.withExamples([
     {
       command: "mrtr call --http http://127.0.0.1:3000/mcp book_trip '{\"city\":\"Lisbon\"}'",
-      description: "Call a tool (here the README's example server's), answering its questions at the terminal"
+      description: "Call a tool (here examples/asking's), answering its questions at the terminal"
     },
     {
       command:
-        "mrtr call --stdio \"npx tsx examples/readme/main.ts --stdio\" book_trip '{\"city\":\"Lisbon\"}' --answers examples/readme/answers.json",
+        "mrtr call --stdio \"npx tsx examples/asking/server.ts --stdio\" book_trip '{\"city\":\"Lisbon\"}' --answers examples/asking/answers.json",
       description: "The same over stdio, answering from a file (no terminal needed)"
     }
   ])

@@ -7,7 +7,7 @@
  * retry completes with the value; a second submit of the same page is
  * refused; an expired page says so; a tampered id is refused. The browser
  * runs with JavaScript disabled: the page needs none. A screenshot of the
- * form is written to `$MRTR_SCREENSHOT` when set (the README's picture).
+ * form is written to `$MRTR_SCREENSHOT` when set (the picture of docs/url-mode.md).
  * A missing Chromium fails the test with a message naming the apt package;
  * it is never skipped.
  */

@@ -4,7 +4,7 @@
  * instance that sealed its state (one instance, or a fleet with affinity),
  * `unseal` parses the kept plaintext instead of decoding base64url and
  * decrypting. On the two-round benchmark tool that is 13-17% of the
- * server's CPU per conversation (`npm run bench`, README "Performance").
+ * server's CPU per conversation (`npm run bench`, bench/README.md).
  *
  * Why it is sound: an entry is found only by the exact string this codec
  * returned from `seal`, and equal strings carry equal ciphertexts, so they
