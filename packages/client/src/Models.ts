@@ -24,7 +24,6 @@ import type {
   ServerCapabilities
 } from "@mrtr/protocol"
 import type * as TaskDriver from "./TaskDriver.ts"
-import type * as Eras from "./internal/eras.ts"
 
 
 /**
@@ -60,7 +59,7 @@ export interface Notification {
  * @category models
  * @since 0.1.0
  */
-export type Protocol = Eras.Protocol
+export type Protocol = "auto" | "2026-07-28" | "2025-11-25"
 
 /**
  * What the client negotiated with the server (`McpClient.connection`):

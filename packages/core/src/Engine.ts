@@ -94,7 +94,7 @@ export const Limits = Context.Reference<{ readonly maxRounds: number; readonly m
  * @category models
  * @since 0.1.0
  */
-export interface Request {
+export interface Request extends Round.RoundRequest {
   readonly method: string
   readonly target: string
   readonly arguments?: unknown

@@ -14,6 +14,7 @@ import { type Binding, KeyRing, RequestStateCodec, type RequestStateCodecOptions
 import { Elicitation, Mrtr } from "../src/index.ts"
 import { Engine } from "../src/engine/index.ts"
 import { aliceBinding, codecLayer, fixedKeys } from "./fixtures.ts"
+import { InvalidOption } from "../src/InvalidOption.ts"
 
 const keyBytes = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff)
 
@@ -210,11 +211,12 @@ describe("IssuedStates", () => {
       if (outcome._tag === "Complete") expect(outcome.value).toBe(100)
     }))
 
-  it.effect("dies on a budget that is no non-negative integer", () =>
+  it.effect("fails with InvalidOption on a budget that is no non-negative integer", () =>
     Effect.gen(function*() {
       for (const issuedCacheBytes of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-        const exit = yield* Effect.exit(countingCodec({ issuedCacheBytes }))
-        expect(Exit.isFailure(exit) && exit.cause.reasons.every((r) => r._tag === "Die")).toBe(true)
+        const error = yield* Effect.flip(countingCodec({ issuedCacheBytes }))
+        expect(error).toBeInstanceOf(InvalidOption)
+        expect((error as InvalidOption).option).toBe("issuedCacheBytes")
       }
     }))
 

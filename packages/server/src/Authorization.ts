@@ -64,33 +64,17 @@ import { NetAddress } from "effect/net"
 import { challenge, credentials, errorResponse, missingScopes } from "./internal/bearer.ts"
 import * as TokenCache from "./internal/tokenCache.ts"
 import * as Verifier from "./internal/tokenVerifier.ts"
+import type { AuthInfo } from "./internal/authInfo.ts"
 import { McpRequest } from "./RequestContext.ts"
 
 /**
- * The authenticated caller of one request, from a verified access token.
- *
- * - `issuer`, `subject`: the token's `iss` and `sub`;
- * - `clientId`: the OAuth client it was issued to (`client_id`), when known;
- * - `scopes`: the granted scopes (`scope`, space-separated in the token);
- * - `expiresAt`: the token's `exp`, seconds since the epoch, when known;
- * - `principal`: `JSON.stringify([issuer, subject])`, the string every
- *   `requestState` is bound to;
- * - `claims`: every claim of the token (or of the introspection response).
- *
- * Source: MCP 2026-07-28 basic/patterns/mrtr (state bound to the principal); RFC 9068 §2.2.
+ * The authenticated caller of one request, from a verified access token
+ * (see `internal/authInfo.ts`).
  *
  * @category models
  * @since 0.1.0
  */
-export interface AuthInfo {
-  readonly issuer: string
-  readonly subject: string
-  readonly clientId: string | undefined
-  readonly scopes: ReadonlyArray<string>
-  readonly expiresAt: number | undefined
-  readonly principal: string
-  readonly claims: Readonly<Record<string, unknown>>
-}
+export type { AuthInfo } from "./internal/authInfo.ts"
 
 /**
  * Checks access tokens for one authorization server (`issuer`). Build one

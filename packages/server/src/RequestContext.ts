@@ -14,7 +14,7 @@
  */
 import { Context, Effect } from "effect"
 import { type ClientCapabilities, type Implementation, LoggingLevel, type RequestId } from "@mrtr/protocol"
-import type { AuthInfo } from "./Authorization.ts"
+import type { AuthInfo } from "./internal/authInfo.ts"
 import type { WireMessage } from "./Transport.ts"
 
 /**

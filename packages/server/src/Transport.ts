@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import type { Effect, Stream } from "effect"
-import type { AuthInfo } from "./Authorization.ts"
+import type { AuthInfo } from "./internal/authInfo.ts"
 
 /**
  * One incoming message, as a transport hands it to the dispatcher.

@@ -9,6 +9,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { InvalidOption } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
 import { InteractionPage, McpServer } from "../src/index.ts"
 import { ACCEPT, callConnect, connect, startServer, URL_CAPS } from "./interactionFixtures.ts"
@@ -258,10 +259,14 @@ describe("InteractionPage over HTTP", () => {
       assert.strictEqual(ok.status, 200, "the page still works")
     })))
 
-  it("refuses a publicBaseUrl that is not an absolute http(s) URL", () => {
-    assert.throws(() => InteractionPage.layer({ publicBaseUrl: "mcp.example.com" }), /absolute URL/)
-    assert.throws(() => InteractionPage.layer({ publicBaseUrl: "ftp://mcp.example.com" }), /http/)
-  })
+  it.effect("refuses a publicBaseUrl that is not an absolute http(s) URL: the layer fails with InvalidOption", () =>
+    Effect.gen(function*() {
+      for (const publicBaseUrl of ["mcp.example.com", "ftp://mcp.example.com"]) {
+        const error = yield* Effect.flip(Layer.build(InteractionPage.layer({ publicBaseUrl })))
+        assert.instanceOf(error, InvalidOption)
+        assert.match(error.message, /publicBaseUrl must be an absolute http: or https: URL/)
+      }
+    }).pipe(Effect.scoped))
 
   it.live("behind a proxy, the page URL uses publicBaseUrl", () =>
     Effect.scoped(Effect.gen(function*() {

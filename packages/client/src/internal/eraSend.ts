@@ -32,7 +32,7 @@ import {
 import type { OutgoingRequest } from "../ClientTransport.ts"
 import type { InputHandlerError, RequestError } from "../Errors.ts"
 import { type ActiveCall, type ConnectionState, isRecord, legacyHeaders, respond, takeRequestId } from "./connectionState.ts"
-import type { Connection, Deps, LegacyConnection, SendOptions } from "./eras.ts"
+import type { Connection, Deps, LegacyConnection, SendOptions } from "./eraTypes.ts"
 import { exchange, type StreamNotification } from "./exchange.ts"
 import { report, type ServerMessages } from "./serverMessages.ts"
 import { callKeys } from "./serverRequests.ts"

@@ -21,7 +21,7 @@
 import { Deferred, Effect } from "effect"
 import { ErrorCode } from "@mrtr/protocol"
 import { type ActiveCall, type ConnectionState, isRecord, legacyHeaders, respond } from "./connectionState.ts"
-import type { Deps } from "./eras.ts"
+import type { Deps } from "./eraTypes.ts"
 import { type Answered, answerServerRequest, isServerRequest } from "./serverRequests.ts"
 
 /** The most server requests one connection answers at a time (2025-11-25); more are refused with -32603. */

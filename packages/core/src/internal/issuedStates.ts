@@ -27,7 +27,7 @@
  * @internal
  */
 
-import type { Binding } from "../RequestState.ts"
+import type { Binding } from "./binding.ts"
 
 /** One kept state: what was kept of it (`sealed`), the binding it was sealed for, its estimated heap bytes. */
 export interface IssuedEntry<S> {

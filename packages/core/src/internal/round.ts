@@ -17,10 +17,15 @@
  */
 import { Effect, Option, Result, Schema } from "effect"
 import type { Digest } from "effect/crypto"
-import { type InputRequest, missingCapabilities, requiredCapabilities } from "@mrtr/protocol"
+import {
+  type ClientCapabilities,
+  type InputRequest,
+  type InputResponses,
+  missingCapabilities,
+  requiredCapabilities
+} from "@mrtr/protocol"
 import { canonicalProblem, digestWith, knownDigest } from "../Canonical.ts"
 import { type Ask, Conversation } from "../Conversation.ts"
-import type { Request } from "../Engine.ts"
 import { MissingClientCapability } from "../Errors.ts"
 import type * as Journal from "../Journal.ts"
 import { type RoundEndWatch, roundEndWatch } from "./roundEnd.ts"
@@ -83,12 +88,18 @@ export const open = (
   }
 }
 
-/** What of the engine's `Request` a round reads. */
-type RoundRequest = Pick<Request, "clientCapabilities" | "principal" | "inProcess" | "detach" | "inputResponses">
+/** What of the engine's `Request` (`Engine.ts`) a round reads; `Request` extends it. */
+export interface RoundRequest {
+  readonly clientCapabilities: ClientCapabilities
+  readonly principal?: string | undefined
+  readonly inProcess?: boolean | undefined
+  readonly detach?: boolean | undefined
+  readonly inputResponses?: InputResponses | undefined
+}
 
 /** The state of one round, local to it, and what the handler's asks and steps do with it. */
 class RoundState {
-  readonly incoming: NonNullable<Request["inputResponses"]>
+  readonly incoming: InputResponses
   /** The asks without a key, counted by kind (their keys are `<kind>-<n>`). */
   readonly counters: Record<string, number> = dictionary()
   /** The answers taken this round (from the journal or the request). */

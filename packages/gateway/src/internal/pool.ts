@@ -14,7 +14,6 @@
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol"
-import type { Upstream } from "../Upstream.ts"
 
 interface Entry {
   readonly client: McpClient.McpClient["Service"]
@@ -28,6 +27,17 @@ export interface Pool {
   readonly drop: (capabilities: ClientCapabilities) => Effect.Effect<void>
   readonly close: Effect.Effect<void>
 }
+
+/** What the pool reads of an upstream (`Upstream.ts`'s `Upstream`, which it does not import: no cycle). */
+type Upstream =
+  | { readonly _tag: "Http"; readonly url: string; readonly headers?: Readonly<Record<string, string>> | undefined }
+  | {
+    readonly _tag: "Stdio"
+    readonly command: string
+    readonly args?: ReadonlyArray<string> | undefined
+    readonly env?: Readonly<Record<string, string>> | undefined
+    readonly cwd?: string | undefined
+  }
 
 const keyOf = (capabilities: ClientCapabilities): string => JSON.stringify(sorted(capabilities))
 const sorted = (value: unknown): unknown =>

@@ -12,7 +12,7 @@
 import { Duration, Option, Result } from "effect"
 import { HttpMiddleware, type HttpRouter } from "effect/http"
 import { IpNetwork } from "effect/net"
-import type { EndpointOptions } from "../../HttpTransport.ts"
+import type { EndpointOptions } from "./options.ts"
 import * as Cors from "../cors.ts"
 import { type HostRule, originMatches, type OriginRule, parseHostRule, parseOriginRule } from "./hostGuard.ts"
 

@@ -14,7 +14,6 @@
  * @internal
  */
 import type { Headers, HttpServerRequest } from "effect/http"
-import type { Config } from "./config.ts"
 
 /** One `allowedHosts` entry: a lowercased host name or bracketed IPv6 literal, and a port or any (`undefined`). */
 export interface HostRule {
@@ -78,8 +77,16 @@ export const parseOriginRule = (entry: string): OriginRule => {
   }
 }
 
+/** The parts of the endpoint's resolved configuration (`config.ts: Config`) the guards read. */
+export interface GuardRules {
+  readonly hosts: ReadonlyArray<HostRule> | "*"
+  readonly origins: ReadonlyArray<OriginRule> | "*"
+  /** Last verdicts of `hostAllowed` by `Host` value (at most 64). */
+  readonly hostVerdicts: Map<string, boolean>
+}
+
 /** True when the request's `Host` (or, for web requests, its URL's authority) matches a rule; verdicts are cached per value. */
-export const hostAllowed = (config: Config, request: HttpServerRequest.HttpServerRequest, headers: Headers.Headers): boolean => {
+export const hostAllowed = (config: GuardRules, request: HttpServerRequest.HttpServerRequest, headers: Headers.Headers): boolean => {
   if (config.hosts === "*") return true
   const host = headers["host"] ?? hostFromUrl(request.originalUrl)
   if (host === undefined) return false
@@ -106,13 +113,13 @@ const hostFromUrl = (url: string): string | undefined => {
 }
 
 /** True when the request has no `Origin`, or its `Origin` matches a rule. */
-export const originAllowed = (config: Config, headers: Headers.Headers): boolean => {
+export const originAllowed = (config: GuardRules, headers: Headers.Headers): boolean => {
   const origin = headers["origin"]
   return origin === undefined || originMatches(config.origins, origin)
 }
 
 /** True when the `Origin` value `origin` matches the rules (the CORS middleware's predicate too). */
-export const originMatches = (origins: Config["origins"], origin: string): boolean => {
+export const originMatches = (origins: GuardRules["origins"], origin: string): boolean => {
   if (origins === "*") return true
   let parsed: URL
   try {

@@ -16,11 +16,11 @@
  */
 import { Effect } from "effect"
 import type { WireMessage } from "../../Transport.ts"
-import type { Context } from "./context.ts"
+import type { DispatcherState } from "./context.ts"
 import * as Session from "./session.ts"
 
 export const broadcast = (
-  { store }: Context,
+  { store }: DispatcherState,
   message: WireMessage,
   to: (session: Session.Session) => boolean = () => true
 ) =>
@@ -33,11 +33,11 @@ export const broadcast = (
   )
 
 /** `notifications/<kind>/list_changed` to every session. */
-export const listChanged = (ctx: Context, kind: string) =>
+export const listChanged = (ctx: DispatcherState, kind: string) =>
   broadcast(ctx, { jsonrpc: "2.0", method: `notifications/${kind}/list_changed` })
 
 /** `notifications/resources/updated` to the sessions subscribed to `uri`. */
-export const resourceUpdated = (ctx: Context, uri: string) =>
+export const resourceUpdated = (ctx: DispatcherState, uri: string) =>
   broadcast(
     ctx,
     { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } },

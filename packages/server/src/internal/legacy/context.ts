@@ -1,5 +1,5 @@
 /**
- * What the pieces of the 2025-11-25 dispatcher share: one `Context` per
+ * What the pieces of the 2025-11-25 dispatcher share: one `DispatcherState` per
  * dispatcher (the server's `Core`, the session store and directory, the stdio
  * sessions by connection, the resumption of streams, the capabilities
  * `initialize` announces), built once by `make` (`dispatch.ts`) and handed to
@@ -15,19 +15,32 @@
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session
  * management).
  */
-import { type Legacy, McpError, type RequestId } from "@mrtr/protocol"
+import { type Implementation, type Legacy, McpError, type RequestId } from "@mrtr/protocol"
 import type { Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
 import type { SessionDirectory } from "../../SessionDirectory.ts"
-import type { Core } from "./dispatch.ts"
+import type { Engine } from "@mrtr/core/engine"
+import type { Registry } from "../registry.ts"
 import type * as Resume from "./resume.ts"
 import type * as Session from "./session.ts"
+
+/** What the legacy dispatcher shares with the server. */
+export interface Core {
+  readonly registry: Registry
+  readonly engine: Engine.Services
+  readonly info: Implementation
+  readonly instructions: string | undefined
+  readonly audience: string
+  readonly limits: Session.Limits
+  /** Where the sessions of the fleet are found (`SessionDirectory.local`: this process only). */
+  readonly directory: SessionDirectory["Service"]
+}
 
 /**
  * The state of one legacy dispatcher, built once by `make` and passed to
  * each of its pieces (nothing of it lives at module level).
  */
-export interface Context {
+export interface DispatcherState {
   /** What the server shares with the dispatcher. */
   readonly core: Core
   /** `core.directory`: where the sessions of the fleet are found. */

@@ -4,7 +4,7 @@
  * the engine the 2026-07-28 dispatcher uses. A message goes `handle` (sweeps
  * idle sessions) → `dispatch` (finds its session) → `dispatchIn` (checks
  * the envelope and the `MCP-Protocol-Version` header) → the module of its
- * concept; the state they share is one `Context` (`context.ts`), built once
+ * concept; the state they share is one `DispatcherState` (`context.ts`), built once
  * in `make`.
  *
  * - Lifecycle (`lifecycle.ts`): `initialize` (version negotiation, a
@@ -46,7 +46,7 @@ import { isRequestId } from "../jsonRpc.ts"
 import type { Registry } from "../registry.ts"
 import type { SessionDirectory } from "../../SessionDirectory.ts"
 import * as Broadcast from "./broadcast.ts"
-import { type Context, SESSION_ERROR, SESSION_NOT_FOUND, sessionError } from "./context.ts"
+import { type Core, type DispatcherState, SESSION_ERROR, SESSION_NOT_FOUND, sessionError } from "./context.ts"
 import * as Fleet from "./fleet.ts"
 import { getOrDelete, sessionOf } from "./lifecycle.ts"
 import { answer, localAnswer, notification } from "./notifications.ts"
@@ -54,17 +54,6 @@ import { request } from "./requests.ts"
 import * as Resume from "./resume.ts"
 import * as Session from "./session.ts"
 
-/** What the legacy dispatcher shares with the server. */
-export interface Core {
-  readonly registry: Registry
-  readonly engine: Engine.Services
-  readonly info: Implementation
-  readonly instructions: string | undefined
-  readonly audience: string
-  readonly limits: Session.Limits
-  /** Where the sessions of the fleet are found (`SessionDirectory.local`: this process only). */
-  readonly directory: SessionDirectory["Service"]
-}
 
 /** Builds the legacy dispatcher over `core`. */
 export const make = (core: Core) => {
@@ -84,7 +73,7 @@ export const make = (core: Core) => {
   }
 
   /** The state of this dispatcher, handed to each of its pieces. */
-  const ctx: Context = { core, directory, shared, store, ttl, byConnection, resumption, capabilities }
+  const ctx: DispatcherState = { core, directory, shared, store, ttl, byConnection, resumption, capabilities }
 
   // What the sessions hear at once (`broadcast.ts`).
   const listChanged = (kind: string) => Broadcast.listChanged(ctx, kind)
@@ -102,7 +91,7 @@ export const make = (core: Core) => {
 const idOf = (incoming: Incoming) =>
   isRecord(incoming.message) && isRequestId(incoming.message.id) ? incoming.message.id : undefined
 
-const dispatch = (ctx: Context, incoming: Incoming): Effect.Effect<Reply> =>
+const dispatch = (ctx: DispatcherState, incoming: Incoming): Effect.Effect<Reply> =>
   sessionOf(ctx, incoming).pipe(
     Effect.matchEffect({
       onFailure: (error) => localAnswer(ctx, incoming) ?? Effect.succeed(Fleet.unavailableReply(error, idOf(incoming))),
@@ -123,7 +112,7 @@ const unsupportedVersion = (incoming: Incoming, id?: RequestId): Reply | undefin
     : sessionError(SESSION_ERROR, `Bad Request: Unsupported protocol version: ${version}`, 400, id)
 }
 
-const dispatchIn = (ctx: Context, incoming: Incoming, session: Session.Session | undefined): Effect.Effect<Reply> => {
+const dispatchIn = (ctx: DispatcherState, incoming: Incoming, session: Session.Session | undefined): Effect.Effect<Reply> => {
   if (session !== undefined) session.lastActive = Date.now()
   if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
     if (session === undefined) return Effect.succeed(sessionError(SESSION_ERROR, "Bad Request: Mcp-Session-Id required", 400))

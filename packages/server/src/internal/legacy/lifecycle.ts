@@ -27,7 +27,7 @@ import { ClientCapabilities, Legacy, McpError, type RequestId } from "@mrtr/prot
 import type { Incoming, Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
 import type { SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
-import { type Context, result, SESSION_ERROR, SESSION_NOT_FOUND, sessionError } from "./context.ts"
+import { type DispatcherState, result, SESSION_ERROR, SESSION_NOT_FOUND, sessionError } from "./context.ts"
 import * as Fleet from "./fleet.ts"
 import * as Session from "./session.ts"
 import { getStream, RETRY_MS } from "./streams.ts"
@@ -39,7 +39,7 @@ const decodeInitialize = Schema.decodeUnknownExit(Legacy.InitializeRequestParams
 const MAX_DECLARATION_CHARS = 16_384
 
 export const initialize = (
-  { core, directory, shared, store, ttl, byConnection, capabilities }: Context,
+  { core, directory, shared, store, ttl, byConnection, capabilities }: DispatcherState,
   incoming: Incoming,
   id: RequestId,
   params: unknown
@@ -114,7 +114,7 @@ export const initialize = (
  * (HTTP; with a shared directory, looked up there: see `fleet.ts`).
  */
 export const sessionOf = (
-  { directory, shared, store, byConnection }: Context,
+  { directory, shared, store, byConnection }: DispatcherState,
   incoming: Incoming
 ): Effect.Effect<Session.Session | undefined | "unknown" | "full", SessionDirectoryUnavailable> => {
   if (incoming.connection !== undefined) return Effect.succeed(byConnection.get(incoming.connection))
@@ -130,7 +130,7 @@ export const sessionOf = (
 
 /** Writes a change of an HTTP session to the shared directory, then answers `ok` (`full`: past the subscription bound). */
 export const shareChange = (
-  { directory, shared, ttl }: Context,
+  { directory, shared, ttl }: DispatcherState,
   session: Session.Session,
   change: Parameters<SessionDirectory["Service"]["change"]>[1],
   ok: Reply,
@@ -150,7 +150,7 @@ export const shareChange = (
 
 /** GET (the session's stream, or a resumption) and DELETE (the end of the session, fleet-wide). */
 export const getOrDelete = (
-  { directory, shared, store, resumption }: Context,
+  { directory, shared, store, resumption }: DispatcherState,
   incoming: Incoming,
   session: Session.Session
 ): Effect.Effect<Reply> => {

@@ -29,13 +29,13 @@ import { JsonRpcErrorResponse, JsonRpcSuccess, McpError } from "@mrtr/protocol"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { errorReply, isRecord } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"
-import type { Context } from "./context.ts"
+import type { DispatcherState } from "./context.ts"
 import * as Fleet from "./fleet.ts"
 import { shareChange } from "./lifecycle.ts"
 import type * as Session from "./session.ts"
 
 export const notification = (
-  ctx: Context,
+  ctx: DispatcherState,
   session: Session.Session | undefined,
   method: string,
   params: Record<string, unknown>
@@ -98,7 +98,7 @@ const refused = (problem: string): Reply => errorReply(undefined, McpError.inval
 
 /** A posted response: the answer to one of the shim's server-to-client requests. */
 export const answer = (
-  { directory, shared }: Context,
+  { directory, shared }: DispatcherState,
   session: Session.Session | undefined,
   message: Record<string, unknown>
 ): Effect.Effect<Reply> =>
@@ -125,7 +125,7 @@ export const answer = (
  * session is held here for the same principal, and settling the leg needs nothing shared. `undefined` for anything
  * else, which waits for the directory (503).
  */
-export const localAnswer = ({ directory, store }: Context, incoming: Incoming): Effect.Effect<Reply> | undefined => {
+export const localAnswer = ({ directory, store }: DispatcherState, incoming: Incoming): Effect.Effect<Reply> | undefined => {
   const message = incoming.message
   if (incoming.httpMethod !== undefined || incoming.connection !== undefined) return undefined
   if (!isRecord(message) || message.jsonrpc !== "2.0" || "method" in message || !isRequestId(message.id)) return undefined

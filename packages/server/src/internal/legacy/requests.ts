@@ -32,7 +32,7 @@ import type { Incoming, Reply, WireMessage } from "../../Transport.ts"
 import { errorReply, isRecord } from "../errors.ts"
 import { ResourceNotFound } from "../registry.ts"
 import { toResponse } from "../results.ts"
-import { type Context, RESOURCE_NOT_FOUND, result, sessionError } from "./context.ts"
+import { type DispatcherState, RESOURCE_NOT_FOUND, result, sessionError } from "./context.ts"
 import { initialize, shareChange } from "./lifecycle.ts"
 import type * as Session from "./session.ts"
 import { runCall } from "./shim.ts"
@@ -55,7 +55,7 @@ const MAX_SUBSCRIPTIONS_CHARS = 65_536
 const RECORD_CHECK_MS = 5_000
 
 /** Refreshes a shared session's idle TTL (best effort: the next message looks it up anyway). */
-const touch = ({ directory, shared, ttl }: Context, session: Session.Session | undefined) =>
+const touch = ({ directory, shared, ttl }: DispatcherState, session: Session.Session | undefined) =>
   !shared || session === undefined || session.send !== undefined
     ? Effect.void
     : Effect.ignore(directory.lookup(session.id, ttl))
@@ -68,7 +68,7 @@ const touch = ({ directory, shared, ttl }: Context, session: Session.Session | u
  * bounds them; the failed lookups count as Redis errors).
  */
 const sessionLost = (
-  { directory, shared, ttl }: Context,
+  { directory, shared, ttl }: DispatcherState,
   session: Session.Session | undefined
 ): Effect.Effect<never, McpError> | undefined =>
   !shared || session === undefined || session.send !== undefined ? undefined : Effect.gen(function*() {
@@ -125,7 +125,7 @@ const respond = (
 
 /** The reply to a request `id` of `session` (`undefined`: outside any session). */
 type Handler = (
-  ctx: Context,
+  ctx: DispatcherState,
   incoming: Incoming,
   session: Session.Session | undefined,
   id: RequestId,

@@ -53,7 +53,7 @@ import type { Call } from "../registry.ts"
 import { LegRejected, type Session } from "./session.ts"
 
 /** Where the shim runs one call. */
-export interface Context {
+export interface CallSite {
   readonly engine: Engine.Services
   readonly audience: string
   readonly principal: string | undefined
@@ -121,7 +121,7 @@ const methodsOf = (requests: Readonly<Record<string, InputRequest>>) =>
   Array.from(new Set(Object.values(requests).map((r) => r.method))).join(", ")
 
 /** Runs `call` to completion through `Engine.drive`, fulfilling every round over the legacy wire. */
-export const runCall = (context: Context, call: Call): Effect.Effect<Record<string, unknown>, unknown, any> => {
+export const runCall = (context: CallSite, call: Call): Effect.Effect<Record<string, unknown>, unknown, any> => {
   const elicitationIds = new Map<string, string>()
   // URL elicitations answered "accept" in the last round, by key.
   let accepted = new Map<string, string>()
