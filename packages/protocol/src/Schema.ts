@@ -82,14 +82,14 @@ export {
   INPUT_REQUIRED_METHODS,
   CACHEABLE_METHODS,
   REMOVED_METHODS
-} from "./schema/Methods.ts"
+} from "./v2026_07_28/Methods.ts"
 export {
   ResultType,
   Result,
   EmptyResult,
   CacheScope,
   TtlMs
-} from "./schema/Results.ts"
+} from "./v2026_07_28/Results.ts"
 export {
   Role,
   Annotations,
@@ -105,13 +105,13 @@ export {
   ToolUseContent,
   ToolResultContent,
   SamplingMessageContentBlock
-} from "./schema/Content.ts"
+} from "./v2026_07_28/Content.ts"
 export {
   ToolAnnotations,
   ToolInputSchema,
   ToolOutputSchema,
   Tool
-} from "./schema/Tool.ts"
+} from "./v2026_07_28/Tool.ts"
 export {
   StringSchema,
   NumberSchema,
@@ -131,7 +131,7 @@ export {
   ElicitRequest,
   ElicitValue,
   ElicitResult
-} from "./schema/Elicitation.ts"
+} from "./v2026_07_28/Elicitation.ts"
 export {
   SamplingMessage,
   ModelHint,
@@ -140,12 +140,12 @@ export {
   CreateMessageRequestParams,
   CreateMessageRequest,
   CreateMessageResult
-} from "./schema/Sampling.ts"
+} from "./v2026_07_28/Sampling.ts"
 export {
   Root,
   ListRootsRequest,
   ListRootsResult
-} from "./schema/Roots.ts"
+} from "./v2026_07_28/Roots.ts"
 export {
   InputRequest,
   InputRequests,
@@ -156,20 +156,20 @@ export {
   type InputRequiredResultFields,
   makeInputRequiredResult,
   isInputRequiredResult
-} from "./schema/Mrtr.ts"
+} from "./v2026_07_28/Mrtr.ts"
 export {
   RequestParams,
   Cursor,
   PaginatedRequestParams,
   ServerCapabilities,
   DiscoverResult
-} from "./schema/Lifecycle.ts"
+} from "./v2026_07_28/Lifecycle.ts"
 export {
   ListToolsResult,
   CallToolRequestParams,
   CallToolResult,
   CallToolResultOrInputRequired
-} from "./schema/Tools.ts"
+} from "./v2026_07_28/Tools.ts"
 export {
   PromptArgument,
   Prompt,
@@ -178,7 +178,7 @@ export {
   GetPromptRequestParams,
   GetPromptResult,
   GetPromptResultOrInputRequired
-} from "./schema/Prompts.ts"
+} from "./v2026_07_28/Prompts.ts"
 export {
   Resource,
   ResourceTemplate,
@@ -187,19 +187,19 @@ export {
   ReadResourceRequestParams,
   ReadResourceResult,
   ReadResourceResultOrInputRequired
-} from "./schema/Resources.ts"
+} from "./v2026_07_28/Resources.ts"
 export {
   PromptReference,
   ResourceTemplateReference,
   CompleteRequestParams,
   CompleteResult
-} from "./schema/Completion.ts"
+} from "./v2026_07_28/Completion.ts"
 export {
   SubscriptionFilter,
   SubscriptionsListenRequestParams,
   SubscriptionsListenResultMeta,
   SubscriptionsListenResult
-} from "./schema/Subscriptions.ts"
+} from "./v2026_07_28/Subscriptions.ts"
 export {
   NotificationParams,
   SubscriptionsAcknowledgedNotificationParams,
@@ -216,7 +216,7 @@ export {
   ProgressNotification,
   CancelledNotification,
   ServerNotification
-} from "./schema/Notifications.ts"
+} from "./v2026_07_28/Notifications.ts"
 export {
   DiscoverRequest,
   ListToolsRequest,
@@ -229,4 +229,4 @@ export {
   CompleteRequest,
   SubscriptionsListenRequest,
   ClientRequest
-} from "./schema/Requests.ts"
+} from "./v2026_07_28/Requests.ts"
