@@ -18,8 +18,11 @@
  * any instance resumes it by replay.
  *
  * {@link layerMemory} (the default) keeps records in process memory, bounded
- * by count (`maxTasks`) and time (each record goes at `createdAt + ttlMs`,
- * found lazily on access and by a periodic sweep). A deployment swaps in a
+ * by count (`maxTasks`, and per principal or client address
+ * `maxTasksPerPrincipal`), by bytes (`maxTaskBytes` per record,
+ * `maxBytesPerPrincipal` per principal or client address) and by time (each
+ * record goes at `createdAt + ttlMs`, found lazily on access and by a
+ * periodic sweep). A deployment swaps in a
  * shared store (`@mrtr/server/Redis`'s `layerTaskStore`, part of
  * `Redis.layerFleet`) through `McpServer.layer`'s `shared` option;
  * `modify` must then be atomic (a transaction or a compare-and-set
@@ -52,6 +55,8 @@ export interface TaskCall {
   readonly arguments: Readonly<Record<string, unknown>>
   readonly clientCapabilities: ClientCapabilities
   readonly principal?: string | undefined
+  /** The client address of a call without a principal (`ClientAddress`): the share of the store it counts in. */
+  readonly address?: string | undefined
 }
 
 /**
@@ -100,18 +105,46 @@ export interface TaskRecord {
 }
 
 /**
- * The store holds `maxTasks` records that have not expired: it cannot take
- * another. The server answers the `tools/call` with JSON-RPC `-32603`
- * (InternalError: the server is saturated, not the client's fault).
+ * The store holds as many live records as it may: `maxTasks` for calls
+ * without a principal or for all principals together (`scope` absent),
+ * or `maxTasksPerPrincipal` for the call's principal (`scope:
+ * "principal"`) or, without a principal, for its client address (`scope:
+ * "address"`). `maxTasks` is the bound that was hit. The server answers the
+ * `tools/call` with JSON-RPC `-32603` (InternalError: retry later).
  *
  * @category errors
  * @since 0.1.0
  */
 export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStoreFull", {
-  maxTasks: Schema.Number
+  maxTasks: Schema.Number,
+  scope: Schema.optionalKey(Schema.Literals(["principal", "address"]))
 }) {
   override get message(): string {
-    return `The server holds its maximum of ${this.maxTasks} tasks; try again later`
+    return `The server holds its maximum of ${this.maxTasks} tasks${
+      this.scope === "principal" ? " for this user" : this.scope === "address" ? " for this client address" : ""
+    }; try again later`
+  }
+}
+
+/**
+ * A task's record would take more bytes (of JSON) than the store allows:
+ * `maxTaskBytes` for one record (`scope: "task"`), or
+ * `maxBytesPerPrincipal` for all live records of the call's principal or
+ * client address (`scope: "principal"` / `"address"`). `limit` is the bound.
+ * Creating the task answers JSON-RPC `-32603`; a running task that outgrows
+ * it (its journal, answers of `tasks/update`) ends `failed` with this
+ * message.
+ *
+ * @since 0.4.0
+ */
+export class TaskTooLarge extends Schema.TaggedError<TaskTooLarge>()("TaskTooLarge", {
+  limit: Schema.Number,
+  scope: Schema.Literals(["task", "principal", "address"])
+}) {
+  override get message(): string {
+    return this.scope === "task"
+      ? `The task's record would exceed the server's ${this.limit} bytes per task`
+      : `The tasks ${this.scope === "principal" ? "of this user" : "of this client address"} would exceed the server's ${this.limit} bytes; try again later`
   }
 }
 
@@ -140,37 +173,81 @@ export class TaskStoreUnavailable extends Schema.TaggedError<TaskStoreUnavailabl
  * fails with {@link TaskStoreUnavailable} when a shared store cannot answer
  * (the memory store never does).
  *
- * - `insert`: adds a new record, durably; fails with {@link TaskStoreFull}.
+ * - `insert`: adds a new record, durably; fails with {@link TaskStoreFull}
+ *   or {@link TaskTooLarge}.
  * - `get`: the record, or `undefined` for an unknown or expired id.
  * - `modify`: atomically replaces the record with `f`'s second element and
  *   returns its first; `undefined` when the id is unknown or expired. `f` may
- *   run more than once in a store that retries; it must be pure.
+ *   run more than once in a store that retries; it must be pure. Fails with
+ *   {@link TaskTooLarge} (nothing written) when the new record outgrows a
+ *   byte bound.
  * - `remove`: deletes the record (no-op when absent).
  *
  * @category services
  * @since 0.1.0
  */
 export class TaskStore extends Context.Service<TaskStore, {
-  readonly insert: (record: TaskRecord) => Effect.Effect<void, TaskStoreFull | TaskStoreUnavailable>
+  readonly insert: (record: TaskRecord) => Effect.Effect<void, TaskStoreFull | TaskTooLarge | TaskStoreUnavailable>
   readonly get: (taskId: string) => Effect.Effect<TaskRecord | undefined, TaskStoreUnavailable>
   readonly modify: <A>(
     taskId: string,
     f: (record: TaskRecord) => readonly [A, TaskRecord]
-  ) => Effect.Effect<A | undefined, TaskStoreUnavailable>
+  ) => Effect.Effect<A | undefined, TaskStoreUnavailable | TaskTooLarge>
   readonly remove: (taskId: string) => Effect.Effect<void, TaskStoreUnavailable>
 }>()("@mrtr/server/TaskStore") {}
 
 /**
- * The options of {@link layerMemory}: `maxTasks` (default 10 000 records),
- * `sweepInterval` (default 1 minute; expired records are also dropped on
- * access and before an insert that finds the store full).
+ * The options of {@link layerMemory}. Shares: a call with a principal
+ * counts in its principal's share, one without in its client address's
+ * (`TaskCall.address`; none known: only the pool bounds it), so one user or
+ * one unauthenticated client cannot take every other's room.
  *
  * @category models
  * @since 0.1.0
  */
 export interface MemoryOptions {
+  /** Most live tasks without a principal, and, apart, of all principals together. @default 10000 */
   readonly maxTasks?: number | undefined
+  /** Most live tasks of one principal, or of one client address without a principal. @default 1000 */
+  readonly maxTasksPerPrincipal?: number | undefined
+  /** Most bytes of one task's record (its JSON: arguments, journal, answers). @default 1048576 (1 MiB) */
+  readonly maxTaskBytes?: number | undefined
+  /** Most bytes of the live records of one principal, or of one client address without a principal. @default 16777216 (16 MiB) */
+  readonly maxBytesPerPrincipal?: number | undefined
+  /** How often expired records are dropped (also on access, and before an insert that finds a bound reached). @default 1 minute */
   readonly sweepInterval?: Duration.Input | undefined
+}
+
+/**
+ * The share a record counts in: its principal's, else its client
+ * address's; `undefined` for neither.
+ *
+ * @since 0.4.0
+ */
+export const shareOf = (record: TaskRecord): string | undefined =>
+  record.call.principal !== undefined
+    ? `principal:${record.call.principal}`
+    : record.call.address !== undefined
+    ? `address:${record.call.address}`
+    : undefined
+
+/**
+ * The bytes of `text` in UTF-8 (what a record's JSON costs a store).
+ *
+ * @since 0.4.0
+ */
+export const utf8Bytes = (text: string): number => {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
+  }
+  return bytes
+}
+
+const positiveInteger = (name: string, value: number): number => {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`TaskStore: ${name} must be a positive integer`)
+  return value
 }
 
 /**
@@ -191,20 +268,54 @@ export const expired = (record: TaskRecord, now: number): boolean =>
  * @since 0.1.0
  */
 export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {}) {
-  const maxTasks = options.maxTasks ?? 10_000
-  const records = new Map<string, TaskRecord>()
+  const maxTasks = positiveInteger("maxTasks", options.maxTasks ?? 10_000)
+  const maxPerShare = positiveInteger("maxTasksPerPrincipal", options.maxTasksPerPrincipal ?? 1_000)
+  const maxTaskBytes = positiveInteger("maxTaskBytes", options.maxTaskBytes ?? 1_048_576)
+  const maxShareBytes = positiveInteger("maxBytesPerPrincipal", options.maxBytesPerPrincipal ?? 16_777_216)
+  const records = new Map<string, { record: TaskRecord; bytes: number; share: string | undefined }>()
+  const shares = new Map<string, { count: number; bytes: number }>()
+  const pools = { anonymous: 0, principals: 0 }
+  const poolOf = (record: TaskRecord) => record.call.principal === undefined ? "anonymous" : "principals"
+  const account = (share: string | undefined, record: TaskRecord, count: number, bytes: number) => {
+    pools[poolOf(record)] += count
+    if (share === undefined) return
+    const current = shares.get(share) ?? { count: 0, bytes: 0 }
+    const next = { count: current.count + count, bytes: current.bytes + bytes }
+    if (next.count === 0) shares.delete(share)
+    else shares.set(share, next)
+  }
+  const drop = (taskId: string) => {
+    const entry = records.get(taskId)
+    if (entry === undefined) return
+    records.delete(taskId)
+    account(entry.share, entry.record, -1, -entry.bytes)
+  }
   const sweep = (now: number) => {
-    for (const [taskId, record] of records) if (expired(record, now)) records.delete(taskId)
+    for (const [taskId, entry] of records) if (expired(entry.record, now)) drop(taskId)
   }
   const live = (taskId: string, now: number): TaskRecord | undefined => {
-    const record = records.get(taskId)
-    if (record === undefined) return undefined
-    if (expired(record, now)) {
-      records.delete(taskId)
+    const entry = records.get(taskId)
+    if (entry === undefined) return undefined
+    if (expired(entry.record, now)) {
+      drop(taskId)
       return undefined
     }
-    return record
+    return entry.record
   }
+  const scopeOf = (record: TaskRecord) => record.call.principal === undefined ? "address" as const : "principal" as const
+  /** Why `record` (replacing `bytesBefore` of its share) cannot be kept, if it cannot. */
+  const tooLarge = (record: TaskRecord, share: string | undefined, bytes: number, bytesBefore: number) =>
+    bytes > maxTaskBytes
+      ? new TaskTooLarge({ limit: maxTaskBytes, scope: "task" })
+      : share !== undefined && (shares.get(share)?.bytes ?? 0) - bytesBefore + bytes > maxShareBytes
+      ? new TaskTooLarge({ limit: maxShareBytes, scope: scopeOf(record) })
+      : undefined
+  const full = (record: TaskRecord, share: string | undefined) =>
+    share !== undefined && (shares.get(share)?.count ?? 0) >= maxPerShare
+      ? new TaskStoreFull({ maxTasks: maxPerShare, scope: scopeOf(record) })
+      : pools[poolOf(record)] >= maxTasks
+      ? new TaskStoreFull({ maxTasks })
+      : undefined
   yield* Clock.currentTimeMillis.pipe(
     Effect.map(sweep),
     Effect.repeat(Schedule.spaced(options.sweepInterval ?? Duration.minutes(1))),
@@ -213,21 +324,34 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
   return TaskStore.of({
     insert: (record) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        if (records.size >= maxTasks) sweep(now)
-        if (records.size >= maxTasks) return Effect.fail(new TaskStoreFull({ maxTasks }))
-        records.set(record.taskId, record)
+        const share = shareOf(record)
+        const bytes = utf8Bytes(JSON.stringify(record))
+        let refused: TaskStoreFull | TaskTooLarge | undefined = full(record, share) ?? tooLarge(record, share, bytes, 0)
+        if (refused !== undefined) {
+          sweep(now)
+          refused = full(record, share) ?? tooLarge(record, share, bytes, 0)
+        }
+        if (refused !== undefined) return Effect.fail(refused)
+        records.set(record.taskId, { record, bytes, share })
+        account(share, record, 1, bytes)
         return Effect.void
       }),
     get: (taskId) => Effect.map(Clock.currentTimeMillis, (now) => live(taskId, now)),
     modify: (taskId, f) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const record = live(taskId, now)
-        if (record === undefined) return undefined
+        if (record === undefined) return Effect.succeed(undefined)
         const [value, next] = f(record)
-        records.set(taskId, next)
-        return value
+        if (next === record) return Effect.succeed(value)
+        const entry = records.get(taskId)!
+        const bytes = utf8Bytes(JSON.stringify(next))
+        const refused = bytes > entry.bytes ? tooLarge(next, entry.share, bytes, entry.bytes) : undefined
+        if (refused !== undefined) return Effect.fail(refused)
+        records.set(taskId, { record: next, bytes, share: entry.share })
+        account(entry.share, next, 0, bytes - entry.bytes)
+        return Effect.succeed(value)
       }),
-    remove: (taskId) => Effect.sync(() => void records.delete(taskId))
+    remove: (taskId) => Effect.sync(() => drop(taskId))
   })
 })
 

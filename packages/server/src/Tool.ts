@@ -63,6 +63,13 @@ export interface Tool<E = never, R = never> {
   readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
   /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
   readonly onError?: ((error: unknown) => Omit<CallToolResult, "resultType">) | undefined
+  /**
+   * The arguments as the parameters decode them, encoded back to JSON: keys
+   * the parameters do not declare are gone. What a task keeps of its call
+   * (a client cannot park unknown data in the server for the task's TTL).
+   * Fails with `InvalidToolArguments` as `call` would.
+   */
+  readonly decodeArguments?: ((args: unknown) => Effect.Effect<Record<string, unknown>, InvalidToolArguments>) | undefined
 }
 
 /**
@@ -230,6 +237,7 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
         : Effect.fail({ message: `Expected no excess property\n  at [${JSON.stringify(excess)}]` })
     }
     : decodeParameters
+  const encodeArguments = Schema.encodeEffect(Schema.toCodecJson(parameters))
   const output = options.output
   const encodeOutput = output === undefined ? undefined : Schema.encodeEffect(Schema.toCodecJson(output))
   const definition: WireTool = {
@@ -260,6 +268,12 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
         return result.isError === undefined ? { ...result, isError: true } : result
       }
     }),
+    decodeArguments: (args) =>
+      decode(args ?? {}).pipe(
+        Effect.flatMap((params) => encodeArguments(params)),
+        Effect.map((encoded) => encoded as Record<string, unknown>),
+        Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message }))
+      ),
     call: (args) =>
       decode(args ?? {}).pipe(
         Effect.mapError((issue) => new InvalidToolArguments({ tool: name, issue: issue.message })),

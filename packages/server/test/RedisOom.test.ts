@@ -73,7 +73,7 @@ describe("Redis stores past maxmemory (noeviction)", () => {
         const error = yield* Effect.flip(store.insert(task("refused", "y".repeat(64 * 1024))))
         assert.strictEqual(error._tag, "TaskStoreUnavailable")
         assert.strictEqual(yield* send<number>("EXISTS", "oom:task:refused"), 0)
-        assert.strictEqual(yield* send<number>("ZCARD", "oom:task:index"), 1)
+        assert.strictEqual(yield* send<number>("ZCARD", "oom:task:index:anonymous"), 1)
         const grown = yield* Effect.flip(
           store.modify("kept", (record) => [true, { ...record, statusMessage: "z".repeat(64 * 1024) }] as const)
         )

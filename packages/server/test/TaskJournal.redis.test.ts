@@ -44,7 +44,7 @@ const instance = () => {
     HttpTransport.layer({ port: 0, mount: InteractionPage.routes }).pipe(
       Layer.provide(McpServer.tools(vault).pipe(
         Layer.provide(interactions),
-        Layer.provideMerge(McpServer.layer({ name: "vault", version: "1", tasks: { pollIntervalMs: 100 } }))
+        Layer.provideMerge(McpServer.layerConfig({ name: "vault", version: "1", tasks: { pollIntervalMs: 100 }, shared: Redis.layerFleetConfig() }))
       )),
       Layer.provide(interactions),
       Layer.provide(config),

@@ -8,7 +8,7 @@
  * answers, an update flood) answered as the spec says while the server keeps
  * serving. Task messages are validated against the ext-tasks schema.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling, Task } from "@mrtr/core"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
@@ -313,6 +313,25 @@ describe("Tasks over Streamable HTTP", () => {
         expect(finalized.has("orphan")).toBe(true)
       }).pipe(Effect.scoped)
     ), { timeout: 30_000 })
+
+  it.live("a task keeps only the arguments its tool's parameters decode to; an answer that outgrows its record fails it", () =>
+    Effect.gen(function*() {
+      const store = yield* TaskStore.makeMemory({ maxTaskBytes: 32_000 })
+      const url = yield* startInstance(store)
+      // Arguments the parameters refuse (a key they do not declare, a wrong type): -32602 at the call, no task kept.
+      for (const args of [{ run: "junk", junk: "x".repeat(200_000) }, { run: 42 }]) {
+        const refused = yield* rpc(url, body("tools/call", { name: "ask_once", arguments: args }))
+        assert.strictEqual(refused.json.error.code, -32602)
+      }
+      const taskId = yield* createTask(url, "ask_once", { run: "kept" })
+      yield* pollUntil(url, taskId, waitingFor("name"))
+      assert.deepStrictEqual((yield* store.get(taskId))?.call.arguments, { run: "kept" })
+      // An answer too large for the record: the task fails, saying why.
+      yield* update(url, taskId, { name: { action: "accept", content: { name: "y".repeat(40_000) } } })
+      const failed = yield* pollUntil(url, taskId, terminal)
+      assert.strictEqual(failed.status, "failed")
+      assert.include(failed.error.message, "32000 bytes per task")
+    }).pipe(Effect.scoped), { timeout: 30_000 })
 
   it.live("a key asked again after its answer (refused by the form) is published under a fresh suffix, unique over the task's life", () =>
     withStore((store) =>

@@ -19,7 +19,7 @@
  */
 import { Effect, Predicate } from "effect"
 import { declaresTasks, type InputResponses, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
-import { RequestState } from "@mrtr/core"
+import { ClientAddress, RequestState } from "@mrtr/core"
 import { Engine, Journal } from "@mrtr/core/engine"
 import * as Observability from "../Observability.ts"
 import type * as Envelope from "./envelope.ts"
@@ -132,13 +132,21 @@ export const call = (server: MrtrServer, parsed: Parsed, principal: string | und
       ? Effect.fail(McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
       : runMrtr(server, parsed, principal, found)
   }
-  const task = {
-    tool: found.target,
-    arguments: found.arguments as Record<string, unknown>,
-    clientCapabilities: parsed.clientCapabilities,
-    principal
-  }
+  // A task keeps what the tool's parameters decode to (unknown keys dropped), and the client address of an
+  // unauthenticated call (its share of the task store).
+  const kept = tool.decodeArguments === undefined
+    ? Effect.succeed(found.arguments as Record<string, unknown>)
+    : Effect.mapError(tool.decodeArguments(found.arguments), (error) => McpError.invalidParams(error.message))
+  const create = (journal: Journal.Journal) =>
+    Effect.flatMap(Effect.zip(kept, Effect.service(ClientAddress.ClientAddress)), ([args, address]) =>
+      tasks.create({
+        tool: found.target,
+        arguments: args,
+        clientCapabilities: parsed.clientCapabilities,
+        principal,
+        ...(principal === undefined && address !== undefined ? { address } : {})
+      }, journal))
   return tool.task.start === "detach"
-    ? runMrtr(server, parsed, principal, found, (journal) => tasks.create(task, journal))
-    : tasks.create(task, Journal.empty)
+    ? runMrtr(server, parsed, principal, found, create)
+    : create(Journal.empty)
 }

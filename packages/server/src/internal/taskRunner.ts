@@ -33,7 +33,7 @@ import type { RequestState } from "@mrtr/core"
 import { Engine, Journal } from "@mrtr/core/engine"
 import { McpRequest } from "../RequestContext.ts"
 import { tasksTotal } from "../Observability.ts"
-import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../TaskStore.ts"
+import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable, TaskTooLarge } from "../TaskStore.ts"
 import { errorOf } from "./errors.ts"
 import { encodeCreateTask, encodeResult, type Encoding } from "./results.ts"
 import { claimed, dictionary, released, renewed, settled, taskFields, waiting } from "./taskRecord.ts"
@@ -97,6 +97,24 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         const next = transition(record, now)
         return next === undefined ? [undefined, record] as const : [{ next, from: record.status }, next] as const
       })).pipe(
+        // A change that outgrows the store's byte bounds (its journal, a client's answers): the task fails with why,
+        // its journal and answers dropped (a settled record is smaller than the one the store holds).
+        Effect.catchTag("TaskTooLarge", (error) =>
+          Effect.andThen(
+            Effect.logWarning(`Task failed: ${error.message}`).pipe(Effect.annotateLogs({ taskId })),
+            Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              store.modify(taskId, (record) => {
+                const next = settled(record, {
+                  status: "failed",
+                  statusMessage: error.message,
+                  error: { code: ErrorCode.InternalError, message: error.message },
+                  journal: undefined,
+                  keyAliases: undefined
+                }, now)
+                return next === undefined ? [undefined, record] as const : [{ next, from: record.status }, next] as const
+              }).pipe(Effect.catchTag("TaskTooLarge", () => Effect.succeed(undefined))))
+          )
+        ),
         Effect.flatMap((change) =>
           change === undefined ? Effect.succeed(undefined) : Effect.as(
             Effect.andThen(
@@ -271,6 +289,8 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
       ),
       Effect.map((ours) => ours === true),
       Effect.catchTag("TaskStoreUnavailable", () => Effect.succeed(true)),
+      // A lease renewal never grows a record past its bounds; if it did, the round goes on until its end is recorded.
+      Effect.catchTag("TaskTooLarge", () => Effect.succeed(true)),
       Effect.repeat({ while: (ours) => ours }),
       Effect.asVoid
     )
@@ -322,7 +342,7 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
         answers: dictionary()
       }
       return store.insert(record).pipe(
-        Effect.mapError((error: TaskStoreFull | TaskStoreUnavailable) =>
+        Effect.mapError((error: TaskStoreFull | TaskTooLarge | TaskStoreUnavailable) =>
           new McpError({ code: ErrorCode.InternalError, message: error.message })
         ),
         Effect.andThen(launch(record)),

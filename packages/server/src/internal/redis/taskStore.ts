@@ -22,8 +22,13 @@
  *   `TaskStoreUnavailable` (JSON-RPC -32603 for the task method), counted in
  *   `mrtr_redis_errors_total{operation="task"}` and logged at Warning; never
  *   a hang or a defect.
- * - `maxTasks` is global to every instance sharing the prefix (not per
- *   principal). The keys live in different hash slots: a single Redis (or a
+ * - `maxTasks` is global to every instance sharing the prefix, for tasks
+ *   without a principal and, apart, for those of principals;
+ *   `maxTasksPerPrincipal` bounds each principal, and each client address
+ *   without one (`<prefix>share:<share>`, a sorted set like the index);
+ *   `maxTaskBytes` each record. What all records weigh together is bounded
+ *   by Redis' `maxmemory` (`noeviction`: the scripts that add are refused
+ *   whole past it). The keys live in different hash slots: a single Redis (or a
  *   primary with replicas), not Redis Cluster. Instances' clocks must agree
  *   (expiry is computed from `createdAt`, as for the replay guard's `PXAT`).
  *
@@ -34,7 +39,16 @@ import { Clock, Duration, Effect } from "effect"
 import * as Redis from "effect/persistence/Redis"
 // A cycle with ../../Redis.ts (which re-exports this module), used only inside functions.
 import { boundedSend, reportFailure } from "./metrics.ts"
-import { expired, type TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable } from "../../TaskStore.ts"
+import {
+  expired,
+  shareOf,
+  type TaskRecord,
+  TaskStore,
+  TaskStoreFull,
+  TaskStoreUnavailable,
+  TaskTooLarge,
+  utf8Bytes
+} from "../../TaskStore.ts"
 
 /**
  * Options of the Redis `TaskStore`.
@@ -48,24 +62,29 @@ import { expired, type TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailabl
 export interface TaskStoreOptions {
   readonly prefix?: string | undefined
   readonly maxTasks?: number | undefined
+  /** Most live tasks of one principal, or of one client address without a principal, fleet-wide. @default 1000 */
+  readonly maxTasksPerPrincipal?: number | undefined
+  /** Most bytes of one task's record (its JSON). @default 1048576 (1 MiB) */
+  readonly maxTaskBytes?: number | undefined
   readonly timeout?: Duration.Input | undefined
 }
 
-// KEYS: record, index. ARGV: now, maxTasks, record JSON, expireAt ("" = none), taskId.
+// KEYS: record, index[, share index]. ARGV: now, maxTasks, record JSON, expireAt ("" = none), taskId, maxTasksPerPrincipal.
 // The shebang without `allow-oom` makes Redis refuse the whole script past
 // `maxmemory` (without flags it checks only the first write, here a trim,
 // and lets the rest through).
 const insertScript = `#!lua
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+if #KEYS == 3 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'fullShare' end
+end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return 'full' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'collision' end
 redis.call('HSET', KEYS[1], 'v', '1', 'r', ARGV[3])
-if ARGV[4] == '' then
-  redis.call('ZADD', KEYS[2], '+inf', ARGV[5])
-else
-  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
-  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-end
+local score = ARGV[4] == '' and '+inf' or ARGV[4]
+if ARGV[4] ~= '' then redis.call('PEXPIREAT', KEYS[1], ARGV[4]) end
+for i = 2, #KEYS do redis.call('ZADD', KEYS[i], score, ARGV[5]) end
 return 'OK'
 `
 
@@ -103,6 +122,11 @@ export const makeTaskStore = (
     if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) {
       throw new RangeError("Redis.makeTaskStore: maxTasks must be a positive integer")
     }
+    const maxPerShare = options?.maxTasksPerPrincipal ?? 1_000
+    const maxTaskBytes = options?.maxTaskBytes ?? 1_048_576
+    for (const [name, value] of [["maxTasksPerPrincipal", maxPerShare], ["maxTaskBytes", maxTaskBytes]] as const) {
+      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`Redis.makeTaskStore: ${name} must be a positive integer`)
+    }
     const timeout = Duration.fromInputUnsafe(options?.timeout ?? "1 second")
     const index = prefix + "index"
     const key = (taskId: string) => prefix + taskId
@@ -136,14 +160,17 @@ export const makeTaskStore = (
     const modify = <A>(
       taskId: string,
       f: (record: TaskRecord) => readonly [A, TaskRecord]
-    ): Effect.Effect<A | undefined, TaskStoreUnavailable> => {
-      const attempt = (n: number): Effect.Effect<A | undefined, TaskStoreUnavailable> =>
+    ): Effect.Effect<A | undefined, TaskStoreUnavailable | TaskTooLarge> => {
+      const attempt = (n: number): Effect.Effect<A | undefined, TaskStoreUnavailable | TaskTooLarge> =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.flatMap(read(taskId, now), (current) => {
+          Effect.flatMap(read(taskId, now), (current): Effect.Effect<A | undefined, TaskStoreUnavailable | TaskTooLarge> => {
             if (current === undefined) return Effect.succeed(undefined)
             const [value, next] = f(current.record)
             if (next === current.record) return Effect.succeed(value)
             const json = JSON.stringify(next)
+            if (json.length > current.length && utf8Bytes(json) > maxTaskBytes) {
+              return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
+            }
             // A record that does not grow is written past `maxmemory` too (a cancel, a task settling).
             const script = json.length > current.length ? compareAndSetScript : compareAndSetShrinkingScript
             return Effect.flatMap(
@@ -161,23 +188,32 @@ export const makeTaskStore = (
     }
 
     return TaskStore.of({
-      insert: (record) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          evalScript<string>(insertScript, [key(record.taskId), index], [
+      insert: (record) => {
+        const json = JSON.stringify(record)
+        if (utf8Bytes(json) > maxTaskBytes) return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
+        const share = shareOf(record)
+        // Tasks without a principal and those of principals are two pools, each of `maxTasks`.
+        const pool = record.call.principal === undefined ? index + ":anonymous" : index
+        return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          evalScript<string>(insertScript, [key(record.taskId), pool, ...(share === undefined ? [] : [prefix + "share:" + share])], [
             String(now),
             String(maxTasks),
-            JSON.stringify(record),
+            json,
             record.ttlMs === null ? "" : String(Math.ceil(record.createdAt + record.ttlMs)),
-            record.taskId
+            record.taskId,
+            String(maxPerShare)
           ])).pipe(
-            Effect.flatMap((reply): Effect.Effect<void, TaskStoreFull | TaskStoreUnavailable> =>
+            Effect.flatMap((reply): Effect.Effect<void, TaskStoreFull | TaskTooLarge | TaskStoreUnavailable> =>
               reply === "OK"
                 ? Effect.void
+                : reply === "fullShare"
+                ? Effect.fail(new TaskStoreFull({ maxTasks: maxPerShare, scope: record.call.principal === undefined ? "address" : "principal" }))
                 : reply === "full"
                 ? Effect.fail(new TaskStoreFull({ maxTasks }))
                 : failed(`unexpected reply to insert: ${String(reply)}`, undefined)
             )
-          ),
+          )
+      },
       get: (taskId) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(read(taskId, now), (current) => current?.record)),
       modify,
