@@ -98,7 +98,7 @@ export {
    * @since 0.1.0
    */
   REMOVED_METHODS
-} from "./schema/Methods.ts"
+} from "./v2026_07_28/Methods.ts"
 export {
   /**
    * @category schemas
@@ -125,7 +125,7 @@ export {
    * @since 0.1.0
    */
   TtlMs
-} from "./schema/Results.ts"
+} from "./v2026_07_28/Results.ts"
 export {
   /**
    * @category schemas
@@ -197,7 +197,7 @@ export {
    * @since 0.1.0
    */
   SamplingMessageContentBlock
-} from "./schema/Content.ts"
+} from "./v2026_07_28/Content.ts"
 export {
   /**
    * @category schemas
@@ -219,7 +219,7 @@ export {
    * @since 0.1.0
    */
   Tool
-} from "./schema/Tool.ts"
+} from "./v2026_07_28/Tool.ts"
 export {
   /**
    * @category schemas
@@ -311,7 +311,7 @@ export {
    * @since 0.1.0
    */
   ElicitResult
-} from "./schema/Elicitation.ts"
+} from "./v2026_07_28/Elicitation.ts"
 export {
   /**
    * @category schemas
@@ -348,7 +348,7 @@ export {
    * @since 0.1.0
    */
   CreateMessageResult
-} from "./schema/Sampling.ts"
+} from "./v2026_07_28/Sampling.ts"
 export {
   /**
    * @category schemas
@@ -365,7 +365,7 @@ export {
    * @since 0.1.0
    */
   ListRootsResult
-} from "./schema/Roots.ts"
+} from "./v2026_07_28/Roots.ts"
 export {
   /**
    * @category schemas
@@ -412,7 +412,7 @@ export {
    * @since 0.1.0
    */
   isInputRequiredResult
-} from "./schema/Mrtr.ts"
+} from "./v2026_07_28/Mrtr.ts"
 export {
   /**
    * @category schemas
@@ -439,7 +439,7 @@ export {
    * @since 0.1.0
    */
   DiscoverResult
-} from "./schema/Lifecycle.ts"
+} from "./v2026_07_28/Lifecycle.ts"
 export {
   /**
    * @category schemas
@@ -461,7 +461,7 @@ export {
    * @since 0.1.0
    */
   CallToolResultOrInputRequired
-} from "./schema/Tools.ts"
+} from "./v2026_07_28/Tools.ts"
 export {
   /**
    * @category schemas
@@ -498,7 +498,7 @@ export {
    * @since 0.1.0
    */
   GetPromptResultOrInputRequired
-} from "./schema/Prompts.ts"
+} from "./v2026_07_28/Prompts.ts"
 export {
   /**
    * @category schemas
@@ -535,7 +535,7 @@ export {
    * @since 0.1.0
    */
   ReadResourceResultOrInputRequired
-} from "./schema/Resources.ts"
+} from "./v2026_07_28/Resources.ts"
 export {
   /**
    * @category schemas
@@ -557,7 +557,7 @@ export {
    * @since 0.1.0
    */
   CompleteResult
-} from "./schema/Completion.ts"
+} from "./v2026_07_28/Completion.ts"
 export {
   /**
    * @category schemas
@@ -579,7 +579,7 @@ export {
    * @since 0.1.0
    */
   SubscriptionsListenResult
-} from "./schema/Subscriptions.ts"
+} from "./v2026_07_28/Subscriptions.ts"
 export {
   /**
    * @category schemas
@@ -656,7 +656,7 @@ export {
    * @since 0.1.0
    */
   ServerNotification
-} from "./schema/Notifications.ts"
+} from "./v2026_07_28/Notifications.ts"
 export {
   /**
    * @category schemas
@@ -713,4 +713,4 @@ export {
    * @since 0.1.0
    */
   ClientRequest
-} from "./schema/Requests.ts"
+} from "./v2026_07_28/Requests.ts"
