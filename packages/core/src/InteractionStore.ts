@@ -29,7 +29,8 @@ import type { RequestedSchema } from "./ElicitationSchema.ts"
  * `message` (the ask's message), `requestedSchema` (the flat form, as
  * `Elicitation.form` would send it), `principal` (the authenticated user the
  * conversation belongs to, when authorization is on: only that user may
- * complete the page).
+ * complete the page), `address` (without a principal, the client address of
+ * the request: the share of the store the interaction counts in; not shown).
  *
  * @category models
  * @since 0.1.0
@@ -38,6 +39,7 @@ export interface InteractionForm {
   readonly message: string
   readonly requestedSchema: RequestedSchema
   readonly principal?: string | undefined
+  readonly address?: string | undefined
 }
 
 /**
@@ -79,7 +81,8 @@ export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "un
 
 /**
  * The store holds as many interactions (pending, completed or tombstones) as
- * it may for the request's principal (`scope: "principal"`), or for all
+ * it may for the request's principal (`scope: "principal"`), for the
+ * client address of a request without one (`scope: "address"`), or for all
  * requests without one (`scope: "anonymous"`): no new secure elicitation can
  * start there until some expire. `capacity` is the bound that was hit.
  * Answered as the tool's error (the handler may catch it).
@@ -88,12 +91,18 @@ export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "un
  * @since 0.1.0
  */
 export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFull>()("InteractionStoreFull", {
-  scope: Schema.Literals(["principal", "anonymous"]),
+  scope: Schema.Literals(["principal", "address", "anonymous"]),
   capacity: Schema.Number
 }) {
   override get message(): string {
     return `The server cannot start another secure elicitation now: its interaction store holds ${this.capacity} ` +
-      `interactions ${this.scope === "principal" ? "for this user" : "for unauthenticated requests"}; retry later`
+      `interactions ${
+        this.scope === "principal"
+          ? "for this user"
+          : this.scope === "address"
+          ? "for unauthenticated requests from this address"
+          : "for unauthenticated requests"
+      }; retry later`
   }
 }
 
@@ -186,8 +195,10 @@ export class InteractionStore extends Context.Service<InteractionStore, {
  *   tombstones together) for requests without a principal, and, separately,
  *   for all principals together (default 10,000 each), so unauthenticated
  *   traffic never takes the room of authenticated users;
- * - `maxEntriesPerPrincipal`: the most of one principal (default 100), so one
- *   user cannot fill the store for others.
+ * - `maxEntriesPerPrincipal`: the most of one principal, and the most of
+ *   one client address among requests without a principal (default 100),
+ *   so one user or one unauthenticated client cannot fill the store for
+ *   others.
  *
  * Each record is kept until one TTL (at least a minute) after its expiry (so
  * the page can say it expired or was used), then evicted on use. Nothing live
@@ -197,12 +208,16 @@ export class InteractionStore extends Context.Service<InteractionStore, {
  * @since 0.1.0
  */
 export interface InteractionStoreMemoryOptions {
+  /** The most interactions without a principal, and, separately, of all principals together. @default 10000 */
   readonly maxEntries?: number | undefined
+  /** The most interactions of one principal, or of one client address without a principal. @default 100 */
   readonly maxEntriesPerPrincipal?: number | undefined
 }
 
 interface Entry {
   interaction: Interaction
+  /** The client address share it counts in (no principal only). */
+  readonly address: string | undefined
   content: Readonly<Record<string, unknown>> | undefined
   /** When the record itself is forgotten: one TTL (at least a minute) after `expiresAt`. */
   readonly forgetAt: number
@@ -230,11 +245,14 @@ const makeMemoryWith = (
   let anonymous = 0
   let authenticated = 0
   const perPrincipal = new Map<string, number>()
+  const perAddress = new Map<string, number>()
   const add = (entry: Entry) => {
     entries.set(entry.interaction.id, entry)
     const principal = entry.interaction.principal
-    if (principal === undefined) anonymous++
-    else {
+    if (principal === undefined) {
+      anonymous++
+      if (entry.address !== undefined) perAddress.set(entry.address, (perAddress.get(entry.address) ?? 0) + 1)
+    } else {
       authenticated++
       perPrincipal.set(principal, (perPrincipal.get(principal) ?? 0) + 1)
     }
@@ -242,8 +260,14 @@ const makeMemoryWith = (
   const forget = (id: string, entry: Entry) => {
     entries.delete(id)
     const principal = entry.interaction.principal
-    if (principal === undefined) anonymous--
-    else {
+    if (principal === undefined) {
+      anonymous--
+      if (entry.address !== undefined) {
+        const left = (perAddress.get(entry.address) ?? 1) - 1
+        if (left === 0) perAddress.delete(entry.address)
+        else perAddress.set(entry.address, left)
+      }
+    } else {
       authenticated--
       const left = (perPrincipal.get(principal) ?? 1) - 1
       if (left === 0) perPrincipal.delete(principal)
@@ -253,9 +277,12 @@ const makeMemoryWith = (
   const sweep = (now: number) => {
     for (const [id, entry] of entries) if (entry.forgetAt <= now) forget(id, entry)
   }
-  // Which bound a new interaction of `principal` would break, if any.
-  const full = (principal: string | undefined): InteractionStoreFull | undefined => {
+  // Which bound a new interaction of `principal` (else of `address`) would break, if any.
+  const full = (principal: string | undefined, address: string | undefined): InteractionStoreFull | undefined => {
     if (principal === undefined) {
+      if (address !== undefined && (perAddress.get(address) ?? 0) >= maxPerPrincipal) {
+        return new InteractionStoreFull({ scope: "address", capacity: maxPerPrincipal })
+      }
       return anonymous >= maxEntries ? new InteractionStoreFull({ scope: "anonymous", capacity: maxEntries }) : undefined
     }
     if ((perPrincipal.get(principal) ?? 0) >= maxPerPrincipal) {
@@ -286,8 +313,9 @@ const makeMemoryWith = (
       Effect.flatMap(random.randomBytes(64), (bytes) =>
         Effect.clockWith((clock) => {
           const now = clock.currentTimeMillisUnsafe()
-          if (full(form.principal) !== undefined) sweep(now)
-          const refused = full(form.principal)
+          const address = form.principal === undefined ? form.address : undefined
+          if (full(form.principal, address) !== undefined) sweep(now)
+          const refused = full(form.principal, address)
           if (refused !== undefined) return Effect.fail(refused)
           const ttl = Math.max(1, Math.floor(ttlMillis))
           const interaction: Interaction = {
@@ -299,7 +327,7 @@ const makeMemoryWith = (
             expiresAt: now + ttl,
             state: "pending"
           }
-          add({ interaction, content: undefined, forgetAt: now + ttl + Math.max(ttl, minimumTombstoneMillis) })
+          add({ interaction, address, content: undefined, forgetAt: now + ttl + Math.max(ttl, minimumTombstoneMillis) })
           return Effect.succeed(interaction)
         })),
     get: (id) => withNow((now) => current(id, now)?.interaction),

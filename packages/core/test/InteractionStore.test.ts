@@ -77,6 +77,23 @@ describe("InteractionStore (memory)", () => {
       assert.strictEqual(yield* s.complete(pending.id, { key: "late" }), "unknown")
     }))
 
+  it.effect("without a principal, one client address fills only its own share; other addresses still get pages", () =>
+    Effect.gen(function*() {
+      const s = yield* store(10, 2)
+      yield* s.create({ ...form, address: "203.0.113.1" }, 60_000)
+      yield* s.create({ ...form, address: "203.0.113.1" }, 60_000)
+      const full = yield* refused(s.create({ ...form, address: "203.0.113.1" }, 60_000))
+      assert.strictEqual(full.scope, "address")
+      assert.strictEqual(full.capacity, 2)
+      assert.match(full.message, /from this address/)
+      // Another address, and a principal, are not held back by that one.
+      yield* s.create({ ...form, address: "203.0.113.2" }, 60_000)
+      yield* s.create({ ...form, principal: "alice", address: "203.0.113.1" }, 60_000)
+      // The share frees up once its interactions are forgotten.
+      yield* TestClock.adjust("2 minutes")
+      yield* s.create({ ...form, address: "203.0.113.1" }, 60_000)
+    }))
+
   it.effect("is bounded: a full store refuses new interactions until old ones are forgotten", () =>
     Effect.gen(function*() {
       const s = yield* store(2)

@@ -78,155 +78,639 @@ export {
 }
 
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Method,
+  /**
+   * @category constants
+   * @since 0.1.0
+   */
   INPUT_REQUIRED_METHODS,
+  /**
+   * @category constants
+   * @since 0.1.0
+   */
   CACHEABLE_METHODS,
+  /**
+   * @category constants
+   * @since 0.1.0
+   */
   REMOVED_METHODS
-} from "./schema/Methods.ts"
+} from "./v2026_07_28/Methods.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ResultType,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Result,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   EmptyResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CacheScope,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   TtlMs
-} from "./schema/Results.ts"
+} from "./v2026_07_28/Results.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Role,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Annotations,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   TextContent,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ImageContent,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   AudioContent,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ResourceLink,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   TextResourceContents,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   BlobResourceContents,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ResourceContents,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   EmbeddedResource,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ContentBlock,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ToolUseContent,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ToolResultContent,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SamplingMessageContentBlock
-} from "./schema/Content.ts"
+} from "./v2026_07_28/Content.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ToolAnnotations,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ToolInputSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ToolOutputSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Tool
-} from "./schema/Tool.ts"
+} from "./v2026_07_28/Tool.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   StringSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   NumberSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   BooleanSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   UntitledSingleSelectEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   TitledSingleSelectEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   UntitledMultiSelectEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   TitledMultiSelectEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   LegacyTitledEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SingleSelectEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   MultiSelectEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   EnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   PrimitiveSchemaDefinition,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ElicitRequestFormParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ElicitRequestURLParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ElicitRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ElicitRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ElicitValue,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ElicitResult
-} from "./schema/Elicitation.ts"
+} from "./v2026_07_28/Elicitation.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SamplingMessage,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ModelHint,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ModelPreferences,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ToolChoice,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CreateMessageRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CreateMessageRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CreateMessageResult
-} from "./schema/Sampling.ts"
+} from "./v2026_07_28/Sampling.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Root,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListRootsRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListRootsResult
-} from "./schema/Roots.ts"
+} from "./v2026_07_28/Roots.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   InputRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   InputRequests,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   InputResponse,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   InputResponses,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   InputResponseRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   InputRequiredResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   type InputRequiredResultFields,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   makeInputRequiredResult,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
   isInputRequiredResult
-} from "./schema/Mrtr.ts"
+} from "./v2026_07_28/Mrtr.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   RequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Cursor,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   PaginatedRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ServerCapabilities,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   DiscoverResult
-} from "./schema/Lifecycle.ts"
+} from "./v2026_07_28/Lifecycle.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListToolsResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CallToolRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CallToolResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CallToolResultOrInputRequired
-} from "./schema/Tools.ts"
+} from "./v2026_07_28/Tools.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   PromptArgument,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Prompt,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   PromptMessage,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListPromptsResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   GetPromptRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   GetPromptResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   GetPromptResultOrInputRequired
-} from "./schema/Prompts.ts"
+} from "./v2026_07_28/Prompts.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   Resource,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ResourceTemplate,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListResourcesResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListResourceTemplatesResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ReadResourceRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ReadResourceResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ReadResourceResultOrInputRequired
-} from "./schema/Resources.ts"
+} from "./v2026_07_28/Resources.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   PromptReference,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ResourceTemplateReference,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CompleteRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CompleteResult
-} from "./schema/Completion.ts"
+} from "./v2026_07_28/Completion.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SubscriptionFilter,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SubscriptionsListenRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SubscriptionsListenResultMeta,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SubscriptionsListenResult
-} from "./schema/Subscriptions.ts"
+} from "./v2026_07_28/Subscriptions.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   NotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SubscriptionsAcknowledgedNotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   LoggingMessageNotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ProgressNotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CancelledNotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ResourceUpdatedNotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ToolListChangedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   PromptListChangedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ResourceListChangedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ResourceUpdatedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SubscriptionsAcknowledgedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   LoggingMessageNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ProgressNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CancelledNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ServerNotification
-} from "./schema/Notifications.ts"
+} from "./v2026_07_28/Notifications.ts"
 export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   DiscoverRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListToolsRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CallToolRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListPromptsRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   GetPromptRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListResourcesRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ListResourceTemplatesRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ReadResourceRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   CompleteRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   SubscriptionsListenRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
   ClientRequest
-} from "./schema/Requests.ts"
+} from "./v2026_07_28/Requests.ts"

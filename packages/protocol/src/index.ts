@@ -32,4 +32,4 @@ export * as SafeText from "./SafeText.ts"
  *
  * @since 0.2.0
  */
-export * as Legacy from "./legacy/index.ts"
+export * as Legacy from "./v2025_11_25/index.ts"

@@ -50,7 +50,6 @@
  *
  * @since 0.1.0
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { NetAddress } from "effect/net"
@@ -61,6 +60,7 @@ import * as Cors from "./internal/cors.ts"
 import { type Config, resolve } from "./internal/http/config.ts"
 import type { EndpointOptions } from "./internal/http/options.ts"
 import { handleWith } from "./internal/http/requestPath.ts"
+import { loadNodeHttpServer } from "./internal/http/nodeServer.ts"
 import { errorResponse } from "./internal/http/responses.ts"
 import { ErrorCode } from "./internal/jsonRpc.ts"
 
@@ -446,17 +446,20 @@ export const layer = <R = never>(
   }
   const port = options.port ?? 3000
   const host = options.host ?? "127.0.0.1"
-  const server = NodeHttpServer.layer(() =>
-    createServer({
-      requestTimeout,
-      headersTimeout: Math.min(requestTimeout, 10_000),
-      connectionsCheckingInterval: Math.min(requestTimeout, 5_000)
-    }), {
-    port,
-    host,
-    backlog,
-    ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
-  }).pipe(Layer.catchTag("ServeError", (error) => Layer.effectDiscard(Effect.fail(withListenMessage(error, host, port)))))
+  // Node's HTTP server (with `ws`, about 40 modules) is imported when the layer is built: a server that never
+  // serves HTTP (stdio) does not load it.
+  const server = Layer.unwrap(Effect.map(loadNodeHttpServer, (NodeHttpServer) =>
+    NodeHttpServer.layer(() =>
+      createServer({
+        requestTimeout,
+        headersTimeout: Math.min(requestTimeout, 10_000),
+        connectionsCheckingInterval: Math.min(requestTimeout, 5_000)
+      }), {
+      port,
+      host,
+      backlog,
+      ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
+    }))).pipe(Layer.catchTag("ServeError", (error) => Layer.effectDiscard(Effect.fail(withListenMessage(error, host, port)))))
   const endpoint = Layer.effect(
     HttpEndpoint,
     Effect.map(HttpServer.HttpServer, (server) =>

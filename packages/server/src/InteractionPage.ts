@@ -53,7 +53,6 @@
  *
  * @since 0.1.0
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ByteSize, Context, Effect, Layer, Option, Ref, Result } from "effect"
 import {
   HttpIncomingMessage,
@@ -69,6 +68,7 @@ import { InteractionLinks } from "@mrtr/core/engine"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { HttpEndpoint } from "./HttpTransport.ts"
+import { loadNodeHttpServer } from "./internal/http/nodeServer.ts"
 import * as Html from "./internal/interactionHtml.ts"
 import { McpServer } from "./McpServer.ts"
 
@@ -306,7 +306,8 @@ export const serve = (
     })
   )
   return HttpRouter.serve(routes.pipe(Layer.provide(endpoint)), { disableListenLog: true, disableLogger: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(() => createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }))
+    Layer.provide(Layer.unwrap(Effect.map(loadNodeHttpServer, (NodeHttpServer) =>
+      NodeHttpServer.layer(() => createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }))))
   )
 }
 

@@ -50,7 +50,7 @@ import { errorReply, isRecord } from "./internal/errors.ts"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
 import * as FleetBus from "./internal/fleetBus.ts"
-import * as Legacy from "./internal/legacy/dispatch.ts"
+import * as Legacy from "./internal/v2025_11_25/dispatch.ts"
 import * as Listen from "./internal/listen.ts"
 import * as MrtrCall from "./internal/mrtrCall.ts"
 import * as ModernReply from "./internal/reply.ts"
@@ -116,9 +116,9 @@ export interface Options {
 /**
  * Bounds of the 2025-11-25 wire (sessions created by `initialize`):
  *
- * - `maxSessions`: most sessions at once (default 1000). Past it, the least
- *   recently active idle session is ended; when every session is busy,
- *   `initialize` is answered HTTP 503.
+ * - `maxSessions`: most sessions at once (default 1000).
+ * - `maxSessionsPerPrincipal`: most sessions of one principal, or, without
+ *   authorization, of one client address (default 100).
  * - `sessionIdleTimeout`: a session without any message for this long ends
  *   (default 30 minutes); its id then answers 404 (-32001).
  * - `maxPendingInputs`: most unanswered server-to-client requests per
@@ -128,6 +128,12 @@ export interface Options {
  *   a sampling, a roots listing) may wait for its answer (default 5 minutes);
  *   then it is cancelled and the request fails (-32603,
  *   `data.reason: "input_timeout"`).
+ *
+ * A principal (or address) at its cap makes room by ending its own least
+ * recently active session (a session with an open GET stream too), and gets
+ * HTTP 503 when every one of its sessions has a request in progress; with
+ * `maxSessions` reached, the share holding the most sessions gives one up
+ * (idle ones first), so a share never ends a session of a smaller one.
  *
  * By default sessions live in this process: behind a load balancer,
  * 2025-11-25 clients then need session affinity (the 2026-07-28 wire never
@@ -146,9 +152,18 @@ export interface Options {
  * @since 0.2.0
  */
 export interface LegacyOptions {
+  /** Most 2025-11-25 sessions of this instance at once (see above). @default 1000 */
   readonly maxSessions?: number | undefined
+  /**
+   * Most sessions of one principal, or of one client address (`ClientAddress`)
+   * for sessions without a principal; at most `maxSessions`. @default 100
+   */
+  readonly maxSessionsPerPrincipal?: number | undefined
+  /** A session without any message for this long ends. @default 30 minutes */
   readonly sessionIdleTimeout?: Duration.Input | undefined
+  /** Most unanswered server-to-client requests per session. @default 64 */
   readonly maxPendingInputs?: number | undefined
+  /** How long one server-to-client request may wait for its answer. @default 5 minutes */
   readonly inputTimeout?: Duration.Input | undefined
 }
 

@@ -355,7 +355,8 @@ export const layerNotificationBusUrl = (
  *   conversation on another).
  * - `maxEntries`, `maxEntriesPerPrincipal`: the bounds of the memory store
  *   (`InteractionStore.InteractionStoreMemoryOptions`; defaults 10,000 and
- *   100), enforced fleet-wide.
+ *   100; the per-principal bound also caps each client address without a
+ *   principal), enforced fleet-wide.
  * - `timeout`: most time one operation may wait for Redis, default 1 second.
  *
  * @category models

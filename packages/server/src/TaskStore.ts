@@ -135,6 +135,7 @@ export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStor
  * it (its journal, answers of `tasks/update`) ends `failed` with this
  * message.
  *
+ * @category errors
  * @since 0.4.0
  */
 export class TaskTooLarge extends Schema.TaggedError<TaskTooLarge>()("TaskTooLarge", {
@@ -222,6 +223,7 @@ export interface MemoryOptions {
  * The share a record counts in: its principal's, else its client
  * address's; `undefined` for neither.
  *
+ * @category utils
  * @since 0.4.0
  */
 export const shareOf = (record: TaskRecord): string | undefined =>
@@ -234,6 +236,7 @@ export const shareOf = (record: TaskRecord): string | undefined =>
 /**
  * The bytes of `text` in UTF-8 (what a record's JSON costs a store).
  *
+ * @category utils
  * @since 0.4.0
  */
 export const utf8Bytes = (text: string): number => {

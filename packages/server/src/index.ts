@@ -48,4 +48,5 @@ export * as Transport from "./Transport.ts"
 export * as HttpStatus from "./HttpStatus.ts"
 /** @since 0.1.0 */
 export * as ToolError from "./ToolError.ts"
+/** @since 0.1.0 */
 export * as Mount from "./Mount.ts"

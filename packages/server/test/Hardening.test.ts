@@ -298,6 +298,7 @@ describe("bad options fail the layer with InvalidOption naming the option and th
     [{ cache: { ttlMs: 0, cacheScope: "shared" as any } }, `McpServer.layer: option cache.cacheScope must be "public" or "private", got "shared"`],
     [{ tasks: { leaseMs: Number.NaN } }, "McpServer.layer: option tasks.leaseMs must be a finite number > 0, got NaN"],
     [{ legacy: { maxSessions: -3 } }, "McpServer.layer: option legacy.maxSessions must be a positive integer, got -3"],
+    [{ legacy: { maxSessionsPerPrincipal: 0 } }, "McpServer.layer: option legacy.maxSessionsPerPrincipal must be a positive integer, got 0"],
     [{ legacy: { sessionIdleTimeout: "forever" as any } }, `McpServer.layer: option legacy.sessionIdleTimeout must be a finite, positive duration, got "forever"`],
     [{ legacy: { inputTimeout: "0 seconds" } }, `McpServer.layer: option legacy.inputTimeout must be a finite, positive duration, got "0 seconds"`],
     [{ requestState: { keyRing, ttl: "-1 seconds" } }, `RequestStateCodec: option ttl must be a finite, positive duration, got "-1 seconds"`]

@@ -1,5 +1,5 @@
 /**
- * The bound on a 2025-11-25 leg (`internal/legacy/shim.ts` `awaitLeg`): a
+ * The bound on a 2025-11-25 leg (`internal/v2025_11_25/shim.ts` `awaitLeg`): a
  * plain timer under effect's default clock, `Effect.timeoutOrElse` under
  * another (`TestClock`); either way the answer wins before the bound, the
  * client's error is the leg's failure, and the bound's own failure comes
@@ -8,8 +8,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { awaitLeg } from "../src/internal/legacy/shim.ts"
-import { LegRejected } from "../src/internal/legacy/session.ts"
+import { awaitLeg } from "../src/internal/v2025_11_25/shim.ts"
+import { LegRejected } from "../src/internal/v2025_11_25/session.ts"
 
 const timedOut = () => Effect.fail("timed out" as const)
 

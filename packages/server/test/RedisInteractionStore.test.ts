@@ -137,6 +137,17 @@ describe("Redis InteractionStore", () => {
       assert.deepStrictEqual([all.scope, all.capacity], ["principal", 2])
     })), 30_000)
 
+  it.live("without a principal, one client address fills only its own share, fleet-wide", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { a, b } = yield* twoStores({ maxEntries: 10, maxEntriesPerPrincipal: 2 })
+      yield* a.create({ ...form, address: "203.0.113.1" }, 60_000)
+      yield* b.create({ ...form, address: "203.0.113.1" }, 60_000)
+      const full = yield* refused(a.create({ ...form, address: "203.0.113.1" }, 60_000))
+      assert.deepStrictEqual([full.scope, full.capacity], ["address", 2])
+      yield* b.create({ ...form, address: "203.0.113.2" }, 60_000)
+      yield* a.create({ ...form, principal: "alice", address: "203.0.113.1" }, 60_000)
+    })), 30_000)
+
   it.live("Redis unreachable: operations fail with InteractionStoreUnavailable, counted and logged, nothing handed out", () =>
     Effect.gen(function*() {
       const own = yield* Effect.promise(() => startRedis())

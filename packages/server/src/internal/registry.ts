@@ -3,7 +3,7 @@
  * and the era-neutral steps of the methods that read them (find the target
  * of a `tools/call` / `prompts/get` / `resources/read` and build its
  * handler, list, complete). The 2026-07-28 dispatcher (`McpServer.ts`) and
- * the 2025-11-25 session dispatcher (`internal/legacy/dispatch.ts`) call
+ * the 2025-11-25 session dispatcher (`internal/v2025_11_25/dispatch.ts`) call
  * these and then encode the outcome in their era's way.
  *
  * Gotcha: a registry may change at run time; every change is published on

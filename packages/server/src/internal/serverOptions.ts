@@ -19,6 +19,7 @@ export interface CheckedOptions {
   readonly maxJournalBytes?: number | undefined
   readonly legacy?: {
     readonly maxSessions?: number | undefined
+    readonly maxSessionsPerPrincipal?: number | undefined
     readonly sessionIdleTimeout?: Duration.Input | undefined
     readonly maxPendingInputs?: number | undefined
     readonly inputTimeout?: Duration.Input | undefined
@@ -29,6 +30,7 @@ export interface CheckedOptions {
 /** The bounds of the 2025-11-25 wire, in the units the sessions use. */
 export interface LegacyLimits {
   readonly maxSessions: number
+  readonly maxSessionsPerShare: number
   readonly idleTimeoutMs: number
   readonly maxPendingLegs: number
   readonly legTimeoutMs: number
@@ -85,9 +87,12 @@ export const check = Effect.fnUntraced(function*(options: CheckedOptions) {
   if (options.legacy === false) return undefined
   const legacy = options.legacy ?? {}
   yield* positiveInteger("legacy.maxSessions", legacy.maxSessions)
+  yield* positiveInteger("legacy.maxSessionsPerPrincipal", legacy.maxSessionsPerPrincipal)
   yield* positiveInteger("legacy.maxPendingInputs", legacy.maxPendingInputs)
+  const maxSessions = legacy.maxSessions ?? 1000
   const limits: LegacyLimits = {
-    maxSessions: legacy.maxSessions ?? 1000,
+    maxSessions,
+    maxSessionsPerShare: Math.min(maxSessions, legacy.maxSessionsPerPrincipal ?? 100),
     idleTimeoutMs: yield* millisOf("legacy.sessionIdleTimeout", legacy.sessionIdleTimeout, "30 minutes"),
     maxPendingLegs: legacy.maxPendingInputs ?? 64,
     legTimeoutMs: yield* millisOf("legacy.inputTimeout", legacy.inputTimeout, "5 minutes")

@@ -20,7 +20,7 @@
  * security-considerations; RFC 9068, RFC 7662.
  */
 import { Clock, Effect } from "effect"
-import * as Jose from "jose"
+import type * as JoseModule from "jose"
 import * as oauth from "oauth4webapi"
 
 /** A token that verified: who it speaks for and what it allows. */
@@ -95,24 +95,37 @@ export interface JwtOptions {
   readonly requireAtJwtType?: boolean | undefined
 }
 
+// jose (about 45 modules) is imported on the first token to verify: a server without JWT verification (stdio,
+// no authorization) never loads it, which keeps its start-up short.
+let jose: typeof JoseModule | undefined
+let loading: Promise<typeof JoseModule> | undefined
+const loadJose = (): Promise<typeof JoseModule> =>
+  loading ??= import("jose").then((module) => (jose = module))
+
 export const jwt = (options: JwtOptions): Verifier => {
-  const remote = Jose.createRemoteJWKSet(new URL(options.jwksUri), {
-    timeoutDuration: options.jwksTimeoutMillis ?? 5_000,
-    cooldownDuration: options.jwksCooldownMillis ?? 30_000,
-    cacheMaxAge: options.jwksCacheMaxAgeMillis ?? 600_000
-  })
-  // Separates "the keys could not be had" (503) from "no key fits this token" (401).
-  const keys: Jose.JWTVerifyGetKey = async (header, token) => {
-    try {
-      return await remote(header, token)
-    } catch (error) {
-      if (
-        error instanceof Jose.errors.JWKSNoMatchingKey || error instanceof Jose.errors.JWKSMultipleMatchingKeys ||
-        error instanceof Jose.errors.JOSENotSupported
-      ) throw error
-      throw new KeysUnavailable(error)
-    }
-  }
+  const jwksUri = new URL(options.jwksUri)
+  let keysOnce: Promise<JoseModule.JWTVerifyGetKey> | undefined
+  const keysOf = (Jose: typeof JoseModule): Promise<JoseModule.JWTVerifyGetKey> =>
+    keysOnce ??= Promise.resolve().then(() => {
+      const remote = Jose.createRemoteJWKSet(jwksUri, {
+        timeoutDuration: options.jwksTimeoutMillis ?? 5_000,
+        cooldownDuration: options.jwksCooldownMillis ?? 30_000,
+        cacheMaxAge: options.jwksCacheMaxAgeMillis ?? 600_000
+      })
+      // Separates "the keys could not be had" (503) from "no key fits this token" (401).
+      const keys: JoseModule.JWTVerifyGetKey = async (header, token) => {
+        try {
+          return await remote(header, token)
+        } catch (error) {
+          if (
+            error instanceof Jose.errors.JWKSNoMatchingKey || error instanceof Jose.errors.JWKSMultipleMatchingKeys ||
+            error instanceof Jose.errors.JOSENotSupported
+          ) throw error
+          throw new KeysUnavailable(error)
+        }
+      }
+      return keys
+    })
   const algorithms = (options.algorithms ?? ASYMMETRIC).filter((alg) => alg !== "none" && !alg.startsWith("HS"))
   const tolerance = options.clockToleranceSeconds ?? 30
   return {
@@ -120,25 +133,29 @@ export const jwt = (options: JwtOptions): Verifier => {
     verify: (token, resource) =>
       // The time is the Clock's, for jose's checks (exp, nbf) and ours (iat) alike.
       Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.tryPromise({
-        try: () =>
-          Jose.jwtVerify(token, keys, {
+        try: async () => {
+          const Jose = await loadJose()
+          return Jose.jwtVerify(token, await keysOf(Jose), {
             currentDate: new Date(now),
             issuer: options.issuer,
             algorithms: [...algorithms],
             clockTolerance: tolerance,
             requiredClaims: ["sub", "exp"],
             ...(options.requireAtJwtType === false ? {} : { typ: "at+jwt" })
-          }),
+          })
+        },
         catch: (error): Rejected | Unavailable =>
-          error instanceof KeysUnavailable
+          jose === undefined
+            ? new Unavailable("the JWT library could not be loaded", error)
+            : error instanceof KeysUnavailable
             ? new Unavailable("the authorization server's keys are unavailable", error.reason)
-            : error instanceof Jose.errors.JWTExpired
+            : error instanceof jose.errors.JWTExpired
             ? new Rejected("The access token expired")
-            : error instanceof Jose.errors.JWTClaimValidationFailed
+            : error instanceof jose.errors.JWTClaimValidationFailed
             ? new Rejected(`The access token's ${error.claim} claim is not acceptable`)
-            : error instanceof Jose.errors.JWKSNoMatchingKey
+            : error instanceof jose.errors.JWKSNoMatchingKey
             ? new Rejected("The access token is signed with an unknown key")
-            : error instanceof Jose.errors.JOSEAlgNotAllowed
+            : error instanceof jose.errors.JOSEAlgNotAllowed
             ? new Rejected("The access token's signing algorithm is not allowed")
             : new Rejected("The access token is invalid")
       }).pipe(

@@ -28,7 +28,8 @@ export interface InteractionStoreOptions {
   readonly timeout?: Duration.Input | undefined
 }
 
-// KEYS: record, scope set (anonymous or all principals)[, principal set].
+// KEYS: record, scope set (anonymous or all principals)[, share set: the
+// principal's, or, without one, the client address's].
 // ARGV: now, forgetAt, maxEntries, maxPerPrincipal, csrf, expiresAt, form, id.
 // The sets hold the ids scored by when their record is forgotten: a count of
 // live records, trimmed as it is read (what the memory store's sweep does).
@@ -166,7 +167,7 @@ export const makeInteractionStore = (
         }
         const forgetAt = at + ttl + Math.max(ttl, 60_000)
         const sets = form.principal === undefined
-          ? [prefix + "count:anonymous"]
+          ? [prefix + "count:anonymous", ...(form.address === undefined ? [] : [prefix + "count:address:" + form.address])]
           : [prefix + "count:principals", prefix + "count:principal:" + form.principal]
         const reply = yield* run<string>(createScript, [key(interaction.id), ...sets], [
           String(at),
@@ -186,7 +187,10 @@ export const makeInteractionStore = (
           case "OK":
             return interaction
           case "fullPrincipal":
-            return yield* new InteractionStore.InteractionStoreFull({ scope: "principal", capacity: maxPerPrincipal })
+            return yield* new InteractionStore.InteractionStoreFull({
+              scope: form.principal === undefined ? "address" : "principal",
+              capacity: maxPerPrincipal
+            })
           case "fullScope":
             return yield* new InteractionStore.InteractionStoreFull({
               scope: form.principal === undefined ? "anonymous" : "principal",

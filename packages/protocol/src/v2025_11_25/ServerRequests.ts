@@ -17,10 +17,10 @@
  */
 import * as Schema from "effect/Schema"
 import { JSONRPC_VERSION, RequestId } from "../JsonRpc.ts"
-import { ElicitRequestFormParams } from "../schema/Elicitation.ts"
-import type { InputRequest } from "../schema/Mrtr.ts"
-import { ListRootsRequest as ModernListRootsRequest } from "../schema/Roots.ts"
-import { CreateMessageRequestParams } from "../schema/Sampling.ts"
+import { ElicitRequestFormParams } from "../v2026_07_28/Elicitation.ts"
+import type { InputRequest } from "../v2026_07_28/Mrtr.ts"
+import { ListRootsRequest as ModernListRootsRequest } from "../v2026_07_28/Roots.ts"
+import { CreateMessageRequestParams } from "../v2026_07_28/Sampling.ts"
 
 /**
  * URL-mode elicitation params on the legacy wire:

@@ -8,9 +8,15 @@
  *
  * A session is created by `initialize`: on Streamable HTTP it is found by its
  * `Mcp-Session-Id` (a random UUID: visible ASCII, cryptographically secure),
- * on stdio by the connection. The store is bounded: at most `maxSessions`
- * (past it the least recently active idle session is ended; when every
- * session is busy, `initialize` is refused), each ended after `idleTimeout`
+ * on stdio by the connection. The store is bounded, by shares: a session
+ * counts in its principal's share, else in its client address's
+ * (`ClientAddress` at `initialize`). A share at `maxSessionsPerPrincipal`
+ * makes room by ending its own least recently active session (one with a
+ * GET stream too; never one with a request in progress), else its
+ * `initialize` is refused (503); at `maxSessions` in all, the largest share
+ * gives up its least recently active session (idle ones first) if it holds
+ * more than the newcomer's, else the newcomer's own share does: a share
+ * never ends a session of a share smaller than its own. Each session ends after `idleTimeout`
  * without traffic, each with at most `maxPendingLegs` unanswered
  * server-to-client requests. Idle sessions are swept on the next legacy
  * message, so memory returns to its baseline once sessions end. A stdio
@@ -43,6 +49,8 @@ import type { WireMessage } from "../../Transport.ts"
 /** The bounds of the session store; see the module header. */
 export interface Limits {
   readonly maxSessions: number
+  /** Most sessions of one principal, or of one client address without a principal. */
+  readonly maxSessionsPerShare: number
   /** Milliseconds without any message before a session ends. */
   readonly idleTimeoutMs: number
   readonly maxPendingLegs: number
@@ -83,6 +91,8 @@ export interface Session {
   readonly instanceId: string
   /** The authenticated principal that opened the session; only it may use the session id. */
   readonly principal: string | undefined
+  /** The share it counts in (`principal:<p>`, `address:<a>`, or undefined for neither): see the module header. */
+  readonly share: string | undefined
   readonly protocolVersion: string
   readonly clientCapabilities: ClientCapabilities
   readonly clientInfo: Implementation | undefined
@@ -265,6 +275,10 @@ export const end = (session: Session): Effect.Effect<void> =>
     )
   })
 
+/** The share of a session: its principal's, else its client address's; undefined for neither (one share). */
+export const shareOf = (principal: string | undefined, address: string | undefined): string | undefined =>
+  principal !== undefined ? `principal:${principal}` : address !== undefined ? `address:${address}` : undefined
+
 /** The store of a server's sessions. */
 export const makeStore = (limits: Limits, instanceId: string) => {
   const sessions = new Map<string, Session>()
@@ -283,21 +297,63 @@ export const makeStore = (limits: Limits, instanceId: string) => {
     return Effect.forEach(expired, (session) => remove(session), { discard: true })
   }
 
+  /** Sessions held, by share. */
+  const shares = new Map<string | undefined, number>()
+
+  const uncount = (session: Session) => {
+    const count = (shares.get(session.share) ?? 1) - 1
+    if (count <= 0) shares.delete(session.share)
+    else shares.set(session.share, count)
+  }
+
   const remove = (session: Session) =>
     Effect.suspend(() => {
-      if (sessions.get(session.id) === session) sessions.delete(session.id)
+      if (sessions.get(session.id) === session) {
+        sessions.delete(session.id)
+        uncount(session)
+      }
       return end(session)
     })
 
-  /** Makes room for one more session: ends the least recently active idle one; false when all are busy. */
-  const makeRoom = (): Effect.Effect<boolean> =>
+  /** A session that may be ended to make room: not stdio's, and no request of it in progress. */
+  const evictable = (session: Session) => session.send === undefined && session.inflight.size === 0
+
+  /** The least recently active evictable session of `share`, those without a GET stream first. */
+  const oldestOf = (share: string | undefined): Session | undefined => {
+    let victim: Session | undefined
+    for (const session of sessions.values()) {
+      if (session.share !== share || !evictable(session)) continue
+      if (
+        victim === undefined ||
+        (victim.getStream !== undefined && session.getStream === undefined) ||
+        ((victim.getStream === undefined) === (session.getStream === undefined) && session.lastActive < victim.lastActive)
+      ) victim = session
+    }
+    return victim
+  }
+
+  /**
+   * Makes room for one more session of `share` (see the module header): ends
+   * a session of that share at its cap, else, with the store full, one of
+   * the largest share holding more than `share`, else one of `share`; false
+   * when none can be ended.
+   */
+  const makeRoom = (share: string | undefined): Effect.Effect<boolean> =>
     Effect.suspend(() => {
-      if (sessions.size < limits.maxSessions) return Effect.succeed(true)
-      let victim: Session | undefined
-      for (const session of sessions.values()) {
-        if (session.send !== undefined || session.inflight.size > 0 || session.getStream !== undefined) continue
-        if (victim === undefined || session.lastActive < victim.lastActive) victim = session
+      const own = shares.get(share) ?? 0
+      if (own >= limits.maxSessionsPerShare) {
+        const victim = oldestOf(share)
+        return victim === undefined ? Effect.succeed(false) : Effect.as(remove(victim), true)
       }
+      if (sessions.size < limits.maxSessions) return Effect.succeed(true)
+      // Shares from the largest down, those larger than the newcomer's first, then the newcomer's own.
+      const larger = Array.from(shares).filter(([key, count]) => key !== share && count > own)
+        .sort((a, b) => b[1] - a[1])
+      for (const [key] of larger) {
+        const victim = oldestOf(key)
+        if (victim !== undefined) return Effect.as(remove(victim), true)
+      }
+      const victim = oldestOf(share)
       return victim === undefined ? Effect.succeed(false) : Effect.as(remove(victim), true)
     })
 
@@ -307,6 +363,8 @@ export const makeStore = (limits: Limits, instanceId: string) => {
     readonly clientInfo: Implementation | undefined
     readonly send?: ((message: WireMessage) => Effect.Effect<void>) | undefined
     readonly principal: string | undefined
+    /** The client address of the message that creates it (`ClientAddress`): its share without a principal. */
+    readonly address: string | undefined
     readonly stored: boolean
     /** A replica of a session of the shared directory: its id and what it holds. */
     readonly replica?: {
@@ -320,6 +378,7 @@ export const makeStore = (limits: Limits, instanceId: string) => {
       id: fields.replica?.id ?? globalThis.crypto.randomUUID(),
       instanceId,
       principal: fields.principal,
+      share: shareOf(fields.principal, fields.address),
       protocolVersion: fields.protocolVersion,
       clientCapabilities: fields.clientCapabilities,
       clientInfo: fields.clientInfo,
@@ -338,7 +397,12 @@ export const makeStore = (limits: Limits, instanceId: string) => {
       ended: false,
       inputEnded: false
     }
-    if (fields.stored) sessions.set(session.id, session)
+    if (fields.stored) {
+      const replaced = sessions.get(session.id)
+      if (replaced !== undefined) uncount(replaced)
+      sessions.set(session.id, session)
+      shares.set(session.share, (shares.get(session.share) ?? 0) + 1)
+    }
     return session
   }
 

@@ -23,6 +23,7 @@
  * redelivery); `docs/architecture.md` (the 2025-11-25 walk).
  */
 import { Effect, Exit, Schema } from "effect"
+import { ClientAddress } from "@mrtr/core"
 import { ClientCapabilities, Legacy, McpError, type RequestId } from "@mrtr/protocol"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
@@ -74,8 +75,12 @@ export const initialize = (
     }
     const capabilitiesDeclared = decodeCapabilities(decoded.value.capabilities)
     return Effect.flatMap(
-      connection === undefined ? store.makeRoom() : Effect.succeed(true),
-      (room): Effect.Effect<Reply> => {
+      Effect.flatMap(Effect.service(ClientAddress.ClientAddress), (address) =>
+        Effect.map(
+          connection === undefined ? store.makeRoom(Session.shareOf(incoming.principal, address)) : Effect.succeed(true),
+          (room) => ({ room, address })
+        )),
+      ({ address, room }): Effect.Effect<Reply> => {
         if (!room) return Effect.succeed(sessionError(SESSION_ERROR, "Service unavailable: too many sessions", 503, id))
         const session = store.create({
           protocolVersion: Legacy.negotiate(decoded.value.protocolVersion),
@@ -83,6 +88,7 @@ export const initialize = (
           clientInfo: decoded.value.clientInfo,
           send: connection?.send,
           principal: incoming.principal,
+          address,
           stored: true
         })
         if (connection !== undefined) {

@@ -27,6 +27,7 @@
  * resumability and redelivery, multiple connections).
  */
 import { Deferred, Effect, Fiber, Metric } from "effect"
+import { ClientAddress } from "@mrtr/core"
 import { ErrorCode, type LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
 import * as Observability from "../../Observability.ts"
 import type { Routed, SessionDirectory, SessionDirectoryUnavailable, SessionRecord } from "../../SessionDirectory.ts"
@@ -92,13 +93,15 @@ export const resolve = (
       apply(local, record)
       return Effect.succeed(local)
     }
-    return Effect.map(store.makeRoom(), (room) =>
+    return Effect.flatMap(Effect.service(ClientAddress.ClientAddress), (address) =>
+      Effect.map(store.makeRoom(Session.shareOf(record.principal, address)), (room) =>
       room
         ? store.create({
           protocolVersion: record.protocolVersion,
           clientCapabilities: record.clientCapabilities,
           clientInfo: record.clientInfo as Session.Session["clientInfo"],
           principal: record.principal,
+          address,
           stored: true,
           replica: {
             id: record.id,
@@ -107,7 +110,7 @@ export const resolve = (
             subscriptions: record.subscriptions
           }
         })
-        : "full" as const)
+        : "full" as const))
   })
 
 /** Settles a leg of `session` held here with a posted answer; unknown ids are ignored. */

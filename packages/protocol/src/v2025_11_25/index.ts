@@ -8,5 +8,7 @@
  * @since 0.2.0
  */
 export * from "./Lifecycle.ts"
+/** @since 0.1.0 */
 export * from "./ServerRequests.ts"
+/** @since 0.1.0 */
 export * from "./Utilities.ts"
