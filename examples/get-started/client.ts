@@ -23,6 +23,7 @@ export const greet = (url: string) =>
   }).pipe(Effect.provide(McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url })), Layer.provide(user))))
 // #endregion client
 
+// #region main
 /** Calls `greet` at `url` and fails unless the greeting is the expected one. */
 export const verify = (url: string) =>
   Effect.gen(function*() {
@@ -36,3 +37,4 @@ export const verify = (url: string) =>
 if (import.meta.url === `file://${process.argv[1]}`) {
   verify(process.argv[2] ?? "http://127.0.0.1:3000/mcp").pipe(NodeRuntime.runMain)
 }
+// #endregion main

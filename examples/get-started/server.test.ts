@@ -6,7 +6,7 @@ import { assert, it } from "@effect/vitest"
 import { McpClient } from "@mrtr/client"
 import { Harness, Recorder, ScriptedUser } from "@mrtr/testing"
 import { Effect } from "effect"
-import { server } from "./server.ts"
+import { server } from "./server.js"
 
 const user = ScriptedUser.layer({
   elicitation: {
