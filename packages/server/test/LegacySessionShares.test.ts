@@ -76,6 +76,29 @@ describe("2025-11-25 session shares", () => {
     }
   }, 30_000)
 
+  it("sessions of a principal count in its share, whatever the address: twenty of one user leave another's idle session", async () => {
+    await withServer({ legacy: { maxSessions: 6, maxSessionsPerPrincipal: 3 } }, async (url) => {
+      const as = (user: string) => async () => {
+        const response = await post(url, rpc("initialize", {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" }
+        }), { "x-user": user })
+        await response.text()
+        expect(response.status).toBe(200)
+        return { "mcp-session-id": response.headers.get("mcp-session-id")!, "x-user": user }
+      }
+      const alice = await as("alice")()
+      const bob: Array<Record<string, string>> = []
+      for (let i = 0; i < 20; i++) bob.push(await as("bob")())
+      expect(await ping(url, alice)).toBe(200)
+      const alive = []
+      for (const headers of bob) alive.push(await ping(url, headers))
+      expect(alive.filter((status) => status === 200)).toHaveLength(3)
+      expect(alive.slice(17)).toEqual([200, 200, 200])
+    }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
+  }, 30_000)
+
   it("with the store full, the largest share gives up a session, never a smaller share", async () => {
     await withServer({ legacy: { maxSessions: 4, maxSessionsPerPrincipal: 3 } }, async (url) => {
       const small = await initializeFrom(url, "203.0.113.2")
