@@ -46,7 +46,7 @@
  */
 import { Duration, Effect, Layer, Queue, type Scope } from "effect"
 import type { Conversation } from "@mrtr/core/engine"
-import type { McpError } from "@mrtr/protocol"
+import type { McpError } from "@mrtr/protocol/ErrorCode"
 import { McpServer } from "@mrtr/server"
 import { forward } from "./internal/forward.ts"
 import * as Mirror from "./internal/mirror.ts"
