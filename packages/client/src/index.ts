@@ -23,6 +23,7 @@ export * as HttpTransport from "./HttpTransport.ts"
 export * as InputContext from "./InputContext.ts"
 /** @since 0.1.0 */
 export * as McpClient from "./McpClient.ts"
+export * as McpToolkit from "./McpToolkit.ts"
 /** @since 0.1.0 */
 export * as Refusal from "./Refusal.ts"
 /** @since 0.1.0 */
