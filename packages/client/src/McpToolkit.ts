@@ -51,9 +51,6 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option, Ref, Schema, Semaphore, Stream } from "effect"
-import type * as JsonSchema from "effect/JsonSchema"
-import { Prompt, Tool, Toolkit } from "effect/ai"
 import {
   ContentBlock,
   InputRequests,
@@ -61,9 +58,12 @@ import {
   type Tool as McpToolDefinition,
   type ToolAnnotations
 } from "@mrtr/protocol"
+import { Clock, Context, Effect, Layer, Option, Ref, Schema, Semaphore, Stream } from "effect"
+import { Prompt, Tool, Toolkit } from "effect/ai"
+import type * as JsonSchema from "effect/JsonSchema"
 import type { McpClientError } from "./Errors.ts"
-import { McpClient } from "./McpClient.ts"
 import * as Mapping from "./internal/toolkitMapping.ts"
+import { McpClient } from "./McpClient.ts"
 
 // =============================================================================
 // Models
@@ -425,7 +425,9 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       if (options.exclude !== undefined && matches(options.exclude, definition)) continue
       const name = Mapping.modelName(prefix, definition.name)
       if (name === undefined || definitions.has(name)) {
-        yield* Effect.logWarning(`McpToolkit: tool ${JSON.stringify(definition.name)} skipped (model name unusable or taken)`)
+        yield* Effect.logWarning(
+          `McpToolkit: tool ${JSON.stringify(definition.name)} skipped (model name unusable or taken)`
+        )
         continue
       }
       definitions.set(name, definition)
@@ -467,7 +469,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     const seen = new Set<string>()
     do {
       const page = yield* client.listTools(cursor === undefined ? {} : { cursor })
-      all.push(...page.tools)
+      for (const tool of page.tools) all.push(tool)
       const pageTtl = (page as { readonly ttlMs?: unknown }).ttlMs
       if (typeof pageTtl === "number") ttlMs = Math.min(ttlMs, Math.max(0, pageTtl))
       cursor = page.nextCursor
@@ -520,7 +522,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
           suspendedCall.toolCallId
         )
       }),
-    definition: (name) => Effect.map(Ref.get(current), Option.flatMap((c) => Option.fromUndefinedOr(c.definitions.get(name))))
+    definition: (name) =>
+      Effect.map(Ref.get(current), Option.flatMap((c) => Option.fromUndefinedOr(c.definitions.get(name))))
   })
 })
 
@@ -534,4 +537,3 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
  */
 export const layer = (options: Options = {}): Layer.Layer<McpToolkit, never, McpClient> =>
   Layer.effect(McpToolkit, make(options))
-

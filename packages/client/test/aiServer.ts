@@ -3,10 +3,10 @@
  * content, annotations, an output schema) reached in memory by a real `McpClient` of either era, and scripted
  * in-process `LanguageModel`s that record the requests they receive.
  */
-import { Effect, Layer, Ref, Schema, Stream } from "effect"
-import { LanguageModel, type Response } from "effect/ai"
 import { Elicitation, RequestState, Sampling } from "@mrtr/core"
 import { McpHandler, McpServer, Tool } from "@mrtr/server"
+import { Effect, Layer, Ref, Schema, Stream } from "effect"
+import { LanguageModel, type Response } from "effect/ai"
 import { ClientTransport, McpClient, MemoryTransport } from "../src/index.ts"
 
 const PNG = "iVBORw0KGgo="
@@ -31,8 +31,14 @@ export const tools = {
         { type: "text" as const, text: "a chart and a sound" },
         { type: "image" as const, data: PNG, mimeType: "image/png" },
         { type: "audio" as const, data: WAV, mimeType: "audio/wav" },
-        { type: "resource" as const, resource: { uri: "file:///notes.md", mimeType: "text/markdown", text: "# Notes" } },
-        { type: "resource" as const, resource: { uri: "file:///data.bin", mimeType: "application/octet-stream", blob: "AAEC" } },
+        {
+          type: "resource" as const,
+          resource: { uri: "file:///notes.md", mimeType: "text/markdown", text: "# Notes" }
+        },
+        {
+          type: "resource" as const,
+          resource: { uri: "file:///data.bin", mimeType: "application/octet-stream", blob: "AAEC" }
+        },
         {
           type: "resource_link" as const,
           uri: "file:///report.pdf",
@@ -80,13 +86,72 @@ export const tools = {
   })
 }
 
-export const serverLayer = McpServer.tools(...Object.values(tools)).pipe(Layer.provideMerge(McpServer.layer({
-  name: "ai-test",
-  version: "1.0.0",
-  requestState: RequestState.RequestStateCodec.layer({
-    keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(7) }])
-  }).pipe(Layer.orDie)
-})))
+/** The sampling request of `sample_all`: every field a server may send. */
+export const fullSamplingRequest = {
+  messages: [
+    {
+      role: "user" as const,
+      content: [
+        { type: "text" as const, text: "What is on these?" },
+        { type: "image" as const, data: PNG, mimeType: "image/png" },
+        { type: "audio" as const, data: WAV, mimeType: "audio/wav" }
+      ]
+    },
+    {
+      role: "assistant" as const,
+      content: { type: "tool_use" as const, id: "u1", name: "lookup", input: { q: "chart" } }
+    },
+    {
+      role: "user" as const,
+      content: [
+        {
+          type: "tool_result" as const,
+          toolUseId: "u1",
+          content: [{ type: "text" as const, text: "a bar chart" }],
+          structuredContent: { kind: "bar" }
+        },
+        { type: "text" as const, text: "Answer in one word." }
+      ]
+    }
+  ],
+  systemPrompt: "Be brief.",
+  maxTokens: 64,
+  temperature: 0.2,
+  stopSequences: ["\n\n"],
+  modelPreferences: { hints: [{ name: "small" }], costPriority: 0.9, speedPriority: 0.5, intelligencePriority: 0.1 },
+  includeContext: "thisServer" as const,
+  tools: [{
+    name: "lookup",
+    description: "Looks something up",
+    inputSchema: { type: "object" as const, properties: { q: { type: "string" } }, required: ["q"] }
+  }],
+  toolChoice: { mode: "required" as const }
+}
+
+/** Samples with `request`; returns the `CreateMessageResult` it received, as JSON text. */
+const samplingTool = (name: string, request: Sampling.CreateMessageOptions) =>
+  Tool.make(name, {
+    description: "Samples and returns what the client answered",
+    handler: () => Sampling.createMessage(request).pipe(Effect.map((result) => JSON.stringify(result)))
+  })
+
+export const samplingTools = {
+  sample_all: samplingTool("sample_all", fullSamplingRequest),
+  sample_plain: samplingTool("sample_plain", {
+    messages: [{ role: "user", content: { type: "text", text: "Capital of France?" } }],
+    maxTokens: 10
+  })
+}
+
+export const serverLayer = McpServer.tools(...Object.values(tools), ...Object.values(samplingTools)).pipe(
+  Layer.provideMerge(McpServer.layer({
+    name: "ai-test",
+    version: "1.0.0",
+    requestState: RequestState.RequestStateCodec.layer({
+      keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(7) }])
+    }).pipe(Layer.orDie)
+  }))
+)
 
 const transport = Layer.effect(
   ClientTransport.ClientTransport,

@@ -14,10 +14,10 @@
  * Source: MCP 2026-07-28, server/tools (tool definition, annotations,
  * structured content, output schema).
  */
-import { Context } from "effect"
-import { Prompt, Tool } from "effect/ai"
 import type { ContentBlock, Tool as McpTool, ToolAnnotations } from "@mrtr/protocol"
 import { Ajv2020 } from "ajv/dist/2020.js"
+import { Context } from "effect"
+import { Prompt, Tool } from "effect/ai"
 
 const MODEL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
@@ -37,7 +37,9 @@ export const annotate = <T extends Tool.Any>(tool: T, definition: McpTool): T =>
   if (hints.destructiveHint !== undefined) annotated = annotated.annotate(Tool.Destructive, hints.destructiveHint)
   if (hints.idempotentHint !== undefined) annotated = annotated.annotate(Tool.Idempotent, hints.idempotentHint)
   if (hints.openWorldHint !== undefined) annotated = annotated.annotate(Tool.OpenWorld, hints.openWorldHint)
-  if (definition._meta !== undefined) annotated = annotated.annotate(Tool.Meta, definition._meta as Record<string, unknown>)
+  if (definition._meta !== undefined) {
+    annotated = annotated.annotate(Tool.Meta, definition._meta as Record<string, unknown>)
+  }
   return annotated as T
 }
 
