@@ -19,10 +19,11 @@
  *   `sampling/createMessage` and `roots/list` are answered by the gateway's
  *   asks: in flight to a 2025-11-25 client (the legacy shim), as
  *   `input_required` rounds to a 2026-07-28 one. Between two rounds of a
- *   2026-07-28 client the upstream call is not held open: the next round
- *   calls the upstream again and answers the questions it repeats from the
- *   journal (so the upstream must ask the same questions given the same
- *   answers, and repeats what it does before its first question).
+ *   2026-07-28 client the upstream call is held open (`HeldCalls`: the
+ *   store in context, else one of this Layer's own, in memory); a retry
+ *   that cannot reach it (its holder gone, timed out) calls the upstream
+ *   again and answers the questions it repeats from the journal (so the
+ *   upstream must then ask the same questions given the same answers).
  *
  * The upstream is asked only what the gateway's client declared: each
  * capability set of the gateway's clients gets a client (a session, for a
@@ -44,11 +45,13 @@
  *
  * @since 0.3.0
  */
-import { Duration, Effect, Layer, Queue, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, Option, Queue, type Scope } from "effect"
 import type { Conversation } from "@mrtr/core/engine"
 import type { McpError } from "@mrtr/protocol"
 import { McpServer } from "@mrtr/server"
-import { forward } from "./internal/forward.ts"
+import * as HeldCalls from "./HeldCalls.ts"
+import { forward, type Held } from "./internal/forward.ts"
+import * as HeldPath from "./internal/held.ts"
 import * as Mirror from "./internal/mirror.ts"
 import * as Pool from "./internal/pool.ts"
 
@@ -154,7 +157,24 @@ export interface Options {
    * @default { name: "mrtr-gateway", version: "0.3.0" }
    */
   readonly clientInfo?: { readonly name: string; readonly version: string } | undefined
+  /**
+   * The longest a 2025-11-25 upstream's call is held open for a 2026-07-28
+   * client (its whole call, questions included); see {@link HeldCalls}.
+   * @default "10 minutes"
+   */
+  readonly holdTimeout?: Duration.Input | undefined
 }
+
+/** The held calls in context, else a store of this scope's own (in memory). */
+const heldOf = (options: Options): Effect.Effect<Held, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const found = yield* Effect.serviceOption(HeldCalls.HeldCalls)
+    const timeout = Duration.fromInputUnsafe(options.holdTimeout ?? "10 minutes")
+    const store = Option.isSome(found)
+      ? found.value
+      : Context.get(yield* Layer.build(HeldCalls.layerMemory({ timeout })), HeldCalls.HeldCalls)
+    return HeldPath.make(store, timeout)
+  })
 
 const NO_CAPABILITIES = {}
 
@@ -205,9 +225,10 @@ export const connect = (upstream: Upstream, options: Options = {}): Effect.Effec
   Effect.gen(function*() {
     const pool = poolOf(upstream, options)
     yield* Effect.addFinalizer(() => pool.close)
+    const held = yield* heldOf(options)
     const maxExchanges = options.maxExchanges ?? 16
     const send = (method: "tools/call" | "prompts/get" | "resources/read", params: Record<string, unknown>) =>
-      forward(pool, upstream.name, method, params, maxExchanges) as Effect.Effect<
+      forward(pool, upstream.name, method, params, maxExchanges, held) as Effect.Effect<
         Record<string, unknown>,
         McpError,
         Conversation.Conversation
@@ -235,7 +256,8 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
     const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
     const pool = poolOf(upstream, options, (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
     yield* Effect.addFinalizer(() => pool.close)
-    const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16)
+    const held = yield* heldOf(options)
+    const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16, held)
     const refresh = pool.get(NO_CAPABILITIES).pipe(
       Effect.flatMap(Mirror.list),
       Effect.flatMap(mirror.apply),
