@@ -48,6 +48,7 @@
 import { Context, Duration, Effect, Layer, Option, Queue, type Scope } from "effect"
 import type { Conversation } from "@mrtr/core/engine"
 import type { McpError } from "@mrtr/protocol"
+import { Authorization } from "@mrtr/client"
 import { McpServer } from "@mrtr/server"
 import * as HeldCalls from "./HeldCalls.ts"
 import { forward, type Held } from "./internal/forward.ts"
@@ -68,6 +69,16 @@ export interface Http {
   readonly url: string
   /** Sent on every request (e.g. the gateway's own `Authorization` for this upstream). @default none */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * The gateway's own OAuth client at this upstream's authorization server:
+   * when the upstream answers 401, the gateway discovers its authorization
+   * server (Protected Resource Metadata) and gets a token for it by the
+   * client credentials grant (with `resource`, RFC 8707), refreshed the same
+   * way (`@mrtr/client`'s `Authorization` with `grant: "client_credentials"`).
+   * The downstream caller's token is never sent upstream.
+   * @default none
+   */
+  readonly oauth?: { readonly clientId: string; readonly clientSecret: string } | undefined
 }
 
 /**
@@ -178,9 +189,32 @@ const heldOf = (options: Options): Effect.Effect<Held, never, Scope.Scope> =>
 
 const NO_CAPABILITIES = {}
 
-const poolOf = (upstream: Upstream, options: Options, onNotification?: (method: string) => Effect.Effect<void>) => {
+/** The gateway's OAuth client of an HTTP upstream with `oauth` (no user: the client credentials grant). */
+const authorizationOf = (upstream: Upstream): Effect.Effect<Context.Context<Authorization.Authorization> | undefined, never, Scope.Scope> =>
+  upstream._tag !== "Http" || upstream.oauth === undefined
+    ? Effect.succeed(undefined)
+    : Layer.build(
+      Authorization.layer({
+        grant: "client_credentials",
+        clientName: "mrtr-gateway",
+        clientId: upstream.oauth.clientId,
+        clientSecret: upstream.oauth.clientSecret
+      }).pipe(Layer.provide(Layer.succeed(Authorization.UserAgent, Authorization.UserAgent.of({
+        redirectUri: "http://127.0.0.1/unused",
+        authorize: () =>
+          Effect.fail(new Authorization.AuthorizationError({ reason: "the gateway has no user to sign in at its upstreams" }))
+      }))))
+    )
+
+const poolOf = (
+  upstream: Upstream,
+  options: Options,
+  authorization: Context.Context<Authorization.Authorization> | undefined,
+  onNotification?: (method: string) => Effect.Effect<void>
+) => {
   const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
   return Pool.make(upstream, {
+    authorization,
     clientInfo: options.clientInfo ?? { name: "mrtr-gateway", version: "0.3.0" },
     maxClients: options.maxClients ?? 8,
     client: {
@@ -223,7 +257,7 @@ export interface Connection {
  */
 export const connect = (upstream: Upstream, options: Options = {}): Effect.Effect<Connection, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const pool = poolOf(upstream, options)
+    const pool = poolOf(upstream, options, yield* authorizationOf(upstream))
     yield* Effect.addFinalizer(() => pool.close)
     const held = yield* heldOf(options)
     const maxExchanges = options.maxExchanges ?? 16
@@ -254,7 +288,7 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
     const server = yield* McpServer.McpServer
     const wake = yield* Queue.sliding<void>(1)
     const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
-    const pool = poolOf(upstream, options, (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
+    const pool = poolOf(upstream, options, yield* authorizationOf(upstream), (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
     yield* Effect.addFinalizer(() => pool.close)
     const held = yield* heldOf(options)
     const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16, held)

@@ -50,8 +50,8 @@ const gateway = (held?: Layer.Layer<HeldCalls.HeldCalls, any>, options: Upstream
 
 const textOf = (result: any) => (result.content[0] as { text: string }).text
 
-const who = { action: "accept", content: { name: "Kim" } }
-const confirm = { action: "accept", content: { ok: true } }
+const who = { action: "accept" as const, content: { name: "Kim" } }
+const confirm = { action: "accept" as const, content: { ok: true } }
 
 describe("held upstream calls (2026-07-28 client, 2025-11-25 upstream)", () => {
   it.effect("the upstream call is held between rounds: its work before the first question runs once", () =>
