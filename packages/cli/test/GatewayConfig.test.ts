@@ -7,16 +7,16 @@
  * gateway's own client credentials; the caller's token never goes upstream).
  * `gateway.redis` is the fleet test's (GatewayFleet.test.ts).
  */
+import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
+import { Authorization, Tool } from "@mrtr/server"
+import { type Proc, spawnReady } from "@mrtr/test-support/infra"
+import { type AuthorizationServer, issueToken, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { Context, Effect, Layer, Option } from "effect"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
-import { Authorization, Tool } from "@mrtr/server"
-import { type Proc, spawnReady } from "@mrtr/test-support/infra"
-import { type AuthorizationServer, issueToken, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { serve, trip, upstreamServer } from "../../gateway/test/fixtures.ts"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -52,10 +52,12 @@ beforeAll(async () => {
     }]
   })
   plain = await serve(upstreamServer("hotels", [trip]))
-  secured = await serve(upstreamServer("secured", [whoami]).pipe(Layer.provideMerge(Authorization.layer({
-    verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
-    requiredScopes: ["mcp:basic"]
-  }))))
+  secured = await serve(
+    upstreamServer("secured", [whoami]).pipe(Layer.provideMerge(Authorization.layer({
+      verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
+      requiredScopes: ["mcp:basic"]
+    })))
+  )
 }, 60_000)
 
 afterAll(async () => {
@@ -96,46 +98,63 @@ const withClient = <A, E>(
 const KEYS = `k1:${Buffer.alloc(32, 5).toString("base64url")}`
 
 describe("mrtr gateway --config: gateway settings", () => {
-  it("gateway.requestState.keys: a state sealed by one process is accepted by another of the same file; other keys refuse it", async () => {
-    const config = { mcpServers: { hotels: { url: plain.url } }, gateway: { requestState: { keys: KEYS, ttl: "2 minutes" } } }
-    const a = await startGateway("keys-a.json", config)
-    const b = await startGateway("keys-b.json", config)
-    const other = await startGateway("keys-other.json", { ...config, gateway: { requestState: { keys: `k2:${Buffer.alloc(32, 6).toString("base64url")}` } } })
-    const first: any = await withClient(a, (client) => Effect.flip(client.callTool({ name: "trip", arguments: { to: "Faro" } }, { maxRounds: 1 })))
-    const retry = {
-      name: "trip",
-      arguments: { to: "Faro" },
-      requestState: first.lastResult.requestState as string,
-      inputResponses: { "hotels/who": { action: "accept" as const, content: { name: "Ana" } } }
-    }
-    const done: any = await withClient(b, (client) => client.callTool(retry))
-    expect(done.content[0].text).toBe("Ana goes to Faro")
-    const refused: any = await withClient(other, (client) => Effect.flip(client.callTool(retry, { maxRounds: 1 })))
-    expect(refused.code ?? refused.error?.code).toBe(-32602)
-  }, 120_000)
+  it(
+    "gateway.requestState.keys: a state sealed by one process is accepted by another of the same file; other keys refuse it",
+    async () => {
+      const config = {
+        mcpServers: { hotels: { url: plain.url } },
+        gateway: { requestState: { keys: KEYS, ttl: "2 minutes" } }
+      }
+      const a = await startGateway("keys-a.json", config)
+      const b = await startGateway("keys-b.json", config)
+      const other = await startGateway("keys-other.json", {
+        ...config,
+        gateway: { requestState: { keys: `k2:${Buffer.alloc(32, 6).toString("base64url")}` } }
+      })
+      const first: any = await withClient(
+        a,
+        (client) => Effect.flip(client.callTool({ name: "trip", arguments: { to: "Faro" } }, { maxRounds: 1 }))
+      )
+      const retry = {
+        name: "trip",
+        arguments: { to: "Faro" },
+        requestState: first.lastResult.requestState as string,
+        inputResponses: { "hotels/who": { action: "accept" as const, content: { name: "Ana" } } }
+      }
+      const done: any = await withClient(b, (client) => client.callTool(retry))
+      expect(done.content[0].text).toBe("Ana goes to Faro")
+      const refused: any = await withClient(other, (client) => Effect.flip(client.callTool(retry, { maxRounds: 1 })))
+      expect(refused.code ?? refused.error?.code).toBe(-32602)
+    },
+    120_000
+  )
 
-  it("gateway.authorization guards the endpoint; an upstream's oauth gets the gateway's own token, never the caller's", async () => {
-    const url = await startGateway("auth.json", {
-      mcpServers: { secured: { url: secured.url, oauth: GATEWAY_CLIENT } },
-      gateway: { authorization: { issuer: as.issuer, jwksUri: as.jwksUri, requiredScopes: ["mcp:basic"] } }
-    })
-    const anonymous = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
-    })
-    expect(anonymous.status).toBe(401)
-    expect(anonymous.headers.get("www-authenticate")).toContain("resource_metadata=")
-    const token = await issueToken(as, { user: "alice", resource: url, scope: "mcp:basic" })
-    const text = await withClient(
-      url,
-      (client) => Effect.map(client.callTool({ name: "whoami" }), (r: any) => r.content[0].text as string),
-      { authorization: `Bearer ${token}` }
-    )
-    // the upstream saw the gateway's client credentials token, not alice's
-    expect(text).toContain(`client=${GATEWAY_CLIENT.clientId}`)
-    expect(text).not.toContain("alice")
-  }, 120_000)
+  it(
+    "gateway.authorization guards the endpoint; an upstream's oauth gets the gateway's own token, never the caller's",
+    async () => {
+      const url = await startGateway("auth.json", {
+        mcpServers: { secured: { url: secured.url, oauth: GATEWAY_CLIENT } },
+        gateway: { authorization: { issuer: as.issuer, jwksUri: as.jwksUri, requiredScopes: ["mcp:basic"] } }
+      })
+      const anonymous = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
+      })
+      expect(anonymous.status).toBe(401)
+      expect(anonymous.headers.get("www-authenticate")).toContain("resource_metadata=")
+      const token = await issueToken(as, { user: "alice", resource: url, scope: "mcp:basic" })
+      const text = await withClient(
+        url,
+        (client) => Effect.map(client.callTool({ name: "whoami" }), (r: any) => r.content[0].text as string),
+        { authorization: `Bearer ${token}` }
+      )
+      // the upstream saw the gateway's client credentials token, not alice's
+      expect(text).toContain(`client=${GATEWAY_CLIENT.clientId}`)
+      expect(text).not.toContain("alice")
+    },
+    120_000
+  )
 
   it("bad gateway settings are usage errors (exit 2) saying where", async () => {
     const bad = async (gateway: unknown) => {

@@ -10,6 +10,10 @@
  * conversations it held complete on the survivors by replay, the others as
  * before, and no conversation gets another's answers.
  */
+import { ElicitationHandler, HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
+import { Elicitation, Mrtr } from "@mrtr/core"
+import { Tool } from "@mrtr/server"
+import { freePort, type Proc, redisPerFile, spawnReady, startHaproxy } from "@mrtr/test-support/infra"
 import { Context, Effect, Layer, Schema } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -17,10 +21,6 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ElicitationHandler, HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
-import { Elicitation, Mrtr } from "@mrtr/core"
-import { Tool } from "@mrtr/server"
-import { freePort, type Proc, redisPerFile, spawnReady, startHaproxy } from "@mrtr/test-support/infra"
 import { serve, upstreamServer } from "../../gateway/test/fixtures.ts"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -35,9 +35,21 @@ const survey = Tool.make("survey", {
   parameters: Schema.Struct({ topic: Schema.String }),
   handler: ({ topic }) =>
     Effect.gen(function*() {
-      yield* Mrtr.step("work", Effect.sync(() => work.set(topic, (work.get(topic) ?? 0) + 1).get(topic)!), Schema.Number)
-      const { name } = yield* Elicitation.form({ key: "who", message: `Who answers about ${topic}?`, schema: Schema.Struct({ name: Schema.String }) })
-      const { ok } = yield* Elicitation.form({ key: "confirm", message: `Sure, ${name}, about ${topic}?`, schema: Schema.Struct({ ok: Schema.Boolean }) })
+      yield* Mrtr.step(
+        "work",
+        Effect.sync(() => work.set(topic, (work.get(topic) ?? 0) + 1).get(topic)!),
+        Schema.Number
+      )
+      const { name } = yield* Elicitation.form({
+        key: "who",
+        message: `Who answers about ${topic}?`,
+        schema: Schema.Struct({ name: Schema.String })
+      })
+      const { ok } = yield* Elicitation.form({
+        key: "confirm",
+        message: `Sure, ${name}, about ${topic}?`,
+        schema: Schema.Struct({ ok: Schema.Boolean })
+      })
       return `${name} on ${topic}: ${ok}`
     })
 })
@@ -51,14 +63,17 @@ let url: string
 beforeAll(async () => {
   upstream = await serve(upstreamServer("legacy", [survey]))
   const file = join(dir, "fleet.json")
-  writeFileSync(file, JSON.stringify({
-    mcpServers: { legacy: { url: upstream.url, protocol: "2025-11-25" } },
-    gateway: {
-      name: "fleet-gateway",
-      redis: { url: redis.url },
-      requestState: { keys: `k1:${Buffer.alloc(32, 9).toString("base64url")}` }
-    }
-  }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: { legacy: { url: upstream.url, protocol: "2025-11-25" } },
+      gateway: {
+        name: "fleet-gateway",
+        redis: { url: redis.url },
+        requestState: { keys: `k1:${Buffer.alloc(32, 9).toString("base64url")}` }
+      }
+    })
+  )
   const ports = { a: await freePort(), b: await freePort(), c: await freePort() }
   await Promise.all((["a", "b", "c"] as const).map(async (name) => {
     instances.set(
@@ -131,7 +146,11 @@ const begin = (topic: string, name: string) =>
       { maxRounds: 1 }
     ).pipe(Effect.flip)
     expect(failed._tag).toBe("MaxRoundsExceeded")
-    return { state: failed.lastResult.requestState as string, holder: served[0]!, keys: Object.keys(failed.lastResult.inputRequests) }
+    return {
+      state: failed.lastResult.requestState as string,
+      holder: served[0]!,
+      keys: Object.keys(failed.lastResult.inputRequests)
+    }
   })))
 
 const finish = (topic: string, name: string, state: string) =>
@@ -156,32 +175,40 @@ const finish = (topic: string, name: string, state: string) =>
   })))
 
 describe("mrtr gateway fleet (3 instances, haproxy, Redis) before a 2025-11-25 upstream", () => {
-  it("rounds land on different instances; each held upstream call is reached from them, its work done once", async () => {
-    const conversations = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => converse(`tea-${i}`, `user-${i}`))
-    )
-    conversations.forEach(({ served, text }, i) => {
-      expect(text).toBe(`user-${i} on tea-${i}: true`)
-      expect(served.length).toBe(3)
-      expect(work.get(`tea-${i}`)).toBe(1)
-    })
-    // round-robin without affinity: rounds of one conversation are served by several instances
-    expect(conversations.some(({ served }) => new Set(served).size > 1)).toBe(true)
-    expect(new Set(conversations.flatMap(({ served }) => served))).toEqual(new Set(["a", "b", "c"]))
-  }, 120_000)
+  it(
+    "rounds land on different instances; each held upstream call is reached from them, its work done once",
+    async () => {
+      const conversations = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => converse(`tea-${i}`, `user-${i}`))
+      )
+      conversations.forEach(({ served, text }, i) => {
+        expect(text).toBe(`user-${i} on tea-${i}: true`)
+        expect(served.length).toBe(3)
+        expect(work.get(`tea-${i}`)).toBe(1)
+      })
+      // round-robin without affinity: rounds of one conversation are served by several instances
+      expect(conversations.some(({ served }) => new Set(served).size > 1)).toBe(true)
+      expect(new Set(conversations.flatMap(({ served }) => served))).toEqual(new Set(["a", "b", "c"]))
+    },
+    120_000
+  )
 
-  it("an instance killed mid-conversation: its conversations replay on a survivor, the others go on; none crosses", async () => {
-    const topics = Array.from({ length: 6 }, (_, i) => `kill-${i}`)
-    const begun = await Promise.all(topics.map((topic, i) => begin(topic, `who-${i}`)))
-    for (const b of begun) expect(b.keys).toEqual(["legacy/elicitation-1"])
-    const victim = begun[0]!.holder as "a" | "b" | "c"
-    await instances.get(victim)!.stop("SIGKILL")
-    instances.delete(victim)
-    const texts = await Promise.all(topics.map((topic, i) => finish(topic, `who-${i}`, begun[i]!.state)))
-    texts.forEach((text, i) => expect(text).toBe(`who-${i} on kill-${i}: true`))
-    begun.forEach((b, i) => {
-      // held on the killed instance: called again (replay) on a survivor; elsewhere: held through to the end
-      expect(work.get(topics[i]!)).toBe(b.holder === victim ? 2 : 1)
-    })
-  }, 120_000)
+  it(
+    "an instance killed mid-conversation: its conversations replay on a survivor, the others go on; none crosses",
+    async () => {
+      const topics = Array.from({ length: 6 }, (_, i) => `kill-${i}`)
+      const begun = await Promise.all(topics.map((topic, i) => begin(topic, `who-${i}`)))
+      for (const b of begun) expect(b.keys).toEqual(["legacy/elicitation-1"])
+      const victim = begun[0]!.holder as "a" | "b" | "c"
+      await instances.get(victim)!.stop("SIGKILL")
+      instances.delete(victim)
+      const texts = await Promise.all(topics.map((topic, i) => finish(topic, `who-${i}`, begun[i]!.state)))
+      texts.forEach((text, i) => expect(text).toBe(`who-${i} on kill-${i}: true`))
+      begun.forEach((b, i) => {
+        // held on the killed instance: called again (replay) on a survivor; elsewhere: held through to the end
+        expect(work.get(topics[i]!)).toBe(b.holder === victim ? 2 : 1)
+      })
+    },
+    120_000
+  )
 })

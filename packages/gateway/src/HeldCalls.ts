@@ -38,10 +38,9 @@
  *
  * @since 0.3.0
  */
+import { type InputRequest, McpError } from "@mrtr/protocol"
 import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Queue, Schema, Scope } from "effect"
 import * as Redis from "effect/persistence/Redis"
-import type { InputRequest } from "@mrtr/protocol"
-import { McpError } from "@mrtr/protocol"
 
 /**
  * One question a held call waits on: its key (the client's derived key,
@@ -70,7 +69,10 @@ export interface Question {
 export type Next =
   | { readonly _tag: "Ask"; readonly questions: ReadonlyArray<Question> }
   | { readonly _tag: "Done"; readonly result: Record<string, unknown> }
-  | { readonly _tag: "Failed"; readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } }
+  | {
+    readonly _tag: "Failed"
+    readonly error: { readonly code: number; readonly message: string; readonly data?: unknown }
+  }
   | { readonly _tag: "Unknown" }
 
 /**
@@ -95,7 +97,9 @@ export class HeldCallsFull extends Schema.TaggedError<HeldCallsFull>()("HeldCall
   max: Schema.Number
 }) {
   override get message(): string {
-    return `Too many upstream calls held open (${this.scope === "instance" ? "on this gateway" : "for this principal"}: at most ${this.max})`
+    return `Too many upstream calls held open (${
+      this.scope === "instance" ? "on this gateway" : "for this principal"
+    }: at most ${this.max})`
   }
 
   /** The JSON-RPC error the forwarded request is refused with. */
@@ -220,7 +224,11 @@ const makeLocal = (options: Options, scope: Scope.Scope) =>
       else perPrincipal.set(entry.principal, left)
     }
 
-    const start = (id: string, principal: string | undefined, run: (answer: Answer) => Effect.Effect<Record<string, unknown>, McpError>) =>
+    const start = (
+      id: string,
+      principal: string | undefined,
+      run: (answer: Answer) => Effect.Effect<Record<string, unknown>, McpError>
+    ) =>
       Effect.gen(function*() {
         const owner = principalOf(principal)
         if (entries.size >= maxHeld) return yield* new HeldCallsFull({ scope: "instance", max: maxHeld })
@@ -258,7 +266,11 @@ const makeLocal = (options: Options, scope: Scope.Scope) =>
                   onNone: () => ({ _tag: "Failed", error: { code: -32603, message: "The held upstream call ended" } }),
                   onSome: (error) => ({
                     _tag: "Failed",
-                    error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
+                    error: {
+                      code: error.code,
+                      message: error.message,
+                      ...(error.data === undefined ? {} : { data: error.data })
+                    }
                   })
                 })
             )
@@ -416,7 +428,10 @@ export const layerRedis = (options: RedisOptions = {}): Layer.Layer<HeldCalls, n
       const replyChannel = `${prefix}reply:${local.instanceId}`
       const waiting = new Map<string, Deferred.Deferred<Next>>()
       const publish = (to: string, message: typeof Wire.Type) =>
-        redis.send<number>("PUBLISH", to, encodeWire(message)).pipe(Effect.timeout("1 second"), Effect.orElseSucceed(() => 0))
+        redis.send<number>("PUBLISH", to, encodeWire(message)).pipe(
+          Effect.timeout("1 second"),
+          Effect.orElseSucceed(() => 0)
+        )
       const listening = (instance: string) =>
         redis.send<Array<unknown>>("PUBSUB", "NUMSUB", channel(instance)).pipe(
           Effect.timeout("1 second"),
@@ -460,7 +475,12 @@ export const layerRedis = (options: RedisOptions = {}): Layer.Layer<HeldCalls, n
           )
       }
 
-      const remoteAdvance = (owner: string, id: string, principal: string | undefined, answers: Readonly<Record<string, unknown>>) =>
+      const remoteAdvance = (
+        owner: string,
+        id: string,
+        principal: string | undefined,
+        answers: Readonly<Record<string, unknown>>
+      ) =>
         Effect.gen(function*() {
           const corr = randomId()
           const deferred = yield* Deferred.make<Next>()
@@ -495,7 +515,9 @@ export const layerRedis = (options: RedisOptions = {}): Layer.Layer<HeldCalls, n
           const owner = instanceOf(id)
           return owner === local.instanceId || owner === ""
             ? local.cancel(id, principal)
-            : Effect.asVoid(publish(channel(owner), { op: "cancel", id, ...(principal === undefined ? {} : { principal }) }))
+            : Effect.asVoid(
+              publish(channel(owner), { op: "cancel", id, ...(principal === undefined ? {} : { principal }) })
+            )
         }
       })
     })

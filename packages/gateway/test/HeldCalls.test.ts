@@ -6,14 +6,14 @@
  * hold the call, and the holder gone (replay).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Exit, Layer, Schema } from "effect"
 import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
 import { Elicitation, Mrtr } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol"
 import { McpServer, Tool } from "@mrtr/server"
 import * as ServerRedis from "@mrtr/server/Redis"
-import { Harness } from "@mrtr/testing"
 import { redisPerFile } from "@mrtr/test-support/infra"
+import { Harness } from "@mrtr/testing"
+import { Context, Deferred, Effect, Exit, Layer, Schema } from "effect"
 import { HeldCalls, Upstream } from "../src/index.ts"
 import { gatewayKeys, serve, upstreamServer, user } from "./fixtures.ts"
 
@@ -25,8 +25,16 @@ const survey = Tool.make("survey", {
   handler: ({ topic }) =>
     Effect.gen(function*() {
       yield* Mrtr.step("work", Effect.sync(() => ++counted.work), Schema.Number)
-      const { name } = yield* Elicitation.form({ key: "who", message: `Who answers about ${topic}?`, schema: Schema.Struct({ name: Schema.String }) })
-      const { ok } = yield* Elicitation.form({ key: "confirm", message: `Sure, ${name}?`, schema: Schema.Struct({ ok: Schema.Boolean }) })
+      const { name } = yield* Elicitation.form({
+        key: "who",
+        message: `Who answers about ${topic}?`,
+        schema: Schema.Struct({ name: Schema.String })
+      })
+      const { ok } = yield* Elicitation.form({
+        key: "confirm",
+        message: `Sure, ${name}?`,
+        schema: Schema.Struct({ ok: Schema.Boolean })
+      })
       return `${name} on ${topic}: ${ok}`
     })
 })
@@ -40,7 +48,10 @@ afterAll(async () => {
 })
 
 const mounted = (options: Upstream.Options = {}) =>
-  McpServer.mount("", Upstream.layer(Upstream.http({ name: "legacy", url: upstream.url }), { protocol: "2025-11-25", ...options }))
+  McpServer.mount(
+    "",
+    Upstream.layer(Upstream.http({ name: "legacy", url: upstream.url }), { protocol: "2025-11-25", ...options })
+  )
 
 const gateway = (held?: Layer.Layer<HeldCalls.HeldCalls, any>, options: Upstream.Options = {}) =>
   (held === undefined ? mounted(options) : mounted(options).pipe(Layer.provide(held))).pipe(
@@ -70,9 +81,13 @@ describe("held upstream calls (2026-07-28 client, 2025-11-25 upstream)", () => {
   it.effect("a full store refuses the call with -32603 held_calls_full; a finished call frees its place", () =>
     Effect.gen(function*() {
       const client = yield* McpClient.McpClient
-      const first: any = yield* client.callTool({ name: "survey", arguments: { topic: "a" } }, { maxRounds: 1 }).pipe(Effect.flip)
+      const first: any = yield* client.callTool({ name: "survey", arguments: { topic: "a" } }, { maxRounds: 1 }).pipe(
+        Effect.flip
+      )
       expect(first._tag).toBe("MaxRoundsExceeded")
-      const refused: any = yield* client.callTool({ name: "survey", arguments: { topic: "b" } }, { maxRounds: 1 }).pipe(Effect.flip)
+      const refused: any = yield* client.callTool({ name: "survey", arguments: { topic: "b" } }, { maxRounds: 1 }).pipe(
+        Effect.flip
+      )
       expect(refused.code ?? refused.error?.code).toBe(-32603)
       expect(refused.data?.reason ?? refused.error?.data?.reason).toBe("held_calls_full")
       // the first conversation goes on and ends; then there is room again
@@ -97,7 +112,8 @@ describe("held upstream calls (2026-07-28 client, 2025-11-25 upstream)", () => {
     Effect.gen(function*() {
       const client = yield* McpClient.McpClient
       const before = counted.work
-      const first: any = yield* client.callTool({ name: "survey", arguments: { topic: "late" } }, { maxRounds: 1 }).pipe(Effect.flip)
+      const first: any = yield* client.callTool({ name: "survey", arguments: { topic: "late" } }, { maxRounds: 1 })
+        .pipe(Effect.flip)
       yield* Effect.sleep("1500 millis")
       const result = yield* client.callTool({
         name: "survey",
@@ -124,10 +140,16 @@ describe("HeldCalls store", () => {
       const id = yield* store.newId
       yield* store.start(id, "alice", asking)
       const first = yield* store.advance(id, "alice", {})
-      expect(first).toEqual({ _tag: "Ask", questions: [{ key: "elicitation-1", request: { method: "elicitation/create", params: { message: "?" } } }] })
+      expect(first).toEqual({
+        _tag: "Ask",
+        questions: [{ key: "elicitation-1", request: { method: "elicitation/create", params: { message: "?" } } }]
+      })
       expect(yield* store.advance(id, "mallory", { "elicitation-1": "stolen" })).toEqual({ _tag: "Unknown" })
       expect(yield* store.advance(id, undefined, { "elicitation-1": "stolen" })).toEqual({ _tag: "Unknown" })
-      expect(yield* store.advance(id, "alice", { "elicitation-1": "mine" })).toEqual({ _tag: "Done", result: { answer: "mine" } })
+      expect(yield* store.advance(id, "alice", { "elicitation-1": "mine" })).toEqual({
+        _tag: "Done",
+        result: { answer: "mine" }
+      })
       expect(yield* store.size).toBe(0)
       expect(yield* store.advance(id, "alice", {})).toEqual({ _tag: "Unknown" })
     }).pipe(Effect.provide(HeldCalls.layerMemory())))
@@ -150,10 +172,17 @@ describe("HeldCalls store", () => {
       const store = yield* HeldCalls.HeldCalls
       const failing = yield* store.newId
       yield* store.start(failing, undefined, () => Effect.fail(new McpError({ code: -32602, message: "no such tool" })))
-      expect(yield* store.advance(failing, undefined, {})).toEqual({ _tag: "Failed", error: { code: -32602, message: "no such tool" } })
+      expect(yield* store.advance(failing, undefined, {})).toEqual({
+        _tag: "Failed",
+        error: { code: -32602, message: "no such tool" }
+      })
       const interrupted = yield* Deferred.make<void>()
       const cancelled = yield* store.newId
-      yield* store.start(cancelled, undefined, (answer) => asking(answer).pipe(Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))))
+      yield* store.start(
+        cancelled,
+        undefined,
+        (answer) => asking(answer).pipe(Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)))
+      )
       expect((yield* store.advance(cancelled, undefined, {}))._tag).toBe("Ask")
       yield* store.cancel(cancelled, undefined)
       yield* Deferred.await(interrupted)
@@ -200,28 +229,48 @@ describe("held calls in a fleet (two gateways, one Redis)", () => {
       const args = { arguments: { topic: "fleet" } }
       const r1: any = yield* round(a.url, args)
       expect(r1.keys).toEqual(["legacy/elicitation-1"])
-      const r2: any = yield* round(b.url, { ...args, requestState: r1.state, inputResponses: { "legacy/elicitation-1": who } })
+      const r2: any = yield* round(b.url, {
+        ...args,
+        requestState: r1.state,
+        inputResponses: { "legacy/elicitation-1": who }
+      })
       expect(r2.keys).toEqual(["legacy/elicitation-2"])
-      const r3: any = yield* round(b.url, { ...args, requestState: r2.state, inputResponses: { "legacy/elicitation-2": confirm } })
+      const r3: any = yield* round(b.url, {
+        ...args,
+        requestState: r2.state,
+        inputResponses: { "legacy/elicitation-2": confirm }
+      })
       expect(r3.text).toBe("Kim on fleet: true")
       expect(counted.work - before).toBe(1)
       yield* Effect.promise(() => Promise.all([a.close(), b.close()]))
     }), 30_000)
 
-  it.live("the holder gone: the retry on a survivor replays the upstream call and completes", () =>
-    Effect.gen(function*() {
-      const a = yield* Effect.promise(instance)
-      const b = yield* Effect.promise(instance)
-      const before = counted.work
-      const args = { arguments: { topic: "lost" } }
-      const r1: any = yield* round(a.url, args)
-      yield* Effect.promise(() => a.close())
-      const r2: any = yield* round(b.url, { ...args, requestState: r1.state, inputResponses: { "legacy/elicitation-1": who } })
-      expect(r2.keys).toEqual(["legacy/elicitation-2"])
-      const r3: any = yield* round(b.url, { ...args, requestState: r2.state, inputResponses: { "legacy/elicitation-2": confirm } })
-      expect(r3.text).toBe("Kim on lost: true")
-      // once on the lost instance, once more on the survivor (held there from then on)
-      expect(counted.work - before).toBe(2)
-      yield* Effect.promise(() => b.close())
-    }), 30_000)
+  it.live(
+    "the holder gone: the retry on a survivor replays the upstream call and completes",
+    () =>
+      Effect.gen(function*() {
+        const a = yield* Effect.promise(instance)
+        const b = yield* Effect.promise(instance)
+        const before = counted.work
+        const args = { arguments: { topic: "lost" } }
+        const r1: any = yield* round(a.url, args)
+        yield* Effect.promise(() => a.close())
+        const r2: any = yield* round(b.url, {
+          ...args,
+          requestState: r1.state,
+          inputResponses: { "legacy/elicitation-1": who }
+        })
+        expect(r2.keys).toEqual(["legacy/elicitation-2"])
+        const r3: any = yield* round(b.url, {
+          ...args,
+          requestState: r2.state,
+          inputResponses: { "legacy/elicitation-2": confirm }
+        })
+        expect(r3.text).toBe("Kim on lost: true")
+        // once on the lost instance, once more on the survivor (held there from then on)
+        expect(counted.work - before).toBe(2)
+        yield* Effect.promise(() => b.close())
+      }),
+    30_000
+  )
 })

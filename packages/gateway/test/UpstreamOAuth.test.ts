@@ -6,11 +6,11 @@
  * basic/authorization (Token Handling, token passthrough).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Authorization, McpServer, Tool } from "@mrtr/server"
-import { Harness } from "@mrtr/testing"
 import { type AuthorizationServer, startAuthorizationServer } from "@mrtr/test-support/oauth"
+import { Harness } from "@mrtr/testing"
+import { Effect, Layer, Option } from "effect"
 import { Upstream } from "../src/index.ts"
 import { gatewayKeys, serve, upstreamServer, user } from "./fixtures.ts"
 
@@ -69,26 +69,34 @@ const gateway = (oauth?: { clientId: string; clientSecret: string }) =>
   )
 
 describe("OAuth to upstreams", () => {
-  it.effect("the gateway signs in with its own client credentials and calls the secured upstream", () =>
-    Effect.gen(function*() {
-      const client = yield* McpClient.McpClient
-      const listed = yield* client.listTools()
-      expect(listed.tools.map((t) => t.name)).toEqual(["whoami"])
-      const first = yield* client.callTool({ name: "whoami" })
-      const text = (first.content[0] as { text: string }).text
-      expect(text).toContain(`client=${GATEWAY_CLIENT.clientId}`)
-      expect(text).toContain("mcp:basic")
-      // the token is kept: a second call needs no new sign-in and still works
-      const second = yield* client.callTool({ name: "whoami" })
-      expect((second.content[0] as { text: string }).text).toBe(text)
-    }).pipe(Effect.provide(Harness.layer({ server: gateway(GATEWAY_CLIENT), user }))), 30_000)
+  it.effect(
+    "the gateway signs in with its own client credentials and calls the secured upstream",
+    () =>
+      Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const listed = yield* client.listTools()
+        expect(listed.tools.map((t) => t.name)).toEqual(["whoami"])
+        const first = yield* client.callTool({ name: "whoami" })
+        const text = (first.content[0] as { text: string }).text
+        expect(text).toContain(`client=${GATEWAY_CLIENT.clientId}`)
+        expect(text).toContain("mcp:basic")
+        // the token is kept: a second call needs no new sign-in and still works
+        const second = yield* client.callTool({ name: "whoami" })
+        expect((second.content[0] as { text: string }).text).toBe(text)
+      }).pipe(Effect.provide(Harness.layer({ server: gateway(GATEWAY_CLIENT), user }))),
+    30_000
+  )
 
-  it.effect("without credentials of its own the upstream stays closed: its items are not served", () =>
-    Effect.gen(function*() {
-      const client = yield* McpClient.McpClient
-      const listed = yield* client.listTools()
-      expect(listed.tools).toEqual([])
-    }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))), 30_000)
+  it.effect(
+    "without credentials of its own the upstream stays closed: its items are not served",
+    () =>
+      Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const listed = yield* client.listTools()
+        expect(listed.tools).toEqual([])
+      }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))),
+    30_000
+  )
 
   it.effect("wrong client credentials: nothing is served, and the gateway still starts", () =>
     Effect.gen(function*() {
@@ -96,6 +104,8 @@ describe("OAuth to upstreams", () => {
       const listed = yield* client.listTools()
       expect(listed.tools).toEqual([])
     }).pipe(
-      Effect.provide(Harness.layer({ server: gateway({ clientId: GATEWAY_CLIENT.clientId, clientSecret: "wrong" }), user }))
+      Effect.provide(
+        Harness.layer({ server: gateway({ clientId: GATEWAY_CLIENT.clientId, clientSecret: "wrong" }), user })
+      )
     ), 30_000)
 })

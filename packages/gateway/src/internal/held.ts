@@ -22,11 +22,22 @@
  * interrupted when the round ends; a handler failure (a capability the client
  * lacks) cancels it.
  */
-import { Duration, Effect, Schema } from "effect"
 import { Mrtr } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol"
-import * as HeldCalls from "../HeldCalls.ts"
-import { ask, callOnce, type Held, handlersFor, isConnectionFailure, mirrored, own, stripMeta, toMcpError } from "./forward.ts"
+import type { Duration } from "effect"
+import { Effect, Schema } from "effect"
+import type * as HeldCalls from "../HeldCalls.ts"
+import {
+  ask,
+  callOnce,
+  handlersFor,
+  type Held,
+  isConnectionFailure,
+  mirrored,
+  own,
+  stripMeta,
+  toMcpError
+} from "./forward.ts"
 
 /** Most times one conversation starts its held upstream call anew (holder lost) before it fails. */
 const MAX_GENERATIONS = 8
@@ -45,12 +56,17 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
         callOnce(client, method, params, undefined, timeout).pipe(
           Effect.provideContext(handlersFor(
             (method, params, context) =>
-              Effect.map(answer({ key: context.key, request: { method, params: stripMeta(params) } as any }), (a) => a as any),
+              Effect.map(
+                answer({ key: context.key, request: { method, params: stripMeta(params) } as any }),
+                (a) => a as any
+              ),
             capabilities
           )),
           Effect.map(own),
           Effect.catch((error) =>
-            (isConnectionFailure(error) ? drop : Effect.void).pipe(Effect.andThen(Effect.fail(toMcpError(upstream, error))))
+            (isConnectionFailure(error) ? drop : Effect.void).pipe(
+              Effect.andThen(Effect.fail(toMcpError(upstream, error)))
+            )
           )
         )
       for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
@@ -74,12 +90,18 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
           if (next._tag === "Unknown") break
           const answered = yield* Effect.forEach(
             next.questions,
-            (question) => Effect.map(ask(conversation, upstream, question.key, question.request), (a) => [question.key, a] as const),
+            (question) =>
+              Effect.map(
+                ask(conversation, upstream, question.key, question.request),
+                (a) => [question.key, a] as const
+              ),
             { concurrency: "unbounded" }
           ).pipe(Effect.tapError(() => store.cancel(id, principal)))
           answers = Object.fromEntries(answered)
         }
       }
-      return yield* Effect.fail(McpError.internalError(`Upstream ${upstream}: the held call was lost ${MAX_GENERATIONS} times`))
+      return yield* Effect.fail(
+        McpError.internalError(`Upstream ${upstream}: the held call was lost ${MAX_GENERATIONS} times`)
+      )
     })
 })
