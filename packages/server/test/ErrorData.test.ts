@@ -6,9 +6,10 @@
  * JSON Schema of its revision.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Fiber, Queue, Stream } from "effect"
 import { boundErrorData, MAX_ERROR_DATA_LENGTH, MAX_ERROR_MESSAGE_LENGTH } from "@mrtr/protocol"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import type { Cause } from "effect"
+import { Effect, Fiber, Queue, Stream } from "effect"
 import { McpServer, StdioTransport, type Transport } from "../src/index.ts"
 import { request, serverLayer } from "./fixtures.ts"
 import { CAPS, legacyServer, rpc } from "./legacy-helpers.ts"
@@ -19,7 +20,7 @@ const errorOf = (reply: Transport.Reply, schema?: string) => {
   expect(reply._tag).toBe("Response")
   if (reply._tag !== "Response") throw new Error("unreachable")
   validateWire("JSONRPCErrorResponse", reply.message, schema)
-  return (reply.message as { error: { code: number; message: string; data?: any } }).error
+  return (reply.message as unknown as { error: { code: number; message: string; data?: any } }).error
 }
 
 /** A string of `n` characters copied back: cut at the message bound, saying how long it was. */

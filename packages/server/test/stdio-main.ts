@@ -7,7 +7,6 @@ import { Duration, Layer } from "effect"
 import { McpServer, StdioTransport } from "../src/index.ts"
 import { greet } from "./fixtures.ts"
 
-
 StdioTransport.main(
   McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({ name: "stdio-main", version: "1" }))),
   process.argv[2] === "long-drain" ? { drainTimeout: Duration.hours(1) } : {}
