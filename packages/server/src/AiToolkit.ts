@@ -29,14 +29,14 @@
  *
  * @since 0.5.0
  */
+import { Elicitation, ElicitationCancelled, ElicitationDeclined, MissingClientCapability, Mrtr } from "@mrtr/core"
+import { Conversation as ConversationModule } from "@mrtr/core/engine"
+import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
 import { Context, Effect, Layer, Schema } from "effect"
 import * as AiError from "effect/ai/AiError"
 import type * as Prompt from "effect/ai/Prompt"
 import * as AiTool from "effect/ai/Tool"
 import type * as Toolkit from "effect/ai/Toolkit"
-import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
-import { Elicitation, ElicitationCancelled, ElicitationDeclined, MissingClientCapability, Mrtr } from "@mrtr/core"
-import { Conversation as ConversationModule } from "@mrtr/core/engine"
 import { isEmptyStruct, objectSchema, onExcessProperty } from "./internal/toolSchema.ts"
 import * as McpServer from "./McpServer.ts"
 import type * as Mount from "./Mount.ts"
@@ -77,7 +77,10 @@ export interface ToolOptions {
    * The task policy (Tasks extension, SEP-2663), as `Tool.make`'s `task`.
    * @default "forbidden"
    */
-  readonly task?: TaskPolicy["support"] | { readonly support: TaskPolicy["support"]; readonly start?: TaskPolicy["start"] | undefined } | undefined
+  readonly task?: TaskPolicy["support"] | {
+    readonly support: TaskPolicy["support"]
+    readonly start?: TaskPolicy["start"] | undefined
+  } | undefined
   /**
    * OAuth scopes a caller's token must hold (HTTP with `Authorization.layer`).
    * @default none
@@ -139,18 +142,27 @@ const annotationsOf = (tool: AiTool.Any): ToolAnnotations | undefined => {
   return Object.keys(annotations).length === 0 ? undefined : annotations as ToolAnnotations
 }
 
-const base64 = (data: string | Uint8Array): string => typeof data === "string" ? data : Buffer.from(data).toString("base64")
+const base64 = (data: string | Uint8Array): string =>
+  typeof data === "string" ? data : Buffer.from(data).toString("base64")
 
 /** A `toModelOutput` part as MCP content. */
 const contentOf = (part: Prompt.ToolModelOutputPart): ContentBlock => {
   if (part.type === "text") return { type: "text", text: part.text }
   if (part.data instanceof URL) {
-    return { type: "resource_link", uri: part.data.href, name: part.fileName ?? part.data.href, mimeType: part.mediaType }
+    return {
+      type: "resource_link",
+      uri: part.data.href,
+      name: part.fileName ?? part.data.href,
+      mimeType: part.mediaType
+    }
   }
   const data = base64(part.data)
   if (part.mediaType.startsWith("image/")) return { type: "image", data, mimeType: part.mediaType }
   if (part.mediaType.startsWith("audio/")) return { type: "audio", data, mimeType: part.mediaType }
-  return { type: "resource", resource: { uri: `file:///${part.fileName ?? "file"}`, mimeType: part.mediaType, blob: data } }
+  return {
+    type: "resource",
+    resource: { uri: `file:///${part.fileName ?? "file"}`, mimeType: part.mediaType, blob: data }
+  }
 }
 
 const isObjectSchema = (schema: Schema.Top): boolean =>
@@ -213,12 +225,18 @@ const serve = (
     if (tool.toModelOutput !== undefined) {
       const content = tool.toModelOutput(value).map(contentOf)
       return structured
-        ? Effect.map(Effect.orDie(encodeSuccess(value)), (encoded) => ({ content, structuredContent: encoded as Record<string, unknown> }))
+        ? Effect.map(
+          Effect.orDie(encodeSuccess(value)),
+          (encoded) => ({ content, structuredContent: encoded as Record<string, unknown> })
+        )
         : Effect.succeed({ content })
     }
     return Effect.map(Effect.orDie(encodeSuccess(value)), (encoded): Result =>
       structured
-        ? { content: [{ type: "text", text: JSON.stringify(encoded) }], structuredContent: encoded as Record<string, unknown> }
+        ? {
+          content: [{ type: "text", text: JSON.stringify(encoded) }],
+          structuredContent: encoded as Record<string, unknown>
+        }
         : encoded === undefined
         ? { content: [] }
         : { content: [{ type: "text", text: typeof encoded === "string" ? encoded : JSON.stringify(encoded) }] })
@@ -241,13 +259,19 @@ const serve = (
       ask
         ? Elicitation.form({ key: "tool-approval", message: approvalMessage(name, args), schema: Approval }).pipe(
           Effect.map(({ allow }) => allow),
-          Effect.catchTags({ ElicitationDeclined: () => Effect.succeed(false), ElicitationCancelled: () => Effect.succeed(false) })
+          Effect.catchTags({
+            ElicitationDeclined: () => Effect.succeed(false),
+            ElicitationCancelled: () => Effect.succeed(false)
+          })
         )
         : Effect.succeed(true))
   }
 
   const run = (params: unknown) =>
-    (handler.handler(params, { toolCallId: undefined, preliminary: () => Effect.void }) as Effect.Effect<unknown, unknown>).pipe(
+    (handler.handler(params, { toolCallId: undefined, preliminary: () => Effect.void }) as Effect.Effect<
+      unknown,
+      unknown
+    >).pipe(
       Effect.updateContext((input: Context.Context<never>) => Context.merge(handler.context, input))
     )
 
@@ -288,7 +312,10 @@ const serve = (
       Effect.gen(function*() {
         const params = yield* decode(args)
         if (!(yield* approve(params, args ?? {}))) {
-          return { isError: true, content: [{ type: "text", text: `The person did not allow the tool ${name} to run.` }] }
+          return {
+            isError: true,
+            content: [{ type: "text", text: `The person did not allow the tool ${name} to run.` }]
+          }
         }
         return yield* toResult(yield* run(params))
       }) as Effect.Effect<Result, unknown, Conversation | McpRequest>

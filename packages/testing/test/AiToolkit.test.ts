@@ -6,12 +6,12 @@
  * Source: MCP 2026-07-28, server/tools, basic/patterns/mrtr; MCP 2025-11-25, basic/lifecycle; SEP-2663.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Ref, Schema } from "effect"
-import { Tool as AiTool, Toolkit } from "effect/ai"
 import { McpClient } from "@mrtr/client"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling } from "@mrtr/core"
 import { AiToolkit, McpServer } from "@mrtr/server"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { Effect, Layer, Ref, Schema } from "effect"
+import { Tool as AiTool, Toolkit } from "effect/ai"
 import { Harness, Recorder, ScriptedUser } from "../src/index.ts"
 
 class SoldOut extends Schema.TaggedError<SoldOut>()("SoldOut", { city: Schema.String }) {}
@@ -65,7 +65,8 @@ const handlers = Trips.toLayer({
     ])
     return `${name} to ${city}, seat ${seat}: ${Sampling.textOf(idea)} (${roots[0]?.uri})`
   }),
-  cancel_booking: ({ booking }) => Ref.update(cancelled, (all) => [...all, booking]).pipe(Effect.as(`Cancelled ${booking}`))
+  cancel_booking: ({ booking }) =>
+    Ref.update(cancelled, (all) => [...all, booking]).pipe(Effect.as(`Cancelled ${booking}`))
 })
 
 const server = AiToolkit.layer(Trips, { tools: { book: { task: "optional" } } }).pipe(

@@ -18,7 +18,11 @@ export const onExcessProperty = "error" as const
 
 /** `Schema.Struct({})`: Effect renders and decodes it as "any non-nullish value" (no excess-property check either). */
 export const isEmptyStruct = (schema: Schema.Top): boolean => {
-  const ast = schema.ast as { readonly _tag: string; readonly propertySignatures?: ReadonlyArray<unknown>; readonly indexSignatures?: ReadonlyArray<unknown> }
+  const ast = schema.ast as {
+    readonly _tag: string
+    readonly propertySignatures?: ReadonlyArray<unknown>
+    readonly indexSignatures?: ReadonlyArray<unknown>
+  }
   return ast._tag === "Objects" && ast.propertySignatures?.length === 0 && (ast.indexSignatures?.length ?? 0) === 0
 }
 
