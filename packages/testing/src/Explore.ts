@@ -206,6 +206,13 @@ export interface Options<E = never> {
    */
   readonly determinism?: boolean | undefined
   /**
+   * A decline or cancel the handler does not catch: `"fail"` (a violation,
+   * with the ask's key) or `"allow"` (the handler means the user's "no" to
+   * end the request with its error).
+   * @default "fail"
+   */
+  readonly uncaughtDeclines?: "fail" | "allow" | undefined
+  /**
    * Validates every message the server sends against the era's JSON
    * Schema; without it, messages are not validated.
    * @default undefined
@@ -345,6 +352,7 @@ interface Run {
   readonly handler: Transport.Handler
   readonly target: Target
   readonly maxRounds: number
+  readonly uncaughtDeclines: "fail" | "allow" | undefined
   readonly determinism: boolean
   readonly validate: Validate | undefined
   readonly property: Options["property"]
@@ -361,6 +369,7 @@ const explore1 = (run: Run, mode: Mode, args: unknown, draws: ReadonlyArray<Answ
         protocol: mode === "task" ? "2026-07-28" : "2025-11-25",
         tasks: mode === "task",
         maxRounds: run.maxRounds,
+        uncaughtDeclines: run.uncaughtDeclines,
         validate: run.validate
       }),
       (trace) => ({ ...trace, asked })
@@ -400,6 +409,7 @@ export const check = <E>(options: Options<E>): Effect.Effect<Result, Exploration
       handler,
       target,
       maxRounds: options.maxRounds ?? 16,
+      uncaughtDeclines: options.uncaughtDeclines,
       determinism: options.determinism ?? true,
       validate: options.validate,
       property: options.property
@@ -471,6 +481,8 @@ export interface ReplayOptions<E, EU> {
   readonly maxRounds?: number | undefined
   /** The determinism check (2026-07-28). @default true */
   readonly determinism?: boolean | undefined
+  /** A decline the handler does not catch: a violation (`"fail"`) or not (`"allow"`). @default "fail" */
+  readonly uncaughtDeclines?: "fail" | "allow" | undefined
   /** The wire validator. @default undefined */
   readonly validate?: Validate | undefined
   /** The test's own property. @default undefined */
@@ -496,6 +508,7 @@ export const replay = <E, EU>(options: ReplayOptions<E, EU>): Effect.Effect<Trac
       ? Effect.flatMap(Users.scripted, (user) =>
         Conversation.run(handler, target, args, user, {
           maxRounds,
+          uncaughtDeclines: options.uncaughtDeclines,
           determinism: options.determinism ?? true,
           validate: options.validate
         })).pipe(Effect.provide(options.user))
@@ -503,6 +516,7 @@ export const replay = <E, EU>(options: ReplayOptions<E, EU>): Effect.Effect<Trac
         protocol: mode === "task" ? "2026-07-28" : "2025-11-25",
         tasks: mode === "task",
         maxRounds,
+        uncaughtDeclines: options.uncaughtDeclines,
         validate: options.validate
       })
     const trace = yield* checkProperty(yield* run, options.property)

@@ -40,7 +40,7 @@ const planTrip = Tool.make("plan_trip", {
       message: `Book ${trip.nights} nights (${trip.cabin}) for ${quote.price}?`,
       schema: Schema.Struct({ book: Schema.Boolean })
     }).pipe(Effect.map((a) => a.book), Effect.catchTags({ ElicitationDeclined: () => Effect.succeed(false), ElicitationCancelled: () => Effect.succeed(false) }))
-    return ok ? `Booked ${trip.nights} nights, ${pick.content.type}, ${roots.length} roots.` : "Not booked."
+    return ok ? `Booked ${trip.nights} nights, ${Sampling.textOf(pick) || "a tool call"}, ${roots.length} roots.` : "Not booked."
   })
 })
 
@@ -101,7 +101,7 @@ const server = McpServer.tools(planTrip, forgetful, clockReader, sideEffect, two
   Layer.provideMerge(McpServer.layer({ name: "explored", version: "1.0.0" }))
 )
 
-const failure = <A>(effect: Effect.Effect<A, Explore.ExplorationFailed>) =>
+const failure = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.flip(effect).pipe(Effect.map((error) => error as Explore.ExplorationFailed))
 
 describe("Explore", () => {

@@ -63,6 +63,7 @@ export const run = Effect.fnUntraced(function*<E>(
     readonly protocol: "2026-07-28" | "2025-11-25"
     readonly tasks: boolean
     readonly maxRounds: number
+    readonly uncaughtDeclines?: "fail" | "allow" | undefined
     readonly validate?: Validate | undefined
   }
 ) {

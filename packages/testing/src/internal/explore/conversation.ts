@@ -80,6 +80,7 @@ export interface User {
 /** The options of one conversation. */
 export interface Options {
   readonly maxRounds: number
+  readonly uncaughtDeclines?: "fail" | "allow" | undefined
   readonly determinism: boolean
   readonly validate?: Validate | undefined
 }
@@ -332,11 +333,12 @@ export const run = Effect.fnUntraced(function*(
 /** The violations an ending is: a defect, an uncaught decline, a bound. */
 export const judge = (
   ending: Ending,
-  options: { readonly maxRounds: number },
+  options: { readonly maxRounds: number; readonly uncaughtDeclines?: "fail" | "allow" | undefined },
   logged: ReadonlyArray<string> = []
 ): ReadonlyArray<Violation> => {
+  const declines = options.uncaughtDeclines !== "allow"
   if (ending._tag === "Result") {
-    if (ending.result.isError === true) {
+    if (declines && ending.result.isError === true) {
       const text = (ending.result.content ?? []).map((c: Json) => (c.type === "text" ? c.text : "")).join("")
       const decline = uncaughtDecline(text)
       if (decline !== undefined) {
@@ -353,6 +355,7 @@ export const judge = (
   if (ending._tag === "Unfinished") return []
   const { code, message } = ending.error
   const decline = uncaughtDecline(message)
+  if (decline !== undefined && !declines) return []
   if (decline !== undefined) {
     return [{
       property: "uncaught-decline",
