@@ -5,10 +5,10 @@
  * official JSON Schemas. The fixtures answer exactly what the conformance
  * suite expects, so a "no" they do not catch is allowed (`uncaughtDeclines`).
  */
-import { Layer } from "effect"
 import { McpServer } from "@mrtr/server"
-import * as Explore from "@mrtr/testing/explore"
 import { LEGACY_SCHEMA_ID, SCHEMA_ID, wireErrors } from "@mrtr/test-support/wire"
+import * as Explore from "@mrtr/testing/explore"
+import { Layer } from "effect"
 import * as Everything from "./everything.ts"
 import * as Mrtr from "./mrtr.ts"
 import * as Tasks from "./tasks.ts"
@@ -17,7 +17,11 @@ import * as Tasks from "./tasks.ts"
 const server = Layer.mergeAll(
   McpServer.tools(...Mrtr.tools, ...Everything.tools, ...Tasks.tools),
   McpServer.prompts(Mrtr.prompt)
-).pipe(Layer.provideMerge(McpServer.layer({ name: "mrtr-conformance-server", version: "0.1.0", tasks: { pollIntervalMs: 20 } })))
+).pipe(
+  Layer.provideMerge(
+    McpServer.layer({ name: "mrtr-conformance-server", version: "0.1.0", tasks: { pollIntervalMs: 20 } })
+  )
+)
 
 const validate: Explore.Validate = (defName, value, era) =>
   wireErrors(defName, value, era === "2026-07-28" ? SCHEMA_ID : LEGACY_SCHEMA_ID)

@@ -6,10 +6,10 @@
  * declined form ended the tool with the engine's own error, the prompt and the
  * resource with -32603); with a fixed seed it is their regression test.
  */
-import { Layer } from "effect"
 import { InteractionPage, McpServer } from "@mrtr/server"
-import * as Explore from "@mrtr/testing/explore"
 import { LEGACY_SCHEMA_ID, SCHEMA_ID, wireErrors } from "@mrtr/test-support/wire"
+import * as Explore from "@mrtr/testing/explore"
+import { Layer } from "effect"
 import { items, serverOptions, singleUserPage } from "./server.ts"
 
 // The demo server (`layer`), with its tasks polled every 20 ms.
@@ -25,9 +25,17 @@ const trip = { from: "Paris", to: "Berlin" }
 
 Explore.it("plan_trip", { server, arguments: trip, runs: 40, seed: 1, validate }, ({ ending }) =>
   // The property of the tool: a booking is confirmed in its text, anything else says what it did not do.
-  ending._tag === "Result" && /^(Booked for|Not booked\.|Not planned: the traveller (declined|cancelled))/.test(ending.result.content[0].text))
+  ending._tag === "Result" &&
+  /^(Booked for|Not booked\.|Not planned: the traveller (declined|cancelled))/.test(ending.result.content[0].text))
 
-Explore.it("book_tickets", { server, arguments: trip, runs: 12, seed: 2, validate, modes: ["2026-07-28", "2025-11-25", "task"] })
+Explore.it("book_tickets", {
+  server,
+  arguments: trip,
+  runs: 12,
+  seed: 2,
+  validate,
+  modes: ["2026-07-28", "2025-11-25", "task"]
+})
 
 Explore.it("packing_list", { server, prompt: "packing_list", arguments: { city: "Rome" }, runs: 20, seed: 3, validate })
 

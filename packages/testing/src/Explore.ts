@@ -49,11 +49,11 @@
  *
  * @since 0.1.0
  */
-import { Arbitrary, Context, Effect, Layer, Schema } from "effect"
 import { Errors } from "@mrtr/client"
 import type { InputContext } from "@mrtr/client"
 import type { ElicitResult } from "@mrtr/protocol"
 import { McpHandler, type Transport } from "@mrtr/server"
+import { Arbitrary, Context, Effect, Layer, Schema } from "effect"
 import * as Answers from "./internal/explore/answers.ts"
 import * as ClientRun from "./internal/explore/client.ts"
 import * as Conversation from "./internal/explore/conversation.ts"
@@ -268,8 +268,12 @@ export class ExplorationFailed extends Schema.TaggedError<ExplorationFailed>()("
   conversation: Schema.String
 }) {
   override get message(): string {
-    return `${this.target}: ${this.violation.property}${this.violation.key === undefined ? "" : ` (key "${this.violation.key}")`}: ` +
-      `${this.violation.message}\n\nSeed: ${JSON.stringify(this.seed)} (pass it as \`seed\` to rerun this exploration)\n\n` +
+    return `${this.target}: ${this.violation.property}${
+      this.violation.key === undefined ? "" : ` (key "${this.violation.key}")`
+    }: ` +
+      `${this.violation.message}\n\nSeed: ${
+        JSON.stringify(this.seed)
+      } (pass it as \`seed\` to rerun this exploration)\n\n` +
       `The shrunk conversation:\n${this.conversation}\n\nA test that reproduces it:\n\n${this.test}\n\nCoverage:\n${this.coverage}`
   }
 }
@@ -282,7 +286,10 @@ export class ExplorationFailed extends Schema.TaggedError<ExplorationFailed>()("
  * @category utils
  * @since 0.1.0
  */
-export const noAnswer = (_params: unknown, context: InputContext.InputContext): Effect.Effect<never, Errors.InputHandlerError> =>
+export const noAnswer = (
+  _params: unknown,
+  context: InputContext.InputContext
+): Effect.Effect<never, Errors.InputHandlerError> =>
   Effect.fail(new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: Users.NO_ANSWER }))
 
 /**
@@ -302,15 +309,21 @@ export const raw = (value: unknown): ElicitResult & any => value
  * @category utils
  * @since 0.1.0
  */
-export const inRounds = <A>(answers: Readonly<Record<number, A>>, otherwise?: A) =>
-(...args: ReadonlyArray<any>): any => {
-  const context: InputContext.InputContext = args.length >= 2 ? args[1] : args[0]
-  const answer = Object.hasOwn(answers, context.round) ? answers[context.round] : otherwise
-  if (answer === undefined) return noAnswer(undefined, context)
-  return typeof answer === "function" ? (answer as any)(...args) : answer
-}
+export const inRounds =
+  <A>(answers: Readonly<Record<number, A>>, otherwise?: A) => (...args: ReadonlyArray<any>): any => {
+    const context: InputContext.InputContext = args.length >= 2 ? args[1] : args[0]
+    const answer = Object.hasOwn(answers, context.round) ? answers[context.round] : otherwise
+    if (answer === undefined) return noAnswer(undefined, context)
+    return typeof answer === "function" ? (answer as any)(...args) : answer
+  }
 
-const targetOf = (options: { readonly tool?: string | undefined; readonly prompt?: string | undefined; readonly resource?: string | undefined }): Target => {
+const targetOf = (
+  options: {
+    readonly tool?: string | undefined
+    readonly prompt?: string | undefined
+    readonly resource?: string | undefined
+  }
+): Target => {
   if (options.tool !== undefined) return { tool: options.tool }
   if (options.prompt !== undefined) return { prompt: options.prompt }
   if (options.resource !== undefined) return { resource: options.resource }
@@ -318,13 +331,20 @@ const targetOf = (options: { readonly tool?: string | undefined; readonly prompt
 }
 
 const nameOf = (target: Target) =>
-  "tool" in target ? `tools/call ${target.tool}` : "prompt" in target ? `prompts/get ${target.prompt}` : `resources/read ${target.resource}`
+  "tool" in target
+    ? `tools/call ${target.tool}`
+    : "prompt" in target
+    ? `prompts/get ${target.prompt}`
+    : `resources/read ${target.resource}`
 
 const argumentsOf = (args: unknown): Arbitrary.Arbitrary<unknown> => {
   if (Arbitrary.isArbitrary(args)) return args
   if (Schema.isSchema(args)) {
     const encode = Schema.encodeSync(Schema.toCodecJson(args as Schema.Codec<unknown, unknown, never, never>))
-    return Arbitrary.map(Arbitrary.schema(args as Schema.Codec<unknown, unknown, never, never>), (value) => encode(value))
+    return Arbitrary.map(
+      Arbitrary.schema(args as Schema.Codec<unknown, unknown, never, never>),
+      (value) => encode(value)
+    )
   }
   return Arbitrary.Constant(args)
 }
@@ -344,7 +364,9 @@ const checkProperty = (
   }).pipe(
     Effect.map((held) => (held === false ? "the property returned false" : undefined)),
     Effect.catchCause((cause) => Effect.succeed(`the property failed: ${String(cause)}`)),
-    Effect.map((failed) => failed === undefined ? trace : { ...trace, violations: [{ property: "property" as const, message: failed }] })
+    Effect.map((failed) =>
+      failed === undefined ? trace : { ...trace, violations: [{ property: "property" as const, message: failed }] }
+    )
   )
 }
 
@@ -359,7 +381,13 @@ interface Run {
 }
 
 /** One conversation of the exploration, with the drawn user. */
-const explore1 = (run: Run, mode: Mode, args: unknown, draws: ReadonlyArray<Answers.Draw>, wrong: boolean): Effect.Effect<Trace> => {
+const explore1 = (
+  run: Run,
+  mode: Mode,
+  args: unknown,
+  draws: ReadonlyArray<Answers.Draw>,
+  wrong: boolean
+): Effect.Effect<Trace> => {
   const asked: Array<Asked> = []
   const users = Users.drawn(draws, wrong && mode === "2026-07-28", asked)
   const conversation: Effect.Effect<Trace, unknown> = mode === "2026-07-28"
@@ -420,8 +448,9 @@ export const check = <E>(options: Options<E>): Effect.Effect<Result, Exploration
       args: argumentsOf(options.arguments ?? {}),
       tape: Answers.tape
     })
-    const once = (value: { readonly mode: number; readonly args: unknown; readonly tape: ReadonlyArray<Answers.Draw> }) =>
-      explore1(run, modes[value.mode]!, value.args, value.tape, wrong)
+    const once = (
+      value: { readonly mode: number; readonly args: unknown; readonly tape: ReadonlyArray<Answers.Draw> }
+    ) => explore1(run, modes[value.mode]!, value.args, value.tape, wrong)
     const result = yield* Arbitrary.checkEffect(
       input,
       (value) =>
@@ -434,7 +463,8 @@ export const check = <E>(options: Options<E>): Effect.Effect<Result, Exploration
     if (result._tag === "Passed") return { seed, runs: result.runs, coverage }
     if (result._tag !== "Falsified") return yield* Effect.die(new Error(Arbitrary.formatCheckFailure(result)))
     const trace = yield* once(result.shrunkInput)
-    const violation = trace.violations[0] ?? { property: "defect", message: "the failure did not reproduce on the shrunk input" }
+    const violation = trace.violations[0] ??
+      { property: "defect", message: "the failure did not reproduce on the shrunk input" }
     return yield* new ExplorationFailed({
       target: nameOf(target),
       violation,

@@ -59,7 +59,9 @@ export const it = <E>(title: string, options: ItOptions<E>, property?: Explore.O
     Effect.runPromise(
       Explore.check(explored).pipe(
         Effect.tap((result) =>
-          options.printCoverage === true ? Effect.sync(() => console.log(Explore.formatCoverage(result.coverage))) : Effect.void
+          options.printCoverage === true
+            ? Effect.sync(() => console.log(Explore.formatCoverage(result.coverage)))
+            : Effect.void
         ),
         Effect.mapError((error) => error instanceof Explore.ExplorationFailed ? new Error(error.message) : error)
       )

@@ -5,13 +5,13 @@
  * caught, shrunk and printed as a test; a printed test reproduces its
  * failure.
  */
-import * as fs from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
 import { McpServer, Prompt, Tool } from "@mrtr/server"
+import { LEGACY_SCHEMA_ID, SCHEMA_ID, wireErrors } from "@mrtr/test-support/wire"
 import { Explore, ScriptedUser } from "@mrtr/testing"
-import { wireErrors, LEGACY_SCHEMA_ID, SCHEMA_ID } from "@mrtr/test-support/wire"
+import { Arbitrary, Effect, Layer, Schema } from "effect"
+import * as fs from "node:fs"
 
 const validate: Explore.Validate = (defName, value, era) =>
   wireErrors(defName, value, era === "2026-07-28" ? SCHEMA_ID : LEGACY_SCHEMA_ID)
@@ -27,27 +27,50 @@ const planTrip = Tool.make("plan_trip", {
   parameters: Schema.Struct({ city: Schema.String }),
   handler: Effect.fn(function*({ city }) {
     const trip = yield* Elicitation.form({ key: "trip", message: `Your trip to ${city}?`, schema: Trip }).pipe(
-      Effect.catchTags({ ElicitationDeclined: () => Effect.succeed(undefined), ElicitationCancelled: () => Effect.succeed(undefined) })
+      Effect.catchTags({
+        ElicitationDeclined: () => Effect.succeed(undefined),
+        ElicitationCancelled: () => Effect.succeed(undefined)
+      })
     )
     if (trip === undefined) return "No trip."
-    const quote = yield* Mrtr.step("quote", Effect.sync(() => ({ price: 100 * trip.nights, at: Date.now() })), Schema.Struct({ price: Schema.Number, at: Schema.Number }))
+    const quote = yield* Mrtr.step(
+      "quote",
+      Effect.sync(() => ({ price: 100 * trip.nights, at: Date.now() })),
+      Schema.Struct({ price: Schema.Number, at: Schema.Number })
+    )
     const [pick, roots] = yield* Mrtr.all([
-      Sampling.createMessage({ key: "pick", messages: [{ role: "user", content: { type: "text", text: "A flight?" } }], maxTokens: 20 }),
+      Sampling.createMessage({
+        key: "pick",
+        messages: [{ role: "user", content: { type: "text", text: "A flight?" } }],
+        maxTokens: 20
+      }),
       Roots.list({ key: "roots" })
     ])
     const ok = yield* Elicitation.form({
       key: "confirm",
       message: `Book ${trip.nights} nights (${trip.cabin}) for ${quote.price}?`,
       schema: Schema.Struct({ book: Schema.Boolean })
-    }).pipe(Effect.map((a) => a.book), Effect.catchTags({ ElicitationDeclined: () => Effect.succeed(false), ElicitationCancelled: () => Effect.succeed(false) }))
-    return ok ? `Booked ${trip.nights} nights, ${Sampling.textOf(pick) || "a tool call"}, ${roots.length} roots.` : "Not booked."
+    }).pipe(
+      Effect.map((a) => a.book),
+      Effect.catchTags({
+        ElicitationDeclined: () => Effect.succeed(false),
+        ElicitationCancelled: () => Effect.succeed(false)
+      })
+    )
+    return ok
+      ? `Booked ${trip.nights} nights, ${Sampling.textOf(pick) || "a tool call"}, ${roots.length} roots.`
+      : "Not booked."
   })
 })
 
 /** Forgets to catch a decline of its confirmation. */
 const forgetful = Tool.make("forgetful", {
   handler: Effect.fn(function*() {
-    const { book } = yield* Elicitation.form({ key: "confirm", message: "Book it?", schema: Schema.Struct({ book: Schema.Boolean }) })
+    const { book } = yield* Elicitation.form({
+      key: "confirm",
+      message: "Book it?",
+      schema: Schema.Struct({ book: Schema.Boolean })
+    })
     return book ? "Booked." : "Not booked."
   })
 })
@@ -55,9 +78,17 @@ const forgetful = Tool.make("forgetful", {
 /** Reads the clock outside Mrtr.step: its question changes on replay. */
 const clockReader = Tool.make("clock_reader", {
   handler: Effect.fn(function*() {
-    const { name } = yield* Elicitation.form({ key: "name", message: "Your name?", schema: Schema.Struct({ name: Schema.String }) })
+    const { name } = yield* Elicitation.form({
+      key: "name",
+      message: "Your name?",
+      schema: Schema.Struct({ name: Schema.String })
+    })
     const at = new Date().toISOString()
-    const { ok } = yield* Elicitation.form({ key: "ok", message: `Quote valid from ${at}, ${name}: ok?`, schema: Schema.Struct({ ok: Schema.Boolean }) })
+    const { ok } = yield* Elicitation.form({
+      key: "ok",
+      message: `Quote valid from ${at}, ${name}: ok?`,
+      schema: Schema.Struct({ ok: Schema.Boolean })
+    })
       .pipe(Effect.catch(() => Effect.succeed({ ok: false })))
     return ok ? "ok" : "no"
   }, Effect.catch(() => Effect.succeed("no")))
@@ -68,7 +99,11 @@ let bookings = 0
 const sideEffect = Tool.make("side_effect", {
   handler: Effect.fn(function*() {
     bookings++
-    const { ok } = yield* Elicitation.form({ key: "ok", message: `Booking #${bookings}: confirm?`, schema: Schema.Struct({ ok: Schema.Boolean }) })
+    const { ok } = yield* Elicitation.form({
+      key: "ok",
+      message: `Booking #${bookings}: confirm?`,
+      schema: Schema.Struct({ ok: Schema.Boolean })
+    })
       .pipe(Effect.catch(() => Effect.succeed({ ok: false })))
     return ok ? "confirmed" : "cancelled"
   })
@@ -80,7 +115,11 @@ const twoSteps = Tool.make("two_steps", {
   handler: Effect.fn(function*() {
     const id = yield* Mrtr.step("charge", Effect.succeed(7), Schema.Number)
     const card = yield* Mrtr.step("charge", Effect.sync(() => `card-${++charged}`), Schema.String)
-    const { ok } = yield* Elicitation.form({ key: "ok", message: `Charge ${id} on the card?`, schema: Schema.Struct({ ok: Schema.Boolean }) })
+    const { ok } = yield* Elicitation.form({
+      key: "ok",
+      message: `Charge ${id} on the card?`,
+      schema: Schema.Struct({ ok: Schema.Boolean })
+    })
       .pipe(Effect.catch(() => Effect.succeed({ ok: false })))
     return ok ? card : "no"
   })
@@ -89,7 +128,11 @@ const twoSteps = Tool.make("two_steps", {
 /** A prompt that asks. */
 const greeting = Prompt.make("greeting", {
   handler: Effect.fn(function*() {
-    const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Schema.Struct({ name: Schema.String }) }).pipe(
+    const { name } = yield* Elicitation.form({
+      key: "name",
+      message: "Name?",
+      schema: Schema.Struct({ name: Schema.String })
+    }).pipe(
       Effect.catch(() => Effect.succeed({ name: "stranger" }))
     )
     return `Hello, ${name}!`
@@ -105,31 +148,37 @@ const failure = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.flip(effect).pipe(Effect.map((error) => error as Explore.ExplorationFailed))
 
 describe("Explore", () => {
-  it.live("explores a well-behaved tool in both eras, with drawn arguments and a property", () =>
-    Effect.gen(function*() {
-      const result = yield* Explore.check({
-        server,
-        tool: "plan_trip",
-        arguments: Schema.Struct({ city: Schema.String }),
-        runs: 60,
-        seed: 7,
-        validate,
-        // Drawn texts include lone surrogates, which the server refuses as invalid params (-32602).
-        property: ({ ending }) =>
-          ending._tag === "Result" ? ending.result.isError !== true : ending._tag === "Error" && ending.error.code === -32602
-      })
-      const coverage = result.coverage
-      assert.strictEqual(coverage.conversations, 60)
-      const trip = coverage.keys.trip!
-      assert.isAbove(trip.accepted, 0)
-      assert.isAbove(trip.declined + trip.cancelled, 0)
-      assert.isAbove(trip.invalid + trip.unanswered + trip.wrongKind, 0)
-      assert.isAbove(trip.askedAgain, 0)
-      assert.isAbove(coverage.keys.confirm!.accepted, 0)
-      assert.isAbove(coverage.keys.pick!.accepted, 0)
-      assert.isTrue(Object.keys(coverage.endings).some((e) => e.includes("2025-11-25")))
-      assert.include(Explore.formatCoverage(coverage), "trip (elicitation): accepted")
-    }), 60_000)
+  it.live(
+    "explores a well-behaved tool in both eras, with drawn arguments and a property",
+    () =>
+      Effect.gen(function*() {
+        const result = yield* Explore.check({
+          server,
+          tool: "plan_trip",
+          arguments: Schema.Struct({ city: Schema.String }),
+          runs: 60,
+          seed: 7,
+          validate,
+          // Drawn texts include lone surrogates, which the server refuses as invalid params (-32602).
+          property: ({ ending }) =>
+            ending._tag === "Result"
+              ? ending.result.isError !== true
+              : ending._tag === "Error" && ending.error.code === -32602
+        })
+        const coverage = result.coverage
+        assert.strictEqual(coverage.conversations, 60)
+        const trip = coverage.keys.trip!
+        assert.isAbove(trip.accepted, 0)
+        assert.isAbove(trip.declined + trip.cancelled, 0)
+        assert.isAbove(trip.invalid + trip.unanswered + trip.wrongKind, 0)
+        assert.isAbove(trip.askedAgain, 0)
+        assert.isAbove(coverage.keys.confirm!.accepted, 0)
+        assert.isAbove(coverage.keys.pick!.accepted, 0)
+        assert.isTrue(Object.keys(coverage.endings).some((e) => e.includes("2025-11-25")))
+        assert.include(Explore.formatCoverage(coverage), "trip (elicitation): accepted")
+      }),
+    60_000
+  )
 
   it.live("explores a prompt", () =>
     Effect.gen(function*() {
@@ -148,14 +197,18 @@ describe("Explore", () => {
       assert.include(error.test, "Explore.replay({")
       assert.include(error.test, `"confirm": ScriptedUser.decline`)
       // The test below is this printed test, pasted.
-      const pasted = fs.readFileSync(new URL(import.meta.url), "utf8").split("// #region printed\n")[1]!.split("// #endregion printed")[0]!
+      const pasted = fs.readFileSync(new URL(import.meta.url), "utf8").split("// #region printed\n")[1]!.split(
+        "// #endregion printed"
+      )[0]!
       const words = (text: string) => text.replace(/\s+/g, "")
       assert.include(words(error.test), words(pasted))
     }))
 
   it.live("catches a handler that reads the clock outside Mrtr.step, on its first such round", () =>
     Effect.gen(function*() {
-      const error = yield* failure(Explore.check({ server, tool: "clock_reader", runs: 20, seed: 5, modes: ["2026-07-28"] }))
+      const error = yield* failure(
+        Explore.check({ server, tool: "clock_reader", runs: 20, seed: 5, modes: ["2026-07-28"] })
+      )
       assert.strictEqual(error.violation.property, "determinism")
       assert.strictEqual(error.violation.key, "ok")
       assert.include(error.violation.message, "round 2")
@@ -163,7 +216,9 @@ describe("Explore", () => {
 
   it.live("catches a side effect outside Mrtr.step", () =>
     Effect.gen(function*() {
-      const error = yield* failure(Explore.check({ server, tool: "side_effect", runs: 10, seed: 9, modes: ["2026-07-28"] }))
+      const error = yield* failure(
+        Explore.check({ server, tool: "side_effect", runs: 10, seed: 9, modes: ["2026-07-28"] })
+      )
       assert.strictEqual(error.violation.property, "determinism")
       assert.strictEqual(error.violation.key, "ok")
       assert.include(error.violation.message, "round 1")
@@ -171,7 +226,9 @@ describe("Explore", () => {
 
   it.live("catches a step that runs more than once per conversation", () =>
     Effect.gen(function*() {
-      const error = yield* failure(Explore.check({ server, tool: "two_steps", runs: 10, seed: 11, modes: ["2026-07-28"] }))
+      const error = yield* failure(
+        Explore.check({ server, tool: "two_steps", runs: 10, seed: 11, modes: ["2026-07-28"] })
+      )
       assert.strictEqual(error.violation.property, "step-once")
       assert.include(error.violation.message, `"charge"`)
     }))
@@ -186,12 +243,16 @@ describe("Explore", () => {
         seed: 13,
         modes: ["2026-07-28"],
         // Wrong on purpose: a trip not confirmed is "Not booked."
-        property: ({ ending }) => ending._tag === "Result" && (ending.result.content[0].text as string).startsWith("Booked")
+        property: ({ ending }) =>
+          ending._tag === "Result" && (ending.result.content[0].text as string).startsWith("Booked")
       }))
       assert.strictEqual(error.violation.property, "property")
       const trace = error.trace as Explore.Trace
       // Shrunk to the simplest answers: the first option of everything, and a confirmation of `false`.
-      assert.deepStrictEqual(trace.asked.map((a) => [a.key, a.choice]), [["trip", "accept"], ["pick", "accept"], ["roots", "accept"], [
+      assert.deepStrictEqual(trace.asked.map((a) => [a.key, a.choice]), [["trip", "accept"], ["pick", "accept"], [
+        "roots",
+        "accept"
+      ], [
         "confirm",
         "accept"
       ]])
@@ -206,14 +267,16 @@ describe("Explore", () => {
       const error = yield* failure(
         // #region printed
         Explore.replay({
-          server: server,
+          server,
           tool: "forgetful",
           arguments: {},
           protocol: "2026-07-28",
           user: ScriptedUser.layer({
-            elicitation: { byKey: {
-              "confirm": ScriptedUser.decline
-            } },
+            elicitation: {
+              byKey: {
+                "confirm": ScriptedUser.decline
+              }
+            },
             sampling: { tools: true, byKey: {} },
             roots: []
           })

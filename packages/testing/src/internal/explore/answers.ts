@@ -8,8 +8,8 @@
  * enum, the minimum, an empty or minimal string, an optional field left out).
  * So a shrunk counterexample reads as "accept everything, except ...".
  */
-import { Arbitrary, Schema } from "effect"
 import type { InputRequest } from "@mrtr/protocol"
+import { Arbitrary, Schema } from "effect"
 
 /** One decision of the user: `pick` chooses the outcome, `values` feed the fields of the answer. */
 export interface Draw {
@@ -57,7 +57,8 @@ const texts = ["", "yes", "no", "42", "Paris", "MR107", "{\"a\":1}", "  padded  
 
 const textOf = (n: number): string => (n < texts.length ? texts[n]! : `t${n.toString(36)}`)
 
-const dateOf = (n: number): string => new Date(Date.UTC(2026, 0, 1) + (n % 3650) * 86_400_000).toISOString().slice(0, 10)
+const dateOf = (n: number): string =>
+  new Date(Date.UTC(2026, 0, 1) + (n % 3650) * 86_400_000).toISOString().slice(0, 10)
 
 const stringOf = (schema: Json, n: number): string => {
   switch (schema.format) {
@@ -156,7 +157,11 @@ const badValueOf = (schema: Json, n: number): unknown => {
         ? schema.minimum - 1
         : "12"
     case "number":
-      return typeof schema.maximum === "number" ? schema.maximum + 1 : typeof schema.minimum === "number" ? schema.minimum - 1 : "1.5"
+      return typeof schema.maximum === "number"
+        ? schema.maximum + 1
+        : typeof schema.minimum === "number"
+        ? schema.minimum - 1
+        : "1.5"
     case "array":
       return ["not-an-option"]
     default:
@@ -168,7 +173,10 @@ const badValueOf = (schema: Json, n: number): unknown => {
 }
 
 /** The content of an acceptance its form refuses: a required field left out or a field's value refused. */
-export const invalidContentOf = (requested: Json | undefined, values: ReadonlyArray<number>): Record<string, unknown> | undefined => {
+export const invalidContentOf = (
+  requested: Json | undefined,
+  values: ReadonlyArray<number>
+): Record<string, unknown> | undefined => {
   const properties = propertiesOf(requested)
   if (properties.length === 0) return undefined
   const content = contentOf(requested, values)
@@ -186,7 +194,12 @@ export const samplingOf = (params: Json, values: ReadonlyArray<number>): Json =>
     const tool = tools[at(values, 1) % tools.length]!
     return {
       role: "assistant",
-      content: { type: "tool_use", id: `call_${n}`, name: tool.name, input: contentOf(tool.inputSchema, values.slice(2)) },
+      content: {
+        type: "tool_use",
+        id: `call_${n}`,
+        name: tool.name,
+        input: contentOf(tool.inputSchema, values.slice(2))
+      },
       model: "explorer",
       stopReason: "toolUse"
     }
@@ -196,7 +209,10 @@ export const samplingOf = (params: Json, values: ReadonlyArray<number>): Json =>
 
 /** A list of roots (none, one or two). */
 export const rootsOf = (values: ReadonlyArray<number>): Json => ({
-  roots: Array.from({ length: at(values, 0) % 3 }, (_, i) => ({ uri: `file:///work/project-${i + 1}`, name: `project-${i + 1}` }))
+  roots: Array.from(
+    { length: at(values, 0) % 3 },
+    (_, i) => ({ uri: `file:///work/project-${i + 1}`, name: `project-${i + 1}` })
+  )
 })
 
 /** What the explorer answers one input request with, and the choice it made. */
@@ -230,7 +246,10 @@ export const answer = (
     default:
       if (choice === "omit") return { choice, answer: undefined }
       if (choice === "wrongKind" || choice === "invalid") {
-        return { choice: "wrongKind", answer: { role: "assistant", content: { type: "text", text: "/" }, model: "explorer" } }
+        return {
+          choice: "wrongKind",
+          answer: { role: "assistant", content: { type: "text", text: "/" }, model: "explorer" }
+        }
       }
       return { choice: "accept", answer: rootsOf(values) }
   }

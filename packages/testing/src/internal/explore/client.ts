@@ -12,9 +12,9 @@
  * The determinism and step checks need the state a 2026-07-28 client echoes,
  * so they run on that era (`conversation.ts`) only.
  */
-import { Cause, Effect, Exit, Layer, Logger } from "effect"
 import { McpClient } from "@mrtr/client"
 import { McpHandler, type Transport } from "@mrtr/server"
+import { Cause, Effect, Exit, Layer, Logger } from "effect"
 import * as Harness from "../../Harness.ts"
 import { type Ending, judge, type Target, type Trace, type Validate, type Violation } from "./conversation.ts"
 
@@ -46,7 +46,10 @@ const checkWire = (
     for (const def of defs) {
       const errors = validate(def, message, era)
       if (errors !== undefined) {
-        violations.push({ property: "wire", message: `a ${def} the server sent is not valid (${era}): ${errors}\n${JSON.stringify(message)}` })
+        violations.push({
+          property: "wire",
+          message: `a ${def} the server sent is not valid (${era}): ${errors}\n${JSON.stringify(message)}`
+        })
       }
     }
   }
@@ -76,7 +79,10 @@ export const run = Effect.fnUntraced(function*<E>(
   const errors: Array<string> = []
   const logger = Logger.make<unknown, void>((entry) => {
     if (entry.logLevel === "Error" || entry.logLevel === "Fatal") {
-      errors.push([entry.message].flat().map(String).join(" ") + (entry.cause.reasons.length === 0 ? "" : `\n${Cause.pretty(entry.cause)}`))
+      errors.push(
+        [entry.message].flat().map(String).join(" ") +
+          (entry.cause.reasons.length === 0 ? "" : `\n${Cause.pretty(entry.cause)}`)
+      )
     }
   })
   return yield* Effect.gen(function*() {
@@ -84,7 +90,10 @@ export const run = Effect.fnUntraced(function*<E>(
     const call: Effect.Effect<Json, unknown> = "tool" in target
       ? client.callTool({ name: target.tool, arguments: (args ?? {}) as Record<string, unknown> })
       : "prompt" in target
-      ? client.getPrompt({ name: target.prompt, ...(args === undefined ? {} : { arguments: args as Record<string, string> }) })
+      ? client.getPrompt({
+        name: target.prompt,
+        ...(args === undefined ? {} : { arguments: args as Record<string, string> })
+      })
       : client.readResource({ uri: target.resource })
     const exit = yield* Effect.exit(call)
     const violations: Array<Violation> = []
@@ -93,15 +102,21 @@ export const run = Effect.fnUntraced(function*<E>(
     else {
       const error = Cause.findErrorOption(exit.cause)
       const failure: any = error._tag === "Some" ? error.value : undefined
-      if (failure?._tag === "McpError") ending = { _tag: "Error", error: { code: failure.code, message: failure.message, data: failure.data } }
-      else if (failure?._tag === "MaxRoundsExceeded") {
-        violations.push({ property: "rounds", message: `the conversation did not end within ${options.maxRounds} rounds` })
+      if (failure?._tag === "McpError") {
+        ending = { _tag: "Error", error: { code: failure.code, message: failure.message, data: failure.data } }
+      } else if (failure?._tag === "MaxRoundsExceeded") {
+        violations.push({
+          property: "rounds",
+          message: `the conversation did not end within ${options.maxRounds} rounds`
+        })
       } else {
         violations.push({ property: "defect", message: `the call failed on the client: ${Cause.pretty(exit.cause)}` })
       }
     }
-    if (options.validate !== undefined) violations.push(...checkWire(yield* Harness.entries, options.protocol, options.validate))
-    if (violations.length === 0) violations.push(...judge(ending, options, errors))
+    if (options.validate !== undefined) {
+      for (const v of checkWire(yield* Harness.entries, options.protocol, options.validate)) violations.push(v)
+    }
+    if (violations.length === 0) { for (const v of judge(ending, options, errors)) violations.push(v) }
     return { era: options.protocol, arguments: args, asked: [], askedAgain: [], ending, violations } satisfies Trace
   }).pipe(Effect.provide(harness), Effect.provideService(Logger.CurrentLoggers, new Set([logger])))
 })

@@ -17,9 +17,9 @@
  * Gotcha: the determinism replay sends a state twice, so a server with
  * single-use states (`ReplayGuard`) refuses it; turn `determinism` off there.
  */
-import { Cause, Effect, Exit, Logger, Stream, Tracer } from "effect"
 import type { ClientCapabilities, InputRequest } from "@mrtr/protocol"
 import type { Transport } from "@mrtr/server"
+import { Cause, Effect, Exit, Logger, Stream, Tracer } from "effect"
 import type { Choice } from "./answers.ts"
 
 /** What is explored: a tool, a prompt or a resource, with its arguments. */
@@ -58,7 +58,10 @@ export interface Violation {
 /** How the conversation ended. */
 export type Ending =
   | { readonly _tag: "Result"; readonly result: Record<string, any> }
-  | { readonly _tag: "Error"; readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } }
+  | {
+    readonly _tag: "Error"
+    readonly error: { readonly code: number; readonly message: string; readonly data?: unknown }
+  }
   | { readonly _tag: "Unfinished" }
 
 /** The record of one conversation. */
@@ -74,7 +77,11 @@ export interface Trace {
 /** The user the explorer plays (drawn answers) or replays (a scripted user). */
 export interface User {
   readonly capabilities: ClientCapabilities
-  readonly answer: (key: string, request: InputRequest, round: number) => Effect.Effect<{ readonly choice: Choice; readonly answer: unknown }, unknown>
+  readonly answer: (
+    key: string,
+    request: InputRequest,
+    round: number
+  ) => Effect.Effect<{ readonly choice: Choice; readonly answer: unknown }, unknown>
 }
 
 /** The options of one conversation. */
@@ -95,7 +102,8 @@ export const uncaughtDecline = (text: string): { readonly action: string; readon
   return match === null ? undefined : { action: match[1]!, key: match[2]! }
 }
 
-const methodOf = (target: Target) => "tool" in target ? "tools/call" : "prompt" in target ? "prompts/get" : "resources/read"
+const methodOf = (target: Target) =>
+  "tool" in target ? "tools/call" : "prompt" in target ? "prompts/get" : "resources/read"
 
 /** The request's params for a target. */
 export const paramsOf = (target: Target, args: unknown): Json =>
@@ -109,12 +117,6 @@ const resultDef: Record<string, string> = {
   "tools/call": "CallToolResult",
   "prompts/get": "GetPromptResult",
   "resources/read": "ReadResourceResult"
-}
-
-const requestDef: Record<string, string> = {
-  "tools/call": "CallToolRequest",
-  "prompts/get": "GetPromptRequest",
-  "resources/read": "ReadResourceRequest"
 }
 
 const inputDef: Record<string, string> = {
@@ -202,7 +204,8 @@ export const run = Effect.fnUntraced(function*(
     if (checking) {
       violations.push({
         property: "step-once",
-        message: `Mrtr.step "${name}" ran again when the round was replayed from its journal (was its value journaled? ` +
+        message:
+          `Mrtr.step "${name}" ran again when the round was replayed from its journal (was its value journaled? ` +
           `does its schema decode what it encoded? is its name unique?)`
       })
     } else steps.set(name, (steps.get(name) ?? 0) + 1)
@@ -211,14 +214,20 @@ export const run = Effect.fnUntraced(function*(
   const errors: Array<string> = []
   const logger = Logger.make<unknown, void>((entry) => {
     if (entry.logLevel === "Error" || entry.logLevel === "Fatal") {
-      errors.push([entry.message].flat().map(String).join(" ") + (entry.cause.reasons.length === 0 ? "" : `\n${Cause.pretty(entry.cause)}`))
+      errors.push(
+        [entry.message].flat().map(String).join(" ") +
+          (entry.cause.reasons.length === 0 ? "" : `\n${Cause.pretty(entry.cause)}`)
+      )
     }
   })
   let id = 0
   const wire = (defName: string, value: unknown) => {
     const errors = options.validate?.(defName, value, "2026-07-28")
     if (errors !== undefined) {
-      violations.push({ property: "wire", message: `a ${defName} the server sent is not valid: ${errors}\n${JSON.stringify(value)}` })
+      violations.push({
+        property: "wire",
+        message: `a ${defName} the server sent is not valid: ${errors}\n${JSON.stringify(value)}`
+      })
     }
   }
   const send = Effect.fnUntraced(function*(retry: Json) {
@@ -248,7 +257,10 @@ export const run = Effect.fnUntraced(function*(
         else wire("JSONRPCNotification", m)
       }
     }
-    return { request: message, response: response === undefined ? undefined : JSON.parse(JSON.stringify(response)) as Json }
+    return {
+      request: message,
+      response: response === undefined ? undefined : JSON.parse(JSON.stringify(response)) as Json
+    }
   })
 
   let retry: Json = {}
@@ -258,7 +270,10 @@ export const run = Effect.fnUntraced(function*(
   while (violations.length === 0) {
     round++
     if (round > options.maxRounds + 1) {
-      violations.push({ property: "rounds", message: `the conversation did not end within ${options.maxRounds} rounds` })
+      violations.push({
+        property: "rounds",
+        message: `the conversation did not end within ${options.maxRounds} rounds`
+      })
       break
     }
     const { response } = yield* send(retry)
@@ -286,13 +301,16 @@ export const run = Effect.fnUntraced(function*(
     }
     if (options.determinism) {
       checking = true
-      const again = yield* elsewhen(send({ ...(result.requestState === undefined ? {} : { requestState: result.requestState }) }))
+      const again = yield* elsewhen(
+        send({ ...(result.requestState === undefined ? {} : { requestState: result.requestState }) })
+      )
       checking = false
       const replayed: Json | undefined = again.response?.result
       if (replayed?.resultType !== "input_required") {
         violations.push({
           property: "determinism",
-          message: `round ${round}: replayed from the same journal without answers, the handler did not ask again but answered ` +
+          message:
+            `round ${round}: replayed from the same journal without answers, the handler did not ask again but answered ` +
             JSON.stringify(again.response).slice(0, 300)
         })
         break
@@ -306,7 +324,9 @@ export const run = Effect.fnUntraced(function*(
           property: "determinism",
           key: changed,
           message: `round ${round}: replayed from the same journal, the handler asked "${changed}" differently ` +
-            `(the first run: ${requests[changed] === undefined ? "not asked" : question(requests[changed])}; the replay, ` +
+            `(the first run: ${
+              requests[changed] === undefined ? "not asked" : question(requests[changed])
+            }; the replay, ` +
             `with the clock and Math.random changed: ${
               replayed.inputRequests?.[changed] === undefined ? "not asked" : question(replayed.inputRequests[changed])
             }): something outside Mrtr.step (time, randomness, a mutable variable) changes its path`
@@ -321,12 +341,17 @@ export const run = Effect.fnUntraced(function*(
       previous.set(key, given.answer)
       if (given.choice !== "omit") responses[key] = given.answer
     }
-    retry = { inputResponses: responses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) }
+    retry = {
+      inputResponses: responses,
+      ...(result.requestState === undefined ? {} : { requestState: result.requestState })
+    }
   }
   for (const [name, count] of steps) {
-    if (count > 1) violations.push({ property: "step-once", message: `Mrtr.step "${name}" ran ${count} times in one conversation` })
+    if (count > 1) {
+      violations.push({ property: "step-once", message: `Mrtr.step "${name}" ran ${count} times in one conversation` })
+    }
   }
-  if (violations.length === 0) violations.push(...judge(ending, options, errors))
+  if (violations.length === 0) { for (const v of judge(ending, options, errors)) violations.push(v) }
   return { era: "2026-07-28" as const, arguments: args, asked, askedAgain, ending, violations } satisfies Trace
 })
 
@@ -345,7 +370,10 @@ export const judge = (
         return [{
           property: "uncaught-decline",
           key: decline.key,
-          message: `the handler does not catch the user's ${decline.action === "declined" ? "decline" : "cancel"} of "${decline.key}" ` +
+          message:
+            `the handler does not catch the user's ${
+              decline.action === "declined" ? "decline" : "cancel"
+            } of "${decline.key}" ` +
             `(the tool failed with "${text}")`
         }]
       }
@@ -360,7 +388,9 @@ export const judge = (
     return [{
       property: "uncaught-decline",
       key: decline.key,
-      message: `the handler does not catch the user's ${decline.action === "declined" ? "decline" : "cancel"} of "${decline.key}" (${code} ${message})`
+      message: `the handler does not catch the user's ${
+        decline.action === "declined" ? "decline" : "cancel"
+      } of "${decline.key}" (${code} ${message})`
     }]
   }
   if (code === -32603) {
@@ -371,11 +401,13 @@ export const judge = (
     }]
   }
   if (/needed more than \d+ rounds/.test(message)) {
-    return [{ property: "rounds", message: `the server ended the conversation: ${message} (maxRounds ${options.maxRounds})` }]
+    return [{
+      property: "rounds",
+      message: `the server ended the conversation: ${message} (maxRounds ${options.maxRounds})`
+    }]
   }
   if (/size limit for requestState/.test(message)) {
     return [{ property: "journal", message: `the server ended the conversation: ${message}` }]
   }
   return []
 }
-

@@ -28,7 +28,11 @@ const kindOf = (method: string) =>
   method === "elicitation/create" ? "elicitation" : method === "sampling/createMessage" ? "sampling" : "roots"
 
 /** An empty coverage. */
-export const empty = (): { conversations: number; keys: Record<string, KeyCoverage>; endings: Record<string, number> } => ({
+export const empty = (): {
+  conversations: number
+  keys: Record<string, KeyCoverage>
+  endings: Record<string, number>
+} => ({
   conversations: 0,
   keys: {},
   endings: {}
@@ -86,12 +90,15 @@ export const add = (coverage: ReturnType<typeof empty>, trace: Trace): void => {
 
 /** The coverage as a table, with the outcomes never reached named. */
 export const formatCoverage = (coverage: Coverage): string => {
-  const lines = [`${coverage.conversations} conversations; endings: ${
-    Object.entries(coverage.endings).map(([ending, n]) => `${ending} ${n}`).join(", ") || "none"
-  }`]
+  const lines = [
+    `${coverage.conversations} conversations; endings: ${
+      Object.entries(coverage.endings).map(([ending, n]) => `${ending} ${n}`).join(", ") || "none"
+    }`
+  ]
   for (const [key, c] of Object.entries(coverage.keys)) {
     const never = c.kind === "elicitation"
-      ? [c.accepted === 0 ? "accepted" : "", c.declined === 0 ? "declined" : "", c.cancelled === 0 ? "cancelled" : ""].filter((s) => s !== "")
+      ? [c.accepted === 0 ? "accepted" : "", c.declined === 0 ? "declined" : "", c.cancelled === 0 ? "cancelled" : ""]
+        .filter((s) => s !== "")
       : []
     lines.push(
       `  ${key} (${c.kind}): accepted ${c.accepted}, declined ${c.declined}, cancelled ${c.cancelled}, ` +
@@ -115,7 +122,9 @@ const expression = (asked: Asked): string => {
     return `ScriptedUser.accept(${answer.content === undefined ? "" : json(answer.content)})`
   }
   if (asked.request.method === "sampling/createMessage") {
-    return answer.content?.type === "text" ? `ScriptedUser.text(${json(answer.content.text)}, ${json(answer.model)})` : `Explore.raw(${json(answer)})`
+    return answer.content?.type === "text"
+      ? `ScriptedUser.text(${json(answer.content.text)}, ${json(answer.model)})`
+      : `Explore.raw(${json(answer)})`
   }
   return json(answer.roots)
 }
@@ -152,14 +161,22 @@ const scriptOf = (asked: ReadonlyArray<Asked>, indent: string): string => {
 
 /** The target's fields in `Explore` options. */
 export const targetFields = (target: Target): string =>
-  "tool" in target ? `tool: ${json(target.tool)}` : "prompt" in target ? `prompt: ${json(target.prompt)}` : `resource: ${json(target.resource)}`
+  "tool" in target
+    ? `tool: ${json(target.tool)}`
+    : "prompt" in target
+    ? `prompt: ${json(target.prompt)}`
+    : `resource: ${json(target.resource)}`
 
 /** The shrunk conversation as a test that replays it with a `ScriptedUser` and the explorer's checks. */
-export const printTest = (trace: Trace, target: Target, options: { readonly server: string; readonly title: string }): string =>
+export const printTest = (
+  trace: Trace,
+  target: Target,
+  options: { readonly server: string; readonly title: string }
+): string =>
   [
     `it.live(${json(options.title)}, () =>`,
     `  Explore.replay({`,
-    `    server: ${options.server},`,
+    options.server === "server" ? `    server,` : `    server: ${options.server},`,
     `    ${targetFields(target)},`,
     ...("resource" in target ? [] : [`    arguments: ${json(trace.arguments ?? {})},`]),
     `    protocol: ${json(trace.era)},`,
@@ -171,6 +188,10 @@ export const printTest = (trace: Trace, target: Target, options: { readonly serv
 export const formatTrace = (trace: Trace): string =>
   [
     `  era ${trace.era}, arguments ${json(trace.arguments)}`,
-    ...trace.asked.map((a) => `  round ${a.round} ${a.key} (${kindOf(a.request.method)}): ${a.choice} ${a.answer === undefined ? "" : json(a.answer)}`),
+    ...trace.asked.map((a) =>
+      `  round ${a.round} ${a.key} (${kindOf(a.request.method)}): ${a.choice} ${
+        a.answer === undefined ? "" : json(a.answer)
+      }`
+    ),
     `  ending: ${json(trace.ending)}`
   ].join("\n")

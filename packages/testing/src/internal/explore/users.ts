@@ -4,9 +4,10 @@
  * handler services in context, e.g. `ScriptedUser.layer`), each both as the
  * 2026-07-28 driver's `User` and as input handler Layers for `McpClient`.
  */
-import { Effect, Layer, Option } from "effect"
-import { ElicitationHandler, Errors, RootsHandler, SamplingHandler } from "@mrtr/client"
+import type { Errors } from "@mrtr/client"
+import { ElicitationHandler, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type { ClientCapabilities, InputRequest } from "@mrtr/protocol"
+import { Effect, Layer, Option } from "effect"
 import { answer, type Choice, type Draw, zero } from "./answers.ts"
 import type { Asked, User } from "./conversation.ts"
 
@@ -40,7 +41,8 @@ export const drawn = (draws: ReadonlyArray<Draw>, wrong: boolean, asked: Array<A
     Layer.succeed(
       SamplingHandler.SamplingHandler,
       SamplingHandler.SamplingHandler.of({
-        createMessage: (params, context) => through(context.key, context.round, { method: "sampling/createMessage", params }),
+        createMessage: (params, context) =>
+          through(context.key, context.round, { method: "sampling/createMessage", params }),
         tools: true
       })
     ),
@@ -82,19 +84,29 @@ export const scripted = Effect.gen(function*() {
       const params = request.params as any
       const given: Effect.Effect<unknown, Errors.InputHandlerError> = request.method === "elicitation/create"
         ? Option.match(
-          elicitation.pipe(Option.flatMapNullishOr((h): ((p: any, c: typeof context) => Effect.Effect<unknown, Errors.InputHandlerError>) | undefined =>
-            params.mode === "url" ? h.url : h.form
-          )),
+          elicitation.pipe(
+            Option.flatMapNullishOr((
+              h
+            ): ((p: any, c: typeof context) => Effect.Effect<unknown, Errors.InputHandlerError>) | undefined =>
+              params.mode === "url" ? h.url : h.form
+            )
+          ),
           { onNone: () => Effect.succeed(undefined), onSome: (handle) => handle(params, context) }
         )
         : request.method === "sampling/createMessage"
-        ? Option.match(sampling, { onNone: () => Effect.succeed(undefined), onSome: (h) => h.createMessage(params, context) })
+        ? Option.match(sampling, {
+          onNone: () => Effect.succeed(undefined),
+          onSome: (h) => h.createMessage(params, context)
+        })
         : Option.match(roots, {
           onNone: () => Effect.succeed(undefined),
           onSome: (h) => Effect.map(h.listRoots(context), (list) => ({ roots: list }))
         })
       return given.pipe(
-        Effect.map((response) => ({ choice: response === undefined ? "omit" as const : choiceOf(request, response), answer: response })),
+        Effect.map((response) => ({
+          choice: response === undefined ? "omit" as const : choiceOf(request, response),
+          answer: response
+        })),
         Effect.catchIf(
           (error) => error.reason === NO_ANSWER,
           () => Effect.succeed({ choice: "omit" as const, answer: undefined })
