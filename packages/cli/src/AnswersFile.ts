@@ -98,7 +98,7 @@ export class Unanswered extends Schema.TaggedError<Unanswered>()("Unanswered", {
 /**
  * Parses the text of an answers file: a JSON object.
  *
- * @category utils
+ * @category parsing
  * @since 0.1.0
  */
 export const parse = (text: string): Effect.Effect<Answers, AnswersFileError> =>
@@ -131,7 +131,7 @@ const unreadable = (path: string, reason: { readonly _tag: string; readonly desc
  * reason is one line: `<path> does not exist`, `<path> cannot be read
  * (permission denied)`, `<path>: not JSON: ...`, ...
  *
- * @category utils
+ * @category parsing
  * @since 0.1.0
  */
 export const load = (path: string): Effect.Effect<Answers, AnswersFileError, FileSystem.FileSystem> =>
@@ -161,7 +161,7 @@ const decodeListRootsResult = decodeWith(ListRootsResult, "ListRootsResult")
  * The `ElicitResult` an answer stands for (form or URL mode, see the table
  * above).
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const toElicitResult = (
@@ -192,7 +192,7 @@ export const toElicitResult = (
  * The `CreateMessageResult` an answer stands for: a string is the model's
  * text reply (model `"scripted"`), an object a full result.
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const toCreateMessageResult = (key: string, value: unknown): Effect.Effect<CreateMessageResult, AnswersFileError> =>
@@ -204,7 +204,7 @@ export const toCreateMessageResult = (key: string, value: unknown): Effect.Effec
  * The roots an answer stands for: an array of URIs or of `{ uri, name? }`,
  * or a full `{ roots }`.
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const toRoots = (key: string, value: unknown): Effect.Effect<ReadonlyArray<Root>, AnswersFileError> =>
@@ -353,7 +353,7 @@ export const layer = <R = never>(
  * file: the form's fields with their types (`"<string, email>"`, …), a
  * sampling reply placeholder, or a root list.
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const template = (request: InputRequest): unknown => {

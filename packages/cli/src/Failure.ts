@@ -51,7 +51,7 @@ export class ToolReportedError extends Schema.TaggedError<ToolReportedError>()("
 /**
  * The exit codes of `mrtr`.
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const ExitCode = {
@@ -86,7 +86,7 @@ const hasTag = (u: unknown): u is { readonly _tag: string } => Predicate.isObjec
  * failing input handler, e.g. a question nobody could answer); 70 anything
  * else.
  *
- * @category utils
+ * @category errors
  * @since 0.1.0
  */
 export const exitCodeOf = (error: unknown): number => {
@@ -126,7 +126,7 @@ const indent = (text: string, by = "  ") => text.split("\n").map((line) => by + 
  * part quoted from the server is on one line with its controls escaped
  * (`SafeText`); the lines are `mrtr`'s own.
  *
- * @category utils
+ * @category errors
  * @since 0.1.0
  */
 export const describeFailure = (error: unknown, command?: string): string | undefined => {

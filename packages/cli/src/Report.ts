@@ -35,7 +35,7 @@ const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m$
 /**
  * Styles with (`true`) or without (`false`) ANSI colors.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const style = (colors: boolean): Style =>
@@ -48,7 +48,7 @@ const id = (text: string) => text
 /**
  * Whether a stream should get colors: a TTY, and `NO_COLOR` unset or empty.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const colorsFor = (stream: { readonly isTTY?: boolean | undefined }): boolean =>
@@ -57,7 +57,7 @@ export const colorsFor = (stream: { readonly isTTY?: boolean | undefined }): boo
 /**
  * The size in bytes (UTF-8) of a `requestState` as it travels on the wire.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const byteSize = (text: string): number => Buffer.byteLength(text, "utf8")
@@ -70,7 +70,7 @@ export const byteSize = (text: string): number => Buffer.byteLength(text, "utf8"
  * line of `mrtr`'s own nor send escape sequences. Everything the server
  * sends goes through it before display.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const clean = (text: string): string => SafeText.oneLine(text)
@@ -85,7 +85,7 @@ const quote = (text: string, max = 90) =>
  * The text of sampling messages / results: text blocks joined, other blocks
  * as `[type]`.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const textOf = (content: unknown): string => {
@@ -103,7 +103,7 @@ export const textOf = (content: unknown): string => {
  * One line for one input request: `method (mode)  "message"` (elicitation),
  * the last user message and `maxTokens` (sampling), or just `roots/list`.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const describeRequest = (request: InputRequest): string => {
@@ -128,7 +128,7 @@ export const describeRequest = (request: InputRequest): string => {
  * `accept {content}` / `decline` / `cancel`, the sampled text and model, or
  * the root URIs.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const describeResponse = (request: InputRequest | undefined, response: InputResponse): string => {
@@ -158,7 +158,7 @@ const pad = (text: string, width: number) => text.length >= width ? text : text 
  *          ↻ retrying tools/call plan_trip with the answers and the sealed requestState
  * ```
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const roundLines = (round: McpClient.Round, s: Style = style(false)): ReadonlyArray<string> => {
@@ -203,7 +203,7 @@ export const roundLines = (round: McpClient.Round, s: Style = style(false)): Rea
  * The task id is shortened to 8 characters; everything quoted from the
  * server is escaped (`clean`).
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const taskLine = (change: TaskDriver.TaskStatusChange, s: Style = style(false)): string => {
@@ -229,7 +229,7 @@ export const taskLine = (change: TaskDriver.TaskStatusChange, s: Style = style(f
  *           → elicitation-1  accept {"name":"Ada"}
  * ```
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const serverRequestLines = (request: McpClient.ServerRequest, s: Style = style(false)): ReadonlyArray<string> => {

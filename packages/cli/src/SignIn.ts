@@ -40,7 +40,7 @@ import * as TerminalUser from "./TerminalUser.ts"
  * `$XDG_CONFIG_HOME/mrtr/tokens.json`, else `~/.config/mrtr/tokens.json`
  * (`%APPDATA%\mrtr\tokens.json` on Windows).
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const tokenFile = (env: NodeJS.ProcessEnv = process.env): string => {
@@ -121,7 +121,7 @@ const receiveRedirect = (port: number, timeoutMillis: number) =>
  * The loopback {@link Authorization.UserAgent} described in the module
  * header. `interactive`: ask before opening (a terminal is there).
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const loopbackUserAgent = (options: {
@@ -204,7 +204,7 @@ export const layer = (options: SignInOptions): Layer.Layer<Authorization.Authori
 /**
  * Forgets the tokens of `url`, or every token and client registration.
  *
- * @category utils
+ * @category tokens
  * @since 0.1.0
  */
 export const logout = (url: string | undefined): Effect.Effect<void> =>

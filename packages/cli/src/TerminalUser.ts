@@ -131,7 +131,7 @@ const note = (text: string) => Effect.flatMap(styled, (s) => display(`${s.dim(te
  * after a refused answer (`Elicitation.refusedPrefix`): the reason, a blank
  * line, then the form's own message.
  *
- * @category utils
+ * @category refusals
  * @since 0.1.0
  */
 export const refusedPrefix = Refusal.refusedPrefix
@@ -141,7 +141,7 @@ export const refusedPrefix = Refusal.refusedPrefix
  * (when the message starts with {@link refusedPrefix}; its first paragraph)
  * and the form's own message (`@mrtr/client` `Refusal.split`).
  *
- * @category utils
+ * @category refusals
  * @since 0.1.0
  */
 export const splitRefusal = Refusal.split
@@ -153,7 +153,7 @@ export const splitRefusal = Refusal.split
  * (`formPrompt`). Esc / Ctrl+C at any point answers `cancel`. One question
  * at a time: questions of the same round wait for the terminal in turn.
  *
- * @category utils
+ * @category handlers
  * @since 0.1.0
  */
 export const form = (
@@ -205,7 +205,7 @@ export const isOpenable = (url: string): boolean => {
  * (`open` on macOS, the URL protocol handler on Windows, without a shell;
  * `xdg-open` elsewhere); does nothing for other URLs; never fails.
  *
- * @category utils
+ * @category handlers
  * @since 0.1.0
  */
 export const openInBrowser = (url: string): Effect.Effect<void> =>
@@ -231,7 +231,7 @@ export const openInBrowser = (url: string): Effect.Effect<void> =>
  * URL and asks before opening it: open (`accept`, then `openUrl`), decline
  * or cancel. Esc / Ctrl+C answers `cancel`.
  *
- * @category utils
+ * @category handlers
  * @since 0.1.0
  */
 export const url = (openUrl: (url: string) => Effect.Effect<void> = openInBrowser) =>
@@ -272,7 +272,7 @@ export const url = (openUrl: (url: string) => Effect.Effect<void> = openInBrowse
  * (1, 2, 4 ... 30 s), or at once on `r` (or Enter); `c`, Esc or Ctrl+C
  * answers `cancel`. Other keys are ignored.
  *
- * @category utils
+ * @category handlers
  * @since 0.1.0
  */
 export const urlWait = (
@@ -313,7 +313,7 @@ export const urlWait = (
 /**
  * A sampled text reply: `{ role: "assistant", content: { type: "text", text }, model, stopReason: "endTurn" }`.
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const textReply = (text: string, model: string): CreateMessageResult => ({
@@ -360,7 +360,7 @@ export const createMessage = (
 /**
  * The working directory as a root: `{ uri: "file:///…", name: <its basename> }`.
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const workingDirectory = (): Root => {

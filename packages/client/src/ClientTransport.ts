@@ -131,7 +131,7 @@ export class ClientTransport extends Context.Service<ClientTransport, {
  *
  * MCP 2026-07-28, basic/transports (messages are UTF-8 encoded JSON-RPC).
  *
- * @category utils
+ * @category encoding
  * @since 0.1.0
  */
 export const encodeJson = (message: unknown): Effect.Effect<string, TransportError> =>
@@ -145,7 +145,7 @@ export const encodeJson = (message: unknown): Effect.Effect<string, TransportErr
  *
  * MCP 2026-07-28, basic/transports (messages are UTF-8 encoded JSON-RPC).
  *
- * @category utils
+ * @category decoding
  * @since 0.1.0
  */
 export const decodeJson = (text: string): Effect.Effect<unknown, TransportError> =>

@@ -94,7 +94,7 @@ export type UrlWaitHandler<R = never> = (
  * The wait before retry `attempt` (1-based) of a URL elicitation that came
  * back unchanged: 1 s, 2 s, 4 s, 8 s, 16 s, then 30 s.
  *
- * @category utils
+ * @category url mode
  * @since 0.1.0
  */
 export const urlBackoff = (attempt: number): Duration.Duration =>
@@ -107,7 +107,7 @@ export const urlBackoff = (attempt: number): Duration.Duration =>
  * the client's `maxRounds`: the call's `callTimeout` (and the server's expiry
  * of the page) bound the wait.
  *
- * @category utils
+ * @category url mode
  * @since 0.1.0
  */
 export const waitAndRetry: UrlWaitHandler = (_params, context) =>
@@ -178,7 +178,7 @@ export const layer = <R = never>(handlers: {
  *
  * MCP 2026-07-28, client/elicitation (capabilities).
  *
- * @category utils
+ * @category capabilities
  * @since 0.1.0
  */
 export const capability = (handler: ElicitationHandler["Service"]): ClientCapabilities["elicitation"] => {

@@ -264,7 +264,7 @@ const DEFAULT_PROBE_TIMEOUT = Duration.seconds(10)
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const defaultStateOnlyBackoff: Schedule.Schedule<Duration.Duration> = Schedule.exponential("100 millis").pipe(
@@ -279,7 +279,7 @@ export const defaultStateOnlyBackoff: Schedule.Schedule<Duration.Duration> = Sch
  *
  * MCP 2026-07-28, basic (capabilities); client/elicitation, client/sampling, client/roots.
  *
- * @category utils
+ * @category capabilities
  * @since 0.1.0
  */
 export const capabilitiesOf: (
@@ -306,7 +306,7 @@ const handlersInContext = InputHandlers.handlersInContext
  *
  * MCP 2026-07-28, basic/transports/streamable-http (schema extension); server/tools.
  *
- * @category utils
+ * @category validation
  * @since 0.1.0
  */
 export const toolHeaderError: (tool: Tool) => string | undefined = ToolCatalog.toolHeaderError

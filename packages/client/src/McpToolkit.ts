@@ -230,7 +230,7 @@ export class McpToolkit extends Context.Service<McpToolkit, {
  *
  * MCP 2026-07-28, server/tools (`ToolAnnotations`).
  *
- * @category utils
+ * @category mapping
  * @since 0.1.0
  */
 export const annotationsOf: (tool: Tool.Any) => ToolAnnotations = Mapping.annotationsOf
@@ -240,7 +240,7 @@ export const annotationsOf: (tool: Tool.Any) => ToolAnnotations = Mapping.annota
  * or the tool-result parts of a chat's history (also one restored from
  * `Chat.exportJson`): the `McpToolInputRequired` results, in order.
  *
- * @category utils
+ * @category suspension
  * @since 0.1.0
  */
 export const suspended = (
@@ -256,7 +256,7 @@ export const suspended = (
 /**
  * Every suspended tool call in a `Prompt` (a chat's history): see `suspended`.
  *
- * @category utils
+ * @category suspension
  * @since 0.1.0
  */
 export const suspendedIn = (prompt: Prompt.Prompt): ReadonlyArray<McpToolInputRequired> =>
@@ -271,7 +271,7 @@ const encodeError = Schema.encodeSync(McpToolError)
  * `toolCallId` replaced by `outcome`: a resumed call's result, or its
  * failure. The part keeps its id and name; the model sees the new content.
  *
- * @category utils
+ * @category suspension
  * @since 0.1.0
  */
 export const replaceResult = (

@@ -25,7 +25,7 @@
  * answer: `"Your answer was not accepted: "` (as `@mrtr/core`'s
  * `Elicitation.refusedPrefix`).
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const refusedPrefix = "Your answer was not accepted: "
@@ -37,7 +37,7 @@ const PLEASE = " Please answer again."
  * {@link refusedPrefix}: its first paragraph, prefix included) and the
  * form's own message. `{ message }` alone when there is no refusal.
  *
- * @category utils
+ * @category parsing
  * @since 0.1.0
  */
 export const split = (message: string): { readonly reason?: string; readonly message: string } => {
@@ -51,7 +51,7 @@ export const split = (message: string): { readonly reason?: string; readonly mes
  * "Please answer again.": e.g. `"Seats" must be at most 4.`; `undefined`
  * when the message carries no refusal.
  *
- * @category utils
+ * @category parsing
  * @since 0.1.0
  */
 export const reasonOf = (message: string): string | undefined => {

@@ -80,7 +80,7 @@ export const layer = <R = never>(options: {
  *
  * MCP 2026-07-28, client/sampling (capabilities).
  *
- * @category utils
+ * @category capabilities
  * @since 0.1.0
  */
 export const capability = (handler: SamplingHandler["Service"]): NonNullable<ClientCapabilities["sampling"]> => ({

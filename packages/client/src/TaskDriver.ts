@@ -72,7 +72,7 @@ export type TasksMode = "auto" | "manual"
  * The capabilities a task-declaring request sends: `capabilities` plus
  * `extensions["io.modelcontextprotocol/tasks"]: {}`.
  *
- * @category utils
+ * @category capabilities
  * @since 0.1.0
  */
 export const declaring = <C extends { readonly extensions?: Readonly<Record<string, unknown>> | undefined }>(
@@ -122,7 +122,7 @@ const intervalOf = (task: Record<string, unknown>, previous: number): number => 
  * before `onStatus` sees them), and the transport's errors. Interrupting it
  * cancels the task.
  *
- * @category utils
+ * @category tasks
  * @since 0.1.0
  */
 export const drive = (

@@ -22,7 +22,7 @@ const encoder = new TextEncoder()
  * The RFC 8785 canonical form of a JSON value: object keys sorted, no
  * whitespace, numbers in their shortest form. `undefined` members are dropped.
  *
- * @category utils
+ * @category encoding
  * @since 0.1.0
  */
 export const canonicalJson = (value: unknown): string => canonicalize(value) ?? "null"
@@ -135,7 +135,7 @@ const inspect = (value: unknown, root: string): { readonly problem: NotCanonical
  * are leaves (canonicalization calls it). Iterative: any depth is safe; one
  * pass over the value.
  *
- * @category utils
+ * @category validation
  * @since 0.1.0
  */
 export const canonicalProblem = (value: unknown, root = "$"): NotCanonicalJson | undefined => {
@@ -206,7 +206,7 @@ const plainContainer = (value: object): boolean => {
  * holes, a cycle, or a leaf canonical JSON cannot represent (a non-finite
  * number, a lone surrogate; see {@link canonicalProblem}).
  *
- * @category utils
+ * @category combinators
  * @since 0.1.0
  */
 export const freezeJson = <A>(value: A): A => {
@@ -281,7 +281,7 @@ const remember = (key: string, digest: string): string => {
  * when `value` is not representable (see {@link canonicalProblem}): check
  * values that come from outside first, and fail with that error instead.
  *
- * @category utils
+ * @category digests
  * @since 0.1.0
  */
 export const digestWith = (digest: Digest.Digest["Service"], value: unknown, bytes = 32): Effect.Effect<string> =>
@@ -296,7 +296,7 @@ export const digestWith = (digest: Digest.Digest["Service"], value: unknown, byt
  * with one walk over the value: `digestWith` for values not known to be
  * canonical.
  *
- * @category utils
+ * @category digests
  * @since 0.1.0
  */
 export const checkedDigestWith = (
@@ -352,7 +352,7 @@ const largeValue = 256 * 1024
  * is already known, without computing it; `undefined` otherwise. Lets the
  * engine take the synchronous path for a question it has digested before.
  *
- * @category utils
+ * @category digests
  * @since 0.1.0
  */
 export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
@@ -374,7 +374,7 @@ export const knownDigest = (value: unknown, bytes = 32): string | undefined => {
  * 22 characters is what the journal stores per question).
  * Requires the `Digest` service from `effect/crypto`.
  *
- * @category utils
+ * @category digests
  * @since 0.1.0
  */
 export const digestOf = (value: unknown, bytes = 32): Effect.Effect<string, never, Digest.Digest> =>

@@ -69,7 +69,7 @@ const STRING_FORMATS = new Set(Object.keys(FORMATS))
  * accepted answers are checked against the `requestedSchema` the client was
  * shown as well.
  *
- * @category utils
+ * @category validation
  * @since 0.1.0
  */
 export const formatsHold = (requestedSchema: RequestedSchema, content: unknown): boolean =>
@@ -84,7 +84,7 @@ export const formatsHold = (requestedSchema: RequestedSchema, content: unknown):
  * choices, text that is not valid Unicode. `undefined` when every field fits.
  * The reason never quotes the answer.
  *
- * @category utils
+ * @category validation
  * @since 0.1.0
  */
 export const refusal = (requestedSchema: RequestedSchema, content: unknown): string | undefined => {
@@ -294,7 +294,7 @@ export type DeclaredForms = Readonly<Record<string, FormSchemaInput<any> | FormS
  * For definitions (`Tool.make`, `Prompt.make`, `Resource.make`), so that a
  * form the spec does not allow is refused when defined, not when called.
  *
- * @category utils
+ * @category validation
  * @since 0.1.0
  */
 export const checkForms = (owner: string, forms: DeclaredForms | undefined): void => {

@@ -203,7 +203,7 @@ type Winner<A, E> =
  * the question is unchanged. Keys are kept in null-prototype objects and maps:
  * `__proto__`, `constructor` or `toString` are keys like any other.
  *
- * @category utils
+ * @category running
  * @since 0.1.0
  */
 export const run = <A, E, R>(
@@ -246,7 +246,7 @@ export interface Services {
  * -32021, through the server's dispatcher).
  * Source: MCP 2026-07-28, basic/patterns/mrtr.
  *
- * @category utils
+ * @category running
  * @since 0.1.0
  */
 export const runWith = <A, E, R>(

@@ -62,7 +62,7 @@ export interface KeyRing {
 /**
  * Name of the environment variable read by {@link KeyRing.fromConfig}.
  *
- * @category utils
+ * @category config
  * @since 0.1.0
  */
 export const keysConfigName = "MRTR_REQUEST_STATE_KEYS"
@@ -228,7 +228,7 @@ const fromConfig: Effect.Effect<KeyRing, Config.ConfigError> = Effect.gen(functi
  * Every constructor runs on `effect/crypto` with its own `SecureRandom` and
  * `Digest` layers, so none has requirements.
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const KeyRing: {

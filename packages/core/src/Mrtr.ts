@@ -37,7 +37,7 @@ export {
  * A step is work between asks: an ask inside `effect` dies with a defect
  * that says so (it could never be answered while the step waits for it).
  *
- * @category utils
+ * @category combinators
  * @since 0.1.0
  */
 export const step = <A, E, R>(
@@ -51,7 +51,7 @@ export const step = <A, E, R>(
  * Runs asks (or any effects) concurrently, so that every unanswered ask among
  * them lands in the same round: `Effect.all(effects, { concurrency: "unbounded" })`.
  *
- * @category utils
+ * @category combinators
  * @since 0.1.0
  */
 export const all = <const Arg extends Iterable<Effect.Effect<any, any, any>> | Record<string, Effect.Effect<any, any, any>>>(
@@ -62,7 +62,7 @@ export const all = <const Arg extends Iterable<Effect.Effect<any, any, any>> | R
  * The round of the conversation the handler runs in: 0 on the first request,
  * n after n `input_required` results.
  *
- * @category utils
+ * @category accessors
  * @since 0.1.0
  */
 export const round: Effect.Effect<number, never, Conversation> = Conversation.useSync((c) => c.round)

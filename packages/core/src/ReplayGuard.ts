@@ -109,7 +109,7 @@ export interface ReplayGuardMemoryOptions {
  * Counter of single-use redemptions refused because the in-memory
  * {@link ReplayGuard} was full, by `scope` (`principal` or `anonymous`).
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total", {
@@ -122,7 +122,7 @@ export const replayGuardFullTotal = Metric.counter("mrtr_replay_guard_full_total
  * `outcome` (`first`: accepted; `replayed`: already redeemed) and `store`
  * (`memory`, `redis`).
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_redemptions_total", {
@@ -138,7 +138,7 @@ export const replayGuardRedemptionsTotal = Metric.counter("mrtr_replay_guard_red
  * the sum over a fleet approximates the keys Redis holds (an instance that
  * restarts forgets its part). Process-wide: several guards of one process add up.
  *
- * @category utils
+ * @category metrics
  * @since 0.2.0
  */
 export const replayGuardEntries = Metric.gauge("mrtr_replay_guard_entries", {

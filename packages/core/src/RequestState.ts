@@ -208,7 +208,7 @@ export class RequestStateTooLarge extends Schema.TaggedError<RequestStateTooLarg
  * Name of the optional `Duration` variable read by
  * {@link RequestStateCodec.layerConfig} (e.g. `"5 minutes"`).
  *
- * @category utils
+ * @category config
  * @since 0.1.0
  */
 export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
@@ -264,7 +264,7 @@ const ttlConfigError = (message: string): Config.ConfigError =>
  * unless it is finite and positive. What {@link RequestStateCodec.layerConfig}
  * and `McpServer.layerConfig` read.
  *
- * @category utils
+ * @category config
  * @since 0.4.0
  */
 export const ttlFromConfig: Effect.Effect<Duration.Duration, Config.ConfigError> = Effect.gen(function*() {
@@ -280,7 +280,7 @@ export const ttlFromConfig: Effect.Effect<Duration.Duration, Config.ConfigError>
  * {@link defaultTtl}; fails with {@link InvalidOption} naming `layer` when it
  * is not a finite, positive duration.
  *
- * @category utils
+ * @category config
  * @since 0.4.0
  */
 export const ttlOf = (ttl: Duration.Input | undefined, layer = "RequestStateCodec"): Effect.Effect<Duration.Duration, InvalidOption> => {
@@ -294,7 +294,7 @@ export const ttlOf = (ttl: Duration.Input | undefined, layer = "RequestStateCode
 /**
  * Default lifetime of a sealed `requestState`: 10 minutes.
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const defaultTtl: Duration.Duration = Duration.minutes(10)
@@ -302,7 +302,7 @@ export const defaultTtl: Duration.Duration = Duration.minutes(10)
 /**
  * Default cap on a sealed `requestState`: 64 KiB (65,536 bytes of the string).
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const defaultMaxSize = 65_536
@@ -313,7 +313,7 @@ export const defaultMaxSize = 65_536
  * string, twice its plaintext, and 256 bytes per entry): about 800 suspended
  * one-question conversations, or about 150 of sixteen answers.
  *
- * @category utils
+ * @category constants
  * @since 0.3.0
  */
 export const defaultIssuedCacheBytes = 524_288
@@ -402,7 +402,7 @@ type RejectionReason =
  * Counter of rejected `requestState`, by `reason` (the values listed in the
  * module header). Clients only ever see the one frozen `-32602`.
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const rejectionsTotal = Metric.counter("mrtr_request_state_rejections_total", {
@@ -419,7 +419,7 @@ export const rejectionsTotal = Metric.counter("mrtr_request_state_rejections_tot
  * before the expiry and single-use checks (refusals by those count in
  * {@link rejectionsTotal} too).
  *
- * @category utils
+ * @category metrics
  * @since 0.3.0
  */
 export const unsealedTotal = Metric.counter("mrtr_request_state_unsealed_total", {

@@ -77,7 +77,7 @@ export type TaskStart = "call" | "detach"
  *   })
  * ```
  *
- * @category utils
+ * @category combinators
  * @since 0.1.0
  */
 export const detach: Effect.Effect<void> = Effect.flatMap(

@@ -59,7 +59,7 @@ const elicitationOf = (needs: ElicitationNeeds): NonNullable<ClientCapabilities[
  * MCP 2026-07-28, basic/patterns/mrtr; client/elicitation (modes);
  * client/sampling (tools, context).
  *
- * @category utils
+ * @category capabilities
  * @since 0.1.0
  */
 export const requiredCapabilities = (inputRequest: InputRequest): ClientCapabilities => {
@@ -94,7 +94,7 @@ export const requiredCapabilities = (inputRequest: InputRequest): ClientCapabili
  *
  * MCP 2026-07-28, basic (capabilities); client/elicitation (modes).
  *
- * @category utils
+ * @category formatting
  * @since 0.3.0
  */
 export const describeCapabilities = (required: ClientCapabilities): string => {
@@ -113,7 +113,7 @@ export const describeCapabilities = (required: ClientCapabilities): string => {
  * The union (see `mergeCapabilities`) of the requirements of every input
  * request in a map (or array); `{}` when there are none.
  *
- * @category utils
+ * @category capabilities
  * @since 0.1.0
  */
 export const requiredCapabilitiesForAll = (
@@ -143,7 +143,7 @@ const mergeRecords = (
  * `{ elicitation: { url: {} } }` gives `{ elicitation: { form: {}, url: {} } }`.
  * `experimental` / `extensions` entries are merged key by key.
  *
- * @category utils
+ * @category combinators
  * @since 0.1.0
  */
 export const mergeCapabilities = (a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities => {
@@ -190,7 +190,7 @@ export const mergeCapabilities = (a: ClientCapabilities, b: ClientCapabilities):
  *
  * MCP 2026-07-28, basic (capabilities), basic/patterns/mrtr.
  *
- * @category utils
+ * @category capabilities
  * @since 0.1.0
  */
 export const missingCapabilities = (

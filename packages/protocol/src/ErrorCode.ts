@@ -32,7 +32,7 @@ import type { JsonRpcErrorObject } from "./JsonRpc.ts"
  *
  * MCP 2026-07-28, basic (error codes); schema `*Error` definitions.
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const ErrorCode = {
@@ -70,7 +70,7 @@ export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode]
  * MCP 2026-07-28, basic/transports/streamable-http (protocol version header,
  * server validation, backward compatibility).
  *
- * @category utils
+ * @category mapping
  * @since 0.1.0
  */
 export const httpStatusOf = (code: number): number => {
@@ -144,7 +144,7 @@ const wireMessage = (message: string): string => cut(message, MAX_ERROR_MESSAGE_
  * nested deeper than 16 levels become `"…"`. A value within the bounds is returned as is (the same reference).
  * `McpError.toJsonRpc` applies it, so every error a server sends is bounded, whatever its data holds.
  *
- * @category utils
+ * @category errors
  * @since 0.1.0
  */
 export const boundErrorData = (data: unknown): unknown => {

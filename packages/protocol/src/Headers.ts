@@ -56,7 +56,7 @@ export const PARAM_HEADER_PREFIX = "Mcp-Param-" as const
  *
  * MCP 2026-07-28, basic/transports/streamable-http (request metadata).
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const HeaderName = {
@@ -138,7 +138,7 @@ const base64ToUtf8 = (base64: string): string | undefined => {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (value encoding).
  *
- * @category utils
+ * @category encoding
  * @since 0.1.0
  */
 export const encodeHeaderValue = (value: string): string =>
@@ -157,7 +157,7 @@ export const encodeHeaderValue = (value: string): string =>
  *
  * MCP 2026-07-28, basic/transports/streamable-http (value encoding, server validation).
  *
- * @category utils
+ * @category decoding
  * @since 0.1.0
  */
 export const decodeHeaderValue = (raw: string): string | undefined => {
@@ -183,7 +183,7 @@ const isRecord = (u: unknown): u is { readonly [x: string]: unknown } =>
  *
  * MCP 2026-07-28, basic/transports/streamable-http (standard request headers).
  *
- * @category utils
+ * @category headers
  * @since 0.1.0
  */
 export const nameFor = (method: string, params: Params): string | undefined => {
@@ -225,7 +225,7 @@ export interface ToolLike {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (custom headers from tool parameters).
  *
- * @category utils
+ * @category headers
  * @since 0.1.0
  */
 export const headerAnnotations = (tool: ToolLike): ReadonlyArray<HeaderAnnotation> => {
@@ -266,7 +266,7 @@ const DATA_KEYWORDS = new Set(["const", "default", "enum", "examples"])
  *
  * MCP 2026-07-28, basic/transports/streamable-http (schema extension); server/tools.
  *
- * @category utils
+ * @category validation
  * @since 0.1.0
  */
 export const headerAnnotationError = (tool: ToolLike): string | undefined => {
@@ -355,7 +355,7 @@ const headerStringOf = (value: unknown): string | undefined => {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (client behavior).
  *
- * @category utils
+ * @category headers
  * @since 0.1.0
  */
 export const paramHeaders = (tool: ToolLike, args: unknown): Record<string, string> => {
@@ -393,7 +393,7 @@ const protocolVersionOf = (params: Params): string | undefined => {
  *
  * MCP 2026-07-28, basic/transports/streamable-http (request metadata).
  *
- * @category utils
+ * @category headers
  * @since 0.1.0
  */
 export const requestHeaders = (message: HeaderCheckedMessage, tool?: ToolLike): Record<string, string> => {
@@ -454,7 +454,7 @@ const sameParam = (decoded: string, body: string | number | boolean): boolean =>
  * MCP 2026-07-28, basic/transports/streamable-http (server validation,
  * server behavior for custom headers).
  *
- * @category utils
+ * @category validation
  * @since 0.1.0
  */
 export const validateRequestHeaders = (

@@ -219,7 +219,7 @@ export type JsonRpcMessage = typeof JsonRpcMessage.Type
  *
  * MCP 2026-07-28, schema `JSONRPCResultResponse`.
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const success = <R extends object>(
@@ -241,7 +241,7 @@ export const success = <R extends object>(
  *
  * MCP 2026-07-28, schema `JSONRPCErrorResponse`.
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const failure = (

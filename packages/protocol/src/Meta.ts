@@ -66,7 +66,7 @@ export const isSupportedProtocolVersion = (version: string): boolean => SUPPORTE
  *
  * MCP 2026-07-28, basic (`_meta`), schema `RequestMetaObject` / `ResultMetaObject`.
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const MetaKey = {

@@ -57,7 +57,7 @@ const hexCodePoint = (char: string): string => {
  * lone surrogate escaped visibly (`\n`, `\t`, `\u009b`, `\u202e`, ...).
  * Total: any string in, a printable one-line string out.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const oneLine = (text: string): string =>
@@ -67,7 +67,7 @@ export const oneLine = (text: string): string =>
  * Lines of the program's own making (joined with `\n`) whose parts may quote a
  * server: each line made safe with `oneLine`, the line breaks kept.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const lines = (text: string): string => text.split("\n").map(oneLine).join("\n")
@@ -79,7 +79,7 @@ export const lines = (text: string): string => text.split("\n").map(oneLine).joi
  * same value. Outside strings JSON text holds none of them, so every
  * replacement is inside a string.
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const json = (text: string): string => text.replace(UNSAFE_IN_JSON, hex)

@@ -79,7 +79,7 @@ export interface DetailedTask extends Task {
  * The extension's live methods, and the 2025-11-25 ones it removed
  * (`tasks/result`, `tasks/list`: answered `-32601` MethodNotFound).
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const TaskMethod = {
@@ -93,7 +93,7 @@ export const TaskMethod = {
  * the Tasks extension. Only the current request counts (SEP-2663 §Capability
  * Negotiation).
  *
- * @category utils
+ * @category guards
  * @since 0.1.0
  */
 export const declaresTasks = (capabilities: ClientCapabilities | undefined): boolean => {
@@ -105,7 +105,7 @@ export const declaresTasks = (capabilities: ClientCapabilities | undefined): boo
  * The `requiredCapabilities` of the `-32021` error a request gets when it
  * needs the Tasks extension it did not declare.
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const tasksRequiredCapabilities: ClientCapabilities = { extensions: { [TASKS_EXTENSION]: {} } }

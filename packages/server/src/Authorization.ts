@@ -117,7 +117,7 @@ export type JwtOptions = Verifier.JwtOptions
 /**
  * A {@link TokenVerifier} for JWT access tokens (RFC 9068), see {@link JwtOptions}.
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const jwt: (options: JwtOptions) => TokenVerifier = Verifier.jwt
@@ -141,7 +141,7 @@ export type IntrospectionOptions = Verifier.IntrospectionOptions
 /**
  * A {@link TokenVerifier} by token introspection (RFC 7662), for opaque tokens.
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const introspection: (options: IntrospectionOptions) => TokenVerifier = Verifier.introspection
@@ -540,7 +540,7 @@ export const layerConfig: Layer.Layer<ResourceServer, Config.ConfigError> = Laye
  *
  * Source: MCP 2026-07-28 basic/authorization.
  *
- * @category utils
+ * @category accessors
  * @since 0.1.0
  */
 export const authInfo: Effect.Effect<Option.Option<AuthInfo>, never, McpRequest> = McpRequest.useSync((request) =>

@@ -246,7 +246,7 @@ export class HttpEndpoint extends Context.Service<HttpEndpoint, {
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
- * @category utils
+ * @category accessors
  * @since 0.1.0
  */
 export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useSync((endpoint) => endpoint.url)
@@ -293,7 +293,7 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  *
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP).
  *
- * @category utils
+ * @category handlers
  * @since 0.1.0
  */
 export const handleRequest = (
@@ -334,7 +334,7 @@ export const handleRequest = (
  *
  * Source: MCP 2026-07-28, basic/transports.
  *
- * @category utils
+ * @category handlers
  * @since 0.1.0
  */
 export const httpApp = (

@@ -46,7 +46,7 @@ import { PrometheusMetrics } from "effect/observability"
 /**
  * Counter of conversations started (first rounds), by `method`.
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const conversationsStarted = Metric.counter("mrtr_conversations_started_total", {
@@ -57,7 +57,7 @@ export const conversationsStarted = Metric.counter("mrtr_conversations_started_t
 /**
  * Counter of conversations completed (complete results), by `method`.
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const conversationsCompleted = Metric.counter("mrtr_conversations_completed_total", {
@@ -69,7 +69,7 @@ export const conversationsCompleted = Metric.counter("mrtr_conversations_complet
  * Histogram of the input rounds of completed conversations, by `method`
  * (boundaries 0, 1, 2, 3, 4, 6, 8, 12, 16).
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const conversationRounds = Metric.histogram("mrtr_conversation_rounds", {
@@ -81,7 +81,7 @@ export const conversationRounds = Metric.histogram("mrtr_conversation_rounds", {
  * Records one MRTR request's outcome: a started conversation when it carried
  * no `requestState`, and for a complete result the completion and its rounds.
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const recordRound = (method: string, first: boolean, complete: boolean, round: number): Effect.Effect<void> => {
@@ -115,7 +115,7 @@ const metricsOf = (method: string) => {
  * endpoint answers; `PrometheusMetrics.layerHttp` mounts one on an
  * `HttpRouter`).
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const prometheusText: Effect.Effect<string> = PrometheusMetrics.format()
@@ -127,7 +127,7 @@ export const prometheusText: Effect.Effect<string> = PrometheusMetrics.format()
  * that made it (a resumed `input_required` → `working` counts again). In a
  * fleet sum across instances; created minus terminal is the tasks in flight.
  *
- * @category utils
+ * @category metrics
  * @since 0.2.0
  */
 export const tasksTotal = Metric.counter("mrtr_tasks_total", {
@@ -141,7 +141,7 @@ export const tasksTotal = Metric.counter("mrtr_tasks_total", {
  * expired, so the fleet's sum approximates what Redis holds); defined in
  * `@mrtr/core`'s `ReplayGuard`.
  *
- * @category utils
+ * @category metrics
  * @since 0.2.0
  */
 export const replayGuardEntries = RequestState.replayGuardEntries
@@ -150,7 +150,7 @@ export const replayGuardEntries = RequestState.replayGuardEntries
  * Gauge of the 2025-11-25 shim's server-to-client requests (elicitation,
  * sampling, roots) awaiting their answer on this instance.
  *
- * @category utils
+ * @category metrics
  * @since 0.2.0
  */
 export const legacyLegsInFlight = Metric.gauge("mrtr_legacy_legs_in_flight", {
@@ -162,7 +162,7 @@ export const legacyLegsInFlight = Metric.gauge("mrtr_legacy_legs_in_flight", {
  * and were sent on to the owner over the session directory, by `outcome`
  * (`delivered`, `owner_gone`).
  *
- * @category utils
+ * @category metrics
  * @since 0.2.0
  */
 export const legacyAnswersForwarded = Metric.counter("mrtr_legacy_answers_forwarded_total", {

@@ -62,7 +62,7 @@ import * as SessionDirectory from "./SessionDirectory.ts"
  * (`redis://[[user]:password@]host:port[/db]`, or `rediss://` for TLS), read
  * by {@link layerFleetConfig} and {@link layerClientConfig}.
  *
- * @category utils
+ * @category config
  * @since 0.1.0
  */
 export const urlConfigName = "MRTR_REDIS_URL"
@@ -72,7 +72,7 @@ export const urlConfigName = "MRTR_REDIS_URL"
  * by `operation` (`connect`, `redeem`, `publish`, `subscribe`, `interaction`,
  * `task`, `session`).
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const redisErrorsTotal = RedisMetrics.redisErrorsTotal
@@ -81,7 +81,7 @@ export const redisErrorsTotal = RedisMetrics.redisErrorsTotal
  * Counter of single-use redemptions, by `outcome` (`first`, `replayed`) and
  * `store` (`redis`, `memory`); defined in `@mrtr/core`'s `ReplayGuard`.
  *
- * @category utils
+ * @category metrics
  * @since 0.1.0
  */
 export const replayGuardRedemptionsTotal = RequestState.replayGuardRedemptionsTotal
@@ -374,7 +374,7 @@ export type InteractionStoreOptions = RedisInteractionStore.InteractionStoreOpti
  * Nothing is accepted or handed out on a failed operation. (Defined in
  * `@mrtr/core`'s `InteractionStore`; re-exported here.)
  *
- * @category utils
+ * @category errors
  * @since 0.1.0
  */
 export const InteractionStoreUnavailable = InteractionStore.InteractionStoreUnavailable

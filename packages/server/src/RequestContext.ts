@@ -57,7 +57,7 @@ export class McpRequest extends Context.Service<McpRequest, {
  *
  * Source: MCP 2025-11-25, basic/transports (resumability and redelivery).
  *
- * @category utils
+ * @category notifications
  * @since 0.2.0
  */
 export const closeStream: Effect.Effect<void, never, McpRequest> = McpRequest.use((request) =>
@@ -73,7 +73,7 @@ const LEVELS: ReadonlyArray<LoggingLevel> = LoggingLevel.literals
  * with every call; `total` is the expected final value when known. A no-op
  * when the request carried no `_meta.progressToken`.
  *
- * @category utils
+ * @category notifications
  * @since 0.1.0
  */
 export const progress = (
@@ -99,7 +99,7 @@ export const progress = (
  * `_meta["io.modelcontextprotocol/logLevel"]` at or below `level`
  * (severities as in RFC 5424: debug < info < ... < emergency).
  *
- * @category utils
+ * @category notifications
  * @since 0.1.0
  */
 export const log = (

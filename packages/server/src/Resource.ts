@@ -154,7 +154,7 @@ const VARIABLE = /\{([+#./;?&]?)([A-Za-z0-9_]+)\*?\}/g
  * (reserved expansion: anything, including `/`). Other operators match like
  * `{var}` after their prefix character.
  *
- * @category utils
+ * @category templates
  * @since 0.1.0
  */
 export const compileTemplate = (template: string): (uri: string) => Record<string, string> | undefined => {
@@ -193,7 +193,7 @@ export const compileTemplate = (template: string): (uri: string) => Record<strin
  * variables (strings in), optional `completions` per variable, and a handler
  * receiving the decoded variables and the requested URI.
  *
- * @category utils
+ * @category constructors
  * @since 0.1.0
  */
 export const template = <P extends Schema.Codec<any, Readonly<Record<string, string>>, never, never>, E = never, R = never>(

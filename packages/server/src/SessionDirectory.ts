@@ -176,7 +176,7 @@ export class SessionDirectory extends Context.Service<SessionDirectory, {
 /**
  * A new random instance id: 12 characters of `[0-9a-f]`.
  *
- * @category utils
+ * @category constructors
  * @since 0.2.0
  */
 export const newInstanceId = (): string => globalThis.crypto.randomUUID().replaceAll("-", "").slice(0, 12)

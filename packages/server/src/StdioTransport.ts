@@ -78,7 +78,7 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024
  *
  * Source: MCP 2026-07-28, basic/transports (stdio).
  *
- * @category utils
+ * @category running
  * @since 0.1.0
  */
 export const run = <E>(
@@ -176,7 +176,7 @@ export const run = <E>(
  *
  * Source: MCP 2026-07-28, basic/transports (stdio).
  *
- * @category utils
+ * @category running
  * @since 0.1.0
  */
 export const serve = (options: Options = {}): Effect.Effect<void, never, McpHandler | Stdio.Stdio> =>

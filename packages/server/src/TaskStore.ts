@@ -230,7 +230,7 @@ const positiveInteger = (name: string, value: number): number => {
  * Whether `record` has expired at `now` (epoch ms): `createdAt + ttlMs`
  * passed; never for `ttlMs: null`.
  *
- * @category utils
+ * @category guards
  * @since 0.2.0
  */
 export const expired = (record: TaskRecord, now: number): boolean =>

@@ -50,7 +50,7 @@ const truncate = (text: string): string => text.length <= MAX_TEXT ? text : `${t
  *
  * Source: MCP 2026-07-28, server/tools (tool execution errors).
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const describe = (error: unknown): string => {

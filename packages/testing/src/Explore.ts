@@ -283,7 +283,7 @@ export class ExplorationFailed extends Schema.TaggedError<ExplorationFailed>()("
  * scripted user replayed by {@link replay} (a real `McpClient` fails the call
  * with `InputHandlerError` instead).
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const noAnswer = (
@@ -296,7 +296,7 @@ export const noAnswer = (
  * Any value as a scripted answer, unchecked: an answer of the wrong kind
  * (e.g. roots for a form) replayed by {@link replay}.
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const raw = (value: unknown): ElicitResult & any => value
@@ -306,7 +306,7 @@ export const raw = (value: unknown): ElicitResult & any => value
  * a round without an entry gets `otherwise` (default: no answer, see {@link noAnswer}).
  * Works for elicitation, sampling and roots (as `roots`'s function).
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const inRounds =
@@ -483,7 +483,7 @@ export const check = <E>(options: Options<E>): Effect.Effect<Result, Exploration
  * The coverage as text: per ask key, its outcomes, and the outcomes never
  * reached (`never declined` is a path no test took).
  *
- * @category utils
+ * @category formatting
  * @since 0.1.0
  */
 export const formatCoverage: (coverage: Coverage) => string = Report.formatCoverage

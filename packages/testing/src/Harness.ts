@@ -100,7 +100,7 @@ export class Wire extends Context.Service<Wire, {
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
- * @category utils
+ * @category accessors
  * @since 0.1.0
  */
 export const requests: Effect.Effect<ReadonlyArray<Record<string, any>>, never, Wire> = Wire.use((w) => w.requests)
@@ -110,7 +110,7 @@ export const requests: Effect.Effect<ReadonlyArray<Record<string, any>>, never, 
  *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr.
  *
- * @category utils
+ * @category accessors
  * @since 0.1.0
  */
 export const entries: Effect.Effect<ReadonlyArray<WireEntry>, never, Wire> = Wire.use((w) => w.entries)

@@ -83,7 +83,7 @@ export const layer: Layer.Layer<Recorder> = Layer.effect(Recorder, make)
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
- * @category utils
+ * @category accessors
  * @since 0.1.0
  */
 export const questions: Effect.Effect<ReadonlyArray<Question>, never, Recorder> = Recorder.use((r) => r.questions)
@@ -93,7 +93,7 @@ export const questions: Effect.Effect<ReadonlyArray<Question>, never, Recorder> 
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
- * @category utils
+ * @category accessors
  * @since 0.1.0
  */
 export const questionsOf = (
@@ -106,7 +106,7 @@ export const questionsOf = (
  *
  * MCP 2026-07-28, basic/patterns/mrtr (input requests).
  *
- * @category utils
+ * @category combinators
  * @since 0.1.0
  */
 export const clear: Effect.Effect<void, never, Recorder> = Recorder.use((r) => r.clear)

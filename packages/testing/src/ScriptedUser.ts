@@ -150,7 +150,7 @@ export interface Script {
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const accept = ElicitationHandler.accept
@@ -160,7 +160,7 @@ export const accept = ElicitationHandler.accept
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const decline: ElicitResult = ElicitationHandler.decline
@@ -170,7 +170,7 @@ export const decline: ElicitResult = ElicitationHandler.decline
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const cancel: ElicitResult = ElicitationHandler.cancel
@@ -181,7 +181,7 @@ export const cancel: ElicitResult = ElicitationHandler.cancel
  *
  * MCP 2026-07-28, client/elicitation, client/sampling, client/roots; basic/patterns/mrtr.
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const text = (value: string, model = "scripted-model"): CreateMessageResult => ({
@@ -222,7 +222,7 @@ export type PageValue = Page.PageValue
  *
  * Source: MCP 2026-07-28, client/elicitation (URL mode).
  *
- * @category utils
+ * @category answers
  * @since 0.1.0
  */
 export const completePage = (

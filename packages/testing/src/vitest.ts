@@ -31,7 +31,7 @@ install()
  * vitest's `defineConfig` (from `vitest/config`), re-exported after the
  * Node 20 polyfills of this module are installed. Same arguments, same result.
  *
- * @category utils
+ * @category config
  * @since 0.1.0
  */
 export const defineConfig: typeof VitestConfig.defineConfig = VitestConfig.defineConfig
@@ -40,7 +40,7 @@ export const defineConfig: typeof VitestConfig.defineConfig = VitestConfig.defin
  * vitest's `defineProject` (from `vitest/config`), for a project of a
  * multi-project config, re-exported likewise.
  *
- * @category utils
+ * @category config
  * @since 0.1.0
  */
 export const defineProject: typeof VitestConfig.defineProject = VitestConfig.defineProject
@@ -50,7 +50,7 @@ export const defineProject: typeof VitestConfig.defineProject = VitestConfig.def
  * did): for a config that keeps `vitest/config`'s own `defineConfig` and only
  * imports this module for its effect (`import "@mrtr/testing/vitest"`).
  *
- * @category utils
+ * @category config
  * @since 0.1.0
  */
 export const installPolyfills: () => void = install

@@ -51,7 +51,7 @@ export const LATEST_VERSION = "2025-11-25" as const
  *
  * Source: MCP 2025-11-25, basic/lifecycle (version negotiation).
  *
- * @category utils
+ * @category versions
  * @since 0.2.0
  */
 export const negotiate = (requested: unknown): string =>
@@ -236,7 +236,7 @@ const notification = <M extends string, P extends Schema.Top>(method: M, params:
  *
  * Source: schema-2025-11-25.json `InitializedNotification`.
  *
- * @category utils
+ * @category schemas
  * @since 0.2.0
  */
 export const InitializedNotification = notification("notifications/initialized", JsonObject)

@@ -22,7 +22,7 @@ import { RequestMeta } from "./Lifecycle.ts"
  *
  * Source: schema-2025-11-25.json `ClientRequest`, `ClientNotification`, `ServerNotification`.
  *
- * @category utils
+ * @category constants
  * @since 0.2.0
  */
 export const Method = {
@@ -75,7 +75,7 @@ export type SetLevelRequestParams = typeof SetLevelRequestParams.Type
 /**
  * The `logging/setLevel` request.
  *
- * @category utils
+ * @category schemas
  * @since 0.2.0
  */
 export const SetLevelRequest = request(Method.loggingSetLevel, SetLevelRequestParams)
@@ -111,7 +111,7 @@ export type SubscribeRequestParams = typeof SubscribeRequestParams.Type
 /**
  * The `resources/subscribe` request.
  *
- * @category utils
+ * @category schemas
  * @since 0.2.0
  */
 export const SubscribeRequest = request(Method.resourcesSubscribe, SubscribeRequestParams)
@@ -126,7 +126,7 @@ export type SubscribeRequest = typeof SubscribeRequest.Type
 /**
  * The `resources/unsubscribe` request.
  *
- * @category utils
+ * @category schemas
  * @since 0.2.0
  */
 export const UnsubscribeRequest = request(Method.resourcesUnsubscribe, SubscribeRequestParams)

@@ -13,7 +13,7 @@
  *
  * MCP 2026-07-28, schema `ClientRequest` / `ServerNotification` / `InputRequest`.
  *
- * @category utils
+ * @category constants
  * @since 0.1.0
  */
 export const Method = {

@@ -28,7 +28,7 @@ const request = <M extends string, P extends Schema.Top>(method: M, params: P) =
  *
  * MCP 2026-07-28, schema `DiscoverRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const DiscoverRequest = request(Method.discover, RequestParams)
@@ -45,7 +45,7 @@ export type DiscoverRequest = typeof DiscoverRequest.Type
  *
  * MCP 2026-07-28, schema `ListToolsRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const ListToolsRequest = request(Method.toolsList, PaginatedRequestParams)
@@ -62,7 +62,7 @@ export type ListToolsRequest = typeof ListToolsRequest.Type
  *
  * MCP 2026-07-28, schema `CallToolRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const CallToolRequest = request(Method.toolsCall, CallToolRequestParams)
@@ -79,7 +79,7 @@ export type CallToolRequest = typeof CallToolRequest.Type
  *
  * MCP 2026-07-28, schema `ListPromptsRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const ListPromptsRequest = request(Method.promptsList, PaginatedRequestParams)
@@ -96,7 +96,7 @@ export type ListPromptsRequest = typeof ListPromptsRequest.Type
  *
  * MCP 2026-07-28, schema `GetPromptRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const GetPromptRequest = request(Method.promptsGet, GetPromptRequestParams)
@@ -113,7 +113,7 @@ export type GetPromptRequest = typeof GetPromptRequest.Type
  *
  * MCP 2026-07-28, schema `ListResourcesRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const ListResourcesRequest = request(Method.resourcesList, PaginatedRequestParams)
@@ -130,7 +130,7 @@ export type ListResourcesRequest = typeof ListResourcesRequest.Type
  *
  * MCP 2026-07-28, schema `ListResourceTemplatesRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const ListResourceTemplatesRequest = request(Method.resourcesTemplatesList, PaginatedRequestParams)
@@ -147,7 +147,7 @@ export type ListResourceTemplatesRequest = typeof ListResourceTemplatesRequest.T
  *
  * MCP 2026-07-28, schema `ReadResourceRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const ReadResourceRequest = request(Method.resourcesRead, ReadResourceRequestParams)
@@ -164,7 +164,7 @@ export type ReadResourceRequest = typeof ReadResourceRequest.Type
  *
  * MCP 2026-07-28, schema `CompleteRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const CompleteRequest = request(Method.completionComplete, CompleteRequestParams)
@@ -181,7 +181,7 @@ export type CompleteRequest = typeof CompleteRequest.Type
  *
  * MCP 2026-07-28, schema `SubscriptionsListenRequest`.
  *
- * @category utils
+ * @category schemas
  * @since 0.1.0
  */
 export const SubscriptionsListenRequest = request(Method.subscriptionsListen, SubscriptionsListenRequestParams)
