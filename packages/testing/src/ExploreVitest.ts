@@ -6,7 +6,8 @@
  *
  * **Example** (Exploring a tool in a test)
  *
- * ```ts
+ * ```ts skip-type-checking
+ * // `server`: the Layer of the McpServer under test
  * import * as Explore from "@mrtr/testing/explore"
  *
  * Explore.it("plan_trip", { server, arguments: { city: "Oslo" }, runs: 200 }, ({ ending }) => ending._tag === "Result")
@@ -22,6 +23,11 @@ import { Effect } from "effect"
 import * as Vitest from "vitest"
 import * as Explore from "./Explore.ts"
 
+/**
+ * Everything of {@link Explore}: the answers, `check`, `replay`, the coverage.
+ *
+ * @since 0.1.0
+ */
 export * from "./Explore.ts"
 
 /**
