@@ -6,7 +6,7 @@
  */
 import type { ClientTransport } from "@mrtr/client"
 import { LanguageModelSampling, McpClient, McpToolkit, MemoryTransport, RootsHandler } from "@mrtr/client"
-import type { Root } from "@mrtr/protocol"
+import type { Root } from "@mrtr/protocol/Schema"
 import { McpHandler } from "@mrtr/server"
 import { Effect, type JsonSchema, Layer, SchemaRepresentation, Terminal } from "effect"
 import { Chat, type LanguageModel, type Prompt, Tool, type Toolkit } from "effect/ai"

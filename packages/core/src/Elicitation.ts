@@ -16,7 +16,7 @@
  * @since 0.1.0
  */
 import { Duration, Effect, type Option, Result, Schedule, Schema } from "effect"
-import type { ElicitRequest } from "@mrtr/protocol"
+import type { ElicitRequest } from "@mrtr/protocol/Schema"
 import { freezeJson, isFrozenJson } from "./Canonical.ts"
 import * as ElicitResultDecoder from "./internal/elicitResult.ts"
 import { ClientAddress } from "./ClientAddress.ts"

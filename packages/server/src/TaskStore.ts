@@ -36,7 +36,9 @@
  * @since 0.1.0
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
-import type { ClientCapabilities, InputRequest, TaskStatus } from "@mrtr/protocol"
+import type { ClientCapabilities, InputRequest } from "@mrtr/protocol/Schema"
+import type { TaskStatus } from "@mrtr/protocol/Tasks"
+import { shareOf } from "./internal/taskShare.ts"
 
 /**
  * What a task runs: the `tools/call` it came from.
@@ -219,35 +221,6 @@ export interface MemoryOptions {
   readonly sweepInterval?: Duration.Input | undefined
 }
 
-/**
- * The share a record counts in: its principal's, else its client
- * address's; `undefined` for neither.
- *
- * @category utils
- * @since 0.4.0
- */
-export const shareOf = (record: TaskRecord): string | undefined =>
-  record.call.principal !== undefined
-    ? `principal:${record.call.principal}`
-    : record.call.address !== undefined
-    ? `address:${record.call.address}`
-    : undefined
-
-/**
- * The bytes of `text` in UTF-8 (what a record's JSON costs a store).
- *
- * @category utils
- * @since 0.4.0
- */
-export const utf8Bytes = (text: string): number => {
-  let bytes = text.length
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
-  }
-  return bytes
-}
-
 const positiveInteger = (name: string, value: number): number => {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`TaskStore: ${name} must be a positive integer`)
   return value
@@ -328,7 +301,7 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
     insert: (record) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const share = shareOf(record)
-        const bytes = utf8Bytes(JSON.stringify(record))
+        const bytes = Buffer.byteLength(JSON.stringify(record))
         let refused: TaskStoreFull | TaskTooLarge | undefined = full(record, share) ?? tooLarge(record, share, bytes, 0)
         if (refused !== undefined) {
           sweep(now)
@@ -347,7 +320,7 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
         const [value, next] = f(record)
         if (next === record) return Effect.succeed(value)
         const entry = records.get(taskId)!
-        const bytes = utf8Bytes(JSON.stringify(next))
+        const bytes = Buffer.byteLength(JSON.stringify(next))
         const refused = bytes > entry.bytes ? tooLarge(next, entry.share, bytes, entry.bytes) : undefined
         if (refused !== undefined) return Effect.fail(refused)
         records.set(taskId, { record: next, bytes, share: entry.share })

@@ -18,7 +18,9 @@
  * @internal
  */
 import { Effect, Predicate } from "effect"
-import { declaresTasks, type InputResponses, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import type { InputResponses } from "@mrtr/protocol/Schema"
+import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
 import { ClientAddress, RequestState } from "@mrtr/core"
 import { Engine, Journal } from "@mrtr/core/engine"
 import * as Observability from "../Observability.ts"
