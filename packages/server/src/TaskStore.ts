@@ -57,7 +57,10 @@ export interface TaskCall {
   readonly arguments: Readonly<Record<string, unknown>>
   readonly clientCapabilities: ClientCapabilities
   readonly principal?: string | undefined
-  /** The client address of a call without a principal (`ClientAddress`): the share of the store it counts in. */
+  /**
+   * The client address of a call without a principal, as grouped for shares (`ClientAddress.group`: IPv6 by its
+   * /64): the share of the store it counts in.
+   */
   readonly address?: string | undefined
 }
 
@@ -132,7 +135,9 @@ export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStor
  * A task's record would take more bytes (of JSON) than the store allows:
  * `maxTaskBytes` for one record (`scope: "task"`), or
  * `maxBytesPerPrincipal` for all live records of the call's principal or
- * client address (`scope: "principal"` / `"address"`). `limit` is the bound.
+ * client address (`scope: "principal"` / `"address"`), or
+ * `maxAnonymousBytes` for all live records of calls without a principal
+ * together (`scope: "anonymous"`). `limit` is the bound.
  * Creating the task answers JSON-RPC `-32603`; a running task that outgrows
  * it (its journal, answers of `tasks/update`) ends `failed` with this
  * message.
@@ -142,12 +147,18 @@ export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStor
  */
 export class TaskTooLarge extends Schema.TaggedError<TaskTooLarge>()("TaskTooLarge", {
   limit: Schema.Number,
-  scope: Schema.Literals(["task", "principal", "address"])
+  scope: Schema.Literals(["task", "principal", "address", "anonymous"])
 }) {
   override get message(): string {
     return this.scope === "task"
       ? `The task's record would exceed the server's ${this.limit} bytes per task`
-      : `The tasks ${this.scope === "principal" ? "of this user" : "of this client address"} would exceed the server's ${this.limit} bytes; try again later`
+      : `The tasks ${
+        this.scope === "principal"
+          ? "of this user"
+          : this.scope === "address"
+          ? "of this client address"
+          : "of unauthenticated callers"
+      } would exceed the server's ${this.limit} bytes; try again later`
   }
 }
 
@@ -217,6 +228,11 @@ export interface MemoryOptions {
   readonly maxTaskBytes?: number | undefined
   /** Most bytes of the live records of one principal, or of one client address without a principal. @default 16777216 (16 MiB) */
   readonly maxBytesPerPrincipal?: number | undefined
+  /**
+   * Most bytes of the live records of all calls without a principal together, whatever their client addresses (many
+   * addresses, or none known, cannot fill the process's memory). @default 67108864 (64 MiB)
+   */
+  readonly maxAnonymousBytes?: number | undefined
   /** How often expired records are dropped (also on access, and before an insert that finds a bound reached). @default 1 minute */
   readonly sweepInterval?: Duration.Input | undefined
 }
@@ -248,12 +264,15 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
   const maxPerShare = positiveInteger("maxTasksPerPrincipal", options.maxTasksPerPrincipal ?? 1_000)
   const maxTaskBytes = positiveInteger("maxTaskBytes", options.maxTaskBytes ?? 1_048_576)
   const maxShareBytes = positiveInteger("maxBytesPerPrincipal", options.maxBytesPerPrincipal ?? 16_777_216)
+  const maxAnonymousBytes = positiveInteger("maxAnonymousBytes", options.maxAnonymousBytes ?? 67_108_864)
   const records = new Map<string, { record: TaskRecord; bytes: number; share: string | undefined }>()
   const shares = new Map<string, { count: number; bytes: number }>()
   const pools = { anonymous: 0, principals: 0 }
+  let anonymousBytes = 0
   const poolOf = (record: TaskRecord) => record.call.principal === undefined ? "anonymous" : "principals"
   const account = (share: string | undefined, record: TaskRecord, count: number, bytes: number) => {
     pools[poolOf(record)] += count
+    if (record.call.principal === undefined) anonymousBytes += bytes
     if (share === undefined) return
     const current = shares.get(share) ?? { count: 0, bytes: 0 }
     const next = { count: current.count + count, bytes: current.bytes + bytes }
@@ -285,6 +304,8 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
       ? new TaskTooLarge({ limit: maxTaskBytes, scope: "task" })
       : share !== undefined && (shares.get(share)?.bytes ?? 0) - bytesBefore + bytes > maxShareBytes
       ? new TaskTooLarge({ limit: maxShareBytes, scope: scopeOf(record) })
+      : record.call.principal === undefined && anonymousBytes - bytesBefore + bytes > maxAnonymousBytes
+      ? new TaskTooLarge({ limit: maxAnonymousBytes, scope: "anonymous" })
       : undefined
   const full = (record: TaskRecord, share: string | undefined) =>
     share !== undefined && (shares.get(share)?.count ?? 0) >= maxPerShare

@@ -140,7 +140,7 @@ export const call = (server: MrtrServer, parsed: Parsed, principal: string | und
     ? Effect.succeed(found.arguments as Record<string, unknown>)
     : Effect.mapError(tool.decodeArguments(found.arguments), (error) => McpError.invalidParams(error.message))
   const create = (journal: Journal.Journal) =>
-    Effect.flatMap(Effect.zip(kept, Effect.service(ClientAddress.ClientAddress)), ([args, address]) =>
+    Effect.flatMap(Effect.zip(kept, ClientAddress.currentGroup), ([args, address]) =>
       tasks.create({
         tool: found.target,
         arguments: args,

@@ -95,7 +95,7 @@ export const resolve = (
       apply(local, record)
       return Effect.succeed(local)
     }
-    return Effect.flatMap(Effect.service(ClientAddress.ClientAddress), (address) =>
+    return Effect.flatMap(ClientAddress.currentGroup, (address) =>
       Effect.map(store.makeRoom(Session.shareOf(record.principal, address)), (room) =>
       room
         ? store.create({

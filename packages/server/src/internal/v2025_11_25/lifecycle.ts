@@ -78,7 +78,7 @@ export const initialize = (
     }
     const capabilitiesDeclared = decodeCapabilities(decoded.value.capabilities)
     return Effect.flatMap(
-      Effect.flatMap(Effect.service(ClientAddress.ClientAddress), (address) =>
+      Effect.flatMap(ClientAddress.currentGroup, (address) =>
         Effect.map(
           connection === undefined ? store.makeRoom(Session.shareOf(incoming.principal, address)) : Effect.succeed(true),
           (room) => ({ room, address })
