@@ -30,7 +30,8 @@
  *
  * **Example** (Exploring a tool)
  *
- * ```ts
+ * ```ts skip-type-checking
+ * // `server`: the Layer of the McpServer under test
  * import { Explore } from "@mrtr/testing"
  * import { Effect } from "effect"
  * import { it } from "vitest"
