@@ -6,7 +6,7 @@
  */
 import type { ClientTransport } from "@mrtr/client"
 import { McpClient, MemoryTransport, RootsHandler } from "@mrtr/client"
-import type { Root } from "@mrtr/protocol"
+import type { Root } from "@mrtr/protocol/Schema"
 import { McpHandler } from "@mrtr/server"
 import { Effect, Layer, Terminal } from "effect"
 import { type AiError, Chat, type LanguageModel, type Prompt, type Tool, type Toolkit } from "effect/ai"

@@ -4,7 +4,7 @@
  * `SamplingHandler` answered by the app's own `LanguageModel`. Text results only: enough for the demo's tools.
  */
 import { Errors, McpClient, SamplingHandler } from "@mrtr/client"
-import type { CallToolResult, CreateMessageRequestParams, CreateMessageResult } from "@mrtr/protocol"
+import type { CallToolResult, CreateMessageRequestParams, CreateMessageResult } from "@mrtr/protocol/Schema"
 import type { JsonSchema, Layer } from "effect"
 import { Effect, Schema, SchemaRepresentation } from "effect"
 import { LanguageModel, type Prompt, Tool, Toolkit } from "effect/ai"
