@@ -139,11 +139,22 @@ export interface Options {
    */
   readonly maxExchanges?: number | undefined
   /**
-   * Most clients (capability sets) kept open to the upstream; the least
-   * recently used is closed past it.
+   * Most clients kept open to a 2025-11-25 upstream (one session, or stdio
+   * process, per capability set; a 2026-07-28 upstream needs one client for
+   * all). Past it the least recently used idle client is closed; a client
+   * with calls in flight never is: when all are busy a call needing a new
+   * one fails with {@link UpstreamBusy} (-32603).
    * @default 8
    */
   readonly maxClients?: number | undefined
+  /**
+   * Most of those clients one principal (else one client address, else all
+   * unauthenticated callers together) may cause: past it their own least
+   * recently used idle client is closed, and when all are busy the call
+   * fails with {@link UpstreamBusy} (-32603).
+   * @default 2
+   */
+  readonly maxClientsPerPrincipal?: number | undefined
   /**
    * The revision to speak upstream (`McpClient.Options.protocol`).
    * @default "auto"
@@ -158,11 +169,29 @@ export interface Options {
 
 const NO_CAPABILITIES = {}
 
+/**
+ * No client of the upstream can be made for a call now (see
+ * `Options.maxClients` and `Options.maxClientsPerPrincipal`): the call is
+ * answered with JSON-RPC -32603 (InternalError: retry later), `data` naming
+ * the upstream, the bound's `scope` and its `limit`.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export const UpstreamBusy = Pool.UpstreamBusy
+
+/**
+ * @since 0.4.0
+ * @category errors
+ */
+export type UpstreamBusy = Pool.UpstreamBusy
+
 const poolOf = (upstream: Upstream, options: Options, onNotification?: (method: string) => Effect.Effect<void>) => {
   const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
   return Pool.make(upstream, {
     clientInfo: options.clientInfo ?? { name: "mrtr-gateway", version: "0.3.0" },
     maxClients: options.maxClients ?? 8,
+    maxClientsPerPrincipal: options.maxClientsPerPrincipal ?? 2,
     client: {
       protocol: options.protocol ?? "auto",
       requestTimeout: callTimeout,
@@ -236,11 +265,12 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
     const pool = poolOf(upstream, options, (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
     yield* Effect.addFinalizer(() => pool.close)
     const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16)
-    const refresh = pool.get(NO_CAPABILITIES).pipe(
-      Effect.flatMap(Mirror.list),
-      Effect.flatMap(mirror.apply),
+    const refresh = Effect.gen(function*() {
+      const client = yield* pool.lease(NO_CAPABILITIES, undefined)
+      yield* Mirror.list(client).pipe(Effect.flatMap(mirror.apply), Effect.onError(() => pool.drop(client)))
+    }).pipe(
+      Effect.scoped,
       Effect.timeout(callTimeout),
-      Effect.tapError(() => pool.drop(NO_CAPABILITIES)),
       Effect.annotateLogs({ upstream: upstream.name })
     )
     const started = yield* refresh.pipe(

@@ -22,7 +22,7 @@
  * again (`-32021` otherwise).
  */
 import { Context, Effect, Result, Schema } from "effect"
-import { Mrtr } from "@mrtr/core"
+import { ClientAddress, Mrtr } from "@mrtr/core"
 import { Conversation as ConversationModule } from "@mrtr/core/engine"
 
 const Conversation = ConversationModule.Conversation
@@ -43,7 +43,7 @@ import {
   McpError,
   MetaKey
 } from "@mrtr/protocol"
-import type { Pool } from "./pool.ts"
+import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
 
 type Method = "tools/call" | "prompts/get" | "resources/read"
 
@@ -60,13 +60,6 @@ type Outcome = typeof Outcome.Type
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** The capabilities the gateway can carry upstream: the downstream's elicitation, sampling and roots. */
-export const mirrored = (capabilities: ClientCapabilities): ClientCapabilities => ({
-  ...(capabilities.elicitation === undefined ? {} : { elicitation: capabilities.elicitation }),
-  ...(capabilities.sampling === undefined ? {} : { sampling: capabilities.sampling }),
-  ...(capabilities.roots === undefined ? {} : { roots: {} })
-})
 
 const kindOf = (method: string): "elicitation" | "sampling" | "roots" | undefined =>
   method === "elicitation/create" ? "elicitation" : method === "sampling/createMessage" ? "sampling" : method === "roots/list"
@@ -153,6 +146,9 @@ const handlersFor = (conversation: Conversation["Service"], upstream: string, ca
 /** The upstream's failure as the gateway's client sees it. */
 export const toMcpError = (upstream: string, error: unknown): McpError => {
   if (error instanceof McpError) return error
+  if (error instanceof UpstreamBusy) {
+    return new McpError({ code: -32603, message: error.message, data: { upstream, scope: error.scope, limit: error.limit } })
+  }
   const tag = isRecord(error) && typeof error._tag === "string" ? error._tag : undefined
   if (tag === "ServerError" && isRecord(error) && isRecord(error.error)) {
     const e = error.error
@@ -234,12 +230,14 @@ export const forward = (
 ): Effect.Effect<Record<string, unknown>, unknown, Conversation> =>
   Effect.gen(function*() {
     const conversation = yield* Conversation
-    const capabilities = mirrored(conversation.clientCapabilities)
+    const capabilities = canonical(conversation.clientCapabilities)
+    const owner = yield* ownerOf(conversation)
+    // The lease holds the client for the whole call: no other call's bound closes it meanwhile.
+    const client = yield* Effect.catch(pool.lease(capabilities, owner), (error) => Effect.fail(toMcpError(name, error)))
     const upstreamFailure = (error: unknown) =>
-      (isConnectionFailure(error) ? pool.drop(capabilities) : Effect.void).pipe(
+      (isConnectionFailure(error) ? pool.drop(client) : Effect.void).pipe(
         Effect.andThen(Effect.fail(toMcpError(name, error)))
       )
-    const client = yield* Effect.catch(pool.get(capabilities), upstreamFailure)
     const handlers = handlersFor(conversation, name, capabilities)
     const connection = yield* Effect.catch(client.connection, upstreamFailure)
     if (connection.era === "2025-11-25") {
@@ -272,7 +270,19 @@ export const forward = (
       }
     }
     return yield* Effect.fail(McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`))
-  })
+  }).pipe(Effect.scoped)
+
+/** The share a call's upstream clients count in: its principal's, else its client address's, else the anonymous one. */
+const ownerOf = (conversation: Conversation["Service"]) =>
+  Effect.map(
+    Effect.service(ClientAddress.ClientAddress),
+    (address) =>
+      conversation.principal !== undefined
+        ? `principal:${conversation.principal}`
+        : address !== undefined
+        ? `address:${address}`
+        : "anonymous"
+  )
 
 /** A failure of the gateway's own ask (a capability the client lacks): the engine answers it (-32021). */
 const isAskFailure = (error: unknown): boolean =>
