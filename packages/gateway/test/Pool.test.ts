@@ -5,15 +5,15 @@
  * 2026-07-28 stdio upstream runs as one process whatever the sets.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
+import type { ClientCapabilities } from "@mrtr/protocol"
+import { McpServer } from "@mrtr/server"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { Context, Deferred, Effect, Exit, Fiber, Layer } from "effect"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
-import type { ClientCapabilities } from "@mrtr/protocol"
-import { McpServer } from "@mrtr/server"
-import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { Upstream } from "../src/index.ts"
 import { gatewayKeys, serve } from "./fixtures.ts"
 
@@ -83,44 +83,48 @@ describe("the gateway's upstream clients under many capability sets", () => {
     await modern?.close()
   })
 
-  it.live("a 2025-11-25 stdio upstream: a victim's call in flight survives nine capability sets, which spawn a bounded number of processes", () =>
-    Effect.gen(function*() {
-      const answer = yield* Deferred.make<void>()
-      const asked = yield* Deferred.make<void>()
-      // The victim: a 2025-11-25 client whose call waits on its user's answer, in flight upstream.
-      const victim = yield* withClient(
-        v1.url,
-        // a set none of the attacker's is: its session is not shared
-        { protocol: "2025-11-25", capabilities: { sampling: {} } },
-        (client) => client.callTool({ name: "v1s_greet" }),
-        ElicitationHandler.layer({
-          form: () =>
-            Deferred.succeed(asked, undefined).pipe(
-              Effect.andThen(Deferred.await(answer)),
-              Effect.as(ElicitationHandler.accept({ name: "Kim" }))
-            )
-        })
-      ).pipe(Effect.forkChild)
-      yield* Deferred.await(asked)
-      // The attacker: one client per capability set, each needing a 2025-11-25 session of its own.
-      const outcomes = yield* Effect.forEach(SETS, (capabilities) =>
-        withClient(
+  it.live(
+    "a 2025-11-25 stdio upstream: a victim's call in flight survives nine capability sets, which spawn a bounded number of processes",
+    () =>
+      Effect.gen(function*() {
+        const answer = yield* Deferred.make<void>()
+        const asked = yield* Deferred.make<void>()
+        // The victim: a 2025-11-25 client whose call waits on its user's answer, in flight upstream.
+        const victim = yield* withClient(
           v1.url,
-          { protocol: "2026-07-28", capabilities },
-          (client) => client.callTool({ name: "v1s_cancellations" })
-        ).pipe(Effect.exit))
-      yield* Deferred.succeed(answer, undefined)
-      const result = yield* Fiber.join(victim)
-      expect(textOf(result)).toBe("Hello, Kim!")
-      // the mirror's process, the victim's and at most one more for the attacker's share (all on one address)
-      expect(spawned(v1Log)).toBeLessThanOrEqual(3)
-      const refused = outcomes.filter(Exit.isFailure).map((exit) => JSON.stringify(exit.cause))
-      expect(refused.length).toBeGreaterThanOrEqual(SETS.length - 1)
-      for (const failure of refused) {
-        expect(failure).toContain("-32603")
-        expect(failure).toContain("Upstream v1s has no free client")
-      }
-    }), 120_000)
+          // a set none of the attacker's is: its session is not shared
+          { protocol: "2025-11-25", capabilities: { sampling: {} } },
+          (client) => client.callTool({ name: "v1s_greet" }),
+          ElicitationHandler.layer({
+            form: () =>
+              Deferred.succeed(asked, undefined).pipe(
+                Effect.andThen(Deferred.await(answer)),
+                Effect.as(ElicitationHandler.accept({ name: "Kim" }))
+              )
+          })
+        ).pipe(Effect.forkChild)
+        yield* Deferred.await(asked)
+        // The attacker: one client per capability set, each needing a 2025-11-25 session of its own.
+        const outcomes = yield* Effect.forEach(SETS, (capabilities) =>
+          withClient(
+            v1.url,
+            { protocol: "2026-07-28", capabilities },
+            (client) => client.callTool({ name: "v1s_cancellations" })
+          ).pipe(Effect.exit))
+        yield* Deferred.succeed(answer, undefined)
+        const result = yield* Fiber.join(victim)
+        expect(textOf(result)).toBe("Hello, Kim!")
+        // the mirror's process, the victim's and at most one more for the attacker's share (all on one address)
+        expect(spawned(v1Log)).toBeLessThanOrEqual(3)
+        const refused = outcomes.filter(Exit.isFailure).map((exit) => JSON.stringify(exit.cause))
+        expect(refused.length).toBeGreaterThanOrEqual(SETS.length - 1)
+        for (const failure of refused) {
+          expect(failure).toContain("-32603")
+          expect(failure).toContain("Upstream v1s has no free client")
+        }
+      }),
+    120_000
+  )
 
   it.live("a 2026-07-28 stdio upstream: one process serves every capability set", () =>
     Effect.gen(function*() {

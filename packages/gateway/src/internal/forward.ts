@@ -21,12 +21,6 @@
  * `pool.ts`), so a compliant upstream never asks more, and the ask checks it
  * again (`-32021` otherwise).
  */
-import { Context, Effect, Result, Schema } from "effect"
-import { ClientAddress, Mrtr } from "@mrtr/core"
-import { Conversation as ConversationModule } from "@mrtr/core/engine"
-
-const Conversation = ConversationModule.Conversation
-type Conversation = ConversationModule.Conversation
 import {
   ElicitationHandler,
   Errors,
@@ -35,6 +29,8 @@ import {
   RootsHandler,
   SamplingHandler
 } from "@mrtr/client"
+import { ClientAddress, Mrtr } from "@mrtr/core"
+import { Conversation as ConversationModule } from "@mrtr/core/engine"
 import {
   type ClientCapabilities,
   type InputRequest,
@@ -43,7 +39,11 @@ import {
   McpError,
   MetaKey
 } from "@mrtr/protocol"
+import { Context, Effect, Result, Schema } from "effect"
 import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
+
+const Conversation = ConversationModule.Conversation
+type Conversation = ConversationModule.Conversation
 
 type Method = "tools/call" | "prompts/get" | "resources/read"
 
@@ -58,11 +58,14 @@ const Outcome = Schema.Union([
 ])
 type Outcome = typeof Outcome.Type
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const kindOf = (method: string): "elicitation" | "sampling" | "roots" | undefined =>
-  method === "elicitation/create" ? "elicitation" : method === "sampling/createMessage" ? "sampling" : method === "roots/list"
+  method === "elicitation/create" ?
+    "elicitation" :
+    method === "sampling/createMessage" ?
+    "sampling" :
+    method === "roots/list"
     ? "roots"
     : undefined
 
@@ -85,7 +88,9 @@ const ask = (
 ): Effect.Effect<unknown, unknown> => {
   const kind = kindOf(request.method)
   if (kind === undefined) {
-    return Effect.fail(McpError.internalError(`Upstream ${upstream} asked for an unknown kind of input: ${request.method}`))
+    return Effect.fail(
+      McpError.internalError(`Upstream ${upstream} asked for an unknown kind of input: ${request.method}`)
+    )
   }
   return conversation.ask<unknown, never>({
     kind,
@@ -108,7 +113,11 @@ const stripMeta = (params: unknown): unknown => {
  * 2026-07-28 exchange never calls them, see `exchange`).
  */
 const handlersFor = (conversation: Conversation["Service"], upstream: string, capabilities: ClientCapabilities) => {
-  const answer = <A>(method: string, params: unknown, context: InputContext.InputContext): Effect.Effect<A, Errors.InputHandlerError> =>
+  const answer = <A>(
+    method: string,
+    params: unknown,
+    context: InputContext.InputContext
+  ): Effect.Effect<A, Errors.InputHandlerError> =>
     ask(conversation, upstream, context.key, { method, params } as InputRequest).pipe(
       Effect.map((response) => response as A),
       Effect.mapError((cause) =>
@@ -120,34 +129,49 @@ const handlersFor = (conversation: Conversation["Service"], upstream: string, ca
   const url = elicitation !== undefined && "url" in elicitation
   let context = Context.empty() as Context.Context<never>
   if (form || url) {
-    context = Context.add(context, ElicitationHandler.ElicitationHandler, ElicitationHandler.ElicitationHandler.of({
-      ...(form ? { form: (params, ctx) => answer("elicitation/create", params, ctx) } : {}),
-      ...(url ? { url: (params, ctx) => answer("elicitation/create", params, ctx) } : {})
-    }))
+    context = Context.add(
+      context,
+      ElicitationHandler.ElicitationHandler,
+      ElicitationHandler.ElicitationHandler.of({
+        ...(form ? { form: (params, ctx) => answer("elicitation/create", params, ctx) } : {}),
+        ...(url ? { url: (params, ctx) => answer("elicitation/create", params, ctx) } : {})
+      })
+    )
   }
   if (capabilities.sampling !== undefined) {
     const sampling = capabilities.sampling as Record<string, unknown>
-    context = Context.add(context, SamplingHandler.SamplingHandler, SamplingHandler.SamplingHandler.of({
-      createMessage: (params, ctx) => answer("sampling/createMessage", params, ctx),
-      tools: "tools" in sampling,
-      context: "context" in sampling
-    }))
+    context = Context.add(
+      context,
+      SamplingHandler.SamplingHandler,
+      SamplingHandler.SamplingHandler.of({
+        createMessage: (params, ctx) => answer("sampling/createMessage", params, ctx),
+        tools: "tools" in sampling,
+        context: "context" in sampling
+      })
+    )
   }
   if (capabilities.roots !== undefined) {
-    context = Context.add(context, RootsHandler.RootsHandler, RootsHandler.RootsHandler.of({
-      listRoots: (ctx) =>
-        Effect.map(answer<{ readonly roots: ReadonlyArray<any> }>("roots/list", {}, ctx), (result) => result.roots)
-    }))
+    context = Context.add(
+      context,
+      RootsHandler.RootsHandler,
+      RootsHandler.RootsHandler.of({
+        listRoots: (ctx) =>
+          Effect.map(answer<{ readonly roots: ReadonlyArray<any> }>("roots/list", {}, ctx), (result) => result.roots)
+      })
+    )
   }
   return context
 }
-
 
 /** The upstream's failure as the gateway's client sees it. */
 export const toMcpError = (upstream: string, error: unknown): McpError => {
   if (error instanceof McpError) return error
   if (error instanceof UpstreamBusy) {
-    return new McpError({ code: -32603, message: error.message, data: { upstream, scope: error.scope, limit: error.limit } })
+    return new McpError({
+      code: -32603,
+      message: error.message,
+      data: { upstream, scope: error.scope, limit: error.limit }
+    })
   }
   const tag = isRecord(error) && typeof error._tag === "string" ? error._tag : undefined
   if (tag === "ServerError" && isRecord(error) && isRecord(error.error)) {
@@ -183,7 +207,7 @@ const callOnce = (
 
 /** The result as the gateway returns it: no `resultType` (the engine stamps its own), no upstream serverInfo. */
 const own = (result: Record<string, unknown>): Record<string, unknown> => {
-  const { resultType: _resultType, _meta, ...rest } = result
+  const { _meta, resultType: _resultType, ...rest } = result
   if (!isRecord(_meta)) return rest
   const { [MetaKey.serverInfo]: _serverInfo, ...meta } = _meta
   return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }
@@ -242,10 +266,14 @@ export const forward = (
     const connection = yield* Effect.catch(client.connection, upstreamFailure)
     if (connection.era === "2025-11-25") {
       // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
-      return own(yield* callOnce(client, method, params, undefined).pipe(
-        Effect.provideContext(handlers),
-        Effect.catch((error) => isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error))
-      ))
+      return own(
+        yield* callOnce(client, method, params, undefined).pipe(
+          Effect.provideContext(handlers),
+          Effect.catch((error) =>
+            isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
+          )
+        )
+      )
     }
     const target = method === "resources/read" ? String(params.uri) : String(params.name)
     let retry: { inputResponses?: InputResponses; requestState?: string } = {}
@@ -269,7 +297,9 @@ export const forward = (
         ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState })
       }
     }
-    return yield* Effect.fail(McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`))
+    return yield* Effect.fail(
+      McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`)
+    )
   }).pipe(Effect.scoped)
 
 /** The share a call's upstream clients count in: its principal's, else its client address's, else the anonymous one. */

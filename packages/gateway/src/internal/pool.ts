@@ -25,9 +25,9 @@
  * bearer token above all) reaches the upstream: only the upstream's own
  * `headers` / `env`.
  */
-import { Clock, Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol"
+import { Clock, Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 
 /**
  * No client of the upstream can be made for this call now: `scope` says
@@ -47,7 +47,11 @@ export class UpstreamBusy extends Schema.TaggedError<UpstreamBusy>()("UpstreamBu
       this.scope === "upstream"
         ? `its ${this.limit} clients are all in use`
         : `the ${this.limit} clients ${
-          this.scope === "principal" ? "this user" : this.scope === "address" ? "this client address" : "unauthenticated callers"
+          this.scope === "principal"
+            ? "this user"
+            : this.scope === "address"
+            ? "this client address"
+            : "unauthenticated callers"
         } may cause are in use or were used within the last minute`
     }; retry later`
   }
@@ -91,7 +95,12 @@ export interface Pool {
 
 /** What the pool reads of an upstream (`Upstream.ts`'s `Upstream`, which it does not import: no cycle). */
 type Upstream =
-  | { readonly _tag: "Http"; readonly name: string; readonly url: string; readonly headers?: Readonly<Record<string, string>> | undefined }
+  | {
+    readonly _tag: "Http"
+    readonly name: string
+    readonly url: string
+    readonly headers?: Readonly<Record<string, string>> | undefined
+  }
   | {
     readonly _tag: "Stdio"
     readonly name: string
@@ -133,7 +142,10 @@ const BASE = keyOf({})
 
 const transportOf = (upstream: Upstream) =>
   upstream._tag === "Http"
-    ? HttpTransport.layerNode({ url: upstream.url, ...(upstream.headers === undefined ? {} : { headers: upstream.headers }) })
+    ? HttpTransport.layerNode({
+      url: upstream.url,
+      ...(upstream.headers === undefined ? {} : { headers: upstream.headers })
+    })
     : StdioTransport.layerNode({
       command: upstream.command,
       ...(upstream.args === undefined ? {} : { args: upstream.args }),
@@ -188,7 +200,17 @@ export const make = (upstream: Upstream, options: {
 
   const entryOf = (key: string, capabilities: ClientCapabilities, owner: string | undefined): Entry => {
     const scope = Scope.makeUnsafe()
-    const entry: Entry = { key, owner, scope, ready: Effect.never, client: undefined, users: 0, idleSince: 0, retired: false, closed: false }
+    const entry: Entry = {
+      key,
+      owner,
+      scope,
+      ready: Effect.never,
+      client: undefined,
+      users: 0,
+      idleSince: 0,
+      retired: false,
+      closed: false
+    }
     entry.ready = Effect.runSync(Effect.cached(
       connect(scope, capabilities).pipe(
         Effect.tap((client) => Effect.sync(() => entry.client = client)),
@@ -201,7 +223,9 @@ export const make = (upstream: Upstream, options: {
 
   /** The least recently used idle entry among `candidates` (never the mirror's), idle since `before` at the latest. */
   const idleOf = (candidates: Iterable<Entry>, before = Infinity): Entry | undefined => {
-    for (const entry of candidates) if (entry.users === 0 && entry.key !== BASE && entry.idleSince <= before) return entry
+    for (const entry of candidates) {
+      if (entry.users === 0 && entry.key !== BASE && entry.idleSince <= before) return entry
+    }
     return undefined
   }
 
