@@ -44,13 +44,14 @@
  *
  * @since 0.3.0
  */
-import { Duration, Effect, Layer, Queue, type Scope } from "effect"
+import { Duration, Effect, Layer, Metric, Queue, type Scope } from "effect"
 import type { Conversation } from "@mrtr/core/engine"
 import type { McpError } from "@mrtr/protocol"
 import { McpServer } from "@mrtr/server"
 import { forward } from "./internal/forward.ts"
 import * as Mirror from "./internal/mirror.ts"
 import * as Pool from "./internal/pool.ts"
+import * as Metrics from "./Metrics.ts"
 
 /**
  * An upstream reached over Streamable HTTP (either era on one URL).
@@ -186,12 +187,18 @@ export const UpstreamBusy = Pool.UpstreamBusy
  */
 export type UpstreamBusy = Pool.UpstreamBusy
 
-const poolOf = (upstream: Upstream, options: Options, onNotification?: (method: string) => Effect.Effect<void>) => {
+const poolOf = (
+  upstream: Upstream,
+  options: Options,
+  onNotification?: (method: string) => Effect.Effect<void>,
+  onUnavailable?: Effect.Effect<void>
+) => {
   const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
   return Pool.make(upstream, {
     clientInfo: options.clientInfo ?? { name: "mrtr-gateway", version: "0.3.0" },
     maxClients: options.maxClients ?? 8,
     maxClientsPerPrincipal: options.maxClientsPerPrincipal ?? 2,
+    onUnavailable,
     client: {
       protocol: options.protocol ?? "auto",
       requestTimeout: callTimeout,
@@ -262,12 +269,19 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
     const server = yield* McpServer.McpServer
     const wake = yield* Queue.sliding<void>(1)
     const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
-    const pool = poolOf(upstream, options, (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
+    const pool = poolOf(
+      upstream,
+      options,
+      (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void,
+      // a lost connection: list again now (the backoff takes over if it is still down)
+      Queue.offer(wake, undefined)
+    )
     yield* Effect.addFinalizer(() => pool.close)
     const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16)
     const refresh = Effect.gen(function*() {
       const client = yield* pool.lease(NO_CAPABILITIES, undefined)
       yield* Mirror.list(client).pipe(Effect.flatMap(mirror.apply), Effect.onError(() => pool.drop(client)))
+      yield* Metric.update(Metric.withAttributes(Metrics.upstreamAvailable, { upstream: upstream.name }), 1)
     }).pipe(
       Effect.scoped,
       Effect.timeout(callTimeout),

@@ -18,3 +18,10 @@ export * as Upstream from "./Upstream.ts"
  * @since 0.3.0
  */
 export * as Gateway from "./Gateway.ts"
+
+/**
+ * The gateway's metrics: upstreams available, failed, busy.
+ *
+ * @since 0.4.0
+ */
+export * as Metrics from "./Metrics.ts"

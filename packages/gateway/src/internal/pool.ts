@@ -27,7 +27,8 @@
  */
 import { HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol"
-import { Clock, Context, Effect, Exit, Layer, Schema, Scope } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Metric, Schema, Scope } from "effect"
+import * as Metrics from "../Metrics.ts"
 
 /**
  * No client of the upstream can be made for this call now: `scope` says
@@ -161,7 +162,21 @@ export const make = (upstream: Upstream, options: {
   readonly maxClients: number
   readonly maxClientsPerPrincipal: number
   readonly client: McpClient.Options
+  /** Runs after a failed connection or a lost one (the mirror then checks the upstream again). */
+  readonly onUnavailable?: Effect.Effect<void> | undefined
 }): Pool => {
+  const unavailable = (reason: "connect" | "transport") =>
+    Effect.all([
+      Metric.update(Metric.withAttributes(Metrics.upstreamFailures, { upstream: upstream.name, reason }), 1),
+      Metric.update(Metric.withAttributes(Metrics.upstreamAvailable, { upstream: upstream.name }), 0),
+      options.onUnavailable ?? Effect.void
+    ], { discard: true })
+  const busy = (error: UpstreamBusy) =>
+    Effect.andThen(
+      Metric.update(Metric.withAttributes(Metrics.upstreamBusy, { upstream: upstream.name, scope: error.scope }), 1),
+      Effect.fail(error)
+    )
+
   // insertion order is recency: a lease moves its entry last
   const entries = new Map<string, Entry>()
   let open = 0
@@ -214,7 +229,7 @@ export const make = (upstream: Upstream, options: {
     entry.ready = Effect.runSync(Effect.cached(
       connect(scope, capabilities).pipe(
         Effect.tap((client) => Effect.sync(() => entry.client = client)),
-        Effect.tapError(() => retire(entry))
+        Effect.tapError(() => Effect.andThen(retire(entry), unavailable("connect")))
       )
     ))
     open++
@@ -238,11 +253,13 @@ export const make = (upstream: Upstream, options: {
           // Its own idle client makes room only once idle a while: switching sets must not spawn a process per call.
           const idle = idleOf(own, (yield* Clock.currentTimeMillis) - REUSE_AFTER_MILLIS)
           if (idle === undefined) {
-            return yield* new UpstreamBusy({
-              upstream: upstream.name,
-              scope: scopeOfOwner(owner),
-              limit: options.maxClientsPerPrincipal
-            })
+            return yield* busy(
+              new UpstreamBusy({
+                upstream: upstream.name,
+                scope: scopeOfOwner(owner),
+                limit: options.maxClientsPerPrincipal
+              })
+            )
           }
           yield* retire(idle)
         }
@@ -250,7 +267,9 @@ export const make = (upstream: Upstream, options: {
       if (entries.size >= options.maxClients) {
         const idle = idleOf(entries.values())
         if (idle === undefined) {
-          return yield* new UpstreamBusy({ upstream: upstream.name, scope: "upstream", limit: options.maxClients })
+          return yield* busy(
+            new UpstreamBusy({ upstream: upstream.name, scope: "upstream", limit: options.maxClients })
+          )
         }
         yield* retire(idle)
       }
@@ -293,7 +312,9 @@ export const make = (upstream: Upstream, options: {
 
   const drop = (client: Client) =>
     Effect.suspend(() => {
-      for (const entry of entries.values()) if (entry.client === client) return retire(entry)
+      for (const entry of entries.values()) {
+        if (entry.client === client) return Effect.andThen(retire(entry), unavailable("transport"))
+      }
       return Effect.void
     })
 
