@@ -22,7 +22,7 @@ const failures = (upstream: string, reason: "connect" | "transport") =>
     (state) => (state as { readonly count: number }).count
   )
 
-const gateway = (...mounts: ReadonlyArray<Layer.Layer<never, never, McpServer.McpServer>>) =>
+const gateway = (...mounts: ReadonlyArray<Layer.Layer<never, unknown, McpServer.McpServer>>) =>
   Layer.mergeAll(Layer.empty, ...mounts).pipe(
     Layer.provideMerge(McpServer.layer({ name: "gateway", version: "1.0.0", requestState: gatewayKeys })),
     Layer.orDie
