@@ -20,6 +20,14 @@ export * as Upstream from "./Upstream.ts"
 export * as Gateway from "./Gateway.ts"
 
 /**
+ * Upstream calls held open between a 2026-07-28 client's rounds (in memory,
+ * or across a fleet on Redis).
+ *
+ * @since 0.3.0
+ */
+export * as HeldCalls from "./HeldCalls.ts"
+
+/**
  * The gateway's metrics: upstreams available, failed, busy.
  *
  * @since 0.4.0

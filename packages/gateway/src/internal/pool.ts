@@ -25,7 +25,7 @@
  * bearer token above all) reaches the upstream: only the upstream's own
  * `headers` / `env`.
  */
-import { HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
+import { type Authorization, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol"
 import { Clock, Context, Effect, Exit, Layer, Metric, Schema, Scope } from "effect"
 import * as Metrics from "../Metrics.ts"
@@ -87,6 +87,11 @@ export interface Pool {
     capabilities: ClientCapabilities,
     owner: string | undefined
   ) => Effect.Effect<Client, unknown, Scope.Scope>
+  /**
+   * One more lease on the entry of `client` (a call that outlives its
+   * handler's round, held open); the returned release ends it (once).
+   */
+  readonly retain: (client: Client) => Effect.Effect<Effect.Effect<void>>
   /** Retires `client` (after a transport failure): the next lease connects again. */
   readonly drop: (client: Client) => Effect.Effect<void>
   /** How many clients are open or connecting (each a stdio process, for a stdio upstream). */
@@ -141,12 +146,12 @@ const REUSE_AFTER_MILLIS = 60_000
 const keyOf = (capabilities: ClientCapabilities): string => JSON.stringify(canonical(capabilities))
 const BASE = keyOf({})
 
-const transportOf = (upstream: Upstream) =>
+const transportOf = (upstream: Upstream, authorization: Context.Context<Authorization.Authorization> | undefined) =>
   upstream._tag === "Http"
-    ? HttpTransport.layerNode({
-      url: upstream.url,
-      ...(upstream.headers === undefined ? {} : { headers: upstream.headers })
-    })
+    ? HttpTransport.layerNode({ url: upstream.url, ...(upstream.headers === undefined ? {} : { headers: upstream.headers }) }).pipe(
+      // the gateway's own OAuth client for this upstream, shared by its clients (one token per upstream)
+      Layer.provide(authorization === undefined ? Layer.empty : Layer.succeedContext(authorization))
+    )
     : StdioTransport.layerNode({
       command: upstream.command,
       ...(upstream.args === undefined ? {} : { args: upstream.args }),
@@ -162,6 +167,8 @@ export const make = (upstream: Upstream, options: {
   readonly maxClients: number
   readonly maxClientsPerPrincipal: number
   readonly client: McpClient.Options
+  /** The upstream's authorization (an HTTP upstream with `oauth`). */
+  readonly authorization?: Context.Context<Authorization.Authorization> | undefined
   /** Runs after a failed connection or a lost one (the mirror then checks the upstream again). */
   readonly onUnavailable?: Effect.Effect<void> | undefined
 }): Pool => {
@@ -179,13 +186,14 @@ export const make = (upstream: Upstream, options: {
 
   // insertion order is recency: a lease moves its entry last
   const entries = new Map<string, Entry>()
-  let open = 0
+  /** Every entry not closed yet, retired ones included. */
+  const live = new Set<Entry>()
 
   const closeNow = (entry: Entry): Effect.Effect<void> =>
     Effect.suspend(() => {
       if (entry.closed) return Effect.void
       entry.closed = true
-      open--
+      live.delete(entry)
       return Scope.close(entry.scope, Exit.void)
     })
 
@@ -205,7 +213,7 @@ export const make = (upstream: Upstream, options: {
         // What a 2025-11-25 session declares at `initialize`; no handler Layer: each call brings its own,
         // and a 2026-07-28 request declares what they answer.
         capabilities
-      }).pipe(Layer.provide(transportOf(upstream)))
+      }).pipe(Layer.provide(transportOf(upstream, options.authorization)))
       const context = yield* Layer.buildWithScope(layer, scope)
       const client = Context.get(context, McpClient.McpClient)
       // Connect now: a failure is this connection's, not a later call's.
@@ -232,7 +240,7 @@ export const make = (upstream: Upstream, options: {
         Effect.tapError(() => Effect.andThen(retire(entry), unavailable("connect")))
       )
     ))
-    open++
+    live.add(entry)
     return entry
   }
 
@@ -291,12 +299,7 @@ export const make = (upstream: Upstream, options: {
         entry.users++
         return entry
       }),
-      (entry) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          entry.users--
-          if (entry.users === 0) entry.idleSince = now
-          return entry.retired && entry.users === 0 ? closeNow(entry) : Effect.void
-        })
+      release
     ).pipe(Effect.flatMap((entry) => entry.ready))
 
   const lease = (capabilities: ClientCapabilities, owner: string | undefined) =>
@@ -308,6 +311,27 @@ export const make = (upstream: Upstream, options: {
       const connection = yield* base.connection
       if (connection.era !== "2025-11-25") return base
       return yield* acquire(capabilities, owner)
+    })
+
+  const release = (entry: Entry) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      entry.users--
+      if (entry.users === 0) entry.idleSince = now
+      return entry.retired && entry.users === 0 ? closeNow(entry) : Effect.void
+    })
+
+  const retain = (client: Client) =>
+    Effect.sync(() => {
+      let entry: Entry | undefined
+      for (const candidate of live) if (candidate.client === client) entry = candidate
+      if (entry === undefined) return Effect.void
+      entry.users++
+      let released = false
+      return Effect.suspend(() => {
+        if (released) return Effect.void
+        released = true
+        return release(entry)
+      })
     })
 
   const drop = (client: Client) =>
@@ -327,5 +351,5 @@ export const make = (upstream: Upstream, options: {
     }, { discard: true })
   })
 
-  return { lease, drop, size: () => open, close }
+  return { lease, retain, drop, size: () => live.size, close }
 }
