@@ -251,6 +251,8 @@ const poolOf = (
     onUnavailable,
     client: {
       protocol: options.protocol ?? "auto",
+      // every level upstream: each message is relayed only at or above its downstream request's level
+      logLevel: "debug",
       requestTimeout: callTimeout,
       callTimeout,
       ...(onNotification === undefined ? {} : { onNotification: (notification) => onNotification(notification.method) })

@@ -36,10 +36,12 @@ import {
   type InputRequest,
   type InputRequests,
   type InputResponses,
+  LoggingLevel,
   McpError,
   MetaKey
 } from "@mrtr/protocol"
-import { Context, type Duration, Effect, Result, Schema } from "effect"
+import { RequestContext } from "@mrtr/server"
+import { Context, type Duration, Effect, Option, Result, Schema } from "effect"
 import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
 
 const Conversation = ConversationModule.Conversation
@@ -115,13 +117,14 @@ export type Answerer = <A>(
 ) => Effect.Effect<A, Errors.InputHandlerError>
 
 /** Answers by a gateway ask, in the current round (the call is abandoned if the ask suspends the handler). */
-const askingAnswerer = (conversation: Conversation["Service"], upstream: string): Answerer => (method, params, context) =>
-  ask(conversation, upstream, context.key, { method, params } as InputRequest).pipe(
-    Effect.map((response) => response as any),
-    Effect.mapError((cause) =>
-      new Errors.InputHandlerError({ reason: `the gateway's client could not answer: ${String(cause)}`, cause })
+const askingAnswerer =
+  (conversation: Conversation["Service"], upstream: string): Answerer => (method, params, context) =>
+    ask(conversation, upstream, context.key, { method, params } as InputRequest).pipe(
+      Effect.map((response) => response as any),
+      Effect.mapError((cause) =>
+        new Errors.InputHandlerError({ reason: `the gateway's client could not answer: ${String(cause)}`, cause })
+      )
     )
-  )
 
 /**
  * Per-call input handlers declaring exactly `capabilities`, each answering
@@ -198,9 +201,11 @@ export const callOnce = (
   method: Method,
   params: Record<string, unknown>,
   maxRounds: number | undefined,
-  timeout?: Duration.Duration
+  timeout?: Duration.Duration,
+  relay?: Relay
 ): Effect.Effect<Record<string, unknown>, unknown> => {
   const options = {
+    ...relay,
     ...(maxRounds === undefined ? {} : { maxRounds }),
     ...(timeout === undefined ? {} : { callTimeout: timeout, requestTimeout: timeout })
   }
@@ -214,6 +219,51 @@ export const callOnce = (
   }
 }
 
+/** The call options relaying an upstream call's progress and log messages to the downstream request. */
+export interface Relay {
+  readonly progressToken?: string | undefined
+  readonly onNotification?: ((notification: McpClient.Notification) => Effect.Effect<void>) | undefined
+}
+
+const isNumber = (u: unknown): u is number => typeof u === "number" && Number.isFinite(u)
+
+/**
+ * The relay for the request being handled: the upstream call carries a
+ * progress token of its own when the downstream request carried one, and its
+ * `notifications/progress` and `notifications/message` are sent on the
+ * downstream request's stream (`RequestContext.progress` / `log`: progress
+ * under the downstream's token, messages at or above its log level only).
+ */
+export const relayOf: Effect.Effect<Relay> = Effect.map(
+  Effect.serviceOption(RequestContext.McpRequest),
+  (found): Relay => {
+    if (Option.isNone(found)) return {}
+    const downstream = found.value
+    const onNotification = (notification: McpClient.Notification): Effect.Effect<void> => {
+      const params = isRecord(notification.params) ? notification.params : {}
+      if (notification.method === "notifications/progress" && isNumber(params.progress)) {
+        return RequestContext.progress(params.progress, {
+          ...(isNumber(params.total) ? { total: params.total } : {}),
+          ...(typeof params.message === "string" ? { message: params.message } : {})
+        }).pipe(Effect.provideService(RequestContext.McpRequest, downstream))
+      }
+      if (notification.method === "notifications/message" && Schema.is(LoggingLevel)(params.level)) {
+        return RequestContext.log(
+          params.level,
+          params.data,
+          typeof params.logger === "string" ? params.logger : undefined
+        )
+          .pipe(Effect.provideService(RequestContext.McpRequest, downstream))
+      }
+      return Effect.void
+    }
+    return {
+      onNotification,
+      ...(downstream.progressToken === undefined ? {} : { progressToken: `gateway-${crypto.randomUUID()}` })
+    }
+  }
+)
+
 /** The result as the gateway returns it: no `resultType` (the engine stamps its own), no upstream serverInfo. */
 export const own = (result: Record<string, unknown>): Record<string, unknown> => {
   const { _meta, resultType: _resultType, ...rest } = result
@@ -226,9 +276,10 @@ export const own = (result: Record<string, unknown>): Record<string, unknown> =>
 const exchange = (
   client: McpClient.McpClient["Service"],
   method: Method,
-  params: Record<string, unknown>
+  params: Record<string, unknown>,
+  relay: Relay
 ): Effect.Effect<Outcome, unknown> =>
-  callOnce(client, method, params, 1).pipe(
+  callOnce(client, method, params, 1, undefined, relay).pipe(
     Effect.map((result): Outcome => ({ _tag: "Complete", result: own(result) })),
     Effect.catch((error: unknown): Effect.Effect<Outcome, unknown> => {
       if (isRecord(error) && error._tag === "MaxRoundsExceeded" && isRecord(error.lastResult)) {
@@ -292,6 +343,7 @@ export const forward = (
         Effect.andThen(Effect.fail(toMcpError(name, error)))
       )
     const handlers = handlersFor(askingAnswerer(conversation, name), capabilities)
+    const relay = yield* relayOf
     const connection = yield* Effect.catch(client.connection, upstreamFailure)
     if (connection.era === "2025-11-25" && conversation.inProcess !== true && held !== undefined) {
       // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
@@ -308,7 +360,7 @@ export const forward = (
     if (connection.era === "2025-11-25") {
       // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
       return own(
-        yield* callOnce(client, method, params, undefined).pipe(
+        yield* callOnce(client, method, params, undefined, undefined, relay).pipe(
           Effect.provideContext(handlers),
           Effect.catch((error) =>
             isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
@@ -322,7 +374,7 @@ export const forward = (
       const sent = { ...params, ...retry }
       const outcome: Outcome = yield* Mrtr.step(
         `${name}/${method}/${target}/${n}`,
-        exchange(client, method, sent).pipe(Effect.provideContext(handlers), Effect.catch(upstreamFailure)),
+        exchange(client, method, sent, relay).pipe(Effect.provideContext(handlers), Effect.catch(upstreamFailure)),
         Outcome
       )
       if (outcome._tag === "Complete") return outcome.result

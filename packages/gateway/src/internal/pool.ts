@@ -148,7 +148,10 @@ const BASE = keyOf({})
 
 const transportOf = (upstream: Upstream, authorization: Context.Context<Authorization.Authorization> | undefined) =>
   upstream._tag === "Http"
-    ? HttpTransport.layerNode({ url: upstream.url, ...(upstream.headers === undefined ? {} : { headers: upstream.headers }) }).pipe(
+    ? HttpTransport.layerNode({
+      url: upstream.url,
+      ...(upstream.headers === undefined ? {} : { headers: upstream.headers })
+    }).pipe(
       // the gateway's own OAuth client for this upstream, shared by its clients (one token per upstream)
       Layer.provide(authorization === undefined ? Layer.empty : Layer.succeedContext(authorization))
     )
