@@ -37,6 +37,7 @@
  * @since 0.1.0
  */
 import { Context, Duration, Effect, Layer, Option, PubSub, Schedule, Schema, Stream } from "effect"
+import { makeRequestMeta } from "@mrtr/protocol/Meta"
 import {
   CallToolResult,
   type ClientCapabilities,
@@ -44,15 +45,14 @@ import {
   DiscoverResult,
   GetPromptResult,
   type Implementation,
+  type InputResponses,
   ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
-  type InputResponses,
-  makeRequestMeta,
   ReadResourceResult,
   type Tool
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import { ClientTransport } from "./ClientTransport.ts"
 import type { McpClientError, MrtrError, RequestError } from "./Errors.ts"
 import type * as Elicitation from "./ElicitationHandler.ts"

@@ -57,7 +57,7 @@ import {
   type InputResponses,
   type Tool as McpToolDefinition,
   type ToolAnnotations
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import { Clock, Context, Effect, Layer, Option, Ref, Schema, Semaphore, Stream } from "effect"
 import { Prompt, Tool, Toolkit } from "effect/ai"
 import type * as JsonSchema from "effect/JsonSchema"

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
-import type { ClientCapabilities } from "@mrtr/protocol"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
 import { McpServer } from "@mrtr/server"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { Context, Deferred, Effect, Exit, Fiber, Layer } from "effect"

@@ -32,7 +32,9 @@
  * basic/lifecycle, basic/transports, server/utilities/logging.
  */
 import { Duration, Effect, Option, Stream } from "effect"
-import { ErrorCode, PROTOCOL_VERSION, type RequestId } from "@mrtr/protocol"
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import type { OutgoingRequest } from "../ClientTransport.ts"
 import { type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
 import { type ConnectionState, isRecord, legacyHeaders, respond, takeRequestId } from "./connectionState.ts"

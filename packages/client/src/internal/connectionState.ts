@@ -19,7 +19,7 @@
  * basic/lifecycle, basic/transports (the `MCP-Protocol-Version` header).
  */
 import { type Deferred, Effect, type Semaphore } from "effect"
-import type { DiscoverResult } from "@mrtr/protocol"
+import type { DiscoverResult } from "@mrtr/protocol/Schema"
 import type { ClientTransport } from "../ClientTransport.ts"
 import type { InputHandlerError } from "../Errors.ts"
 import type { Connection } from "./eraTypes.ts"

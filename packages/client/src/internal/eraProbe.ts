@@ -20,7 +20,9 @@
  * (backward compatibility), basic/transports/stdio; SEP-2575.
  */
 import { Effect, Exit, Option, Schema } from "effect"
-import { DiscoverResult, ErrorCode, PROTOCOL_VERSION } from "@mrtr/protocol"
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
+import { DiscoverResult } from "@mrtr/protocol/Schema"
 import type { RequestError } from "../Errors.ts"
 import { LEGACY_PROTOCOL_VERSIONS } from "./legacySession.ts"
 

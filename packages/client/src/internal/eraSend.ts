@@ -21,14 +21,11 @@
  * (session management), basic/utilities/cancellation.
  */
 import { Deferred, type Duration, Effect } from "effect"
-import {
-  ErrorCode,
-  type McpError,
-  PROTOCOL_VERSION,
-  type RequestId,
-  requestHeaders,
-  type Tool
-} from "@mrtr/protocol"
+import { ErrorCode, type McpError } from "@mrtr/protocol/ErrorCode"
+import { requestHeaders } from "@mrtr/protocol/Headers"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
+import type { Tool } from "@mrtr/protocol/Schema"
 import type { OutgoingRequest } from "../ClientTransport.ts"
 import type { InputHandlerError, RequestError } from "../Errors.ts"
 import { type ActiveCall, type ConnectionState, isRecord, legacyHeaders, respond, takeRequestId } from "./connectionState.ts"

@@ -6,7 +6,8 @@
  * and the module that assembles them do not import each other.
  */
 import type { Duration, Effect, Scope } from "effect"
-import type { ClientCapabilities, Implementation, LoggingLevel, ProgressToken, Tool } from "@mrtr/protocol"
+import type { LoggingLevel } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities, Implementation, ProgressToken, Tool } from "@mrtr/protocol/Schema"
 import type { ClientTransport } from "../ClientTransport.ts"
 import type { StreamNotification } from "./exchange.ts"
 import type { Handlers } from "./inputHandlers.ts"

@@ -46,7 +46,7 @@
  * basic/lifecycle, basic/transports, client/roots, server/utilities/logging.
  */
 import { Effect, Option, Semaphore } from "effect"
-import type { DiscoverResult } from "@mrtr/protocol"
+import type { DiscoverResult } from "@mrtr/protocol/Schema"
 import { makeConnect, makeHandshake } from "./connect.ts"
 import type { Deps, SendOptions } from "./eraTypes.ts"
 import { type ActiveCall, type ConnectionState, legacyHeaders, respond } from "./connectionState.ts"

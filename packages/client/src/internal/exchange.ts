@@ -29,7 +29,7 @@
  * basic/utilities/cancellation.
  */
 import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Stream } from "effect"
-import type { RequestId } from "@mrtr/protocol"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { ClientTransport, OutgoingRequest } from "../ClientTransport.ts"
 import { ProtocolViolation, type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
 import { boundMillis, bounded } from "./deadline.ts"

@@ -21,7 +21,7 @@
  * @internal
  */
 import { type Duration, Effect, Schedule } from "effect"
-import type { ClientCapabilities, InputRequests, InputResponses, Tool } from "@mrtr/protocol"
+import type { ClientCapabilities, InputRequests, InputResponses, Tool } from "@mrtr/protocol/Schema"
 import {
   type InputHandlerError,
   InputRequiredError,

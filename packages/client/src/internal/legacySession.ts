@@ -14,7 +14,8 @@
  * negotiation); schema `InitializeRequestParams`, `InitializeResult`.
  */
 import { Effect, Schema } from "effect"
-import { type ClientCapabilities, type DiscoverResult, type Implementation, Legacy, SafeText } from "@mrtr/protocol"
+import { Legacy, SafeText } from "@mrtr/protocol"
+import type { ClientCapabilities, DiscoverResult, Implementation } from "@mrtr/protocol/Schema"
 import { ProtocolViolation } from "../Errors.ts"
 
 /** The revision the client offers in `initialize`. */

@@ -19,7 +19,7 @@
  * basic/transports/stdio.
  */
 import { Deferred, Effect } from "effect"
-import { ErrorCode } from "@mrtr/protocol"
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
 import { type ActiveCall, type ConnectionState, isRecord, legacyHeaders, respond } from "./connectionState.ts"
 import type { Deps } from "./eraTypes.ts"
 import { type Answered, answerServerRequest, isServerRequest } from "./serverRequests.ts"

@@ -23,7 +23,9 @@
  * basic/utilities/ping; schema `JSONRPCError`.
  */
 import { Effect, Option, Schema } from "effect"
-import { type ClientCapabilities, ErrorCode, InputRequest, type InputResponse, type RequestId } from "@mrtr/protocol"
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { type ClientCapabilities, InputRequest, type InputResponse } from "@mrtr/protocol/Schema"
 import type { OutgoingResponse } from "../ClientTransport.ts"
 import type { InputHandlerError } from "../Errors.ts"
 import { answer, canAnswer, type Handlers } from "./inputHandlers.ts"

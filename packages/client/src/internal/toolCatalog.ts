@@ -22,7 +22,9 @@
  * @internal
  */
 import { Effect, Option } from "effect"
-import { headerAnnotationError, headerAnnotations, type ListToolsResult, SafeText, type Tool } from "@mrtr/protocol"
+import { SafeText } from "@mrtr/protocol"
+import { headerAnnotationError, headerAnnotations } from "@mrtr/protocol/Headers"
+import type { ListToolsResult, Tool } from "@mrtr/protocol/Schema"
 import { InvalidToolDefinition, type McpClientError, type RequestError } from "../Errors.ts"
 import type { Eras } from "./eras.ts"
 import type { LoopContext } from "./inputLoop.ts"

@@ -17,13 +17,8 @@
  */
 import { Effect, Option, Result, Schema } from "effect"
 import type { Digest } from "effect/crypto"
-import {
-  type ClientCapabilities,
-  type InputRequest,
-  type InputResponses,
-  missingCapabilities,
-  requiredCapabilities
-} from "@mrtr/protocol"
+import { missingCapabilities, requiredCapabilities } from "@mrtr/protocol/Capabilities"
+import type { ClientCapabilities, InputRequest, InputResponses } from "@mrtr/protocol/Schema"
 import { canonicalProblem, digestWith, knownDigest } from "../Canonical.ts"
 import { type Ask, Conversation } from "../Conversation.ts"
 import { MissingClientCapability } from "../Errors.ts"
@@ -315,7 +310,10 @@ class RoundState {
             Effect.sync(() => {
               steps[name] = Schema.encodeSync(codec)(value)
             })
-          )
+          ),
+          // Only a step that runs has a span (a replayed one does not): what a test observes to check that a
+          // step runs once per conversation.
+          Effect.withSpan("mrtr.step", { attributes: { "mrtr.step.name": name } }, { captureStackTrace: false })
         )
       )
     })

@@ -31,15 +31,9 @@ import {
 } from "@mrtr/client"
 import { ClientAddress, Mrtr } from "@mrtr/core"
 import { Conversation as ConversationModule } from "@mrtr/core/engine"
-import {
-  type ClientCapabilities,
-  type InputRequest,
-  type InputRequests,
-  type InputResponses,
-  LoggingLevel,
-  McpError,
-  MetaKey
-} from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities, InputRequest, InputRequests, InputResponses } from "@mrtr/protocol/Schema"
 import { RequestContext } from "@mrtr/server"
 import { Context, type Duration, Effect, Option, Result, Schema } from "effect"
 import { canonical, type Pool, UpstreamBusy } from "./pool.ts"

@@ -26,7 +26,7 @@
  * `headers` / `env`.
  */
 import { type Authorization, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
-import type { ClientCapabilities, Implementation } from "@mrtr/protocol"
+import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
 import { Clock, Context, Effect, Exit, Layer, Metric, Schema, Scope } from "effect"
 import * as Metrics from "../Metrics.ts"
 

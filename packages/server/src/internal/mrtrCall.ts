@@ -18,7 +18,9 @@
  * @internal
  */
 import { Effect, Predicate } from "effect"
-import { declaresTasks, type InputResponses, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import type { InputResponses } from "@mrtr/protocol/Schema"
+import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
 import { ClientAddress, RequestState } from "@mrtr/core"
 import { Engine, Journal } from "@mrtr/core/engine"
 import * as Observability from "../Observability.ts"
@@ -138,7 +140,7 @@ export const call = (server: MrtrServer, parsed: Parsed, principal: string | und
     ? Effect.succeed(found.arguments as Record<string, unknown>)
     : Effect.mapError(tool.decodeArguments(found.arguments), (error) => McpError.invalidParams(error.message))
   const create = (journal: Journal.Journal) =>
-    Effect.flatMap(Effect.zip(kept, Effect.service(ClientAddress.ClientAddress)), ([args, address]) =>
+    Effect.flatMap(Effect.zip(kept, ClientAddress.currentGroup), ([args, address]) =>
       tasks.create({
         tool: found.target,
         arguments: args,
