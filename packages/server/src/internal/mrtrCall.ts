@@ -25,7 +25,7 @@ import * as Observability from "../Observability.ts"
 import type * as Envelope from "./envelope.ts"
 import * as Registry from "./registry.ts"
 import * as Results from "./results.ts"
-import type { makeTasks } from "./tasks.ts"
+import type { Tasks } from "./tasks.ts"
 
 type Parsed = Envelope.Parsed
 
@@ -35,7 +35,7 @@ export interface MrtrServer {
   readonly registry: Registry.Registry
   readonly audience: string
   readonly encoding: Results.Encoding
-  readonly tasks: Effect.Success<ReturnType<typeof makeTasks>>
+  readonly tasks: Tasks
 }
 
 /** A retry's `inputResponses` and `requestState`, or the -32602 their shapes answer. */
