@@ -22,7 +22,11 @@ export * as HttpTransport from "./HttpTransport.ts"
 /** @since 0.1.0 */
 export * as InputContext from "./InputContext.ts"
 /** @since 0.1.0 */
+export * as LanguageModelSampling from "./LanguageModelSampling.ts"
+/** @since 0.1.0 */
 export * as McpClient from "./McpClient.ts"
+/** @since 0.1.0 */
+export * as McpToolkit from "./McpToolkit.ts"
 /** @since 0.1.0 */
 export * as Refusal from "./Refusal.ts"
 /** @since 0.1.0 */

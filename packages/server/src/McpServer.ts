@@ -188,25 +188,11 @@ type AnyResource = Resource<any, never>
  * @category services
  * @since 0.1.0
  */
-export class McpServer extends Context.Service<McpServer, {
+export class McpServer extends Context.Service<McpServer, Mount.Registrar & {
   readonly info: Implementation
-  readonly addTool: (tool: AnyTool) => Effect.Effect<void>
-  readonly removeTool: (name: string) => Effect.Effect<void>
-  readonly addPrompt: (prompt: AnyPrompt) => Effect.Effect<void>
-  readonly removePrompt: (name: string) => Effect.Effect<void>
-  readonly addResource: (resource: AnyResource) => Effect.Effect<void>
-  readonly removeResource: (uriOrTemplate: string) => Effect.Effect<void>
   readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
   /** The scopes the target of a `tools/call` / `prompts/get` / `resources/read` declared (else none). */
   readonly requiredScopes: (message: unknown) => ReadonlyArray<string>
-  /**
-   * Announces that the resource `uri` changed: `notifications/resources/updated`
-   * to every 2025-11-25 session subscribed to it (`resources/subscribe`), on
-   * this instance and, through the `NotificationBus` (Redis pub/sub with
-   * `Redis.layerFleet`), on every other instance of the fleet.
-   * @since 0.2.0
-   */
-  readonly resourceUpdated: (uri: string) => Effect.Effect<void>
   /**
    * How many 2025-11-25 sessions are open (HTTP and stdio), for metrics: it
    * returns to 0 once every session has ended (DELETE, idle timeout,

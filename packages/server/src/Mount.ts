@@ -192,7 +192,9 @@ type AnyPrompt = Prompt<any, never>
 type AnyResource = Resource<any, never>
 
 /**
- * What a mount needs of a server: the registration methods its view wraps.
+ * The registration methods of a server: what `McpServer` offers to add and
+ * remove tools, prompts and resources at run time (each change is announced
+ * to `subscriptions/listen` streams), and what a mount's view wraps.
  *
  * @since 0.3.0
  * @category models
@@ -204,6 +206,13 @@ export interface Registrar {
   readonly removePrompt: (name: string) => Effect.Effect<void>
   readonly addResource: (resource: AnyResource) => Effect.Effect<void>
   readonly removeResource: (uriOrTemplate: string) => Effect.Effect<void>
+  /**
+   * Announces that the resource `uri` changed: `notifications/resources/updated`
+   * to every 2025-11-25 session subscribed to it (`resources/subscribe`), on
+   * this instance and, through the `NotificationBus` (Redis pub/sub with
+   * `Redis.layerFleet`), on every other instance of the fleet.
+   * @since 0.2.0
+   */
   readonly resourceUpdated: (uri: string) => Effect.Effect<void>
 }
 

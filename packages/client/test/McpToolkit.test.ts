@@ -1,0 +1,295 @@
+/**
+ * `McpToolkit`: a real server's tools given to an in-process `LanguageModel` through `effect/ai`, over both eras;
+ * every field mapped (parameters, annotations, content blocks, structured content, `isError`), asks answered inline
+ * or suspended and resumed, and an ask nobody can answer failing the call.
+ * Source: MCP 2026-07-28, server/tools, basic/patterns/mrtr; 2025-11-25, server/tools.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { McpServer, Tool as ServerTool } from "@mrtr/server"
+import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { Chat, LanguageModel, Prompt, Tool } from "effect/ai"
+import { ElicitationHandler, McpToolkit } from "../src/index.ts"
+import { clientOf, deletions, finish, scriptedModel, serverLayer, toolCall, tools } from "./aiServer.ts"
+
+const eras = ["2026-07-28", "2025-11-25"] as const
+
+const withToolkit = <A, E, R>(
+  era: (typeof eras)[number],
+  body: Effect.Effect<A, E, R>,
+  options: McpToolkit.Options = {},
+  user: Layer.Layer<any, never, never> = Layer.empty as Layer.Layer<any, never, never>,
+  clientOptions = {}
+) =>
+  body.pipe(
+    Effect.provide(
+      McpToolkit.layer(options).pipe(
+        Layer.provideMerge(clientOf(era, user, clientOptions)),
+        Layer.provideMerge(serverLayer)
+      )
+    ),
+    Effect.scoped
+  ) as Effect.Effect<A, E, Exclude<R, McpToolkit.McpToolkit | LanguageModel.LanguageModel | McpServer.McpServer>>
+
+const accept = (content: Record<string, string | number | boolean>) =>
+  ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept(content)) })
+
+describe("McpToolkit", () => {
+  for (const era of eras) {
+    describe(era, () => {
+      it.effect("every server tool becomes a tool: name, description, JSON Schema parameters, annotations", () =>
+        withToolkit(
+          era,
+          Effect.gen(function*() {
+            const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
+            assert.deepStrictEqual(Object.keys(toolkit.tools).sort(), [
+              "broken",
+              "delete_repo",
+              "greet",
+              "media",
+              "sample_all",
+              "sample_plain",
+              "summarize",
+              "weather"
+            ])
+            const weather = toolkit.tools.weather!
+            assert.strictEqual(weather.description, "Current weather of a city")
+            assert.deepStrictEqual(Tool.getJsonSchema(weather), {
+              type: "object",
+              properties: { city: { type: "string" } },
+              required: ["city"],
+              additionalProperties: false
+            })
+            assert.strictEqual(Context.getUnsafe(weather.annotations, Tool.Title), "Weather")
+            assert.strictEqual(Context.get(weather.annotations, Tool.Readonly), true)
+            assert.strictEqual(Context.get(weather.annotations, Tool.Destructive), false)
+            assert.strictEqual(Context.get(weather.annotations, Tool.Idempotent), true)
+            assert.strictEqual(Context.get(weather.annotations, Tool.OpenWorld), false)
+            assert.strictEqual(Tool.getStrictMode(weather), false)
+            // ... and back: the effect/ai annotations stand for the same MCP hints.
+            assert.deepStrictEqual(McpToolkit.annotationsOf(weather), {
+              title: "Weather",
+              ...tools.weather.definition.annotations
+            })
+            // A tool without hints keeps effect/ai's defaults, which are MCP's.
+            assert.deepStrictEqual(McpToolkit.annotationsOf(toolkit.tools.media!), {
+              readOnlyHint: false,
+              destructiveHint: true,
+              idempotentHint: false,
+              openWorldHint: true
+            })
+          })
+        ))
+
+      it.effect("the model's call runs the tool; the result is kept whole and the model sees every block", () =>
+        withToolkit(
+          era,
+          Effect.gen(function*() {
+            const mcp = yield* McpToolkit.McpToolkit
+            const model = scriptedModel([
+              [toolCall("c1", "media", {}), toolCall("c2", "weather", { city: "Oslo" }), finish("tool-calls")],
+              [{ type: "text", text: "done" } as any, finish()]
+            ])
+            const response = yield* LanguageModel.generateText({ prompt: "show me", toolkit: yield* mcp.toolkit }).pipe(
+              Effect.provide(model.layer)
+            )
+            // The request the model received: both tools' JSON Schemas.
+            assert.deepStrictEqual(
+              model.requests[0]!.tools.map((tool) => tool.name).sort(),
+              ["broken", "delete_repo", "greet", "media", "sample_all", "sample_plain", "summarize", "weather"]
+            )
+            const [media, weather] = response.toolResults
+            assert.strictEqual(media!.isFailure, false)
+            assert.deepStrictEqual((media!.result as McpToolkit.McpToolResult).content, [
+              { type: "text", text: "a chart and a sound" },
+              { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+              { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+              { type: "resource", resource: { uri: "file:///notes.md", mimeType: "text/markdown", text: "# Notes" } },
+              {
+                type: "resource",
+                resource: { uri: "file:///data.bin", mimeType: "application/octet-stream", blob: "AAEC" }
+              },
+              {
+                type: "resource_link",
+                uri: "file:///report.pdf",
+                name: "report",
+                title: "Q3 report",
+                mimeType: "application/pdf",
+                description: "the quarterly report"
+              }
+            ])
+            // What goes back to the model on the next turn.
+            const history = Prompt.fromResponseParts(response.content)
+            const chat = yield* Chat.fromPrompt(history)
+            const sent = yield* Ref.get(chat.history)
+            const results = sent.content.flatMap((m) => m.role === "tool" ? m.content : [])
+            const mediaOutput = (results.find((p) => p.type === "tool-result" && p.id === "c1") as any).modelOutput
+            assert.deepStrictEqual(
+              mediaOutput.map((p: any) => p.type === "text" ? p.text : [p.mediaType, p.fileName]),
+              [
+                "a chart and a sound",
+                ["image/png", undefined],
+                ["audio/wav", undefined],
+                "Resource file:///notes.md (text/markdown):\n# Notes",
+                ["application/octet-stream", "data.bin"],
+                "Resource link: report <file:///report.pdf>\ntitle: Q3 report\ntype: application/pdf\ndescription: the quarterly report"
+              ]
+            )
+            assert.strictEqual(weather!.isFailure, false)
+            assert.deepStrictEqual((weather!.result as McpToolkit.McpToolResult).structuredContent, {
+              city: "Oslo",
+              celsius: 21
+            })
+          })
+        ))
+
+      it.effect("isError is the tool's failure, with the result kept", () =>
+        withToolkit(
+          era,
+          Effect.gen(function*() {
+            const mcp = yield* McpToolkit.McpToolkit
+            const model = scriptedModel([[toolCall("c1", "broken", {}), finish("tool-calls")]])
+            const response = yield* LanguageModel.generateText({ prompt: "go", toolkit: yield* mcp.toolkit }).pipe(
+              Effect.provide(model.layer)
+            )
+            const [result] = response.toolResults
+            assert.strictEqual(result!.isFailure, true)
+            const error = result!.result as McpToolkit.McpToolError
+            assert.strictEqual(error._tag, "McpToolError")
+            assert.strictEqual(error.reason, "isError")
+            assert.deepStrictEqual(error.result?.content, [{ type: "text", text: "disk full" }])
+          })
+        ))
+
+      it.effect("inline: the app's ElicitationHandler answers inside the one tool call", () =>
+        withToolkit(
+          era,
+          Effect.gen(function*() {
+            const mcp = yield* McpToolkit.McpToolkit
+            const model = scriptedModel([[toolCall("c1", "greet", {}), finish("tool-calls")]])
+            const response = yield* LanguageModel.generateText({ prompt: "greet me", toolkit: yield* mcp.toolkit })
+              .pipe(
+                Effect.provide(model.layer)
+              )
+            assert.deepStrictEqual((response.toolResults[0]!.result as McpToolkit.McpToolResult).content, [
+              { type: "text", text: "Hello, Ada!" }
+            ])
+          }),
+          {},
+          accept({ name: "Ada" })
+        ))
+
+      it.effect("a destructive tool whose confirmation nobody can show never runs: a typed failure", () =>
+        withToolkit(
+          era,
+          Effect.gen(function*() {
+            const mcp = yield* McpToolkit.McpToolkit
+            const before = yield* Ref.get(deletions)
+            const model = scriptedModel([[toolCall("c1", "delete_repo", { repo: "prod" }), finish("tool-calls")]])
+            const response = yield* LanguageModel.generateText({ prompt: "delete prod", toolkit: yield* mcp.toolkit })
+              .pipe(
+                Effect.provide(model.layer)
+              )
+            const [result] = response.toolResults
+            assert.strictEqual(result!.isFailure, true)
+            const error = result!.result as McpToolkit.McpToolError
+            if (era === "2026-07-28") {
+              // The client declared no elicitation: the server refuses the ask with -32021.
+              assert.strictEqual(error.reason, "request")
+              assert.strictEqual(error.code, -32021)
+            } else {
+              // A 2025-11-25 server turns the missing capability into the tool's error result.
+              assert.strictEqual(error.reason, "isError")
+              assert.include(error.description, "elicitation.form")
+            }
+            assert.strictEqual(yield* Ref.get(deletions), before)
+          })
+        ))
+    })
+  }
+
+  it.effect("prefix, include and exclude", () =>
+    withToolkit(
+      "2026-07-28",
+      Effect.gen(function*() {
+        const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
+        assert.deepStrictEqual(Object.keys(toolkit.tools).sort(), ["srv_greet", "srv_weather"])
+        const definition = yield* McpToolkit.McpToolkit.use((mcp) => mcp.definition("srv_weather"))
+        assert.strictEqual(definition._tag === "Some" && definition.value.name, "weather")
+      }),
+      { prefix: "srv_", include: ["weather", "greet", "media"], exclude: (tool) => tool.name === "media" }
+    ))
+
+  it.effect("the list is read again when the server's tool list changes", () =>
+    withToolkit(
+      "2026-07-28",
+      Effect.gen(function*() {
+        const mcp = yield* McpToolkit.McpToolkit
+        const before = yield* mcp.toolkit
+        assert.isUndefined(before.tools.extra)
+        const server = yield* McpServer.McpServer
+        yield* server.addTool(ServerTool.make("extra", { handler: () => Effect.succeed("more") }))
+        const after = yield* mcp.toolkit
+        assert.isDefined(after.tools.extra)
+        yield* server.removeTool("extra")
+      })
+    ))
+
+  it.effect("needsApproval maps onto effect/ai's tool-approval parts", () =>
+    withToolkit(
+      "2026-07-28",
+      Effect.gen(function*() {
+        const mcp = yield* McpToolkit.McpToolkit
+        const model = scriptedModel([[toolCall("c1", "delete_repo", { repo: "prod" }), finish("tool-calls")]])
+        const before = yield* Ref.get(deletions)
+        const response = yield* LanguageModel.generateText({ prompt: "delete prod", toolkit: yield* mcp.toolkit }).pipe(
+          Effect.provide(model.layer)
+        )
+        assert.deepStrictEqual(
+          response.content.filter((p) => p.type === "tool-approval-request").map((p: any) => p.toolCallId),
+          ["c1"]
+        )
+        assert.strictEqual(response.toolResults.length, 0)
+        assert.strictEqual(yield* Ref.get(deletions), before)
+      }),
+      { needsApproval: (tool) => tool.annotations?.destructiveHint === true }
+    ))
+
+  it.effect("suspend: the call ends with the questions; resume continues the same conversation", () =>
+    withToolkit(
+      "2026-07-28",
+      Effect.gen(function*() {
+        const mcp = yield* McpToolkit.McpToolkit
+        const model = scriptedModel([
+          [toolCall("c1", "delete_repo", { repo: "old" }), finish("tool-calls")],
+          [{ type: "text", text: "Deleted." } as any, finish()]
+        ])
+        const chat = yield* Chat.empty
+        const before = yield* Ref.get(deletions)
+        const first = yield* chat.generateText({ prompt: "delete old", toolkit: yield* mcp.toolkit }).pipe(
+          Effect.provide(model.layer)
+        )
+        const [pending] = McpToolkit.suspended(first.content)
+        assert.isDefined(pending)
+        assert.strictEqual(pending!.toolCallId, "c1")
+        assert.deepStrictEqual(Object.keys(pending!.inputRequests), ["confirm"])
+        assert.strictEqual(yield* Ref.get(deletions), before)
+
+        // Persisted and read back (another request, another process).
+        const stored = JSON.stringify(Schema.encodeSync(McpToolkit.McpToolInputRequired)(pending!))
+        const restored = Schema.decodeUnknownSync(McpToolkit.McpToolInputRequired)(JSON.parse(stored))
+        const outcome = yield* mcp.resume(restored, { confirm: { action: "accept", content: { confirm: true } } })
+        assert.deepStrictEqual((outcome as McpToolkit.McpToolResult).content, [{ type: "text", text: "deleted old" }])
+        assert.strictEqual(yield* Ref.get(deletions), before + 1)
+
+        yield* Ref.update(chat.history, (history) => McpToolkit.replaceResult(history, "c1", outcome))
+        yield* chat.generateText({ prompt: [], toolkit: yield* mcp.toolkit }).pipe(Effect.provide(model.layer))
+        const toolMessage = model.requests[1]!.prompt.content.find((m) => m.role === "tool")!
+        const part = toolMessage.content[0] as Prompt.ToolResultPart
+        assert.strictEqual(part.isFailure, false)
+        assert.deepStrictEqual(part.modelOutput, [Prompt.textPart({ text: "deleted old" })])
+      }),
+      { mode: "suspend" },
+      undefined,
+      { capabilities: { elicitation: { form: {} } } }
+    ))
+})
