@@ -24,7 +24,7 @@ import { mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { conversation, nRounds, runPool } from "./driver.ts"
+import { conversation, nRounds, runPool, type Target, target } from "./driver.ts"
 import { compile, type Server, startServer, stop, tempDir, trial } from "./processes.ts"
 import { fixed, section, table, times } from "./report.ts"
 
@@ -83,20 +83,27 @@ interface Pairs {
   readonly head: Array<number>
 }
 
-/** `trials` pairs of `task` on both servers, alternating which runs first; CPU per conversation of each. */
+/**
+ * `trials` pairs of `task` on both servers, alternating which runs first; CPU per conversation of each. Every trial
+ * opens its own keep-alive connections (a socket the other server's trial left idle may be closed by now).
+ */
 const paired = async (
   servers: { readonly base: Server; readonly head: Server },
-  task: (server: Server) => () => Promise<number>
+  task: (target: Target) => () => Promise<number>
 ): Promise<Pairs> => {
   const pairs: Pairs = { base: [], head: [] }
-  for (const server of [servers.base, servers.head]) await trial(server, concurrency, 500, task(server))
+  const once = async (server: Server, ms: number) => {
+    const fresh = target(server.url, concurrency)
+    try {
+      return await trial(server, concurrency, ms, task(fresh))
+    } finally {
+      fresh.agent.destroy()
+    }
+  }
+  for (const server of [servers.base, servers.head]) await once(server, 500)
   for (let i = 0; i < trials; i++) {
     const order = i % 2 === 0 ? (["base", "head"] as const) : (["head", "base"] as const)
-    for (const which of order) {
-      const server = servers[which]
-      const result = await trial(server, concurrency, seconds * 1000, task(server))
-      pairs[which].push(result.serverCpu)
-    }
+    for (const which of order) pairs[which].push((await once(servers[which], seconds * 1000)).serverCpu)
   }
   return pairs
 }
@@ -126,13 +133,16 @@ const main = async () => {
     const headServer = await startServer(headModule, "ours", { concurrency })
     servers.push(headServer)
     const both = { base: baseServer, head: headServer }
-    for (const server of servers) await runPool(Infinity, concurrency, () => conversation(server.target), 2000)
-    const rows = [row("greet (2 requests)", await paired(both, (server) => () => conversation(server.target)))]
+    for (const server of servers) {
+      await runPool(Infinity, concurrency, () => conversation(server.target), 2000)
+      server.target.agent.destroy()
+    }
+    const rows = [row("greet (2 requests)", await paired(both, (t) => () => conversation(t)))]
     for (const n of growthNs) {
       rows.push(
         row(
           `ask_n, N=${n} (${n + 1} requests)`,
-          await paired(both, (server) => () => nRounds(server.target, n).then((r) => r.ms))
+          await paired(both, (t) => () => nRounds(t, n).then((r) => r.ms))
         )
       )
     }
