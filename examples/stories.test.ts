@@ -8,6 +8,8 @@ import { freePort, spawnReady } from "@mrtr/test-support/infra"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { Effect, type Layer } from "effect"
 import { fileURLToPath } from "node:url"
+import * as AiToolsClient from "./ai-tools/client.ts"
+import * as AiTools from "./ai-tools/server.ts"
 import * as AskingClient from "./asking/client.ts"
 import * as Asking from "./asking/server.ts"
 import * as AuthorizationClient from "./authorization/client.ts"
@@ -33,7 +35,8 @@ const stories: ReadonlyArray<
   ["url-mode", UrlMode.serve, UrlModeClient.verify],
   ["tasks", Tasks.serve, TasksClient.verify],
   ["dual-era", DualEra.serve, DualEraClient.verify],
-  ["authorization", Authorization.serve, AuthorizationClient.verify]
+  ["authorization", Authorization.serve, AuthorizationClient.verify],
+  ["ai-tools", AiTools.serve, AiToolsClient.verify]
 ]
 
 describe("examples", () => {

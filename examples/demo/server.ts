@@ -25,6 +25,9 @@
  *   the prompt.
  * - `weather://{city}/{date}` (resource template): asks which unit to use.
  *
+ * Every "no" (a form declined or cancelled) is caught: a tool answers what it did
+ * not do, the prompt and the resource fall back to a default.
+ *
  * `layer` is the server; `main` (when run directly) serves it over
  * Streamable HTTP on 127.0.0.1 and prints `listening <url>`.
  */
@@ -125,7 +128,10 @@ export const planTrip = Tool.make("plan_trip", {
         key: "details",
         message: `Planning ${from} → ${to}. Who is travelling, and when?`,
         schema: TripDetails
-      })
+      }).pipe(Effect.catchTags({ ElicitationDeclined: () => Effect.succeed("declined"), ElicitationCancelled: () => Effect.succeed("cancelled") }))
+      if (typeof details === "string") {
+        return { content: [{ type: "text" as const, text: `Not planned: the traveller ${details} the details.` }], isError: true }
+      }
       // Real work, run once per conversation: its result travels in the journal.
       const trip = yield* Mrtr.step("route", Effect.sync(() => route(from, to)), Route)
       if (trip.stops.length === 0) return `No rail route from ${from} to ${to}.`
@@ -147,7 +153,7 @@ export const planTrip = Tool.make("plan_trip", {
         key: "confirm",
         message: `${trip.stops.join(" → ")} (${hours}), ${details.passengers} passenger(s) on ${details.date}. Book it?`,
         schema: Confirm
-      })
+      }).pipe(Effect.catchTags({ ElicitationDeclined: () => Effect.succeed({ book: false }), ElicitationCancelled: () => Effect.succeed({ book: false }) }))
       const text = Sampling.textOf(tagline) || "(no tagline)"
       return book
         ? `Booked for ${details.traveller} <${details.email}>: ${trip.stops.join(" → ")}, ${hours}, ${details.seat} seat` +
@@ -200,7 +206,11 @@ export const bookTickets = Tool.make("book_tickets", {
   task: { support: "optional", start: "detach" },
   handler: ({ from, to }) =>
     Effect.gen(function*() {
-      const { name } = yield* Elicitation.form({ key: "passenger", message: `Who travels ${from} → ${to}?`, schema: Passenger })
+      const passenger = yield* Elicitation.form({ key: "passenger", message: `Who travels ${from} → ${to}?`, schema: Passenger }).pipe(
+        Effect.catchTags({ ElicitationDeclined: () => Effect.succeed(undefined), ElicitationCancelled: () => Effect.succeed(undefined) })
+      )
+      if (passenger === undefined) return { content: [{ type: "text" as const, text: "Not booked: no passenger." }], isError: true }
+      const { name } = passenger
       // From here on the call is a task (when the client declared the extension).
       yield* Task.detach
       const trip = yield* Mrtr.step("route", Effect.sync(() => route(from, to)), Route)
@@ -219,7 +229,7 @@ export const bookTickets = Tool.make("book_tickets", {
         key: "confirm_booking",
         message: `Seat ${seat} held for ${name} (${trip.stops.join(" → ")}). Pay and book?`,
         schema: Confirm
-      })
+      }).pipe(Effect.catchTags({ ElicitationDeclined: () => Effect.succeed({ book: false }), ElicitationCancelled: () => Effect.succeed({ book: false }) }))
       return book ? `Booked seat ${seat} for ${name}: ${trip.stops.join(" → ")}.` : `Released seat ${seat}.`
     })
 })
@@ -272,7 +282,10 @@ export const packingList = Prompt.make("packing_list", {
             Schema.Literal("comfort").annotate({ title: "Comfort first" })
           ])
         })
-      })
+      }).pipe(Effect.catchTags({ // a "no": the default style
+        ElicitationDeclined: () => Effect.succeed({ style: "comfort" as const }),
+        ElicitationCancelled: () => Effect.succeed({ style: "comfort" as const })
+      }))
       return `Write a ${style === "light" ? "minimal carry-on" : "comfortable"} packing list for a trip to ${city}.`
     })
 })
@@ -293,7 +306,10 @@ export const weather = Resource.template({
         key: "unit",
         message: "Which temperature unit?",
         schema: Schema.Struct({ unit: Schema.Literals(["celsius", "fahrenheit"]) })
-      })
+      }).pipe(Effect.catchTags({ // a "no": celsius
+        ElicitationDeclined: () => Effect.succeed({ unit: "celsius" as const }),
+        ElicitationCancelled: () => Effect.succeed({ unit: "celsius" as const })
+      }))
       // A deterministic "forecast" from the city and date.
       const seed = Array.from(`${city}${date}`).reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 9973, 7)
       const celsius = 8 + (seed % 18)

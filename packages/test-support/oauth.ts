@@ -36,6 +36,8 @@ export interface AuthorizationServerOptions {
   readonly clients?: ReadonlyArray<Record<string, unknown>>
   /** Issue opaque access tokens (checked by introspection) instead of JWTs. */
   readonly opaque?: boolean
+  /** Enable the client credentials grant (machine clients; pre-register them in `clients`). */
+  readonly clientCredentials?: boolean
 }
 
 /** A confidential client the MCP server introspects tokens with (`client_secret_basic`). */
@@ -68,6 +70,7 @@ export const startAuthorizationServer = async (options: AuthorizationServerOptio
       devInteractions: { enabled: false },
       registration: { enabled: true },
       introspection: { enabled: true },
+      clientCredentials: { enabled: options.clientCredentials === true },
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,

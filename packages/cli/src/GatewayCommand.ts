@@ -8,6 +8,8 @@
  * `listening <url>` on stdout once it serves; with `--transport stdio`, MCP on
  * stdin/stdout (so a stdio-only host reaches remote servers through it) and
  * `listening stdio` on stderr. Logs go to stderr. It runs until interrupted.
+ * The file's `gateway.authorization` guards the HTTP endpoint (stdio takes
+ * no credentials); `gateway.redis` makes it one instance of a fleet.
  *
  * @since 0.3.0
  */
@@ -24,9 +26,17 @@ const config = Flag.String("config").pipe(
     "The gateway's configuration: {\"mcpServers\": {\"<name>\": {\"command\", \"args\", \"env\"} | {\"url\", \"headers\"}}, " +
       "\"gateway\": {...}} (the file Claude Desktop, Cursor and VS Code use). Per server, optionally: \"namespace\" " +
       "(a string, or false for none; default the server's name, none with a single server), \"include\" / \"exclude\" " +
-      "(names, globs, or {\"annotations\": {...}}), \"protocol\" (auto, 2026-07-28, 2025-11-25), \"disabled\". " +
-      "\"gateway\": \"name\", \"port\" (default 3000), \"host\" (default 127.0.0.1), \"separator\" (default _), " +
-      "\"refreshInterval\", \"callTimeout\". Sealing keys come from MRTR_REQUEST_STATE_KEYS."
+      "(names, globs, or {\"annotations\": {...}}), \"protocol\" (auto, 2026-07-28, 2025-11-25), \"disabled\", and for a url " +
+      "server \"oauth\": {\"clientId\", \"clientSecret\"} (the gateway's own client at that server's authorization server, " +
+      "client credentials grant). \"gateway\": \"name\", \"port\" (default 3000), \"host\" (default 127.0.0.1), \"separator\" " +
+      "(default _), \"refreshInterval\", \"callTimeout\"; \"requestState\": {\"keys\" (the key ring, as " +
+      "MRTR_REQUEST_STATE_KEYS: id:base64url-32-bytes, comma-separated, current first), \"ttl\", \"singleUse\"} (what it leaves " +
+      "out comes from MRTR_REQUEST_STATE_KEYS, MRTR_REQUEST_STATE_TTL, MRTR_SINGLE_USE; without keys, a random key per " +
+      "process); \"redis\": {\"url\"} (a fleet: shared state and held upstream calls on Redis; every instance the same keys " +
+      "and name); \"heldCalls\": {\"max\" (default 1000), \"maxPerPrincipal\" (default 32), \"timeout\" (default the " +
+      "requestState TTL)}; \"authorization\": {\"issuer\", \"jwksUri\" | \"introspection\": {\"endpoint\", \"clientId\", " +
+      "\"clientSecret\"}, \"resource\", \"requiredScopes\", \"scopesSupported\"} (bearer tokens of the gateway's own callers, " +
+      "HTTP only; never passed upstream)."
   )
 )
 
@@ -77,6 +87,7 @@ export const gateway = Command.make(
       return yield* new UsageError({ reason: "--port must be an integer between 0 and 65535" })
     }
     const server = Gateway.layer(settings)
+    const authorization = Gateway.authorization(settings)
     if (flags.transport === "stdio") {
       return yield* Effect.gen(function*() {
         yield* Console.error("listening stdio")
@@ -89,7 +100,10 @@ export const gateway = Command.make(
     }).pipe(Effect.provide(HttpTransport.layer({
       port: portNumber,
       host: Option.getOrElse(flags.host, () => settings.gateway?.host ?? "127.0.0.1")
-    }).pipe(Layer.provide(server))), Effect.mapError(cannotServe))
+    }).pipe(
+      Layer.provide(server),
+      Layer.provide(authorization ?? Layer.empty)
+    )), Effect.mapError(cannotServe))
   })
 ).pipe(
   Command.withDescription(

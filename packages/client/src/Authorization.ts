@@ -126,6 +126,11 @@ export const layerHeadlessUserAgent = (redirectUri = "http://localhost:3000/call
  * - `maxAuthorizations`: authorization requests in a row without an
  *   accepted request before giving up; default 3.
  * - `timeout`: bound of each OAuth HTTP exchange, in milliseconds; default 30000.
+ * - `grant`: `"auto"` (the default: the authorization code flow, or the
+ *   client credentials grant when the authorization server offers only that
+ *   one) or `"client_credentials"`: always the client credentials grant
+ *   with `clientId` / `clientSecret`, never a user (a machine client such as
+ *   a gateway; without a `clientSecret`, `AuthorizationError`).
  *
  * Source: MCP 2026-07-28 basic/authorization/client-registration.
  *
@@ -141,6 +146,8 @@ export interface Options {
   readonly clientIssuer?: string | undefined
   readonly maxAuthorizations?: number | undefined
   readonly timeout?: number | undefined
+  /** @since 0.3.0 @default "auto" */
+  readonly grant?: "auto" | "client_credentials" | undefined
 }
 
 /**
@@ -292,13 +299,19 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       const registration = yield* registrationFor(as)
       const scopes = Flow.selectScopes(as, challenge["scope"], state.requested, prm.scopes_supported)
       const grants = as.grant_types_supported
+      const machine = options.grant === "client_credentials"
+      if (machine && registration.clientSecret === undefined) {
+        return yield* new AuthorizationError({ reason: "the client credentials grant needs a client secret" })
+      }
       if (
-        registration.clientSecret !== undefined && grants?.includes("client_credentials") === true &&
-        !grants.includes("authorization_code")
+        registration.clientSecret !== undefined &&
+        (machine || (grants?.includes("client_credentials") === true && !grants.includes("authorization_code")))
       ) {
         // A server for machine clients only: no user, no browser (the client-credentials extension).
+        // No refresh token comes with this grant (RFC 6749 §4.4.3): `offline_access` is not asked for.
         state.attempts++
-        const scope = scopes.length === 0 ? undefined : scopes.join(" ")
+        const granted = scopes.filter((s) => s !== "offline_access")
+        const scope = granted.length === 0 ? undefined : granted.join(" ")
         const tokens = yield* step(
           "the client credentials grant failed",
           timeout,

@@ -236,9 +236,9 @@ export class McpToolkit extends Context.Service<McpToolkit, {
 export const annotationsOf: (tool: Tool.Any) => ToolAnnotations = Mapping.annotationsOf
 
 /**
- * Every suspended tool call of a model turn (`generateText`'s response
- * content, or any list of response parts): the `McpToolInputRequired`
- * results, in order.
+ * Every suspended tool call among `parts`: a model turn's response content,
+ * or the tool-result parts of a chat's history (also one restored from
+ * `Chat.exportJson`): the `McpToolInputRequired` results, in order.
  *
  * @category utils
  * @since 0.1.0
@@ -246,10 +246,23 @@ export const annotationsOf: (tool: Tool.Any) => ToolAnnotations = Mapping.annota
 export const suspended = (
   parts: ReadonlyArray<{ readonly type: string; readonly result?: unknown }>
 ): ReadonlyArray<McpToolInputRequired> =>
-  parts.flatMap((part) =>
-    part.type === "tool-result" && part.result instanceof McpToolInputRequired ? [part.result] : []
-  )
+  parts.flatMap((part) => {
+    if (part.type !== "tool-result") return []
+    if (part.result instanceof McpToolInputRequired) return [part.result]
+    const decoded = decodeSuspension(part.result)
+    return decoded._tag === "Some" ? [decoded.value] : []
+  })
 
+/**
+ * Every suspended tool call in a `Prompt` (a chat's history): see `suspended`.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const suspendedIn = (prompt: Prompt.Prompt): ReadonlyArray<McpToolInputRequired> =>
+  suspended(prompt.content.flatMap((message) => message.role === "tool" ? message.content : []))
+
+const decodeSuspension = Schema.decodeUnknownOption(McpToolInputRequired)
 const encodeOutcome = Schema.encodeSync(McpToolOutcome)
 const encodeError = Schema.encodeSync(McpToolError)
 

@@ -24,18 +24,29 @@
  * - Namespaces: by default each server's items are served under its name
  *   (`files_read_file`), except when there is only one server: then
  *   unprefixed.
+ * - Per HTTP server, optionally: `oauth` (`{ clientId, clientSecret }`):
+ *   the gateway's own OAuth client at that server's
+ *   authorization server (client credentials grant, see `Upstream.Http`).
  * - `gateway` (all optional): `name` (default `"mrtr-gateway"`), `port`
  *   (default 3000; 0 picks a free one), `host` (default `127.0.0.1`),
  *   `separator` (default `_`), `refreshInterval` (a duration such as
- *   `"1 minute"`), `callTimeout` (default `"60 seconds"`).
- *
- * The sealing keys and other server settings come from the environment
- * (`McpServer.layerConfig`: `MRTR_REQUEST_STATE_KEYS`, ...).
+ *   `"1 minute"`), `callTimeout` (default `"60 seconds"`),
+ *   `requestState` (`{ keys?, ttl?, singleUse? }`: what
+ *   `MRTR_REQUEST_STATE_KEYS`, `MRTR_REQUEST_STATE_TTL` and
+ *   `MRTR_SINGLE_USE` say, which still apply to what the file leaves out),
+ *   `redis` (`{ url }`: a fleet's shared state and held calls, see
+ *   `HeldCalls.layerRedis`), `heldCalls` (`{ max?, maxPerPrincipal?,
+ *   timeout? }`), `authorization` (the downstream's: `{ issuer, jwksUri }`
+ *   or `{ issuer, introspection: { endpoint, clientId, clientSecret } }`,
+ *   with `resource?`, `requiredScopes?`, `scopesSupported?`; see
+ *   `@mrtr/server`'s `Authorization`; HTTP only).
  *
  * @since 0.3.0
  */
-import { Duration, Effect, Layer, Option, Schema } from "effect"
-import { McpServer, Mount } from "@mrtr/server"
+import { ConfigProvider, Duration, Effect, Layer, Option, Schema } from "effect"
+import { RequestState } from "@mrtr/core"
+import { Authorization, McpServer, Mount } from "@mrtr/server"
+import * as HeldCalls from "./HeldCalls.ts"
 import * as Upstream from "./Upstream.ts"
 
 const Strings = Schema.Record(Schema.String, Schema.String)
@@ -75,7 +86,31 @@ export const StdioServer = Schema.Struct({
 export const HttpServer = Schema.Struct({
   url: Schema.String,
   headers: Schema.optionalKey(Strings),
+  oauth: Schema.optionalKey(Schema.Struct({
+    clientId: Schema.String,
+    clientSecret: Schema.String
+  })),
   ...common
+})
+
+/**
+ * `gateway.authorization`: how the gateway checks its own callers' bearer
+ * tokens (`@mrtr/server`'s `Authorization`), over HTTP.
+ *
+ * @since 0.3.0
+ * @category config
+ */
+export const AuthorizationConfig = Schema.Struct({
+  issuer: Schema.String,
+  jwksUri: Schema.optionalKey(Schema.String),
+  introspection: Schema.optionalKey(Schema.Struct({
+    endpoint: Schema.String,
+    clientId: Schema.String,
+    clientSecret: Schema.String
+  })),
+  resource: Schema.optionalKey(Schema.String),
+  requiredScopes: Schema.optionalKey(Schema.Array(Schema.String)),
+  scopesSupported: Schema.optionalKey(Schema.Array(Schema.String))
 })
 
 /**
@@ -92,7 +127,19 @@ export const Config = Schema.Struct({
     host: Schema.optionalKey(Schema.String),
     separator: Schema.optionalKey(Schema.String),
     refreshInterval: Schema.optionalKey(Schema.String),
-    callTimeout: Schema.optionalKey(Schema.String)
+    callTimeout: Schema.optionalKey(Schema.String),
+    requestState: Schema.optionalKey(Schema.Struct({
+      keys: Schema.optionalKey(Schema.String),
+      ttl: Schema.optionalKey(Schema.String),
+      singleUse: Schema.optionalKey(Schema.Boolean)
+    })),
+    redis: Schema.optionalKey(Schema.Struct({ url: Schema.String })),
+    heldCalls: Schema.optionalKey(Schema.Struct({
+      max: Schema.optionalKey(Schema.Int),
+      maxPerPrincipal: Schema.optionalKey(Schema.Int),
+      timeout: Schema.optionalKey(Schema.String)
+    })),
+    authorization: Schema.optionalKey(AuthorizationConfig)
   }))
 })
 
@@ -129,10 +176,44 @@ export const decode = (input: unknown): Effect.Effect<Config, GatewayConfigError
   Schema.decodeUnknownEffect(Config)(input).pipe(
     Effect.mapError((issue) => new GatewayConfigError({ reason: issue.message })),
     Effect.flatMap((config) => {
-      for (const key of ["refreshInterval", "callTimeout"] as const) {
-        const value = config.gateway?.[key]
-        if (value !== undefined && Option.isNone(Duration.fromInput(value as Duration.Input))) {
-          return Effect.fail(new GatewayConfigError({ reason: `gateway.${key} must be a duration such as "30 seconds"` }))
+      const durations = {
+        "gateway.refreshInterval": config.gateway?.refreshInterval,
+        "gateway.callTimeout": config.gateway?.callTimeout,
+        "gateway.requestState.ttl": config.gateway?.requestState?.ttl,
+        "gateway.heldCalls.timeout": config.gateway?.heldCalls?.timeout
+      }
+      for (const [where, value] of Object.entries(durations)) {
+        if (value !== undefined && !isPositiveDuration(value)) {
+          return Effect.fail(new GatewayConfigError({ reason: `${where} must be a duration such as "30 seconds"` }))
+        }
+      }
+      const gateway = config.gateway
+      for (const key of ["max", "maxPerPrincipal"] as const) {
+        const value = gateway?.heldCalls?.[key]
+        if (value !== undefined && !(value > 0)) {
+          return Effect.fail(new GatewayConfigError({ reason: `gateway.heldCalls.${key} must be a positive integer` }))
+        }
+      }
+      if (gateway?.redis !== undefined && !/^rediss?:\/\//.test(gateway.redis.url)) {
+        return Effect.fail(new GatewayConfigError({ reason: "gateway.redis.url must be a redis:// or rediss:// URL" }))
+      }
+      const auth = gateway?.authorization
+      if (auth !== undefined) {
+        if ((auth.jwksUri === undefined) === (auth.introspection === undefined)) {
+          return Effect.fail(
+            new GatewayConfigError({ reason: "gateway.authorization needs exactly one of jwksUri and introspection" })
+          )
+        }
+        const urls = {
+          "gateway.authorization.issuer": auth.issuer,
+          "gateway.authorization.jwksUri": auth.jwksUri,
+          "gateway.authorization.introspection.endpoint": auth.introspection?.endpoint,
+          "gateway.authorization.resource": auth.resource
+        }
+        for (const [where, value] of Object.entries(urls)) {
+          if (value !== undefined && !isHttpUrl(value)) {
+            return Effect.fail(new GatewayConfigError({ reason: `${where} must be an http(s) URL` }))
+          }
         }
       }
       for (const [name, server] of Object.entries(config.mcpServers)) {
@@ -143,18 +224,30 @@ export const decode = (input: unknown): Effect.Effect<Config, GatewayConfigError
         if (server.type !== undefined && (server.type === "stdio") !== isStdio) {
           return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}: type "${server.type}" does not match its fields` }))
         }
-        if (!isStdio) {
-          try {
-            const url = new URL(server.url)
-            if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error()
-          } catch {
-            return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}.url must be an http(s) URL` }))
-          }
+        if (!isStdio && !isHttpUrl(server.url)) {
+          return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}.url must be an http(s) URL` }))
+        }
+        if ((server as { oauth?: unknown }).oauth !== undefined && isStdio) {
+          return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}.oauth applies to a url server only` }))
         }
       }
       return Effect.succeed(config)
     })
   )
+
+const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+const isPositiveDuration = (value: string): boolean => {
+  const parsed = Duration.fromInput(value as Duration.Input)
+  return Option.isSome(parsed) && Duration.isFinite(parsed.value) && Duration.toMillis(parsed.value) > 0
+}
 
 /**
  * Parses and checks a configuration file's text.
@@ -191,7 +284,12 @@ export const upstreams = (config: Config): ReadonlyArray<{
         ...(server.env === undefined ? {} : { env: server.env }),
         ...(server.cwd === undefined ? {} : { cwd: server.cwd })
       })
-      : Upstream.http({ name, url: server.url, ...(server.headers === undefined ? {} : { headers: server.headers }) })
+      : Upstream.http({
+        name,
+        url: server.url,
+        ...(server.headers === undefined ? {} : { headers: server.headers }),
+        ...(server.oauth === undefined ? {} : { oauth: server.oauth })
+      })
     const namespace = server.namespace === false ? "" : server.namespace ?? (enabled.length === 1 ? "" : name)
     return {
       upstream,
@@ -207,10 +305,27 @@ export const upstreams = (config: Config): ReadonlyArray<{
 }
 
 /**
- * The gateway's `McpServer` (configured from the environment, see
- * `McpServer.layerConfig`) with every enabled upstream mounted. A name two
- * upstreams serve under the same namespace fails it with
- * `Mount.NameCollision`.
+ * What `gateway.requestState` says, as the `MRTR_*` variables
+ * `McpServer.layerConfig` reads: the file's values first, the environment's
+ * for what the file leaves out.
+ */
+const settingsProvider = (config: Config) => {
+  const state = config.gateway?.requestState
+  const values: Record<string, string> = {
+    ...(state?.keys === undefined ? {} : { [RequestState.keysConfigName]: state.keys }),
+    ...(state?.ttl === undefined ? {} : { [RequestState.ttlConfigName]: state.ttl }),
+    ...(state?.singleUse === undefined ? {} : { MRTR_SINGLE_USE: String(state.singleUse) })
+  }
+  return ConfigProvider.layerAdd(ConfigProvider.fromUnknown(values), { asPrimary: true })
+}
+
+/**
+ * The gateway's `McpServer` with every enabled upstream mounted: its
+ * `requestState` settings from `gateway.requestState` and the environment
+ * (`McpServer.layerConfig`), with `gateway.redis` the fleet's shared state
+ * (`@mrtr/server`'s `Redis.layerFleet`) and held calls on Redis, else both in
+ * this process. A name two upstreams serve under the same namespace fails it
+ * with `Mount.NameCollision`; an unreachable Redis with a `RedisError`.
  *
  * @since 0.3.0
  * @category layers
@@ -218,18 +333,75 @@ export const upstreams = (config: Config): ReadonlyArray<{
 export const layer = (config: Config) => {
   const callTimeout = config.gateway?.callTimeout
   const refreshInterval = config.gateway?.refreshInterval
+  const held = config.gateway?.heldCalls
+  const redisUrl = config.gateway?.redis?.url
   const mounts = upstreams(config).map(({ mount, namespace, protocol, upstream }) =>
     McpServer.mount(
       namespace,
       Upstream.layer(upstream, {
         protocol,
         ...(callTimeout === undefined ? {} : { callTimeout: callTimeout as Duration.Input }),
-        ...(refreshInterval === undefined ? {} : { refreshInterval: refreshInterval as Duration.Input })
+        ...(refreshInterval === undefined ? {} : { refreshInterval: refreshInterval as Duration.Input }),
+        ...(held?.timeout === undefined ? {} : { holdTimeout: held.timeout as Duration.Input })
       }),
       mount
     )
   )
-  return Layer.mergeAll(Layer.empty, ...mounts).pipe(
-    Layer.provideMerge(McpServer.layerConfig({ name: config.gateway?.name ?? "mrtr-gateway", version: "0.3.0" }))
-  )
+  const server = (shared: Layer.Layer<any, any> | undefined) =>
+    McpServer.layerConfig({
+      name: config.gateway?.name ?? "mrtr-gateway",
+      version: "0.3.0",
+      ...(shared === undefined ? {} : { shared })
+    })
+  const build = Layer.unwrap(Effect.gen(function*() {
+    // held calls time out with the gateway's states: gateway.heldCalls.timeout, else the requestState TTL
+    const ttl = yield* RequestState.ttlFromConfig
+    const heldOptions: HeldCalls.Options = {
+      timeout: held?.timeout === undefined ? ttl : held.timeout as Duration.Input,
+      ...(held?.max === undefined ? {} : { maxHeld: held.max }),
+      ...(held?.maxPerPrincipal === undefined ? {} : { maxPerPrincipal: held.maxPerPrincipal })
+    }
+    if (redisUrl === undefined) {
+      return Layer.mergeAll(Layer.empty, ...mounts).pipe(
+        Layer.provide(HeldCalls.layerMemory(heldOptions)),
+        Layer.provideMerge(server(undefined))
+      )
+    }
+    // loaded only for a fleet: a gateway without Redis never loads the `redis` client
+    const Redis = yield* Effect.promise(() => import("@mrtr/server/Redis"))
+    const fleet = Redis.layerFleet({ url: redisUrl })
+    return Layer.mergeAll(Layer.empty, ...mounts).pipe(
+      Layer.provide(HeldCalls.layerRedis(heldOptions).pipe(Layer.provide(Redis.layerClient({ url: redisUrl })))),
+      Layer.provideMerge(server(fleet))
+    )
+  }))
+  return build.pipe(Layer.provide(settingsProvider(config)))
+}
+
+/**
+ * The downstream's authorization of `gateway.authorization` (to provide to
+ * `HttpTransport.layer`), or `undefined` when the file has none.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const authorization = (config: Config): Layer.Layer<Authorization.ResourceServer> | undefined => {
+  const auth = config.gateway?.authorization
+  if (auth === undefined) return undefined
+  const verifier = auth.introspection === undefined
+    ? Authorization.jwt({ issuer: auth.issuer, jwksUri: auth.jwksUri! })
+    : Authorization.introspection({
+      issuer: auth.issuer,
+      introspectionEndpoint: auth.introspection.endpoint,
+      clientId: auth.introspection.clientId,
+      clientSecret: auth.introspection.clientSecret
+    })
+  return Authorization.layer({
+    verifier,
+    ...(auth.resource === undefined ? {} : { resource: auth.resource }),
+    ...(auth.requiredScopes === undefined ? {} : { requiredScopes: auth.requiredScopes }),
+    ...(auth.scopesSupported === undefined
+      ? auth.requiredScopes === undefined ? {} : { scopesSupported: auth.requiredScopes }
+      : { scopesSupported: auth.scopesSupported })
+  })
 }

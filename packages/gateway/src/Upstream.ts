@@ -19,10 +19,11 @@
  *   `sampling/createMessage` and `roots/list` are answered by the gateway's
  *   asks: in flight to a 2025-11-25 client (the legacy shim), as
  *   `input_required` rounds to a 2026-07-28 one. Between two rounds of a
- *   2026-07-28 client the upstream call is not held open: the next round
- *   calls the upstream again and answers the questions it repeats from the
- *   journal (so the upstream must ask the same questions given the same
- *   answers, and repeats what it does before its first question).
+ *   2026-07-28 client the upstream call is held open (`HeldCalls`: the
+ *   store in context, else one of this Layer's own, in memory); a retry
+ *   that cannot reach it (its holder gone, timed out) calls the upstream
+ *   again and answers the questions it repeats from the journal (so the
+ *   upstream must then ask the same questions given the same answers).
  *
  * The upstream is asked only what the gateway's client declared: each
  * capability set of the gateway's clients gets a client (a session, for a
@@ -44,11 +45,14 @@
  *
  * @since 0.3.0
  */
-import { Duration, Effect, Layer, Queue, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, Option, Queue, type Scope } from "effect"
 import type { Conversation } from "@mrtr/core/engine"
 import type { McpError } from "@mrtr/protocol"
+import { Authorization } from "@mrtr/client"
 import { McpServer } from "@mrtr/server"
-import { forward } from "./internal/forward.ts"
+import * as HeldCalls from "./HeldCalls.ts"
+import { forward, type Held } from "./internal/forward.ts"
+import * as HeldPath from "./internal/held.ts"
 import * as Mirror from "./internal/mirror.ts"
 import * as Pool from "./internal/pool.ts"
 
@@ -65,6 +69,16 @@ export interface Http {
   readonly url: string
   /** Sent on every request (e.g. the gateway's own `Authorization` for this upstream). @default none */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * The gateway's own OAuth client at this upstream's authorization server:
+   * when the upstream answers 401, the gateway discovers its authorization
+   * server (Protected Resource Metadata) and gets a token for it by the
+   * client credentials grant (with `resource`, RFC 8707), refreshed the same
+   * way (`@mrtr/client`'s `Authorization` with `grant: "client_credentials"`).
+   * The downstream caller's token is never sent upstream.
+   * @default none
+   */
+  readonly oauth?: { readonly clientId: string; readonly clientSecret: string } | undefined
 }
 
 /**
@@ -154,13 +168,53 @@ export interface Options {
    * @default { name: "mrtr-gateway", version: "0.3.0" }
    */
   readonly clientInfo?: { readonly name: string; readonly version: string } | undefined
+  /**
+   * The longest a 2025-11-25 upstream's call is held open for a 2026-07-28
+   * client (its whole call, questions included); see {@link HeldCalls}.
+   * @default "10 minutes"
+   */
+  readonly holdTimeout?: Duration.Input | undefined
 }
+
+/** The held calls in context, else a store of this scope's own (in memory). */
+const heldOf = (options: Options): Effect.Effect<Held, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const found = yield* Effect.serviceOption(HeldCalls.HeldCalls)
+    const timeout = Duration.fromInputUnsafe(options.holdTimeout ?? "10 minutes")
+    const store = Option.isSome(found)
+      ? found.value
+      : Context.get(yield* Layer.build(HeldCalls.layerMemory({ timeout })), HeldCalls.HeldCalls)
+    return HeldPath.make(store, timeout)
+  })
 
 const NO_CAPABILITIES = {}
 
-const poolOf = (upstream: Upstream, options: Options, onNotification?: (method: string) => Effect.Effect<void>) => {
+/** The gateway's OAuth client of an HTTP upstream with `oauth` (no user: the client credentials grant). */
+const authorizationOf = (upstream: Upstream): Effect.Effect<Context.Context<Authorization.Authorization> | undefined, never, Scope.Scope> =>
+  upstream._tag !== "Http" || upstream.oauth === undefined
+    ? Effect.succeed(undefined)
+    : Layer.build(
+      Authorization.layer({
+        grant: "client_credentials",
+        clientName: "mrtr-gateway",
+        clientId: upstream.oauth.clientId,
+        clientSecret: upstream.oauth.clientSecret
+      }).pipe(Layer.provide(Layer.succeed(Authorization.UserAgent, Authorization.UserAgent.of({
+        redirectUri: "http://127.0.0.1/unused",
+        authorize: () =>
+          Effect.fail(new Authorization.AuthorizationError({ reason: "the gateway has no user to sign in at its upstreams" }))
+      }))))
+    )
+
+const poolOf = (
+  upstream: Upstream,
+  options: Options,
+  authorization: Context.Context<Authorization.Authorization> | undefined,
+  onNotification?: (method: string) => Effect.Effect<void>
+) => {
   const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
   return Pool.make(upstream, {
+    authorization,
     clientInfo: options.clientInfo ?? { name: "mrtr-gateway", version: "0.3.0" },
     maxClients: options.maxClients ?? 8,
     client: {
@@ -203,11 +257,12 @@ export interface Connection {
  */
 export const connect = (upstream: Upstream, options: Options = {}): Effect.Effect<Connection, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const pool = poolOf(upstream, options)
+    const pool = poolOf(upstream, options, yield* authorizationOf(upstream))
     yield* Effect.addFinalizer(() => pool.close)
+    const held = yield* heldOf(options)
     const maxExchanges = options.maxExchanges ?? 16
     const send = (method: "tools/call" | "prompts/get" | "resources/read", params: Record<string, unknown>) =>
-      forward(pool, upstream.name, method, params, maxExchanges) as Effect.Effect<
+      forward(pool, upstream.name, method, params, maxExchanges, held) as Effect.Effect<
         Record<string, unknown>,
         McpError,
         Conversation.Conversation
@@ -233,9 +288,10 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
     const server = yield* McpServer.McpServer
     const wake = yield* Queue.sliding<void>(1)
     const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
-    const pool = poolOf(upstream, options, (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
+    const pool = poolOf(upstream, options, yield* authorizationOf(upstream), (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
     yield* Effect.addFinalizer(() => pool.close)
-    const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16)
+    const held = yield* heldOf(options)
+    const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16, held)
     const refresh = pool.get(NO_CAPABILITIES).pipe(
       Effect.flatMap(Mirror.list),
       Effect.flatMap(mirror.apply),

@@ -18,3 +18,11 @@ export * as Upstream from "./Upstream.ts"
  * @since 0.3.0
  */
 export * as Gateway from "./Gateway.ts"
+
+/**
+ * Upstream calls held open between a 2026-07-28 client's rounds (in memory,
+ * or across a fleet on Redis).
+ *
+ * @since 0.3.0
+ */
+export * as HeldCalls from "./HeldCalls.ts"

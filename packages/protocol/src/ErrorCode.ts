@@ -113,13 +113,87 @@ export const isModernErrorCode = (code: number): boolean =>
  */
 export const MAX_ERROR_MESSAGE_LENGTH = 1024
 
-const wireMessage = (message: string): string => {
-  if (message.length <= MAX_ERROR_MESSAGE_LENGTH) return message
-  let end = MAX_ERROR_MESSAGE_LENGTH - 64
+/**
+ * The most an error's `data` carries on the wire, in UTF-16 units of its strings, keys and scalars together: `data`
+ * often holds what the client sent (`data.uri`, the requested protocol version, the error object a client answered
+ * with), so it is bounded as messages are. Each string is also cut at {@link MAX_ERROR_MESSAGE_LENGTH}.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const MAX_ERROR_DATA_LENGTH = 4 * MAX_ERROR_MESSAGE_LENGTH
+
+/** Past this depth a nested value of `data` is replaced by a marker (the client's own error, say, 19,000 levels deep). */
+const MAX_ERROR_DATA_DEPTH = 16
+
+const cut = (text: string, limit: number): string => {
+  if (text.length <= limit) return text
+  let end = Math.max(0, limit - 64)
   // never cut a surrogate pair in two
-  const last = message.charCodeAt(end - 1)
+  const last = text.charCodeAt(end - 1)
   if (last >= 0xd800 && last <= 0xdbff) end--
-  return `${message.slice(0, end)}… (${message.length} characters in all)`
+  return `${text.slice(0, end)}… (${text.length} characters in all)`
+}
+
+const wireMessage = (message: string): string => cut(message, MAX_ERROR_MESSAGE_LENGTH)
+
+/**
+ * An error's `data` as it may go on the wire: every string cut as messages are (at
+ * {@link MAX_ERROR_MESSAGE_LENGTH}, saying how long it was), and the whole within {@link MAX_ERROR_DATA_LENGTH}: entries
+ * past the budget are dropped, an object then gets a `"…"` key and an array a last `"…"` item saying how many; values
+ * nested deeper than 16 levels become `"…"`. A value within the bounds is returned as is (the same reference).
+ * `McpError.toJsonRpc` applies it, so every error a server sends is bounded, whatever its data holds.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const boundErrorData = (data: unknown): unknown => {
+  let budget = MAX_ERROR_DATA_LENGTH
+  const bound = (value: unknown, depth: number): unknown => {
+    if (typeof value === "string") {
+      const text = cut(value, Math.min(MAX_ERROR_MESSAGE_LENGTH, Math.max(budget, 80)))
+      budget -= text.length
+      return text
+    }
+    if (value === null || typeof value !== "object") {
+      budget -= String(value).length
+      return value
+    }
+    if (depth >= MAX_ERROR_DATA_DEPTH) {
+      budget -= 1
+      return "…"
+    }
+    let changed = false
+    if (Array.isArray(value)) {
+      const out: Array<unknown> = []
+      for (let i = 0; i < value.length; i++) {
+        if (budget <= 0) {
+          out.push(`… (${value.length - i} more items)`)
+          return out
+        }
+        const item = bound(value[i], depth + 1)
+        if (item !== value[i]) changed = true
+        out.push(item)
+      }
+      return changed ? out : value
+    }
+    const entries = Object.entries(value)
+    const out: Record<string, unknown> = {}
+    for (let i = 0; i < entries.length; i++) {
+      const [key, item] = entries[i]!
+      if (budget <= 0) {
+        out["…"] = `${entries.length - i} more keys`
+        return out
+      }
+      const boundKey = cut(key, Math.min(MAX_ERROR_MESSAGE_LENGTH, Math.max(budget, 80)))
+      budget -= boundKey.length
+      const boundItem = bound(item, depth + 1)
+      if (boundKey !== key || boundItem !== item) changed = true
+      out[boundKey] = boundItem
+    }
+    return changed ? out : value
+  }
+  return bound(data, 0)
 }
 
 /**
@@ -140,7 +214,8 @@ export class McpError extends Schema.TaggedError<McpError>()("McpError", {
   data: Schema.optionalKey(Schema.Unknown)
 }) {
   /**
-   * The wire form `{ code, message, data? }` (no `data` key when absent).
+   * The wire form `{ code, message, data? }` (no `data` key when absent), the `message` cut at
+   * {@link MAX_ERROR_MESSAGE_LENGTH} and the `data` bounded by {@link boundErrorData}.
    *
    * @since 0.1.0
    */
@@ -148,7 +223,7 @@ export class McpError extends Schema.TaggedError<McpError>()("McpError", {
     const message = wireMessage(this.message)
     return this.data === undefined ?
       { code: this.code, message } :
-      { code: this.code, message, data: this.data }
+      { code: this.code, message, data: boundErrorData(this.data) }
   }
 
   /**

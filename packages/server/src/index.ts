@@ -6,6 +6,8 @@
  * @since 0.1.0
  */
 
+/** @since 0.5.0 */
+export * as AiToolkit from "./AiToolkit.ts"
 /** @since 0.1.0 */
 export * as Authorization from "./Authorization.ts"
 /**

@@ -535,6 +535,34 @@ describe("Authorization (server, protected resource)", () => {
       expect((yield* post(strict, request("tools/list"), strictSkewed)).status).toBe(401)
     }))
 
+  it.live("a JWT whose sub is empty, not a string or absent: 401 invalid_token naming the sub claim", () =>
+    Effect.gen(function*() {
+      const url = yield* startMcp()
+      const now = Math.floor(Date.now() / 1000)
+      const claims = { iss: as.issuer, aud: url, scope: "mcp:basic", iat: now, exp: now + 600 }
+      const subjects: Array<readonly [string, Record<string, unknown>]> = [
+        ["empty", { sub: "" }],
+        ["a number", { sub: 42 }],
+        ["an object", { sub: { id: "alice" } }],
+        ["an array", { sub: ["alice"] }],
+        ["null", { sub: null }],
+        ["absent", {}]
+      ]
+      for (const [what, sub] of subjects) {
+        const bad = yield* Effect.promise(() => mintToken(as, { ...claims, ...sub } as Jose.JWTPayload))
+        const refused = yield* post(url, request("tools/list"), bad)
+        expect(refused.status, what).toBe(401)
+        expect(refused.challenge, what).toMatch(/^Bearer error="invalid_token", /)
+        expect(refused.challenge, what).toContain(`error_description="The access token's sub claim is not acceptable"`)
+        expect(refused.json, what).toMatchObject({
+          error: "invalid_token",
+          error_description: "The access token's sub claim is not acceptable"
+        })
+      }
+      const good = yield* Effect.promise(() => mintToken(as, { ...claims, sub: "alice" }))
+      expect((yield* post(url, request("tools/list"), good)).status).toBe(200)
+    }))
+
   it.live("only HTTP: the 401 comes before any MCP check (no headers, no _meta)", () =>
     Effect.gen(function*() {
       const url = yield* startMcp()

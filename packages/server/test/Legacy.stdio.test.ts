@@ -120,11 +120,26 @@ describe("2025-11-25 on stdio", () => {
       expect(answer.error.data.error.message).toBe("The client closed its input")
     }).pipe(Effect.provide(legacyServer())))
 
-  // Skipped: since subscriptions/listen subscribes before its acknowledgement (Stream.unwrap over PubSub.subscribe),
-  // interrupting it at the end of input no longer ends the transport within the drain; to be looked into.
-  it.effect.skip("the end of input closes a subscriptions/listen at once, not after the drain", () =>
+  it.effect("the end of input closes a subscriptions/listen at once, not after the drain", () =>
     Effect.gen(function*() {
       const io = yield* harness
+      const listen = modernRequest("subscriptions/listen", { notifications: { toolsListChanged: true } })
+      yield* io.send(listen)
+      expect((yield* io.next).method).toBe("notifications/subscriptions/acknowledged")
+      yield* io.end
+      yield* TestClock.adjust("1 second")
+      const exit = io.fiber.pollUnsafe()
+      expect(exit !== undefined && exit._tag === "Success").toBe(true)
+    }).pipe(Effect.provide(legacyServer())))
+  it.effect("the end of input ends a waiting 2025-11-25 call and an open subscriptions/listen together", () =>
+    Effect.gen(function*() {
+      const io = yield* harness
+      yield* io.send(initialize())
+      yield* io.next
+      yield* io.send({ jsonrpc: "2.0", method: "notifications/initialized" })
+      const call = rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
+      yield* io.send(call)
+      legacy("ElicitRequest", yield* io.next)
       const listen = modernRequest("subscriptions/listen", { notifications: { toolsListChanged: true } })
       yield* io.send(listen)
       expect((yield* io.next).method).toBe("notifications/subscriptions/acknowledged")

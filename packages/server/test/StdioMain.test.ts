@@ -60,4 +60,31 @@ describe("StdioTransport.main", () => {
     expect(stderr).toMatch(/random per-process key/)
     expect(stdout).not.toMatch(/random per-process key/)
   }, 60_000)
+  it("exits when stdin ends while a subscriptions/listen is open, without waiting for the drain", async () => {
+    // A drain far longer than the test's timeout: only closing the listen at the end of input lets the process exit.
+    const child = spawn(process.execPath, [...sourceNodeArgs, script, "long-drain"], {
+      cwd: fileURLToPath(new URL("../../..", import.meta.url)),
+      env: { ...process.env, MRTR_REQUEST_STATE_KEYS: "" },
+      stdio: ["pipe", "pipe", "ignore"]
+    })
+    let stdout = ""
+    const acknowledged = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk
+        if (stdout.includes("\n")) resolve()
+      })
+    )
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+    child.stdin.write(JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscriptions/listen",
+      params: { notifications: { toolsListChanged: true }, _meta: meta }
+    }) + "\n")
+    await acknowledged
+    const ack = JSON.parse(stdout.split("\n")[0]!)
+    validateWire("SubscriptionsAcknowledgedNotification", ack)
+    child.stdin.end()
+    expect(await exited).toBe(0)
+  }, 60_000)
 })

@@ -6,6 +6,8 @@
  */
 
 /** @since 0.1.0 */
+export * as Explore from "./Explore.ts"
+/** @since 0.1.0 */
 export * as Harness from "./Harness.ts"
 /** @since 0.1.0 */
 export * as Recorder from "./Recorder.ts"

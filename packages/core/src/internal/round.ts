@@ -315,7 +315,10 @@ class RoundState {
             Effect.sync(() => {
               steps[name] = Schema.encodeSync(codec)(value)
             })
-          )
+          ),
+          // Only a step that runs has a span (a replayed one does not): what a test observes to check that a
+          // step runs once per conversation.
+          Effect.withSpan("mrtr.step", { attributes: { "mrtr.step.name": name } }, { captureStackTrace: false })
         )
       )
     })

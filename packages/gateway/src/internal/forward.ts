@@ -21,7 +21,7 @@
  * `pool.ts`), so a compliant upstream never asks more, and the ask checks it
  * again (`-32021` otherwise).
  */
-import { Context, Effect, Result, Schema } from "effect"
+import { Context, type Duration, Effect, Result, Schema } from "effect"
 import { Mrtr } from "@mrtr/core"
 import { Conversation as ConversationModule } from "@mrtr/core/engine"
 
@@ -45,7 +45,7 @@ import {
 } from "@mrtr/protocol"
 import type { Pool } from "./pool.ts"
 
-type Method = "tools/call" | "prompts/get" | "resources/read"
+export type Method = "tools/call" | "prompts/get" | "resources/read"
 
 /** What the upstream answered one exchange: complete, or asking. */
 const Outcome = Schema.Union([
@@ -84,7 +84,7 @@ const fits = (kind: "elicitation" | "sampling" | "roots", response: unknown): bo
   )
 
 /** One upstream question asked of the gateway's client, under a key namespaced by the upstream. */
-const ask = (
+export const ask = (
   conversation: Conversation["Service"],
   upstream: string,
   key: string,
@@ -103,25 +103,34 @@ const ask = (
   })
 }
 
-const stripMeta = (params: unknown): unknown => {
+export const stripMeta = (params: unknown): unknown => {
   if (!isRecord(params) || params._meta === undefined) return params
   const { _meta, ...rest } = params
   return rest
 }
 
+/** Answers one in-flight question of a 2025-11-25 upstream (`context.key`: the client's derived key). */
+export type Answerer = <A>(
+  method: string,
+  params: unknown,
+  context: InputContext.InputContext
+) => Effect.Effect<A, Errors.InputHandlerError>
+
+/** Answers by a gateway ask, in the current round (the call is abandoned if the ask suspends the handler). */
+const askingAnswerer = (conversation: Conversation["Service"], upstream: string): Answerer => (method, params, context) =>
+  ask(conversation, upstream, context.key, { method, params } as InputRequest).pipe(
+    Effect.map((response) => response as any),
+    Effect.mapError((cause) =>
+      new Errors.InputHandlerError({ reason: `the gateway's client could not answer: ${String(cause)}`, cause })
+    )
+  )
+
 /**
- * Per-call input handlers declaring exactly `capabilities`, each answering by
- * a gateway ask (used by a 2025-11-25 upstream's in-flight requests; a
+ * Per-call input handlers declaring exactly `capabilities`, each answering
+ * with `answer` (used by a 2025-11-25 upstream's in-flight requests; a
  * 2026-07-28 exchange never calls them, see `exchange`).
  */
-const handlersFor = (conversation: Conversation["Service"], upstream: string, capabilities: ClientCapabilities) => {
-  const answer = <A>(method: string, params: unknown, context: InputContext.InputContext): Effect.Effect<A, Errors.InputHandlerError> =>
-    ask(conversation, upstream, context.key, { method, params } as InputRequest).pipe(
-      Effect.map((response) => response as A),
-      Effect.mapError((cause) =>
-        new Errors.InputHandlerError({ reason: `the gateway's client could not answer: ${String(cause)}`, cause })
-      )
-    )
+export const handlersFor = (answer: Answerer, capabilities: ClientCapabilities) => {
   const elicitation = capabilities.elicitation
   const form = elicitation !== undefined && (Object.keys(elicitation).length === 0 || "form" in elicitation)
   const url = elicitation !== undefined && "url" in elicitation
@@ -149,7 +158,6 @@ const handlersFor = (conversation: Conversation["Service"], upstream: string, ca
   return context
 }
 
-
 /** The upstream's failure as the gateway's client sees it. */
 export const toMcpError = (upstream: string, error: unknown): McpError => {
   if (error instanceof McpError) return error
@@ -168,13 +176,17 @@ export const toMcpError = (upstream: string, error: unknown): McpError => {
 export const isConnectionFailure = (error: unknown): boolean =>
   isRecord(error) && (error._tag === "TransportError" || error._tag === "RequestTimeout")
 
-const callOnce = (
+export const callOnce = (
   client: McpClient.McpClient["Service"],
   method: Method,
   params: Record<string, unknown>,
-  maxRounds: number | undefined
+  maxRounds: number | undefined,
+  timeout?: Duration.Duration
 ): Effect.Effect<Record<string, unknown>, unknown> => {
-  const options = maxRounds === undefined ? {} : { maxRounds }
+  const options = {
+    ...(maxRounds === undefined ? {} : { maxRounds }),
+    ...(timeout === undefined ? {} : { callTimeout: timeout, requestTimeout: timeout })
+  }
   switch (method) {
     case "tools/call":
       return client.callTool(params as any, options) as Effect.Effect<any, unknown>
@@ -186,7 +198,7 @@ const callOnce = (
 }
 
 /** The result as the gateway returns it: no `resultType` (the engine stamps its own), no upstream serverInfo. */
-const own = (result: Record<string, unknown>): Record<string, unknown> => {
+export const own = (result: Record<string, unknown>): Record<string, unknown> => {
   const { resultType: _resultType, _meta, ...rest } = result
   if (!isRecord(_meta)) return rest
   const { [MetaKey.serverInfo]: _serverInfo, ...meta } = _meta
@@ -221,6 +233,19 @@ const exchange = (
     })
   )
 
+/** The held-call path of a 2026-07-28 client's call to a 2025-11-25 upstream (`held.ts`). */
+export interface Held {
+  readonly forward: (input: {
+    readonly conversation: Conversation["Service"]
+    readonly client: McpClient.McpClient["Service"]
+    readonly upstream: string
+    readonly method: Method
+    readonly params: Record<string, unknown>
+    /** Closes the client after a connection failure. */
+    readonly drop: Effect.Effect<void>
+  }) => Effect.Effect<Record<string, unknown>, unknown, Conversation>
+}
+
 /**
  * Forwards one request to the upstream `name`, from inside the gateway's
  * handler (a `Conversation` in context).
@@ -230,7 +255,8 @@ export const forward = (
   name: string,
   method: Method,
   params: Record<string, unknown>,
-  maxExchanges: number
+  maxExchanges: number,
+  held?: Held | undefined
 ): Effect.Effect<Record<string, unknown>, unknown, Conversation> =>
   Effect.gen(function*() {
     const conversation = yield* Conversation
@@ -240,8 +266,12 @@ export const forward = (
         Effect.andThen(Effect.fail(toMcpError(name, error)))
       )
     const client = yield* Effect.catch(pool.get(capabilities), upstreamFailure)
-    const handlers = handlersFor(conversation, name, capabilities)
+    const handlers = handlersFor(askingAnswerer(conversation, name), capabilities)
     const connection = yield* Effect.catch(client.connection, upstreamFailure)
+    if (connection.era === "2025-11-25" && conversation.inProcess !== true && held !== undefined) {
+      // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
+      return yield* held.forward({ conversation, client, upstream: name, method, params, drop: pool.drop(capabilities) })
+    }
     if (connection.era === "2025-11-25") {
       // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
       return own(yield* callOnce(client, method, params, undefined).pipe(

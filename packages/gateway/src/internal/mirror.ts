@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import type { McpClient } from "@mrtr/client"
 import type { Prompt as WirePrompt, Resource as WireResource, ResourceTemplate as WireTemplate, Tool as WireTool } from "@mrtr/protocol"
 import { type McpServer, type Prompt, Resource, type Tool } from "@mrtr/server"
-import { forward } from "./forward.ts"
+import { forward, type Held } from "./forward.ts"
 import type { Pool } from "./pool.ts"
 
 const MAX_PAGES = 100
@@ -71,7 +71,13 @@ type AnyPrompt = Prompt.Prompt<any, never>
 type AnyResource = Resource.Resource<any, never>
 
 /** The mirror of one upstream in one server: `apply` makes the server's items match `lists`. */
-export const make = (server: McpServer.McpServer["Service"], pool: Pool, name: string, maxExchanges: number) => {
+export const make = (
+  server: McpServer.McpServer["Service"],
+  pool: Pool,
+  name: string,
+  maxExchanges: number,
+  held?: Held | undefined
+) => {
   const shown = {
     tools: new Map<string, string>(),
     prompts: new Map<string, string>(),
@@ -82,12 +88,12 @@ export const make = (server: McpServer.McpServer["Service"], pool: Pool, name: s
     name: wire.name,
     definition: wire,
     call: (args: unknown) =>
-      forward(pool, name, "tools/call", { name: wire.name, arguments: args ?? {} }, maxExchanges) as any
+      forward(pool, name, "tools/call", { name: wire.name, arguments: args ?? {} }, maxExchanges, held) as any
   })
   const promptOf = (wire: WirePrompt): AnyPrompt => ({
     name: wire.name,
     definition: wire,
-    get: (args: unknown) => forward(pool, name, "prompts/get", { name: wire.name, arguments: args ?? {} }, maxExchanges) as any,
+    get: (args: unknown) => forward(pool, name, "prompts/get", { name: wire.name, arguments: args ?? {} }, maxExchanges, held) as any,
     completions: {}
   })
   const resourceOf = (wire: WireResource): AnyResource => ({
@@ -95,7 +101,7 @@ export const make = (server: McpServer.McpServer["Service"], pool: Pool, name: s
     key: wire.uri,
     definition: wire,
     match: (uri) => uri === wire.uri ? {} : undefined,
-    read: (uri) => forward(pool, name, "resources/read", { uri }, maxExchanges) as any,
+    read: (uri) => forward(pool, name, "resources/read", { uri }, maxExchanges, held) as any,
     completions: {}
   })
   const templateOf = (wire: WireTemplate): AnyResource => ({
@@ -103,7 +109,7 @@ export const make = (server: McpServer.McpServer["Service"], pool: Pool, name: s
     key: wire.uriTemplate,
     definition: wire,
     match: Resource.compileTemplate(wire.uriTemplate),
-    read: (uri) => forward(pool, name, "resources/read", { uri }, maxExchanges) as any,
+    read: (uri) => forward(pool, name, "resources/read", { uri }, maxExchanges, held) as any,
     completions: {}
   })
 

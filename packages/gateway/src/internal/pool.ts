@@ -12,7 +12,7 @@
  * `headers` / `env`.
  */
 import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
+import { type Authorization, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol"
 
 interface Entry {
@@ -45,9 +45,12 @@ const sorted = (value: unknown): unknown =>
     ? value
     : Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]))
 
-const transportOf = (upstream: Upstream) =>
+const transportOf = (upstream: Upstream, authorization: Context.Context<Authorization.Authorization> | undefined) =>
   upstream._tag === "Http"
-    ? HttpTransport.layerNode({ url: upstream.url, ...(upstream.headers === undefined ? {} : { headers: upstream.headers }) })
+    ? HttpTransport.layerNode({ url: upstream.url, ...(upstream.headers === undefined ? {} : { headers: upstream.headers }) }).pipe(
+      // the gateway's own OAuth client for this upstream, shared by its clients (one token per upstream)
+      Layer.provide(authorization === undefined ? Layer.empty : Layer.succeedContext(authorization))
+    )
     : StdioTransport.layerNode({
       command: upstream.command,
       ...(upstream.args === undefined ? {} : { args: upstream.args }),
@@ -59,6 +62,8 @@ export const make = (upstream: Upstream, options: {
   readonly clientInfo: Implementation
   readonly maxClients: number
   readonly client: McpClient.Options
+  /** The upstream's authorization (an HTTP upstream with `oauth`). */
+  readonly authorization?: Context.Context<Authorization.Authorization> | undefined
 }): Pool => {
   const entries = new Map<string, Entry>()
   const connecting = new Map<string, Effect.Effect<Entry, unknown>>()
@@ -73,7 +78,7 @@ export const make = (upstream: Upstream, options: {
         clientInfo: options.clientInfo,
         // The capabilities the gateway's own client declared; no handler Layer: each call brings its own.
         capabilities
-      }).pipe(Layer.provide(transportOf(upstream)))
+      }).pipe(Layer.provide(transportOf(upstream, options.authorization)))
       const context = yield* Layer.buildWithScope(layer, scope).pipe(
         Effect.onError(() => Scope.close(scope, Exit.void))
       )

@@ -8,6 +8,8 @@
  *   and HMAC tokens never verify;
  * - `iat` more than the clock tolerance in the future is refused (jose
  *   itself checks `iat` only with `maxTokenAge`);
+ * - `sub` must be a non-empty string (jose checks only that it is present):
+ *   it names the principal states and tasks are bound to;
  * - `jose`'s remote key set caches the keys (`cacheMaxAge`), refetches at
  *   most once per `cooldownDuration` for an unknown `kid`, and bounds each
  *   fetch with `timeoutDuration`; a key set that cannot be fetched is
@@ -66,6 +68,9 @@ const audienceMatches = (aud: unknown, resource: string) =>
  * An `iat` later than `now` by more than the allowed skew: a token "issued in the future" (a clock far off, or
  * a token minted ahead to outlive a revocation) is refused. jose checks `iat` only with `maxTokenAge`.
  */
+/** A subject a principal can be bound to: a non-empty string (RFC 7519 4.1.2, "StringOrURI"). */
+const isSubject = (sub: unknown): sub is string => typeof sub === "string" && sub !== ""
+
 const issuedInFuture = (iat: unknown, nowMillis: number, toleranceSeconds: number): boolean =>
   typeof iat === "number" && iat > nowMillis / 1000 + toleranceSeconds
 
@@ -162,10 +167,13 @@ export const jwt = (options: JwtOptions): Verifier => {
         Effect.flatMap(({ payload }) =>
           issuedInFuture(payload.iat, now, tolerance)
             ? Effect.fail(new Rejected("The access token's iat claim is not acceptable"))
+            // jose checks only that `sub` is present: the principal needs a non-empty string (RFC 7519 4.1.2).
+            : !isSubject(payload.sub)
+            ? Effect.fail(new Rejected("The access token's sub claim is not acceptable"))
             : audienceMatches(payload.aud, resource)
             ? Effect.succeed<VerifiedToken>({
               issuer: options.issuer,
-              subject: payload.sub!,
+              subject: payload.sub,
               clientId: typeof payload["client_id"] === "string" ? payload["client_id"] : undefined,
               scopes: scopesOf(payload),
               expiresAt: payload.exp,
@@ -229,7 +237,7 @@ export const introspection = (options: IntrospectionOptions): Verifier => {
           if (!audienceMatches(result.aud, resource)) {
             return Effect.fail(new Rejected("The access token was not issued for this resource"))
           }
-          if (typeof result.sub !== "string" || result.sub === "") {
+          if (!isSubject(result.sub)) {
             return Effect.fail(new Rejected("The access token names no subject"))
           }
           return Effect.succeed({

@@ -1,0 +1,118 @@
+/**
+ * The two users of an exploration: the drawn one (each ask consumes the next
+ * draw of the tape, `answers.ts`) and a scripted one (the client's input
+ * handler services in context, e.g. `ScriptedUser.layer`), each both as the
+ * 2026-07-28 driver's `User` and as input handler Layers for `McpClient`.
+ */
+import type { Errors } from "@mrtr/client"
+import { ElicitationHandler, RootsHandler, SamplingHandler } from "@mrtr/client"
+import type { ClientCapabilities, InputRequest } from "@mrtr/protocol"
+import { Effect, Layer, Option } from "effect"
+import { answer, type Choice, type Draw, zero } from "./answers.ts"
+import type { Asked, User } from "./conversation.ts"
+
+/** The reason of the `InputHandlerError` that `Explore.noAnswer` fails with: the key is left out of `inputResponses`. */
+export const NO_ANSWER = "no answer (Explore.noAnswer)"
+
+/** What the drawn user declares: every kind, sampling with tools. */
+export const drawnCapabilities: ClientCapabilities = { elicitation: { form: {} }, sampling: { tools: {} }, roots: {} }
+
+/** The drawn user: answers from `draws`, recording into `asked` when it answers through the client. */
+export const drawn = (draws: ReadonlyArray<Draw>, wrong: boolean, asked: Array<Asked>) => {
+  let next = 0
+  const take = (request: InputRequest) => answer(request, draws[next++] ?? zero, wrong)
+  const user: User = {
+    capabilities: drawnCapabilities,
+    answer: (_key, request) => Effect.sync(() => take(request))
+  }
+  const through = <A>(key: string, round: number, request: InputRequest) =>
+    Effect.sync(() => {
+      const given = take(request)
+      asked.push({ round, key, request, choice: given.choice, answer: given.answer })
+      return given.answer as A
+    })
+  const layer = Layer.mergeAll(
+    Layer.succeed(
+      ElicitationHandler.ElicitationHandler,
+      ElicitationHandler.ElicitationHandler.of({
+        form: (params, context) => through(context.key, context.round, { method: "elicitation/create", params })
+      })
+    ),
+    Layer.succeed(
+      SamplingHandler.SamplingHandler,
+      SamplingHandler.SamplingHandler.of({
+        createMessage: (params, context) =>
+          through(context.key, context.round, { method: "sampling/createMessage", params }),
+        tools: true
+      })
+    ),
+    Layer.succeed(
+      RootsHandler.RootsHandler,
+      RootsHandler.RootsHandler.of({
+        listRoots: (context) =>
+          Effect.map(
+            through<{ roots: ReadonlyArray<any> }>(context.key, context.round, { method: "roots/list", params: {} }),
+            (result) => result.roots
+          )
+      })
+    )
+  )
+  return { user, layer }
+}
+
+const choiceOf = (request: InputRequest, response: any): Choice =>
+  request.method === "elicitation/create" && (response?.action === "decline" || response?.action === "cancel")
+    ? response.action
+    : "accept"
+
+/** The scripted user: the input handler services in context, as the 2026-07-28 driver's `User`. */
+export const scripted = Effect.gen(function*() {
+  const elicitation = yield* Effect.serviceOption(ElicitationHandler.ElicitationHandler)
+  const sampling = yield* Effect.serviceOption(SamplingHandler.SamplingHandler)
+  const roots = yield* Effect.serviceOption(RootsHandler.RootsHandler)
+  const capabilities: Record<string, unknown> = {}
+  if (Option.isSome(elicitation)) {
+    const declared = ElicitationHandler.capability(elicitation.value)
+    if (declared !== undefined) capabilities.elicitation = declared
+  }
+  if (Option.isSome(sampling)) capabilities.sampling = SamplingHandler.capability(sampling.value)
+  if (Option.isSome(roots)) capabilities.roots = {}
+  const user: User = {
+    capabilities: capabilities as ClientCapabilities,
+    answer: (key, request, round) => {
+      const context = { key, method: "", target: "", round }
+      const params = request.params as any
+      const given: Effect.Effect<unknown, Errors.InputHandlerError> = request.method === "elicitation/create"
+        ? Option.match(
+          elicitation.pipe(
+            Option.flatMapNullishOr((
+              h
+            ): ((p: any, c: typeof context) => Effect.Effect<unknown, Errors.InputHandlerError>) | undefined =>
+              params.mode === "url" ? h.url : h.form
+            )
+          ),
+          { onNone: () => Effect.succeed(undefined), onSome: (handle) => handle(params, context) }
+        )
+        : request.method === "sampling/createMessage"
+        ? Option.match(sampling, {
+          onNone: () => Effect.succeed(undefined),
+          onSome: (h) => h.createMessage(params, context)
+        })
+        : Option.match(roots, {
+          onNone: () => Effect.succeed(undefined),
+          onSome: (h) => Effect.map(h.listRoots(context), (list) => ({ roots: list }))
+        })
+      return given.pipe(
+        Effect.map((response) => ({
+          choice: response === undefined ? "omit" as const : choiceOf(request, response),
+          answer: response
+        })),
+        Effect.catchIf(
+          (error) => error.reason === NO_ANSWER,
+          () => Effect.succeed({ choice: "omit" as const, answer: undefined })
+        )
+      )
+    }
+  }
+  return user
+})
