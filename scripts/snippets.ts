@@ -16,11 +16,12 @@ import * as path from "node:path"
 /** The repository's root. */
 export const root = path.resolve(import.meta.dirname, "..")
 
-/** The Markdown files whose snippets are checked: the README and every page under `docs/`. */
+/** The Markdown files whose snippets are checked: the README and every page under `docs/` but the generated `docs/api/`. */
 export const markdownFiles = (): ReadonlyArray<string> => [
   "README.md",
   ...fs.readdirSync(path.join(root, "docs"), { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".md"))
+    // `docs/api/` is the generated API reference (`npm run docs`), not written pages.
+    .filter((file) => file.endsWith(".md") && !file.startsWith(`api${path.sep}`))
     .map((file) => path.join("docs", file))
     .sort()
 ]

@@ -63,7 +63,11 @@ const scriptedTerminal = (dialog: ReadonlyArray<readonly [string, string]>) => {
 const lastToolResult = (prompt: Prompt.Prompt): string | undefined => {
   for (const message of [...prompt.content].reverse()) {
     if (message.role !== "tool") continue
-    for (const part of message.content) if (part.type === "tool-result") return String(part.result)
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue
+      const result = part.result as { readonly content?: ReadonlyArray<{ readonly text?: string }> }
+      return result.content?.map((block) => block.text).join("\n") ?? JSON.stringify(result)
+    }
   }
   return undefined
 }

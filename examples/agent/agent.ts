@@ -5,13 +5,12 @@
  * real provider against a local stub, and a scripted terminal.
  */
 import type { ClientTransport } from "@mrtr/client"
-import { McpClient, MemoryTransport, RootsHandler } from "@mrtr/client"
-import type { Root } from "@mrtr/protocol"
+import { LanguageModelSampling, McpClient, McpToolkit, MemoryTransport, RootsHandler } from "@mrtr/client"
+import type { Root } from "@mrtr/protocol/Schema"
 import { McpHandler } from "@mrtr/server"
-import { Effect, Layer, Terminal } from "effect"
-import { type AiError, Chat, type LanguageModel, type Prompt, type Tool, type Toolkit } from "effect/ai"
+import { Effect, type JsonSchema, Layer, SchemaRepresentation, Terminal } from "effect"
+import { Chat, type LanguageModel, type Prompt, Tool, type Toolkit } from "effect/ai"
 import * as Demo from "../demo/server.ts"
-import * as McpTools from "./mcpTools.ts"
 import * as TerminalForms from "./terminal.ts"
 
 /** What the model is told before the person's first message. */
@@ -28,20 +27,16 @@ export const MAX_STEPS = 8
  */
 export const respond = Effect.fn("respond")(function*(
   chat: Chat.Chat,
-  tools: Toolkit.WithHandler<Record<string, Tool.Any>>,
+  tools: Toolkit.WithHandler<Record<string, McpToolkit.McpTool>>,
   message: string
 ) {
   const terminal = yield* Terminal.Terminal
   let prompt: Prompt.RawInput = message
   for (let step = 0; step < MAX_STEPS; step++) {
     // A Toolkit of MCP tools needs no service of its own (its handlers hold the client): only the model.
-    const response = yield* (chat.generateText({ prompt, toolkit: tools }) as Effect.Effect<
-      LanguageModel.GenerateTextResponse<Record<string, Tool.Any>, "opaque">,
-      AiError.AiError,
-      LanguageModel.LanguageModel
-    >)
+    const response = yield* chat.generateText({ prompt, toolkit: tools })
     for (const result of response.toolResults) {
-      yield* terminal.display(`[${result.name}${result.isFailure ? " failed" : ""}] ${String(result.result)}\n`)
+      yield* terminal.display(`[${result.name}${result.isFailure ? " failed" : ""}] ${textOf(result.result)}\n`)
     }
     if (response.toolCalls.length === 0) return response.text
     prompt = [] // the tool results are in the history: the model continues from them
@@ -56,7 +51,8 @@ export const respond = Effect.fn("respond")(function*(
  */
 export const session = Effect.gen(function*() {
   const terminal = yield* Terminal.Terminal
-  const tools = yield* McpTools.toolkit
+  const mcp = yield* McpToolkit.McpToolkit
+  const tools = forProvider(yield* mcp.toolkit)
   const chat = yield* Chat.fromPrompt([{ role: "system", content: SYSTEM }])
   yield* terminal.display(`Tools: ${Object.keys(tools.tools).join(", ")}. Type "exit" to leave.\n`)
   while (true) {
@@ -71,6 +67,49 @@ export const session = Effect.gen(function*() {
   }
 })
 
+/**
+ * The toolkit as a provider can take it: each tool's parameters become an Effect Schema of its JSON Schema
+ * (`SchemaRepresentation.fromJsonSchemaDocument`), calls still go to the same handlers. `@effect/ai-openai` decodes a
+ * tool call's arguments through its strict-mode codec of the tool's parameters Schema, which it cannot build for a
+ * raw JSON Schema (`Tool.dynamic` with JSON): "Root JSON Schema must have type object". A tool whose JSON Schema does
+ * not import is kept as it is.
+ */
+export const forProvider = <Tools extends Record<string, Tool.Any>>(
+  toolkit: Toolkit.WithHandler<Tools>
+): Toolkit.WithHandler<Tools> => {
+  const tools: Record<string, Tool.Any> = {}
+  for (const [name, tool] of Object.entries(toolkit.tools)) {
+    const json = Tool.getJsonSchema(tool) as JsonSchema.JsonSchema & { readonly $defs?: JsonSchema.Definitions }
+    const { $defs, ...schema } = json
+    try {
+      const parameters = SchemaRepresentation.fromJsonSchemaDocument({
+        dialect: "draft-2020-12",
+        schema,
+        definitions: $defs ?? {}
+      })
+      tools[name] = Tool.dynamic(tool.name, {
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        parameters,
+        success: tool.successSchema,
+        failure: tool.failureSchema,
+        failureMode: tool.failureMode,
+        ...(tool.toModelOutput === undefined ? {} : { toModelOutput: tool.toModelOutput })
+      }).annotateMerge(tool.annotations)
+    } catch {
+      tools[name] = tool
+    }
+  }
+  return { tools: tools as Tools, handle: toolkit.handle }
+}
+
+/** What the terminal shows of a tool's result: its text blocks, or the failure's message. */
+const textOf = (result: unknown): string => {
+  if (typeof result === "object" && result !== null && "content" in result && Array.isArray(result.content)) {
+    return result.content.map((block: { type: string; text?: string }) => block.text ?? `[${block.type}]`).join("\n")
+  }
+  return result instanceof Error ? result.message : JSON.stringify(result)
+}
+
 /** The demo server in this process, reached through the in-memory transport. */
 export const demoInProcess: Layer.Layer<ClientTransport.ClientTransport> = Layer.unwrap(
   Effect.map(McpHandler, (handler) => MemoryTransport.layer(handler))
@@ -84,10 +123,11 @@ export const client = (
   transport: Layer.Layer<ClientTransport.ClientTransport>,
   modelName: string,
   roots: ReadonlyArray<Root> = [{ uri: `file://${process.cwd()}`, name: "working directory" }]
-): Layer.Layer<McpClient.McpClient, never, Terminal.Terminal | LanguageModel.LanguageModel> =>
-  McpClient.layer({ clientInfo: { name: "mrtr-agent", version: "1.0.0" } }).pipe(
+): Layer.Layer<McpToolkit.McpToolkit, never, Terminal.Terminal | LanguageModel.LanguageModel> =>
+  McpToolkit.layer().pipe(
+    Layer.provide(McpClient.layer({ clientInfo: { name: "mrtr-agent", version: "1.0.0" } })),
     Layer.provide(transport),
     Layer.provide(TerminalForms.layer),
-    Layer.provide(McpTools.samplingFromModel(modelName)),
+    Layer.provide(LanguageModelSampling.layer({ modelName })),
     Layer.provide(RootsHandler.layerStatic(roots))
   )

@@ -5,7 +5,7 @@
  * the reason first in its message, and is asked again.
  */
 import { ElicitationHandler, Errors } from "@mrtr/client"
-import type { ElicitResult } from "@mrtr/protocol"
+import type { ElicitResult } from "@mrtr/protocol/Schema"
 import { Effect, Terminal } from "effect"
 
 interface Field {

@@ -6,7 +6,7 @@
 // #region handlers
 import { NodeRuntime } from "@effect/platform-node"
 import { ElicitationHandler, HttpTransport, McpClient, RootsHandler, SamplingHandler } from "@mrtr/client"
-import type { CreateMessageRequestParams, CreateMessageResult } from "@mrtr/protocol"
+import type { CreateMessageRequestParams, CreateMessageResult } from "@mrtr/protocol/Schema"
 import { Effect, Layer } from "effect"
 
 // Stands in for a real model: a SamplingHandler returns an Effect of a CreateMessageResult.

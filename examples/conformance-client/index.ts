@@ -33,7 +33,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Deferred, Effect, Fiber, Layer } from "effect"
 import { Authorization, ElicitationHandler, HttpTransport, McpClient, RootsHandler, SamplingHandler } from "@mrtr/client"
-import type { Tool } from "@mrtr/protocol"
+import type { Tool } from "@mrtr/protocol/Schema"
 
 const serverUrl = process.argv[2]
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ""

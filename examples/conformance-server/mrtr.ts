@@ -9,7 +9,7 @@
  */
 import { Effect, Option, Schema } from "effect"
 import { Elicitation, type MissingClientCapability, Mrtr, Roots, Sampling } from "@mrtr/core"
-import type { CreateMessageResult } from "@mrtr/protocol"
+import type { CreateMessageResult } from "@mrtr/protocol/Schema"
 import { Prompt, Tool } from "@mrtr/server"
 
 /** The text of a sampling answer (its content may be one block or several). */

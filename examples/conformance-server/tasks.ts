@@ -12,7 +12,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Elicitation, Task } from "@mrtr/core"
-import { McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
 import { Tool } from "@mrtr/server"
 
 /** `tasks-lifecycle`, `tasks-request-headers`, `tasks-dispatch-and-envelope`: never a task. */

@@ -9,13 +9,9 @@
  * @since 0.1.0
  */
 import { RequestState } from "@mrtr/core"
-import {
-  type ClientCapabilities,
-  type HeaderCheckedMessage,
-  makeRequestMeta,
-  requestHeaders,
-  type ToolLike
-} from "@mrtr/protocol"
+import { type HeaderCheckedMessage, requestHeaders, type ToolLike } from "@mrtr/protocol/Headers"
+import { makeRequestMeta } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
 import { HttpTransport, type McpHandler } from "@mrtr/server"
 import { Effect, Layer, type Scope } from "effect"
 

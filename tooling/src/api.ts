@@ -71,7 +71,9 @@ const report = (name: string, entries: ReadonlyArray<EntryPoint>): string => {
     return text.replace(/^export /gm, "").replace(/^declare /gm, "")
   }
 
-  const members = (moduleSymbol: ts.Symbol, depth: number, seen: Set<ts.Symbol>): void => {
+  // Each module printed so far, with where: a subpath entry point that is a namespace of the root prints once.
+  const seen = new Map<ts.Symbol, string>()
+  const members = (moduleSymbol: ts.Symbol, depth: number, path: string): void => {
     const exports = checker.getExportsOfModule(moduleSymbol).slice().sort((a, b) => a.name.localeCompare(b.name))
     for (const exported of exports) {
       const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
@@ -81,11 +83,11 @@ const report = (name: string, entries: ReadonlyArray<EntryPoint>): string => {
       if (isModule && declarations.some(ts.isSourceFile)) {
         out.push(`${"#".repeat(Math.min(depth + 2, 6))} ${exported.name}`, "")
         if (seen.has(target)) {
-          out.push("(the same module as above)", "")
+          out.push(`(the same module as \`${seen.get(target)}\`)`, "")
           continue
         }
-        seen.add(target)
-        members(target, depth + 1, seen)
+        seen.set(target, `${path}.${exported.name}`)
+        members(target, depth + 1, `${path}.${exported.name}`)
         continue
       }
       const texts = declarations
@@ -106,7 +108,12 @@ const report = (name: string, entries: ReadonlyArray<EntryPoint>): string => {
       out.push("(no exports)", "")
       continue
     }
-    members(symbol, 1, new Set())
+    if (seen.has(symbol)) {
+      out.push(`(the same module as \`${seen.get(symbol)}\`)`, "")
+      continue
+    }
+    seen.set(symbol, entry.specifier)
+    members(symbol, 1, entry.specifier)
   }
   return out.join("\n").replace(/\n+$/, "\n")
 }

@@ -42,15 +42,15 @@
 import { Effect, FileSystem, Layer, Predicate, Schema } from "effect"
 import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import {
-  CreateMessageResult,
   type CreateMessageRequestParams,
+  CreateMessageResult,
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
   ElicitResult,
   type InputRequest,
   ListRootsResult,
   type Root
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 
 type Context = InputContext.InputContext
 

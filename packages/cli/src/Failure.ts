@@ -15,7 +15,7 @@ import { SafeText } from "@mrtr/protocol"
 import { Predicate, Schema } from "effect"
 import { CliError } from "effect/cli"
 import type { Errors } from "@mrtr/client"
-import type { InputRequest } from "@mrtr/protocol"
+import type { InputRequest } from "@mrtr/protocol/Schema"
 import * as AnswersFile from "./AnswersFile.ts"
 import { clean, describeRequest } from "./Report.ts"
 

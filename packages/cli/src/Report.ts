@@ -13,7 +13,7 @@
  */
 import { SafeText } from "@mrtr/protocol"
 import type { McpClient, TaskDriver } from "@mrtr/client"
-import type { InputRequest, InputResponse } from "@mrtr/protocol"
+import type { InputRequest, InputResponse } from "@mrtr/protocol/Schema"
 
 /**
  * Text styles; `plain` (no escapes) unless colors are enabled.

@@ -40,7 +40,7 @@ import type {
   ElicitRequestURLParams,
   ElicitResult,
   Root
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import { formPrompt } from "./internal/formPrompt.ts"
 import { clean, colorsFor, type Style, style, textOf } from "./Report.ts"
 

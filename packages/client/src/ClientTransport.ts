@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Stream } from "effect"
-import type { RequestId } from "@mrtr/protocol"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import { TransportError } from "./Errors.ts"
 
 /**

@@ -21,7 +21,12 @@
  * @since 0.1.0
  */
 import { Context, Duration, Effect, Layer } from "effect"
-import type { ClientCapabilities, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "@mrtr/protocol"
+import type {
+  ClientCapabilities,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult
+} from "@mrtr/protocol/Schema"
 import type { InputHandlerError } from "./Errors.ts"
 import type { InputContext } from "./InputContext.ts"
 

@@ -28,7 +28,8 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { InputRequests, McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { InputRequests } from "@mrtr/protocol/Schema"
 
 export {
   /**

@@ -35,7 +35,7 @@
  *
  * @since 0.1.0
  */
-import type { CreateMessageRequestParams, CreateMessageResult, ModelPreferences } from "@mrtr/protocol"
+import type { CreateMessageRequestParams, CreateMessageResult, ModelPreferences } from "@mrtr/protocol/Schema"
 import type { Layer } from "effect"
 import { Effect, Option } from "effect"
 import { type AiError, LanguageModel, type Prompt, Telemetry, type Toolkit } from "effect/ai"

@@ -57,7 +57,7 @@ import {
   type InputResponses,
   type Tool as McpToolDefinition,
   type ToolAnnotations
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import { Clock, Context, Effect, Layer, Option, Ref, Schema, Semaphore, Stream } from "effect"
 import { Prompt, Tool, Toolkit } from "effect/ai"
 import type * as JsonSchema from "effect/JsonSchema"
@@ -479,12 +479,14 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     const all: Array<McpToolDefinition> = []
     let cursor: string | undefined
     let ttlMs = Number.POSITIVE_INFINITY
+    // A 2025-11-25 list has no ttlMs (it decodes as 0): it holds until notifications/tools/list_changed.
+    const legacy = (yield* client.connection).era === "2025-11-25"
     const seen = new Set<string>()
     do {
       const page = yield* client.listTools(cursor === undefined ? {} : { cursor })
       for (const tool of page.tools) all.push(tool)
       const pageTtl = (page as { readonly ttlMs?: unknown }).ttlMs
-      if (typeof pageTtl === "number") ttlMs = Math.min(ttlMs, Math.max(0, pageTtl))
+      if (!legacy && typeof pageTtl === "number") ttlMs = Math.min(ttlMs, Math.max(0, pageTtl))
       cursor = page.nextCursor
       if (cursor !== undefined && seen.has(cursor)) break // a server repeating a cursor would loop forever
       if (cursor !== undefined) seen.add(cursor)

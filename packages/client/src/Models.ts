@@ -10,6 +10,8 @@
  * @since 0.1.0
  */
 import { Duration, type Effect, type Schedule } from "effect"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { LoggingLevel } from "@mrtr/protocol/Meta"
 import type {
   ClientCapabilities,
   CompleteRequestParams,
@@ -18,11 +20,9 @@ import type {
   InputRequests,
   InputResponse,
   InputResponses,
-  LoggingLevel,
   ProgressToken,
-  RequestId,
   ServerCapabilities
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import type * as TaskDriver from "./TaskDriver.ts"
 
 

@@ -18,7 +18,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Layer, Stream, SubscriptionRef } from "effect"
-import type { Root } from "@mrtr/protocol"
+import type { Root } from "@mrtr/protocol/Schema"
 import type { InputHandlerError } from "./Errors.ts"
 import type { InputContext } from "./InputContext.ts"
 

@@ -23,7 +23,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { Cause, Deferred, Duration, Effect, Layer, Option, Queue, Scope, Stream } from "effect"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
-import type { RequestId } from "@mrtr/protocol"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import {
   ClientTransport,
   decodeJson,

@@ -23,7 +23,8 @@
  * @since 0.1.0
  */
 import { Duration, Effect } from "effect"
-import { type InputRequests, type InputResponses, TASKS_EXTENSION, type TaskStatus } from "@mrtr/protocol"
+import type { InputRequests, InputResponses } from "@mrtr/protocol/Schema"
+import { TASKS_EXTENSION, type TaskStatus } from "@mrtr/protocol/Tasks"
 import { InputRequiredError, MaxRoundsExceeded, type MrtrError, ProtocolViolation, type RequestError, TaskCancelled } from "./Errors.ts"
 import { mcpErrorOf, readInputRequests } from "./internal/results.ts"
 

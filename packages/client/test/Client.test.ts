@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer } from "effect"
-import { MetaKey } from "@mrtr/protocol"
+import { MetaKey } from "@mrtr/protocol/Meta"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
 import * as McpClient from "../src/McpClient.ts"
 import * as RootsHandler from "../src/RootsHandler.ts"

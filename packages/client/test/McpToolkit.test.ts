@@ -6,10 +6,11 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { McpServer, Tool as ServerTool } from "@mrtr/server"
-import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Ref, Schedule, Schema, Stream } from "effect"
 import { Chat, LanguageModel, Prompt, Tool } from "effect/ai"
 import { ElicitationHandler, McpToolkit } from "../src/index.ts"
 import { clientOf, deletions, finish, scriptedModel, serverLayer, toolCall, tools } from "./aiServer.ts"
+import { clientLayer, fakeServer } from "./fixtures.ts"
 
 const eras = ["2026-07-28", "2025-11-25"] as const
 
@@ -18,12 +19,13 @@ const withToolkit = <A, E, R>(
   body: Effect.Effect<A, E, R>,
   options: McpToolkit.Options = {},
   user: Layer.Layer<any, never, never> = Layer.empty as Layer.Layer<any, never, never>,
-  clientOptions = {}
+  clientOptions = {},
+  simulateHttp = false
 ) =>
   body.pipe(
     Effect.provide(
       McpToolkit.layer(options).pipe(
-        Layer.provideMerge(clientOf(era, user, clientOptions)),
+        Layer.provideMerge(clientOf(era, user, clientOptions, simulateHttp)),
         Layer.provideMerge(serverLayer)
       )
     ),
@@ -292,4 +294,129 @@ describe("McpToolkit", () => {
       undefined,
       { capabilities: { elicitation: { form: {} } } }
     ))
+
+  it.effect("suspend on a 2025-11-25 server: the question cannot wait, so the call fails and nothing runs", () =>
+    withToolkit(
+      "2025-11-25",
+      Effect.gen(function*() {
+        const mcp = yield* McpToolkit.McpToolkit
+        const before = yield* Ref.get(deletions)
+        const model = scriptedModel([[toolCall("c1", "delete_repo", { repo: "prod" }), finish("tool-calls")]])
+        const response = yield* LanguageModel.generateText({ prompt: "delete prod", toolkit: yield* mcp.toolkit }).pipe(
+          Effect.provide(model.layer)
+        )
+        assert.strictEqual(response.toolResults[0]!.isFailure, true)
+        assert.deepStrictEqual(McpToolkit.suspended(response.content), [])
+        assert.strictEqual(yield* Ref.get(deletions), before)
+      }),
+      { mode: "suspend" },
+      undefined,
+      { capabilities: { elicitation: { form: {} } } }
+    ))
+
+  it.effect("streamText uses the same toolkit", () =>
+    withToolkit(
+      "2026-07-28",
+      Effect.gen(function*() {
+        const mcp = yield* McpToolkit.McpToolkit
+        const model = Layer.effect(
+          LanguageModel.LanguageModel,
+          LanguageModel.make({
+            generateText: () => Effect.die("generateText is not scripted"),
+            streamText: () =>
+              Stream.make(
+                { type: "tool-call", id: "s1", name: "weather", params: { city: "Rome" } } as any,
+                finish("tool-calls") as any
+              )
+          })
+        )
+        const parts = yield* LanguageModel.streamText({ prompt: "weather in Rome?", toolkit: yield* mcp.toolkit }).pipe(
+          Stream.runCollect,
+          Effect.provide(model)
+        )
+        const result = parts.find((part) => part.type === "tool-result") as any
+        assert.deepStrictEqual(result.result.structuredContent, { city: "Rome", celsius: 21 })
+      })
+    ))
+
+  it.live("the list is read again after notifications/tools/list_changed (2025-11-25 session)", () =>
+    withToolkit(
+      "2025-11-25",
+      Effect.gen(function*() {
+        const mcp = yield* McpToolkit.McpToolkit
+        assert.isUndefined((yield* mcp.toolkit).tools.late)
+        const server = yield* McpServer.McpServer
+        yield* server.addTool(ServerTool.make("late", { handler: () => Effect.succeed("here") }))
+        // The notification arrives asynchronously: the next turns see the tool once it has.
+        const seen = yield* mcp.toolkit.pipe(
+          Effect.flatMap((toolkit) => toolkit.tools.late === undefined ? Effect.fail("not yet") : Effect.succeed(true)),
+          Effect.retry({ times: 50, schedule: Schedule.spaced("20 millis") })
+        )
+        assert.isTrue(seen)
+        yield* server.removeTool("late")
+      }),
+      {},
+      undefined,
+      {},
+      true
+    ))
+})
+
+describe("McpToolkit against a server that breaks the rules", () => {
+  const listing = {
+    resultType: "complete",
+    ttlMs: 60_000,
+    cacheScope: "private",
+    tools: [
+      {
+        name: "report",
+        inputSchema: { type: "object" },
+        outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] }
+      },
+      { name: "ns.tool/a", inputSchema: { type: "object" } },
+      { name: "ns_tool_a", inputSchema: { type: "object" } },
+      { name: "x".repeat(80), inputSchema: { type: "object" } }
+    ]
+  }
+  const server = fakeServer((request) =>
+    request.method === "tools/list"
+      ? listing
+      : request.params.name === "report"
+      ? { resultType: "complete", content: [{ type: "text", text: "{}" }], structuredContent: { total: "many" } }
+      : { resultType: "complete", content: [{ type: "text", text: "ok" }] }
+  )
+  const layer = McpToolkit.layer().pipe(Layer.provideMerge(clientLayer(server)))
+
+  it.effect("names outside [a-zA-Z0-9_-] are rewritten; a taken or too long name is skipped", () =>
+    Effect.gen(function*() {
+      const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
+      assert.deepStrictEqual(Object.keys(toolkit.tools).sort(), ["ns_tool_a", "report"])
+      const definition = yield* McpToolkit.McpToolkit.use((mcp) => mcp.definition("ns_tool_a"))
+      assert.strictEqual(definition._tag === "Some" && definition.value.name, "ns.tool/a")
+      // The list's ttlMs keeps it: no second tools/list.
+      yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
+      assert.strictEqual(server.received.filter((r) => r.method === "tools/list").length, 1)
+      assert.deepStrictEqual(server.invalid, [])
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("structuredContent that does not match the outputSchema is the tool's failure", () =>
+    Effect.gen(function*() {
+      const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
+      const results = yield* Effect.flatMap(toolkit.handle("report", {}), Stream.runCollect)
+      const last = results.at(-1)!
+      assert.strictEqual(last.isFailure, true)
+      const error = last.result as McpToolkit.McpToolError
+      assert.strictEqual(error.reason, "structuredContent")
+      assert.include(error.description, "/total")
+      assert.deepStrictEqual(error.result?.structuredContent, { total: "many" })
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("arguments that are not a JSON object fail without a call", () =>
+    Effect.gen(function*() {
+      const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
+      const calls = server.received.filter((r) => r.method === "tools/call").length
+      const results = yield* Effect.flatMap(toolkit.handle("ns_tool_a", [1, 2] as any), Stream.runCollect)
+      assert.strictEqual((results.at(-1)!.result as McpToolkit.McpToolError).reason, "arguments")
+      assert.strictEqual(server.received.filter((r) => r.method === "tools/call").length, calls)
+    }).pipe(Effect.provide(layer)))
 })

@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
-import { McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
 import * as TaskDriver from "../src/TaskDriver.ts"
 
 const failedWith = (error: unknown) =>

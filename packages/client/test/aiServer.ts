@@ -153,18 +153,20 @@ export const serverLayer = McpServer.tools(...Object.values(tools), ...Object.va
   }))
 )
 
-const transport = Layer.effect(
-  ClientTransport.ClientTransport,
-  McpHandler.use((handler) => MemoryTransport.makeScoped(handler))
-)
+const transport = (simulateHttp: boolean) =>
+  Layer.effect(
+    ClientTransport.ClientTransport,
+    McpHandler.use((handler) => MemoryTransport.makeScoped(handler, { simulateHttp }))
+  )
 
-/** A client of `era` over the server in context, with `user`'s handlers and `options`. */
+/** A client of `era` over the server in context, with `user`'s handlers and `options` (`simulateHttp`: headers, GET stream). */
 export const clientOf = <R = never>(
   era: "2026-07-28" | "2025-11-25",
   user: Layer.Layer<R> = Layer.empty as any,
-  options: McpClient.Options = {}
+  options: McpClient.Options = {},
+  simulateHttp = false
 ): Layer.Layer<McpClient.McpClient | R, never, McpHandler> =>
-  McpClient.layer({ protocol: era, ...options }).pipe(Layer.provide(transport), Layer.provideMerge(user))
+  McpClient.layer({ protocol: era, ...options }).pipe(Layer.provide(transport(simulateHttp)), Layer.provideMerge(user))
 
 /** A `LanguageModel` answering each `generateText` with the next scripted turn; `requests` records what it got. */
 export const scriptedModel = (turns: Array<Array<Response.PartEncoded>>) => {

@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Result, Schema } from "effect"
-import type { ClientCapabilities, InputRequest } from "@mrtr/protocol"
+import type { ClientCapabilities, InputRequest } from "@mrtr/protocol/Schema"
 import type { MissingClientCapability } from "./Errors.ts"
 
 /**

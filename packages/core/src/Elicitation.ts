@@ -16,10 +16,10 @@
  * @since 0.1.0
  */
 import { Duration, Effect, type Option, Result, Schedule, Schema } from "effect"
-import type { ElicitRequest } from "@mrtr/protocol"
+import type { ElicitRequest } from "@mrtr/protocol/Schema"
 import { freezeJson, isFrozenJson } from "./Canonical.ts"
 import * as ElicitResultDecoder from "./internal/elicitResult.ts"
-import { ClientAddress } from "./ClientAddress.ts"
+import { currentGroup } from "./ClientAddress.ts"
 import { Conversation } from "./Conversation.ts"
 import * as ElicitationSchema from "./ElicitationSchema.ts"
 import {
@@ -432,8 +432,8 @@ export const secure = <A>(
       return yield* Effect.logWarning(refused.message).pipe(Effect.andThen(Effect.fail(refused)))
     }
     const ttlMillis = Duration.toMillis(Duration.fromInputUnsafe(options.ttl ?? "10 minutes"))
-    // Without a principal, the interaction counts in its client address's share of the store.
-    const address = conversation.principal === undefined ? yield* ClientAddress : undefined
+    // Without a principal, the interaction counts in its client address's share of the store (IPv6 by its /64).
+    const address = conversation.principal === undefined ? yield* currentGroup : undefined
     const id = yield* conversation.step(
       `mrtr/secure/${key}`,
       Effect.map(

@@ -13,7 +13,7 @@
  * @since 0.1.0
  */
 import { Result, Schema } from "effect"
-import type { PrimitiveSchemaDefinition } from "@mrtr/protocol"
+import type { PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
 import { freezeJson } from "./Canonical.ts"
 import { InvalidElicitationSchema } from "./Errors.ts"
 import * as formCheck from "./internal/formCheck.ts"

@@ -32,7 +32,7 @@ import {
   type InputRequiredResult,
   type InputResponses,
   makeInputRequiredResult
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import { canonicalProblem, checkedDigestWith } from "./Canonical.ts"
 import { Conversation } from "./Conversation.ts"
 import { JournalTooLarge, MissingClientCapability, type NotCanonicalJson, RoundLimitExceeded } from "./Errors.ts"

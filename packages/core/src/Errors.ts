@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { ClientCapabilities } from "@mrtr/protocol"
+import { ClientCapabilities } from "@mrtr/protocol/Schema"
 
 /**
  * The user explicitly declined an elicitation (`ElicitResult.action === "decline"`).

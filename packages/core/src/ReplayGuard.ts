@@ -17,7 +17,7 @@
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Layer, Metric, Schema } from "effect"
-import { ClientAddress } from "./ClientAddress.ts"
+import { ClientAddress, group } from "./ClientAddress.ts"
 
 /**
  * A single-use `requestState` that is valid but cannot be redeemed now: the
@@ -260,9 +260,10 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
           Effect.contextWith((context: Context.Context<never>) => {
             const now = Context.get(context, Clock.Clock).currentTimeMillisUnsafe()
             const pool = principal === undefined ? anonymous : authenticated
-            // The share counted: the principal's, else the client address's (none: the anonymous pool alone).
+            // The share counted: the principal's, else the client address's, IPv6 by its /64 (none: the anonymous
+            // pool alone).
             const address = principal === undefined ? Context.get(context, ClientAddress) : undefined
-            const share = principal ?? (address === undefined ? undefined : `address:${address}`)
+            const share = principal ?? (address === undefined ? undefined : `address:${group(address)}`)
             pool.pruneHead(now)
             const gone = pool.drained()
             const pruned = gone === 0 ? Effect.void : Metric.modify(memoryEntries, -gone)

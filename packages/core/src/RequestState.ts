@@ -144,13 +144,15 @@ export {
 // Binding
 // -----------------------------------------------------------------------------
 
-/**
- * Everything a sealed `requestState` is bound to (see `internal/binding.ts`).
- *
- * @category models
- * @since 0.1.0
- */
-export type { Binding } from "./internal/binding.ts"
+export type {
+  /**
+   * Everything a sealed `requestState` is bound to (see `internal/binding.ts`).
+   *
+   * @category models
+   * @since 0.1.0
+   */
+  Binding
+} from "./internal/binding.ts"
 
 // -----------------------------------------------------------------------------
 // Errors

@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import { Effect, Result, Schema } from "effect"
-import { CreateMessageResult, type CreateMessageRequestParams } from "@mrtr/protocol"
+import { type CreateMessageRequestParams, CreateMessageResult } from "@mrtr/protocol/Schema"
 import { Conversation } from "./Conversation.ts"
 import type { MissingClientCapability } from "./Errors.ts"
 

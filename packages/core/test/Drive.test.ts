@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Schema } from "effect"
 import { Digest } from "effect/crypto"
-import type { ClientCapabilities, InputResponses } from "@mrtr/protocol"
+import type { ClientCapabilities, InputResponses } from "@mrtr/protocol/Schema"
 import { Elicitation, RequestState, RoundLimitExceeded, Task } from "../src/index.ts"
 import { Engine } from "../src/engine/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Schema } from "effect"
 import { Digest } from "effect/crypto"
-import type { ClientCapabilities, InputRequiredResult, InputResponses } from "@mrtr/protocol"
-import { makeInputRequiredResult } from "@mrtr/protocol"
+import type { ClientCapabilities, InputRequiredResult, InputResponses } from "@mrtr/protocol/Schema"
+import { makeInputRequiredResult } from "@mrtr/protocol/Schema"
 import { validateWire } from "@mrtr/test-support/wire"
 import {
   Elicitation,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { Digest } from "effect/crypto"
-import type { ClientCapabilities } from "@mrtr/protocol"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
 import { Elicitation, RequestState } from "../src/index.ts"
 import { Canonical, Engine, Journal } from "../src/engine/index.ts"
 import * as JournalWire from "../src/internal/journalWire.ts"

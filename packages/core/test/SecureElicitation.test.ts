@@ -9,7 +9,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { Digest, SecureRandom } from "effect/crypto"
-import type { ClientCapabilities, InputRequiredResult } from "@mrtr/protocol"
+import type { ClientCapabilities, InputRequiredResult } from "@mrtr/protocol/Schema"
 import { validateWire } from "@mrtr/test-support/wire"
 import { TestClock } from "effect/testing"
 import {

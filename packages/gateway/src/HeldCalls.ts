@@ -38,7 +38,8 @@
  *
  * @since 0.3.0
  */
-import { type InputRequest, McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import type { InputRequest } from "@mrtr/protocol/Schema"
 import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Queue, Schema, Scope } from "effect"
 import * as Redis from "effect/persistence/Redis"
 

@@ -47,7 +47,7 @@
  */
 import { Context, Duration, Effect, Layer, Option, Queue, type Scope } from "effect"
 import type { Conversation } from "@mrtr/core/engine"
-import type { McpError } from "@mrtr/protocol"
+import type { McpError } from "@mrtr/protocol/ErrorCode"
 import { Authorization } from "@mrtr/client"
 import { McpServer } from "@mrtr/server"
 import * as HeldCalls from "./HeldCalls.ts"

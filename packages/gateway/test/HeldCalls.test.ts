@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
 import { Elicitation, Mrtr } from "@mrtr/core"
-import { McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
 import { McpServer, Tool } from "@mrtr/server"
 import * as ServerRedis from "@mrtr/server/Redis"
 import { redisPerFile } from "@mrtr/test-support/infra"

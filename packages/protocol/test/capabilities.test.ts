@@ -5,28 +5,28 @@ import { describe, expect, it } from "@effect/vitest"
 import * as P from "../src/index.ts"
 import { validateWire } from "@mrtr/test-support/wire"
 
-const formRequest: P.InputRequest = {
+const formRequest: P.Schema.InputRequest = {
   method: "elicitation/create",
   params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }
 }
-const explicitFormRequest: P.InputRequest = {
+const explicitFormRequest: P.Schema.InputRequest = {
   method: "elicitation/create",
   params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } }
 }
-const urlRequest: P.InputRequest = {
+const urlRequest: P.Schema.InputRequest = {
   method: "elicitation/create",
   params: { mode: "url", message: "Sign in", url: "https://auth.example/x" }
 }
 const message = { role: "user" as const, content: { type: "text" as const, text: "hi" } }
-const sampling = (extra: Partial<P.CreateMessageRequestParams> = {}): P.InputRequest => ({
+const sampling = (extra: Partial<P.Schema.CreateMessageRequestParams> = {}): P.Schema.InputRequest => ({
   method: "sampling/createMessage",
   params: { messages: [message], maxTokens: 10, ...extra }
 })
-const rootsRequest: P.InputRequest = { method: "roots/list" }
-const tool: P.Tool = { name: "t", inputSchema: { type: "object" } }
+const rootsRequest: P.Schema.InputRequest = { method: "roots/list" }
+const tool: P.Schema.Tool = { name: "t", inputSchema: { type: "object" } }
 
 describe("requiredCapabilities", () => {
-  const table: ReadonlyArray<readonly [string, P.InputRequest, P.ClientCapabilities]> = [
+  const table: ReadonlyArray<readonly [string, P.Schema.InputRequest, P.Schema.ClientCapabilities]> = [
     ["elicitation without mode", formRequest, { elicitation: {} }],
     ["elicitation mode form", explicitFormRequest, { elicitation: {} }],
     ["elicitation mode url", urlRequest, { elicitation: { url: {} } }],
@@ -47,24 +47,24 @@ describe("requiredCapabilities", () => {
   ]
   for (const [label, request, expected] of table) {
     it(label, () => {
-      const required = P.requiredCapabilities(request)
+      const required = P.Capabilities.requiredCapabilities(request)
       expect(required).toEqual(expected)
       validateWire("ClientCapabilities", required)
     })
   }
 
   it("requiredCapabilitiesForAll unions a whole InputRequests map", () => {
-    expect(P.requiredCapabilitiesForAll({ a: formRequest, b: urlRequest, c: sampling({ tools: [tool] }), d: rootsRequest }))
+    expect(P.Capabilities.requiredCapabilitiesForAll({ a: formRequest, b: urlRequest, c: sampling({ tools: [tool] }), d: rootsRequest }))
       .toEqual({ elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} })
-    expect(P.requiredCapabilitiesForAll({})).toEqual({})
-    expect(P.requiredCapabilitiesForAll([formRequest, formRequest])).toEqual({ elicitation: {} })
+    expect(P.Capabilities.requiredCapabilitiesForAll({})).toEqual({})
+    expect(P.Capabilities.requiredCapabilitiesForAll([formRequest, formRequest])).toEqual({ elicitation: {} })
   })
 })
 
 describe("isSatisfiedBy / missingCapabilities", () => {
-  const conformanceDefaults: P.ClientCapabilities = { sampling: {}, elicitation: {}, roots: { listChanged: true } }
+  const conformanceDefaults: P.Schema.ClientCapabilities = { sampling: {}, elicitation: {}, roots: { listChanged: true } }
   const table: ReadonlyArray<
-    readonly [string, P.ClientCapabilities, P.ClientCapabilities, P.ClientCapabilities | undefined]
+    readonly [string, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities | undefined]
   > = [
     ["nothing required, nothing declared", {}, {}, undefined],
     ["form required, elicitation {} declared", { elicitation: {} }, { elicitation: {} }, undefined],
@@ -116,34 +116,34 @@ describe("isSatisfiedBy / missingCapabilities", () => {
   ]
   for (const [label, required, declared, missing] of table) {
     it(label, () => {
-      expect(P.missingCapabilities(required, declared)).toEqual(missing)
-      expect(P.isSatisfiedBy(required, declared)).toBe(missing === undefined)
+      expect(P.Capabilities.missingCapabilities(required, declared)).toEqual(missing)
+      expect(P.Capabilities.isSatisfiedBy(required, declared)).toBe(missing === undefined)
       if (missing !== undefined) validateWire("ClientCapabilities", missing)
     })
   }
 
   it("requirements computed from input requests against declarations", () => {
-    const declared: P.ClientCapabilities = { elicitation: {}, sampling: {} }
-    expect(P.isSatisfiedBy(P.requiredCapabilities(formRequest), declared)).toBe(true)
-    expect(P.isSatisfiedBy(P.requiredCapabilities(urlRequest), declared)).toBe(false)
-    expect(P.isSatisfiedBy(P.requiredCapabilities(sampling()), declared)).toBe(true)
-    expect(P.isSatisfiedBy(P.requiredCapabilities(sampling({ toolChoice: { mode: "auto" } })), declared)).toBe(false)
-    expect(P.isSatisfiedBy(P.requiredCapabilities(sampling({ includeContext: "none" })), declared)).toBe(true)
-    expect(P.isSatisfiedBy(P.requiredCapabilities(rootsRequest), declared)).toBe(false)
+    const declared: P.Schema.ClientCapabilities = { elicitation: {}, sampling: {} }
+    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(formRequest), declared)).toBe(true)
+    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(urlRequest), declared)).toBe(false)
+    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling()), declared)).toBe(true)
+    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling({ toolChoice: { mode: "auto" } })), declared)).toBe(false)
+    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling({ includeContext: "none" })), declared)).toBe(true)
+    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(rootsRequest), declared)).toBe(false)
   })
 
   it("missingCapabilities feeds a -32021 error that validates against the schema", () => {
-    const missing = P.missingCapabilities(P.requiredCapabilities(formRequest), { sampling: {} })
+    const missing = P.Capabilities.missingCapabilities(P.Capabilities.requiredCapabilities(formRequest), { sampling: {} })
     expect(missing).toEqual({ elicitation: {} })
-    const error = P.McpError.missingRequiredClientCapability(missing!)
+    const error = P.ErrorCode.McpError.missingRequiredClientCapability(missing!)
     expect(error.code).toBe(-32021)
     expect(error.data).toEqual({ requiredCapabilities: { elicitation: {} } })
-    validateWire("MissingRequiredClientCapabilityError", P.failure(1, error))
+    validateWire("MissingRequiredClientCapabilityError", P.JsonRpc.failure(1, error))
   })
 })
 
 describe("mergeCapabilities", () => {
-  const table: ReadonlyArray<readonly [string, P.ClientCapabilities, P.ClientCapabilities, P.ClientCapabilities]> = [
+  const table: ReadonlyArray<readonly [string, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities]> = [
     ["empty + empty", {}, {}, {}],
     ["form + form", { elicitation: {} }, { elicitation: {} }, { elicitation: {} }],
     ["form + url", { elicitation: {} }, { elicitation: { url: {} } }, { elicitation: { form: {}, url: {} } }],
@@ -160,50 +160,50 @@ describe("mergeCapabilities", () => {
   ]
   for (const [label, a, b, expected] of table) {
     it(label, () => {
-      expect(P.mergeCapabilities(a, b)).toEqual(expected)
-      expect(P.mergeCapabilities(b, a)).toEqual(expected)
+      expect(P.Capabilities.mergeCapabilities(a, b)).toEqual(expected)
+      expect(P.Capabilities.mergeCapabilities(b, a)).toEqual(expected)
       // The merge is satisfied exactly by declarations that satisfy both sides.
-      expect(P.isSatisfiedBy(a, expected)).toBe(true)
-      expect(P.isSatisfiedBy(b, expected)).toBe(true)
+      expect(P.Capabilities.isSatisfiedBy(a, expected)).toBe(true)
+      expect(P.Capabilities.isSatisfiedBy(b, expected)).toBe(true)
     })
   }
 
   it("isEmptyCapabilities", () => {
-    expect(P.isEmptyCapabilities({})).toBe(true)
-    expect(P.isEmptyCapabilities({ roots: {} })).toBe(false)
+    expect(P.Capabilities.isEmptyCapabilities({})).toBe(true)
+    expect(P.Capabilities.isEmptyCapabilities({ roots: {} })).toBe(false)
   })
 })
 
 describe("extension names like Object.prototype members (issue 11, item 5)", () => {
   it("are kept by mergeCapabilities and checked by missingCapabilities like any other name", () => {
-    const odd = JSON.parse('{"extensions":{"__proto__":{"v":1},"constructor":{},"toString":{}}}') as P.ClientCapabilities
-    const merged = P.mergeCapabilities(odd, { extensions: { other: {} } })
+    const odd = JSON.parse('{"extensions":{"__proto__":{"v":1},"constructor":{},"toString":{}}}') as P.Schema.ClientCapabilities
+    const merged = P.Capabilities.mergeCapabilities(odd, { extensions: { other: {} } })
     expect(Object.keys(merged.extensions ?? {}).sort()).toEqual(["__proto__", "constructor", "other", "toString"])
     expect(Object.hasOwn(merged.extensions ?? {}, "__proto__")).toBe(true)
     // declaring nothing does not count as declaring "constructor" or "toString"
-    const missing = P.missingCapabilities({ extensions: { constructor: {}, toString: {} } }, {})
+    const missing = P.Capabilities.missingCapabilities({ extensions: { constructor: {}, toString: {} } }, {})
     expect(Object.keys(missing?.extensions ?? {}).sort()).toEqual(["constructor", "toString"])
-    expect(P.isSatisfiedBy({ extensions: { toString: {} } }, { extensions: {} })).toBe(false)
-    expect(P.isSatisfiedBy({ extensions: { toString: {} } }, odd)).toBe(true)
+    expect(P.Capabilities.isSatisfiedBy({ extensions: { toString: {} } }, { extensions: {} })).toBe(false)
+    expect(P.Capabilities.isSatisfiedBy({ extensions: { toString: {} } }, odd)).toBe(true)
   })
 })
 
 describe("describeCapabilities", () => {
   it("names each capability with its sub-capabilities, form mode for an empty elicitation, odd keys quoted", () => {
-    expect(P.describeCapabilities({ elicitation: {} })).toBe("elicitation.form")
-    expect(P.describeCapabilities({ elicitation: { url: {} } })).toBe("elicitation.url")
-    expect(P.describeCapabilities({ elicitation: { form: {}, url: {} }, roots: {} })).toBe("elicitation.form, elicitation.url, roots")
-    expect(P.describeCapabilities({ sampling: { tools: {}, context: {} } })).toBe("sampling.tools, sampling.context")
-    expect(P.describeCapabilities({ sampling: {} })).toBe("sampling")
-    expect(P.describeCapabilities({ ["x\ny"]: { ["a b"]: {} } } as never)).toBe('"x\\ny"."a b"')
-    expect(P.describeCapabilities({})).toBe("")
-    const shown = P.describeCapabilities({ extensions: { "x\u2028y\u202e\u0085\u009b": {} } } as never)
+    expect(P.Capabilities.describeCapabilities({ elicitation: {} })).toBe("elicitation.form")
+    expect(P.Capabilities.describeCapabilities({ elicitation: { url: {} } })).toBe("elicitation.url")
+    expect(P.Capabilities.describeCapabilities({ elicitation: { form: {}, url: {} }, roots: {} })).toBe("elicitation.form, elicitation.url, roots")
+    expect(P.Capabilities.describeCapabilities({ sampling: { tools: {}, context: {} } })).toBe("sampling.tools, sampling.context")
+    expect(P.Capabilities.describeCapabilities({ sampling: {} })).toBe("sampling")
+    expect(P.Capabilities.describeCapabilities({ ["x\ny"]: { ["a b"]: {} } } as never)).toBe('"x\\ny"."a b"')
+    expect(P.Capabilities.describeCapabilities({})).toBe("")
+    const shown = P.Capabilities.describeCapabilities({ extensions: { "x\u2028y\u202e\u0085\u009b": {} } } as never)
     expect(shown).toBe('extensions."x\\u2028y\\u202e\\u0085\\u009b"')
     expect(shown).not.toMatch(/[\u2028\u202e\u0085\u009b]/)
   })
 
   it("is what -32021 MissingRequiredClientCapability says", () => {
-    const error = P.McpError.missingRequiredClientCapability({ elicitation: { url: {} } })
+    const error = P.ErrorCode.McpError.missingRequiredClientCapability({ elicitation: { url: {} } })
     expect(error.message).toBe("Missing required client capability: elicitation.url")
     expect(error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } })
   })

@@ -5,12 +5,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as P from "../src/index.ts"
-import { MAX_ERROR_MESSAGE_LENGTH, McpError } from "../src/index.ts"
+import { MAX_ERROR_MESSAGE_LENGTH, McpError } from "../src/ErrorCode.ts"
 import { validateWire } from "@mrtr/test-support/wire"
 
 describe("ErrorCode / httpStatusOf", () => {
   it("has the codes of the spec", () => {
-    expect(P.ErrorCode).toEqual({
+    expect(P.ErrorCode.ErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,
       MethodNotFound: -32601,
@@ -35,33 +35,33 @@ describe("ErrorCode / httpStatusOf", () => {
     [42, 200]
   ]
   for (const [code, status] of table) {
-    it(`${code} → HTTP ${status}`, () => expect(P.httpStatusOf(code)).toBe(status))
+    it(`${code} → HTTP ${status}`, () => expect(P.ErrorCode.httpStatusOf(code)).toBe(status))
   }
 
   it("isModernErrorCode", () => {
-    expect([-32020, -32021, -32022].every(P.isModernErrorCode)).toBe(true)
-    expect([-32600, -32601, -32602, -32603, -32700].some(P.isModernErrorCode)).toBe(false)
+    expect([-32020, -32021, -32022].every(P.ErrorCode.isModernErrorCode)).toBe(true)
+    expect([-32600, -32601, -32602, -32603, -32700].some(P.ErrorCode.isModernErrorCode)).toBe(false)
   })
 })
 
 describe("McpError", () => {
-  const table: ReadonlyArray<readonly [string, P.McpError, number, RegExp, unknown]> = [
-    ["parseError", P.McpError.parseError(), -32700, /Parse error/, undefined],
-    ["invalidRequest", P.McpError.invalidRequest("no method"), -32600, /no method/, undefined],
-    ["methodNotFound", P.McpError.methodNotFound("ping"), -32601, /Method not found: ping/, undefined],
-    ["invalidParams", P.McpError.invalidParams("bad", { field: "name" }), -32602, /bad/, { field: "name" }],
-    ["internalError", P.McpError.internalError(), -32603, /Internal error/, undefined],
-    ["headerMismatch", P.McpError.headerMismatch("Mcp-Name"), -32020, /Mcp-Name/, undefined],
+  const table: ReadonlyArray<readonly [string, P.ErrorCode.McpError, number, RegExp, unknown]> = [
+    ["parseError", P.ErrorCode.McpError.parseError(), -32700, /Parse error/, undefined],
+    ["invalidRequest", P.ErrorCode.McpError.invalidRequest("no method"), -32600, /no method/, undefined],
+    ["methodNotFound", P.ErrorCode.McpError.methodNotFound("ping"), -32601, /Method not found: ping/, undefined],
+    ["invalidParams", P.ErrorCode.McpError.invalidParams("bad", { field: "name" }), -32602, /bad/, { field: "name" }],
+    ["internalError", P.ErrorCode.McpError.internalError(), -32603, /Internal error/, undefined],
+    ["headerMismatch", P.ErrorCode.McpError.headerMismatch("Mcp-Name"), -32020, /Mcp-Name/, undefined],
     [
       "missingRequiredClientCapability",
-      P.McpError.missingRequiredClientCapability({ sampling: {} }),
+      P.ErrorCode.McpError.missingRequiredClientCapability({ sampling: {} }),
       -32021,
       /sampling/,
       { requiredCapabilities: { sampling: {} } }
     ],
     [
       "unsupportedProtocolVersion",
-      P.McpError.unsupportedProtocolVersion("2024-01-01", ["2026-07-28"]),
+      P.ErrorCode.McpError.unsupportedProtocolVersion("2024-01-01", ["2026-07-28"]),
       -32022,
       /2024-01-01/,
       { supported: ["2026-07-28"], requested: "2024-01-01" }
@@ -74,23 +74,23 @@ describe("McpError", () => {
       expect(error.code).toBe(code)
       expect(error.message).toMatch(message)
       expect(error.data).toEqual(data)
-      expect(error.httpStatus).toBe(P.httpStatusOf(code))
+      expect(error.httpStatus).toBe(P.ErrorCode.httpStatusOf(code))
       const wire = error.toJsonRpc()
       expect(wire).toEqual(data === undefined ? { code, message: error.message } : { code, message: error.message, data })
       if (data === undefined) expect(wire).not.toHaveProperty("data")
       validateWire("Error", wire)
-      expect(P.McpError.fromJsonRpc(wire).toJsonRpc()).toEqual(wire)
+      expect(P.ErrorCode.McpError.fromJsonRpc(wire).toJsonRpc()).toEqual(wire)
     })
   }
 
   it.effect("is a yieldable tagged error", () =>
     Effect.gen(function*() {
-      const code = yield* Effect.fail(P.McpError.methodNotFound("x")).pipe(
+      const code = yield* Effect.fail(P.ErrorCode.McpError.methodNotFound("x")).pipe(
         Effect.catchTag("McpError", (e) => Effect.succeed(e.code))
       )
       expect(code).toBe(-32601)
       const flipped = yield* Effect.flip(Effect.gen(function*() {
-        return yield* P.McpError.invalidParams("nope")
+        return yield* P.ErrorCode.McpError.invalidParams("nope")
       }))
       expect(flipped.code).toBe(-32602)
     }))
@@ -98,58 +98,58 @@ describe("McpError", () => {
 
 describe("JSON-RPC envelopes", () => {
   it("success / failure build encoded responses", () => {
-    expect(P.success(1, { resultType: "complete" })).toEqual({ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } })
-    expect(P.failure("a", { code: -32602, message: "m", data: 1 })).toEqual({
+    expect(P.JsonRpc.success(1, { resultType: "complete" })).toEqual({ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } })
+    expect(P.JsonRpc.failure("a", { code: -32602, message: "m", data: 1 })).toEqual({
       jsonrpc: "2.0",
       id: "a",
       error: { code: -32602, message: "m", data: 1 }
     })
-    expect(P.failure(undefined, { code: -32700, message: "Parse error" })).toEqual({
+    expect(P.JsonRpc.failure(undefined, { code: -32700, message: "Parse error" })).toEqual({
       jsonrpc: "2.0",
       error: { code: -32700, message: "Parse error" }
     })
   })
 
   it("JsonRpcMessage discriminates the four kinds", () => {
-    const decode = Schema.decodeUnknownSync(P.JsonRpcMessage)
+    const decode = Schema.decodeUnknownSync(P.JsonRpc.JsonRpcMessage)
     const request = decode({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: {} } })
     const notification = decode({ jsonrpc: "2.0", method: "notifications/progress" })
     const ok = decode({ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } })
     const err = decode({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } })
-    expect([P.isRequest(request), P.isNotification(request), P.isResponse(request)]).toEqual([true, false, false])
-    expect([P.isRequest(notification), P.isNotification(notification), P.isResponse(notification)]).toEqual([
+    expect([P.JsonRpc.isRequest(request), P.JsonRpc.isNotification(request), P.JsonRpc.isResponse(request)]).toEqual([true, false, false])
+    expect([P.JsonRpc.isRequest(notification), P.JsonRpc.isNotification(notification), P.JsonRpc.isResponse(notification)]).toEqual([
       false,
       true,
       false
     ])
-    expect([P.isRequest(ok), P.isNotification(ok), P.isResponse(ok)]).toEqual([false, false, true])
-    expect([P.isRequest(err), P.isNotification(err), P.isResponse(err)]).toEqual([false, false, true])
+    expect([P.JsonRpc.isRequest(ok), P.JsonRpc.isNotification(ok), P.JsonRpc.isResponse(ok)]).toEqual([false, false, true])
+    expect([P.JsonRpc.isRequest(err), P.JsonRpc.isNotification(err), P.JsonRpc.isResponse(err)]).toEqual([false, false, true])
   })
 
   it("RequestId is a string or an integer", () => {
-    expect(Schema.is(P.RequestId)("x")).toBe(true)
-    expect(Schema.is(P.RequestId)(7)).toBe(true)
-    expect(Schema.is(P.RequestId)(7.5)).toBe(false)
-    expect(Schema.is(P.RequestId)(null)).toBe(false)
+    expect(Schema.is(P.JsonRpc.RequestId)("x")).toBe(true)
+    expect(Schema.is(P.JsonRpc.RequestId)(7)).toBe(true)
+    expect(Schema.is(P.JsonRpc.RequestId)(7.5)).toBe(false)
+    expect(Schema.is(P.JsonRpc.RequestId)(null)).toBe(false)
   })
 })
 
 describe("Meta", () => {
   it("has the versions and keys of the spec", () => {
-    expect(P.PROTOCOL_VERSION).toBe("2026-07-28")
-    expect(P.LEGACY_PROTOCOL_VERSION).toBe("2025-11-25")
-    expect(P.SUPPORTED_PROTOCOL_VERSIONS[0]).toBe("2026-07-28")
-    expect(P.isSupportedProtocolVersion("2026-07-28")).toBe(true)
-    expect(P.isSupportedProtocolVersion("2024-11-05")).toBe(false)
-    expect(P.MetaKey.protocolVersion).toBe("io.modelcontextprotocol/protocolVersion")
-    expect(P.MetaKey.clientCapabilities).toBe("io.modelcontextprotocol/clientCapabilities")
-    expect(P.MetaKey.clientInfo).toBe("io.modelcontextprotocol/clientInfo")
-    expect(P.MetaKey.logLevel).toBe("io.modelcontextprotocol/logLevel")
-    expect(P.MetaKey.serverInfo).toBe("io.modelcontextprotocol/serverInfo")
+    expect(P.Meta.PROTOCOL_VERSION).toBe("2026-07-28")
+    expect(P.Meta.LEGACY_PROTOCOL_VERSION).toBe("2025-11-25")
+    expect(P.Meta.SUPPORTED_PROTOCOL_VERSIONS[0]).toBe("2026-07-28")
+    expect(P.Meta.isSupportedProtocolVersion("2026-07-28")).toBe(true)
+    expect(P.Meta.isSupportedProtocolVersion("2024-11-05")).toBe(false)
+    expect(P.Meta.MetaKey.protocolVersion).toBe("io.modelcontextprotocol/protocolVersion")
+    expect(P.Meta.MetaKey.clientCapabilities).toBe("io.modelcontextprotocol/clientCapabilities")
+    expect(P.Meta.MetaKey.clientInfo).toBe("io.modelcontextprotocol/clientInfo")
+    expect(P.Meta.MetaKey.logLevel).toBe("io.modelcontextprotocol/logLevel")
+    expect(P.Meta.MetaKey.serverInfo).toBe("io.modelcontextprotocol/serverInfo")
   })
 
   it("makeRequestMeta builds a valid RequestMetaObject", () => {
-    const meta = P.makeRequestMeta({
+    const meta = P.Meta.makeRequestMeta({
       clientCapabilities: { elicitation: {} },
       clientInfo: { name: "c", version: "1" },
       logLevel: "debug",
@@ -166,9 +166,9 @@ describe("Meta", () => {
   })
 
   it("method tables", () => {
-    expect(P.INPUT_REQUIRED_METHODS).toEqual(["tools/call", "prompts/get", "resources/read"])
-    expect(P.CACHEABLE_METHODS).toContain("server/discover")
-    expect(P.REMOVED_METHODS).toEqual(expect.arrayContaining(["initialize", "ping", "logging/setLevel"]))
+    expect(P.Schema.INPUT_REQUIRED_METHODS).toEqual(["tools/call", "prompts/get", "resources/read"])
+    expect(P.Schema.CACHEABLE_METHODS).toContain("server/discover")
+    expect(P.Schema.REMOVED_METHODS).toEqual(expect.arrayContaining(["initialize", "ping", "logging/setLevel"]))
   })
 })
 

@@ -19,53 +19,53 @@ import { schemaJson, validateWire } from "@mrtr/test-support/wire"
 
 const schemasByDef: Readonly<Record<string, Schema.Codec<unknown, unknown>>> = Object.fromEntries(
   Object.entries({
-    Implementation: P.Implementation,
-    ClientCapabilities: P.ClientCapabilities,
-    ServerCapabilities: P.ServerCapabilities,
-    TextContent: P.TextContent,
-    ImageContent: P.ImageContent,
-    AudioContent: P.AudioContent,
-    ResourceLink: P.ResourceLink,
-    EmbeddedResource: P.EmbeddedResource,
-    ContentBlock: P.ContentBlock,
-    Tool: P.Tool,
-    ListToolsResult: P.ListToolsResult,
-    CallToolRequestParams: P.CallToolRequestParams,
-    CallToolResult: P.CallToolResult,
-    Prompt: P.Prompt,
-    GetPromptResult: P.GetPromptResult,
-    ListPromptsResult: P.ListPromptsResult,
-    Resource: P.Resource,
-    ResourceTemplate: P.ResourceTemplate,
-    ListResourcesResult: P.ListResourcesResult,
-    ListResourceTemplatesResult: P.ListResourceTemplatesResult,
-    ReadResourceResult: P.ReadResourceResult,
-    DiscoverResult: P.DiscoverResult,
-    CompleteResult: P.CompleteResult,
-    ElicitRequest: P.ElicitRequest,
-    ElicitRequestFormParams: P.ElicitRequestFormParams,
-    ElicitRequestURLParams: P.ElicitRequestURLParams,
-    ElicitResult: P.ElicitResult,
-    CreateMessageRequest: P.CreateMessageRequest,
-    CreateMessageResult: P.CreateMessageResult,
-    ListRootsRequest: P.ListRootsRequest,
-    ListRootsResult: P.ListRootsResult,
-    InputRequest: P.InputRequest,
-    InputRequests: P.InputRequests,
-    InputResponse: P.InputResponse,
-    InputResponses: P.InputResponses,
-    InputRequiredResult: P.InputRequiredResult,
-    ProgressNotificationParams: P.ProgressNotificationParams,
-    ProgressNotification: P.ProgressNotification,
-    LoggingMessageNotificationParams: P.LoggingMessageNotificationParams,
-    JSONRPCRequest: P.JsonRpcRequest,
-    JSONRPCNotification: P.JsonRpcNotification,
-    JSONRPCErrorResponse: P.JsonRpcErrorResponse,
-    JSONRPCMessage: P.JsonRpcMessage,
-    CallToolRequest: P.CallToolRequest,
-    DiscoverRequest: P.DiscoverRequest,
-    ListToolsRequest: P.ListToolsRequest,
-    ReadResourceRequest: P.ReadResourceRequest
+    Implementation: P.Schema.Implementation,
+    ClientCapabilities: P.Schema.ClientCapabilities,
+    ServerCapabilities: P.Schema.ServerCapabilities,
+    TextContent: P.Schema.TextContent,
+    ImageContent: P.Schema.ImageContent,
+    AudioContent: P.Schema.AudioContent,
+    ResourceLink: P.Schema.ResourceLink,
+    EmbeddedResource: P.Schema.EmbeddedResource,
+    ContentBlock: P.Schema.ContentBlock,
+    Tool: P.Schema.Tool,
+    ListToolsResult: P.Schema.ListToolsResult,
+    CallToolRequestParams: P.Schema.CallToolRequestParams,
+    CallToolResult: P.Schema.CallToolResult,
+    Prompt: P.Schema.Prompt,
+    GetPromptResult: P.Schema.GetPromptResult,
+    ListPromptsResult: P.Schema.ListPromptsResult,
+    Resource: P.Schema.Resource,
+    ResourceTemplate: P.Schema.ResourceTemplate,
+    ListResourcesResult: P.Schema.ListResourcesResult,
+    ListResourceTemplatesResult: P.Schema.ListResourceTemplatesResult,
+    ReadResourceResult: P.Schema.ReadResourceResult,
+    DiscoverResult: P.Schema.DiscoverResult,
+    CompleteResult: P.Schema.CompleteResult,
+    ElicitRequest: P.Schema.ElicitRequest,
+    ElicitRequestFormParams: P.Schema.ElicitRequestFormParams,
+    ElicitRequestURLParams: P.Schema.ElicitRequestURLParams,
+    ElicitResult: P.Schema.ElicitResult,
+    CreateMessageRequest: P.Schema.CreateMessageRequest,
+    CreateMessageResult: P.Schema.CreateMessageResult,
+    ListRootsRequest: P.Schema.ListRootsRequest,
+    ListRootsResult: P.Schema.ListRootsResult,
+    InputRequest: P.Schema.InputRequest,
+    InputRequests: P.Schema.InputRequests,
+    InputResponse: P.Schema.InputResponse,
+    InputResponses: P.Schema.InputResponses,
+    InputRequiredResult: P.Schema.InputRequiredResult,
+    ProgressNotificationParams: P.Schema.ProgressNotificationParams,
+    ProgressNotification: P.Schema.ProgressNotification,
+    LoggingMessageNotificationParams: P.Schema.LoggingMessageNotificationParams,
+    JSONRPCRequest: P.JsonRpc.JsonRpcRequest,
+    JSONRPCNotification: P.JsonRpc.JsonRpcNotification,
+    JSONRPCErrorResponse: P.JsonRpc.JsonRpcErrorResponse,
+    JSONRPCMessage: P.JsonRpc.JsonRpcMessage,
+    CallToolRequest: P.Schema.CallToolRequest,
+    DiscoverRequest: P.Schema.DiscoverRequest,
+    ListToolsRequest: P.Schema.ListToolsRequest,
+    ReadResourceRequest: P.Schema.ReadResourceRequest
   }).map(([k, v]) => [k, v as unknown as Schema.Codec<unknown, unknown>])
 )
 
@@ -135,7 +135,7 @@ const specShaped: ReadonlyArray<readonly [string, string, Schema.Codec<unknown, 
   [
     "mrtr: a JSON-RPC response carrying an InputRequiredResult",
     "CallToolResultResponse",
-    Schema.Struct({ jsonrpc: Schema.Literal("2.0"), id: P.RequestId, result: P.InputRequiredResult }) as never,
+    Schema.Struct({ jsonrpc: Schema.Literal("2.0"), id: P.JsonRpc.RequestId, result: P.Schema.InputRequiredResult }) as never,
     {
       jsonrpc: "2.0",
       id: 41,
@@ -236,25 +236,25 @@ describe("examples shaped like the 2026-07-28 spec pages", () => {
 
 describe("results from older servers decode with defaults", () => {
   it("a missing resultType is treated as complete", () => {
-    const decoded = Schema.decodeUnknownSync(P.CallToolResultOrInputRequired)({
+    const decoded = Schema.decodeUnknownSync(P.Schema.CallToolResultOrInputRequired)({
       content: [{ type: "text", text: "Headers test completed" }]
     })
     expect(decoded.resultType).toBe("complete")
-    expect(Schema.decodeUnknownSync(P.Result)({ foo: 1 })).toEqual({ resultType: "complete", foo: 1 })
+    expect(Schema.decodeUnknownSync(P.Schema.Result)({ foo: 1 })).toEqual({ resultType: "complete", foo: 1 })
   })
 
   it("missing ttlMs / cacheScope default to 0 / private; a negative ttlMs means 0", () => {
-    expect(Schema.decodeUnknownSync(P.ListToolsResult)({ tools: [] })).toEqual({
+    expect(Schema.decodeUnknownSync(P.Schema.ListToolsResult)({ tools: [] })).toEqual({
       resultType: "complete",
       tools: [],
       ttlMs: 0,
       cacheScope: "private"
     })
-    expect(Schema.decodeUnknownSync(P.ReadResourceResult)({ contents: [], ttlMs: -1 }).ttlMs).toBe(0)
+    expect(Schema.decodeUnknownSync(P.Schema.ReadResourceResult)({ contents: [], ttlMs: -1 }).ttlMs).toBe(0)
   })
 
   it("a JSON-RPC error with id: null decodes as an id-less error", () => {
-    const decoded = Schema.decodeUnknownSync(P.JsonRpcErrorResponse)({
+    const decoded = Schema.decodeUnknownSync(P.JsonRpc.JsonRpcErrorResponse)({
       jsonrpc: "2.0",
       id: null,
       error: { code: -32700, message: "Parse error" }
@@ -263,7 +263,7 @@ describe("results from older servers decode with defaults", () => {
   })
 
   it("unknown extra members of roots capabilities are kept", () => {
-    const decoded = Schema.decodeUnknownSync(P.RequestMeta)({
+    const decoded = Schema.decodeUnknownSync(P.Meta.RequestMeta)({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: {}, roots: { listChanged: true } }
     })

@@ -29,24 +29,24 @@ describe("encodeHeaderValue / decodeHeaderValue", () => {
 
   for (const value of plain) {
     it(`sends ${JSON.stringify(value)} as is`, () => {
-      expect(P.isPlainHeaderValue(value)).toBe(true)
-      expect(P.encodeHeaderValue(value)).toBe(value)
-      expect(P.decodeHeaderValue(P.encodeHeaderValue(value))).toBe(value)
+      expect(P.Headers.isPlainHeaderValue(value)).toBe(true)
+      expect(P.Headers.encodeHeaderValue(value)).toBe(value)
+      expect(P.Headers.decodeHeaderValue(P.Headers.encodeHeaderValue(value))).toBe(value)
     })
   }
 
   for (const value of encoded) {
     it(`base64-encodes ${JSON.stringify(value)} and decodes it back`, () => {
-      const header = P.encodeHeaderValue(value)
+      const header = P.Headers.encodeHeaderValue(value)
       expect(header).toBe(b64(value))
       expect(header).toMatch(/^=\?base64\?[A-Za-z0-9+/]*={0,2}\?=$/)
-      expect(P.decodeHeaderValue(header)).toBe(value)
+      expect(P.Headers.decodeHeaderValue(header)).toBe(value)
     })
   }
 
   it("encodes known vectors", () => {
-    expect(P.encodeHeaderValue("Grüße")).toBe("=?base64?R3LDvMOfZQ==?=")
-    expect(P.encodeHeaderValue(" x ")).toBe("=?base64?IHgg?=")
+    expect(P.Headers.encodeHeaderValue("Grüße")).toBe("=?base64?R3LDvMOfZQ==?=")
+    expect(P.Headers.encodeHeaderValue(" x ")).toBe("=?base64?IHgg?=")
   })
 
   const malformed: ReadonlyArray<readonly [string, string]> = [
@@ -61,41 +61,41 @@ describe("encodeHeaderValue / decodeHeaderValue", () => {
   ]
   for (const [label, raw] of malformed) {
     it(`rejects a base64 form with ${label}`, () => {
-      expect(P.decodeHeaderValue(raw)).toBeUndefined()
+      expect(P.Headers.decodeHeaderValue(raw)).toBeUndefined()
     })
   }
 
   it("treats the markers case-sensitively", () => {
-    expect(P.decodeHeaderValue("=?BASE64?SGk=?=")).toBe("=?BASE64?SGk=?=")
+    expect(P.Headers.decodeHeaderValue("=?BASE64?SGk=?=")).toBe("=?BASE64?SGk=?=")
   })
 
   it("decodes an empty base64 payload to the empty string", () => {
-    expect(P.decodeHeaderValue("=?base64??=")).toBe("")
+    expect(P.Headers.decodeHeaderValue("=?base64??=")).toBe("")
   })
 
   it("rejects plain values with control or non-ASCII characters", () => {
-    expect(P.decodeHeaderValue("caf\u00e9")).toBeUndefined()
-    expect(P.decodeHeaderValue("a\nb")).toBeUndefined()
-    expect(P.decodeHeaderValue("a\u0000b")).toBeUndefined()
-    expect(P.decodeHeaderValue("a\tb")).toBe("a\tb")
+    expect(P.Headers.decodeHeaderValue("caf\u00e9")).toBeUndefined()
+    expect(P.Headers.decodeHeaderValue("a\nb")).toBeUndefined()
+    expect(P.Headers.decodeHeaderValue("a\u0000b")).toBeUndefined()
+    expect(P.Headers.decodeHeaderValue("a\tb")).toBe("a\tb")
   })
 })
 
 describe("nameFor", () => {
   it("mirrors params.name / params.uri for the three named methods", () => {
-    expect(P.nameFor("tools/call", { name: "get_weather" })).toBe("get_weather")
-    expect(P.nameFor("prompts/get", { name: "essay" })).toBe("essay")
-    expect(P.nameFor("resources/read", { uri: "file:///a.txt", name: "ignored" })).toBe("file:///a.txt")
+    expect(P.Headers.nameFor("tools/call", { name: "get_weather" })).toBe("get_weather")
+    expect(P.Headers.nameFor("prompts/get", { name: "essay" })).toBe("essay")
+    expect(P.Headers.nameFor("resources/read", { uri: "file:///a.txt", name: "ignored" })).toBe("file:///a.txt")
   })
   it("is undefined elsewhere or when the member is missing", () => {
-    expect(P.nameFor("tools/list", { name: "x" })).toBeUndefined()
-    expect(P.nameFor("tools/call", undefined)).toBeUndefined()
-    expect(P.nameFor("tools/call", { name: 3 })).toBeUndefined()
-    expect(P.nameFor("resources/read", { name: "x" })).toBeUndefined()
+    expect(P.Headers.nameFor("tools/list", { name: "x" })).toBeUndefined()
+    expect(P.Headers.nameFor("tools/call", undefined)).toBeUndefined()
+    expect(P.Headers.nameFor("tools/call", { name: 3 })).toBeUndefined()
+    expect(P.Headers.nameFor("resources/read", { name: "x" })).toBeUndefined()
   })
 })
 
-const headerTool: P.Tool = {
+const headerTool: P.Schema.Tool = {
   name: "deploy",
   inputSchema: {
     type: "object",
@@ -119,7 +119,7 @@ const headerTool: P.Tool = {
 describe("paramHeaders", () => {
   it("mirrors annotated arguments, stringified and encoded", () => {
     expect(
-      P.paramHeaders(headerTool, {
+      P.Headers.paramHeaders(headerTool, {
         region: "us-west1",
         replicas: 42,
         ratio: 0.25,
@@ -141,19 +141,19 @@ describe("paramHeaders", () => {
   })
 
   it("omits absent, null and non-primitive arguments", () => {
-    expect(P.paramHeaders(headerTool, { region: "eu", dryRun: null, label: { x: 1 }, target: "flat" })).toEqual({
+    expect(P.Headers.paramHeaders(headerTool, { region: "eu", dryRun: null, label: { x: 1 }, target: "flat" })).toEqual({
       "Mcp-Param-Region": "eu"
     })
-    expect(P.paramHeaders(headerTool, undefined)).toEqual({})
-    expect(P.paramHeaders({ inputSchema: { type: "object" } }, { a: 1 })).toEqual({})
+    expect(P.Headers.paramHeaders(headerTool, undefined)).toEqual({})
+    expect(P.Headers.paramHeaders({ inputSchema: { type: "object" } }, { a: 1 })).toEqual({})
   })
 
   it("sends an empty string as an empty header value", () => {
-    expect(P.paramHeaders(headerTool, { region: "" })).toEqual({ "Mcp-Param-Region": "" })
+    expect(P.Headers.paramHeaders(headerTool, { region: "" })).toEqual({ "Mcp-Param-Region": "" })
   })
 
   it("lists the annotations with their property paths", () => {
-    expect(P.headerAnnotations(headerTool).map((a) => `${a.header}:${a.path.join(".")}`)).toEqual([
+    expect(P.Headers.headerAnnotations(headerTool).map((a) => `${a.header}:${a.path.join(".")}`)).toEqual([
       "Region:region",
       "Replicas:replicas",
       "Ratio:ratio",
@@ -166,16 +166,16 @@ describe("paramHeaders", () => {
 })
 
 describe("headerAnnotationError (tool definitions a client must drop)", () => {
-  const withProperty = (property: Record<string, unknown>): P.ToolLike => ({
+  const withProperty = (property: Record<string, unknown>): P.Headers.ToolLike => ({
     inputSchema: { type: "object", properties: { value: property } }
   })
 
   it("accepts valid annotations (including nested properties and type number)", () => {
-    expect(P.headerAnnotationError(headerTool)).toBeUndefined()
-    expect(P.headerAnnotationError({ inputSchema: { type: "object" } })).toBeUndefined()
+    expect(P.Headers.headerAnnotationError(headerTool)).toBeUndefined()
+    expect(P.Headers.headerAnnotationError({ inputSchema: { type: "object" } })).toBeUndefined()
   })
 
-  const invalid: ReadonlyArray<readonly [string, P.ToolLike, string]> = [
+  const invalid: ReadonlyArray<readonly [string, P.Headers.ToolLike, string]> = [
     ["an empty header name", withProperty({ type: "string", "x-mcp-header": "" }), "non-empty"],
     ["a non-string header name", withProperty({ type: "string", "x-mcp-header": 5 }), "non-empty string"],
     ["a space in the name", withProperty({ type: "string", "x-mcp-header": "My Region" }), "token"],
@@ -241,20 +241,20 @@ describe("headerAnnotationError (tool definitions a client must drop)", () => {
   ]
   for (const [label, tool, fragment] of invalid) {
     it(`rejects ${label}`, () => {
-      expect(P.headerAnnotationError(tool)).toContain(fragment)
+      expect(P.Headers.headerAnnotationError(tool)).toContain(fragment)
     })
   }
 
   it("ignores x-mcp-header keys inside data keywords", () => {
     expect(
-      P.headerAnnotationError({
+      P.Headers.headerAnnotationError({
         inputSchema: { type: "object", properties: { a: { type: "object", default: { "x-mcp-header": "no" } } } }
       })
     ).toBeUndefined()
   })
 })
 
-const meta = P.makeRequestMeta({ clientCapabilities: {} })
+const meta = P.Meta.makeRequestMeta({ clientCapabilities: {} })
 const callTool = (args: Record<string, unknown>, name = "deploy") => ({
   method: "tools/call",
   params: { _meta: meta, name, arguments: args }
@@ -268,7 +268,7 @@ const headersOf = (headers: Record<string, string>) => {
 
 describe("requestHeaders", () => {
   it("builds the standard and custom headers of a tools/call", () => {
-    expect(P.requestHeaders(callTool({ region: "eu", replicas: 3 }, "déployer"), headerTool)).toEqual({
+    expect(P.Headers.requestHeaders(callTool({ region: "eu", replicas: 3 }, "déployer"), headerTool)).toEqual({
       "MCP-Protocol-Version": "2026-07-28",
       "Mcp-Method": "tools/call",
       "Mcp-Name": b64("déployer"),
@@ -277,34 +277,34 @@ describe("requestHeaders", () => {
     })
   })
   it("omits Mcp-Name for methods without one", () => {
-    expect(P.requestHeaders({ method: "tools/list", params: { _meta: meta } })).toEqual({
+    expect(P.Headers.requestHeaders({ method: "tools/list", params: { _meta: meta } })).toEqual({
       "MCP-Protocol-Version": "2026-07-28",
       "Mcp-Method": "tools/list"
     })
   })
   it("uses params.uri for resources/read", () => {
-    expect(P.requestHeaders({ method: "resources/read", params: { _meta: meta, uri: "file:///a b.txt" } })["Mcp-Name"])
+    expect(P.Headers.requestHeaders({ method: "resources/read", params: { _meta: meta, uri: "file:///a b.txt" } })["Mcp-Name"])
       .toBe("file:///a b.txt")
   })
 })
 
 describe("validateRequestHeaders", () => {
-  const valid = (message: P.HeaderCheckedMessage, tool?: P.ToolLike) => headersOf(P.requestHeaders(message, tool))
+  const valid = (message: P.Headers.HeaderCheckedMessage, tool?: P.Headers.ToolLike) => headersOf(P.Headers.requestHeaders(message, tool))
 
   it("accepts the headers requestHeaders builds (any header-name case)", () => {
     const message = callTool({ region: "eu-west", replicas: 2, dryRun: true, label: "Ünïcode", target: { tenant: "t" } })
-    const headers = P.requestHeaders(message, headerTool)
+    const headers = P.Headers.requestHeaders(message, headerTool)
     const lowered = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
-    expect(P.validateRequestHeaders(headersOf(lowered), message, headerTool)).toBeUndefined()
-    expect(P.validateRequestHeaders(valid({ method: "prompts/get", params: { _meta: meta, name: "essay" } }), {
+    expect(P.Headers.validateRequestHeaders(headersOf(lowered), message, headerTool)).toBeUndefined()
+    expect(P.Headers.validateRequestHeaders(valid({ method: "prompts/get", params: { _meta: meta, name: "essay" } }), {
       method: "prompts/get",
       params: { _meta: meta, name: "essay" }
     })).toBeUndefined()
   })
 
-  const expectMismatch = (error: P.McpError | undefined, ...fragments: ReadonlyArray<string>) => {
-    expect(error).toBeInstanceOf(P.McpError)
-    expect(error?.code).toBe(P.ErrorCode.HeaderMismatch)
+  const expectMismatch = (error: P.ErrorCode.McpError | undefined, ...fragments: ReadonlyArray<string>) => {
+    expect(error).toBeInstanceOf(P.ErrorCode.McpError)
+    expect(error?.code).toBe(P.ErrorCode.ErrorCode.HeaderMismatch)
     expect(error?.httpStatus).toBe(400)
     for (const fragment of fragments) expect(error?.message).toContain(fragment)
   }
@@ -312,12 +312,12 @@ describe("validateRequestHeaders", () => {
   const listTools = { method: "tools/list", params: { _meta: meta } }
 
   it("requires MCP-Protocol-Version", () => {
-    expectMismatch(P.validateRequestHeaders(headersOf({ "Mcp-Method": "tools/list" }), listTools), "MCP-Protocol-Version")
+    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ "Mcp-Method": "tools/list" }), listTools), "MCP-Protocol-Version")
   })
 
   it("rejects an MCP-Protocol-Version that differs from _meta", () => {
     expectMismatch(
-      P.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2025-11-25", "Mcp-Method": "tools/list" }), listTools),
+      P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2025-11-25", "Mcp-Method": "tools/list" }), listTools),
       "2025-11-25",
       "2026-07-28"
     )
@@ -325,7 +325,7 @@ describe("validateRequestHeaders", () => {
 
   it("does not compare the version when _meta has none (that is a -32602 matter)", () => {
     expect(
-      P.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" }), {
+      P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" }), {
         method: "tools/list",
         params: {}
       })
@@ -333,9 +333,9 @@ describe("validateRequestHeaders", () => {
   })
 
   it("requires Mcp-Method and compares it case-sensitively", () => {
-    expectMismatch(P.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28" }), listTools), "Mcp-Method")
+    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28" }), listTools), "Mcp-Method")
     expectMismatch(
-      P.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "Tools/List" }), listTools),
+      P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "Tools/List" }), listTools),
       "Tools/List"
     )
   })
@@ -349,7 +349,7 @@ describe("validateRequestHeaders", () => {
       ]
     ) {
       expectMismatch(
-        P.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": message.method }), message),
+        P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": message.method }), message),
         "missing Mcp-Name"
       )
     }
@@ -358,22 +358,22 @@ describe("validateRequestHeaders", () => {
   it("rejects a mismatched or malformed Mcp-Name, accepts a base64 one", () => {
     const message = { method: "tools/call", params: { _meta: meta, name: "wetter-für-heute" } }
     const base = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call" }
-    expectMismatch(P.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "other" }), message), "'other'", "params.name")
-    expectMismatch(P.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "=?base64?***?=" }), message), "malformed")
-    expect(P.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": b64("wetter-für-heute") }), message)).toBeUndefined()
+    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "other" }), message), "'other'", "params.name")
+    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "=?base64?***?=" }), message), "malformed")
+    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": b64("wetter-für-heute") }), message)).toBeUndefined()
   })
 
   it("compares a plain Mcp-Name exactly (a base64 header of a plain name is also accepted)", () => {
     const message = { method: "resources/read", params: { _meta: meta, uri: "file:///a.txt" } }
     const base = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read" }
-    expect(P.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "file:///a.txt" }), message)).toBeUndefined()
-    expect(P.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": b64("file:///a.txt") }), message)).toBeUndefined()
-    expectMismatch(P.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "file:///A.txt" }), message), "params.uri")
+    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "file:///a.txt" }), message)).toBeUndefined()
+    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": b64("file:///a.txt") }), message)).toBeUndefined()
+    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "file:///A.txt" }), message), "params.uri")
   })
 
   it("ignores Mcp-Name on other methods", () => {
     expect(
-      P.validateRequestHeaders(
+      P.Headers.validateRequestHeaders(
         headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list", "Mcp-Name": "whatever" }),
         listTools
       )
@@ -382,63 +382,63 @@ describe("validateRequestHeaders", () => {
 
   describe("Mcp-Param-* (when the tool definition is given)", () => {
     const message = callTool({ region: "eu", replicas: 42, dryRun: true })
-    const good = P.requestHeaders(message, headerTool)
+    const good = P.Headers.requestHeaders(message, headerTool)
 
     it("requires the header when the argument is present", () => {
       const { ["Mcp-Param-Replicas"]: _, ...rest } = good
-      expectMismatch(P.validateRequestHeaders(headersOf(rest), message, headerTool), "missing Mcp-Param-Replicas")
+      expectMismatch(P.Headers.validateRequestHeaders(headersOf(rest), message, headerTool), "missing Mcp-Param-Replicas")
     })
 
     it("rejects a header whose argument is absent or null", () => {
       const withExtra = { ...good, "Mcp-Param-Label": "x" }
-      expectMismatch(P.validateRequestHeaders(headersOf(withExtra), message, headerTool), "Mcp-Param-Label")
+      expectMismatch(P.Headers.validateRequestHeaders(headersOf(withExtra), message, headerTool), "Mcp-Param-Label")
       const nullLabel = callTool({ region: "eu", replicas: 42, dryRun: true, label: null })
-      expectMismatch(P.validateRequestHeaders(headersOf({ ...P.requestHeaders(nullLabel, headerTool), "Mcp-Param-Label": "null" }), nullLabel, headerTool), "Mcp-Param-Label")
+      expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...P.Headers.requestHeaders(nullLabel, headerTool), "Mcp-Param-Label": "null" }), nullLabel, headerTool), "Mcp-Param-Label")
     })
 
     it("compares numbers numerically", () => {
-      expect(P.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "42.0" }), message, headerTool))
+      expect(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "42.0" }), message, headerTool))
         .toBeUndefined()
       expectMismatch(
-        P.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "43" }), message, headerTool),
+        P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "43" }), message, headerTool),
         "'43'",
         "'42'"
       )
-      expectMismatch(P.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "" }), message, headerTool), "Replicas")
+      expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "" }), message, headerTool), "Replicas")
     })
 
     it("compares booleans and strings exactly", () => {
-      expectMismatch(P.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-DryRun": "True" }), message, headerTool), "DryRun")
-      expectMismatch(P.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Region": "EU" }), message, headerTool), "Region")
+      expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-DryRun": "True" }), message, headerTool), "DryRun")
+      expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Region": "EU" }), message, headerTool), "Region")
     })
 
     it("decodes base64 values before comparing and rejects malformed ones", () => {
       const unicode = callTool({ region: "亚太" })
-      const headers = P.requestHeaders(unicode, headerTool)
+      const headers = P.Headers.requestHeaders(unicode, headerTool)
       expect(headers["Mcp-Param-Region"]).toBe(b64("亚太"))
-      expect(P.validateRequestHeaders(headersOf(headers), unicode, headerTool)).toBeUndefined()
+      expect(P.Headers.validateRequestHeaders(headersOf(headers), unicode, headerTool)).toBeUndefined()
       expectMismatch(
-        P.validateRequestHeaders(headersOf({ ...headers, "Mcp-Param-Region": "=?base64?5Lqa5aSq?" }), unicode, headerTool),
+        P.Headers.validateRequestHeaders(headersOf({ ...headers, "Mcp-Param-Region": "=?base64?5Lqa5aSq?" }), unicode, headerTool),
         "Mcp-Param-Region"
       )
       expectMismatch(
-        P.validateRequestHeaders(headersOf({ ...headers, "Mcp-Param-Region": "=?base64?%%%%?=" }), unicode, headerTool),
+        P.Headers.validateRequestHeaders(headersOf({ ...headers, "Mcp-Param-Region": "=?base64?%%%%?=" }), unicode, headerTool),
         "malformed"
       )
     })
 
     it("checks nested annotated properties", () => {
       const nested = callTool({ region: "eu", target: { tenant: "acme" } })
-      const headers = P.requestHeaders(nested, headerTool)
+      const headers = P.Headers.requestHeaders(nested, headerTool)
       expect(headers["Mcp-Param-Tenant"]).toBe("acme")
       expectMismatch(
-        P.validateRequestHeaders(headersOf({ ...headers, "Mcp-Param-Tenant": "evil" }), nested, headerTool),
+        P.Headers.validateRequestHeaders(headersOf({ ...headers, "Mcp-Param-Tenant": "evil" }), nested, headerTool),
         "arguments.target.tenant"
       )
     })
 
     it("does not inspect Mcp-Param-* without a tool definition", () => {
-      expect(P.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Region": "wrong" }), message)).toBeUndefined()
+      expect(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Region": "wrong" }), message)).toBeUndefined()
     })
   })
 })

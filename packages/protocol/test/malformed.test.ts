@@ -8,7 +8,7 @@ import * as P from "../src/index.ts"
 import { wireErrors } from "@mrtr/test-support/wire"
 import { elicitRequest } from "./fixtures.ts"
 
-const meta = P.makeRequestMeta({ clientCapabilities: {} })
+const meta = P.Meta.makeRequestMeta({ clientCapabilities: {} })
 
 const failureMessage = (schema: Schema.Codec<any, any>, input: unknown): string => {
   const result = Schema.decodeUnknownExit(schema)(input)
@@ -26,103 +26,103 @@ const cases: ReadonlyArray<
 > = [
   [
     "InputRequiredResult with neither inputRequests nor requestState",
-    P.InputRequiredResult,
+    P.Schema.InputRequiredResult,
     { resultType: "input_required" },
     ["at least one of", "inputRequests", "requestState"]
   ],
   [
     "InputRequiredResult with the wrong resultType",
-    P.InputRequiredResult,
+    P.Schema.InputRequiredResult,
     { resultType: "complete", requestState: "s" },
     ['Expected "input_required"', '["resultType"]']
   ],
   [
     "ElicitResult with an unknown action",
-    P.ElicitResult,
+    P.Schema.ElicitResult,
     { action: "maybe" },
     ['Expected "accept" | "decline" | "cancel"', '["action"]']
   ],
   [
     "ElicitResult with a nested object as a value",
-    P.ElicitResult,
+    P.Schema.ElicitResult,
     { action: "accept", content: { address: { city: "Paris" } } },
     ["Expected string | number | boolean | array", '["content"]["address"]']
   ],
-  ["Tool without inputSchema", P.Tool, { name: "t" }, ["Missing key", '["inputSchema"]']],
+  ["Tool without inputSchema", P.Schema.Tool, { name: "t" }, ["Missing key", '["inputSchema"]']],
   [
     "Tool whose inputSchema root is not an object",
-    P.Tool,
+    P.Schema.Tool,
     { name: "t", inputSchema: { type: "array" } },
     ['Expected "object"', '["inputSchema"]["type"]']
   ],
-  ["CallToolRequestParams without _meta", P.CallToolRequestParams, { name: "t" }, ["Missing key", '["_meta"]']],
+  ["CallToolRequestParams without _meta", P.Schema.CallToolRequestParams, { name: "t" }, ["Missing key", '["_meta"]']],
   [
     "CallToolRequestParams whose _meta lacks clientCapabilities",
-    P.CallToolRequestParams,
+    P.Schema.CallToolRequestParams,
     { name: "t", _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
     ["Missing key", '["_meta"]["io.modelcontextprotocol/clientCapabilities"]']
   ],
   [
     "CallToolRequestParams whose _meta lacks protocolVersion",
-    P.CallToolRequestParams,
+    P.Schema.CallToolRequestParams,
     { name: "t", _meta: { "io.modelcontextprotocol/clientCapabilities": {} } },
     ["Missing key", '["_meta"]["io.modelcontextprotocol/protocolVersion"]']
   ],
-  ["CallToolRequestParams with a numeric name", P.CallToolRequestParams, { name: 5, _meta: meta }, [
+  ["CallToolRequestParams with a numeric name", P.Schema.CallToolRequestParams, { name: 5, _meta: meta }, [
     "Expected string",
     '["name"]'
   ]],
   [
     "CallToolRequestParams with a malformed input response",
-    P.CallToolRequestParams,
+    P.Schema.CallToolRequestParams,
     { name: "t", _meta: meta, inputResponses: { user_name: 12345 } },
     ["Expected object", '["inputResponses"]["user_name"]']
   ],
-  ["CallToolResult with string content", P.CallToolResult, { content: "hi" }, ["Expected array", '["content"]']],
+  ["CallToolResult with string content", P.Schema.CallToolResult, { content: "hi" }, ["Expected array", '["content"]']],
   [
     "CallToolResult with a text block missing text",
-    P.CallToolResult,
+    P.Schema.CallToolResult,
     { content: [{ type: "text" }] },
     ["Missing key", '["content"][0]["text"]']
   ],
   [
     "CallToolResult with an unrecognised resultType",
-    P.CallToolResult,
+    P.Schema.CallToolResult,
     { resultType: "task", content: [] },
     ['Expected "complete"', '["resultType"]']
   ],
   [
     "ListToolsResult with an unknown cacheScope",
-    P.ListToolsResult,
+    P.Schema.ListToolsResult,
     { tools: [], cacheScope: "shared" },
     ['Expected "public" | "private"', '["cacheScope"]']
   ],
-  ["ListToolsResult with a fractional ttlMs", P.ListToolsResult, { tools: [], ttlMs: 1.5 }, [
+  ["ListToolsResult with a fractional ttlMs", P.Schema.ListToolsResult, { tools: [], ttlMs: 1.5 }, [
     "Expected an integer",
     '["ttlMs"]'
   ]],
-  ["ContentBlock of an unknown type", P.ContentBlock, { type: "video" }, ['"type": "text"', '"type": "resource"']],
-  ["InputRequest with a method MRTR does not allow", P.InputRequest, { method: "ping", params: {} }, [
+  ["ContentBlock of an unknown type", P.Schema.ContentBlock, { type: "video" }, ['"type": "text"', '"type": "resource"']],
+  ["InputRequest with a method MRTR does not allow", P.Schema.InputRequest, { method: "ping", params: {} }, [
     '"method": "elicitation/create"',
     '"method": "roots/list"'
   ]],
   [
     "URL elicitation without url",
-    P.ElicitRequest,
+    P.Schema.ElicitRequest,
     { method: "elicitation/create", params: { mode: "url", message: "Sign in" } },
     ["Missing key", '["params"]["url"]']
   ],
-  ["Sampling params with a string maxTokens", P.CreateMessageRequestParams, { messages: [], maxTokens: "100" }, [
+  ["Sampling params with a string maxTokens", P.Schema.CreateMessageRequestParams, { messages: [], maxTokens: "100" }, [
     "Expected number",
     '["maxTokens"]'
   ]],
-  ["ModelPreferences priority out of range", P.ModelPreferences, { costPriority: 2 }, [
+  ["ModelPreferences priority out of range", P.Schema.ModelPreferences, { costPriority: 2 }, [
     "between 0 and 1",
     '["costPriority"]'
   ]],
   [
     "RequestMeta with an unknown logLevel",
-    P.RequestMeta,
+    P.Meta.RequestMeta,
     {
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientCapabilities": {},
@@ -132,25 +132,25 @@ const cases: ReadonlyArray<
   ],
   [
     "CompleteResult with more than 100 values",
-    P.CompleteResult,
+    P.Schema.CompleteResult,
     { completion: { values: Array.from({ length: 101 }, (_, i) => `v${i}`) } },
     ["at most 100", '["completion"]["values"]']
   ],
   [
     "LoggingMessageNotificationParams without data",
-    P.LoggingMessageNotificationParams,
+    P.Schema.LoggingMessageNotificationParams,
     { level: "info" },
     ["Missing key", '["data"]']
   ],
-  ["JSON-RPC request with version 1.0", P.JsonRpcRequest, { jsonrpc: "1.0", id: 1, method: "x" }, [
+  ["JSON-RPC request with version 1.0", P.JsonRpc.JsonRpcRequest, { jsonrpc: "1.0", id: 1, method: "x" }, [
     'Expected "2.0"',
     '["jsonrpc"]'
   ]],
-  ["JSON-RPC request with a fractional id", P.JsonRpcMessage, { jsonrpc: "2.0", id: 1.5, method: "x" }, [
+  ["JSON-RPC request with a fractional id", P.JsonRpc.JsonRpcMessage, { jsonrpc: "2.0", id: 1.5, method: "x" }, [
     "Expected an integer",
     '["id"]'
   ]],
-  ["a value that is no JSON-RPC message", P.JsonRpcMessage, { foo: 1 }, ['"jsonrpc": "2.0"']]
+  ["a value that is no JSON-RPC message", P.JsonRpc.JsonRpcMessage, { foo: 1 }, ['"jsonrpc": "2.0"']]
 ]
 
 describe("malformed inputs fail with readable messages", () => {
@@ -164,23 +164,23 @@ describe("malformed inputs fail with readable messages", () => {
   it.effect("decodeUnknownEffect fails with a SchemaError carrying the same message", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(
-        Schema.decodeUnknownEffect(P.ElicitResult)({ action: "maybe" })
+        Schema.decodeUnknownEffect(P.Schema.ElicitResult)({ action: "maybe" })
       )
       expect(error.message).toContain('Expected "accept" | "decline" | "cancel"')
     }))
 
   it("the official JSON schema does not enforce the at-least-one rule of InputRequiredResult, but we do", () => {
     expect(wireErrors("InputRequiredResult", { resultType: "input_required" })).toBeUndefined()
-    expect(Schema.is(P.InputRequiredResult)({ resultType: "input_required" })).toBe(false)
+    expect(Schema.is(P.Schema.InputRequiredResult)({ resultType: "input_required" })).toBe(false)
   })
 
   it("an empty inputRequests counts as present when decoding (only the constructor refuses it)", () => {
-    expect(Schema.decodeUnknownSync(P.InputRequiredResult)({ resultType: "input_required", inputRequests: {} }))
+    expect(Schema.decodeUnknownSync(P.Schema.InputRequiredResult)({ resultType: "input_required", inputRequests: {} }))
       .toEqual({ resultType: "input_required", inputRequests: {} })
   })
 
   it("encoding also rejects an InputRequiredResult with neither field", () => {
-    expect(() => Schema.encodeUnknownSync(P.InputRequiredResult)({ resultType: "input_required" })).toThrow(
+    expect(() => Schema.encodeUnknownSync(P.Schema.InputRequiredResult)({ resultType: "input_required" })).toThrow(
       /at least one of/
     )
   })
@@ -188,12 +188,12 @@ describe("malformed inputs fail with readable messages", () => {
 
 describe("makeInputRequiredResult", () => {
   it("builds results with inputRequests, requestState, or both", () => {
-    expect(P.makeInputRequiredResult({ requestState: "s" })).toEqual({ resultType: "input_required", requestState: "s" })
-    expect(P.makeInputRequiredResult({ inputRequests: { a: elicitRequest } })).toEqual({
+    expect(P.Schema.makeInputRequiredResult({ requestState: "s" })).toEqual({ resultType: "input_required", requestState: "s" })
+    expect(P.Schema.makeInputRequiredResult({ inputRequests: { a: elicitRequest } })).toEqual({
       resultType: "input_required",
       inputRequests: { a: elicitRequest }
     })
-    expect(P.makeInputRequiredResult({ inputRequests: {}, requestState: "s" })).toEqual({
+    expect(P.Schema.makeInputRequiredResult({ inputRequests: {}, requestState: "s" })).toEqual({
       resultType: "input_required",
       inputRequests: {},
       requestState: "s"
@@ -201,13 +201,13 @@ describe("makeInputRequiredResult", () => {
   })
 
   it("refuses an empty inputRequests without requestState", () => {
-    expect(() => P.makeInputRequiredResult({ inputRequests: {} })).toThrow(/non-empty inputRequests or a requestState/)
+    expect(() => P.Schema.makeInputRequiredResult({ inputRequests: {} })).toThrow(/non-empty inputRequests or a requestState/)
   })
 
   it("does not type-check without either field", () => {
     // @ts-expect-error neither inputRequests nor requestState
-    expect(() => P.makeInputRequiredResult({})).toThrow(TypeError)
+    expect(() => P.Schema.makeInputRequiredResult({})).toThrow(TypeError)
     // @ts-expect-error both explicitly undefined
-    expect(() => P.makeInputRequiredResult({ inputRequests: undefined, requestState: undefined })).toThrow(TypeError)
+    expect(() => P.Schema.makeInputRequiredResult({ inputRequests: undefined, requestState: undefined })).toThrow(TypeError)
   })
 })

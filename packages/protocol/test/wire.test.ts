@@ -102,82 +102,82 @@ describe("wire: every sample encodes to a valid $defs instance and round-trips",
 })
 
 describe("wire: full JSON-RPC responses", () => {
-  const respond = (id: P.RequestId, result: unknown) => P.success(id, result as object)
+  const respond = (id: P.JsonRpc.RequestId, result: unknown) => P.JsonRpc.success(id, result as object)
 
   it("JSONRPCResultResponse / CallToolResultResponse wrapping a CallToolResult", () => {
-    const message = respond(1, encode(P.CallToolResult, F.callToolResult))
+    const message = respond(1, encode(P.Schema.CallToolResult, F.callToolResult))
     validateWire("JSONRPCResultResponse", message)
     validateWire("CallToolResultResponse", message)
     validateWire("JSONRPCResponse", message)
     validateWire("JSONRPCMessage", message)
-    expect(Schema.decodeUnknownSync(P.JsonRpcSuccess)(message).id).toBe(1)
+    expect(Schema.decodeUnknownSync(P.JsonRpc.JsonRpcSuccess)(message).id).toBe(1)
   })
 
   it("CallToolResultResponse / GetPromptResultResponse / ReadResourceResultResponse wrapping InputRequiredResults", () => {
     for (const irr of [F.irrBoth, F.irrRequestsOnly, F.irrStateOnly]) {
-      const result = encode(P.InputRequiredResult, irr)
+      const result = encode(P.Schema.InputRequiredResult, irr)
       for (const def of ["CallToolResultResponse", "GetPromptResultResponse", "ReadResourceResultResponse"]) {
         validateWire(def, respond("r-1", result))
       }
       validateWire("ServerResult", result)
-      expect(Schema.decodeUnknownSync(P.CallToolResultOrInputRequired)(result)).toEqual(irr)
-      expect(Schema.decodeUnknownSync(P.GetPromptResultOrInputRequired)(result)).toEqual(irr)
-      expect(Schema.decodeUnknownSync(P.ReadResourceResultOrInputRequired)(result)).toEqual(irr)
+      expect(Schema.decodeUnknownSync(P.Schema.CallToolResultOrInputRequired)(result)).toEqual(irr)
+      expect(Schema.decodeUnknownSync(P.Schema.GetPromptResultOrInputRequired)(result)).toEqual(irr)
+      expect(Schema.decodeUnknownSync(P.Schema.ReadResourceResultOrInputRequired)(result)).toEqual(irr)
     }
   })
 
   it("the union decoders pick the complete result when resultType is complete", () => {
-    expect(Schema.decodeUnknownSync(P.CallToolResultOrInputRequired)(encode(P.CallToolResult, F.callToolResult))).toEqual(
+    expect(Schema.decodeUnknownSync(P.Schema.CallToolResultOrInputRequired)(encode(P.Schema.CallToolResult, F.callToolResult))).toEqual(
       F.callToolResult
     )
-    expect(Schema.decodeUnknownSync(P.GetPromptResultOrInputRequired)(encode(P.GetPromptResult, F.getPromptResult)))
+    expect(Schema.decodeUnknownSync(P.Schema.GetPromptResultOrInputRequired)(encode(P.Schema.GetPromptResult, F.getPromptResult)))
       .toEqual(F.getPromptResult)
     expect(
-      Schema.decodeUnknownSync(P.ReadResourceResultOrInputRequired)(encode(P.ReadResourceResult, F.readResourceResult))
+      Schema.decodeUnknownSync(P.Schema.ReadResourceResultOrInputRequired)(encode(P.Schema.ReadResourceResult, F.readResourceResult))
     ).toEqual(F.readResourceResult)
   })
 
   it("per-method result responses", () => {
-    validateWire("DiscoverResultResponse", respond(1, encode(P.DiscoverResult, F.discoverResult)))
-    validateWire("ListToolsResultResponse", respond(2, encode(P.ListToolsResult, F.listTools)))
-    validateWire("GetPromptResultResponse", respond(3, encode(P.GetPromptResult, F.getPromptResult)))
-    validateWire("ReadResourceResultResponse", respond(4, encode(P.ReadResourceResult, F.readResourceResult)))
-    validateWire("CompleteResultResponse", respond(5, encode(P.CompleteResult, F.completeResult)))
-    validateWire("SubscriptionsListenResultResponse", respond(6, encode(P.SubscriptionsListenResult, F.listenResult)))
+    validateWire("DiscoverResultResponse", respond(1, encode(P.Schema.DiscoverResult, F.discoverResult)))
+    validateWire("ListToolsResultResponse", respond(2, encode(P.Schema.ListToolsResult, F.listTools)))
+    validateWire("GetPromptResultResponse", respond(3, encode(P.Schema.GetPromptResult, F.getPromptResult)))
+    validateWire("ReadResourceResultResponse", respond(4, encode(P.Schema.ReadResourceResult, F.readResourceResult)))
+    validateWire("CompleteResultResponse", respond(5, encode(P.Schema.CompleteResult, F.completeResult)))
+    validateWire("SubscriptionsListenResultResponse", respond(6, encode(P.Schema.SubscriptionsListenResult, F.listenResult)))
     for (const [schema, value] of [
-      [P.DiscoverResult, F.discoverResult],
-      [P.ListToolsResult, F.listTools],
-      [P.ReadResourceResult, F.readResourceResult],
-      [P.CallToolResult, F.callToolResult]
+      [P.Schema.DiscoverResult, F.discoverResult],
+      [P.Schema.ListToolsResult, F.listTools],
+      [P.Schema.ReadResourceResult, F.readResourceResult],
+      [P.Schema.CallToolResult, F.callToolResult]
     ] as const) {
       validateWire("ServerResult", encode(schema as Schema.Codec<any, any>, value))
     }
   })
 
   it("error responses built with failure() and McpError", () => {
-    const cases: ReadonlyArray<readonly [string, P.JsonRpcErrorResponse]> = [
-      ["JSONRPCErrorResponse", P.failure(7, P.McpError.methodNotFound("initialize"))],
-      ["JSONRPCErrorResponse", P.failure(undefined, P.McpError.parseError())],
-      ["JSONRPCErrorResponse", P.failure(null, { code: -32600, message: "Invalid Request" })],
-      ["HeaderMismatchError", P.failure(1, P.McpError.headerMismatch("Mcp-Name mismatch"))],
+    const cases: ReadonlyArray<readonly [string, P.JsonRpc.JsonRpcErrorResponse]> = [
+      ["JSONRPCErrorResponse", P.JsonRpc.failure(7, P.ErrorCode.McpError.methodNotFound("initialize"))],
+      ["JSONRPCErrorResponse", P.JsonRpc.failure(undefined, P.ErrorCode.McpError.parseError())],
+      ["JSONRPCErrorResponse", P.JsonRpc.failure(null, { code: -32600, message: "Invalid Request" })],
+      ["HeaderMismatchError", P.JsonRpc.failure(1, P.ErrorCode.McpError.headerMismatch("Mcp-Name mismatch"))],
       [
         "MissingRequiredClientCapabilityError",
-        P.failure(2, P.McpError.missingRequiredClientCapability({ elicitation: {} }))
+        P.JsonRpc.failure(2, P.ErrorCode.McpError.missingRequiredClientCapability({ elicitation: {} }))
       ],
       [
         "UnsupportedProtocolVersionError",
-        P.failure(3, P.McpError.unsupportedProtocolVersion("1999-01-01", P.SUPPORTED_PROTOCOL_VERSIONS))
+        P.JsonRpc.failure(3, P.ErrorCode.McpError.unsupportedProtocolVersion("1999-01-01", P.Meta.SUPPORTED_PROTOCOL_VERSIONS))
       ]
     ]
     for (const [def, message] of cases) {
       validateWire(def, message)
       validateWire("JSONRPCMessage", message)
-      const decoded = Schema.decodeUnknownSync(P.JsonRpcErrorResponse)(message)
-      expect(Schema.encodeSync(P.JsonRpcErrorResponse)(decoded)).toEqual(message)
+      const decoded = Schema.decodeUnknownSync(P.JsonRpc.JsonRpcErrorResponse)(message)
+      expect(Schema.encodeSync(P.JsonRpc.JsonRpcErrorResponse)(decoded)).toEqual(message)
     }
-    expect(P.failure(undefined, P.McpError.parseError())).not.toHaveProperty("id")
+    expect(P.JsonRpc.failure(undefined, P.ErrorCode.McpError.parseError())).not.toHaveProperty("id")
     // A plain -32602 is not a HeaderMismatchError.
-    expect(wireErrors("HeaderMismatchError", P.failure(1, P.McpError.invalidParams("x")))).toBeDefined()
+    expect(wireErrors("HeaderMismatchError", P.JsonRpc.failure(1, P.ErrorCode.McpError.invalidParams("x")))).toBeDefined()
   })
 
   it("the cacheable results carry ttlMs and cacheScope on the wire", () => {
@@ -185,7 +185,7 @@ describe("wire: full JSON-RPC responses", () => {
       const required = (schemaJson.$defs[def] as { required: Array<string> }).required
       expect(required).toEqual(expect.arrayContaining(["ttlMs", "cacheScope", "resultType"]))
     }
-    const encoded = encode(P.ListToolsResult, F.listTools) as Record<string, unknown>
+    const encoded = encode(P.Schema.ListToolsResult, F.listTools) as Record<string, unknown>
     expect(encoded.ttlMs).toBe(60_000)
     expect(encoded.cacheScope).toBe("public")
     expect(encoded.resultType).toBe("complete")

@@ -31,7 +31,7 @@
  */
 import { Elicitation, ElicitationCancelled, ElicitationDeclined, MissingClientCapability, Mrtr } from "@mrtr/core"
 import { Conversation as ConversationModule } from "@mrtr/core/engine"
-import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
+import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol/Schema"
 import { Context, Effect, Layer, Schema } from "effect"
 import * as AiError from "effect/ai/AiError"
 import type * as Prompt from "effect/ai/Prompt"

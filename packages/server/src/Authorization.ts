@@ -67,14 +67,16 @@ import * as Verifier from "./internal/tokenVerifier.ts"
 import type { AuthInfo } from "./internal/authInfo.ts"
 import { McpRequest } from "./RequestContext.ts"
 
-/**
- * The authenticated caller of one request, from a verified access token
- * (see `internal/authInfo.ts`).
- *
- * @category models
- * @since 0.1.0
- */
-export type { AuthInfo } from "./internal/authInfo.ts"
+export type {
+  /**
+   * The authenticated caller of one request, from a verified access token
+   * (see `internal/authInfo.ts`).
+   *
+   * @category models
+   * @since 0.1.0
+   */
+  AuthInfo
+} from "./internal/authInfo.ts"
 
 /**
  * Checks access tokens for one authorization server (`issuer`). Build one

@@ -30,7 +30,7 @@
  *
  * @since 0.1.0
  */
-import { ErrorCode, httpStatusOf } from "@mrtr/protocol"
+import { ErrorCode, httpStatusOf } from "@mrtr/protocol/ErrorCode"
 
 /**
  * Where an error was found: `"envelope"` while checking the JSON-RPC

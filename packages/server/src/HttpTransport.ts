@@ -68,14 +68,23 @@ import { ErrorCode } from "./internal/jsonRpc.ts"
 // Options
 // -----------------------------------------------------------------------------
 
-/**
- * Options of the MCP endpoint itself, shared by `layer`, `routes`,
- * `handleRequest`, `httpApp` and `toWebHandler` (see `internal/http/options.ts`).
- *
- * @category models
- * @since 0.1.0
- */
-export type { CorsOptions, EndpointOptions } from "./internal/http/options.ts"
+export type {
+  /**
+   * Which browser origins may call the endpoint, and what the CORS preflight answers (see `internal/http/options.ts`).
+   *
+   * @category models
+   * @since 0.1.0
+   */
+  CorsOptions,
+  /**
+   * Options of the MCP endpoint itself, shared by `layer`, `routes`,
+   * `handleRequest`, `httpApp` and `toWebHandler` (see `internal/http/options.ts`).
+   *
+   * @category models
+   * @since 0.1.0
+   */
+  EndpointOptions
+} from "./internal/http/options.ts"
 
 /**
  * Options of `layer`: the endpoint options plus where to listen.

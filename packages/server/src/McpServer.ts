@@ -36,14 +36,10 @@ import * as ServerOptions from "./internal/serverOptions.ts"
 import { NotificationBus } from "./NotificationBus.ts"
 import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
 import { Digest } from "effect/crypto"
-import {
-  type Implementation,
-  McpError,
-  MetaKey,
-  PROTOCOL_VERSION,
-  type ServerCapabilities,
-  TASKS_EXTENSION
-} from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
+import type { Implementation, ServerCapabilities } from "@mrtr/protocol/Schema"
+import { TASKS_EXTENSION } from "@mrtr/protocol/Tasks"
 import { type InvalidOption, RequestState } from "@mrtr/core"
 import { Engine } from "@mrtr/core/engine"
 import { errorReply, isRecord } from "./internal/errors.ts"
@@ -480,7 +476,8 @@ export interface LayerOptions<E = never, ES = never> extends Options {
  *
  * ```ts
  * import { RequestState } from "@mrtr/core"
- * import { McpServer, Redis } from "@mrtr/server"
+ * import { McpServer } from "@mrtr/server"
+ * import * as Redis from "@mrtr/server/Redis"
  *
  * const keyRing = RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(7) }])
  *

@@ -30,7 +30,8 @@
  * @since 0.3.0
  */
 import { Effect, Option, Schema } from "effect"
-import { McpError, type ToolAnnotations } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import type { ToolAnnotations } from "@mrtr/protocol/Schema"
 import * as Owners from "./internal/owners.ts"
 import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"

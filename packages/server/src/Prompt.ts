@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import { Effect, Schema } from "effect"
-import type { GetPromptResult, Prompt as WirePrompt, PromptArgument, PromptMessage } from "@mrtr/protocol"
+import type { GetPromptResult, Prompt as WirePrompt, PromptArgument, PromptMessage } from "@mrtr/protocol/Schema"
 import { ElicitationSchema } from "@mrtr/core"
 import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import type { McpRequest } from "./RequestContext.ts"

@@ -12,7 +12,8 @@
  *
  * ```ts
  * import { RequestState } from "@mrtr/core"
- * import { InteractionPage, McpServer, Redis } from "@mrtr/server"
+ * import { InteractionPage, McpServer } from "@mrtr/server"
+ * import * as Redis from "@mrtr/server/Redis"
  *
  * const keyRing = RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(7) }])
  *

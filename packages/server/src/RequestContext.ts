@@ -13,7 +13,9 @@
  * @since 0.1.0
  */
 import { Context, Effect } from "effect"
-import { type ClientCapabilities, type Implementation, LoggingLevel, type RequestId } from "@mrtr/protocol"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { LoggingLevel } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
 import type { AuthInfo } from "./internal/authInfo.ts"
 import type { WireMessage } from "./Transport.ts"
 

@@ -14,7 +14,7 @@ import type {
   ReadResourceResult,
   Resource as WireResource,
   ResourceTemplate as WireResourceTemplate
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import { ElicitationSchema } from "@mrtr/core"
 import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import type { McpRequest } from "./RequestContext.ts"

@@ -36,7 +36,9 @@
  * @since 0.1.0
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
-import type { ClientCapabilities, InputRequest, TaskStatus } from "@mrtr/protocol"
+import type { ClientCapabilities, InputRequest } from "@mrtr/protocol/Schema"
+import type { TaskStatus } from "@mrtr/protocol/Tasks"
+import { shareOf } from "./internal/taskShare.ts"
 
 /**
  * What a task runs: the `tools/call` it came from.
@@ -55,7 +57,10 @@ export interface TaskCall {
   readonly arguments: Readonly<Record<string, unknown>>
   readonly clientCapabilities: ClientCapabilities
   readonly principal?: string | undefined
-  /** The client address of a call without a principal (`ClientAddress`): the share of the store it counts in. */
+  /**
+   * The client address of a call without a principal, as grouped for shares (`ClientAddress.group`: IPv6 by its
+   * /64): the share of the store it counts in.
+   */
   readonly address?: string | undefined
 }
 
@@ -130,7 +135,9 @@ export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStor
  * A task's record would take more bytes (of JSON) than the store allows:
  * `maxTaskBytes` for one record (`scope: "task"`), or
  * `maxBytesPerPrincipal` for all live records of the call's principal or
- * client address (`scope: "principal"` / `"address"`). `limit` is the bound.
+ * client address (`scope: "principal"` / `"address"`), or
+ * `maxAnonymousBytes` for all live records of calls without a principal
+ * together (`scope: "anonymous"`). `limit` is the bound.
  * Creating the task answers JSON-RPC `-32603`; a running task that outgrows
  * it (its journal, answers of `tasks/update`) ends `failed` with this
  * message.
@@ -140,12 +147,18 @@ export class TaskStoreFull extends Schema.TaggedError<TaskStoreFull>()("TaskStor
  */
 export class TaskTooLarge extends Schema.TaggedError<TaskTooLarge>()("TaskTooLarge", {
   limit: Schema.Number,
-  scope: Schema.Literals(["task", "principal", "address"])
+  scope: Schema.Literals(["task", "principal", "address", "anonymous"])
 }) {
   override get message(): string {
     return this.scope === "task"
       ? `The task's record would exceed the server's ${this.limit} bytes per task`
-      : `The tasks ${this.scope === "principal" ? "of this user" : "of this client address"} would exceed the server's ${this.limit} bytes; try again later`
+      : `The tasks ${
+        this.scope === "principal"
+          ? "of this user"
+          : this.scope === "address"
+          ? "of this client address"
+          : "of unauthenticated callers"
+      } would exceed the server's ${this.limit} bytes; try again later`
   }
 }
 
@@ -215,37 +228,13 @@ export interface MemoryOptions {
   readonly maxTaskBytes?: number | undefined
   /** Most bytes of the live records of one principal, or of one client address without a principal. @default 16777216 (16 MiB) */
   readonly maxBytesPerPrincipal?: number | undefined
+  /**
+   * Most bytes of the live records of all calls without a principal together, whatever their client addresses (many
+   * addresses, or none known, cannot fill the process's memory). @default 67108864 (64 MiB)
+   */
+  readonly maxAnonymousBytes?: number | undefined
   /** How often expired records are dropped (also on access, and before an insert that finds a bound reached). @default 1 minute */
   readonly sweepInterval?: Duration.Input | undefined
-}
-
-/**
- * The share a record counts in: its principal's, else its client
- * address's; `undefined` for neither.
- *
- * @category utils
- * @since 0.4.0
- */
-export const shareOf = (record: TaskRecord): string | undefined =>
-  record.call.principal !== undefined
-    ? `principal:${record.call.principal}`
-    : record.call.address !== undefined
-    ? `address:${record.call.address}`
-    : undefined
-
-/**
- * The bytes of `text` in UTF-8 (what a record's JSON costs a store).
- *
- * @category utils
- * @since 0.4.0
- */
-export const utf8Bytes = (text: string): number => {
-  let bytes = text.length
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
-  }
-  return bytes
 }
 
 const positiveInteger = (name: string, value: number): number => {
@@ -275,12 +264,15 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
   const maxPerShare = positiveInteger("maxTasksPerPrincipal", options.maxTasksPerPrincipal ?? 1_000)
   const maxTaskBytes = positiveInteger("maxTaskBytes", options.maxTaskBytes ?? 1_048_576)
   const maxShareBytes = positiveInteger("maxBytesPerPrincipal", options.maxBytesPerPrincipal ?? 16_777_216)
+  const maxAnonymousBytes = positiveInteger("maxAnonymousBytes", options.maxAnonymousBytes ?? 67_108_864)
   const records = new Map<string, { record: TaskRecord; bytes: number; share: string | undefined }>()
   const shares = new Map<string, { count: number; bytes: number }>()
   const pools = { anonymous: 0, principals: 0 }
+  let anonymousBytes = 0
   const poolOf = (record: TaskRecord) => record.call.principal === undefined ? "anonymous" : "principals"
   const account = (share: string | undefined, record: TaskRecord, count: number, bytes: number) => {
     pools[poolOf(record)] += count
+    if (record.call.principal === undefined) anonymousBytes += bytes
     if (share === undefined) return
     const current = shares.get(share) ?? { count: 0, bytes: 0 }
     const next = { count: current.count + count, bytes: current.bytes + bytes }
@@ -312,6 +304,8 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
       ? new TaskTooLarge({ limit: maxTaskBytes, scope: "task" })
       : share !== undefined && (shares.get(share)?.bytes ?? 0) - bytesBefore + bytes > maxShareBytes
       ? new TaskTooLarge({ limit: maxShareBytes, scope: scopeOf(record) })
+      : record.call.principal === undefined && anonymousBytes - bytesBefore + bytes > maxAnonymousBytes
+      ? new TaskTooLarge({ limit: maxAnonymousBytes, scope: "anonymous" })
       : undefined
   const full = (record: TaskRecord, share: string | undefined) =>
     share !== undefined && (shares.get(share)?.count ?? 0) >= maxPerShare
@@ -328,7 +322,7 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
     insert: (record) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const share = shareOf(record)
-        const bytes = utf8Bytes(JSON.stringify(record))
+        const bytes = Buffer.byteLength(JSON.stringify(record))
         let refused: TaskStoreFull | TaskTooLarge | undefined = full(record, share) ?? tooLarge(record, share, bytes, 0)
         if (refused !== undefined) {
           sweep(now)
@@ -347,7 +341,7 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
         const [value, next] = f(record)
         if (next === record) return Effect.succeed(value)
         const entry = records.get(taskId)!
-        const bytes = utf8Bytes(JSON.stringify(next))
+        const bytes = Buffer.byteLength(JSON.stringify(next))
         const refused = bytes > entry.bytes ? tooLarge(next, entry.share, bytes, entry.bytes) : undefined
         if (refused !== undefined) return Effect.fail(refused)
         records.set(taskId, { record: next, bytes, share: entry.share })

@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import { Effect, Schema } from "effect"
-import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol"
+import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol/Schema"
 import { ElicitationSchema, type Task } from "@mrtr/core"
 import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import { isEmptyStruct, objectSchema, onExcessProperty } from "./internal/toolSchema.ts"

@@ -6,7 +6,7 @@
  * JSON Schema of its revision.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { boundErrorData, MAX_ERROR_DATA_LENGTH, MAX_ERROR_MESSAGE_LENGTH } from "@mrtr/protocol"
+import { boundErrorData, MAX_ERROR_DATA_LENGTH, MAX_ERROR_MESSAGE_LENGTH } from "@mrtr/protocol/ErrorCode"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import type { Cause } from "effect"
 import { Effect, Fiber, Queue, Stream } from "effect"

@@ -4,7 +4,8 @@
  * principal and those of principals in two pools (`maxTasks` each), so
  * unauthenticated traffic cannot take authenticated users' room; bytes per
  * record (`maxTaskBytes`, on insert and on every change) and per share
- * (`maxBytesPerPrincipal`); nothing written when refused.
+ * (`maxBytesPerPrincipal`), and of all calls without a principal together
+ * (`maxAnonymousBytes`); nothing written when refused.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -81,8 +82,31 @@ describe("the memory TaskStore's shares", () => {
       yield* store.insert(record({ principal: "alice" }, "x".repeat(1_500)))
     })))
 
+  it.effect("bytes of calls without a principal: at most maxAnonymousBytes together, whatever their addresses", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const store = yield* TaskStore.makeMemory({ maxBytesPerPrincipal: 4_000, maxAnonymousBytes: 6_000 })
+      // Each address is within its share; together they reach the anonymous bound.
+      const first = record({ address: "203.0.113.1" }, "x".repeat(1_500))
+      yield* store.insert(first)
+      yield* store.insert(record({ address: "203.0.113.2" }, "x".repeat(1_500)))
+      yield* store.insert(record({ address: "203.0.113.3" }, "x".repeat(1_500)))
+      const anonymous = yield* refusal(store.insert(record({ address: "203.0.113.4" }, "x".repeat(1_500))))
+      assert.strictEqual(anonymous._tag, "TaskTooLarge")
+      assert.strictEqual(anonymous.scope, "anonymous")
+      assert.strictEqual(anonymous.limit, 6_000)
+      assert.include(anonymous.message, "of unauthenticated callers")
+      // Calls without any address known count there too; a change that grows past it is refused.
+      assert.strictEqual((yield* refusal(store.insert(record({}, "x".repeat(1_500)))))._tag, "TaskTooLarge")
+      const grown = yield* refusal(store.modify(first.taskId, (r) => [true, { ...r, answers: { a: "y".repeat(1_000) } }] as const))
+      assert.strictEqual(grown.scope, "anonymous")
+      // Principals are not held back by it; room comes back as anonymous tasks go.
+      yield* store.insert(record({ principal: "alice" }, "x".repeat(1_500)))
+      yield* store.remove(first.taskId)
+      yield* store.insert(record({ address: "203.0.113.4" }, "x".repeat(1_500)))
+    })))
+
   it("bounds that are no positive integers are refused", () => {
-    for (const options of [{ maxTasksPerPrincipal: 0 }, { maxTaskBytes: 1.5 }, { maxBytesPerPrincipal: -1 }]) {
+    for (const options of [{ maxTasksPerPrincipal: 0 }, { maxTaskBytes: 1.5 }, { maxBytesPerPrincipal: -1 }, { maxAnonymousBytes: 0 }]) {
       assert.throws(() => Effect.runSync(Effect.scoped(TaskStore.makeMemory(options))), /positive integer/)
     }
   })

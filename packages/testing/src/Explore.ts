@@ -51,7 +51,7 @@
  */
 import { Errors } from "@mrtr/client"
 import type { InputContext } from "@mrtr/client"
-import type { ElicitResult } from "@mrtr/protocol"
+import type { ElicitResult } from "@mrtr/protocol/Schema"
 import { McpHandler, type Transport } from "@mrtr/server"
 import { Arbitrary, Context, Effect, Layer, Schema } from "effect"
 import * as Answers from "./internal/explore/answers.ts"

@@ -11,7 +11,7 @@
  */
 import { Context, Effect, Layer, Ref } from "effect"
 import type { InputContext as InputContextModule } from "@mrtr/client"
-import type { InputRequest, InputResponse } from "@mrtr/protocol"
+import type { InputRequest, InputResponse } from "@mrtr/protocol/Schema"
 
 /**
  * One recorded question:

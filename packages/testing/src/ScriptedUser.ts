@@ -55,7 +55,7 @@ import type {
   InputRequest,
   InputResponse,
   Root
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import * as Page from "./internal/interactionPage.ts"
 import * as Recorder from "./Recorder.ts"
 

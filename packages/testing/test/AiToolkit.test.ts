@@ -14,6 +14,7 @@ import { Effect, Layer, Ref, Schema } from "effect"
 import { Tool as AiTool, Toolkit } from "effect/ai"
 import { Harness, Recorder, ScriptedUser } from "../src/index.ts"
 
+// #region tools
 class SoldOut extends Schema.TaggedError<SoldOut>()("SoldOut", { city: Schema.String }) {}
 
 const Forecast = AiTool.make("forecast", {
@@ -41,10 +42,12 @@ const Cancel = AiTool.make("cancel_booking", {
 }).annotate(AiTool.Destructive, true)
 
 const Trips = Toolkit.make(Forecast, Book, Cancel)
+// #endregion tools
 
 const counter = Ref.makeUnsafe(0)
 const cancelled = Ref.makeUnsafe<ReadonlyArray<string>>([])
 
+// #region handlers
 const handlers = Trips.toLayer({
   forecast: ({ city }) => Effect.succeed({ city, celsius: city.length + 10 }),
   book: Effect.fn(function*({ city }) {
@@ -68,7 +71,9 @@ const handlers = Trips.toLayer({
   cancel_booking: ({ booking }) =>
     Ref.update(cancelled, (all) => [...all, booking]).pipe(Effect.as(`Cancelled ${booking}`))
 })
+// #endregion handlers
 
+// #region server
 const server = AiToolkit.layer(Trips, { tools: { book: { task: "optional" } } }).pipe(
   Layer.provide(handlers),
   Layer.provideMerge(McpServer.layer({
@@ -80,6 +85,7 @@ const server = AiToolkit.layer(Trips, { tools: { book: { task: "optional" } } })
     }).pipe(Layer.orDie)
   }))
 )
+// #endregion server
 
 /** Answers by the question (a 2025-11-25 client sees no keys: the server's requests carry none). */
 const user = ScriptedUser.layer({

@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { ElicitationHandler, RootsHandler, SamplingHandler } from "@mrtr/client"
-import type { ElicitRequestFormParams } from "@mrtr/protocol"
+import type { ElicitRequestFormParams } from "@mrtr/protocol/Schema"
 import { Recorder, ScriptedUser } from "../src/index.ts"
 
 const form = (message: string): ElicitRequestFormParams => ({

@@ -12,7 +12,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Ref, Schema } from "effect"
 import { Elicitation, RequestState, Roots, Sampling, Task } from "@mrtr/core"
-import { McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
 import { HttpTransport as ClientHttp, McpClient, TaskDriver } from "@mrtr/client"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
 import { validateTaskWire } from "@mrtr/test-support/wire"

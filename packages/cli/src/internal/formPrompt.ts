@@ -15,7 +15,7 @@
  */
 import { Effect, Option } from "effect"
 import { Prompt } from "effect/cli"
-import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from "@mrtr/protocol"
+import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
 import { clean } from "../Report.ts"
 import * as TypedText from "./typedText.ts"
 

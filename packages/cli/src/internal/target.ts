@@ -18,7 +18,7 @@ import {
   type SamplingHandler,
   StdioTransport
 } from "@mrtr/client"
-import type { Root } from "@mrtr/protocol"
+import type { Root } from "@mrtr/protocol/Schema"
 import * as AnswersFile from "../AnswersFile.ts"
 import { UsageError } from "../Failure.ts"
 import * as SignIn from "../SignIn.ts"

@@ -30,7 +30,9 @@
  * Source: MCP 2026-07-28, basic/versioning, basic/lifecycle,
  * basic/transports/streamable-http (backward compatibility); SEP-2575.
  */
-import { ErrorCode, PROTOCOL_VERSION, type RequestId } from "@mrtr/protocol"
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
+import { type RequestId } from "@mrtr/protocol/JsonRpc"
 import { Duration, Effect, Option, Semaphore } from "effect"
 import { type RequestError, TransportError } from "../Errors.ts"
 import type { Protocol } from "../Models.ts"

@@ -28,7 +28,7 @@
  * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports,
  * basic/utilities/cancellation.
  */
-import type { RequestId } from "@mrtr/protocol"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { Duration } from "effect"
 import { Clock, Deferred, Effect, Exit, FiberSet, Stream } from "effect"
 import type { ClientTransport, OutgoingRequest } from "../ClientTransport.ts"

@@ -13,17 +13,15 @@
  * basic/patterns/mrtr.
  */
 import { Effect, Option, Schema } from "effect"
+import { mergeCapabilities, missingCapabilities, requiredCapabilities } from "@mrtr/protocol/Capabilities"
 import {
   type ClientCapabilities,
   CreateMessageResult,
   ElicitResult,
   type InputRequest,
   type InputResponse,
-  ListRootsResult,
-  mergeCapabilities,
-  missingCapabilities,
-  requiredCapabilities
-} from "@mrtr/protocol"
+  ListRootsResult
+} from "@mrtr/protocol/Schema"
 import * as Elicitation from "../ElicitationHandler.ts"
 import { InputHandlerError } from "../Errors.ts"
 import type { InputContext } from "../InputContext.ts"

@@ -20,7 +20,7 @@
  *
  * @internal
  */
-import type { InputRequests, InputResponses, Tool } from "@mrtr/protocol"
+import type { InputRequests, InputResponses, Tool } from "@mrtr/protocol/Schema"
 import { Effect, Schedule } from "effect"
 import {
   type InputHandlerError,

@@ -14,7 +14,8 @@
  *
  * Source: MCP 2026-07-28, basic (JSON-RPC request ids), basic/utilities/ping.
  */
-import { ErrorCode, type RequestId } from "@mrtr/protocol"
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
+import { type RequestId } from "@mrtr/protocol/JsonRpc"
 import { Effect } from "effect"
 import type { ClientTransport } from "../ClientTransport.ts"
 

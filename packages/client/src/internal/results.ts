@@ -7,7 +7,10 @@
  * Source: MCP 2026-07-28, basic (resultType), basic/patterns/mrtr.
  */
 import { Effect, Result, Schema } from "effect"
-import { InputRequest, type InputRequests, JsonRpcErrorObject, McpError, SafeText } from "@mrtr/protocol"
+import { SafeText } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { JsonRpcErrorObject } from "@mrtr/protocol/JsonRpc"
+import { InputRequest, type InputRequests } from "@mrtr/protocol/Schema"
 import { ProtocolViolation } from "../Errors.ts"
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>

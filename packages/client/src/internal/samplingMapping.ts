@@ -17,7 +17,7 @@ import type {
   SamplingMessageContentBlock,
   Tool as McpToolDefinition,
   ToolChoice
-} from "@mrtr/protocol"
+} from "@mrtr/protocol/Schema"
 import type { JsonSchema } from "effect"
 import { Prompt, type Response, Tool } from "effect/ai"
 import { Base64 } from "effect/encoding"

@@ -14,7 +14,7 @@
  * Source: MCP 2026-07-28, server/tools (tool definition, annotations,
  * structured content, output schema).
  */
-import type { ContentBlock, Tool as McpTool, ToolAnnotations } from "@mrtr/protocol"
+import type { ContentBlock, Tool as McpTool, ToolAnnotations } from "@mrtr/protocol/Schema"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Context } from "effect"
 import { Prompt, Tool } from "effect/ai"

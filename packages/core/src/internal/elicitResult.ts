@@ -12,7 +12,7 @@
  * number, an array hole) goes to the schema.
  */
 import { Option, Schema } from "effect"
-import { ElicitResult, type ElicitValue } from "@mrtr/protocol"
+import { ElicitResult, type ElicitValue } from "@mrtr/protocol/Schema"
 
 const decodeWithSchema = Schema.decodeUnknownOption(ElicitResult)
 

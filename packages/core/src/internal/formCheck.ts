@@ -15,7 +15,7 @@
  * Source: MCP 2026-07-28, client/elicitation ("Requested Schema").
  */
 import { fullFormats } from "ajv-formats/dist/formats.js"
-import type { PrimitiveSchemaDefinition } from "@mrtr/protocol"
+import type { PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
 
 type FormatDefinition = RegExp | ((value: string) => boolean) | { readonly validate: RegExp | ((value: string) => boolean) }
 

@@ -17,13 +17,8 @@
  */
 import { Effect, Option, Result, Schema } from "effect"
 import type { Digest } from "effect/crypto"
-import {
-  type ClientCapabilities,
-  type InputRequest,
-  type InputResponses,
-  missingCapabilities,
-  requiredCapabilities
-} from "@mrtr/protocol"
+import { missingCapabilities, requiredCapabilities } from "@mrtr/protocol/Capabilities"
+import type { ClientCapabilities, InputRequest, InputResponses } from "@mrtr/protocol/Schema"
 import { canonicalProblem, digestWith, knownDigest } from "../Canonical.ts"
 import { type Ask, Conversation } from "../Conversation.ts"
 import { MissingClientCapability } from "../Errors.ts"

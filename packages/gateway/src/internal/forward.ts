@@ -35,14 +35,9 @@ import {
   RootsHandler,
   SamplingHandler
 } from "@mrtr/client"
-import {
-  type ClientCapabilities,
-  type InputRequest,
-  type InputRequests,
-  type InputResponses,
-  McpError,
-  MetaKey
-} from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { MetaKey } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities, InputRequest, InputRequests, InputResponses } from "@mrtr/protocol/Schema"
 import type { Pool } from "./pool.ts"
 
 export type Method = "tools/call" | "prompts/get" | "resources/read"

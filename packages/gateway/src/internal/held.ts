@@ -23,7 +23,7 @@
  * lacks) cancels it.
  */
 import { Mrtr } from "@mrtr/core"
-import { McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { Duration } from "effect"
 import { Effect, Schema } from "effect"
 import type * as HeldCalls from "../HeldCalls.ts"

@@ -10,7 +10,12 @@
  */
 import { Effect } from "effect"
 import type { McpClient } from "@mrtr/client"
-import type { Prompt as WirePrompt, Resource as WireResource, ResourceTemplate as WireTemplate, Tool as WireTool } from "@mrtr/protocol"
+import type {
+  Prompt as WirePrompt,
+  Resource as WireResource,
+  ResourceTemplate as WireTemplate,
+  Tool as WireTool
+} from "@mrtr/protocol/Schema"
 import { type McpServer, type Prompt, Resource, type Tool } from "@mrtr/server"
 import { forward, type Held } from "./forward.ts"
 import type { Pool } from "./pool.ts"

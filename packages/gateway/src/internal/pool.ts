@@ -13,7 +13,7 @@
  */
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { type Authorization, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
-import type { ClientCapabilities, Implementation } from "@mrtr/protocol"
+import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
 
 interface Entry {
   readonly client: McpClient.McpClient["Service"]

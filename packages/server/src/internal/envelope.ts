@@ -10,16 +10,12 @@
  * Source: MCP 2026-07-28, basic (request metadata), basic/transports/streamable-http.
  */
 import { Exit, Schema } from "effect"
-import {
-  ClientCapabilities,
-  LoggingLevel,
-  McpError,
-  MetaKey,
-  type RequestId,
-  TaskMethod,
-  type Tool as WireTool,
-  validateRequestHeaders
-} from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { validateRequestHeaders } from "@mrtr/protocol/Headers"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
+import { ClientCapabilities, type Tool as WireTool } from "@mrtr/protocol/Schema"
+import { TaskMethod } from "@mrtr/protocol/Tasks"
 import type { Incoming, Reply } from "../Transport.ts"
 import { errorReply, isRecord } from "./errors.ts"
 import { isRequestId } from "./jsonRpc.ts"

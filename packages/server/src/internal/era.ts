@@ -22,7 +22,7 @@
  * Source: 2026-07-28 basic/versioning, basic/transports (backward
  * compatibility); `docs/architecture.md` (step "classify" of both walks).
  */
-import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol"
+import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import type { Incoming } from "../Transport.ts"
 import { isRecord } from "./errors.ts"
 

@@ -11,7 +11,9 @@
  * 2025-11-25, basic (JSON-RPC errors).
  */
 import { Cause, Effect, Option, Predicate } from "effect"
-import { describeCapabilities, ErrorCode, type JsonRpcErrorObject, McpError, type RequestId } from "@mrtr/protocol"
+import { describeCapabilities } from "@mrtr/protocol/Capabilities"
+import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
+import type { JsonRpcErrorObject, RequestId } from "@mrtr/protocol/JsonRpc"
 import {
   ElicitationCancelled,
   ElicitationDeclined,

@@ -4,7 +4,8 @@
  * dispatcher (parse errors, oversized bodies, transport failures).
  * Source: MCP 2026-07-28, basic (JSON-RPC messages); JSON-RPC 2.0 §5.1.
  */
-import { ErrorCode, failure, type RequestId } from "@mrtr/protocol"
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
+import { failure, type RequestId } from "@mrtr/protocol/JsonRpc"
 
 export { ErrorCode }
 export type { RequestId }

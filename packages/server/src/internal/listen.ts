@@ -12,7 +12,10 @@
  * Source: MCP 2026-07-28, basic/patterns/subscriptions.
  */
 import { Effect, Exit, PubSub, Schema, Stream } from "effect"
-import { declaresTasks, McpError, MetaKey, SubscriptionFilter, tasksRequiredCapabilities } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { MetaKey } from "@mrtr/protocol/Meta"
+import { SubscriptionFilter } from "@mrtr/protocol/Schema"
+import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
 import type { Reply, WireMessage } from "../Transport.ts"
 import type { Parsed } from "./envelope.ts"
 import { errorReply } from "./errors.ts"

@@ -18,7 +18,9 @@
  * @internal
  */
 import { Effect, Predicate } from "effect"
-import { declaresTasks, type InputResponses, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
+import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
+import { type InputResponses } from "@mrtr/protocol/Schema"
+import { McpError } from "@mrtr/protocol/ErrorCode"
 import { ClientAddress, RequestState } from "@mrtr/core"
 import { Engine, Journal } from "@mrtr/core/engine"
 import * as Observability from "../Observability.ts"
@@ -140,7 +142,7 @@ export const call = Effect.fnUntraced(function*(server: MrtrServer, parsed: Pars
     : Effect.mapError(tool.decodeArguments(found.arguments), (error) => McpError.invalidParams(error.message))
   const create = Effect.fnUntraced(function*(journal: Journal.Journal) {
     const args = yield* kept
-    const address = yield* Effect.service(ClientAddress.ClientAddress)
+    const address = yield* ClientAddress.currentGroup
     return yield* tasks.create({
       tool: found.target,
       arguments: args,

@@ -13,7 +13,7 @@
  * server/resources, server/utilities/completion.
  */
 import { Effect, PubSub } from "effect"
-import { McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { Completer, Prompt } from "../Prompt.ts"
 import type { Resource } from "../Resource.ts"
 import type { Tool } from "../Tool.ts"

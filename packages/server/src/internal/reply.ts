@@ -13,7 +13,8 @@
  * server/utilities/logging.
  */
 import { type Cause, Effect, Fiber, Predicate, Queue, Stream } from "effect"
-import { type Implementation, type LoggingLevel, MetaKey } from "@mrtr/protocol"
+import { type LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
+import type { Implementation } from "@mrtr/protocol/Schema"
 import * as HttpStatus from "../HttpStatus.ts"
 import { McpRequest } from "../RequestContext.ts"
 import type { Incoming, Reply, WireMessage } from "../Transport.ts"

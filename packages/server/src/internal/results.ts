@@ -23,7 +23,8 @@
  * @internal
  */
 import { Effect, Predicate } from "effect"
-import type { InputRequiredResult, RequestId } from "@mrtr/protocol"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { InputRequiredResult } from "@mrtr/protocol/Schema"
 import type { WireMessage } from "../Transport.ts"
 import { type FailureContext, toErrorResponse } from "./errors.ts"
 

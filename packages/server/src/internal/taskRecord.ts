@@ -7,7 +7,9 @@
  * `cancelled` are final). Times are epoch milliseconds.
  * Source: ext-tasks `specification/draft/tasks.md` §Tasks, §Task Status.
  */
-import { type InputRequest, isTerminalStatus, McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import type { InputRequest } from "@mrtr/protocol/Schema"
+import { isTerminalStatus } from "@mrtr/protocol/Tasks"
 import type { TaskRecord } from "../TaskStore.ts"
 
 /** A fresh object without a prototype: keys from the wire are plain keys in it. */

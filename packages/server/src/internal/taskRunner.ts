@@ -28,7 +28,10 @@
  */
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Schedule, type Scope } from "effect"
 import * as SecureRandom from "effect/crypto/SecureRandom"
-import { ErrorCode, type InputResponses, isTerminalStatus, McpError, type RequestId } from "@mrtr/protocol"
+import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { InputResponses } from "@mrtr/protocol/Schema"
+import { isTerminalStatus } from "@mrtr/protocol/Tasks"
 import type { RequestState } from "@mrtr/core"
 import { Engine, Journal } from "@mrtr/core/engine"
 import { McpRequest } from "../RequestContext.ts"

@@ -28,7 +28,9 @@
  * Update Requests, §Task Cancellation, §Task Status Notifications.
  */
 import { Clock, Effect, PubSub, Stream } from "effect"
-import { type ClientCapabilities, declaresTasks, ErrorCode, McpError, tasksRequiredCapabilities } from "@mrtr/protocol"
+import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
+import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
 import type { TaskStatus } from "../NotificationBus.ts"
 import type { TaskRecord, TaskStoreUnavailable } from "../TaskStore.ts"
 import { allAnswered, answered, detailedTask, orphaned, unknownTask } from "./taskRecord.ts"

@@ -39,8 +39,9 @@
  * management), basic/utilities/cancellation, client/roots,
  * server/utilities/logging.
  */
-import type { ClientCapabilities, RequestId } from "@mrtr/protocol"
-import { ErrorCode } from "@mrtr/protocol"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
 import { Deferred, Effect, Option, Semaphore, Stream } from "effect"
 import type { OutgoingRequest } from "../../ClientTransport.ts"
 import { type InputHandlerError, type RequestError, RequestTimeout } from "../../Errors.ts"

@@ -41,14 +41,13 @@ import * as Redis from "effect/persistence/Redis"
 import { boundedSend, reportFailure } from "./metrics.ts"
 import {
   expired,
-  shareOf,
   type TaskRecord,
   TaskStore,
   TaskStoreFull,
   TaskStoreUnavailable,
-  TaskTooLarge,
-  utf8Bytes
+  TaskTooLarge
 } from "../../TaskStore.ts"
+import { shareOf } from "../taskShare.ts"
 
 /**
  * Options of the Redis `TaskStore`.
@@ -168,7 +167,7 @@ export const makeTaskStore = (
             const [value, next] = f(current.record)
             if (next === current.record) return Effect.succeed(value)
             const json = JSON.stringify(next)
-            if (json.length > current.length && utf8Bytes(json) > maxTaskBytes) {
+            if (json.length > current.length && Buffer.byteLength(json) > maxTaskBytes) {
               return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
             }
             // A record that does not grow is written past `maxmemory` too (a cancel, a task settling).
@@ -190,7 +189,7 @@ export const makeTaskStore = (
     return TaskStore.of({
       insert: (record) => {
         const json = JSON.stringify(record)
-        if (utf8Bytes(json) > maxTaskBytes) return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
+        if (Buffer.byteLength(json) > maxTaskBytes) return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
         const share = shareOf(record)
         // Tasks without a principal and those of principals are two pools, each of `maxTasks`.
         const pool = record.call.principal === undefined ? index + ":anonymous" : index

@@ -15,7 +15,10 @@
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session
  * management).
  */
-import { type Implementation, type Legacy, McpError, type RequestId } from "@mrtr/protocol"
+import type { Legacy } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { Implementation } from "@mrtr/protocol/Schema"
 import type { Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
 import type { SessionDirectory } from "../../SessionDirectory.ts"

@@ -37,7 +37,10 @@
  * server/*; `docs/architecture.md` (the 2025-11-25 walk).
  */
 import { Effect, type Scope } from "effect"
-import { type Implementation, Legacy, McpError, type RequestId } from "@mrtr/protocol"
+import { type Implementation } from "@mrtr/protocol/Schema"
+import { Legacy } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { type RequestId } from "@mrtr/protocol/JsonRpc"
 import type { Engine } from "@mrtr/core/engine"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { MAX_PARAMS_DEPTH, nestedDeeperThan } from "../envelope.ts"

@@ -28,7 +28,9 @@
  */
 import { Deferred, Effect, Fiber, Metric } from "effect"
 import { ClientAddress } from "@mrtr/core"
-import { ErrorCode, type LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
+import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { LoggingLevel } from "@mrtr/protocol/Meta"
 import * as Observability from "../../Observability.ts"
 import type { Routed, SessionDirectory, SessionDirectoryUnavailable, SessionRecord } from "../../SessionDirectory.ts"
 import type { Reply } from "../../Transport.ts"
@@ -93,7 +95,7 @@ export const resolve = (
       apply(local, record)
       return Effect.succeed(local)
     }
-    return Effect.flatMap(Effect.service(ClientAddress.ClientAddress), (address) =>
+    return Effect.flatMap(ClientAddress.currentGroup, (address) =>
       Effect.map(store.makeRoom(Session.shareOf(record.principal, address)), (room) =>
       room
         ? store.create({

@@ -24,7 +24,10 @@
  */
 import { Effect, Exit, Schema } from "effect"
 import { ClientAddress } from "@mrtr/core"
-import { ClientCapabilities, Legacy, McpError, type RequestId } from "@mrtr/protocol"
+import { Legacy } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { ClientCapabilities } from "@mrtr/protocol/Schema"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
 import type { SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
@@ -75,7 +78,7 @@ export const initialize = (
     }
     const capabilitiesDeclared = decodeCapabilities(decoded.value.capabilities)
     return Effect.flatMap(
-      Effect.flatMap(Effect.service(ClientAddress.ClientAddress), (address) =>
+      Effect.flatMap(ClientAddress.currentGroup, (address) =>
         Effect.map(
           connection === undefined ? store.makeRoom(Session.shareOf(incoming.principal, address)) : Effect.succeed(true),
           (room) => ({ room, address })

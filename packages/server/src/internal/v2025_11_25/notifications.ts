@@ -25,7 +25,8 @@
  * server, multiple connections).
  */
 import { Effect, Fiber, Result, Schema } from "effect"
-import { JsonRpcErrorResponse, JsonRpcSuccess, McpError } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { JsonRpcErrorResponse, JsonRpcSuccess } from "@mrtr/protocol/JsonRpc"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { errorReply, isRecord } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"

@@ -25,7 +25,10 @@
  * `docs/architecture.md` (the 2025-11-25 walk).
  */
 import { Effect, Schema } from "effect"
-import { describeCapabilities, ErrorCode, LoggingLevel, McpError, type RequestId } from "@mrtr/protocol"
+import { describeCapabilities } from "@mrtr/protocol/Capabilities"
+import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { LoggingLevel } from "@mrtr/protocol/Meta"
 import { MissingClientCapability } from "@mrtr/core"
 import { McpRequest } from "../../RequestContext.ts"
 import type { Incoming, Reply, WireMessage } from "../../Transport.ts"

@@ -38,7 +38,8 @@
  * SEP-1699.
  */
 import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
-import { ErrorCode, McpError, type RequestId } from "@mrtr/protocol"
+import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { Routed, SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
 import type { Reply, WireMessage } from "../../Transport.ts"
 import * as Session from "./session.ts"

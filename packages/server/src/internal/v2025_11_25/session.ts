@@ -43,7 +43,9 @@
  * resumability).
  */
 import { type Cause, Deferred, Effect, Fiber, Queue } from "effect"
-import type { ClientCapabilities, Implementation, LoggingLevel, RequestId } from "@mrtr/protocol"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { LoggingLevel } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
 import type { WireMessage } from "../../Transport.ts"
 
 /** The bounds of the session store; see the module header. */

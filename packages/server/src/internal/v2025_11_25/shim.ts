@@ -45,7 +45,10 @@
  * basic/utilities/cancellation; `docs/architecture.md` (the 2025-11-25 walk).
  */
 import { Clock, Deferred, Effect, Metric } from "effect"
-import { ErrorCode, type InputRequest, type InputResponses, Legacy, McpError, type RequestId } from "@mrtr/protocol"
+import { Legacy } from "@mrtr/protocol"
+import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { InputRequest, InputResponses } from "@mrtr/protocol/Schema"
 import { Engine } from "@mrtr/core/engine"
 import * as Observability from "../../Observability.ts"
 import type { WireMessage } from "../../Transport.ts"

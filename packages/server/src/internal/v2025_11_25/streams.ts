@@ -8,7 +8,8 @@
  * redelivery).
  */
 import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
-import { McpError, type RequestId } from "@mrtr/protocol"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { EventIds, Reply, WireMessage } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
 import * as Session from "./session.ts"

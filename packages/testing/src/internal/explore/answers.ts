@@ -8,7 +8,7 @@
  * enum, the minimum, an empty or minimal string, an optional field left out).
  * So a shrunk counterexample reads as "accept everything, except ...".
  */
-import type { InputRequest } from "@mrtr/protocol"
+import type { InputRequest } from "@mrtr/protocol/Schema"
 import { Arbitrary, Schema } from "effect"
 
 /** One decision of the user: `pick` chooses the outcome, `values` feed the fields of the answer. */

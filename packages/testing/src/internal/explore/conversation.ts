@@ -17,7 +17,7 @@
  * Gotcha: the determinism replay sends a state twice, so a server with
  * single-use states (`ReplayGuard`) refuses it; turn `determinism` off there.
  */
-import type { ClientCapabilities, InputRequest } from "@mrtr/protocol"
+import type { ClientCapabilities, InputRequest } from "@mrtr/protocol/Schema"
 import type { Transport } from "@mrtr/server"
 import { Cause, Effect, Exit, Logger, Stream, Tracer } from "effect"
 import type { Choice } from "./answers.ts"

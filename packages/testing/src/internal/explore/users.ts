@@ -6,7 +6,7 @@
  */
 import type { Errors } from "@mrtr/client"
 import { ElicitationHandler, RootsHandler, SamplingHandler } from "@mrtr/client"
-import type { ClientCapabilities, InputRequest } from "@mrtr/protocol"
+import type { ClientCapabilities, InputRequest } from "@mrtr/protocol/Schema"
 import { Effect, Layer, Option } from "effect"
 import { answer, type Choice, type Draw, zero } from "./answers.ts"
 import type { Asked, User } from "./conversation.ts"
