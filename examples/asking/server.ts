@@ -73,8 +73,9 @@ export const subscribe = Tool.make("subscribe", {
       return `Subscribed ${email}.`
     }).pipe(
       Effect.catchTags({
-        // A decline is a typed failure; uncaught, it would be the tool's error result.
+        // A decline or a cancel is a typed failure; uncaught, it would be the tool's error result.
         ElicitationDeclined: () => Effect.succeed("Not subscribed."),
+        ElicitationCancelled: () => Effect.succeed("Not subscribed."),
         // A client that cannot elicit: fall back, instead of the request failing with -32021.
         MissingClientCapability: () => Effect.succeed("Not subscribed: this client cannot ask you.")
       })

@@ -227,9 +227,6 @@ export const decode = (input: unknown): Effect.Effect<Config, GatewayConfigError
         if (!isStdio && !isHttpUrl(server.url)) {
           return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}.url must be an http(s) URL` }))
         }
-        if ((server as { oauth?: unknown }).oauth !== undefined && isStdio) {
-          return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}.oauth applies to a url server only` }))
-        }
       }
       return Effect.succeed(config)
     })

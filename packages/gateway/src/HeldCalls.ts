@@ -203,7 +203,12 @@ const positive = (name: string, value: number) => {
   return value
 }
 
-/** The instance part of a held call's id. */
+/**
+ * The instance part of a held call's id (`""` for an id without one).
+ *
+ * @since 0.3.0
+ * @category utils
+ */
 export const instanceOf = (id: string): string => id.slice(0, Math.max(0, id.indexOf(".")))
 
 /** The local store: calls held by this process, in `scope`. */

@@ -45,7 +45,7 @@
  *
  * @since 0.3.0
  */
-import { Context, Duration, Effect, Layer, Option, Queue, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, Metric, Option, Queue, type Scope } from "effect"
 import type { Conversation } from "@mrtr/core/engine"
 import type { McpError } from "@mrtr/protocol/ErrorCode"
 import { Authorization } from "@mrtr/client"
@@ -55,6 +55,7 @@ import { forward, type Held } from "./internal/forward.ts"
 import * as HeldPath from "./internal/held.ts"
 import * as Mirror from "./internal/mirror.ts"
 import * as Pool from "./internal/pool.ts"
+import * as Metrics from "./Metrics.ts"
 
 /**
  * An upstream reached over Streamable HTTP (either era on one URL).
@@ -153,11 +154,22 @@ export interface Options {
    */
   readonly maxExchanges?: number | undefined
   /**
-   * Most clients (capability sets) kept open to the upstream; the least
-   * recently used is closed past it.
+   * Most clients kept open to a 2025-11-25 upstream (one session, or stdio
+   * process, per capability set; a 2026-07-28 upstream needs one client for
+   * all). Past it the least recently used idle client is closed; a client
+   * with calls in flight never is: when all are busy a call needing a new
+   * one fails with {@link UpstreamBusy} (-32603).
    * @default 8
    */
   readonly maxClients?: number | undefined
+  /**
+   * Most of those clients one principal (else one client address, else all
+   * unauthenticated callers together) may cause: past it their own least
+   * recently used idle client is closed, and when all are busy the call
+   * fails with {@link UpstreamBusy} (-32603).
+   * @default 2
+   */
+  readonly maxClientsPerPrincipal?: number | undefined
   /**
    * The revision to speak upstream (`McpClient.Options.protocol`).
    * @default "auto"
@@ -189,6 +201,23 @@ const heldOf = (options: Options): Effect.Effect<Held, never, Scope.Scope> =>
 
 const NO_CAPABILITIES = {}
 
+/**
+ * No client of the upstream can be made for a call now (see
+ * `Options.maxClients` and `Options.maxClientsPerPrincipal`): the call is
+ * answered with JSON-RPC -32603 (InternalError: retry later), `data` naming
+ * the upstream, the bound's `scope` and its `limit`.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export const UpstreamBusy = Pool.UpstreamBusy
+
+/**
+ * @since 0.4.0
+ * @category errors
+ */
+export type UpstreamBusy = Pool.UpstreamBusy
+
 /** The gateway's OAuth client of an HTTP upstream with `oauth` (no user: the client credentials grant). */
 const authorizationOf = (upstream: Upstream): Effect.Effect<Context.Context<Authorization.Authorization> | undefined, never, Scope.Scope> =>
   upstream._tag !== "Http" || upstream.oauth === undefined
@@ -210,15 +239,20 @@ const poolOf = (
   upstream: Upstream,
   options: Options,
   authorization: Context.Context<Authorization.Authorization> | undefined,
-  onNotification?: (method: string) => Effect.Effect<void>
+  onNotification?: (method: string) => Effect.Effect<void>,
+  onUnavailable?: Effect.Effect<void>
 ) => {
   const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
   return Pool.make(upstream, {
     authorization,
     clientInfo: options.clientInfo ?? { name: "mrtr-gateway", version: "0.3.0" },
     maxClients: options.maxClients ?? 8,
+    maxClientsPerPrincipal: options.maxClientsPerPrincipal ?? 2,
+    onUnavailable,
     client: {
       protocol: options.protocol ?? "auto",
+      // every level upstream: each message is relayed only at or above its downstream request's level
+      logLevel: "debug",
       requestTimeout: callTimeout,
       callTimeout,
       ...(onNotification === undefined ? {} : { onNotification: (notification) => onNotification(notification.method) })
@@ -288,15 +322,24 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
     const server = yield* McpServer.McpServer
     const wake = yield* Queue.sliding<void>(1)
     const callTimeout = Duration.fromInputUnsafe(options.callTimeout ?? "60 seconds")
-    const pool = poolOf(upstream, options, yield* authorizationOf(upstream), (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void)
+    const pool = poolOf(
+      upstream,
+      options,
+      yield* authorizationOf(upstream),
+      (method) => method.endsWith("/list_changed") ? Queue.offer(wake, undefined) : Effect.void,
+      // a lost connection: list again now (the backoff takes over if it is still down)
+      Queue.offer(wake, undefined)
+    )
     yield* Effect.addFinalizer(() => pool.close)
     const held = yield* heldOf(options)
     const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16, held)
-    const refresh = pool.get(NO_CAPABILITIES).pipe(
-      Effect.flatMap(Mirror.list),
-      Effect.flatMap(mirror.apply),
+    const refresh = Effect.gen(function*() {
+      const client = yield* pool.lease(NO_CAPABILITIES, undefined)
+      yield* Mirror.list(client).pipe(Effect.flatMap(mirror.apply), Effect.onError(() => pool.drop(client)))
+      yield* Metric.update(Metric.withAttributes(Metrics.upstreamAvailable, { upstream: upstream.name }), 1)
+    }).pipe(
+      Effect.scoped,
       Effect.timeout(callTimeout),
-      Effect.tapError(() => pool.drop(NO_CAPABILITIES)),
       Effect.annotateLogs({ upstream: upstream.name })
     )
     const started = yield* refresh.pipe(

@@ -26,3 +26,10 @@ export * as Gateway from "./Gateway.ts"
  * @since 0.3.0
  */
 export * as HeldCalls from "./HeldCalls.ts"
+
+/**
+ * The gateway's metrics: upstreams available, failed, busy.
+ *
+ * @since 0.4.0
+ */
+export * as Metrics from "./Metrics.ts"

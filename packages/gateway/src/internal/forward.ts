@@ -21,12 +21,6 @@
  * `pool.ts`), so a compliant upstream never asks more, and the ask checks it
  * again (`-32021` otherwise).
  */
-import { Context, type Duration, Effect, Result, Schema } from "effect"
-import { Mrtr } from "@mrtr/core"
-import { Conversation as ConversationModule } from "@mrtr/core/engine"
-
-const Conversation = ConversationModule.Conversation
-type Conversation = ConversationModule.Conversation
 import {
   ElicitationHandler,
   Errors,
@@ -35,10 +29,17 @@ import {
   RootsHandler,
   SamplingHandler
 } from "@mrtr/client"
+import { ClientAddress, Mrtr } from "@mrtr/core"
+import { Conversation as ConversationModule } from "@mrtr/core/engine"
 import { McpError } from "@mrtr/protocol/ErrorCode"
-import { MetaKey } from "@mrtr/protocol/Meta"
+import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, InputRequest, InputRequests, InputResponses } from "@mrtr/protocol/Schema"
-import type { Pool } from "./pool.ts"
+import { RequestContext } from "@mrtr/server"
+import { Context, type Duration, Effect, Option, Result, Schema } from "effect"
+import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
+
+const Conversation = ConversationModule.Conversation
+type Conversation = ConversationModule.Conversation
 
 export type Method = "tools/call" | "prompts/get" | "resources/read"
 
@@ -53,18 +54,14 @@ const Outcome = Schema.Union([
 ])
 type Outcome = typeof Outcome.Type
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** The capabilities the gateway can carry upstream: the downstream's elicitation, sampling and roots. */
-export const mirrored = (capabilities: ClientCapabilities): ClientCapabilities => ({
-  ...(capabilities.elicitation === undefined ? {} : { elicitation: capabilities.elicitation }),
-  ...(capabilities.sampling === undefined ? {} : { sampling: capabilities.sampling }),
-  ...(capabilities.roots === undefined ? {} : { roots: {} })
-})
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const kindOf = (method: string): "elicitation" | "sampling" | "roots" | undefined =>
-  method === "elicitation/create" ? "elicitation" : method === "sampling/createMessage" ? "sampling" : method === "roots/list"
+  method === "elicitation/create" ?
+    "elicitation" :
+    method === "sampling/createMessage" ?
+    "sampling" :
+    method === "roots/list"
     ? "roots"
     : undefined
 
@@ -87,7 +84,9 @@ export const ask = (
 ): Effect.Effect<unknown, unknown> => {
   const kind = kindOf(request.method)
   if (kind === undefined) {
-    return Effect.fail(McpError.internalError(`Upstream ${upstream} asked for an unknown kind of input: ${request.method}`))
+    return Effect.fail(
+      McpError.internalError(`Upstream ${upstream} asked for an unknown kind of input: ${request.method}`)
+    )
   }
   return conversation.ask<unknown, never>({
     kind,
@@ -112,13 +111,14 @@ export type Answerer = <A>(
 ) => Effect.Effect<A, Errors.InputHandlerError>
 
 /** Answers by a gateway ask, in the current round (the call is abandoned if the ask suspends the handler). */
-const askingAnswerer = (conversation: Conversation["Service"], upstream: string): Answerer => (method, params, context) =>
-  ask(conversation, upstream, context.key, { method, params } as InputRequest).pipe(
-    Effect.map((response) => response as any),
-    Effect.mapError((cause) =>
-      new Errors.InputHandlerError({ reason: `the gateway's client could not answer: ${String(cause)}`, cause })
+const askingAnswerer =
+  (conversation: Conversation["Service"], upstream: string): Answerer => (method, params, context) =>
+    ask(conversation, upstream, context.key, { method, params } as InputRequest).pipe(
+      Effect.map((response) => response as any),
+      Effect.mapError((cause) =>
+        new Errors.InputHandlerError({ reason: `the gateway's client could not answer: ${String(cause)}`, cause })
+      )
     )
-  )
 
 /**
  * Per-call input handlers declaring exactly `capabilities`, each answering
@@ -131,24 +131,36 @@ export const handlersFor = (answer: Answerer, capabilities: ClientCapabilities) 
   const url = elicitation !== undefined && "url" in elicitation
   let context = Context.empty() as Context.Context<never>
   if (form || url) {
-    context = Context.add(context, ElicitationHandler.ElicitationHandler, ElicitationHandler.ElicitationHandler.of({
-      ...(form ? { form: (params, ctx) => answer("elicitation/create", params, ctx) } : {}),
-      ...(url ? { url: (params, ctx) => answer("elicitation/create", params, ctx) } : {})
-    }))
+    context = Context.add(
+      context,
+      ElicitationHandler.ElicitationHandler,
+      ElicitationHandler.ElicitationHandler.of({
+        ...(form ? { form: (params, ctx) => answer("elicitation/create", params, ctx) } : {}),
+        ...(url ? { url: (params, ctx) => answer("elicitation/create", params, ctx) } : {})
+      })
+    )
   }
   if (capabilities.sampling !== undefined) {
     const sampling = capabilities.sampling as Record<string, unknown>
-    context = Context.add(context, SamplingHandler.SamplingHandler, SamplingHandler.SamplingHandler.of({
-      createMessage: (params, ctx) => answer("sampling/createMessage", params, ctx),
-      tools: "tools" in sampling,
-      context: "context" in sampling
-    }))
+    context = Context.add(
+      context,
+      SamplingHandler.SamplingHandler,
+      SamplingHandler.SamplingHandler.of({
+        createMessage: (params, ctx) => answer("sampling/createMessage", params, ctx),
+        tools: "tools" in sampling,
+        context: "context" in sampling
+      })
+    )
   }
   if (capabilities.roots !== undefined) {
-    context = Context.add(context, RootsHandler.RootsHandler, RootsHandler.RootsHandler.of({
-      listRoots: (ctx) =>
-        Effect.map(answer<{ readonly roots: ReadonlyArray<any> }>("roots/list", {}, ctx), (result) => result.roots)
-    }))
+    context = Context.add(
+      context,
+      RootsHandler.RootsHandler,
+      RootsHandler.RootsHandler.of({
+        listRoots: (ctx) =>
+          Effect.map(answer<{ readonly roots: ReadonlyArray<any> }>("roots/list", {}, ctx), (result) => result.roots)
+      })
+    )
   }
   return context
 }
@@ -156,6 +168,13 @@ export const handlersFor = (answer: Answerer, capabilities: ClientCapabilities) 
 /** The upstream's failure as the gateway's client sees it. */
 export const toMcpError = (upstream: string, error: unknown): McpError => {
   if (error instanceof McpError) return error
+  if (error instanceof UpstreamBusy) {
+    return new McpError({
+      code: -32603,
+      message: error.message,
+      data: { upstream, scope: error.scope, limit: error.limit }
+    })
+  }
   const tag = isRecord(error) && typeof error._tag === "string" ? error._tag : undefined
   if (tag === "ServerError" && isRecord(error) && isRecord(error.error)) {
     const e = error.error
@@ -176,9 +195,11 @@ export const callOnce = (
   method: Method,
   params: Record<string, unknown>,
   maxRounds: number | undefined,
-  timeout?: Duration.Duration
+  timeout?: Duration.Duration,
+  relay?: Relay
 ): Effect.Effect<Record<string, unknown>, unknown> => {
   const options = {
+    ...relay,
     ...(maxRounds === undefined ? {} : { maxRounds }),
     ...(timeout === undefined ? {} : { callTimeout: timeout, requestTimeout: timeout })
   }
@@ -192,9 +213,54 @@ export const callOnce = (
   }
 }
 
+/** The call options relaying an upstream call's progress and log messages to the downstream request. */
+export interface Relay {
+  readonly progressToken?: string | undefined
+  readonly onNotification?: ((notification: McpClient.Notification) => Effect.Effect<void>) | undefined
+}
+
+const isNumber = (u: unknown): u is number => typeof u === "number" && Number.isFinite(u)
+
+/**
+ * The relay for the request being handled: the upstream call carries a
+ * progress token of its own when the downstream request carried one, and its
+ * `notifications/progress` and `notifications/message` are sent on the
+ * downstream request's stream (`RequestContext.progress` / `log`: progress
+ * under the downstream's token, messages at or above its log level only).
+ */
+export const relayOf: Effect.Effect<Relay> = Effect.map(
+  Effect.serviceOption(RequestContext.McpRequest),
+  (found): Relay => {
+    if (Option.isNone(found)) return {}
+    const downstream = found.value
+    const onNotification = (notification: McpClient.Notification): Effect.Effect<void> => {
+      const params = isRecord(notification.params) ? notification.params : {}
+      if (notification.method === "notifications/progress" && isNumber(params.progress)) {
+        return RequestContext.progress(params.progress, {
+          ...(isNumber(params.total) ? { total: params.total } : {}),
+          ...(typeof params.message === "string" ? { message: params.message } : {})
+        }).pipe(Effect.provideService(RequestContext.McpRequest, downstream))
+      }
+      if (notification.method === "notifications/message" && Schema.is(LoggingLevel)(params.level)) {
+        return RequestContext.log(
+          params.level,
+          params.data,
+          typeof params.logger === "string" ? params.logger : undefined
+        )
+          .pipe(Effect.provideService(RequestContext.McpRequest, downstream))
+      }
+      return Effect.void
+    }
+    return {
+      onNotification,
+      ...(downstream.progressToken === undefined ? {} : { progressToken: `gateway-${crypto.randomUUID()}` })
+    }
+  }
+)
+
 /** The result as the gateway returns it: no `resultType` (the engine stamps its own), no upstream serverInfo. */
 export const own = (result: Record<string, unknown>): Record<string, unknown> => {
-  const { resultType: _resultType, _meta, ...rest } = result
+  const { _meta, resultType: _resultType, ...rest } = result
   if (!isRecord(_meta)) return rest
   const { [MetaKey.serverInfo]: _serverInfo, ...meta } = _meta
   return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }
@@ -204,9 +270,10 @@ export const own = (result: Record<string, unknown>): Record<string, unknown> =>
 const exchange = (
   client: McpClient.McpClient["Service"],
   method: Method,
-  params: Record<string, unknown>
+  params: Record<string, unknown>,
+  relay: Relay
 ): Effect.Effect<Outcome, unknown> =>
-  callOnce(client, method, params, 1).pipe(
+  callOnce(client, method, params, 1, undefined, relay).pipe(
     Effect.map((result): Outcome => ({ _tag: "Complete", result: own(result) })),
     Effect.catch((error: unknown): Effect.Effect<Outcome, unknown> => {
       if (isRecord(error) && error._tag === "MaxRoundsExceeded" && isRecord(error.lastResult)) {
@@ -238,6 +305,12 @@ export interface Held {
     readonly params: Record<string, unknown>
     /** Closes the client after a connection failure. */
     readonly drop: Effect.Effect<void>
+    /**
+     * Keeps the client open until the returned release runs (once): taken
+     * before the held call starts, released when it ends, so no bound of the
+     * pool closes the client under it.
+     */
+    readonly retain: Effect.Effect<Effect.Effect<void>>
   }) => Effect.Effect<Record<string, unknown>, unknown, Conversation>
 }
 
@@ -255,24 +328,39 @@ export const forward = (
 ): Effect.Effect<Record<string, unknown>, unknown, Conversation> =>
   Effect.gen(function*() {
     const conversation = yield* Conversation
-    const capabilities = mirrored(conversation.clientCapabilities)
+    const capabilities = canonical(conversation.clientCapabilities)
+    const owner = yield* ownerOf(conversation)
+    // The lease holds the client for the whole call: no other call's bound closes it meanwhile.
+    const client = yield* Effect.catch(pool.lease(capabilities, owner), (error) => Effect.fail(toMcpError(name, error)))
     const upstreamFailure = (error: unknown) =>
-      (isConnectionFailure(error) ? pool.drop(capabilities) : Effect.void).pipe(
+      (isConnectionFailure(error) ? pool.drop(client) : Effect.void).pipe(
         Effect.andThen(Effect.fail(toMcpError(name, error)))
       )
-    const client = yield* Effect.catch(pool.get(capabilities), upstreamFailure)
     const handlers = handlersFor(askingAnswerer(conversation, name), capabilities)
+    const relay = yield* relayOf
     const connection = yield* Effect.catch(client.connection, upstreamFailure)
     if (connection.era === "2025-11-25" && conversation.inProcess !== true && held !== undefined) {
       // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
-      return yield* held.forward({ conversation, client, upstream: name, method, params, drop: pool.drop(capabilities) })
+      return yield* held.forward({
+        conversation,
+        client,
+        upstream: name,
+        method,
+        params,
+        drop: pool.drop(client),
+        retain: pool.retain(client)
+      })
     }
     if (connection.era === "2025-11-25") {
       // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
-      return own(yield* callOnce(client, method, params, undefined).pipe(
-        Effect.provideContext(handlers),
-        Effect.catch((error) => isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error))
-      ))
+      return own(
+        yield* callOnce(client, method, params, undefined, undefined, relay).pipe(
+          Effect.provideContext(handlers),
+          Effect.catch((error) =>
+            isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
+          )
+        )
+      )
     }
     const target = method === "resources/read" ? String(params.uri) : String(params.name)
     let retry: { inputResponses?: InputResponses; requestState?: string } = {}
@@ -280,7 +368,7 @@ export const forward = (
       const sent = { ...params, ...retry }
       const outcome: Outcome = yield* Mrtr.step(
         `${name}/${method}/${target}/${n}`,
-        exchange(client, method, sent).pipe(Effect.provideContext(handlers), Effect.catch(upstreamFailure)),
+        exchange(client, method, sent, relay).pipe(Effect.provideContext(handlers), Effect.catch(upstreamFailure)),
         Outcome
       )
       if (outcome._tag === "Complete") return outcome.result
@@ -296,8 +384,22 @@ export const forward = (
         ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState })
       }
     }
-    return yield* Effect.fail(McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`))
-  })
+    return yield* Effect.fail(
+      McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`)
+    )
+  }).pipe(Effect.scoped)
+
+/** The share a call's upstream clients count in: its principal's, else its client address's, else the anonymous one. */
+const ownerOf = (conversation: Conversation["Service"]) =>
+  Effect.map(
+    Effect.service(ClientAddress.ClientAddress),
+    (address) =>
+      conversation.principal !== undefined
+        ? `principal:${conversation.principal}`
+        : address !== undefined
+        ? `address:${address}`
+        : "anonymous"
+  )
 
 /** A failure of the gateway's own ask (a capability the client lacks): the engine answers it (-32021). */
 const isAskFailure = (error: unknown): boolean =>

@@ -33,11 +33,11 @@ import {
   handlersFor,
   type Held,
   isConnectionFailure,
-  mirrored,
   own,
   stripMeta,
   toMcpError
 } from "./forward.ts"
+import { canonical } from "./pool.ts"
 
 /** Most times one conversation starts its held upstream call anew (holder lost) before it fails. */
 const MAX_GENERATIONS = 8
@@ -47,10 +47,10 @@ const failedError = (error: { readonly code: number; readonly message: string; r
 
 /** The held-call path over `store`; `timeout` bounds the held upstream request. */
 export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Duration): Held => ({
-  forward: ({ client, conversation, drop, method, params, upstream }) =>
+  forward: ({ client, conversation, drop, method, params, retain, upstream }) =>
     Effect.gen(function*() {
       const principal = conversation.principal
-      const capabilities = mirrored(conversation.clientCapabilities)
+      const capabilities = canonical(conversation.clientCapabilities)
       const target = method === "resources/read" ? String(params.uri) : String(params.name)
       const run = (answer: HeldCalls.Answer) =>
         callOnce(client, method, params, undefined, timeout).pipe(
@@ -80,7 +80,12 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
           Schema.String
         )
         if (fresh) {
-          yield* store.start(id, principal, run).pipe(Effect.mapError((full) => full.toMcpError()))
+          // the call outlives this round's lease on the client: it holds one of its own until it ends
+          const release = yield* retain
+          yield* store.start(id, principal, (answer) => Effect.ensuring(run(answer), release)).pipe(
+            Effect.mapError((full) => full.toMcpError()),
+            Effect.onError(() => release)
+          )
         }
         let answers: Record<string, unknown> = {}
         while (true) {

@@ -1,53 +1,157 @@
 /**
- * The clients of one upstream: one `McpClient` per capability set the
- * gateway's own clients declared (a 2025-11-25 upstream learns a session's
- * capabilities once, at `initialize`, so each set needs a session of its own;
- * a 2026-07-28 upstream reads them per request, and shares the scheme).
+ * The clients of one upstream, leased per call.
  *
- * Gotchas: a client whose connection failed (a transport error: the stdio
- * child died, the HTTP server is gone) is closed and dropped, so the next
- * call connects again; the pool holds at most `maxClients` sets, the least
- * recently used one is closed past it. Nothing of the downstream request (its
+ * - A 2026-07-28 upstream reads the client's capabilities per request, so
+ *   one client (one stdio process) serves every capability set: each call
+ *   declares what its handlers answer (see `forward.ts`).
+ * - A 2025-11-25 upstream learns a session's capabilities once, at
+ *   `initialize`, so each capability set needs a session (a stdio process)
+ *   of its own. Capability sets are first reduced to what the gateway can
+ *   carry (`canonical`: elicitation form / url, sampling tools / context,
+ *   roots), so at most 40 sets exist, and made to order only within bounds:
+ *   `maxClients` in total and `maxClientsPerPrincipal` caused by one
+ *   principal (else client address, else the anonymous share).
+ *
+ * Gotchas: a client is closed only when no call holds a lease on it: past a
+ * bound the least recently used idle client is closed (past a share's
+ * bound, its own, once idle for a minute, so that a caller switching
+ * capability sets cannot make a process per call), and when none qualifies
+ * the lease fails with
+ * `UpstreamBusy` (JSON-RPC -32603, retry later) instead of taking another
+ * caller's. A client whose connection failed is retired (`drop`): new calls
+ * connect again, the calls still holding it end on their own, and it closes
+ * with the last of them. The first client (no capabilities, the mirror's) is
+ * never closed before the pool. Nothing of the downstream request (its
  * bearer token above all) reaches the upstream: only the upstream's own
  * `headers` / `env`.
  */
-import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { type Authorization, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
+import { Clock, Context, Effect, Exit, Layer, Metric, Schema, Scope } from "effect"
+import * as Metrics from "../Metrics.ts"
+
+/**
+ * No client of the upstream can be made for this call now: `scope` says
+ * which bound was hit (`"upstream"`: `maxClients` clients, all in use;
+ * `"principal"` / `"address"` / `"anonymous"`: the caller's share of
+ * `maxClientsPerPrincipal`, each in use or used within the last minute),
+ * `limit` its size. The gateway answers
+ * the call with JSON-RPC -32603 (InternalError: retry later).
+ */
+export class UpstreamBusy extends Schema.TaggedError<UpstreamBusy>()("UpstreamBusy", {
+  upstream: Schema.String,
+  scope: Schema.Literals(["upstream", "principal", "address", "anonymous"]),
+  limit: Schema.Number
+}) {
+  override get message(): string {
+    return `Upstream ${this.upstream} has no free client for this call: ${
+      this.scope === "upstream"
+        ? `its ${this.limit} clients are all in use`
+        : `the ${this.limit} clients ${
+          this.scope === "principal"
+            ? "this user"
+            : this.scope === "address"
+            ? "this client address"
+            : "unauthenticated callers"
+        } may cause are in use or were used within the last minute`
+    }; retry later`
+  }
+}
+
+type Client = McpClient.McpClient["Service"]
 
 interface Entry {
-  readonly client: McpClient.McpClient["Service"]
+  readonly key: string
+  /** The share that caused the client (`undefined`: the gateway's own). */
+  readonly owner: string | undefined
   readonly scope: Scope.Closeable
+  /** Connects once (cached); the client, once connected. */
+  ready: Effect.Effect<Client, unknown>
+  client: Client | undefined
+  users: number
+  /** When its last lease ended (ms). */
+  idleSince: number
+  retired: boolean
+  closed: boolean
 }
 
 export interface Pool {
-  /** The client declaring `capabilities` (connected on first use). */
-  readonly get: (capabilities: ClientCapabilities) => Effect.Effect<McpClient.McpClient["Service"], unknown>
-  /** Closes the client of `capabilities` (after a transport failure): the next `get` connects again. */
-  readonly drop: (capabilities: ClientCapabilities) => Effect.Effect<void>
+  /**
+   * A client declaring `capabilities` (or, for a 2026-07-28 upstream, the
+   * one client), held until the scope closes; `owner` is the caller's share
+   * (`principal:…`, `address:…`, `anonymous`), `undefined` for the gateway's
+   * own calls (the mirror's). Fails with `UpstreamBusy`, or the connection's
+   * failure.
+   */
+  readonly lease: (
+    capabilities: ClientCapabilities,
+    owner: string | undefined
+  ) => Effect.Effect<Client, unknown, Scope.Scope>
+  /**
+   * One more lease on the entry of `client` (a call that outlives its
+   * handler's round, held open); the returned release ends it (once).
+   */
+  readonly retain: (client: Client) => Effect.Effect<Effect.Effect<void>>
+  /** Retires `client` (after a transport failure): the next lease connects again. */
+  readonly drop: (client: Client) => Effect.Effect<void>
+  /** How many clients are open or connecting (each a stdio process, for a stdio upstream). */
+  readonly size: () => number
   readonly close: Effect.Effect<void>
 }
 
 /** What the pool reads of an upstream (`Upstream.ts`'s `Upstream`, which it does not import: no cycle). */
 type Upstream =
-  | { readonly _tag: "Http"; readonly url: string; readonly headers?: Readonly<Record<string, string>> | undefined }
+  | {
+    readonly _tag: "Http"
+    readonly name: string
+    readonly url: string
+    readonly headers?: Readonly<Record<string, string>> | undefined
+  }
   | {
     readonly _tag: "Stdio"
+    readonly name: string
     readonly command: string
     readonly args?: ReadonlyArray<string> | undefined
     readonly env?: Readonly<Record<string, string>> | undefined
     readonly cwd?: string | undefined
   }
 
-const keyOf = (capabilities: ClientCapabilities): string => JSON.stringify(sorted(capabilities))
-const sorted = (value: unknown): unknown =>
-  typeof value !== "object" || value === null || Array.isArray(value)
-    ? value
-    : Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]))
+/**
+ * The capabilities the gateway can carry upstream, reduced to the flags it
+ * answers by (whatever else a client declares inside them is dropped):
+ * elicitation `form` / `url` (an empty object is form), sampling `tools` /
+ * `context`, roots.
+ */
+export const canonical = (capabilities: ClientCapabilities): ClientCapabilities => {
+  const out: Record<string, unknown> = {}
+  const elicitation = capabilities.elicitation as Record<string, unknown> | undefined
+  if (isRecord(elicitation)) {
+    const form = Object.keys(elicitation).length === 0 || "form" in elicitation
+    const url = "url" in elicitation
+    if (form || url) out.elicitation = { ...(form ? { form: {} } : {}), ...(url ? { url: {} } : {}) }
+  }
+  const sampling = capabilities.sampling as Record<string, unknown> | undefined
+  if (isRecord(sampling)) {
+    out.sampling = { ...("context" in sampling ? { context: {} } : {}), ...("tools" in sampling ? { tools: {} } : {}) }
+  }
+  if (capabilities.roots !== undefined && capabilities.roots !== null) out.roots = {}
+  return out as ClientCapabilities
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** How long a share's idle client stays before the share may replace it by one of another capability set. */
+const REUSE_AFTER_MILLIS = 60_000
+
+const keyOf = (capabilities: ClientCapabilities): string => JSON.stringify(canonical(capabilities))
+const BASE = keyOf({})
 
 const transportOf = (upstream: Upstream, authorization: Context.Context<Authorization.Authorization> | undefined) =>
   upstream._tag === "Http"
-    ? HttpTransport.layerNode({ url: upstream.url, ...(upstream.headers === undefined ? {} : { headers: upstream.headers }) }).pipe(
+    ? HttpTransport.layerNode({
+      url: upstream.url,
+      ...(upstream.headers === undefined ? {} : { headers: upstream.headers })
+    }).pipe(
       // the gateway's own OAuth client for this upstream, shared by its clients (one token per upstream)
       Layer.provide(authorization === undefined ? Layer.empty : Layer.succeedContext(authorization))
     )
@@ -58,77 +162,197 @@ const transportOf = (upstream: Upstream, authorization: Context.Context<Authoriz
       ...(upstream.cwd === undefined ? {} : { cwd: upstream.cwd })
     })
 
+const scopeOfOwner = (owner: string): "principal" | "address" | "anonymous" =>
+  owner.startsWith("principal:") ? "principal" : owner.startsWith("address:") ? "address" : "anonymous"
+
 export const make = (upstream: Upstream, options: {
   readonly clientInfo: Implementation
   readonly maxClients: number
+  readonly maxClientsPerPrincipal: number
   readonly client: McpClient.Options
   /** The upstream's authorization (an HTTP upstream with `oauth`). */
   readonly authorization?: Context.Context<Authorization.Authorization> | undefined
+  /** Runs after a failed connection or a lost one (the mirror then checks the upstream again). */
+  readonly onUnavailable?: Effect.Effect<void> | undefined
 }): Pool => {
+  const unavailable = (reason: "connect" | "transport") =>
+    Effect.all([
+      Metric.update(Metric.withAttributes(Metrics.upstreamFailures, { upstream: upstream.name, reason }), 1),
+      Metric.update(Metric.withAttributes(Metrics.upstreamAvailable, { upstream: upstream.name }), 0),
+      options.onUnavailable ?? Effect.void
+    ], { discard: true })
+  const busy = (error: UpstreamBusy) =>
+    Effect.andThen(
+      Metric.update(Metric.withAttributes(Metrics.upstreamBusy, { upstream: upstream.name, scope: error.scope }), 1),
+      Effect.fail(error)
+    )
+
+  // insertion order is recency: a lease moves its entry last
   const entries = new Map<string, Entry>()
-  const connecting = new Map<string, Effect.Effect<Entry, unknown>>()
+  /** Every entry not closed yet, retired ones included. */
+  const live = new Set<Entry>()
 
-  const closeEntry = (entry: Entry) => Scope.close(entry.scope, Exit.void)
+  const closeNow = (entry: Entry): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      if (entry.closed) return Effect.void
+      entry.closed = true
+      live.delete(entry)
+      return Scope.close(entry.scope, Exit.void)
+    })
 
-  const connect = (key: string, capabilities: ClientCapabilities) =>
+  /** Out of the map (new leases connect again); closed now if idle, else with its last lease. */
+  const retire = (entry: Entry): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      if (entries.get(entry.key) === entry) entries.delete(entry.key)
+      entry.retired = true
+      return entry.users === 0 ? closeNow(entry) : Effect.void
+    })
+
+  const connect = (scope: Scope.Closeable, capabilities: ClientCapabilities) =>
     Effect.gen(function*() {
-      const scope = yield* Scope.make()
       const layer = McpClient.layer({
         ...options.client,
         clientInfo: options.clientInfo,
-        // The capabilities the gateway's own client declared; no handler Layer: each call brings its own.
+        // What a 2025-11-25 session declares at `initialize`; no handler Layer: each call brings its own,
+        // and a 2026-07-28 request declares what they answer.
         capabilities
       }).pipe(Layer.provide(transportOf(upstream, options.authorization)))
-      const context = yield* Layer.buildWithScope(layer, scope).pipe(
-        Effect.onError(() => Scope.close(scope, Exit.void))
-      )
+      const context = yield* Layer.buildWithScope(layer, scope)
       const client = Context.get(context, McpClient.McpClient)
       // Connect now: a failure is this connection's, not a later call's.
-      yield* client.connection.pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
-      const entry: Entry = { client, scope }
-      entries.set(key, entry)
-      while (entries.size > options.maxClients) {
-        const [oldest, old] = entries.entries().next().value!
-        entries.delete(oldest)
-        yield* closeEntry(old)
-      }
-      return entry
+      yield* client.connection
+      return client
     })
 
-  const get = (capabilities: ClientCapabilities) =>
-    Effect.suspend(() => {
-      const key = keyOf(capabilities)
-      const found = entries.get(key)
-      if (found !== undefined) {
-        // most recently used last
-        entries.delete(key)
-        entries.set(key, found)
-        return Effect.succeed(found.client)
+  const entryOf = (key: string, capabilities: ClientCapabilities, owner: string | undefined): Entry => {
+    const scope = Scope.makeUnsafe()
+    const entry: Entry = {
+      key,
+      owner,
+      scope,
+      ready: Effect.never,
+      client: undefined,
+      users: 0,
+      idleSince: 0,
+      retired: false,
+      closed: false
+    }
+    entry.ready = Effect.runSync(Effect.cached(
+      connect(scope, capabilities).pipe(
+        Effect.tap((client) => Effect.sync(() => entry.client = client)),
+        Effect.tapError(() => Effect.andThen(retire(entry), unavailable("connect")))
+      )
+    ))
+    live.add(entry)
+    return entry
+  }
+
+  /** The least recently used idle entry among `candidates` (never the mirror's), idle since `before` at the latest. */
+  const idleOf = (candidates: Iterable<Entry>, before = Infinity): Entry | undefined => {
+    for (const entry of candidates) {
+      if (entry.users === 0 && entry.key !== BASE && entry.idleSince <= before) return entry
+    }
+    return undefined
+  }
+
+  /** Makes room for one more entry caused by `owner`, or fails. */
+  const room = (owner: string | undefined): Effect.Effect<void, UpstreamBusy> =>
+    Effect.gen(function*() {
+      if (owner !== undefined) {
+        const own = Array.from(entries.values()).filter((entry) => entry.owner === owner)
+        if (own.length >= options.maxClientsPerPrincipal) {
+          // Its own idle client makes room only once idle a while: switching sets must not spawn a process per call.
+          const idle = idleOf(own, (yield* Clock.currentTimeMillis) - REUSE_AFTER_MILLIS)
+          if (idle === undefined) {
+            return yield* busy(
+              new UpstreamBusy({
+                upstream: upstream.name,
+                scope: scopeOfOwner(owner),
+                limit: options.maxClientsPerPrincipal
+              })
+            )
+          }
+          yield* retire(idle)
+        }
       }
-      let pending = connecting.get(key)
-      if (pending === undefined) {
-        pending = Effect.runSync(Effect.cached(
-          connect(key, capabilities).pipe(Effect.ensuring(Effect.sync(() => connecting.delete(key))))
-        ))
-        connecting.set(key, pending)
+      if (entries.size >= options.maxClients) {
+        const idle = idleOf(entries.values())
+        if (idle === undefined) {
+          return yield* busy(
+            new UpstreamBusy({ upstream: upstream.name, scope: "upstream", limit: options.maxClients })
+          )
+        }
+        yield* retire(idle)
       }
-      return Effect.map(pending, (entry) => entry.client)
     })
 
-  const drop = (capabilities: ClientCapabilities) =>
-    Effect.suspend(() => {
+  /** A lease on the entry of `capabilities`, made if need be. */
+  const acquire = (capabilities: ClientCapabilities, owner: string | undefined) =>
+    Effect.acquireRelease(
+      Effect.gen(function*() {
+        const key = keyOf(capabilities)
+        let entry = entries.get(key)
+        if (entry === undefined) {
+          yield* room(owner)
+          entry = entryOf(key, canonical(capabilities), owner)
+        } else {
+          entries.delete(key)
+        }
+        entries.set(key, entry)
+        entry.users++
+        return entry
+      }),
+      release
+    ).pipe(Effect.flatMap((entry) => entry.ready))
+
+  const lease = (capabilities: ClientCapabilities, owner: string | undefined) =>
+    Effect.gen(function*() {
+      // The mirror's client first: its era says whether one client serves every capability set.
+      const base = yield* acquire({}, undefined)
       const key = keyOf(capabilities)
-      const found = entries.get(key)
-      if (found === undefined) return Effect.void
-      entries.delete(key)
-      return closeEntry(found)
+      if (key === BASE) return base
+      const connection = yield* base.connection
+      if (connection.era !== "2025-11-25") return base
+      return yield* acquire(capabilities, owner)
+    })
+
+  const release = (entry: Entry) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      entry.users--
+      if (entry.users === 0) entry.idleSince = now
+      return entry.retired && entry.users === 0 ? closeNow(entry) : Effect.void
+    })
+
+  const retain = (client: Client) =>
+    Effect.sync(() => {
+      let entry: Entry | undefined
+      for (const candidate of live) if (candidate.client === client) entry = candidate
+      if (entry === undefined) return Effect.void
+      entry.users++
+      let released = false
+      return Effect.suspend(() => {
+        if (released) return Effect.void
+        released = true
+        return release(entry)
+      })
+    })
+
+  const drop = (client: Client) =>
+    Effect.suspend(() => {
+      for (const entry of entries.values()) {
+        if (entry.client === client) return Effect.andThen(retire(entry), unavailable("transport"))
+      }
+      return Effect.void
     })
 
   const close = Effect.suspend(() => {
     const all = Array.from(entries.values())
     entries.clear()
-    return Effect.forEach(all, closeEntry, { discard: true })
+    return Effect.forEach(all, (entry) => {
+      entry.retired = true
+      return closeNow(entry)
+    }, { discard: true })
   })
 
-  return { get, drop, close }
+  return { lease, retain, drop, size: () => live.size, close }
 }

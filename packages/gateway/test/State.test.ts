@@ -1,0 +1,80 @@
+/**
+ * The gateway's own sealed `requestState`, sent back to it replayed or
+ * expired: refused with the frozen -32602, and the upstream never reached.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { McpClient } from "@mrtr/client"
+import { RequestState } from "@mrtr/core"
+import { McpServer } from "@mrtr/server"
+import { Harness } from "@mrtr/testing"
+import { Effect, Layer } from "effect"
+import { Upstream } from "../src/index.ts"
+import { runs, serve, trip, upstreamServer, user } from "./fixtures.ts"
+
+let hotels: Awaited<ReturnType<typeof serve>>
+beforeAll(async () => {
+  hotels = await serve(upstreamServer("hotels", [trip]))
+})
+afterAll(async () => {
+  await hotels?.close()
+})
+
+/** A gateway whose states live `ttl` and are redeemed once. */
+const gateway = () =>
+  McpServer.mount("hotels", Upstream.layer(Upstream.http({ name: "hotels", url: hotels.url }))).pipe(
+    Layer.provideMerge(McpServer.layer({
+      name: "gateway",
+      version: "1.0.0",
+      requestState: RequestState.RequestStateCodec.layer({
+        keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(5) }]),
+        ttl: "2 seconds",
+        singleUse: true
+      }).pipe(Layer.orDie)
+    })),
+    Layer.orDie
+  )
+
+const answer = { "hotels/who": { action: "accept" as const, content: { name: "Eve" } } }
+
+/** The first round's state of `hotels_trip` (the upstream asked its question). */
+const firstState = Effect.gen(function*() {
+  const client = yield* McpClient.McpClient
+  const first: any = yield* client.callTool({ name: "hotels_trip", arguments: { to: "Faro" } }, { maxRounds: 1 }).pipe(
+    Effect.flip
+  )
+  return first.lastResult.requestState as string
+})
+
+const retry = (requestState: string) =>
+  Effect.flatMap(
+    McpClient.McpClient,
+    (client) =>
+      client.callTool({ name: "hotels_trip", arguments: { to: "Faro" }, inputResponses: answer, requestState }, {
+        maxRounds: 1
+      })
+  )
+
+const codeOf = (error: any) => error.code ?? error.error?.code
+
+describe("the gateway's state, replayed or expired", () => {
+  it.live("a replayed state is refused with -32602 and never reaches the upstream", () =>
+    Effect.gen(function*() {
+      const state = yield* firstState
+      const done = yield* retry(state)
+      expect((done.content[0] as { text: string }).text).toBe("Eve goes to Faro")
+      const before = runs.trip
+      const refused = yield* Effect.flip(retry(state))
+      expect(codeOf(refused)).toBe(-32602)
+      expect(runs.trip).toBe(before)
+    }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))))
+
+  it.live("an expired state is refused with -32602 and never reaches the upstream", () =>
+    Effect.gen(function*() {
+      const state = yield* firstState
+      yield* Effect.sleep("2500 millis")
+      const before = runs.trip
+      const refused = yield* Effect.flip(retry(state))
+      expect(codeOf(refused)).toBe(-32602)
+      expect(runs.trip).toBe(before)
+    }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))))
+})
