@@ -26,8 +26,9 @@
  *
  * A 2025-11-25 server gets `initialize`, a session, and its in-flight
  * `elicitation/create` / `sampling/createMessage` / `roots/list` requests
- * answered by the same handlers (the era-specific code is in
- * `internal/eras.ts`; see the service's docs below).
+ * answered by the same handlers (each revision's code is one `Era`,
+ * `internal/v2026_07_28/era.ts` and `internal/v2025_11_25/era.ts`; see the
+ * service's docs below).
  *
  * Source: MCP 2026-07-28, basic (request `_meta`), basic/lifecycle
  * (`server/discover`), basic/patterns/mrtr, basic/transports/streamable-http,
@@ -36,33 +37,19 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, Layer, Option, PubSub, Schedule, Schema, Stream } from "effect"
-import { makeRequestMeta } from "@mrtr/protocol/Meta"
-import {
-  CallToolResult,
-  type ClientCapabilities,
-  CompleteResult,
-  DiscoverResult,
-  GetPromptResult,
-  type Implementation,
-  type InputResponses,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  ReadResourceResult,
-  type Tool
-} from "@mrtr/protocol/Schema"
+import { CallToolResult, type ClientCapabilities, CompleteResult, DiscoverResult, GetPromptResult, type Implementation, type InputResponses, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, ReadResourceResult, type Tool } from "@mrtr/protocol/Schema"
+import type { Schema } from "effect"
+import { Context, Duration, Effect, Layer, Option, PubSub, Schedule, Stream } from "effect"
 import { ClientTransport } from "./ClientTransport.ts"
-import type { McpClientError, MrtrError, RequestError } from "./Errors.ts"
 import type * as Elicitation from "./ElicitationHandler.ts"
-import type { RootsHandler } from "./RootsHandler.ts"
-import type * as Sampling from "./SamplingHandler.ts"
-import * as InputHandlers from "./internal/inputHandlers.ts"
+import type { McpClientError, MrtrError, RequestError } from "./Errors.ts"
 import { callTimeoutWith } from "./internal/deadline.ts"
-import * as Eras from "./internal/eras.ts"
+import type { CallContext } from "./internal/era.ts"
+import * as EraSelection from "./internal/eraSelection.ts"
+import * as InputHandlers from "./internal/inputHandlers.ts"
 import * as InputLoop from "./internal/inputLoop.ts"
 import * as PlainRequests from "./internal/plainRequests.ts"
+import { decodeWith } from "./internal/results.ts"
 import * as ToolCatalog from "./internal/toolCatalog.ts"
 import {
   type CallOptions,
@@ -81,8 +68,9 @@ import {
   type Round,
   type ServerRequest
 } from "./Models.ts"
-import { toDiscoverResult } from "./internal/legacySession.ts"
-import { decodeWith } from "./internal/results.ts"
+import type { RootsHandler } from "./RootsHandler.ts"
+import type * as Sampling from "./SamplingHandler.ts"
+import * as TaskDriver from "./TaskDriver.ts"
 
 // =============================================================================
 // Models (Models.ts)
@@ -253,7 +241,6 @@ export class McpClient extends Context.Service<McpClient, {
 // Helpers
 // =============================================================================
 
-
 const DEFAULT_CLIENT_INFO: Implementation = { name: "@mrtr/client", version: "0.1.0" }
 const DEFAULT_MAX_ROUNDS = 10
 const DEFAULT_PROBE_TIMEOUT = Duration.seconds(10)
@@ -294,8 +281,6 @@ export const capabilitiesOf: (
 type Handlers = InputHandlers.Handlers
 const handlersInContext = InputHandlers.handlersInContext
 
-
-
 /**
  * Why a tool must not be called over Streamable HTTP, or `undefined` when
  * its `x-mcp-header` annotations are valid: the rules of `@mrtr/protocol`'s
@@ -324,39 +309,12 @@ const roundsCap = (maxRounds: number): number => {
 const PROTOCOLS: ReadonlySet<unknown> = new Set(["auto", "2026-07-28", "2025-11-25"])
 const protocolOf = (protocol: Protocol): Protocol => {
   if (!PROTOCOLS.has(protocol)) {
-    throw new RangeError(`McpClient: protocol must be "auto", "2026-07-28" or "2025-11-25", got ${JSON.stringify(protocol)}`)
+    throw new RangeError(
+      `McpClient: protocol must be "auto", "2026-07-28" or "2025-11-25", got ${JSON.stringify(protocol)}`
+    )
   }
   return protocol
 }
-
-/** `McpClient.discover`: on 2025-11-25 from the `InitializeResult`, else the probe's result or `server/discover`. */
-const discoverWith = (
-  eras: Eras.Eras,
-  discoverRequest: (params: Record<string, unknown>, callOptions: CallOptions | undefined) => Effect.Effect<DiscoverResult, RequestError>
-) =>
-(callOptions?: CallOptions): Effect.Effect<DiscoverResult, RequestError> =>
-  eras.connect.pipe(
-    Effect.flatMap((connection) =>
-      connection.era === "2025-11-25"
-        ? Effect.succeed(toDiscoverResult(connection.initialize))
-        : eras.takeDiscovered.pipe(
-          Effect.flatMap(Option.match({
-            onNone: () => discoverRequest({}, callOptions),
-            onSome: Effect.succeed
-          }))
-        )
-    )
-  )
-
-/** `McpClient.connection`: the era's connection as the service shows it. */
-const connectionOf = (connection: Eras.Connection): Connection =>
-  connection.era === "2026-07-28" ? connection : {
-    era: connection.era,
-    protocolVersion: connection.protocolVersion,
-    serverInfo: connection.initialize.serverInfo,
-    capabilities: connection.initialize.capabilities,
-    ...(connection.initialize.instructions === undefined ? {} : { instructions: connection.initialize.instructions })
-  }
 
 // =============================================================================
 // Constructor
@@ -368,11 +326,12 @@ const connectionOf = (connection: Eras.Connection): Connection =>
  * notifications). Input handlers present in the construction context are
  * used for every call; handlers in a call's own context take precedence.
  * JSON-RPC ids come from a process-wide counter, so every request (and
- * every retry) gets a new id. One function per concept behind it: the
- * connection in the server's era (`internal/eras.ts`), the requests outside
- * the MRTR loop (`internal/plainRequests.ts`), the tool definitions
- * (`internal/toolCatalog.ts`), the `input_required` loop
- * (`internal/inputLoop.ts`), the time bounds (`internal/deadline.ts`).
+ * every retry) gets a new id. Every request goes through the connection's
+ * `Era` (`internal/era.ts`), selected on first use
+ * (`internal/eraSelection.ts`); the MRTR methods run the `input_required`
+ * loop (`internal/inputLoop.ts`), the others are one request each
+ * (`internal/plainRequests.ts`); the tool definitions are kept by
+ * `internal/toolCatalog.ts`, the time bounds by `internal/deadline.ts`.
  *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
@@ -387,6 +346,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const defaultMaxRounds = roundsCap(options.maxRounds ?? DEFAULT_MAX_ROUNDS)
   const requestTimeout = Duration.fromInputUnsafe(options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT)
   const withCallTimeout = callTimeoutWith(Duration.fromInputUnsafe(options.callTimeout ?? DEFAULT_CALL_TIMEOUT))
+  const backoff = options.stateOnlyBackoff ?? defaultStateOnlyBackoff
   const pubsub = yield* PubSub.unbounded<Notification>()
 
   const publish = (notification: Notification, callOptions: CallOptions | undefined) =>
@@ -396,12 +356,6 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       callOptions?.onNotification === undefined ? Effect.void : callOptions.onNotification(notification)
     ], { discard: true })
 
-  const currentHandlers: Effect.Effect<Handlers> = Effect.map(handlersInContext, (call) => ({
-    elicitation: Option.orElse(call.elicitation, () => layerHandlers.elicitation),
-    sampling: Option.orElse(call.sampling, () => layerHandlers.sampling),
-    roots: Option.orElse(call.roots, () => layerHandlers.roots)
-  }))
-
   const declared = (handlers: Handlers): ClientCapabilities =>
     capabilitiesOf({
       elicitation: Option.getOrUndefined(handlers.elicitation),
@@ -409,116 +363,202 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       roots: Option.getOrUndefined(handlers.roots)
     }, options.capabilities)
 
-  // -- The connection, in the server's era (internal/eras.ts) ------------------
+  /** The input handlers of a call: its own context's first, then the ones the client Layer was built with. */
+  const currentHandlers: Effect.Effect<Handlers> = Effect.map(handlersInContext, (call) => ({
+    elicitation: Option.orElse(call.elicitation, () => layerHandlers.elicitation),
+    sampling: Option.orElse(call.sampling, () => layerHandlers.sampling),
+    roots: Option.orElse(call.roots, () => layerHandlers.roots)
+  }))
 
-  const eras = Eras.make({
-    transport,
+  // -- The connection's era (internal/eraSelection.ts) --------------------------
+
+  const selection = EraSelection.make(
+    {
+      transport,
+      clientInfo,
+      logLevel: options.logLevel,
+      requestTimeout,
+      layerHandlers,
+      declared,
+      publish: (notification) => publish(notification, undefined),
+      scope
+    },
     // `null` (a JSON config's) is no protocol either: only an absent one means "auto".
-    protocol: protocolOf(options.protocol === undefined ? "auto" : options.protocol),
-    probeTimeout: options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT,
-    requestTimeout,
-    clientInfo,
-    logLevel: options.logLevel,
-    layerHandlers,
-    declared,
-    modernMeta: (capabilities, progressToken) =>
-      makeRequestMeta({ clientCapabilities: capabilities, clientInfo, logLevel: options.logLevel, progressToken }),
-    publish: (notification) => publish(notification, undefined),
-    scope
-  })
+    protocolOf(options.protocol === undefined ? "auto" : options.protocol),
+    options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT
+  )
 
-  yield* transport.notifications.pipe(Stream.runForEach(eras.dispatch), Effect.forkScoped)
+  yield* transport.notifications.pipe(Stream.runForEach(selection.dispatch), Effect.forkScoped)
   const rootsChanges = Option.getOrUndefined(layerHandlers.roots)?.changes
   if (rootsChanges !== undefined) {
-    yield* rootsChanges.pipe(Stream.runForEach(() => eras.rootsChanged), Effect.forkScoped)
+    yield* rootsChanges.pipe(Stream.runForEach(() => selection.rootsChanged), Effect.forkScoped)
   }
+
+  // -- One call's context (internal/era.ts: CallContext) -------------------------
+
+  /** How one call is made, from the handlers in context and its `CallOptions`; `tasks` declares the extension. */
+  const callContext = (
+    callOptions: CallOptions | undefined,
+    mrtr: { readonly tasks: boolean } | undefined
+  ): Effect.Effect<CallContext> =>
+    Effect.map(currentHandlers, (handlers): CallContext => ({
+      handlers,
+      capabilities: mrtr?.tasks === true ? TaskDriver.declaring(declared(handlers)) : declared(handlers),
+      progressToken: callOptions?.progressToken,
+      requestTimeout: Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout),
+      onNotification: (notification) => publish(notification, callOptions),
+      onServerRequest: mrtr === undefined ? undefined : callOptions?.onServerRequest,
+      failOnHandlerError: mrtr !== undefined
+    }))
 
   // -- Requests outside the loop (internal/plainRequests.ts), the tools (internal/toolCatalog.ts) --
 
-  const requests: PlainRequests.RequestContext = {
-    eras,
-    currentHandlers,
-    declared,
-    onNotification: (callOptions) => (notification) => publish(notification, callOptions),
-    requestTimeout: (callOptions) => Duration.fromInputUnsafe(callOptions?.requestTimeout ?? requestTimeout),
-    withCallTimeout
-  }
-  const plain = <A>(method: string, schema: Schema.Codec<A, any>) => PlainRequests.plain(requests, method, schema)
-  const catalog = ToolCatalog.make({ transport, eras, listPage: plain("tools/list", ListToolsResult), withCallTimeout })
-
-  // -- The input_required loop (internal/inputLoop.ts) -------------------------
-
-  const loop: InputLoop.LoopContext = {
-    ...requests,
-    taskRequest: (method, params, capabilities, handlers, callOptions) =>
-      PlainRequests.taskRequest(requests, method, params, capabilities, handlers, callOptions),
-    maxRounds: (callOptions) =>
-      callOptions?.maxRounds === undefined ? defaultMaxRounds : roundsCap(callOptions.maxRounds),
-    backoff: options.stateOnlyBackoff ?? defaultStateOnlyBackoff,
-    tasks: options.tasks
-  }
-  const mrtr = <A>(
-    context: InputLoop.LoopContext,
-    method: "tools/call" | "prompts/get" | "resources/read",
-    schema: Schema.Codec<A, any>
-  ) => {
+  /** `method` with `params`, its complete result decoded with `schema`, within the call's `callTimeout`. */
+  const plain = <A>(method: string, schema: Schema.Codec<A, any>) => {
     const decode = decodeWith(method, schema)
-    return (target: string, base: Record<string, unknown>, retry: RetryParams, tool: Tool | undefined, callOptions: CallOptions | undefined) =>
-      InputLoop.run(context, method, target, base, retry, tool, decode, callOptions)
+    return (params: Record<string, unknown>, callOptions: CallOptions | undefined): Effect.Effect<A, RequestError> =>
+      withCallTimeout(
+        method,
+        callOptions,
+        Effect.gen(function*() {
+          const era = yield* selection.era
+          const call = yield* callContext(callOptions, undefined)
+          const raw = yield* PlainRequests.send(era, call, method, params)
+          return yield* PlainRequests.complete(method, raw, decode)
+        })
+      )
   }
-  // A tools/call's callTimeout bounds the whole call (below): the connection and the listing before a first call
-  // too, not only the loop, which then needs no bound of its own.
-  const callToolRound = mrtr({ ...loop, withCallTimeout: (_method, _callOptions, effect) => effect }, "tools/call", CallToolResult)
-  const getPromptRound = mrtr(loop, "prompts/get", GetPromptResult)
-  const readResourceRound = mrtr(loop, "resources/read", ReadResourceResult)
-
-  // -- The service ------------------------------------------------------------
-
   const listOf = <A>(method: string, schema: Schema.Codec<A, any>) => {
     const request = plain(method, schema)
     return (params?: ListParams, callOptions?: CallOptions) => request(PlainRequests.listParams(params), callOptions)
   }
-  const named = (params: { readonly name: string; readonly arguments?: unknown }) =>
-    ({ name: params.name, ...(params.arguments === undefined ? {} : { arguments: params.arguments }) })
+  /** A task method, declaring the extension, bounded by its `requestTimeout` alone; the raw result. */
+  const taskMethod = (method: string, params: Record<string, unknown>, callOptions: CallOptions | undefined) =>
+    Effect.gen(function*() {
+      const era = yield* selection.era
+      const call = yield* callContext(callOptions, undefined)
+      return yield* PlainRequests.send(
+        era,
+        { ...call, capabilities: TaskDriver.declaring(call.capabilities) },
+        method,
+        params
+      )
+    })
+  const discoverRequest = plain("server/discover", DiscoverResult)
   const completeRequest = plain("completion/complete", CompleteResult)
+  const catalog = ToolCatalog.make({
+    transport,
+    era: selection.era,
+    listPage: plain("tools/list", ListToolsResult),
+    withCallTimeout
+  })
+
+  // -- The input_required loop (internal/inputLoop.ts) -------------------------
+
+  /** One MRTR call: the era, the call's context and the loop's settings, then the loop. */
+  const mrtr = Effect.fnUntraced(function*<A>(
+    request: InputLoop.MrtrRequest<A>,
+    callOptions: CallOptions | undefined
+  ) {
+    const tasks = request.method === "tools/call" ? callOptions?.tasks ?? options.tasks : undefined
+    const era = yield* selection.era
+    const call = yield* callContext(callOptions, { tasks: tasks !== undefined })
+    return yield* InputLoop.run(era, call, request, {
+      maxRounds: callOptions?.maxRounds === undefined ? defaultMaxRounds : roundsCap(callOptions.maxRounds),
+      backoff,
+      tasks,
+      onRound: callOptions?.onRound,
+      onTaskStatus: callOptions?.onTaskStatus
+    })
+  })
+  const decodeCallTool = decodeWith("tools/call", CallToolResult)
+  const decodeGetPrompt = decodeWith("prompts/get", GetPromptResult)
+  const decodeReadResource = decodeWith("resources/read", ReadResourceResult)
+  const named = (params: { readonly name: string; readonly arguments?: unknown }) => ({
+    name: params.name,
+    ...(params.arguments === undefined ? {} : { arguments: params.arguments })
+  })
+
+  /**
+   * `McpClient.callTool`: within its `callTimeout` (the connection and the listing before a first call too), the
+   * tool's definition (2026-07-28 over HTTP), then the loop.
+   */
+  const callTool = (params: CallToolParams, callOptions: CallOptions | undefined) =>
+    withCallTimeout(
+      "tools/call",
+      callOptions,
+      // The MRTR methods read their params when the call runs: params that are no object are a defect of the
+      // call, not a throw, on every transport.
+      Effect.suspend(() =>
+        catalog.withTool(params.name, callOptions, (tool) =>
+          mrtr({
+            method: "tools/call",
+            target: params.name,
+            params: named(params),
+            retry: params,
+            tool,
+            decode: decodeCallTool
+          }, callOptions))
+      )
+    )
+
+  // -- The service ------------------------------------------------------------
 
   return McpClient.of({
     clientInfo,
     clientCapabilities: Effect.map(currentHandlers, declared),
-    discover: discoverWith(eras, plain("server/discover", DiscoverResult)),
-    listTools: catalog.listTools,
-    // The MRTR methods read their params when the call runs: params that are no object are a defect of the call,
-    // not a throw, on every transport.
-    callTool: (params, callOptions) =>
-      withCallTimeout(
-        "tools/call",
-        callOptions,
-        Effect.suspend(() =>
-          catalog.withTool(params.name, callOptions, (tool) => callToolRound(params.name, named(params), params, tool, callOptions))
-        )
+    // on 2025-11-25 from the `InitializeResult`, else the probe's result or `server/discover`
+    discover: (callOptions) =>
+      Effect.flatMap(
+        selection.era,
+        (era) =>
+          Effect.flatMap(era.discovered, (known) =>
+            Option.isSome(known) ? Effect.succeed(known.value) : discoverRequest({}, callOptions))
       ),
+    listTools: catalog.listTools,
+    callTool,
     listPrompts: listOf("prompts/list", ListPromptsResult),
     // Only a tools/call becomes a task: the other MRTR methods fail with MrtrError alone.
     getPrompt: (params, callOptions) =>
-      Effect.suspend(() => getPromptRound(params.name, named(params), params, undefined, callOptions)) as Effect.Effect<
-        GetPromptResult,
-        MrtrError
-      >,
+      withCallTimeout(
+        "prompts/get",
+        callOptions,
+        Effect.suspend(() =>
+          mrtr({
+            method: "prompts/get",
+            target: params.name,
+            params: named(params),
+            retry: params,
+            tool: undefined,
+            decode: decodeGetPrompt
+          }, callOptions)
+        )
+      ) as Effect.Effect<GetPromptResult, MrtrError>,
     listResources: listOf("resources/list", ListResourcesResult),
     listResourceTemplates: listOf("resources/templates/list", ListResourceTemplatesResult),
     readResource: (params, callOptions) =>
-      Effect.suspend(() => readResourceRound(params.uri, { uri: params.uri }, params, undefined, callOptions)) as Effect.Effect<
-        ReadResourceResult,
-        MrtrError
-      >,
+      withCallTimeout(
+        "resources/read",
+        callOptions,
+        Effect.suspend(() =>
+          mrtr({
+            method: "resources/read",
+            target: params.uri,
+            params: { uri: params.uri },
+            retry: params,
+            tool: undefined,
+            decode: decodeReadResource
+          }, callOptions)
+        )
+      ) as Effect.Effect<ReadResourceResult, MrtrError>,
     complete: (params, callOptions) => completeRequest({ ...params }, callOptions),
     tool: catalog.tool,
-    getTask: (taskId, callOptions) => PlainRequests.taskMethod(requests, "tasks/get")({ taskId }, callOptions),
+    getTask: (taskId, callOptions) => taskMethod("tasks/get", { taskId }, callOptions),
     updateTask: (taskId, inputResponses, callOptions) =>
-      PlainRequests.taskMethod(requests, "tasks/update")({ taskId, inputResponses }, callOptions),
-    cancelTask: (taskId, callOptions) => PlainRequests.taskMethod(requests, "tasks/cancel")({ taskId }, callOptions),
+      taskMethod("tasks/update", { taskId, inputResponses }, callOptions),
+    cancelTask: (taskId, callOptions) => taskMethod("tasks/cancel", { taskId }, callOptions),
     notifications: Stream.fromPubSub(pubsub),
-    connection: Effect.map(eras.connect, connectionOf)
+    connection: Effect.map(selection.era, (era) => era.connection)
   })
 })
 

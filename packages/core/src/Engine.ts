@@ -501,27 +501,41 @@ export interface Driver<A, B, E, R> {
  * @since 0.3.0
  * @category running
  */
-export const drive = <A, E, R, B, E2, R2>(
+export const drive: <A, E, R, B, E2, R2>(
   services: Services,
   handler: Effect.Effect<A, E, R>,
   request: Request,
   driver: Driver<A, B, E2, R2>
-): Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> =>
-  Effect.flatMap(runWith(services, handler, request), (outcome): Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> => {
-    switch (outcome._tag) {
-      case "Complete":
-        return driver.complete(outcome.value, outcome.round)
-      case "Detached":
-        return driver.detach === undefined
-          ? Effect.die(new Error("Task.detach ended a round run without detach"))
-          : driver.detach(outcome.journal, outcome.round)
-      case "InputRequired":
-        return Effect.flatMap(driver.fulfil(outcome), (fulfilment) =>
-          fulfilment._tag === "End" ? Effect.succeed(fulfilment.value) : drive(services, handler, {
-            ...request,
+) => Effect.Effect<B, E | E2 | RunError, Exclude<R, Conversation> | R2> = Effect.fnUntraced(
+  function*<A, E, R, B, E2, R2>(
+    services: Services,
+    handler: Effect.Effect<A, E, R>,
+    request: Request,
+    driver: Driver<A, B, E2, R2>
+  ) {
+    let current = request
+    while (true) {
+      const outcome = yield* runWith(services, handler, current)
+      switch (outcome._tag) {
+        case "Complete":
+          return yield* driver.complete(outcome.value, outcome.round)
+        case "Detached":
+          if (driver.detach === undefined) {
+            return yield* Effect.die(new Error("Task.detach ended a round run without detach"))
+          }
+          return yield* driver.detach(outcome.journal, outcome.round)
+        case "InputRequired": {
+          const fulfilment = yield* driver.fulfil(outcome)
+          if (fulfilment._tag === "End") return fulfilment.value
+          // the next round in this process, from this round's journal (its state was unsealed once)
+          current = {
+            ...current,
             journal: outcome.journal,
             inputResponses: fulfilment.inputResponses,
             requestState: undefined
-          }, driver))
+          }
+        }
+      }
     }
-  })
+  }
+)

@@ -93,8 +93,14 @@ export const recordRound = (method: string, first: boolean, complete: boolean, r
 
 // The three metrics with the `method` attribute, built once per method (there are three MRTR methods;
 // any other string gets its own, uncached, as before).
-const metricsByMethod = new Map<string, ReturnType<typeof makeMetrics>>()
-const makeMetrics = (method: string) => {
+/** The conversation metrics of one method, with its attribute. */
+interface MethodMetrics {
+  readonly started: typeof conversationsStarted
+  readonly completed: typeof conversationsCompleted
+  readonly rounds: typeof conversationRounds
+}
+const metricsByMethod = new Map<string, MethodMetrics>()
+const makeMetrics = (method: string): MethodMetrics => {
   const attributes = { method }
   return {
     started: Metric.withAttributes(conversationsStarted, attributes),

@@ -19,12 +19,12 @@
  * Source: MCP 2026-07-28, basic/versioning, basic/transports/streamable-http
  * (backward compatibility), basic/transports/stdio; SEP-2575.
  */
-import { Effect, Exit, Option, Schema } from "effect"
+import { DiscoverResult } from "@mrtr/protocol/Schema"
 import { ErrorCode } from "@mrtr/protocol/ErrorCode"
 import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
-import { DiscoverResult } from "@mrtr/protocol/Schema"
+import { Effect, Exit, Option, Schema } from "effect"
 import type { RequestError } from "../Errors.ts"
-import { LEGACY_PROTOCOL_VERSIONS } from "./legacySession.ts"
+import { LEGACY_PROTOCOL_VERSIONS } from "./v2025_11_25/lifecycle.ts"
 
 /** The probe's verdict. */
 export type Verdict =
@@ -32,8 +32,7 @@ export type Verdict =
   | { readonly _tag: "Legacy" }
   | { readonly _tag: "Fail"; readonly error: RequestError }
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const decodeDiscover = Schema.decodeUnknownEffect(DiscoverResult)
 

@@ -28,19 +28,17 @@
  * Source: MCP 2026-07-28, basic/transports; MCP 2025-11-25, basic/transports,
  * basic/utilities/cancellation.
  */
-import { Clock, Deferred, Duration, Effect, Exit, FiberSet, Stream } from "effect"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { Duration } from "effect"
+import { Clock, Deferred, Effect, Exit, FiberSet, Stream } from "effect"
 import type { ClientTransport, OutgoingRequest } from "../ClientTransport.ts"
 import { ProtocolViolation, type RequestError, RequestTimeout, TransportError } from "../Errors.ts"
-import { boundMillis, bounded } from "./deadline.ts"
+import { bounded, boundMillis } from "./deadline.ts"
+import { isRecord, isServerRequest } from "./outgoing.ts"
 import { mcpErrorOf } from "./results.ts"
-import { isServerRequest } from "./serverRequests.ts"
 
 /** How long the notice of an abandoned exchange (`onAbandon`) may take, in ms, before it is given up. */
 const ABANDON_NOTICE_MS = 1_000
-
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** A notification received on a request's stream, with the request it belongs to. */
 export interface StreamNotification {
@@ -52,7 +50,9 @@ export interface StreamNotification {
 /** How one exchange treats what its stream carries besides the response. */
 export interface ExchangeHooks<E> {
   readonly onNotification: (notification: StreamNotification) => Effect.Effect<void>
-  readonly serve?: ((request: Record<string, unknown> & { readonly id: RequestId }) => Effect.Effect<void, E>) | undefined
+  readonly serve?:
+    | ((request: Record<string, unknown> & { readonly id: RequestId }) => Effect.Effect<void, E>)
+    | undefined
   /** Fails the exchange from outside its stream (a handler answering a request that came on another channel). */
   readonly failed?: Deferred.Deferred<never, E> | undefined
   readonly onAbandon?: Effect.Effect<void> | undefined
@@ -70,7 +70,9 @@ export const exchange = <E = never>(
   // 2026-07-28 round forks nothing but its time bound.
   hooks.serve === undefined
     ? exchangeWith(transport, message, headers, hooks, undefined)
-    : Effect.scoped(Effect.flatMap(FiberSet.make<void, E>(), (fibers) => exchangeWith(transport, message, headers, hooks, fibers)))
+    : Effect.scoped(
+      Effect.flatMap(FiberSet.make<void, E>(), (fibers) => exchangeWith(transport, message, headers, hooks, fibers))
+    )
 
 const exchangeWith = <E>(
   transport: ClientTransport["Service"],

@@ -20,51 +20,49 @@
  *
  * @internal
  */
-import { type Duration, Effect, Schedule } from "effect"
-import type { ClientCapabilities, InputRequests, InputResponses, Tool } from "@mrtr/protocol/Schema"
+import type { InputRequests, InputResponses, Tool } from "@mrtr/protocol/Schema"
+import { Effect, Schedule } from "effect"
 import {
   type InputHandlerError,
   InputRequiredError,
   MaxRoundsExceeded,
   type MrtrError,
-  type ProtocolViolation,
-  type RequestError,
-  type RequestTimeout
+  type ProtocolViolation
 } from "../Errors.ts"
+import type { RetryParams, Round } from "../Models.ts"
 import * as TaskDriver from "../TaskDriver.ts"
-import type { Eras } from "./eras.ts"
+import type { CallContext, Era } from "./era.ts"
 import { answer, canAnswer, type Handlers, isAcceptedUrl } from "./inputHandlers.ts"
-import type { CallOptions, Notification, RetryParams } from "../Models.ts"
+import { send } from "./plainRequests.ts"
 import { classify } from "./results.ts"
 
 /** URL elicitations the user accepted in one call, by key (see `ElicitationHandler.urlWait`). */
 type AcceptedUrls = Map<string, { readonly url: string; attempts: number }>
 
-/** What the loop needs of the client it runs in. */
-export interface LoopContext {
-  readonly eras: Eras
-  readonly currentHandlers: Effect.Effect<Handlers>
-  readonly declared: (handlers: Handlers) => ClientCapabilities
-  readonly onNotification: (callOptions: CallOptions | undefined) => (notification: Notification) => Effect.Effect<void>
-  /** One task method (`tasks/get`, `tasks/update`, ...) with the call's capabilities; the raw result. */
-  readonly taskRequest: (
-    method: string,
-    params: Record<string, unknown>,
-    capabilities: ClientCapabilities,
-    handlers: Handlers,
-    callOptions: CallOptions | undefined
-  ) => Effect.Effect<Record<string, unknown>, RequestError>
-  readonly requestTimeout: (callOptions: CallOptions | undefined) => Duration.Duration
-  readonly maxRounds: (callOptions: CallOptions | undefined) => number
+/** One MRTR call as `McpClient` asks for it. */
+export interface MrtrRequest<A> {
+  readonly method: "tools/call" | "prompts/get" | "resources/read"
+  /** The tool or prompt name, or the resource URI. */
+  readonly target: string
+  /** The request's own params (`name` / `arguments`, or `uri`), sent in every round. */
+  readonly params: Readonly<Record<string, unknown>>
+  /** The caller's own `inputResponses` / `requestState` for the first round (manual mode). */
+  readonly retry: RetryParams
+  readonly tool: Tool | undefined
+  /** Decodes the complete result with the method's schema. */
+  readonly decode: (raw: Record<string, unknown>) => Effect.Effect<A, ProtocolViolation>
+}
+
+/** The loop's bounds and hooks for one call (the client's options, per call overridden by its `CallOptions`). */
+export interface LoopSettings {
+  /** The most requests the call may send (at least 1). */
+  readonly maxRounds: number
+  /** Spaces consecutive rounds that carry only a `requestState`. */
   readonly backoff: Schedule.Schedule<unknown>
-  /** How a `tools/call` treats tasks (`McpClient` options, per call overridden by `CallOptions.tasks`). */
-  readonly tasks: CallOptions["tasks"]
-  /** `effect` bounded by the call's `callTimeout` (interrupted, then `RequestTimeout`). */
-  readonly withCallTimeout: <A, E>(
-    method: string,
-    callOptions: CallOptions | undefined,
-    effect: Effect.Effect<A, E>
-  ) => Effect.Effect<A, E | RequestTimeout>
+  /** How a `tools/call` treats tasks (`undefined`: the Tasks extension is not declared). */
+  readonly tasks: TaskDriver.TasksMode | undefined
+  readonly onRound: ((round: Round) => Effect.Effect<void>) | undefined
+  readonly onTaskStatus: ((change: TaskDriver.TaskStatusChange) => Effect.Effect<void>) | undefined
 }
 
 /** The answers to `entries`, all asked at once; own data properties whatever the keys (no `__proto__` setter runs). */
@@ -88,92 +86,107 @@ const answerEach = (
     Effect.forEach(
       entries,
       ([key, request]) =>
-        Effect.map(answer(key, request, handlers, { key, ...context }, acceptedUrls), (response) => [key, response] as const),
+        Effect.map(
+          answer(key, request, handlers, { key, ...context }, acceptedUrls),
+          (response) => [key, response] as const
+        ),
       { concurrency: "unbounded" }
     ),
     (answers): InputResponses => Object.assign(Object.create(null), Object.fromEntries(answers))
   )
 }
 
+/** A round's params: the request's own, then that round's answers and state (nothing stale from an earlier round). */
+const roundParams = (
+  params: Readonly<Record<string, unknown>>,
+  inputResponses: InputResponses | undefined,
+  requestState: string | undefined
+): Readonly<Record<string, unknown>> => {
+  if (inputResponses === undefined && requestState === undefined) return params
+  const round: Record<string, unknown> = { ...params }
+  if (inputResponses !== undefined) round.inputResponses = inputResponses
+  if (requestState !== undefined) round.requestState = requestState
+  return round
+}
+
+/** A task result driven to its end (`tasks/get` polls, `tasks/update` answers), then decoded. */
+const driveTask = <A>(
+  era: Era,
+  call: CallContext,
+  request: MrtrRequest<A>,
+  settings: LoopSettings,
+  raw: Record<string, unknown>,
+  acceptedUrls: AcceptedUrls
+): Effect.Effect<A, MrtrError | TaskDriver.TaskStarted | TaskDriver.TaskCancelled> => {
+  if (settings.tasks === "manual") {
+    return Effect.fail(new TaskDriver.TaskStarted({ taskId: String(raw.taskId), task: raw }))
+  }
+  // task methods only answer the server's requests, never fail on a handler's error
+  const taskCall: CallContext = { ...call, onServerRequest: undefined, failOnHandlerError: false }
+  return TaskDriver.drive(raw, {
+    request: (method, params) => send(era, taskCall, method, params),
+    answer: (inputRequests, taskRound) => {
+      const entries = Object.entries(inputRequests)
+      return entries.some(([, input]) => !canAnswer(input, call.handlers, call.capabilities))
+        ? Effect.succeed(undefined)
+        : answerEach(
+          entries,
+          call.handlers,
+          { method: "tools/call", target: request.target, round: taskRound },
+          acceptedUrls
+        )
+    },
+    onStatus: settings.onTaskStatus,
+    maxRounds: settings.maxRounds
+  }).pipe(Effect.flatMap(request.decode))
+}
+
 /**
- * Runs one MRTR call to completion, bounded by its `callTimeout`: `base` is the request's params
- * (`name` / `arguments`, or `uri`), `retry` the caller's own
- * `inputResponses` / `requestState` for its first round, `decode` the
- * complete result's schema. Fails with `MrtrError` (transport, protocol,
- * timeouts, `InputRequiredError`, `MaxRoundsExceeded`, a handler's error),
- * or `TaskStarted` / `TaskCancelled` when the server made the call a task.
+ * Runs one MRTR call to completion in `era`: sends the request, and while
+ * the server answers `input_required`, answers the round with
+ * `call.handlers` and sends it again. Fails with `MrtrError` (transport,
+ * protocol, timeouts, `InputRequiredError`, `MaxRoundsExceeded`, a
+ * handler's error), or `TaskStarted` / `TaskCancelled` when the server made
+ * the call a task. `call.capabilities` declare the Tasks extension when
+ * `settings.tasks` is set (`McpClient` sees to it).
  */
-export const run = <A>(
-  loop: LoopContext,
-  method: "tools/call" | "prompts/get" | "resources/read",
-  target: string,
-  base: Record<string, unknown>,
-  retry: RetryParams,
-  tool: Tool | undefined,
-  decode: (raw: Record<string, unknown>) => Effect.Effect<A, ProtocolViolation>,
-  callOptions: CallOptions | undefined
-): Effect.Effect<A, MrtrError | TaskDriver.TaskStarted | TaskDriver.TaskCancelled> =>
-  loop.withCallTimeout(method, callOptions, Effect.gen(function*() {
-    const handlers = yield* loop.currentHandlers
-    const tasksMode = method === "tools/call" ? callOptions?.tasks ?? loop.tasks : undefined
-    const capabilities = tasksMode === undefined ? loop.declared(handlers) : TaskDriver.declaring(loop.declared(handlers))
-    const maxRounds = loop.maxRounds(callOptions)
-    let inputResponses = retry.inputResponses
-    let requestState = retry.requestState
+export const run: <A>(
+  era: Era,
+  call: CallContext,
+  request: MrtrRequest<A>,
+  settings: LoopSettings
+) => Effect.Effect<A, MrtrError | TaskDriver.TaskStarted | TaskDriver.TaskCancelled> = Effect.fnUntraced(
+  function*<A>(era: Era, call: CallContext, request: MrtrRequest<A>, settings: LoopSettings) {
+    const { method, target } = request
+    let inputResponses = request.retry.inputResponses
+    let requestState = request.retry.requestState
     let sleep: ((input: unknown) => Effect.Effect<unknown, unknown>) | undefined
     const acceptedUrls: AcceptedUrls = new Map()
     let waited = 0
     for (let round = 1;; round++) {
-      const answers = inputResponses
-      const state = requestState
-      const raw = yield* loop.eras.send({
+      const raw = yield* era.send({
         method,
-        // the request's params, `_meta`, then this round's answers and state (assigned: spreads of
-        // conditional objects cost more here, once per round)
-        params: (meta) => {
-          const params: Record<string, unknown> = { ...base }
-          if (meta !== undefined) params._meta = meta
-          if (answers !== undefined) params.inputResponses = answers
-          if (state !== undefined) params.requestState = state
-          return params
-        },
-        capabilities,
-        progressToken: callOptions?.progressToken,
-        tool,
+        params: roundParams(request.params, inputResponses, requestState),
         target,
-        handlers,
-        failOnHandlerError: true,
-        onNotification: loop.onNotification(callOptions),
-        onServerRequest: callOptions?.onServerRequest,
-        requestTimeout: loop.requestTimeout(callOptions)
-      })
-      if (tasksMode !== undefined && raw.resultType === "task") {
-        return yield* tasksMode === "manual"
-          ? new TaskDriver.TaskStarted({ taskId: String(raw.taskId), task: raw })
-          : TaskDriver.drive(raw, {
-            request: (taskMethod, taskParams) => loop.taskRequest(taskMethod, taskParams, capabilities, handlers, callOptions),
-            answer: (inputRequests, taskRound) => {
-              const entries = Object.entries(inputRequests)
-              return entries.some(([, request]) => !canAnswer(request, handlers, capabilities))
-                ? Effect.succeed(undefined)
-                : answerEach(entries, handlers, { method: "tools/call", target, round: taskRound }, acceptedUrls)
-            },
-            onStatus: callOptions?.onTaskStatus,
-            maxRounds
-          }).pipe(Effect.flatMap(decode))
+        tool: request.tool
+      }, call)
+      if (settings.tasks !== undefined && raw.resultType === "task") {
+        return yield* driveTask(era, call, request, settings, raw, acceptedUrls)
       }
       const outcome = yield* classify(method, raw)
-      if (outcome._tag === "Complete") return yield* decode(raw)
+      if (outcome._tag === "Complete") return yield* request.decode(raw)
       const entries = Object.entries(outcome.inputRequests)
-      if (entries.length > 0 && entries.every(([key, request]) => isAcceptedUrl(acceptedUrls, key, request))) waited++
-      if (round - waited >= maxRounds) return yield* new MaxRoundsExceeded({ method, rounds: round, lastResult: raw })
+      if (entries.length > 0 && entries.every(([key, input]) => isAcceptedUrl(acceptedUrls, key, input))) waited++
+      if (round - waited >= settings.maxRounds) {
+        return yield* new MaxRoundsExceeded({ method, rounds: round, lastResult: raw })
+      }
       if (entries.length === 0) {
-        sleep ??= yield* Schedule.toStepWithSleep(loop.backoff)
+        sleep ??= yield* Schedule.toStepWithSleep(settings.backoff)
         yield* Effect.ignore(sleep(undefined))
         inputResponses = undefined
       } else {
         sleep = undefined
-        if (entries.some(([, request]) => !canAnswer(request, handlers, capabilities))) {
+        if (entries.some(([, input]) => !canAnswer(input, call.handlers, call.capabilities))) {
           return yield* new InputRequiredError({
             method,
             inputRequests: outcome.inputRequests,
@@ -182,11 +195,11 @@ export const run = <A>(
             round
           })
         }
-        inputResponses = yield* answerEach(entries, handlers, { method, target, round }, acceptedUrls)
+        inputResponses = yield* answerEach(entries, call.handlers, { method, target, round }, acceptedUrls)
       }
       requestState = outcome.requestState
-      if (callOptions?.onRound !== undefined) {
-        yield* callOptions.onRound({
+      if (settings.onRound !== undefined) {
+        yield* settings.onRound({
           round,
           method,
           target,
@@ -196,4 +209,5 @@ export const run = <A>(
         })
       }
     }
-  }))
+  }
+)

@@ -21,21 +21,19 @@
  *
  * @internal
  */
-import { Effect, Option } from "effect"
-import { SafeText } from "@mrtr/protocol"
 import { headerAnnotationError, headerAnnotations } from "@mrtr/protocol/Headers"
-import type { ListToolsResult, Tool } from "@mrtr/protocol/Schema"
-import { InvalidToolDefinition, type McpClientError, type RequestError } from "../Errors.ts"
-import type { Eras } from "./eras.ts"
-import type { LoopContext } from "./inputLoop.ts"
+import { type ListToolsResult, type Tool } from "@mrtr/protocol/Schema"
+import { SafeText } from "@mrtr/protocol"
+import { Effect, Option } from "effect"
+import { InvalidToolDefinition, type McpClientError, type RequestError, type RequestTimeout } from "../Errors.ts"
 import type { CallOptions, ListParams } from "../Models.ts"
+import type { Era } from "./era.ts"
 import { listParams } from "./plainRequests.ts"
 
 /** Most pages of `tools/list` read before a first call. */
 const MAX_LIST_PAGES = 100
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** See `McpClient.toolHeaderError`. */
 export const toolHeaderError = (tool: Tool): string | undefined => {
@@ -49,7 +47,9 @@ export const toolHeaderError = (tool: Tool): string | undefined => {
         : undefined
     }
     if (isRecord(schema) && schema.type === "number") {
-      return `x-mcp-header '${header}' on '${path.join(".")}' annotates a number property (only string, integer and boolean are allowed)`
+      return `x-mcp-header '${header}' on '${
+        path.join(".")
+      }' annotates a number property (only string, integer and boolean are allowed)`
     }
   }
   return undefined
@@ -66,13 +66,19 @@ const timeBounds = (callOptions: CallOptions | undefined): CallOptions | undefin
 export interface CatalogContext {
   /** Its transport: `usesHeaders` says whether annotations are checked and mirrored (HTTP). */
   readonly transport: { readonly usesHeaders: boolean }
-  readonly eras: Eras
+  /** The connection's era (selected on first use). */
+  readonly era: Effect.Effect<Era, RequestError>
   /** One page of `tools/list` (params: the cursor, if any). */
   readonly listPage: (
     params: Record<string, unknown>,
     callOptions: CallOptions | undefined
   ) => Effect.Effect<ListToolsResult, RequestError>
-  readonly withCallTimeout: LoopContext["withCallTimeout"]
+  /** `effect` bounded by the call's `callTimeout`. */
+  readonly withCallTimeout: <A, E>(
+    method: string,
+    callOptions: CallOptions | undefined,
+    effect: Effect.Effect<A, E>
+  ) => Effect.Effect<A, E | RequestTimeout>
 }
 
 /** The catalog of one client. */
@@ -96,7 +102,7 @@ export interface ToolCatalog {
 
 /** A new, empty catalog. */
 export const make = (context: CatalogContext): ToolCatalog => {
-  const { transport, eras } = context
+  const { transport } = context
   const tools = new Map<string, Tool>()
   const rejected = new Map<string, string>()
   let listedTools = false
@@ -127,16 +133,20 @@ export const make = (context: CatalogContext): ToolCatalog => {
 
   /** Every page of `tools/list`, each request and the whole within `bounds` (a call's `requestTimeout`, `callTimeout`). */
   const listAllTools = (bounds: CallOptions | undefined) =>
-    context.withCallTimeout("tools/list", bounds, Effect.gen(function*() {
-      let cursor: string | undefined
-      const seen = new Set<string>()
-      for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const result = yield* listTools(cursor === undefined ? undefined : { cursor }, bounds)
-        if (result.nextCursor === undefined || seen.has(result.nextCursor)) return
-        seen.add(result.nextCursor)
-        cursor = result.nextCursor
-      }
-    }))
+    context.withCallTimeout(
+      "tools/list",
+      bounds,
+      Effect.gen(function*() {
+        let cursor: string | undefined
+        const seen = new Set<string>()
+        for (let page = 0; page < MAX_LIST_PAGES; page++) {
+          const result = yield* listTools(cursor === undefined ? undefined : { cursor }, bounds)
+          if (result.nextCursor === undefined || seen.has(result.nextCursor)) return
+          seen.add(result.nextCursor)
+          cursor = result.nextCursor
+        }
+      })
+    )
 
   const withTool = <A>(
     name: string,
@@ -150,8 +160,8 @@ export const make = (context: CatalogContext): ToolCatalog => {
       if (reason !== undefined) return Effect.fail(new InvalidToolDefinition({ tool: name, reason }))
       return run(tools.get(name))
     })
-    return Effect.flatMap(eras.connect, (connection) => {
-      if (connection.era !== "2026-07-28") return run(undefined)
+    return Effect.flatMap(context.era, (era) => {
+      if (!era.mirrorsToolHeaders) return run(undefined)
       // Learn the tool's x-mcp-header annotations before the first call.
       return !tools.has(name) && !rejected.has(name) && !listedTools
         ? Effect.andThen(Effect.ignore(listAllTools(timeBounds(callOptions))), annotated)

@@ -46,7 +46,25 @@ export const trackingScheduler = (base: Scheduler.Scheduler, watch: RoundEndWatc
  */
 const MAX_ACTIVE_TURNS = 64
 
-export type RoundEndWatch = ReturnType<typeof roundEndWatch>
+/** What a round's handler tells the watch, and how the round learns it is over (see `roundEndWatch`). */
+export interface RoundEndWatch {
+  /** Something happened that may lead to more asks this round. */
+  readonly changed: () => void
+  /** A step or a question digest starts. */
+  readonly begin: () => void
+  /** It ended (a change). */
+  readonly end: () => void
+  /** A task was queued for one of the handler's fibers. */
+  readonly taskQueued: () => void
+  /** It ran. */
+  readonly taskRan: () => void
+  /** The round is over (decided, or the request was interrupted). */
+  readonly isStopped: () => boolean
+  /** Runs `f` once the round is decided suspended (at once when it already is). */
+  readonly onSuspend: (f: () => void) => void
+  /** Stops watching (the round ended otherwise). */
+  readonly stop: () => void
+}
 
 /**
  * Decides when a round can make no more progress without answers: some ask
@@ -58,7 +76,7 @@ export type RoundEndWatch = ReturnType<typeof roundEndWatch>
  * `Mrtr.all`, a microtask, an I/O callback that already fired) does so first.
  * Plain callbacks rather than a fiber: it runs on every suspended round.
  */
-export const roundEndWatch = (asking: () => boolean) => {
+export const roundEndWatch = (asking: () => boolean): RoundEndWatch => {
   let version = 0
   let mark = 0
   let quiet = 0

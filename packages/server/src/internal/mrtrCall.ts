@@ -18,16 +18,16 @@
  * @internal
  */
 import { Effect, Predicate } from "effect"
-import { McpError } from "@mrtr/protocol/ErrorCode"
-import type { InputResponses } from "@mrtr/protocol/Schema"
 import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
+import { type InputResponses } from "@mrtr/protocol/Schema"
+import { McpError } from "@mrtr/protocol/ErrorCode"
 import { ClientAddress, RequestState } from "@mrtr/core"
 import { Engine, Journal } from "@mrtr/core/engine"
 import * as Observability from "../Observability.ts"
 import type * as Envelope from "./envelope.ts"
 import * as Registry from "./registry.ts"
 import * as Results from "./results.ts"
-import type { makeTasks } from "./tasks.ts"
+import type { Tasks } from "./tasks.ts"
 
 type Parsed = Envelope.Parsed
 
@@ -37,7 +37,7 @@ export interface MrtrServer {
   readonly registry: Registry.Registry
   readonly audience: string
   readonly encoding: Results.Encoding
-  readonly tasks: Effect.Success<ReturnType<typeof makeTasks>>
+  readonly tasks: Tasks
 }
 
 /** A retry's `inputResponses` and `requestState`, or the -32602 their shapes answer. */
@@ -58,31 +58,30 @@ const retryOf = (parsed: Parsed) => {
  * `InputRequiredResult`; `detach` (a task-eligible `tools/call`): `Task.detach`
  * ends it, and its journal becomes a task.
  */
-const runMrtr = (
+const runMrtr = Effect.fnUntraced(function*(
   server: MrtrServer,
   parsed: Parsed,
   principal: string | undefined,
   call: Registry.Call,
   detach?: (journal: Journal.Journal) => Effect.Effect<Record<string, unknown>, McpError>
-) => {
+) {
   const retry = retryOf(parsed)
-  if (retry instanceof McpError) return Effect.fail(retry)
+  if (retry instanceof McpError) return yield* retry
   const { inputResponses, requestState } = retry
   const retried = inputResponses !== undefined || requestState !== undefined
-  const { encoding, audience } = server
+  const { audience, encoding } = server
   const method = parsed.method
   // Filled by the codec: the id every round of this conversation carries (the span's mrtr.conversation.id).
   const conversation: { id: string | undefined } = { id: undefined }
-  const recorded = (outcome: "complete" | "input_required" | "task", round: number) =>
-    Effect.andThen(
-      Effect.annotateCurrentSpan({
-        "mrtr.round": round,
-        "mrtr.outcome": outcome,
-        ...(conversation.id === undefined ? {} : { "mrtr.conversation.id": conversation.id })
-      }),
-      Observability.recordRound(method, requestState === undefined, outcome === "complete", round)
-    )
-  return Engine.drive(server.engine, call.handler, {
+  const recorded = Effect.fnUntraced(function*(outcome: "complete" | "input_required" | "task", round: number) {
+    yield* Effect.annotateCurrentSpan({
+      "mrtr.round": round,
+      "mrtr.outcome": outcome,
+      ...(conversation.id === undefined ? {} : { "mrtr.conversation.id": conversation.id })
+    })
+    yield* Observability.recordRound(method, requestState === undefined, outcome === "complete", round)
+  })
+  return yield* Engine.drive(server.engine, call.handler, {
     method,
     target: call.target,
     arguments: call.arguments,
@@ -94,16 +93,18 @@ const runMrtr = (
     detach: detach !== undefined
   }, {
     // This era's fulfil: the client carries the round (and retries with its answers).
-    fulfil: (suspended) =>
-      Effect.as(recorded("input_required", suspended.round), Engine.end(Results.encodeInputRequired(encoding, suspended.result))),
-    complete: (value, round) =>
-      Effect.as(
-        recorded("complete", round),
-        Results.encodeResult(encoding, "2026-07-28", method, value, !retried && round === 0, principal)
-      ),
-    detach: detach === undefined
-      ? undefined
-      : (journal, round) => Effect.andThen(recorded("task", round), detach(journal))
+    fulfil: Effect.fnUntraced(function*(suspended) {
+      yield* recorded("input_required", suspended.round)
+      return Engine.end(Results.encodeInputRequired(encoding, suspended.result))
+    }),
+    complete: Effect.fnUntraced(function*(value, round) {
+      yield* recorded("complete", round)
+      return Results.encodeResult(encoding, "2026-07-28", method, value, !retried && round === 0, principal)
+    }),
+    detach: detach === undefined ? undefined : Effect.fnUntraced(function*(journal, round) {
+      yield* recorded("task", round)
+      return yield* detach(journal)
+    })
   }).pipe(
     Effect.provideService(RequestState.CurrentConversation, conversation),
     // No stack trace captured for the span: an `Error` per request, for a frame the span's name already tells.
@@ -111,7 +112,7 @@ const runMrtr = (
       captureStackTrace: false
     })
   )
-}
+})
 
 /**
  * The MRTR methods of a server: the handler of the request's target, run as
@@ -119,36 +120,38 @@ const runMrtr = (
  * client gets (e.g. -32602 for a bad `inputResponses`, `requestState` or an
  * unknown resource).
  */
-export const call = (server: MrtrServer, parsed: Parsed, principal: string | undefined) => {
+export const call = Effect.fnUntraced(function*(server: MrtrServer, parsed: Parsed, principal: string | undefined) {
   const { registry, tasks } = server
   const found = registry.call(parsed.method, parsed.params)
-  if (found instanceof McpError) return Effect.fail(found)
+  if (found instanceof McpError) return yield* found
   if (found instanceof Registry.ResourceNotFound) {
-    return Effect.fail(McpError.invalidParams(`Resource not found: ${found.uri}`, { uri: found.uri }))
+    return yield* McpError.invalidParams(`Resource not found: ${found.uri}`, { uri: found.uri })
   }
   const tool = parsed.method === "tools/call" ? registry.tools.get(found.target) : undefined
-  if (tool?.task === undefined) return runMrtr(server, parsed, principal, found)
+  if (tool?.task === undefined) return yield* runMrtr(server, parsed, principal, found)
   // Tasks extension (SEP-2663): the tool's policy and the request's own declaration decide.
   if (!declaresTasks(parsed.clientCapabilities)) {
     return tool.task.support === "required"
-      ? Effect.fail(McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
-      : runMrtr(server, parsed, principal, found)
+      ? yield* McpError.missingRequiredClientCapability(tasksRequiredCapabilities)
+      : yield* runMrtr(server, parsed, principal, found)
   }
   // A task keeps what the tool's parameters decode to (unknown keys dropped), and the client address of an
   // unauthenticated call (its share of the task store).
   const kept = tool.decodeArguments === undefined
     ? Effect.succeed(found.arguments as Record<string, unknown>)
     : Effect.mapError(tool.decodeArguments(found.arguments), (error) => McpError.invalidParams(error.message))
-  const create = (journal: Journal.Journal) =>
-    Effect.flatMap(Effect.zip(kept, ClientAddress.currentGroup), ([args, address]) =>
-      tasks.create({
-        tool: found.target,
-        arguments: args,
-        clientCapabilities: parsed.clientCapabilities,
-        principal,
-        ...(principal === undefined && address !== undefined ? { address } : {})
-      }, journal))
+  const create = Effect.fnUntraced(function*(journal: Journal.Journal) {
+    const args = yield* kept
+    const address = yield* ClientAddress.currentGroup
+    return yield* tasks.create({
+      tool: found.target,
+      arguments: args,
+      clientCapabilities: parsed.clientCapabilities,
+      principal,
+      ...(principal === undefined && address !== undefined ? { address } : {})
+    }, journal)
+  })
   return tool.task.start === "detach"
-    ? runMrtr(server, parsed, principal, found, create)
-    : create(Journal.empty)
-}
+    ? yield* runMrtr(server, parsed, principal, found, create)
+    : yield* create(Journal.empty)
+})

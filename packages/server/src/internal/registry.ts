@@ -41,12 +41,41 @@ export class ResourceNotFound {
   constructor(readonly uri: string) {}
 }
 
-export type Registry = ReturnType<typeof makeUnsafe>
+/** The registries of one server and the era-neutral steps of the methods that read them. */
+export interface Registry {
+  readonly tools: Map<string, AnyTool>
+  readonly prompts: Map<string, AnyPrompt>
+  readonly resources: Map<string, AnyResource>
+  /** Every change of a registry (the 2026-07-28 `subscriptions/listen` streams read it). */
+  readonly changes: PubSub.PubSub<ListChanged>
+  /** Synchronous listeners besides `changes`: the 2025-11-25 sessions' list_changed notifications. */
+  readonly listeners: Set<(kind: ListChanged) => Effect.Effect<void>>
+  /** The resource or template serving `uri`, with a template's variables. */
+  readonly findResource: (
+    uri: string
+  ) => { readonly resource: AnyResource; readonly variables: Readonly<Record<string, string>> } | undefined
+  /** The target of a `tools/call` / `prompts/get` / `resources/read` and its handler, or why there is none. */
+  readonly call: (method: string, params: Record<string, unknown>) => Call | McpError | ResourceNotFound
+  /** `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`: what `principal` may see. */
+  readonly listMethod: (
+    method: string,
+    params: Record<string, unknown>,
+    principal?: string | undefined
+  ) => Effect.Effect<Record<string, unknown>, McpError>
+  /** `completion/complete`. */
+  readonly complete: (params: Record<string, unknown>) => Effect.Effect<Record<string, unknown>, McpError>
+  readonly addTool: (tool: AnyTool) => Effect.Effect<void>
+  readonly removeTool: (name: string) => Effect.Effect<void>
+  readonly addPrompt: (prompt: AnyPrompt) => Effect.Effect<void>
+  readonly removePrompt: (name: string) => Effect.Effect<void>
+  readonly addResource: (resource: AnyResource) => Effect.Effect<void>
+  readonly removeResource: (key: string) => Effect.Effect<void>
+}
 
 /** Builds empty registries with their change feed. */
 export const make = Effect.map(PubSub.unbounded<ListChanged>(), (changes) => makeUnsafe(changes))
 
-const makeUnsafe = (changes: PubSub.PubSub<ListChanged>) => {
+const makeUnsafe = (changes: PubSub.PubSub<ListChanged>): Registry => {
   const tools = new Map<string, AnyTool>()
   const prompts = new Map<string, AnyPrompt>()
   const resources = new Map<string, AnyResource>()

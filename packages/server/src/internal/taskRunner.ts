@@ -72,12 +72,35 @@ export interface TaskHost {
 }
 
 /** The runner of one instance (see {@link makeRunner}). */
-export type Runner = ReturnType<typeof makeRunner>
+export interface Runner {
+  /**
+   * Applies `transition` atomically; announces and returns the new record, or
+   * `undefined` when it did not apply. A status change is counted.
+   */
+  readonly apply: (
+    taskId: string,
+    transition: (record: TaskRecord, now: number) => TaskRecord | undefined
+  ) => Effect.Effect<TaskRecord | undefined, TaskStoreUnavailable>
+  /** Ends a task not yet terminal with `patch` (its status and result or error), releasing its lease (see `apply`). */
+  readonly settle: (taskId: string, patch: Partial<TaskRecord>) => Effect.Effect<TaskRecord | undefined, TaskStoreUnavailable>
+  /**
+   * Creates the task for a `tools/call` (its journal so far), starts it and
+   * returns the `CreateTaskResult`; a full store is -32603.
+   */
+  readonly create: (call: TaskCall, journal: Journal.Journal) => Effect.Effect<Record<string, unknown>, McpError>
+  /** Claims a task nobody runs (all its answers in, or its instance gone) and runs its next round here. */
+  readonly resume: (
+    taskId: string,
+    claimable: (record: TaskRecord, now: number) => boolean
+  ) => Effect.Effect<void, TaskStoreUnavailable>
+  /** Interrupts the task's fiber on this instance, if it runs here; its finalizers have run when this returns. */
+  readonly interruptLocal: (taskId: string) => Effect.Effect<void>
+}
 
 const countStatus = (status: string) => Metric.update(Metric.withAttributes(tasksTotal, { status }), 1)
 
 /** Builds the runner of one server instance; `announce` receives every record this instance changes. */
-export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Effect.Effect<void>) => {
+export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Effect.Effect<void>): Runner => {
   const { store, engine, audience } = host
   const ttlMs = host.options.ttlMs === undefined ? 300_000 : host.options.ttlMs
   const pollIntervalMs = host.options.pollIntervalMs ?? 1_000
@@ -370,5 +393,5 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
     return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
   }
 
-  return { apply, settle, create, resume, interruptLocal } as const
+  return { apply, settle, create, resume, interruptLocal }
 }

@@ -34,7 +34,7 @@ import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
 import type { TaskStatus } from "../NotificationBus.ts"
 import type { TaskRecord, TaskStoreUnavailable } from "../TaskStore.ts"
 import { allAnswered, answered, detailedTask, orphaned, unknownTask } from "./taskRecord.ts"
-import { makeRunner, type TaskHost } from "./taskRunner.ts"
+import { makeRunner, type Runner, type TaskHost } from "./taskRunner.ts"
 
 export type { TaskHost, TaskOptions } from "./taskRunner.ts"
 
@@ -48,6 +48,27 @@ type TaskChange = Omit<TaskStatus, "_tag">
 const unavailable = (error: TaskStoreUnavailable) =>
   new McpError({ code: ErrorCode.InternalError, message: error.message })
 
+/** The task runtime of one server instance (see {@link makeTasks}). */
+export interface Tasks {
+  /** A `tools/call` becomes a task (its journal so far): the `CreateTaskResult`. */
+  readonly create: Runner["create"]
+  /** Answers `tasks/get`, `tasks/update` or `tasks/cancel` for `principal`, given the request's declared capabilities. */
+  readonly dispatch: (
+    method: string,
+    params: Record<string, unknown>,
+    declared: ClientCapabilities,
+    principal: string | undefined
+  ) => Effect.Effect<Record<string, unknown>, McpError>
+  /** The `notifications/tasks` for `taskIds` (those of `principal` only), with `meta` as `_meta`. */
+  readonly notifications: (
+    taskIds: ReadonlySet<string>,
+    principal: string | undefined,
+    meta: Record<string, unknown>
+  ) => Stream.Stream<Record<string, unknown>>
+  /** A change published by another instance: to this instance's streams (never back on the bus). */
+  readonly deliverRemote: (change: TaskStatus) => Effect.Effect<boolean>
+}
+
 /**
  * Builds the task runtime of one server instance: `create` (a `tools/call`
  * becomes a task), `dispatch` (the three task methods), `notifications`
@@ -55,8 +76,11 @@ const unavailable = (error: TaskStoreUnavailable) =>
  * instance published on the bus). `publish` sends this instance's changes to
  * the other instances.
  */
-export const makeTasks = (host: TaskHost, publish: (change: TaskStatus) => Effect.Effect<void> = () => Effect.void) =>
-  Effect.map(PubSub.unbounded<TaskChange>(), (changes) => {
+export const makeTasks = (
+  host: TaskHost,
+  publish: (change: TaskStatus) => Effect.Effect<void> = () => Effect.void
+): Effect.Effect<Tasks> =>
+  Effect.map(PubSub.unbounded<TaskChange>(), (changes): Tasks => {
     const { store } = host
     const announce = (record: TaskRecord) => {
       const change: TaskChange = {
@@ -166,5 +190,5 @@ export const makeTasks = (host: TaskHost, publish: (change: TaskStatus) => Effec
         task: change.task
       })
 
-    return { create: runner.create, dispatch, notifications, deliverRemote } as const
+    return { create: runner.create, dispatch, notifications, deliverRemote }
   })

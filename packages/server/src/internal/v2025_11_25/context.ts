@@ -57,7 +57,7 @@ export interface DispatcherState {
   /** The stdio sessions, by their connection. */
   readonly byConnection: WeakMap<object, Session.Session>
   /** Resumption of streams across the instances of the fleet (`resume.ts`). */
-  readonly resumption: ReturnType<typeof Resume.make>
+  readonly resumption: Resume.Resumption
   /** What `initialize` answers the server can do (one object for every session). */
   readonly capabilities: Legacy.ServerCapabilities
 }

@@ -36,11 +36,11 @@
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
  * server/*; `docs/architecture.md` (the 2025-11-25 walk).
  */
-import { Effect } from "effect"
+import { Effect, type Scope } from "effect"
+import { type Implementation } from "@mrtr/protocol/Schema"
 import { Legacy } from "@mrtr/protocol"
 import { McpError } from "@mrtr/protocol/ErrorCode"
-import type { RequestId } from "@mrtr/protocol/JsonRpc"
-import type { Implementation } from "@mrtr/protocol/Schema"
+import { type RequestId } from "@mrtr/protocol/JsonRpc"
 import type { Engine } from "@mrtr/core/engine"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { MAX_PARAMS_DEPTH, nestedDeeperThan } from "../envelope.ts"
@@ -57,9 +57,22 @@ import { request } from "./requests.ts"
 import * as Resume from "./resume.ts"
 import * as Session from "./session.ts"
 
+/** The 2025-11-25 dispatcher of one server. */
+export interface Dispatcher {
+  /** Answers one message the era classifier routed to the 2025-11-25 wire. */
+  readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
+  /** Tells every session a registry changed (`notifications/{tools,prompts,resources}/list_changed`). */
+  readonly listChanged: (kind: string) => Effect.Effect<void>
+  /** Tells the sessions subscribed to `uri` (`notifications/resources/updated`). */
+  readonly resourceUpdated: (uri: string) => Effect.Effect<void>
+  /** The sessions of this instance. */
+  readonly store: Session.Store
+  /** Receives what other instances of a fleet route here (the shared directory's messages), for the scope's life. */
+  readonly listen: Effect.Effect<void, never, Scope.Scope>
+}
 
 /** Builds the legacy dispatcher over `core`. */
-export const make = (core: Core) => {
+export const make = (core: Core): Dispatcher => {
   const directory = core.directory
   const shared = directory.shared
   const store = Session.makeStore(core.limits, directory.instanceId)
@@ -141,5 +154,3 @@ const dispatchIn = (ctx: DispatcherState, incoming: Incoming, session: Session.S
   return request(ctx, incoming, session, id, message.method, params)
 }
 
-/** The legacy dispatcher. */
-export type Dispatcher = ReturnType<typeof make>

@@ -80,8 +80,25 @@ const streamEnded = new McpError({
   data: { reason: "stream_ended" }
 })
 
+/** Resuming a session's streams on whichever instance of a fleet receives the GET. */
+export interface Resumption {
+  /** The messages of resumptions another instance sent here (what `fleet.receive` hands over). */
+  readonly receive: (message: Routed) => Effect.Effect<void>
+  /**
+   * A GET with `Last-Event-ID` of `session`: 405 after a lost marker, the
+   * resumed stream of another instance (or the request's error); undefined
+   * when the stream is this instance's (or a GET stream), for the usual
+   * resumption.
+   */
+  readonly resumeElsewhere: (
+    session: Session.Session,
+    lastEventId: string,
+    retryMs: number
+  ) => Effect.Effect<Reply | undefined, SessionDirectoryUnavailable>
+}
+
 /** Resumption across the instances of `directory`, for the sessions of `store`. */
-export const make = (store: Session.Store, directory: Directory) => {
+export const make = (store: Session.Store, directory: Directory): Resumption => {
   /** The resumptions this instance serves for streams of others, by id. */
   const pending = new Map<string, Queue.Queue<Item, Cause.Done>>()
 

@@ -281,8 +281,41 @@ export const end = (session: Session): Effect.Effect<void> =>
 export const shareOf = (principal: string | undefined, address: string | undefined): string | undefined =>
   principal !== undefined ? `principal:${principal}` : address !== undefined ? `address:${address}` : undefined
 
+/** What a new session starts with. */
+export interface NewSession {
+  readonly protocolVersion: string
+  readonly clientCapabilities: ClientCapabilities
+  readonly clientInfo: Implementation | undefined
+  readonly send?: ((message: WireMessage) => Effect.Effect<void>) | undefined
+  readonly principal: string | undefined
+  /** The client address of the message that creates it (`ClientAddress`): its share without a principal. */
+  readonly address: string | undefined
+  readonly stored: boolean
+  /** A replica of a session of the shared directory: its id and what it holds. */
+  readonly replica?: {
+    readonly id: string
+    readonly initialized: boolean
+    readonly logLevel: LoggingLevel | undefined
+    readonly subscriptions: ReadonlyArray<string>
+  } | undefined
+}
+
+/** The sessions of one server instance, bounded by `limits` (see the module header). */
+export interface Store {
+  readonly limits: Limits
+  readonly sessions: Map<string, Session>
+  /** Ends the sessions idle past `limits.idleTimeoutMs` (at most once a second). */
+  readonly sweep: (now: number) => Effect.Effect<void>
+  /** Makes room for one more session of `share`; false when none can be ended. */
+  readonly makeRoom: (share: string | undefined) => Effect.Effect<boolean>
+  readonly create: (fields: NewSession) => Session
+  readonly get: (id: string) => Session | undefined
+  /** Ends `session` (its streams closed, its calls interrupted). */
+  readonly remove: (session: Session) => Effect.Effect<void>
+}
+
 /** The store of a server's sessions. */
-export const makeStore = (limits: Limits, instanceId: string) => {
+export const makeStore = (limits: Limits, instanceId: string): Store => {
   const sessions = new Map<string, Session>()
   let lastSweep = 0
 
@@ -359,23 +392,7 @@ export const makeStore = (limits: Limits, instanceId: string) => {
       return victim === undefined ? Effect.succeed(false) : Effect.as(remove(victim), true)
     })
 
-  const create = (fields: {
-    readonly protocolVersion: string
-    readonly clientCapabilities: ClientCapabilities
-    readonly clientInfo: Implementation | undefined
-    readonly send?: ((message: WireMessage) => Effect.Effect<void>) | undefined
-    readonly principal: string | undefined
-    /** The client address of the message that creates it (`ClientAddress`): its share without a principal. */
-    readonly address: string | undefined
-    readonly stored: boolean
-    /** A replica of a session of the shared directory: its id and what it holds. */
-    readonly replica?: {
-      readonly id: string
-      readonly initialized: boolean
-      readonly logLevel: LoggingLevel | undefined
-      readonly subscriptions: ReadonlyArray<string>
-    } | undefined
-  }): Session => {
+  const create = (fields: NewSession): Session => {
     const session: Session = {
       id: fields.replica?.id ?? globalThis.crypto.randomUUID(),
       instanceId,
@@ -419,5 +436,3 @@ export const makeStore = (limits: Limits, instanceId: string) => {
   }
 }
 
-/** A session store. */
-export type Store = ReturnType<typeof makeStore>

@@ -22,19 +22,13 @@
  * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
  * basic/utilities/ping; schema `JSONRPCError`.
  */
-import { Effect, Option, Schema } from "effect"
-import { ErrorCode } from "@mrtr/protocol/ErrorCode"
-import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import { type ClientCapabilities, InputRequest, type InputResponse } from "@mrtr/protocol/Schema"
-import type { OutgoingResponse } from "../ClientTransport.ts"
-import type { InputHandlerError } from "../Errors.ts"
-import { answer, canAnswer, type Handlers } from "./inputHandlers.ts"
-
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
-
-const isRequestId = (u: unknown): u is RequestId =>
-  typeof u === "string" || (typeof u === "number" && Number.isInteger(u))
+import { ErrorCode } from "@mrtr/protocol/ErrorCode"
+import { type RequestId } from "@mrtr/protocol/JsonRpc"
+import { Effect, Option, Schema } from "effect"
+import type { OutgoingResponse } from "../../ClientTransport.ts"
+import type { InputHandlerError } from "../../Errors.ts"
+import { answer, canAnswer, type Handlers } from "../inputHandlers.ts"
 
 /** The kind of an ask, as the server's engine names it (the prefix of its derived keys). */
 type Kind = "elicitation" | "sampling" | "roots"
@@ -64,10 +58,6 @@ export const callKeys = (method: string, target: string): CallKeys => ({
   counters: { elicitation: 0, sampling: 0, roots: 0 }
 })
 
-/** Is this incoming JSON-RPC message a request (a `method` and an `id`)? */
-export const isServerRequest = (message: unknown): message is Record<string, unknown> & { readonly id: RequestId } =>
-  isRecord(message) && typeof message.method === "string" && "id" in message && isRequestId(message.id)
-
 /**
  * What answering one server request produced: the `response` to send back,
  * and the handler's failure when there was one (the call should fail with it).
@@ -76,7 +66,9 @@ export interface Answered {
   readonly response: OutgoingResponse
   readonly failure?: InputHandlerError | undefined
   /** For a request a handler answered: its derived key, the question and the answer. */
-  readonly answered?: { readonly key: string; readonly request: InputRequest; readonly result: InputResponse } | undefined
+  readonly answered?:
+    | { readonly key: string; readonly request: InputRequest; readonly result: InputResponse }
+    | undefined
 }
 
 const error = (id: RequestId, code: number, message: string): Answered => ({
@@ -119,18 +111,23 @@ export const answerServerRequest = (
     }).pipe(Effect.option)
     if (Option.isNone(decoded)) return error(id, ErrorCode.InvalidParams, `Invalid params for ${method}`)
     if (!canAnswer(decoded.value, handlers, capabilities)) {
-      return error(id, ErrorCode.InvalidParams, `The client does not support this ${method} request (mode or feature not declared)`)
-    }
-    return yield* answer(key, decoded.value, handlers, { key, method: keys.method, target: keys.target, round: 1 }).pipe(
-      Effect.map((result): Answered => ({
-        response: { jsonrpc: "2.0", id, result: result as Record<string, unknown> },
-        answered: { key, request: decoded.value, result }
-      })),
-      Effect.catch((failure) =>
-        Effect.succeed<Answered>({
-          response: { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: failure.message } },
-          failure
-        })
+      return error(
+        id,
+        ErrorCode.InvalidParams,
+        `The client does not support this ${method} request (mode or feature not declared)`
       )
-    )
+    }
+    return yield* answer(key, decoded.value, handlers, { key, method: keys.method, target: keys.target, round: 1 })
+      .pipe(
+        Effect.map((result): Answered => ({
+          response: { jsonrpc: "2.0", id, result: result as Record<string, unknown> },
+          answered: { key, request: decoded.value, result }
+        })),
+        Effect.catch((failure) =>
+          Effect.succeed<Answered>({
+            response: { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: failure.message } },
+            failure
+          })
+        )
+      )
   })

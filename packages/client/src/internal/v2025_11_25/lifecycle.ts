@@ -13,10 +13,10 @@
  * Source: MCP 2025-11-25, basic/lifecycle (initialization, version
  * negotiation); schema `InitializeRequestParams`, `InitializeResult`.
  */
-import { Effect, Schema } from "effect"
+import { type ClientCapabilities, type DiscoverResult, type Implementation } from "@mrtr/protocol/Schema"
 import { Legacy, SafeText } from "@mrtr/protocol"
-import type { ClientCapabilities, DiscoverResult, Implementation } from "@mrtr/protocol/Schema"
-import { ProtocolViolation } from "../Errors.ts"
+import { Effect, Schema } from "effect"
+import { ProtocolViolation } from "../../Errors.ts"
 
 /** The revision the client offers in `initialize`. */
 export const LEGACY_PROTOCOL_VERSION = Legacy.LATEST_VERSION
@@ -50,19 +50,25 @@ export const legacyCapabilities = (capabilities: ClientCapabilities, rootsChange
 const decodeResult = Schema.decodeUnknownEffect(Legacy.InitializeResult)
 
 /** Decodes and checks an `InitializeResult` (`ProtocolViolation` when it is malformed or names no handshake-era version). */
-export const readInitializeResult = (raw: Record<string, unknown>): Effect.Effect<InitializeResult, ProtocolViolation> =>
+export const readInitializeResult = (
+  raw: Record<string, unknown>
+): Effect.Effect<InitializeResult, ProtocolViolation> =>
   decodeResult(raw).pipe(
     Effect.mapError((issue) =>
-      new ProtocolViolation({ method: "initialize", reason: `the result does not decode: ${SafeText.lines(issue.message)}`, result: raw })
+      new ProtocolViolation({
+        method: "initialize",
+        reason: `the result does not decode: ${SafeText.lines(issue.message)}`,
+        result: raw
+      })
     ),
     Effect.filterOrFail(
       (result) => LEGACY_PROTOCOL_VERSIONS.includes(result.protocolVersion),
       (result) =>
         new ProtocolViolation({
           method: "initialize",
-          reason: `the server negotiated protocol version '${SafeText.oneLine(result.protocolVersion)}', which the client does not speak over initialize (it speaks ${
-            LEGACY_PROTOCOL_VERSIONS.join(", ")
-          })`,
+          reason: `the server negotiated protocol version '${
+            SafeText.oneLine(result.protocolVersion)
+          }', which the client does not speak over initialize (it speaks ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`,
           result: raw
         })
     )
@@ -74,12 +80,13 @@ export const readInitializeResult = (raw: Record<string, unknown>): Effect.Effec
  * `capabilities` and `instructions` as given, `serverInfo` in `_meta`;
  * nothing is cacheable (`ttlMs: 0`, `cacheScope: "private"`).
  */
-export const toDiscoverResult = (result: InitializeResult): DiscoverResult => ({
-  resultType: "complete",
-  ttlMs: 0,
-  cacheScope: "private",
-  supportedVersions: [result.protocolVersion],
-  capabilities: result.capabilities,
-  ...(result.instructions === undefined ? {} : { instructions: result.instructions }),
-  _meta: { "io.modelcontextprotocol/serverInfo": result.serverInfo }
-}) as DiscoverResult
+export const toDiscoverResult = (result: InitializeResult): DiscoverResult =>
+  ({
+    resultType: "complete",
+    ttlMs: 0,
+    cacheScope: "private",
+    supportedVersions: [result.protocolVersion],
+    capabilities: result.capabilities,
+    ...(result.instructions === undefined ? {} : { instructions: result.instructions }),
+    _meta: { "io.modelcontextprotocol/serverInfo": result.serverInfo }
+  }) as DiscoverResult
