@@ -6,7 +6,11 @@
  * here (`profileClient.ts` loads client builds of its own).
  */
 
-const GREET_TOOL = { name: "greet", description: "Asks for a name, then greets", inputSchema: { type: "object", properties: {} } }
+const GREET_TOOL = {
+  name: "greet",
+  description: "Asks for a name, then greets",
+  inputSchema: { type: "object", properties: {} }
+}
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "stub", version: "1.0.0" } }
 // A sealed state the size of ours (about 300 characters).
 const STATE = `v2.bench.${"A".repeat(290)}`
@@ -25,7 +29,11 @@ const ROUND_ONE = JSON.stringify({
   },
   requestState: STATE
 })
-const ROUND_TWO = JSON.stringify({ _meta: SERVER_INFO, resultType: "complete", content: [{ type: "text", text: "Hello, Alice!" }] })
+const ROUND_TWO = JSON.stringify({
+  _meta: SERVER_INFO,
+  resultType: "complete",
+  content: [{ type: "text", text: "Hello, Alice!" }]
+})
 // The answer to the client's era probe (`protocol: "auto"`, once per client).
 const DISCOVER = JSON.stringify({
   _meta: SERVER_INFO,
@@ -35,7 +43,13 @@ const DISCOVER = JSON.stringify({
   ttlMs: 0,
   cacheScope: "private"
 })
-const TOOLS = JSON.stringify({ _meta: SERVER_INFO, resultType: "complete", tools: [GREET_TOOL], ttlMs: 0, cacheScope: "private" })
+const TOOLS = JSON.stringify({
+  _meta: SERVER_INFO,
+  resultType: "complete",
+  tools: [GREET_TOOL],
+  ttlMs: 0,
+  cacheScope: "private"
+})
 
 /** The JSON-RPC response text to `message`. */
 export const replyText = (message: { id: unknown; method: string; params?: { inputResponses?: unknown } }): string =>
@@ -44,5 +58,7 @@ export const replyText = (message: { id: unknown; method: string; params?: { inp
       ? DISCOVER
       : message.method === "tools/list"
       ? TOOLS
-      : message.params?.inputResponses === undefined ? ROUND_ONE : ROUND_TWO
+      : message.params?.inputResponses === undefined
+      ? ROUND_ONE
+      : ROUND_TWO
   }}`

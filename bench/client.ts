@@ -16,8 +16,8 @@
  *   `node:http` versus the driver's bare `node:http`).
  */
 import { NodeHttpClient } from "@effect/platform-node"
-import { Effect, Layer, Stream } from "effect"
 import { ClientTransport, ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
+import { Effect, Layer, Stream } from "effect"
 import { replyText } from "./cannedReplies.ts"
 import { conversation, roundBodies, runPool, type Target } from "./driver.ts"
 
@@ -46,7 +46,9 @@ const callGreet = Effect.gen(function*() {
   const client = yield* McpClient.McpClient
   const result = yield* client.callTool({ name: "greet", arguments: {} })
   const first = result.content[0]
-  if (first?.type !== "text" || first.text !== "Hello, Alice!") throw new Error(`unexpected result ${JSON.stringify(result)}`)
+  if (first?.type !== "text" || first.text !== "Hello, Alice!") {
+    throw new Error(`unexpected result ${JSON.stringify(result)}`)
+  }
 })
 
 const cpuMicros = () => {
@@ -62,27 +64,31 @@ export interface InProcess {
 
 /** Both clients against the stub, `n` conversations each after as many of warm-up. */
 export const measureInProcess = (n = 3000): Promise<InProcess> =>
-  Effect.runPromise(Effect.gen(function*() {
-    for (let i = 0; i < n; i++) yield* callGreet
-    const c0 = cpuMicros()
-    for (let i = 0; i < n; i++) yield* callGreet
-    const clientPerRound = (cpuMicros() - c0) / n / 2
+  Effect.runPromise(
+    Effect.gen(function*() {
+      for (let i = 0; i < n; i++) yield* callGreet
+      const c0 = cpuMicros()
+      for (let i = 0; i < n; i++) yield* callGreet
+      const clientPerRound = (cpuMicros() - c0) / n / 2
 
-    const raw = () => {
-      const one = JSON.parse(replyText(JSON.parse(roundBodies.one()))) as { result: { requestState?: string } }
-      const two = JSON.parse(replyText(JSON.parse(roundBodies.two(one.result.requestState))))
-      if (two.result.content[0].text !== "Hello, Alice!") throw new Error("unexpected")
-    }
-    for (let i = 0; i < n; i++) raw()
-    const r0 = cpuMicros()
-    for (let i = 0; i < n; i++) raw()
-    const rawPerRound = (cpuMicros() - r0) / n / 2
-    return { clientPerRound, rawPerRound }
-  }).pipe(
-    Effect.provide(McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
-      Layer.provide(Layer.merge(stubTransport, user))
-    ))
-  ))
+      const raw = () => {
+        const one = JSON.parse(replyText(JSON.parse(roundBodies.one()))) as { result: { requestState?: string } }
+        const two = JSON.parse(replyText(JSON.parse(roundBodies.two(one.result.requestState))))
+        if (two.result.content[0].text !== "Hello, Alice!") throw new Error("unexpected")
+      }
+      for (let i = 0; i < n; i++) raw()
+      const r0 = cpuMicros()
+      for (let i = 0; i < n; i++) raw()
+      const rawPerRound = (cpuMicros() - r0) / n / 2
+      return { clientPerRound, rawPerRound }
+    }).pipe(
+      Effect.provide(
+        McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
+          Layer.provide(Layer.merge(stubTransport, user))
+        )
+      )
+    )
+  )
 
 export interface OverHttp {
   readonly clientP50: number
@@ -118,46 +124,50 @@ export const measureOverHttp = (
   ms = 1500,
   trials = 4
 ): Promise<OverHttp> =>
-  Effect.runPromise(Effect.gen(function*() {
-    let clientP50 = Infinity, rawP50 = Infinity, clientCpu = Infinity, rawCpu = Infinity, conversations = 0
-    const timedCall = Effect.gen(function*() {
-      const t0 = performance.now()
-      yield* callGreet
-      return performance.now() - t0
-    })
-    // Warm-up by time, both alike: V8 takes a few seconds of calls to compile the client's code
-    // (its first 1.5 s ran 2-3x slower than its later ones), much longer than the raw driver's.
-    const warm = Math.max(ms, 1000)
-    for (const t0 = performance.now(); performance.now() - t0 < 2 * warm;) yield* callGreet
-    yield* Effect.promise(() => runPool(Infinity, 1, () => conversation(raw), warm))
-    for (let trial = 0; trial < trials; trial++) {
-      const latencies: Array<number> = []
-      const c0 = cpuMicros()
-      const t0 = performance.now()
-      while (performance.now() - t0 < ms) latencies.push(yield* timedCall)
-      clientCpu = Math.min(clientCpu, (cpuMicros() - c0) / latencies.length)
-      clientP50 = Math.min(clientP50, median(latencies))
-      conversations += latencies.length
-      const r0 = cpuMicros()
-      const { results } = yield* Effect.promise(() => runPool(Infinity, 1, () => conversation(raw), ms))
-      rawCpu = Math.min(rawCpu, (cpuMicros() - r0) / results.length)
-      rawP50 = Math.min(rawP50, median(results))
-      conversations += results.length
-    }
-    return { clientP50, rawP50, clientCpu, rawCpu, conversations }
-  }).pipe(
-    Effect.provide(McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
-      Layer.provide(Layer.merge(
-        variant === "httpClient"
-          ? HttpTransport.layer({ url }).pipe(
-            Layer.provide(NodeHttpClient.layerNodeHttpNoAgent),
-            Layer.provide(NodeHttpClient.layerAgentOptions({ keepAlive: true }))
-          )
-          : HttpTransport.layerNode({ url }),
-        user
-      ))
-    ))
-  ))
+  Effect.runPromise(
+    Effect.gen(function*() {
+      let clientP50 = Infinity, rawP50 = Infinity, clientCpu = Infinity, rawCpu = Infinity, conversations = 0
+      const timedCall = Effect.gen(function*() {
+        const t0 = performance.now()
+        yield* callGreet
+        return performance.now() - t0
+      })
+      // Warm-up by time, both alike: V8 takes a few seconds of calls to compile the client's code
+      // (its first 1.5 s ran 2-3x slower than its later ones), much longer than the raw driver's.
+      const warm = Math.max(ms, 1000)
+      for (const t0 = performance.now(); performance.now() - t0 < 2 * warm;) yield* callGreet
+      yield* Effect.promise(() => runPool(Infinity, 1, () => conversation(raw), warm))
+      for (let trial = 0; trial < trials; trial++) {
+        const latencies: Array<number> = []
+        const c0 = cpuMicros()
+        const t0 = performance.now()
+        while (performance.now() - t0 < ms) latencies.push(yield* timedCall)
+        clientCpu = Math.min(clientCpu, (cpuMicros() - c0) / latencies.length)
+        clientP50 = Math.min(clientP50, median(latencies))
+        conversations += latencies.length
+        const r0 = cpuMicros()
+        const { results } = yield* Effect.promise(() => runPool(Infinity, 1, () => conversation(raw), ms))
+        rawCpu = Math.min(rawCpu, (cpuMicros() - r0) / results.length)
+        rawP50 = Math.min(rawP50, median(results))
+        conversations += results.length
+      }
+      return { clientP50, rawP50, clientCpu, rawCpu, conversations }
+    }).pipe(
+      Effect.provide(
+        McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
+          Layer.provide(Layer.merge(
+            variant === "httpClient"
+              ? HttpTransport.layer({ url }).pipe(
+                Layer.provide(NodeHttpClient.layerNodeHttpNoAgent),
+                Layer.provide(NodeHttpClient.layerAgentOptions({ keepAlive: true }))
+              )
+              : HttpTransport.layerNode({ url }),
+            user
+          ))
+        )
+      )
+    )
+  )
 
 /**
  * Whether `HttpTransport.layerNode({ url })` as shipped keeps connections
@@ -166,7 +176,9 @@ export const measureOverHttp = (
  * connections the stub accepted. One (or a few) connections means keep-alive;
  * one per request means none.
  */
-export const shippedConnections = async (conversations = 20): Promise<{ readonly requests: number; readonly connections: number }> => {
+export const shippedConnections = async (
+  conversations = 20
+): Promise<{ readonly requests: number; readonly connections: number }> => {
   const { createServer } = await import("node:http")
   let connections = 0
   let requests = 0
@@ -177,7 +189,10 @@ export const shippedConnections = async (conversations = 20): Promise<{ readonly
       requests++
       const message = JSON.parse(Buffer.concat(chunks).toString("utf8"))
       const body = message.id === undefined ? "" : replyText(message)
-      response.writeHead(body === "" ? 202 : 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+      response.writeHead(body === "" ? 202 : 200, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body)
+      })
       response.end(body)
     })
   })
@@ -185,14 +200,18 @@ export const shippedConnections = async (conversations = 20): Promise<{ readonly
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}/mcp`
   try {
-    await Effect.runPromise(Effect.gen(function*() {
-      for (let i = 0; i < conversations; i++) yield* callGreet
-    }).pipe(
-      Effect.provide(McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
-        Layer.provide(Layer.merge(HttpTransport.layerNode({ url }), user))
-      )),
-      Effect.scoped
-    ))
+    await Effect.runPromise(
+      Effect.gen(function*() {
+        for (let i = 0; i < conversations; i++) yield* callGreet
+      }).pipe(
+        Effect.provide(
+          McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
+            Layer.provide(Layer.merge(HttpTransport.layerNode({ url }), user))
+          )
+        ),
+        Effect.scoped
+      )
+    )
   } finally {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))

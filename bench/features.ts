@@ -27,8 +27,8 @@
  */
 import { execFileSync } from "node:child_process"
 import { conversation } from "./driver.ts"
-import { closeSession, legacyConversation, legacyTarget, openSession } from "./legacy.ts"
 import { guardCost } from "./guards.ts"
+import { closeSession, legacyConversation, legacyTarget, openSession } from "./legacy.ts"
 import { jwksFetches, type Server, trial } from "./processes.ts"
 import { check, describe, fixed, section, table, times } from "./report.ts"
 
@@ -51,13 +51,22 @@ interface Row {
   readonly run: () => Promise<{ readonly cpu: number; readonly rate: number; readonly redis?: number }>
 }
 
-export const runFeatures = async (servers: FeatureServers, concurrency: number, ms: number, trials: number): Promise<void> => {
+export const runFeatures = async (
+  servers: FeatureServers,
+  concurrency: number,
+  ms: number,
+  trials: number
+): Promise<void> => {
   const legacy = legacyTarget(servers.ours.url, concurrency)
   const sessions = await Promise.all(Array.from({ length: concurrency }, () => openSession(legacy)))
   const rows: Array<Row> = [
     {
       label: "2026-07-28, single use off (baseline)",
-      run: () => trial(servers.ours, concurrency, ms, () => conversation(servers.ours.target)).then((t) => ({ cpu: t.serverCpu, rate: t.rate }))
+      run: () =>
+        trial(servers.ours, concurrency, ms, () => conversation(servers.ours.target)).then((t) => ({
+          cpu: t.serverCpu,
+          rate: t.rate
+        }))
     },
     {
       label: "2025-11-25 shim (legacy client, sessions)",
@@ -103,7 +112,11 @@ export const runFeatures = async (servers: FeatureServers, concurrency: number, 
   await Promise.all(sessions.map((session) => closeSession(legacy, session)))
   legacy.agent.destroy()
 
-  section(`Features: the same greet conversation, ${concurrency} concurrent, lowest CPU of ${trials} interleaved trial(s) of ${ms / 1000} s`)
+  section(
+    `Features: the same greet conversation, ${concurrency} concurrent, lowest CPU of ${trials} interleaved trial(s) of ${
+      ms / 1000
+    } s`
+  )
   const base = best.get(rows[0]!.label)
   const unavailable = (server: Server | string) => typeof server === "string" ? server : undefined
   table(
@@ -124,7 +137,9 @@ export const runFeatures = async (servers: FeatureServers, concurrency: number, 
         "single use, Redis",
         servers.singleRedis
       ]].flatMap(([label, server]) =>
-        unavailable(server as Server | string) === undefined ? [] : [[label as string, "not run", unavailable(server as Server | string)!]]
+        unavailable(server as Server | string) === undefined
+          ? []
+          : [[label as string, "not run", unavailable(server as Server | string)!]]
       )
     ],
     1
@@ -147,10 +162,14 @@ export const runFeatures = async (servers: FeatureServers, concurrency: number, 
       ? unavailable(servers.auth) ?? "not measured"
       : `${fixed((auth - baseline) / 2)} µs per request ((${fixed(auth)} - ${fixed(baseline)}) / 2 requests)`
   )
-  if (fetches !== undefined) console.log(`authorization: the JWKS was fetched ${fetches} time(s) in the whole run (keys cached: 1)`)
+  if (fetches !== undefined) {
+    console.log(`authorization: the JWKS was fetched ${fetches} time(s) in the whole run (keys cached: 1)`)
+  }
   const memory = cpu("single use on, in-memory guard")
   if (baseline !== undefined && memory !== undefined) {
-    console.log(`single use, in-memory guard: ${fixed(memory - baseline)} µs per redemption (1 per conversation); no target`)
+    console.log(
+      `single use, in-memory guard: ${fixed(memory - baseline)} µs per redemption (1 per conversation); no target`
+    )
   }
   const redisRow = best.get("single use on, Redis guard")
   const guards = await guardCost(servers.redisUrl).catch((error) => describe(error))
@@ -167,8 +186,12 @@ export const runFeatures = async (servers: FeatureServers, concurrency: number, 
     redisRow === undefined || redisCpu === undefined ? undefined : redisRow.redis! <= 1.05 && redisCpu < 100,
     redisRow === undefined || redisCpu === undefined
       ? unavailable(servers.singleRedis) ?? errors.get("single use on, Redis guard") ?? "not measured"
-      : `${fixed(redisRow.redis!, 2)} Redis commands per conversation; ${fixed(redisCpu, 1)} µs of CPU per redemption ` +
-        `in process (end to end: ${baseline === undefined ? "-" : fixed(redisRow.cpu - baseline)} µs vs single use off, ` +
+      : `${fixed(redisRow.redis!, 2)} Redis commands per conversation; ${
+        fixed(redisCpu, 1)
+      } µs of CPU per redemption ` +
+        `in process (end to end: ${
+          baseline === undefined ? "-" : fixed(redisRow.cpu - baseline)
+        } µs vs single use off, ` +
         `${memory === undefined ? "-" : fixed(redisRow.cpu - memory)} µs vs the in-memory guard, ±noise)`
   )
 }

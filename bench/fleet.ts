@@ -36,10 +36,10 @@
  * Options: `--conversations 2000` (saturated), `--rate 100`. Needs
  * redis-server and haproxy. Not a test: prints tables.
  */
-import { readdirSync, readFileSync } from "node:fs"
 import { execFileSync } from "node:child_process"
-import { post, type Target, target } from "./driver.ts"
+import { readdirSync, readFileSync } from "node:fs"
 import { type Fleet, INSTANCES, startFleet, toolsCall } from "../examples/fleet/fleet.ts"
+import { post, type Target, target } from "./driver.ts"
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -65,7 +65,14 @@ const redisCommands = (port: number): number => {
 const answers: Record<string, unknown> = {
   details: {
     action: "accept",
-    content: { traveller: "Ada", email: "ada@example.com", date: "2026-08-01", passengers: 1, firstClass: false, seat: "any" }
+    content: {
+      traveller: "Ada",
+      email: "ada@example.com",
+      date: "2026-08-01",
+      passengers: 1,
+      firstClass: false,
+      seat: "any"
+    }
   },
   tagline: { role: "assistant", content: { type: "text", text: "tag" }, model: "m" },
   roots: { roots: [{ uri: "file:///trips" }] },
@@ -149,7 +156,11 @@ const measure = async (
 ): Promise<Measured> => {
   const share = Math.round((options.perInstance * names.length) / targets.length)
   const each = (n: number, perSecond: number) =>
-    Promise.all(targets.map((url) => drive(url, n, (16 * names.length) / targets.length, (perSecond * names.length) / targets.length)))
+    Promise.all(
+      targets.map((url) =>
+        drive(url, n, (16 * names.length) / targets.length, (perSecond * names.length) / targets.length)
+      )
+    )
   // warm-up: every instance's JIT to its steady state (an instance started a moment ago spent ~1.5x per
   // conversation after 300 conversations), not only the first one's
   if (options.warm) await each(Math.round((1_500 * names.length) / targets.length), 0)
@@ -218,11 +229,17 @@ const flatness = (
   console.log(
     `\n${pass ? "PASS" : "MISS"}  CPU per conversation per instance stays flat at ${rate} conv/s per instance ` +
       `(medians of ${TRIALS} trials): the busiest of three behind haproxy ${three.toFixed(0)} µs against one alone ` +
-      `behind haproxy ${one.toFixed(0)} µs (${vsOne.toFixed(2)}x, ${added >= 0 ? "+" : ""}${added.toFixed(0)} µs) and the ` +
-      `same three driven directly ${direct.toFixed(0)} µs (${vsDirect.toFixed(2)}x); target ≤ ${FLAT_BOUND}x each and ` +
+      `behind haproxy ${one.toFixed(0)} µs (${vsOne.toFixed(2)}x, ${added >= 0 ? "+" : ""}${
+        added.toFixed(0)
+      } µs) and the ` +
+      `same three driven directly ${direct.toFixed(0)} µs (${
+        vsDirect.toFixed(2)
+      }x); target ≤ ${FLAT_BOUND}x each and ` +
       `at most +${allowance.toFixed(0)} µs (a quarter of one alone's saturated cost)` +
       (valid ? "" : `; INVALID: a trial served ${(delivered * 100).toFixed(0)}% of the offered load (< 95%)`) +
-      `\ninfo  saturated: the busiest of three behind haproxy ${(worst(saturated.three) / worst(saturated.one)).toFixed(2)}x ` +
+      `\ninfo  saturated: the busiest of three behind haproxy ${
+        (worst(saturated.three) / worst(saturated.one)).toFixed(2)
+      }x ` +
       `one alone behind haproxy, ${(worst(saturated.three) / worst(saturated.direct)).toFixed(2)}x the three driven ` +
       `directly (five busy processes on two cores: see the preemptions column)`
   )
@@ -236,8 +253,13 @@ const main = async () => {
   for (const singleUse of ["false", "true"]) {
     const memoryFleet = await startFleet({ env: { MRTR_SINGLE_USE: singleUse, MRTR_REDIS_URL: "" } })
     try {
-      await measure(`1 direct, single use ${singleUse === "true" ? "in memory" : "off"}`, memoryFleet,
-        [`http://127.0.0.1:${memoryFleet.ports.a}/mcp`], ["a"], saturated(1))
+      await measure(
+        `1 direct, single use ${singleUse === "true" ? "in memory" : "off"}`,
+        memoryFleet,
+        [`http://127.0.0.1:${memoryFleet.ports.a}/mcp`],
+        ["a"],
+        saturated(1)
+      )
     } finally {
       await memoryFleet.stop()
     }

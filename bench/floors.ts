@@ -8,9 +8,9 @@
  * endpoint's URL; the server lives as long as the process.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { HttpTransport, McpHandler, type Transport } from "@mrtr/server"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
-import { HttpTransport, McpHandler, type Transport } from "@mrtr/server"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 
@@ -26,7 +26,10 @@ const ROUND_ONE = JSON.stringify({
   _meta: SERVER_INFO,
   resultType: "input_required",
   inputRequests: {
-    name: { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: NAME_SCHEMA } }
+    name: {
+      method: "elicitation/create",
+      params: { mode: "form", message: "Your name?", requestedSchema: NAME_SCHEMA }
+    }
   },
   requestState: "fixed-state"
 })
@@ -92,7 +95,11 @@ export const startEffectHttpFloor = (): Promise<string> => {
 export const startTransportFloor = (options: { readonly later?: boolean } = {}): Promise<string> => {
   const reply = (message: unknown) =>
     Effect.sync(() =>
-      ({ _tag: "Response", message: JSON.parse(fixedReply(message)) as Transport.WireMessage, httpStatus: 200 }) as const
+      ({
+        _tag: "Response",
+        message: JSON.parse(fixedReply(message)) as Transport.WireMessage,
+        httpStatus: 200
+      }) as const
     )
   const handler = Layer.succeed(
     McpHandler,

@@ -4,9 +4,9 @@
  * one form question (`name`, `{ name: string }`), round 2 answers
  * `Hello, <name>!`.
  */
-import { Effect, Schema } from "effect"
 import { Elicitation } from "@mrtr/core"
 import { Tool } from "@mrtr/server"
+import { Effect, Schema } from "effect"
 
 const Name = Schema.Struct({ name: Schema.String })
 

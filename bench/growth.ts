@@ -70,7 +70,9 @@ export const runGrowth = async (
         if (typeof previous === "string") continue
         const cell = await measure(server, n, concurrency, ms)
         // keep the least disturbed pass (lowest CPU per conversation), or the error
-        if (previous === undefined || typeof cell === "string" || cell.cpuPerConversation < previous.cpuPerConversation) byN.set(n, cell)
+        if (
+          previous === undefined || typeof cell === "string" || cell.cpuPerConversation < previous.cpuPerConversation
+        ) byN.set(n, cell)
         cells.set(label, byN)
       }
     }
@@ -86,7 +88,14 @@ export const runGrowth = async (
       rows.push(
         typeof cell === "string"
           ? [label, String(n), "error", cell]
-          : [label, String(n), fixed(cell.rate), fixed(cell.cpuPerConversation), fixed(cell.cpuPerRequest), String(cell.lastStateBytes)]
+          : [
+            label,
+            String(n),
+            fixed(cell.rate),
+            fixed(cell.cpuPerConversation),
+            fixed(cell.cpuPerRequest),
+            String(cell.lastStateBytes)
+          ]
       )
     }
   }
@@ -103,7 +112,9 @@ export const runGrowth = async (
     const perAnswer = (sixteen.lastStateBytes - one.lastStateBytes) / 15
     console.log(
       `${label}: per-request CPU N=16 / N=1 = ${times(sixteen.cpuPerRequest / one.cpuPerRequest)}; ` +
-        `state growth ${fixed(perAnswer, 1)} B per answer (${fixed(perAnswer - answerJson, 1)} B beyond the answer's JSON)`
+        `state growth ${fixed(perAnswer, 1)} B per answer (${
+          fixed(perAnswer - answerJson, 1)
+        } B beyond the answer's JSON)`
     )
   }
   const ours = cells.get(servers[0]!.label)!
@@ -121,7 +132,9 @@ export const runGrowth = async (
     (error) => `failed: ${describe(error)}`
   )
   check(
-    `growth: ours completes 16 rounds of ${JSON.stringify(nAnswer(0, REALISTIC_PAD)).length}-byte answers under the default caps`,
+    `growth: ours completes 16 rounds of ${
+      JSON.stringify(nAnswer(0, REALISTIC_PAD)).length
+    }-byte answers under the default caps`,
     realistic.startsWith("completed"),
     realistic
   )

@@ -11,10 +11,10 @@
  * machine: the client side of the Redis round trip (encode the command,
  * parse the reply, the fiber waiting on the socket).
  */
-import { Effect } from "effect"
-import { randomBytes } from "node:crypto"
 import { RequestState } from "@mrtr/core"
 import * as Redis from "@mrtr/server/Redis"
+import { Effect } from "effect"
+import { randomBytes } from "node:crypto"
 
 export interface GuardCost {
   /** µs of this process's CPU per redemption. */
@@ -39,11 +39,13 @@ const measure = (guard: RequestState.ReplayGuard["Service"], n: number) =>
 
 /** Both guards (Redis when `redisUrl` is given), `n` redemptions each. */
 export const guardCost = (redisUrl: string | undefined, n = 20_000): Promise<GuardCost> =>
-  Effect.runPromise(Effect.gen(function*() {
-    const memory = yield* measure(yield* RequestState.ReplayGuard.makeMemory({ maxEntries: 2 * n }), n)
-    if (redisUrl === undefined) return { memory, redis: undefined }
-    const redis = yield* Effect.gen(function*() {
-      return yield* measure(yield* RequestState.ReplayGuard, n)
-    }).pipe(Effect.provide(Redis.layerReplayGuardUrl(redisUrl)))
-    return { memory, redis }
-  }).pipe(Effect.scoped))
+  Effect.runPromise(
+    Effect.gen(function*() {
+      const memory = yield* measure(yield* RequestState.ReplayGuard.makeMemory({ maxEntries: 2 * n }), n)
+      if (redisUrl === undefined) return { memory, redis: undefined }
+      const redis = yield* Effect.gen(function*() {
+        return yield* measure(yield* RequestState.ReplayGuard, n)
+      }).pipe(Effect.provide(Redis.layerReplayGuardUrl(redisUrl)))
+      return { memory, redis }
+    }).pipe(Effect.scoped)
+  )

@@ -67,8 +67,8 @@ import {
 import { summarize } from "./profile.ts"
 import { check, describe, fixed, mib, section, signedMib, summary, table, times } from "./report.ts"
 import { formatRequestStateBench, runRequestStateBench } from "./requestState.ts"
-import { runServerStartup, SERVER_STARTUP_TARGET_MS } from "./serverStartup.ts"
 import type { ServerKind } from "./servers.ts"
+import { runServerStartup, SERVER_STARTUP_TARGET_MS } from "./serverStartup.ts"
 import { runStartupBench, STARTUP_TARGET_MS } from "./startup.ts"
 
 // -----------------------------------------------------------------------------
@@ -169,7 +169,12 @@ const mainTable = async (servers: ReadonlyArray<Server>) => {
       cpu: ours.map((t, i) => t.serverCpu / other[i]!.serverCpu)
     }
   }
-  const compared: Array<ServerKind> = ["official", "effect-ai", "bare", ...(floors ? ["effect-http-floor" as const] : [])]
+  const compared: Array<ServerKind> = [
+    "official",
+    "effect-ai",
+    "bare",
+    ...(floors ? ["effect-http-floor" as const] : [])
+  ]
   console.log("")
   table(
     ["ratio (median of trial pairs, min - max)", "throughput (conv/s)", "server CPU per conversation"],
@@ -185,8 +190,16 @@ const mainTable = async (servers: ReadonlyArray<Server>) => {
   const official = ratios("official")
   const effectAi = ratios("effect-ai")
   const bare = ratios("bare")
-  check("main: ours' throughput >= 0.9x effect-ai", median(effectAi.rate) >= 0.9, `${spread(effectAi.rate, times)} conv/s`)
-  check("main: ours' throughput >= 0.5x bare", median(bare.rate) >= 0.5, `${spread(bare.rate, times)} conv/s (client-bound floor)`)
+  check(
+    "main: ours' throughput >= 0.9x effect-ai",
+    median(effectAi.rate) >= 0.9,
+    `${spread(effectAi.rate, times)} conv/s`
+  )
+  check(
+    "main: ours' throughput >= 0.5x bare",
+    median(bare.rate) >= 0.5,
+    `${spread(bare.rate, times)} conv/s (client-bound floor)`
+  )
   if (floors) {
     const floor = ratios("effect-http-floor")
     check(
@@ -196,7 +209,11 @@ const mainTable = async (servers: ReadonlyArray<Server>) => {
         `${fixed(median(of("effect-http-floor").map((t) => t.serverCpu)))} µs)`
     )
   } else {
-    check("main: ours' server CPU per conversation <= 3x effect/http alone answering fixed JSON (single use off)", undefined, "--no-floors")
+    check(
+      "main: ours' server CPU per conversation <= 3x effect/http alone answering fixed JSON (single use off)",
+      undefined,
+      "--no-floors"
+    )
   }
   const lead = official.cpu.map((x) => 1 / x)
   check(
@@ -222,7 +239,11 @@ const memorySection = async (servers: ReadonlyArray<Server>) => {
   section(`Server memory: ${suspended.toLocaleString("en-US")} conversations left suspended after round one`)
   const rows: Array<Array<string>> = []
   let oursDelta = NaN
-  for (const server of servers.filter((s) => s.kind === "ours" || (memoryAll && (s.kind === "effect-ai" || s.kind === "bare" || s.kind === "official")))) {
+  for (
+    const server of servers.filter((s) =>
+      s.kind === "ours" || (memoryAll && (s.kind === "effect-ai" || s.kind === "bare" || s.kind === "official"))
+    )
+  ) {
     const before = await serverMemory(server)
     const t0 = performance.now()
     await runPool(suspended, concurrency, () => roundOne(server.target))
@@ -241,8 +262,14 @@ const memorySection = async (servers: ReadonlyArray<Server>) => {
     ])
   }
   table(["server", "heapUsed before", "after", "delta", "per conv", "rss delta", "took"], rows)
-  console.log("heapUsed after two forced GCs (node --expose-gc) in the server process; the state travels with the client.")
-  check("memory: ours' heap flat with suspended conversations (< 2 MiB)", Math.abs(oursDelta) < 2 * 1048576, signedMib(oursDelta))
+  console.log(
+    "heapUsed after two forced GCs (node --expose-gc) in the server process; the state travels with the client."
+  )
+  check(
+    "memory: ours' heap flat with suspended conversations (< 2 MiB)",
+    Math.abs(oursDelta) < 2 * 1048576,
+    signedMib(oursDelta)
+  )
 }
 
 const clientSection = async (
@@ -253,7 +280,11 @@ const clientSection = async (
 ) => {
   section("Client overhead per round (a conversation is 2 rounds)")
   if (clientModule === undefined || inProcess === undefined) {
-    check("client: McpClient CPU per round <= 3x the raw driver (keep-alive)", undefined, `@mrtr/client not usable: ${describe(clientError)}`)
+    check(
+      "client: McpClient CPU per round <= 3x the raw driver (keep-alive)",
+      undefined,
+      `@mrtr/client not usable: ${describe(clientError)}`
+    )
     return
   }
   const raw = target(ours.url, 1)
@@ -261,8 +292,18 @@ const clientSection = async (
   const httpClient = await clientModule.measureOverHttp(ours.url, raw, "httpClient", quick ? 800 : 1500, quick ? 2 : 4)
   raw.agent.destroy()
   const httpRows = (name: string, http: import("./client.ts").OverHttp) => [
-    [`over HTTP vs ours, 1 at a time, ${name}: p50 per round`, `${fixed(http.clientP50 * 1000 / 2)} µs`, `${fixed(http.rawP50 * 1000 / 2)} µs`, times(http.clientP50 / http.rawP50)],
-    [`over HTTP vs ours, 1 at a time, ${name}: client CPU per round`, `${fixed(http.clientCpu / 2)} µs`, `${fixed(http.rawCpu / 2)} µs`, times(http.clientCpu / http.rawCpu)]
+    [
+      `over HTTP vs ours, 1 at a time, ${name}: p50 per round`,
+      `${fixed(http.clientP50 * 1000 / 2)} µs`,
+      `${fixed(http.rawP50 * 1000 / 2)} µs`,
+      times(http.clientP50 / http.rawP50)
+    ],
+    [
+      `over HTTP vs ours, 1 at a time, ${name}: client CPU per round`,
+      `${fixed(http.clientCpu / 2)} µs`,
+      `${fixed(http.rawCpu / 2)} µs`,
+      times(http.clientCpu / http.rawCpu)
+    ]
   ]
   table(["measurement", "@mrtr/client McpClient", "raw node:http driver", "ratio"], [
     [
@@ -284,7 +325,9 @@ const clientSection = async (
   check(
     "client: McpClient CPU per round <= 3x the raw driver over HTTP with keep-alive (layerNode as shipped)",
     shipped.clientCpu / shipped.rawCpu <= 3,
-    `${times(shipped.clientCpu / shipped.rawCpu)} (${fixed(shipped.clientCpu / 2)} / ${fixed(shipped.rawCpu / 2)} µs per round)`
+    `${times(shipped.clientCpu / shipped.rawCpu)} (${fixed(shipped.clientCpu / 2)} / ${
+      fixed(shipped.rawCpu / 2)
+    } µs per round)`
   )
   const sockets = await clientModule.shippedConnections(20)
   check(
@@ -297,7 +340,16 @@ const clientSection = async (
 const tasksSection = () => {
   section("A task round trip (bench/tasks.ts: create, ask, update, replay, complete, through the dispatcher)")
   const count = quick ? 200 : 1000
-  const run = spawnSync(process.execPath, ["--conditions=@mrtr/source", "--import", "tsx", join(root, "bench/tasks.ts"), "--tasks", String(count), "--concurrency", "50"], {
+  const run = spawnSync(process.execPath, [
+    "--conditions=@mrtr/source",
+    "--import",
+    "tsx",
+    join(root, "bench/tasks.ts"),
+    "--tasks",
+    String(count),
+    "--concurrency",
+    "50"
+  ], {
     cwd: root,
     encoding: "utf8",
     timeout: 120_000
@@ -323,19 +375,31 @@ const startupSection = async (dir: string) => {
     // for tsx's loader hooks on each of the ~1,000 modules they load (about 1.1 s here, with the dist packages too):
     // reported, not a target.
     for (const r of results.filter((r) => r.mode !== "source (tsx)")) {
-      check(`start-up: ${r.name}, ${r.mode}, < ${SERVER_STARTUP_TARGET_MS} ms`, r.median < SERVER_STARTUP_TARGET_MS, `median ${fixed(r.median)} ms`)
+      check(
+        `start-up: ${r.name}, ${r.mode}, < ${SERVER_STARTUP_TARGET_MS} ms`,
+        r.median < SERVER_STARTUP_TARGET_MS,
+        `median ${fixed(r.median)} ms`
+      )
     }
-    console.log("(source (tsx) rows: the development loop under tsx's loader; no target, the deployed form is compiled)")
+    console.log(
+      "(source (tsx) rows: the development loop under tsx's loader; no target, the deployed form is compiled)"
+    )
   } catch (error) {
     check(`start-up: example servers < ${SERVER_STARTUP_TARGET_MS} ms`, undefined, describe(error))
   }
   try {
     const help = runStartupBench(quick ? 5 : 15)
     console.log(
-      `mrtr --help (node packages/cli/bin/mrtr.js, the compiled dist/, ${help.samples.length} runs): median ${fixed(help.median)} ms, ` +
+      `mrtr --help (node packages/cli/bin/mrtr.js, the compiled dist/, ${help.samples.length} runs): median ${
+        fixed(help.median)
+      } ms, ` +
         `p95 ${fixed(help.p95)} ms, min ${fixed(help.samples[0]!)} ms`
     )
-    check(`start-up: mrtr --help < ${STARTUP_TARGET_MS} ms`, help.median < STARTUP_TARGET_MS, `median ${fixed(help.median)} ms`)
+    check(
+      `start-up: mrtr --help < ${STARTUP_TARGET_MS} ms`,
+      help.median < STARTUP_TARGET_MS,
+      `median ${fixed(help.median)} ms`
+    )
   } catch (error) {
     check(`start-up: mrtr --help < ${STARTUP_TARGET_MS} ms`, undefined, describe(error))
   }
@@ -363,7 +427,9 @@ const profileSection = async (compiled: string, dir: string) => {
     )
     console.log(
       `${t.conversations} conversations at ${fixed(t.serverCpu)} µs of server CPU each (the profiler's sampling ` +
-        `included); ${fixed(result.totalMs)} ms of samples, ${fixed(result.builtinsShare * 100, 1)}% of them in V8 builtins ` +
+        `included); ${fixed(result.totalMs)} ms of samples, ${
+          fixed(result.builtinsShare * 100, 1)
+        }% of them in V8 builtins ` +
         "(JSON, RegExp, Map, ...) charged to their callers. Self time: a frame's own code, not its callees: effect's share " +
         "includes the fiber runtime running our code."
     )
@@ -448,14 +514,21 @@ const main = async () => {
     } catch (error) {
       redisError = `redis-server not started: ${describe(error)}`
     }
-    await runFeatures({
-      ours: byKind("ours"),
-      auth: await optional("ours-auth"),
-      singleMemory: await optional("ours-single-memory"),
-      singleRedis: redis === undefined ? redisError! : await optional("ours-single-redis", { MRTR_REDIS_URL: redis.url }),
-      redisPort: redis?.port,
-      redisUrl: redis?.url
-    }, concurrency, seconds * 1000, quick ? 1 : 5)
+    await runFeatures(
+      {
+        ours: byKind("ours"),
+        auth: await optional("ours-auth"),
+        singleMemory: await optional("ours-single-memory"),
+        singleRedis: redis === undefined
+          ? redisError!
+          : await optional("ours-single-redis", { MRTR_REDIS_URL: redis.url }),
+        redisPort: redis?.port,
+        redisUrl: redis?.url
+      },
+      concurrency,
+      seconds * 1000,
+      quick ? 1 : 5
+    )
 
     await clientSection(clientModule, clientInProcess, clientError, byKind("ours"))
     for (const server of servers.splice(0)) {
@@ -468,7 +541,11 @@ const main = async () => {
     section("requestState seal + unseal (bench/requestState.ts)")
     for (const line of formatRequestStateBench(requestState)) console.log(line)
     const three = requestState.find((r) => r.answers === 3)!
-    check("requestState: seal + unseal of 3 answers < 100 µs and < 1 KiB", three.median < 100 && three.size < 1024, `${fixed(three.median, 1)} µs, ${three.size} B`)
+    check(
+      "requestState: seal + unseal of 3 answers < 100 µs and < 1 KiB",
+      three.median < 100 && three.size < 1024,
+      `${fixed(three.median, 1)} µs, ${three.size} B`
+    )
 
     await startupSection(dir)
 

@@ -74,7 +74,8 @@ const post = (
           for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
             const block = buffer.slice(0, end)
             buffer = buffer.slice(end + 2)
-            const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n")
+            const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, ""))
+              .join("\n")
             if (data.trim() !== "") onMessage(JSON.parse(data))
           }
         })
@@ -96,12 +97,21 @@ const post = (
 
 /** `initialize` + `notifications/initialized`: resolves with the session id. */
 export const openSession = async (t: LegacyTarget): Promise<string> => {
-  const init = await post(t, {
-    jsonrpc: "2.0",
-    id: nextId++,
-    method: "initialize",
-    params: { protocolVersion: VERSION, capabilities: { elicitation: { form: {} } }, clientInfo: { name: "bench-legacy", version: "1.0.0" } }
-  }, undefined, () => {})
+  const init = await post(
+    t,
+    {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: {
+        protocolVersion: VERSION,
+        capabilities: { elicitation: { form: {} } },
+        clientInfo: { name: "bench-legacy", version: "1.0.0" }
+      }
+    },
+    undefined,
+    () => {}
+  )
   await init.done
   const session = init.headers["mcp-session-id"]
   if (init.status !== 200 || typeof session !== "string") throw new Error(`initialize: HTTP ${init.status}, no session`)
@@ -117,21 +127,33 @@ export const legacyConversation = async (t: LegacyTarget, session: string): Prom
   const id = nextId++
   let answered: Promise<void> | undefined
   let result: any
-  const call = await post(t, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "greet", arguments: {} } }, session, (message) => {
-    if (message.method === "elicitation/create") {
-      answered = post(t, { jsonrpc: "2.0", id: message.id, result: { action: "accept", content: { name: "Alice" } } }, session, () => {})
-        .then(async (reply) => {
-          await reply.done
-          if (reply.status !== 202) throw new Error(`elicitation answer: HTTP ${reply.status}`)
-        })
-    } else if (message.id === id) {
-      result = message
+  const call = await post(
+    t,
+    { jsonrpc: "2.0", id, method: "tools/call", params: { name: "greet", arguments: {} } },
+    session,
+    (message) => {
+      if (message.method === "elicitation/create") {
+        answered = post(
+          t,
+          { jsonrpc: "2.0", id: message.id, result: { action: "accept", content: { name: "Alice" } } },
+          session,
+          () => {}
+        )
+          .then(async (reply) => {
+            await reply.done
+            if (reply.status !== 202) throw new Error(`elicitation answer: HTTP ${reply.status}`)
+          })
+      } else if (message.id === id) {
+        result = message
+      }
     }
-  })
+  )
   await call.done
   await answered
   if (result?.result?.content?.[0]?.text !== "Hello, Alice!") {
-    throw new Error(`legacy greet: unexpected reply ${JSON.stringify(result).slice(0, 300)} (answered: ${answered !== undefined})`)
+    throw new Error(
+      `legacy greet: unexpected reply ${JSON.stringify(result).slice(0, 300)} (answered: ${answered !== undefined})`
+    )
   }
   return performance.now() - t0
 }

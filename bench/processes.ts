@@ -9,7 +9,7 @@
  * it is the whole process's user + system time (all threads, GC included);
  * a child's exit before `ready` rejects `startServer`.
  */
-import { fork, type ChildProcess } from "node:child_process"
+import { type ChildProcess, fork } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -66,7 +66,8 @@ export const compile = async (
     sourcemap: "external",
     // CommonJS dependencies bundled into an ES module still call `require`.
     banner: {
-      js: "import { createRequire as __mrtrCreateRequire } from 'node:module'; const require = __mrtrCreateRequire(import.meta.url);"
+      js:
+        "import { createRequire as __mrtrCreateRequire } from 'node:module'; const require = __mrtrCreateRequire(import.meta.url);"
     }
   })
   return outfile
@@ -100,13 +101,20 @@ export const startServer = (module: string, kind: ServerKind, options: StartOpti
     child.once("exit", (code) => reject(new Error(`server ${kind} exited with ${code}`)))
     child.on("message", (message: { type?: string; url?: string; token?: string }) => {
       if (message.type === "ready" && message.url !== undefined) {
-        const headers: Record<string, string> = message.token === undefined ? {} : { authorization: `Bearer ${message.token}` }
+        const headers: Record<string, string> = message.token === undefined
+          ? {}
+          : { authorization: `Bearer ${message.token}` }
         resolve({ kind, child, url: message.url, target: target(message.url, options.concurrency, headers) })
       }
     })
   })
 
-const ask = <A>(server: Server, type: "cpu" | "stats" | "profile-start" | "profile-stop", reply: string = type, extra: object = {}): Promise<A> =>
+const ask = <A>(
+  server: Server,
+  type: "cpu" | "stats" | "profile-start" | "profile-stop",
+  reply: string = type,
+  extra: object = {}
+): Promise<A> =>
   new Promise((resolve) => {
     const listener = (message: { type?: string }) => {
       if (message.type !== reply) return

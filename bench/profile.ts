@@ -23,7 +23,12 @@ import { fileURLToPath } from "node:url"
 
 interface ProfileNode {
   readonly id: number
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number }
+  readonly callFrame: {
+    readonly functionName: string
+    readonly url: string
+    readonly lineNumber: number
+    readonly columnNumber: number
+  }
   readonly children?: ReadonlyArray<number>
 }
 
@@ -76,7 +81,7 @@ export const summarize = (file: string, bundle: string): ProfileSummary => {
   }
   /** Where a frame's code lives: its bucket and `file:line` (undefined for builtins). */
   const locate = (node: ProfileNode): { readonly bucket: string; readonly where: string } | undefined => {
-    const { url, functionName, lineNumber, columnNumber } = node.callFrame
+    const { columnNumber, functionName, lineNumber, url } = node.callFrame
     if (url === "") {
       if (functionName === "(idle)" || functionName === "(garbage collector)" || functionName === "(program)") {
         return { bucket: functionName, where: "" }
@@ -86,7 +91,10 @@ export const summarize = (file: string, bundle: string): ProfileSummary => {
     if (url.startsWith("file:") && fileURLToPath(url) === bundle) {
       const entry = map.findEntry(lineNumber, columnNumber) as { originalSource?: string; originalLine?: number }
       if (entry.originalSource === undefined) return { bucket: "other", where: "" }
-      return { bucket: bucketOfPath(entry.originalSource), where: `${shortPath(entry.originalSource)}:${(entry.originalLine ?? 0) + 1}` }
+      return {
+        bucket: bucketOfPath(entry.originalSource),
+        where: `${shortPath(entry.originalSource)}:${(entry.originalLine ?? 0) + 1}`
+      }
     }
     const path = url.startsWith("file:") ? fileURLToPath(url) : url
     return { bucket: bucketOfPath(path), where: `${shortPath(path)}:${lineNumber + 1}` }
@@ -118,7 +126,9 @@ export const summarize = (file: string, bundle: string): ProfileSummary => {
     const micros = profile.timeDeltas[i] ?? 0
     totals.set(bucket, (totals.get(bucket) ?? 0) + micros)
     const name = node.callFrame.functionName || "(anonymous)"
-    const frame = builtin ? `${name} (builtin, called from ${bucket})` : `${name} ${locate(node)?.where ?? ""}`.trimEnd()
+    const frame = builtin
+      ? `${name} (builtin, called from ${bucket})`
+      : `${name} ${locate(node)?.where ?? ""}`.trimEnd()
     frames.set(frame, (frames.get(frame) ?? 0) + micros)
     all += micros
     if (builtin) builtins += micros

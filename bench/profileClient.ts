@@ -34,20 +34,21 @@
  * Prints one JSON line per trial and a summary (the median of the trials)
  * as JSON on the last line.
  */
+import { Effect, Layer, Scope, Stream } from "effect"
 import { fork } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { Effect, Layer, Scope, Stream } from "effect"
-import { conversation, roundBodies, runPool, target, type Target } from "./driver.ts"
 import { replyText } from "./cannedReplies.ts"
+import { conversation, roundBodies, runPool, type Target, target } from "./driver.ts"
 import { compileServers } from "./processes.ts"
 
 type Client = typeof import("@mrtr/client")
 
 const args = process.argv.slice(2)
-const values = (name: string) => args.flatMap((arg, i) => arg === `--${name}` && args[i + 1] !== undefined ? [args[i + 1]!] : [])
+const values = (name: string) =>
+  args.flatMap((arg, i) => arg === `--${name}` && args[i + 1] !== undefined ? [args[i + 1]!] : [])
 const numberOption = (name: string, fallback: number) => {
   const value = Number(values(name)[0])
   return Number.isFinite(value) && value > 0 ? value : fallback
@@ -69,7 +70,9 @@ const driverOf = (client: Client) => {
   const { ClientTransport, ElicitationHandler, HttpTransport, McpClient } = client
   const user = ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Alice" })) })
   const stubOf = (async: boolean) => {
-    const answer = (message: Parameters<import("@mrtr/client").ClientTransport.ClientTransport["Service"]["request"]>[0]) => {
+    const answer = (
+      message: Parameters<import("@mrtr/client").ClientTransport.ClientTransport["Service"]["request"]>[0]
+    ) => {
       JSON.stringify(message)
       return JSON.parse(replyText(message)) as unknown
     }
@@ -94,19 +97,25 @@ const driverOf = (client: Client) => {
     const mcp = yield* McpClient.McpClient
     const result = yield* mcp.callTool({ name: "greet", arguments: {} })
     const first = result.content[0]
-    if (first?.type !== "text" || first.text !== "Hello, Alice!") throw new Error(`unexpected ${JSON.stringify(result)}`)
+    if (first?.type !== "text" || first.text !== "Hello, Alice!") {
+      throw new Error(`unexpected ${JSON.stringify(result)}`)
+    }
   })
   const clientLayer = (transport: Layer.Layer<import("@mrtr/client").ClientTransport.ClientTransport>) =>
-    McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(Layer.provide(Layer.merge(transport, user)))
+    McpClient.layer({ clientInfo: { name: "bench", version: "1.0.0" } }).pipe(
+      Layer.provide(Layer.merge(transport, user))
+    )
   return {
     /** µs of CPU per round over `n` conversations (after the same again of warm-up when `warm`). */
     inProcess: (n: number, warm: boolean, async: boolean) =>
-      Effect.runPromise(Effect.gen(function*() {
-        if (warm) for (let i = 0; i < n; i++) yield* callGreet
-        const c0 = cpuMicros()
-        for (let i = 0; i < n; i++) yield* callGreet
-        return (cpuMicros() - c0) / n / 2
-      }).pipe(Effect.provide(clientLayer(stubOf(async))))),
+      Effect.runPromise(
+        Effect.gen(function*() {
+          if (warm) { for (let i = 0; i < n; i++) yield* callGreet }
+          const c0 = cpuMicros()
+          for (let i = 0; i < n; i++) yield* callGreet
+          return (cpuMicros() - c0) / n / 2
+        }).pipe(Effect.provide(clientLayer(stubOf(async))))
+      ),
     /** A runtime holding the HTTP client: `run(ms)` drives conversations for `ms`, returns [µs CPU per round, count]. */
     overHttp: async (url: string) => {
       const scope = await Effect.runPromise(Scope.make())
@@ -114,16 +123,18 @@ const driverOf = (client: Client) => {
         Layer.buildWithScope(clientLayer(HttpTransport.layerNode({ url })), scope)
       )
       const run = (ms: number) =>
-        Effect.runPromise(Effect.gen(function*() {
-          let count = 0
-          const c0 = cpuMicros()
-          const t0 = performance.now()
-          while (performance.now() - t0 < ms) {
-            yield* callGreet
-            count++
-          }
-          return [(cpuMicros() - c0) / count / 2, count] as const
-        }).pipe(Effect.provide(context)))
+        Effect.runPromise(
+          Effect.gen(function*() {
+            let count = 0
+            const c0 = cpuMicros()
+            const t0 = performance.now()
+            while (performance.now() - t0 < ms) {
+              yield* callGreet
+              count++
+            }
+            return [(cpuMicros() - c0) / count / 2, count] as const
+          }).pipe(Effect.provide(context))
+        )
       return { run }
     }
   }

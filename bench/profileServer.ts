@@ -36,12 +36,12 @@
  * The driver is the raw one of `bench/driver.ts` (keep-alive sockets, every
  * reply checked). On a shared machine, trust paired runs and CPU time.
  */
-import { Effect, Layer, Schema } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport, McpHandler, McpServer, Tool } from "@mrtr/server"
-import { fork, type ChildProcess } from "node:child_process"
+import { Effect, Layer, Schema } from "effect"
+import { type ChildProcess, fork } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { conversation, post, runPool, target, type Target } from "./driver.ts"
+import { conversation, post, runPool, type Target, target } from "./driver.ts"
 import { launch, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
 import { greet } from "./greet.ts"
 import { compile as bundle } from "./processes.ts"
@@ -108,41 +108,47 @@ const inProcess = async (count: number, trials: number, rounds: number) => {
     canStream: false
   })
   const requests = rounds === 0 ? 2 : rounds + 1
-  await Effect.runPromise(Effect.gen(function*() {
-    const handler = yield* McpHandler
-    const one = Effect.gen(function*() {
-      let params: Record<string, unknown> = {}
-      for (let i = 0; i < requests; i++) {
-        const reply: any = yield* handler.handle(incoming(params))
-        const result = reply.message?.result
-        if (i === requests - 1) {
-          if (result?.resultType !== "complete") throw new Error(JSON.stringify(reply))
-          return
+  await Effect.runPromise(
+    Effect.gen(function*() {
+      const handler = yield* McpHandler
+      const one = Effect.gen(function*() {
+        let params: Record<string, unknown> = {}
+        for (let i = 0; i < requests; i++) {
+          const reply: any = yield* handler.handle(incoming(params))
+          const result = reply.message?.result
+          if (i === requests - 1) {
+            if (result?.resultType !== "complete") throw new Error(JSON.stringify(reply))
+            return
+          }
+          if (result?.resultType !== "input_required") throw new Error(JSON.stringify(reply))
+          const key = rounds === 0 ? "name" : `q${i}`
+          const content = rounds === 0 ? { name: "Alice" } : { value: `answer number ${i}` }
+          params = { inputResponses: { [key]: { action: "accept", content } }, requestState: result.requestState }
         }
-        if (result?.resultType !== "input_required") throw new Error(JSON.stringify(reply))
-        const key = rounds === 0 ? "name" : `q${i}`
-        const content = rounds === 0 ? { name: "Alice" } : { value: `answer number ${i}` }
-        params = { inputResponses: { [key]: { action: "accept", content } }, requestState: result.requestState }
+      })
+      for (let t = 0; t <= trials; t++) {
+        const c0 = process.cpuUsage()
+        yield* Effect.forEach(Array.from({ length: count }), () => one, { concurrency, discard: true })
+        const c = process.cpuUsage(c0)
+        const perConversation = (c.user + c.system) / count
+        if (t > 0) {
+          console.log(
+            `in process, ${tool}${rounds === 0 ? "" : ` N=${rounds}`}, ${concurrency} at a time: ` +
+              `${perConversation.toFixed(0)} µs CPU per conversation, ${
+                (perConversation / requests).toFixed(0)
+              } per request`
+          )
+        }
       }
-    })
-    for (let t = 0; t <= trials; t++) {
-      const c0 = process.cpuUsage()
-      yield* Effect.forEach(Array.from({ length: count }), () => one, { concurrency, discard: true })
-      const c = process.cpuUsage(c0)
-      const perConversation = (c.user + c.system) / count
-      if (t > 0) {
-        console.log(
-          `in process, ${tool}${rounds === 0 ? "" : ` N=${rounds}`}, ${concurrency} at a time: ` +
-            `${perConversation.toFixed(0)} µs CPU per conversation, ${(perConversation / requests).toFixed(0)} per request`
-        )
-      }
-    }
-  }).pipe(Effect.provide(server), Effect.scoped))
+    }).pipe(Effect.provide(server), Effect.scoped)
+  )
 }
 
 /** The reference floors of ./floors.ts (`transport-floor-async`: the reply two turns of the event loop later). */
 const startFloor = (kind: "effect-http-floor" | "transport-floor" | "transport-floor-async"): Promise<string> =>
-  kind === "effect-http-floor" ? startEffectHttpFloor() : startTransportFloor({ later: kind === "transport-floor-async" })
+  kind === "effect-http-floor"
+    ? startEffectHttpFloor()
+    : startTransportFloor({ later: kind === "transport-floor-async" })
 
 const child = async (kind: string) => {
   const url = kind === "bare"
@@ -209,7 +215,11 @@ const META = {
 let nextId = 1
 
 const call = (t: Target, params: Record<string, unknown>): Promise<any> =>
-  post(t, JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { ...params, _meta: META } }), String(params["name"]))
+  post(
+    t,
+    JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { ...params, _meta: META } }),
+    String(params["name"])
+  )
 
 /** One `chain` conversation of `rounds` questions; resolves with the sealed state's length after each round. */
 const chainConversation = async (t: Target, rounds: number): Promise<Array<number>> => {
@@ -269,17 +279,24 @@ const floors = async (bundle: string, trials: number, conversations: number) => 
   }
   kinds.forEach((kind, i) =>
     console.log(
-      `${kind.padEnd(22)} ${median(samples[i]!).toFixed(0).padStart(5)} µs/conv, of which system ${median(system[i]!).toFixed(0).padStart(4)}  (${
-        samples[i]!.map((x) => x.toFixed(0)).join(" ")
-      })`
+      `${kind.padEnd(22)} ${median(samples[i]!).toFixed(0).padStart(5)} µs/conv, of which system ${
+        median(system[i]!).toFixed(0).padStart(4)
+      }  (${samples[i]!.map((x) => x.toFixed(0)).join(" ")})`
     )
   )
   for (const s of servers) await stop(s)
 }
 
 const compare = async (bundles: Array<string>, trials: number, conversations: number) => {
-  const servers = await Promise.all(bundles.map(async (b) => ({ ours: await start(b, "ours"), bare: await start(b, "bare") })))
-  const rows = bundles.map(() => ({ ours: [] as Array<number>, bare: [] as Array<number>, n1: [] as Array<number>, n16: [] as Array<number> }))
+  const servers = await Promise.all(
+    bundles.map(async (b) => ({ ours: await start(b, "ours"), bare: await start(b, "bare") }))
+  )
+  const rows = bundles.map(() => ({
+    ours: [] as Array<number>,
+    bare: [] as Array<number>,
+    n1: [] as Array<number>,
+    n16: [] as Array<number>
+  }))
   const chainCount = (n: number) => Math.max(20, Math.round(conversations * 2 / (n + 1)))
   // Warm-up.
   for (const s of servers) {
@@ -296,22 +313,36 @@ const compare = async (bundles: Array<string>, trials: number, conversations: nu
       const s = servers[i]!
       rows[i]!.ours.push(await measure(s.ours, conversations, () => conversation(s.ours.target)) / conversations)
       rows[i]!.bare.push(await measure(s.bare, conversations, () => conversation(s.bare.target)) / conversations)
-      rows[i]!.n1.push(await measure(s.ours, chainCount(1), () => chainConversation(s.ours.target, 1)) / (chainCount(1) * 2))
-      rows[i]!.n16.push(await measure(s.ours, chainCount(16), () => chainConversation(s.ours.target, 16)) / (chainCount(16) * 17))
+      rows[i]!.n1.push(
+        await measure(s.ours, chainCount(1), () => chainConversation(s.ours.target, 1)) / (chainCount(1) * 2)
+      )
+      rows[i]!.n16.push(
+        await measure(s.ours, chainCount(16), () => chainConversation(s.ours.target, 16)) / (chainCount(16) * 17)
+      )
     }
   }
   const sizes = await Promise.all(servers.map((s) => chainConversation(s.ours.target, 16)))
-  console.log(`${trials} alternating trials of ${conversations} greet conversations (and as many chain requests), concurrency ${concurrency}; medians of server CPU (user + system)`)
-  console.log("bundle | ours µs/conv | bare µs/conv | ratio | chain N=1 µs/req | N=16 µs/req | ratio | state bytes r1, r2, r16 | bytes/answer")
+  console.log(
+    `${trials} alternating trials of ${conversations} greet conversations (and as many chain requests), concurrency ${concurrency}; medians of server CPU (user + system)`
+  )
+  console.log(
+    "bundle | ours µs/conv | bare µs/conv | ratio | chain N=1 µs/req | N=16 µs/req | ratio | state bytes r1, r2, r16 | bytes/answer"
+  )
   bundles.forEach((b, i) => {
     const r = rows[i]!
     const o = median(r.ours), ba = median(r.bare), n1 = median(r.n1), n16 = median(r.n16)
     const sz = sizes[i]!
     console.log(
-      `${b} | ${o.toFixed(0)} | ${ba.toFixed(0)} | ${(o / ba).toFixed(2)}x | ${n1.toFixed(0)} | ${n16.toFixed(0)} | ${(n16 / n1).toFixed(2)}x | ` +
+      `${b} | ${o.toFixed(0)} | ${ba.toFixed(0)} | ${(o / ba).toFixed(2)}x | ${n1.toFixed(0)} | ${n16.toFixed(0)} | ${
+        (n16 / n1).toFixed(2)
+      }x | ` +
         `${sz[0]}, ${sz[1]}, ${sz[15]} | ${((sz[15]! - sz[0]!) / 15).toFixed(1)}`
     )
-    console.log(`  trials ours: ${r.ours.map((x) => x.toFixed(0)).join(" ")}; bare: ${r.bare.map((x) => x.toFixed(0)).join(" ")}; n1: ${r.n1.map((x) => x.toFixed(0)).join(" ")}; n16: ${r.n16.map((x) => x.toFixed(0)).join(" ")}`)
+    console.log(
+      `  trials ours: ${r.ours.map((x) => x.toFixed(0)).join(" ")}; bare: ${
+        r.bare.map((x) => x.toFixed(0)).join(" ")
+      }; n1: ${r.n1.map((x) => x.toFixed(0)).join(" ")}; n16: ${r.n16.map((x) => x.toFixed(0)).join(" ")}`
+    )
   })
   for (const s of servers) await Promise.all([stop(s.ours), stop(s.bare)])
 }
@@ -363,8 +394,14 @@ const summary = async (file: string) => {
     fns.set(key, (fns.get(key) ?? 0) + t)
   }
   const pct = (t: number) => `${((t / total) * 100).toFixed(1)}%`
-  console.log(`profile ${file}: ${(total / 1000).toFixed(0)} ms of non-idle samples, besides ${(writev / 1000).toFixed(0)} ms in writev`)
-  for (const [g, t] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${pct(t).padStart(6)}  ${g}`)
+  console.log(
+    `profile ${file}: ${(total / 1000).toFixed(0)} ms of non-idle samples, besides ${
+      (writev / 1000).toFixed(0)
+    } ms in writev`
+  )
+  for (const [g, t] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
+    console.log(`  ${pct(t).padStart(6)}  ${g}`)
+  }
   console.log("top functions (self):")
   for (const [f, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${pct(t).padStart(6)}  ${f}`)
 }
@@ -400,7 +437,14 @@ const indexBundle = async (file: string) => {
     const path = m[1]!
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?:dist\/(?:esm\/)?)?(.*)$/.exec(path)
     const ws = /packages\/([^/]+)\/src\/(.*)$/.exec(path)
-    marks.push([i + 1, pkg !== null ? `${pkg[1]} ${pkg[2]!.split("/").slice(0, 2).join("/")}` : ws !== null ? `@mrtr/${ws[1]} ${ws[2]}` : path])
+    marks.push([
+      i + 1,
+      pkg !== null
+        ? `${pkg[1]} ${pkg[2]!.split("/").slice(0, 2).join("/")}`
+        : ws !== null
+        ? `@mrtr/${ws[1]} ${ws[2]}`
+        : path
+    ])
   })
   lineIndex.set(`file://${file}`, marks.reverse())
 }
@@ -451,7 +495,9 @@ const main = async () => {
       return summary(args[0]!)
     }
     default:
-      console.error("usage: profileServer.ts compile <out.mjs> | compare <a.mjs> [<b.mjs> ...] | profile <a.mjs> [<dir>] | summary <file>")
+      console.error(
+        "usage: profileServer.ts compile <out.mjs> | compare <a.mjs> [<b.mjs> ...] | profile <a.mjs> [<dir>] | summary <file>"
+      )
       process.exitCode = 2
   }
 }

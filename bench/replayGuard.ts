@@ -6,9 +6,9 @@
  *
  * Options: `--entries 100000` (ids per pool).
  */
+import { RequestState } from "@mrtr/core"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
-import { RequestState } from "@mrtr/core"
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -33,7 +33,9 @@ const measure = (label: string, principal: (i: number) => string | undefined) =>
     for (let i = 0; i < entries; i++) yield* guard.redeem(ids[i]!, Date.now() + 600_000, principal(i))
     const micros = ((performance.now() - started) * 1000) / entries
     const bytes = (heap() - before) / entries
-    console.log(`${label}: ${entries} live ids, ${bytes.toFixed(0)} bytes per id, ${micros.toFixed(2)} µs per redemption`)
+    console.log(
+      `${label}: ${entries} live ids, ${bytes.toFixed(0)} bytes per id, ${micros.toFixed(2)} µs per redemption`
+    )
     return guard
   })
 

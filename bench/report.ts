@@ -53,10 +53,16 @@ export const check = (target: string, pass: boolean | undefined, measured: strin
 /** Prints every recorded verdict again. */
 export const summary = (): void => {
   section("Targets (every PASS/MISS of this run)")
-  for (const v of verdicts) console.log(`${v.pass === undefined ? "n/a " : verdict(v.pass)}  ${v.target}: ${v.measured}`)
+  for (const v of verdicts) {
+    console.log(`${v.pass === undefined ? "n/a " : verdict(v.pass)}  ${v.target}: ${v.measured}`)
+  }
   const missed = verdicts.filter((v) => v.pass === false).length
   const unmeasured = verdicts.filter((v) => v.pass === undefined).length
-  console.log(`${verdicts.length - missed - unmeasured} PASS, ${missed} MISS${unmeasured > 0 ? `, ${unmeasured} not measured` : ""}`)
+  console.log(
+    `${verdicts.length - missed - unmeasured} PASS, ${missed} MISS${
+      unmeasured > 0 ? `, ${unmeasured} not measured` : ""
+    }`
+  )
 }
 
 /** Best-effort description of an error for a report line. */

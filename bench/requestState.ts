@@ -13,10 +13,10 @@
  * `bench/index.ts` (`npm run bench`) imports {@link runRequestStateBench} and
  * {@link formatRequestStateBench} to put the same numbers in its report.
  */
-import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import { Aead, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
+import { pathToFileURL } from "node:url"
 import { nativeXChaCha20Poly1305 } from "../packages/core/src/internal/nativeXChaCha.ts"
 import { type Binding, KeyRing, RequestStateCodec } from "../packages/core/src/RequestState.ts"
 
@@ -88,52 +88,57 @@ const roundTrips = (codec: RequestStateCodec["Service"], payload: unknown) =>
     return { times: times.sort((a, b) => a - b), size }
   })
 
-const measure = (codec: RequestStateCodec["Service"], keeping: RequestStateCodec["Service"]) => Effect.gen(function*() {
-  const results: Array<RequestStateResult> = []
-  for (const answers of [1, 3, 10]) {
-    const payload = journal(answers)
-    const { size, times } = yield* roundTrips(codec, payload)
-    const kept = yield* roundTrips(keeping, payload)
-    // Reference: the bare XChaCha20-Poly1305 encrypt + decrypt of a plaintext of
-    // the same length (the implementation the Aead layer runs), i.e. the floor
-    // under the envelope, JSON, expiry and base64url work.
-    const plaintext = new TextEncoder().encode(JSON.stringify({ exp: Date.now(), p: payload }))
-    const aad = new TextEncoder().encode(JSON.stringify(["mrtr/requestState", "v1", "bench", ...Object.values(binding)]))
-    const key = SecureRandom.randomBytesUnsafe(32)
-    const aeadTimes: Array<number> = []
-    for (let i = 0; i < warmup + iterations; i++) {
-      const t0 = performance.now()
-      const nonce = SecureRandom.randomBytesUnsafe(24)
-      xchacha.decrypt(key, nonce, xchacha.encrypt(key, nonce, plaintext, aad), aad)
-      if (i >= warmup) aeadTimes.push((performance.now() - t0) * 1000)
+const measure = (codec: RequestStateCodec["Service"], keeping: RequestStateCodec["Service"]) =>
+  Effect.gen(function*() {
+    const results: Array<RequestStateResult> = []
+    for (const answers of [1, 3, 10]) {
+      const payload = journal(answers)
+      const { size, times } = yield* roundTrips(codec, payload)
+      const kept = yield* roundTrips(keeping, payload)
+      // Reference: the bare XChaCha20-Poly1305 encrypt + decrypt of a plaintext of
+      // the same length (the implementation the Aead layer runs), i.e. the floor
+      // under the envelope, JSON, expiry and base64url work.
+      const plaintext = new TextEncoder().encode(JSON.stringify({ exp: Date.now(), p: payload }))
+      const aad = new TextEncoder().encode(
+        JSON.stringify(["mrtr/requestState", "v1", "bench", ...Object.values(binding)])
+      )
+      const key = SecureRandom.randomBytesUnsafe(32)
+      const aeadTimes: Array<number> = []
+      for (let i = 0; i < warmup + iterations; i++) {
+        const t0 = performance.now()
+        const nonce = SecureRandom.randomBytesUnsafe(24)
+        xchacha.decrypt(key, nonce, xchacha.encrypt(key, nonce, plaintext, aad), aad)
+        if (i >= warmup) aeadTimes.push((performance.now() - t0) * 1000)
+      }
+      aeadTimes.sort((a, b) => a - b)
+      results.push({
+        aead: percentile(aeadTimes, 50),
+        answers,
+        median: percentile(times, 50),
+        p95: percentile(times, 95),
+        kept: percentile(kept.times, 50),
+        size,
+        journalBytes: new TextEncoder().encode(JSON.stringify(payload)).length
+      })
     }
-    aeadTimes.sort((a, b) => a - b)
-    results.push({
-      aead: percentile(aeadTimes, 50),
-      answers,
-      median: percentile(times, 50),
-      p95: percentile(times, 95),
-      kept: percentile(kept.times, 50),
-      size,
-      journalBytes: new TextEncoder().encode(JSON.stringify(payload)).length
-    })
-  }
-  return results
-})
+    return results
+  })
 
 /** Runs the benchmark (synchronously, a second or so) and returns one row per journal size (1, 3, 10 answers). */
 export const runRequestStateBench = (): ReadonlyArray<RequestStateResult> => {
   const keyRing = KeyRing.fromBytes([{ id: "bench", bytes: SecureRandom.randomBytesUnsafe(32) }])
   const codecOf = (issuedCacheBytes?: number) =>
     Effect.provide(Effect.service(RequestStateCodec), RequestStateCodec.layer({ keyRing, issuedCacheBytes }))
-  return Effect.runSync(Effect.flatMap(Effect.all([codecOf(0), codecOf()]), ([codec, keeping]) => measure(codec, keeping)))
+  return Effect.runSync(
+    Effect.flatMap(Effect.all([codecOf(0), codecOf()]), ([codec, keeping]) => measure(codec, keeping))
+  )
 }
 
 /** The report lines: one per row, then the target and PASS/MISS for 3 answers. */
 export const formatRequestStateBench = (results: ReadonlyArray<RequestStateResult>): Array<string> => {
   const lines = [
     `requestState seal+unseal, XChaCha20-Poly1305 (${xchachaName}), ${iterations} rounds after ${warmup} warm-up (${process.version}); ` +
-      "unseal decrypting (issuedCacheBytes: 0, as on another instance; the target), and kept (the default codec, retried where it was sealed)"
+    "unseal decrypting (issuedCacheBytes: 0, as on another instance; the target), and kept (the default codec, retried where it was sealed)"
   ]
   for (const r of results) {
     lines.push(

@@ -17,9 +17,9 @@
  *
  * Options: `--repeat 5` (runs per shape; the best and the worst are shown).
  */
-import { Effect, Layer, Schema } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { Effect, Layer, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Http from "node:http"
 import { monitorEventLoopDelay } from "node:perf_hooks"
@@ -32,7 +32,11 @@ const greet = Tool.make("greet", {
   parameters: Schema.Struct({ greeting: Schema.String }),
   handler: ({ greeting }) =>
     Effect.gen(function*() {
-      const { name } = yield* Elicitation.form({ key: "name", message: "Your name?", schema: Schema.Struct({ name: Schema.String }) })
+      const { name } = yield* Elicitation.form({
+        key: "name",
+        message: "Your name?",
+        schema: Schema.Struct({ name: Schema.String })
+      })
       return `${greeting}, ${name}!`
     })
 })
@@ -53,7 +57,12 @@ const meta = {
 }
 
 const body = (args: Record<string, unknown>) =>
-  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", arguments: args, _meta: meta } })
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "greet", arguments: args, _meta: meta }
+  })
 
 const FOUR_MB = 4 * 1024 * 1024 - 4096
 
@@ -75,7 +84,10 @@ const shapes: ReadonlyArray<readonly [string, () => string]> = [
     return body({ greeting: "Hi", deep: Array.from({ length: 300 }, () => deep) })
   }],
   ["250,000 array elements", () => body({ greeting: "Hi", list: Array.from({ length: 250_000 }, (_, i) => i % 10) })],
-  ["60,000 small objects", () => body({ greeting: "Hi", list: Array.from({ length: 60_000 }, (_, i) => ({ a: i, b: "x" })) })],
+  [
+    "60,000 small objects",
+    () => body({ greeting: "Hi", list: Array.from({ length: 60_000 }, (_, i) => ({ a: i, b: "x" })) })
+  ],
   ["nesting at the depth limit", () => {
     let deep: unknown = "x"
     for (let i = 0; i < 60; i++) deep = [deep]
@@ -112,7 +124,9 @@ const post = (url: URL, payload: string) =>
 const answerOf = (text: string): string => {
   try {
     const json = JSON.parse(text)
-    return json.error !== undefined ? `${json.error.code} ${String(json.error.message).slice(0, 50)}` : String(json.result?.resultType)
+    return json.error !== undefined
+      ? `${json.error.code} ${String(json.error.message).slice(0, 50)}`
+      : String(json.result?.resultType)
   } catch {
     return text.slice(0, 40)
   }
@@ -138,7 +152,9 @@ const main = Effect.gen(function*() {
     const best = stalls[0]!
     const worst = stalls[stalls.length - 1]!
     rows.push(
-      `${name.padEnd(28)} ${mb.toFixed(2).padStart(5)} MB  stall ${best.toFixed(1).padStart(6)}–${worst.toFixed(1).padEnd(6)} ms` +
+      `${name.padEnd(28)} ${mb.toFixed(2).padStart(5)} MB  stall ${best.toFixed(1).padStart(6)}–${
+        worst.toFixed(1).padEnd(6)
+      } ms` +
         `  ${(best / mb).toFixed(1).padStart(5)} ms/MB  → ${answer}`
     )
   }

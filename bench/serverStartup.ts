@@ -83,7 +83,14 @@ export const runServerStartup = async (dir: string, runs: number): Promise<Reado
   for (const [i, server] of SERVERS.entries()) {
     // tsx start-ups take seconds: fewer runs (their spread is small next to the target)
     const sourceRuns = Math.min(runs, 3)
-    results.push(await measure(server.name, "source (tsx)", ["--conditions=@mrtr/source", "--import", "tsx", server.entry], sourceRuns))
+    results.push(
+      await measure(
+        server.name,
+        "source (tsx)",
+        ["--conditions=@mrtr/source", "--import", "tsx", server.entry],
+        sourceRuns
+      )
+    )
     const bundle = await compile(server.entry, join(dir, `startup-${i}.mjs`))
     results.push(await measure(server.name, "compiled (esbuild, node)", [bundle], runs))
   }

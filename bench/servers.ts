@@ -41,31 +41,31 @@
  * Nothing else runs in the child, so its heap and CPU are the server's.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Layer, Schema } from "effect"
-import { McpProtocol, McpSchema, McpServer as AiMcpServer } from "effect/ai"
-import { HttpRouter, HttpServer } from "effect/http"
-import { Elicitation, RequestState } from "@mrtr/core"
-import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
-import {
-  acceptedContent,
-  type CallToolResult,
-  createMcpHandler,
-  createRequestStateCodec,
-  type InputRequiredResult,
-  inputRequired,
-  McpServer as OfficialMcpServer
-} from "@modelcontextprotocol/server"
 import {
   localhostHostValidation,
   localhostOriginValidation,
   type NodeIncomingMessageLike,
   toNodeHandler
 } from "@modelcontextprotocol/node"
-import * as z from "zod/v4"
+import {
+  acceptedContent,
+  type CallToolResult,
+  createMcpHandler,
+  createRequestStateCodec,
+  inputRequired,
+  type InputRequiredResult,
+  McpServer as OfficialMcpServer
+} from "@modelcontextprotocol/server"
+import { Elicitation, RequestState } from "@mrtr/core"
+import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { Context, Effect, Layer, Schema } from "effect"
+import { McpProtocol, McpSchema, McpServer as AiMcpServer } from "effect/ai"
+import { HttpRouter, HttpServer } from "effect/http"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import * as z from "zod/v4"
 import { launch, NAME_SCHEMA, startBare, startEffectHttpFloor, startTransportFloor } from "./floors.ts"
 import { greet } from "./greet.ts"
 
@@ -117,7 +117,11 @@ const startOurs = (kind: "ours" | "ours-auth" | "ours-single-memory" | "ours-sin
       },
       // Imported only for this kind, so the other servers' memory does not count the redis client.
       ...(kind === "ours-single-redis"
-        ? { shared: Layer.unwrap(Effect.promise(() => import("@mrtr/server/Redis")).pipe(Effect.map((Redis) => Redis.layerFleetConfig()))) }
+        ? {
+          shared: Layer.unwrap(
+            Effect.promise(() => import("@mrtr/server/Redis")).pipe(Effect.map((Redis) => Redis.layerFleetConfig()))
+          )
+        }
         : {})
     }))
   )
@@ -127,7 +131,9 @@ const startOurs = (kind: "ours" | "ours-auth" | "ours-single-memory" | "ours-sin
   }
   return startJwks().then((jwks) => {
     const app = HttpTransport.layer({ port: 0 }).pipe(
-      Layer.provide(Authorization.layer({ verifier: Authorization.jwt({ issuer: jwks.issuer, jwksUri: jwks.jwksUri }) })),
+      Layer.provide(
+        Authorization.layer({ verifier: Authorization.jwt({ issuer: jwks.issuer, jwksUri: jwks.jwksUri }) })
+      ),
       Layer.provide(server),
       Layer.orDie
     )
@@ -295,7 +301,9 @@ const buildOfficial = (): OfficialMcpServer => {
       const answer = acceptedContent<{ name: string }>(ctx.mcpReq.inputResponses, "name")
       if (typeof answer?.name !== "string") {
         return inputRequired({
-          inputRequests: { name: inputRequired.elicit({ message: "Your name?", requestedSchema: NAME_SCHEMA_MUTABLE }) },
+          inputRequests: {
+            name: inputRequired.elicit({ message: "Your name?", requestedSchema: NAME_SCHEMA_MUTABLE })
+          },
           requestState: await officialCodec.mint({ answers: [] })
         })
       }

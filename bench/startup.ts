@@ -52,5 +52,7 @@ export const formatStartupBench = (result: StartupResult): ReadonlyArray<string>
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const index = process.argv.indexOf("--runs")
   const runs = index > 0 ? Number(process.argv[index + 1]) : 15
-  for (const line of formatStartupBench(runStartupBench(Number.isInteger(runs) && runs > 0 ? runs : 15))) console.log(line)
+  for (const line of formatStartupBench(runStartupBench(Number.isInteger(runs) && runs > 0 ? runs : 15))) {
+    console.log(line)
+  }
 }

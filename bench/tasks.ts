@@ -14,11 +14,11 @@
  *
  * Options: `--tasks 2000`, `--concurrency 100`, `--no-redis`.
  */
-import { Effect, Layer, Schema } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { McpHandler, McpServer, NotificationBus, SessionDirectory, TaskStore, Tool } from "@mrtr/server"
 import * as Redis from "@mrtr/server/Redis"
 import { startRedis } from "@mrtr/test-support/infra"
+import { Effect, Layer, Schema } from "effect"
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -38,14 +38,19 @@ const askOnce = Tool.make("ask_once", {
 
 const server = (taskStore: Layer.Layer<TaskStore.TaskStore>) =>
   McpServer.tools(askOnce).pipe(
-    Layer.provideMerge(McpServer.layer({ name: "bench-tasks", version: "1.0.0", tasks: { pollIntervalMs: 1 },
-      shared: Layer.mergeAll(
-        taskStore,
-        RequestState.ReplayGuard.layerMemory,
-        NotificationBus.NotificationBus.local,
-        SessionDirectory.SessionDirectory.local
-      )
-    })),
+    Layer.provideMerge(
+      McpServer.layer({
+        name: "bench-tasks",
+        version: "1.0.0",
+        tasks: { pollIntervalMs: 1 },
+        shared: Layer.mergeAll(
+          taskStore,
+          RequestState.ReplayGuard.layerMemory,
+          NotificationBus.NotificationBus.local,
+          SessionDirectory.SessionDirectory.local
+        )
+      })
+    ),
     Layer.orDie
   )
 

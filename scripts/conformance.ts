@@ -46,7 +46,7 @@
  * default 2026-07-28).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from "node:fs"
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
@@ -163,7 +163,9 @@ const tasksSummary = (results: ReadonlyArray<ScenarioResult>): string | undefine
   const tasks = results.filter((r) => r.leg === "tasks")
   if (tasks.length === 0) return undefined
   const failed = tasks.filter((r) => !r.passed)
-  return `Tasks extension (SEP-2663, unscored; a failure fails the run): ${tasks.length - failed.length}/${tasks.length} scenarios passed` +
+  return `Tasks extension (SEP-2663, unscored; a failure fails the run): ${
+    tasks.length - failed.length
+  }/${tasks.length} scenarios passed` +
     (failed.length > 0 ? ` (failing: ${failed.map((r) => r.scenario).join(", ")})` : "")
 }
 
@@ -238,7 +240,8 @@ const versionOf = (packageDir: string): string | undefined => {
 
 /** The runner actually starts (a partial install fails here rather than mid-run). */
 const runnerStarts = (): boolean =>
-  spawnSync(RUNNER_NODE, [RUNNER_JS, "--version"], { cwd: ROOT, encoding: "utf8" }).stdout?.trim() === PINNED.conformance
+  spawnSync(RUNNER_NODE, [RUNNER_JS, "--version"], { cwd: ROOT, encoding: "utf8" }).stdout?.trim() ===
+    PINNED.conformance
 
 const installed = () => {
   const conformance = versionOf(join(DIR, "node_modules", "@modelcontextprotocol", "conformance"))
@@ -288,10 +291,18 @@ const ensureRunner = () => {
     log(`runner present: @modelcontextprotocol/conformance@${before.conformance}, node@${before.node}`)
     return
   }
-  log(`installing the runner into ${relative(ROOT, DIR)}/ (found conformance=${before.conformance ?? "none"}, node=${before.node ?? "none"})`)
+  log(
+    `installing the runner into ${relative(ROOT, DIR)}/ (found conformance=${before.conformance ?? "none"}, node=${
+      before.node ?? "none"
+    })`
+  )
   install()
   const after = installed()
-  if (!after.ok) fail(`after npm install: conformance=${after.conformance}, node=${after.node}; expected ${PINNED.conformance} and ${PINNED.nodeMajor}.x`)
+  if (!after.ok) {
+    fail(
+      `after npm install: conformance=${after.conformance}, node=${after.node}; expected ${PINNED.conformance} and ${PINNED.nodeMajor}.x`
+    )
+  }
   log(`installed @modelcontextprotocol/conformance@${after.conformance}, node@${after.node}`)
 }
 
@@ -305,7 +316,10 @@ const runRunner = (args: ReadonlyArray<string>): Promise<number> =>
 
 /** The scenarios the requirements file scores, per leg, as the runner itself lists them. */
 const scoredScenarios = (revision: Era): { server: Set<string>; client: Set<string> } => {
-  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", revision], { cwd: ROOT, encoding: "utf8" })
+  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", revision], {
+    cwd: ROOT,
+    encoding: "utf8"
+  })
   if (listed.status !== 0) fail(`runner list --requirements ${revision} failed: ${listed.stderr}`)
   const sets = { server: new Set<string>(), client: new Set<string>() }
   let section: keyof typeof sets | undefined
@@ -348,7 +362,11 @@ const startServer = (): Promise<RunningServer> =>
     )
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
-      reject(new Error(`the fixture server printed no \`listening <url>\` line within ${SERVER_START_TIMEOUT_MS} ms (see ${logFile})`))
+      reject(
+        new Error(
+          `the fixture server printed no \`listening <url>\` line within ${SERVER_START_TIMEOUT_MS} ms (see ${logFile})`
+        )
+      )
     }, SERVER_START_TIMEOUT_MS)
     child.on("error", (error) => {
       clearTimeout(timer)
@@ -356,7 +374,9 @@ const startServer = (): Promise<RunningServer> =>
     })
     child.on("exit", (code, signal) => {
       clearTimeout(timer)
-      reject(new Error(`the fixture server exited (code ${code}, signal ${signal}) before it was ready; see ${logFile}`))
+      reject(
+        new Error(`the fixture server exited (code ${code}, signal ${signal}) before it was ready; see ${logFile}`)
+      )
     })
     const lines = createInterface({ input: child.stdout! })
     let seen = false
@@ -436,9 +456,9 @@ const printTable = (results: ReadonlyArray<ScenarioResult>) => {
   for (const r of results) {
     const mark = r.passed ? "PASS" : "FAIL"
     out.push(
-      `${mark} ${r.scenario.padEnd(width)}  ${String(r.counts.SUCCESS).padStart(7)} ${String(r.counts.FAILURE).padStart(7)} ${
-        String(r.counts.WARNING).padStart(7)
-      }  ${r.leg.padEnd(7)} ${r.era}  ${r.scored ? "yes" : "no"}`
+      `${mark} ${r.scenario.padEnd(width)}  ${String(r.counts.SUCCESS).padStart(7)} ${
+        String(r.counts.FAILURE).padStart(7)
+      } ${String(r.counts.WARNING).padStart(7)}  ${r.leg.padEnd(7)} ${r.era}  ${r.scored ? "yes" : "no"}`
     )
     for (const f of r.failures) out.push(`       ${r.scored ? "!" : "~"} ${f.id}: ${f.message.split("\n")[0]}`)
   }
@@ -449,9 +469,11 @@ const printTable = (results: ReadonlyArray<ScenarioResult>) => {
     const scored = ofEra.filter((r) => r.scored)
     const failed = scored.filter((r) => !r.passed)
     const unscoredFailed = ofEra.filter((r) => !r.scored && !r.passed)
-    out.push(`${era}: scored ${scored.length - failed.length}/${scored.length} scenarios passed` +
-      (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : "") +
-      `; not scored: ${ofEra.length - scored.length} run, ${unscoredFailed.length} failing`)
+    out.push(
+      `${era}: scored ${scored.length - failed.length}/${scored.length} scenarios passed` +
+        (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : "") +
+        `; not scored: ${ofEra.length - scored.length} run, ${unscoredFailed.length} failing`
+    )
   }
   const tasksLine = tasksSummary(results)
   if (tasksLine !== undefined) out.push(tasksLine)
@@ -460,7 +482,10 @@ const printTable = (results: ReadonlyArray<ScenarioResult>) => {
 
 /** The client scenarios the requirements list as run but never scored (extensions, added after the release). */
 const unscoredClientScenarios = (revision: Era): ReadonlyArray<string> => {
-  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", revision], { cwd: ROOT, encoding: "utf8" })
+  const listed = spawnSync(RUNNER_NODE, [RUNNER_JS, "list", "--requirements", revision], {
+    cwd: ROOT,
+    encoding: "utf8"
+  })
   if (listed.status !== 0) fail(`runner list --requirements ${revision} failed: ${listed.stderr}`)
   return listed.stdout.split("\n").flatMap((line) => {
     const match = /^ {4}- (\S+) \[client\]$/.exec(line)
@@ -469,7 +494,11 @@ const unscoredClientScenarios = (revision: Era): ReadonlyArray<string> => {
 }
 
 /** Runs `run` on each item, at most `limit` at a time. */
-const inParallel = async <A>(items: ReadonlyArray<A>, limit: number, run: (item: A) => Promise<void>): Promise<void> => {
+const inParallel = async <A>(
+  items: ReadonlyArray<A>,
+  limit: number,
+  run: (item: A) => Promise<void>
+): Promise<void> => {
   let next = 0
   const worker = async () => {
     while (next < items.length) await run(items[next++]!)
@@ -491,7 +520,10 @@ const bundleClient = async (): Promise<void> => {
     target: "node20",
     conditions: ["@mrtr/source"],
     // CommonJS dependencies that `require` Node's modules, inside an ES module.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js:
+        "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
+    },
     logLevel: "warning"
   })
 }
@@ -536,7 +568,11 @@ const main = async () => {
           )
         }
       }
-      if (options.scenarios.length === 0 && options.eras.includes(REVISION)) for (const result of await runTasksLeg(server.url)) results.push(result)
+      if (options.scenarios.length === 0 && options.eras.includes(REVISION)) {
+        for (const result of await runTasksLeg(server.url)) {
+          results.push(result)
+        }
+      }
     } finally {
       await server.stop()
       log("fixture server stopped")
@@ -579,7 +615,9 @@ const main = async () => {
           if (code !== 0 && scored) clientRunnerFailed = true
         })
         for (const scenario of new Set([...listed, ...clientScenariosRan(outDir)])) {
-          results.push(summarize("client", REVISION, scenario, scoredClient.has(scenario), clientChecksFileOf(outDir, scenario)))
+          results.push(
+            summarize("client", REVISION, scenario, scoredClient.has(scenario), clientChecksFileOf(outDir, scenario))
+          )
         }
         for (const scenario of CLIENT_SCENARIOS) runs.push([scenario, REVISION] as const)
       }
@@ -622,7 +660,11 @@ const main = async () => {
     ) + "\n"
   )
   if (serverRunnerFailed) log("a server runner reported a failure (its \"exited with\" line above)")
-  if (clientRunnerFailed) log("a client runner reported a failure (its \"exited with\" line above: e.g. a client that did not finish in time)")
+  if (clientRunnerFailed) {
+    log(
+      "a client runner reported a failure (its \"exited with\" line above: e.g. a client that did not finish in time)"
+    )
+  }
   const explicit = options.scenarios.length > 0
   const failed = results.some((r) => (r.scored || explicit || r.leg === "tasks") && !r.passed) || serverRunnerFailed ||
     clientRunnerFailed

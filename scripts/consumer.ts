@@ -18,7 +18,7 @@
  * only those versions (`current` is the machine's), `--keep` to leave the temporary folders for inspection.
  */
 import { type ChildProcess, spawn, spawnSync, type SpawnSyncOptions } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync, mkdirSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { createInterface } from "node:readline"
@@ -54,7 +54,11 @@ const run = (what: string, command: string, args: ReadonlyArray<string>, options
     ...options
   })
   if (result.status !== 0) {
-    fail(`${what}: \`${command} ${args.join(" ")}\` exited ${result.status ?? result.signal}\n${result.stdout ?? ""}${result.stderr ?? ""}`)
+    fail(
+      `${what}: \`${command} ${args.join(" ")}\` exited ${result.status ?? result.signal}\n${result.stdout ?? ""}${
+        result.stderr ?? ""
+      }`
+    )
   }
   return String(result.stdout ?? "")
 }
@@ -105,7 +109,9 @@ const checkTarball = (name: string, manifest: Record<string, any>, files: Readon
   }
   for (const field of ["peerDependencies", "dependencies"] as const) {
     for (const [dep, range] of Object.entries<string>(manifest[field] ?? {})) {
-      if (dep.startsWith("@mrtr/") && !range.startsWith("^")) fail(`${name}: ${field}.${dep} is ${range}, not a caret range`)
+      if (dep.startsWith("@mrtr/") && !range.startsWith("^")) {
+        fail(`${name}: ${field}.${dep} is ${range}, not a caret range`)
+      }
     }
   }
   if ((manifest.dependencies ?? {}).effect !== undefined) fail(`${name}: effect is a dependency, not a peer`)
@@ -238,7 +244,9 @@ const runFor = async (label: string, node: string, app: string) => {
 
   log(`${label}: (c) vitest with @mrtr/testing`)
   const vitest = run(`${label} vitest`, node, [join(app, "node_modules", "vitest", "vitest.mjs"), "run"], inApp)
-  if (!/1 passed/.test(vitest.replace(/\x1b\[[0-9;]*m/g, ""))) fail(`${label} vitest: no passing test reported\n${vitest}`)
+  if (!/1 passed/.test(vitest.replace(/\x1b\[[0-9;]*m/g, ""))) {
+    fail(`${label} vitest: no passing test reported\n${vitest}`)
+  }
   log(`${label}: ok`)
 }
 
@@ -257,7 +265,7 @@ const parseArgs = () => {
 }
 
 const main = async () => {
-  const { only, keep } = parseArgs()
+  const { keep, only } = parseArgs()
   const work = mkdtempSync(join(tmpdir(), "mrtr-consumer-"))
   if (work.startsWith(ROOT)) fail(`the temporary folder ${work} is inside the repository`)
   try {
@@ -280,6 +288,8 @@ const main = async () => {
 }
 
 main().catch((error) => {
-  process.stderr.write(`[consumer] FAILED: ${error instanceof StepFailed ? error.message : String(error?.stack ?? error)}\n`)
+  process.stderr.write(
+    `[consumer] FAILED: ${error instanceof StepFailed ? error.message : String(error?.stack ?? error)}\n`
+  )
   process.exit(1)
 })

@@ -7,8 +7,8 @@
  * It lives in `tooling/` because typescript-eslint needs TypeScript's JavaScript API, which this workspace's TypeScript 6
  * provides (the root's TypeScript 7 has none); `eslint.config.mjs` at the root re-exports it.
  */
-import eslint from "@eslint/js"
 import effectDprint from "@effect/eslint-plugin/configs/dprint"
+import eslint from "@eslint/js"
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript"
 import importPlugin from "eslint-plugin-import-x"
 import sortDestructureKeys from "eslint-plugin-sort-destructure-keys"

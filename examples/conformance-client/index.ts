@@ -31,9 +31,16 @@
  * @since 0.1.0
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Deferred, Effect, Fiber, Layer } from "effect"
-import { Authorization, ElicitationHandler, HttpTransport, McpClient, RootsHandler, SamplingHandler } from "@mrtr/client"
+import {
+  Authorization,
+  ElicitationHandler,
+  HttpTransport,
+  McpClient,
+  RootsHandler,
+  SamplingHandler
+} from "@mrtr/client"
 import type { Tool } from "@mrtr/protocol/Schema"
+import { Deferred, Effect, Fiber, Layer } from "effect"
 
 const serverUrl = process.argv[2]
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ""
@@ -202,7 +209,7 @@ const authFlow = Effect.gen(function*() {
 })
 
 const drivers: Record<string, Effect.Effect<void, unknown, McpClient.McpClient>> = {
-  "initialize": initialize,
+  initialize,
   "tools_call": toolsCall,
   "elicitation-sep1034-client-defaults": elicitationDefaults,
   "sse-retry": sseRetry,
@@ -263,10 +270,11 @@ const main = Effect.gen(function*() {
     Effect.provide(
       // The runner starts every scenario at once: on a busy machine a first answer may take more than the
       // default 10 s probe; the runner's own bound (per scenario) is the one that should end a stuck run.
-      McpClient.layer({ clientInfo: { name: "mrtr-conformance-client", version: "0.1.0" }, probeTimeout: "60 seconds" }).pipe(
-        Layer.provide(auth ? transport.pipe(Layer.provide(authorization)) : transport),
-        Layer.provide(user)
-      )
+      McpClient.layer({ clientInfo: { name: "mrtr-conformance-client", version: "0.1.0" }, probeTimeout: "60 seconds" })
+        .pipe(
+          Layer.provide(auth ? transport.pipe(Layer.provide(authorization)) : transport),
+          Layer.provide(user)
+        )
     )
   )
   yield* log("done")

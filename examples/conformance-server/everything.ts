@@ -5,9 +5,9 @@
  * completions. Used by `tools-*`, `resources-*`, `prompts-*`,
  * `completion-complete` and `caching`.
  */
-import { Effect, Schema } from "effect"
 import { Elicitation, Sampling } from "@mrtr/core"
 import { Prompt, RequestContext, Resource, Tool } from "@mrtr/server"
+import { Effect, Schema } from "effect"
 import { sampledText } from "./mrtr.ts"
 
 /** A 1x1 red PNG. */
@@ -348,7 +348,8 @@ const promptWithArguments = Prompt.make("test_prompt_with_arguments", {
     arg2: Schema.String.annotate({ description: "Second test argument" })
   }),
   completions: {
-    arg1: (value) => Effect.succeed(["paris", "park", "party", "test", "testValue1"].filter((v) => v.startsWith(value))),
+    arg1: (value) =>
+      Effect.succeed(["paris", "park", "party", "test", "testValue1"].filter((v) => v.startsWith(value))),
     arg2: (value) => Effect.succeed(["testValue2", "world"].filter((v) => v.startsWith(value)))
   },
   handler: ({ arg1, arg2 }) => Effect.succeed(`Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`)

@@ -17,9 +17,9 @@
  * tasks of the Tasks extension (SEP-2663) when the request declares it.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { HttpTransport, McpServer } from "@mrtr/server"
 import { Console, Effect, Layer, Logger, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
-import { HttpTransport, McpServer } from "@mrtr/server"
 import * as Everything from "./everything.ts"
 import * as Mrtr from "./mrtr.ts"
 import * as Stateless from "./stateless.ts"

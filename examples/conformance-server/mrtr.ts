@@ -7,10 +7,10 @@
  *
  * Keys are the ones the suite (and its reference everything-server) expects.
  */
-import { Effect, Option, Schema } from "effect"
 import { Elicitation, type MissingClientCapability, Mrtr, Roots, Sampling } from "@mrtr/core"
 import type { CreateMessageResult } from "@mrtr/protocol/Schema"
 import { Prompt, Tool } from "@mrtr/server"
+import { Effect, Option, Schema } from "effect"
 
 /** The text of a sampling answer (its content may be one block or several). */
 export const sampledText = (result: CreateMessageResult): string => {

@@ -4,9 +4,9 @@
  * before it asks, a tool that logs, and hooks that change the tool and prompt
  * lists so that `subscriptions/listen` streams see `list_changed`.
  */
-import { Effect, Schema } from "effect"
 import { Elicitation, Sampling } from "@mrtr/core"
 import { McpServer, Prompt, RequestContext, Tool } from "@mrtr/server"
+import { Effect, Schema } from "effect"
 
 /** Needs `sampling`; called without it, the uncaught ask ends the request with -32021. */
 const missingCapability = Tool.make("test_missing_capability", {

@@ -10,10 +10,10 @@
  * Names, arguments and keys are the ones the suite (and rmcp's conformance
  * server) use.
  */
-import { Effect, Schema } from "effect"
 import { Elicitation, Task } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { Tool } from "@mrtr/server"
+import { Effect, Schema } from "effect"
 
 /** `tasks-lifecycle`, `tasks-request-headers`, `tasks-dispatch-and-envelope`: never a task. */
 export const greet = Tool.make("greet", {
@@ -91,4 +91,12 @@ export const toolWithTask = Tool.make("test_tool_with_task", {
 })
 
 /** Every tasks fixture. */
-export const tools = [greet, slowCompute, failingJob, protocolErrorJob, confirmDelete, multiInput, toolWithTask] as const
+export const tools = [
+  greet,
+  slowCompute,
+  failingJob,
+  protocolErrorJob,
+  confirmDelete,
+  multiInput,
+  toolWithTask
+] as const

@@ -24,12 +24,12 @@
  * gives up after 60 seconds (10 minutes with `--interactive`).
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer, Predicate, References } from "effect"
 import { AnswersFile, Report, TerminalUser } from "@mrtr/cli"
 import { Authorization as ClientAuth, Errors, HttpTransport as HttpClientTransport, McpClient } from "@mrtr/client"
 import { HttpTransport as HttpServerTransport } from "@mrtr/server"
-import { ScriptedUser } from "@mrtr/testing"
 import { browserSession, headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
+import { ScriptedUser } from "@mrtr/testing"
+import { Console, Effect, Layer, Predicate, References } from "effect"
 import { serve, serveAuthorized } from "./server.ts"
 
 const interactive = process.argv.includes("--interactive")
@@ -113,8 +113,12 @@ const header = (url: string) =>
       "",
       `A trip-planner MCP server is running at ${s.cyan(url)} (Streamable HTTP). Its tool, prompt and resource`,
       "need answers from the user, a model and the client's roots halfway through a request. In 2026-07-28 a server",
-      `never calls back into the client: it answers ${s.yellow("input_required")} with the questions (${s.bold("inputRequests")}, by key)`,
-      `and a sealed ${s.bold("requestState")}. The client answers and retries the same request with ${s.bold("inputResponses")}`,
+      `never calls back into the client: it answers ${s.yellow("input_required")} with the questions (${
+        s.bold("inputRequests")
+      }, by key)`,
+      `and a sealed ${s.bold("requestState")}. The client answers and retries the same request with ${
+        s.bold("inputResponses")
+      }`,
       "and the state echoed byte for byte, until the result is complete. The server needs nothing between rounds:",
       "its journal (answers so far, work already done) travels inside requestState, encrypted and authenticated,",
       "so the client carries it but cannot read or change it, and any server instance can resume the request.",
@@ -160,7 +164,10 @@ const conversation = <A>(
         Effect.suspend(() => {
           rounds = round.round
           tally.rounds++
-          tally.stateBytes = Math.max(tally.stateBytes, round.requestState === undefined ? 0 : Report.byteSize(round.requestState))
+          tally.stateBytes = Math.max(
+            tally.stateBytes,
+            round.requestState === undefined ? 0 : Report.byteSize(round.requestState)
+          )
           return say(Report.roundLines(round, s).join("\n"))
         })
     }))
@@ -175,7 +182,7 @@ const conversation = <A>(
         : String(error)
       return yield* say(`${label}${s.red("✗ failed")}: ${message}`)
     }
-    const { text, error } = show(outcome.success)
+    const { error, text } = show(outcome.success)
     if (error === true) tally.failed++
     yield* say(
       `${label}${error === true ? s.red("✗ the tool reported an error") : s.green("✓ complete")}` +
@@ -214,7 +221,9 @@ const main = Effect.gen(function*() {
 
     for (const tool of tools) {
       const args = TOOL_ARGUMENTS[tool.name]
-      if (args === undefined) return yield* Effect.fail(new Error(`the demo has no arguments for the tool ${tool.name}`))
+      if (args === undefined) {
+        return yield* Effect.fail(new Error(`the demo has no arguments for the tool ${tool.name}`))
+      }
       yield* conversation(
         tally,
         `tools/call ${tool.name} ${JSON.stringify(args)}`,
@@ -250,7 +259,9 @@ const main = Effect.gen(function*() {
 })
 
 if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
-  process.stderr.write("npm run demo -- --interactive asks you questions: run it in a terminal (stdin and stdout a TTY).\n")
+  process.stderr.write(
+    "npm run demo -- --interactive asks you questions: run it in a terminal (stdin and stdout a TTY).\n"
+  )
   process.exit(2)
 }
 
@@ -264,7 +275,11 @@ const signIn = ClientAuth.layer({ clientName: "mrtr-demo" }).pipe(
         Effect.gen(function*() {
           yield* say(
             `${s.yellow("401")}       the server wants a token: sign-in at ${s.cyan(url.origin)} ` +
-              s.dim(`(scope "${url.searchParams.get("scope") ?? ""}", resource ${url.searchParams.get("resource")}, PKCE S256)`)
+              s.dim(
+                `(scope "${url.searchParams.get("scope") ?? ""}", resource ${
+                  url.searchParams.get("resource")
+                }, PKCE S256)`
+              )
           )
           const redirected = yield* Effect.tryPromise({
             try: () => browser(url.href),

@@ -2,10 +2,10 @@
  * The demo server's command line: `--help` prints its options and exits
  * (it used to start a server), a bad option is refused with the usage.
  */
-import { describe, expect, it } from "vitest"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { describe, expect, it } from "vitest"
 import { parseArgs, USAGE } from "./server.ts"
 
 const ENTRY = fileURLToPath(new URL("./server.ts", import.meta.url))
@@ -13,8 +13,13 @@ const ENTRY = fileURLToPath(new URL("./server.ts", import.meta.url))
 const run = (args: ReadonlyArray<string>) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     // A server that started instead would never exit: the timeout kills it, and the code is then null.
-    execFile(process.execPath, [...sourceNodeArgs, ENTRY, ...args], { timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
+    execFile(
+      process.execPath,
+      [...sourceNodeArgs, ENTRY, ...args],
+      { timeout: 30_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr })
+    )
   })
 
 describe("examples/demo/server.ts", () => {

@@ -32,8 +32,6 @@
  * Streamable HTTP on 127.0.0.1 and prints `listening <url>`.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer, References, Schema } from "effect"
-import type { HttpRouter } from "effect/http"
 import { Elicitation, Mrtr, Roots, Sampling, Task } from "@mrtr/core"
 import {
   Authorization,
@@ -45,6 +43,8 @@ import {
   Resource,
   Tool
 } from "@mrtr/server"
+import { Console, Effect, Layer, References, Schema } from "effect"
+import type { HttpRouter } from "effect/http"
 import * as WebSignIn from "./signIn.ts"
 
 // -- A small rail network: the "real work" of the demo --------------------------
@@ -71,7 +71,10 @@ const RAIL: ReadonlyArray<readonly [string, string, number]> = [
 export const CITIES = Array.from(new Set(RAIL.flatMap(([a, b]) => [a, b]))).sort()
 
 /** Fastest route between two cities (Dijkstra over minutes of travel). */
-export const route = (from: string, to: string): { readonly stops: ReadonlyArray<string>; readonly minutes: number } => {
+export const route = (
+  from: string,
+  to: string
+): { readonly stops: ReadonlyArray<string>; readonly minutes: number } => {
   const distance = new Map<string, number>(CITIES.map((c) => [c, Infinity]))
   const previous = new Map<string, string>()
   distance.set(from, 0)
@@ -128,12 +131,22 @@ export const planTrip = Tool.make("plan_trip", {
         key: "details",
         message: `Planning ${from} → ${to}. Who is travelling, and when?`,
         schema: TripDetails
-      }).pipe(Effect.catchTags({ ElicitationDeclined: () => Effect.succeed("declined"), ElicitationCancelled: () => Effect.succeed("cancelled") }))
+      }).pipe(Effect.catchTags({
+        ElicitationDeclined: () => Effect.succeed("declined"),
+        ElicitationCancelled: () => Effect.succeed("cancelled")
+      }))
       if (typeof details === "string") {
-        return { content: [{ type: "text" as const, text: `Not planned: the traveller ${details} the details.` }], isError: true }
+        return {
+          content: [{ type: "text" as const, text: `Not planned: the traveller ${details} the details.` }],
+          isError: true
+        }
       }
       // Real work, run once per conversation: its result travels in the journal.
-      const trip = yield* Mrtr.step("route", Effect.sync(() => route(from, to)), Route)
+      const trip = yield* Mrtr.step(
+        "route",
+        Effect.sync(() => route(from, to)),
+        Route
+      )
       if (trip.stops.length === 0) return `No rail route from ${from} to ${to}.`
       // Two asks at once: one round.
       const [tagline, roots] = yield* Mrtr.all([
@@ -151,13 +164,24 @@ export const planTrip = Tool.make("plan_trip", {
       const hours = `${Math.floor(trip.minutes / 60)}h${String(trip.minutes % 60).padStart(2, "0")}`
       const { book } = yield* Elicitation.form({
         key: "confirm",
-        message: `${trip.stops.join(" → ")} (${hours}), ${details.passengers} passenger(s) on ${details.date}. Book it?`,
+        message: `${
+          trip.stops.join(" → ")
+        } (${hours}), ${details.passengers} passenger(s) on ${details.date}. Book it?`,
         schema: Confirm
-      }).pipe(Effect.catchTags({ ElicitationDeclined: () => Effect.succeed({ book: false }), ElicitationCancelled: () => Effect.succeed({ book: false }) }))
+      }).pipe(
+        Effect.catchTags({
+          ElicitationDeclined: () => Effect.succeed({ book: false }),
+          ElicitationCancelled: () => Effect.succeed({ book: false })
+        })
+      )
       const text = Sampling.textOf(tagline) || "(no tagline)"
       return book
-        ? `Booked for ${details.traveller} <${details.email}>: ${trip.stops.join(" → ")}, ${hours}, ${details.seat} seat` +
-          `${details.firstClass ? ", first class" : ""}${details.extras?.length ? `, extras: ${details.extras.join(", ")}` : ""}.` +
+        ? `Booked for ${details.traveller} <${details.email}>: ${
+          trip.stops.join(" → ")
+        }, ${hours}, ${details.seat} seat` +
+          `${details.firstClass ? ", first class" : ""}${
+            details.extras?.length ? `, extras: ${details.extras.join(", ")}` : ""
+          }.` +
           ` "${text}" Plan filed under ${folder}.`
         : `Not booked. The plan (${trip.stops.join(" → ")}) was not filed.`
     })
@@ -206,14 +230,27 @@ export const bookTickets = Tool.make("book_tickets", {
   task: { support: "optional", start: "detach" },
   handler: ({ from, to }) =>
     Effect.gen(function*() {
-      const passenger = yield* Elicitation.form({ key: "passenger", message: `Who travels ${from} → ${to}?`, schema: Passenger }).pipe(
-        Effect.catchTags({ ElicitationDeclined: () => Effect.succeed(undefined), ElicitationCancelled: () => Effect.succeed(undefined) })
+      const passenger = yield* Elicitation.form({
+        key: "passenger",
+        message: `Who travels ${from} → ${to}?`,
+        schema: Passenger
+      }).pipe(
+        Effect.catchTags({
+          ElicitationDeclined: () => Effect.succeed(undefined),
+          ElicitationCancelled: () => Effect.succeed(undefined)
+        })
       )
-      if (passenger === undefined) return { content: [{ type: "text" as const, text: "Not booked: no passenger." }], isError: true }
+      if (passenger === undefined) {
+        return { content: [{ type: "text" as const, text: "Not booked: no passenger." }], isError: true }
+      }
       const { name } = passenger
       // From here on the call is a task (when the client declared the extension).
       yield* Task.detach
-      const trip = yield* Mrtr.step("route", Effect.sync(() => route(from, to)), Route)
+      const trip = yield* Mrtr.step(
+        "route",
+        Effect.sync(() => route(from, to)),
+        Route
+      )
       if (trip.stops.length === 0) return `No rail route from ${from} to ${to}.`
       // The "long" reservation: run once, journaled with the task.
       const { id } = yield* RequestContext.McpRequest
@@ -229,20 +266,28 @@ export const bookTickets = Tool.make("book_tickets", {
         key: "confirm_booking",
         message: `Seat ${seat} held for ${name} (${trip.stops.join(" → ")}). Pay and book?`,
         schema: Confirm
-      }).pipe(Effect.catchTags({ ElicitationDeclined: () => Effect.succeed({ book: false }), ElicitationCancelled: () => Effect.succeed({ book: false }) }))
+      }).pipe(
+        Effect.catchTags({
+          ElicitationDeclined: () => Effect.succeed({ book: false }),
+          ElicitationCancelled: () => Effect.succeed({ book: false })
+        })
+      )
       return book ? `Booked seat ${seat} for ${name}: ${trip.stops.join(" → ")}.` : `Released seat ${seat}.`
     })
 })
 
 export const checkTimetables = Tool.make("check_timetables", {
   title: "Check the timetables",
-  description: "Checks the rail operators' timetables for a route (a slow step); runs as a task for clients that support it",
+  description:
+    "Checks the rail operators' timetables for a route (a slow step); runs as a task for clients that support it",
   parameters: Schema.Struct({
     from: City,
     to: City,
-    seconds: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 60 })).annotate({
-      description: "How long the timetables take to check (default 1)"
-    }))
+    seconds: Schema.optionalKey(
+      Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 60 })).annotate({
+        description: "How long the timetables take to check (default 1)"
+      })
+    )
   }),
   task: "optional",
   handler: ({ from, seconds, to }) =>
@@ -270,7 +315,9 @@ export const packingList = Prompt.make("packing_list", {
   title: "Packing list",
   description: "A prompt asking a model for a packing list, tailored to the traveller's style",
   arguments: Schema.Struct({ city: Schema.String.annotate({ description: "Destination" }) }),
-  completions: { city: (value) => Effect.succeed(CITIES.filter((c) => c.toLowerCase().startsWith(value.toLowerCase()))) },
+  completions: {
+    city: (value) => Effect.succeed(CITIES.filter((c) => c.toLowerCase().startsWith(value.toLowerCase())))
+  },
   handler: ({ city }) =>
     Effect.gen(function*() {
       const { style } = yield* Elicitation.form({
@@ -420,7 +467,10 @@ export const parseArgs = (
       const value = arg === "--port" ? args[++i] : arg.slice("--port=".length)
       const parsed = Number(value)
       if (value === undefined || value === "" || !Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
-        return { print: `--port needs a port number (0-65535), got ${JSON.stringify(value ?? "")}\n\n${USAGE}`, exitCode: 2 }
+        return {
+          print: `--port needs a port number (0-65535), got ${JSON.stringify(value ?? "")}\n\n${USAGE}`,
+          exitCode: 2
+        }
       }
       port = parsed
       continue

@@ -20,11 +20,11 @@
  * Gotchas: sessions and pending sign-ins live in memory (an hour, ten
  * minutes); a failed sign-in answers 400 with a one-line reason.
  */
-import { Effect, Layer } from "effect"
+import { HttpTransport } from "@mrtr/server"
+import { Effect, type Layer } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomBytes } from "node:crypto"
 import * as oauth from "oauth4webapi"
-import { HttpTransport } from "@mrtr/server"
 
 /** The session cookie's name. */
 export const COOKIE = "demo_session"
@@ -50,7 +50,10 @@ export const make = (issuer: string) => {
   const registration = (callback: string) =>
     registered ??= (async () => {
       const url = new URL(issuer)
-      const as = await oauth.processDiscoveryResponse(url, await oauth.discoveryRequest(url, { algorithm: "oidc", ...insecure }))
+      const as = await oauth.processDiscoveryResponse(
+        url,
+        await oauth.discoveryRequest(url, { algorithm: "oidc", ...insecure })
+      )
       const client = await oauth.processDynamicClientRegistrationResponse(
         await oauth.dynamicClientRegistrationRequest(as, {
           client_name: "trip planner (web)",
@@ -129,7 +132,9 @@ export const make = (issuer: string) => {
     })
 
   /** The routes, on the server's own origin (the bound address, read from `HttpEndpoint`). */
-  const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpTransport.HttpEndpoint> = HttpRouter.use((router) =>
+  const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpTransport.HttpEndpoint> = HttpRouter.use((
+    router
+  ) =>
     Effect.gen(function*() {
       const origin = new URL(yield* HttpTransport.url).origin
       yield* router.add("GET", "/signin", start(origin))

@@ -7,8 +7,8 @@
  * 127.0.0.1 of its own (`InteractionPage.serve`); the demo acknowledges a single user
  * (`singleUserPage`): a stdio server is started by, and for, the person at this machine.
  */
-import { Layer } from "effect"
 import { InteractionPage, StdioTransport } from "@mrtr/server"
+import { Layer } from "effect"
 import { layer } from "./server.ts"
 
 StdioTransport.main(InteractionPage.serve({ port: 0 }).pipe(Layer.provideMerge(layer)))

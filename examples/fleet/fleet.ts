@@ -14,10 +14,10 @@
  * SIGKILL; `logsOf(name)` is everything the instance's processes printed
  * (those stopped or killed included). Everything started here is stopped by `stop`, by pid.
  */
-import { randomBytes } from "node:crypto"
-import { fileURLToPath } from "node:url"
 import { freePort, type Proc, type RedisServer, spawnReady, startHaproxy, startRedis } from "@mrtr/test-support/infra"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { randomBytes } from "node:crypto"
+import { fileURLToPath } from "node:url"
 
 /** The names of the instances, as in ./haproxy.cfg. */
 export const INSTANCES = ["a", "b", "c"] as const
@@ -98,7 +98,12 @@ export const startFleet = async (options: FleetOptions = {}): Promise<Fleet> => 
     // The output of the instance's earlier processes.
     const past: Record<InstanceName, string> = { a: "", b: "", c: "" }
     const start = async (name: InstanceName) => {
-      procs[name] = await spawnReady(process.execPath, [...sourceNodeArgs, instanceEntry, "--port", String(ports[name])], {
+      procs[name] = await spawnReady(process.execPath, [
+        ...sourceNodeArgs,
+        instanceEntry,
+        "--port",
+        String(ports[name])
+      ], {
         env: envs[name],
         ready: /listening /,
         label: `instance ${name}`,

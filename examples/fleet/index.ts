@@ -10,10 +10,10 @@
  * 120 seconds). Needs the Debian packages redis-server and haproxy.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Console, Effect, Layer } from "effect"
-import { HttpClient } from "effect/http"
 import { AnswersFile, Report } from "@mrtr/cli"
 import { HttpTransport as HttpClientTransport, McpClient } from "@mrtr/client"
+import { Console, Effect, Layer } from "effect"
+import { HttpClient } from "effect/http"
 import { startFleet } from "./fleet.ts"
 
 const s = Report.style(Report.colorsFor(process.stdout))
@@ -69,16 +69,24 @@ const drive = (url: string) =>
         const hops = served.slice(from).filter((hop) => hop.method === method).map((hop) => hop.instance)
         yield* Console.log(`\n${s.bold(title)}`)
         if (before.length > 0) {
-          yield* Console.log(`  (first the client's ${before.map((hop) => `${hop.method} on ${hop.instance}`).join(", ")})`)
+          yield* Console.log(
+            `  (first the client's ${before.map((hop) => `${hop.method} on ${hop.instance}`).join(", ")})`
+          )
         }
         hops.forEach((instance, i) =>
-          Effect.runSync(Console.log(`  request ${i + 1}${i === 0 ? " (first)" : ` (retry ${i})`}: served by instance ${s.cyan(instance)}`))
+          Effect.runSync(
+            Console.log(
+              `  request ${i + 1}${i === 0 ? " (first)" : ` (retry ${i})`}: served by instance ${s.cyan(instance)}`
+            )
+          )
         )
         if (outcome._tag === "Failure") {
           failed++
           return yield* Console.log(`  ${s.red("✗ failed")}: ${String(outcome.failure)}`)
         }
-        yield* Console.log(`  ${s.green("✓ complete")} across ${new Set(hops).size} instance(s): ${show(outcome.success)}`)
+        yield* Console.log(
+          `  ${s.green("✓ complete")} across ${new Set(hops).size} instance(s): ${show(outcome.success)}`
+        )
       })
     yield* Console.log(`Balancer ${s.cyan(url)} (haproxy, round-robin, no affinity) in front of instances a, b, c.`)
     yield* conversation(
@@ -112,8 +120,10 @@ const main = async () => {
   const fleet = await startFleet({ env: { MRTR_SINGLE_USE: "true" } })
   let failed = 1
   try {
-    console.log(`redis-server ${fleet.redis.url}; instances a :${fleet.ports.a}, b :${fleet.ports.b}, c :${fleet.ports.c}` +
-      " (shared key ring, single use on Redis)")
+    console.log(
+      `redis-server ${fleet.redis.url}; instances a :${fleet.ports.a}, b :${fleet.ports.b}, c :${fleet.ports.c}` +
+        " (shared key ring, single use on Redis)"
+    )
     failed = await Effect.runPromise(drive(fleet.url).pipe(Effect.timeout("120 seconds")))
   } finally {
     await fleet.stop()

@@ -16,9 +16,9 @@
  * Run as `examples/fleet/instance.ts --port <port>`; prints `listening <url>`.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Config, Console, Effect, Layer, Option, References } from "effect"
 import { HttpTransport, InteractionPage, McpServer } from "@mrtr/server"
 import * as Redis from "@mrtr/server/Redis"
+import { Config, Console, Effect, Layer, Option, References } from "effect"
 import { items, serverOptions, singleUserPage } from "../demo/server.ts"
 
 const port = Number(process.argv[process.argv.indexOf("--port") + 1] ?? 0) || 0

@@ -16,9 +16,9 @@
  *   stream on another, and so does a list change (an instance restarting
  *   announces its tools).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
-import { CLIENT_CAPABILITIES, type Fleet, INSTANCES, type InstanceName, request, startFleet } from "./fleet.ts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CLIENT_CAPABILITIES, type Fleet, type InstanceName, INSTANCES, request, startFleet } from "./fleet.ts"
 
 const TASKS = "io.modelcontextprotocol/tasks"
 const CAPS = { ...CLIENT_CAPABILITIES, extensions: { [TASKS]: {} } }
@@ -147,57 +147,69 @@ const restartKilled = async () => {
 }
 
 describe("tasks on the fleet", () => {
-  it("the instance holding a task waiting for input is SIGKILLed; tasks/update through haproxy completes it elsewhere, its steps not re-run", async () => {
-    const { owner, taskId } = await startBooking(fleet.url, "Grace")
-    const waiting = await pollUntil(fleet.url, taskId, (task) => task.status === "input_required")
-    expect(Object.keys(waiting.inputRequests)).toEqual(["confirm_booking"])
-    // The reservation step ran once, on the instance that created the task.
-    const reserve = `step reserve ran for task:${taskId}`
-    expect(countsOf(fleet, reserve)).toEqual({ a: 0, b: 0, c: 0, [owner]: 1 })
+  it(
+    "the instance holding a task waiting for input is SIGKILLed; tasks/update through haproxy completes it elsewhere, its steps not re-run",
+    async () => {
+      const { owner, taskId } = await startBooking(fleet.url, "Grace")
+      const waiting = await pollUntil(fleet.url, taskId, (task) => task.status === "input_required")
+      expect(Object.keys(waiting.inputRequests)).toEqual(["confirm_booking"])
+      // The reservation step ran once, on the instance that created the task.
+      const reserve = `step reserve ran for task:${taskId}`
+      expect(countsOf(fleet, reserve)).toEqual({ a: 0, b: 0, c: 0, [owner]: 1 })
 
-    await fleet.kill(owner)
-    const ack = await result(fleet.url, "tasks/update", {
-      taskId,
-      inputResponses: { confirm_booking: { action: "accept", content: { book: true } } }
-    })
-    validateTaskWire("UpdateTaskResult", ack.result)
-    // The instance that took the last answer runs the next round (by replay): not the dead one.
-    expect(ack.instance).not.toBe(owner)
-    const done = await pollUntil(fleet.url, taskId, (task) => task.status === "completed")
-    expect(done.result.content[0].text).toMatch(/^Booked seat \S+ for Grace: Paris → .* → Milan\.$/)
-    // Its earlier steps came from the journal in Redis: the reservation never ran again, anywhere.
-    expect(countsOf(fleet, reserve)).toEqual({ a: 0, b: 0, c: 0, [owner]: 1 })
-    await restartKilled()
-  }, 120_000)
+      await fleet.kill(owner)
+      const ack = await result(fleet.url, "tasks/update", {
+        taskId,
+        inputResponses: { confirm_booking: { action: "accept", content: { book: true } } }
+      })
+      validateTaskWire("UpdateTaskResult", ack.result)
+      // The instance that took the last answer runs the next round (by replay): not the dead one.
+      expect(ack.instance).not.toBe(owner)
+      const done = await pollUntil(fleet.url, taskId, (task) => task.status === "completed")
+      expect(done.result.content[0].text).toMatch(/^Booked seat \S+ for Grace: Paris → .* → Milan\.$/)
+      // Its earlier steps came from the journal in Redis: the reservation never ran again, anywhere.
+      expect(countsOf(fleet, reserve)).toEqual({ a: 0, b: 0, c: 0, [owner]: 1 })
+      await restartKilled()
+    },
+    120_000
+  )
 
-  it("a working task whose instance is SIGKILLed mid-step is resumed on another instance once its lease lapsed", async () => {
-    const created = await result(fleet.url, "tools/call", {
-      name: "check_timetables",
-      arguments: { from: "Lyon", to: "Rome", seconds: 3 }
-    })
-    validateTaskWire("CreateTaskResult", created.result)
-    const taskId: string = created.result.taskId
-    const owner = created.instance as InstanceName
-    const started = `step timetables started for task:${taskId}`
-    const finished = `step timetables finished for task:${taskId}`
-    for (let i = 0; i < 300 && count(fleet.logsOf(owner), started) === 0; i++) await new Promise((r) => setTimeout(r, 50))
-    expect(count(fleet.logsOf(owner), started)).toBe(1)
+  it(
+    "a working task whose instance is SIGKILLed mid-step is resumed on another instance once its lease lapsed",
+    async () => {
+      const created = await result(fleet.url, "tools/call", {
+        name: "check_timetables",
+        arguments: { from: "Lyon", to: "Rome", seconds: 3 }
+      })
+      validateTaskWire("CreateTaskResult", created.result)
+      const taskId: string = created.result.taskId
+      const owner = created.instance as InstanceName
+      const started = `step timetables started for task:${taskId}`
+      const finished = `step timetables finished for task:${taskId}`
+      for (let i = 0; i < 300 && count(fleet.logsOf(owner), started) === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      expect(count(fleet.logsOf(owner), started)).toBe(1)
 
-    await fleet.kill(owner)
-    // Polled through haproxy: `working` while the dead owner's lease holds; then an instance resumes it.
-    const done = await pollUntil(fleet.url, taskId, (task) => task.status === "completed")
-    expect(done.result.content[0].text).toBe("Timetables checked: Lyon → Geneva → Zurich → Milan → Rome, 647 minutes.")
-    const starts = countsOf(fleet, started)
-    const ends = countsOf(fleet, finished)
-    // The step never finished on the killed owner; it ran again, once and to its end, on exactly one other instance.
-    expect(starts[owner]).toBe(1)
-    expect(ends[owner]).toBe(0)
-    const others = INSTANCES.filter((name) => name !== owner)
-    expect(others.map((name) => starts[name]).sort()).toEqual([0, 1])
-    expect(others.map((name) => ends[name]).sort()).toEqual([0, 1])
-    expect(others.find((name) => starts[name] === 1)).toBe(others.find((name) => ends[name] === 1))
-    await restartKilled()
-  }, 120_000)
+      await fleet.kill(owner)
+      // Polled through haproxy: `working` while the dead owner's lease holds; then an instance resumes it.
+      const done = await pollUntil(fleet.url, taskId, (task) => task.status === "completed")
+      expect(done.result.content[0].text).toBe(
+        "Timetables checked: Lyon → Geneva → Zurich → Milan → Rome, 647 minutes."
+      )
+      const starts = countsOf(fleet, started)
+      const ends = countsOf(fleet, finished)
+      // The step never finished on the killed owner; it ran again, once and to its end, on exactly one other instance.
+      expect(starts[owner]).toBe(1)
+      expect(ends[owner]).toBe(0)
+      const others = INSTANCES.filter((name) => name !== owner)
+      expect(others.map((name) => starts[name]).sort()).toEqual([0, 1])
+      expect(others.map((name) => ends[name]).sort()).toEqual([0, 1])
+      expect(others.find((name) => starts[name] === 1)).toBe(others.find((name) => ends[name] === 1))
+      await restartKilled()
+    },
+    120_000
+  )
 
   it("a task status change on one instance reaches a subscriptions/listen stream on another", async () => {
     const direct = (name: InstanceName) => `http://127.0.0.1:${fleet.ports[name]}/mcp`
@@ -225,16 +237,20 @@ describe("tasks on the fleet", () => {
     }
   }, 120_000)
 
-  it("a list change on one instance reaches a subscriptions/listen stream on another (an instance restarting announces its tools)", async () => {
-    const stream = await openListen(`http://127.0.0.1:${fleet.ports.a}/mcp`, { toolsListChanged: true })
-    try {
-      await new Promise((r) => setTimeout(r, 300))
-      await fleet.restart("c")
-      const changed = await stream.next()
-      validateWire("JSONRPCNotification", changed)
-      expect(changed.method).toBe("notifications/tools/list_changed")
-    } finally {
-      stream.close()
-    }
-  }, 120_000)
+  it(
+    "a list change on one instance reaches a subscriptions/listen stream on another (an instance restarting announces its tools)",
+    async () => {
+      const stream = await openListen(`http://127.0.0.1:${fleet.ports.a}/mcp`, { toolsListChanged: true })
+      try {
+        await new Promise((r) => setTimeout(r, 300))
+        await fleet.restart("c")
+        const changed = await stream.next()
+        validateWire("JSONRPCNotification", changed)
+        expect(changed.method).toBe("notifications/tools/list_changed")
+      } finally {
+        stream.close()
+      }
+    },
+    120_000
+  )
 })

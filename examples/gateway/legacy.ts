@@ -16,9 +16,15 @@ server.registerTool(
   async ({ to }, extra) => {
     const answer = await server.server.elicitInput({
       message: `First or second class to ${to}?`,
-      requestedSchema: { type: "object", properties: { class: { type: "string", enum: ["first", "second"] } }, required: ["class"] }
+      requestedSchema: {
+        type: "object",
+        properties: { class: { type: "string", enum: ["first", "second"] } },
+        required: ["class"]
+      }
     }, { relatedRequestId: extra.requestId })
-    const text = answer.action === "accept" ? `Booked ${String(answer.content?.class)} class to ${to}` : `Not booked (${answer.action})`
+    const text = answer.action === "accept"
+      ? `Booked ${String(answer.content?.class)} class to ${to}`
+      : `Not booked (${answer.action})`
     return { content: [{ type: "text", text }] }
   }
 )

@@ -2,9 +2,9 @@
  * A 2026-07-28 server on stdio (`@mrtr/server`): `book_hotel` asks the user
  * for dates with `input_required`. One of the gateway example's two upstreams.
  */
-import { Effect, Layer, Schema } from "effect"
 import { Elicitation } from "@mrtr/core"
 import { McpServer, StdioTransport, Tool } from "@mrtr/server"
+import { Effect, Layer, Schema } from "effect"
 
 const bookHotel = Tool.make("book_hotel", {
   description: "Books a hotel, asking for the nights",
@@ -20,4 +20,6 @@ const bookHotel = Tool.make("book_hotel", {
     })
 })
 
-StdioTransport.main(McpServer.tools(bookHotel).pipe(Layer.provideMerge(McpServer.layer({ name: "hotels", version: "1.0.0" }))))
+StdioTransport.main(
+  McpServer.tools(bookHotel).pipe(Layer.provideMerge(McpServer.layer({ name: "hotels", version: "1.0.0" })))
+)

@@ -31,7 +31,10 @@ export const request = (
   method,
   params: {
     ...params,
-    _meta: { ...makeRequestMeta({ clientCapabilities: options.clientCapabilities ?? allCapabilities }), ...params._meta as object }
+    _meta: {
+      ...makeRequestMeta({ clientCapabilities: options.clientCapabilities ?? allCapabilities }),
+      ...params._meta as object
+    }
   }
 })
 
@@ -43,7 +46,9 @@ export const mcpHeaders = (message: unknown, tool?: ToolLike): Record<string, st
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
   ...Object.fromEntries(
-    Object.entries(requestHeaders(message as HeaderCheckedMessage, tool)).map(([name, value]) => [name.toLowerCase(), value])
+    Object.entries(requestHeaders(message as HeaderCheckedMessage, tool)).map((
+      [name, value]
+    ) => [name.toLowerCase(), value])
   )
 })
 
@@ -58,7 +63,9 @@ export interface Reply {
 /** The JSON-RPC messages of an SSE body (`data:` lines), in order. */
 export const sseMessages = (text: string): Array<any> =>
   text.split(/\r?\n\r?\n/).flatMap((event) => {
-    const data = event.split(/\r?\n/).filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trimStart())
+    const data = event.split(/\r?\n/).filter((line) => line.startsWith("data:")).map((line) =>
+      line.slice(5).trimStart()
+    )
     if (data.length === 0) return []
     try {
       return [JSON.parse(data.join("\n"))]
@@ -91,7 +98,12 @@ export const mcpPost = (url: string, message: unknown, headers: Record<string, s
       headers: { ...base, ...headers }
     })
     const text = await response.text()
-    return { status: response.status, headers: response.headers, text, json: parse(response.headers.get("content-type"), text) }
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: parse(response.headers.get("content-type"), text)
+    }
   })
 
 /** Serves `server` over Streamable HTTP on a free port of 127.0.0.1 for the scope; the endpoint's URL. */
@@ -100,7 +112,9 @@ export const serveHttp = <E>(
   options: HttpTransport.LayerOptions = {}
 ): Effect.Effect<string, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const context = yield* Layer.build(HttpTransport.layer({ port: 0, ...options }).pipe(Layer.provide(server), Layer.orDie))
+    const context = yield* Layer.build(
+      HttpTransport.layer({ port: 0, ...options }).pipe(Layer.provide(server), Layer.orDie)
+    )
     return yield* Effect.provide(HttpTransport.url, context)
   })
 

@@ -23,7 +23,9 @@ export const freePort = (): Promise<number> =>
     server.on("error", reject)
     server.listen(0, "127.0.0.1", () => {
       const address = server.address()
-      server.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))
+      )
     })
   })
 
@@ -152,8 +154,18 @@ export const startRedis = async (port?: number): Promise<RedisServer> => {
   let proc: Proc | undefined
   const start = async () => {
     proc = await spawnReady("redis-server", [
-      "--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-      "--maxmemory-policy", "noeviction", "--protected-mode", "no"
+      "--port",
+      String(chosen),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--maxmemory-policy",
+      "noeviction",
+      "--protected-mode",
+      "no"
     ], { ready: /Ready to accept connections/, label: "redis-server" })
   }
   await start()

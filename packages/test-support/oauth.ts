@@ -12,9 +12,9 @@
  *
  * @since 0.1.0
  */
+import * as Jose from "jose"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import * as Jose from "jose"
 import * as oauth from "oauth4webapi"
 import Provider from "oidc-provider"
 
@@ -43,7 +43,9 @@ export interface AuthorizationServerOptions {
 /** A confidential client the MCP server introspects tokens with (`client_secret_basic`). */
 export const INTROSPECTION_CLIENT = { clientId: "mcp-server", clientSecret: "mcp-server-secret" } as const
 
-export const startAuthorizationServer = async (options: AuthorizationServerOptions = {}): Promise<AuthorizationServer> => {
+export const startAuthorizationServer = async (
+  options: AuthorizationServerOptions = {}
+): Promise<AuthorizationServer> => {
   const scopes = options.scopes ?? ["mcp:basic", "mcp:write"]
   const { privateKey } = await Jose.generateKeyPair("ES256", { extractable: true })
   const privateJwk = { ...(await Jose.exportJWK(privateKey)), kid: "test-key", alg: "ES256", use: "sig" }
@@ -202,8 +204,9 @@ export const browserSession = (user: string) => {
     }
     return response
   }
-  const browserFetch = ((input: string | URL | Request, init?: RequestInit) =>
-    send(new URL(input instanceof Request ? input.url : String(input)), init)) as typeof fetch
+  const browserFetch =
+    ((input: string | URL | Request, init?: RequestInit) =>
+      send(new URL(input instanceof Request ? input.url : String(input)), init)) as typeof fetch
   const visit = async (start: string): Promise<Response> => {
     let url = new URL(start)
     for (let hop = 0; hop < 20; hop++) {

@@ -12,10 +12,10 @@
  *
  * @since 0.1.0
  */
-import * as fs from "node:fs"
-import Ajv2020Module from "ajv/dist/2020.js"
-import addFormatsModule from "ajv-formats"
 import type { ValidateFunction } from "ajv"
+import addFormatsModule from "ajv-formats"
+import Ajv2020Module from "ajv/dist/2020.js"
+import * as fs from "node:fs"
 
 /** The `$id` under which the 2026-07-28 schema is registered. */
 export const SCHEMA_ID = "schema-2026-07-28.json"

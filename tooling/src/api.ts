@@ -96,7 +96,7 @@ const report = (name: string, entries: ReadonlyArray<EntryPoint>): string => {
       const alias = exported.name !== target.name && target.name !== "default"
         ? [`// exported as ${exported.name}`]
         : []
-      out.push("```ts", ...alias, ...texts, "```", "")
+      for (const line of ["```ts", ...alias, ...texts, "```", ""]) out.push(line)
     }
   }
 

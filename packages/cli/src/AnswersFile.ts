@@ -39,7 +39,6 @@
  *
  * @since 0.1.0
  */
-import { Effect, FileSystem, Layer, Predicate, Schema } from "effect"
 import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import {
   type CreateMessageRequestParams,
@@ -51,6 +50,7 @@ import {
   ListRootsResult,
   type Root
 } from "@mrtr/protocol/Schema"
+import { Effect, FileSystem, Layer, Predicate, Schema } from "effect"
 
 type Context = InputContext.InputContext
 
@@ -113,7 +113,10 @@ export const parse = (text: string): Effect.Effect<Answers, AnswersFileError> =>
   )
 
 /** Why a file cannot be read, in a few words: "does not exist", "permission denied", ... */
-const unreadable = (path: string, reason: { readonly _tag: string; readonly description?: string | undefined }): string => {
+const unreadable = (
+  path: string,
+  reason: { readonly _tag: string; readonly description?: string | undefined }
+): string => {
   switch (reason._tag) {
     case "NotFound":
       return `${path} does not exist`
@@ -195,9 +198,17 @@ export const toElicitResult = (
  * @category answers
  * @since 0.1.0
  */
-export const toCreateMessageResult = (key: string, value: unknown): Effect.Effect<CreateMessageResult, AnswersFileError> =>
+export const toCreateMessageResult = (
+  key: string,
+  value: unknown
+): Effect.Effect<CreateMessageResult, AnswersFileError> =>
   typeof value === "string"
-    ? Effect.succeed({ role: "assistant", content: { type: "text", text: value }, model: "scripted", stopReason: "endTurn" })
+    ? Effect.succeed({
+      role: "assistant",
+      content: { type: "text", text: value },
+      model: "scripted",
+      stopReason: "endTurn"
+    })
     : decodeCreateMessageResult(key, value)
 
 /**
@@ -274,7 +285,8 @@ const answer = <A, R>(
       new Errors.InputHandlerError({
         kind: kindOf[request.method],
         key: context.key,
-        reason: `the server asked '${context.key}' again after round ${before}: it did not accept the answer from the answers file` +
+        reason:
+          `the server asked '${context.key}' again after round ${before}: it did not accept the answer from the answers file` +
           (reason === undefined ? "" : `: ${reason}`)
       })
     )
@@ -365,7 +377,9 @@ export const template = (request: InputRequest): unknown => {
       return Object.fromEntries(
         Object.entries(params.requestedSchema.properties).map(([name, field]) => {
           const type = field.type === "array"
-            ? `array of ${("anyOf" in field.items ? field.items.anyOf.map((o) => o.const) : field.items.enum).join(" | ")}`
+            ? `array of ${
+              ("anyOf" in field.items ? field.items.anyOf.map((o) => o.const) : field.items.enum).join(" | ")
+            }`
             : "enum" in field
             ? field.enum.join(" | ")
             : "oneOf" in field

@@ -40,23 +40,20 @@
  *
  * @since 0.1.0
  */
-import { SafeText } from "@mrtr/protocol"
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeStdio from "@effect/platform-node/NodeStdio"
+import { Errors, McpClient } from "@mrtr/client"
+import { SafeText } from "@mrtr/protocol"
 import { Cause, Console, Context, Duration, Effect, Layer, Option, Predicate, References } from "effect"
 import { Argument, CliOutput, Command } from "effect/cli"
-import { Errors, McpClient } from "@mrtr/client"
 import * as AnswersFile from "./AnswersFile.ts"
-import { gateway } from "./GatewayCommand.ts"
 import { describeFailure, ExitCode, exitCodeOf, ToolReportedError, UsageError } from "./Failure.ts"
-import { clean, colorsFor, roundLines, serverRequestLines, style, taskLine } from "./Report.ts"
-import * as SignIn from "./SignIn.ts"
-import * as TerminalUser from "./TerminalUser.ts"
+import { gateway } from "./GatewayCommand.ts"
 import {
-  answerFlags,
   type AnswerFlags,
+  answerFlags,
   callbackPort,
   clientId,
   clientSecret,
@@ -67,6 +64,9 @@ import {
   timeoutFlag
 } from "./internal/flags.ts"
 import { describeTarget, handlersLayer, rootsFrom, target, transportLayer } from "./internal/target.ts"
+import { clean, colorsFor, roundLines, serverRequestLines, style, taskLine } from "./Report.ts"
+import * as SignIn from "./SignIn.ts"
+import * as TerminalUser from "./TerminalUser.ts"
 
 /**
  * The version of the `mrtr` command.
@@ -171,7 +171,8 @@ const printJson = (value: unknown) =>
   Effect.try({
     try: () => JSON.stringify(value, null, 2),
     // e.g. a result nested too deeply for the stack
-    catch: () => new Errors.ProtocolViolation({ method: "output", reason: "the server's result cannot be printed as JSON" })
+    catch: () =>
+      new Errors.ProtocolViolation({ method: "output", reason: "the server's result cannot be printed as JSON" })
   }).pipe(
     // exact JSON, with the characters a terminal would act on as \uXXXX escapes
     Effect.flatMap((json) => Effect.flatMap(Effect.service(Stdout), (write) => write(`${SafeText.json(json)}\n`)))
@@ -209,7 +210,16 @@ const parseJsonObject = (what: string, text: Option.Option<string>) =>
  * @since 0.1.0
  */
 export const mrtr = Command.make("mrtr").pipe(
-  Command.withSharedFlags({ http, stdio, protocol, timeout: timeoutFlag, quiet: quietFlag, clientId, clientSecret, callbackPort }),
+  Command.withSharedFlags({
+    http,
+    stdio,
+    protocol,
+    timeout: timeoutFlag,
+    quiet: quietFlag,
+    clientId,
+    clientSecret,
+    callbackPort
+  }),
   Command.withDescription(
     "An MCP client (2026-07-28 and 2025-11-25) that drives Multi Round-Trip Requests: it answers each round of input requests " +
       "(forms, URLs, sampling, roots) from an answers file, flags, or you at the terminal, and retries until the result is complete. " +
@@ -267,7 +277,10 @@ const PROGRESS_TOKEN = "mrtr"
 const runMrtr = <A>(
   flags: AnswerFlags,
   describe: string,
-  call: (client: McpClient.McpClient["Service"], options: McpClient.CallOptions) => Effect.Effect<A, Errors.McpClientError>
+  call: (
+    client: McpClient.McpClient["Service"],
+    options: McpClient.CallOptions
+  ) => Effect.Effect<A, Errors.McpClientError>
 ) =>
   Effect.gen(function*() {
     const root = yield* mrtr
@@ -319,7 +332,9 @@ const runMrtr = <A>(
       s.green(`✓ complete`) + s.dim(
         connection.era === "2025-11-25"
           ? ` over MCP ${connection.protocolVersion} (initialize; questions answered in flight)`
-          : ` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${rounds === 1 ? "" : "s"}, MCP ${connection.protocolVersion})`
+          : ` after ${rounds + 1} request${rounds === 0 ? "" : "s"} (${rounds} input round${
+            rounds === 1 ? "" : "s"
+          }, MCP ${connection.protocolVersion})`
       )
     )
     return result
@@ -424,7 +439,9 @@ export const read = Command.make(
 ).pipe(Command.withDescription("Read a resource (or a resource template's URI), driving every round of input requests"))
 
 const allPages = <A>(
-  list: (cursor: string | undefined) => Effect.Effect<{ readonly nextCursor?: string | undefined } & A, Errors.RequestError>,
+  list: (
+    cursor: string | undefined
+  ) => Effect.Effect<{ readonly nextCursor?: string | undefined } & A, Errors.RequestError>,
   items: (page: A) => ReadonlyArray<unknown>
 ) =>
   Effect.gen(function*() {
@@ -456,28 +473,32 @@ export const discover = Command.make(
     const root = yield* mrtr
     const where = yield* target(root)
     yield* info(root.quiet, stderrStyle().dim(`→ server/discover  (${clean(describeTarget(where))})`))
-    const result = yield* withTimeout("server/discover", root.timeout, Effect.gen(function*() {
-      const client = yield* McpClient.McpClient
-      const discovered = yield* client.discover()
-      const connection = yield* client.connection
-      const capabilities = discovered.capabilities
-      const page = (cursor: string | undefined) => cursor === undefined ? undefined : { cursor }
-      return {
-        era: connection.era,
-        protocolVersion: connection.protocolVersion,
-        ...discovered,
-        ...(capabilities.tools === undefined
-          ? {}
-          : { tools: yield* allPages((c) => client.listTools(page(c)), (r) => r.tools) }),
-        ...(capabilities.prompts === undefined
-          ? {}
-          : { prompts: yield* allPages((c) => client.listPrompts(page(c)), (r) => r.prompts) }),
-        ...(capabilities.resources === undefined ? {} : {
-          resources: yield* allPages((c) => client.listResources(page(c)), (r) => r.resources),
-          resourceTemplates: yield* allPages((c) => client.listResourceTemplates(page(c)), (r) => r.resourceTemplates)
-        })
-      }
-    })).pipe(
+    const result = yield* withTimeout(
+      "server/discover",
+      root.timeout,
+      Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const discovered = yield* client.discover()
+        const connection = yield* client.connection
+        const capabilities = discovered.capabilities
+        const page = (cursor: string | undefined) => cursor === undefined ? undefined : { cursor }
+        return {
+          era: connection.era,
+          protocolVersion: connection.protocolVersion,
+          ...discovered,
+          ...(capabilities.tools === undefined
+            ? {}
+            : { tools: yield* allPages((c) => client.listTools(page(c)), (r) => r.tools) }),
+          ...(capabilities.prompts === undefined
+            ? {}
+            : { prompts: yield* allPages((c) => client.listPrompts(page(c)), (r) => r.prompts) }),
+          ...(capabilities.resources === undefined ? {} : {
+            resources: yield* allPages((c) => client.listResources(page(c)), (r) => r.resources),
+            resourceTemplates: yield* allPages((c) => client.listResourceTemplates(page(c)), (r) => r.resourceTemplates)
+          })
+        }
+      })
+    ).pipe(
       Effect.provide(
         McpClient.layer(clientOptions(root.timeout, root.protocol)).pipe(Layer.provide(transportLayer(where, root)))
       )
@@ -577,7 +598,9 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<number> =>
       const code = Cause.hasFails(cause) ? exitCodeOf(error) : ExitCode.internal
       // messages may quote the server: each line is made safe, no control character reaches the terminal
       return (message === undefined ? Effect.void : Console.error(
-        code === ExitCode.internal ? `${SafeText.lines(message)}\n${SafeText.lines(Cause.pretty(cause))}` : SafeText.lines(message)
+        code === ExitCode.internal
+          ? `${SafeText.lines(message)}\n${SafeText.lines(Cause.pretty(cause))}`
+          : SafeText.lines(message)
       )).pipe(Effect.as(code))
     }),
     Effect.provide(services),

@@ -11,11 +11,11 @@
  *
  * @since 0.1.0
  */
+import type { Errors } from "@mrtr/client"
 import { SafeText } from "@mrtr/protocol"
+import type { InputRequest } from "@mrtr/protocol/Schema"
 import { Predicate, Schema } from "effect"
 import { CliError } from "effect/cli"
-import type { Errors } from "@mrtr/client"
-import type { InputRequest } from "@mrtr/protocol/Schema"
 import * as AnswersFile from "./AnswersFile.ts"
 import { clean, describeRequest } from "./Report.ts"
 
@@ -148,18 +148,26 @@ export const describeFailure = (error: unknown, command?: string): string | unde
       return `mrtr: transport error: ${clean(e.message)}` +
         (e.stderr === undefined
           ? ""
-          : `\nThe server's last lines on stderr:\n${e.stderr.split("\n").map((line) => `  │ ${clean(line)}`).join("\n")}`)
+          : `\nThe server's last lines on stderr:\n${
+            e.stderr.split("\n").map((line) => `  │ ${clean(line)}`).join("\n")
+          }`)
     case "ProtocolViolation":
       return `mrtr: the server broke the protocol: ${clean(e.message)}`
     case "RequestTimeout":
       return e.bound === "call"
-        ? `mrtr: timeout: ${clean(e.method)} did not complete within ${Math.round(e.millis / 1000)} seconds (raise it with --timeout)`
+        ? `mrtr: timeout: ${clean(e.method)} did not complete within ${
+          Math.round(e.millis / 1000)
+        } seconds (raise it with --timeout)`
         : `mrtr: timeout: ${clean(e.message)}`
     case "MaxRoundsExceeded":
-      return `mrtr: ${clean(e.method)} still asked for input after ${e.rounds} requests (the cap; raise it with --max-rounds)`
+      return `mrtr: ${
+        clean(e.method)
+      } still asked for input after ${e.rounds} requests (the cap; raise it with --max-rounds)`
     case "InputRequiredError":
       return `mrtr: ${clean(e.message)}\n` +
-        Object.entries(e.inputRequests).map(([key, request]) => `  ${clean(key)}  ${describeRequest(request)}`).join("\n")
+        Object.entries(e.inputRequests).map(([key, request]) => `  ${clean(key)}  ${describeRequest(request)}`).join(
+          "\n"
+        )
     case "InvalidToolDefinition":
       return `mrtr: ${clean(e.message)}`
     case "TaskStarted":

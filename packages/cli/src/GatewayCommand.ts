@@ -14,10 +14,10 @@
  * @since 0.3.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import { Console, Effect, FileSystem, Layer, Option } from "effect"
-import { Command, Flag } from "effect/cli"
 import { Gateway } from "@mrtr/gateway"
 import { HttpTransport, StdioTransport } from "@mrtr/server"
+import { Console, Effect, FileSystem, Layer, Option } from "effect"
+import { Command, Flag } from "effect/cli"
 import { UsageError } from "./Failure.ts"
 
 const config = Flag.String("config").pipe(
@@ -97,13 +97,18 @@ export const gateway = Command.make(
     return yield* Effect.gen(function*() {
       yield* Console.log(`listening ${yield* HttpTransport.url}`)
       return yield* Effect.never
-    }).pipe(Effect.provide(HttpTransport.layer({
-      port: portNumber,
-      host: Option.getOrElse(flags.host, () => settings.gateway?.host ?? "127.0.0.1")
     }).pipe(
-      Layer.provide(server),
-      Layer.provide(authorization ?? Layer.empty)
-    )), Effect.mapError(cannotServe))
+      Effect.provide(
+        HttpTransport.layer({
+          port: portNumber,
+          host: Option.getOrElse(flags.host, () => settings.gateway?.host ?? "127.0.0.1")
+        }).pipe(
+          Layer.provide(server),
+          Layer.provide(authorization ?? Layer.empty)
+        )
+      ),
+      Effect.mapError(cannotServe)
+    )
   })
 ).pipe(
   Command.withDescription(

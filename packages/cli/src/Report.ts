@@ -11,8 +11,8 @@
  *
  * @since 0.1.0
  */
-import { SafeText } from "@mrtr/protocol"
 import type { McpClient, TaskDriver } from "@mrtr/client"
+import { SafeText } from "@mrtr/protocol"
 import type { InputRequest, InputResponse } from "@mrtr/protocol/Schema"
 
 /**
@@ -40,7 +40,14 @@ const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m$
  */
 export const style = (colors: boolean): Style =>
   colors
-    ? { bold: sgr(1, 22), dim: sgr(2, 22), cyan: sgr(36, 39), green: sgr(32, 39), yellow: sgr(33, 39), red: sgr(31, 39) }
+    ? {
+      bold: sgr(1, 22),
+      dim: sgr(2, 22),
+      cyan: sgr(36, 39),
+      green: sgr(32, 39),
+      yellow: sgr(33, 39),
+      red: sgr(31, 39)
+    }
     : { bold: id, dim: id, cyan: id, green: id, yellow: id, red: id }
 
 const id = (text: string) => text
@@ -75,8 +82,7 @@ export const byteSize = (text: string): number => Buffer.byteLength(text, "utf8"
  */
 export const clean = (text: string): string => SafeText.oneLine(text)
 
-const truncate = (text: string, max: number): string =>
-  text.length <= max ? text : `${text.slice(0, max - 1)}…`
+const truncate = (text: string, max: number): string => text.length <= max ? text : `${text.slice(0, max - 1)}…`
 
 const quote = (text: string, max = 90) =>
   `"${truncate(clean(text.trim()).replace(/ {2,}/g, " "), max).replace(/"/g, "\\\"")}"`
@@ -93,7 +99,9 @@ export const textOf = (content: unknown): string => {
   return blocks
     .map((block) =>
       typeof block === "object" && block !== null && "type" in block
-        ? block.type === "text" && "text" in block && typeof block.text === "string" ? block.text : `[${String(block.type)}]`
+        ? block.type === "text" && "text" in block && typeof block.text === "string"
+          ? block.text
+          : `[${String(block.type)}]`
         : ""
     )
     .join(" ")
@@ -116,7 +124,9 @@ export const describeRequest = (request: InputRequest): string => {
     }
     case "sampling/createMessage": {
       const last = request.params.messages[request.params.messages.length - 1]
-      return `sampling/createMessage  ${quote(last === undefined ? "" : textOf(last.content))} (maxTokens ${request.params.maxTokens})`
+      return `sampling/createMessage  ${
+        quote(last === undefined ? "" : textOf(last.content))
+      } (maxTokens ${request.params.maxTokens})`
     }
     case "roots/list":
       return "roots/list"
@@ -141,7 +151,9 @@ export const describeResponse = (request: InputRequest | undefined, response: In
     return roots.length === 0 ? "no roots" : roots.map((root) => clean(String(root.uri))).join(", ")
   }
   const action = String(value.action)
-  return value.content === undefined ? action : `${clean(action)} ${truncate(SafeText.json(JSON.stringify(value.content)), 160)}`
+  return value.content === undefined
+    ? action
+    : `${clean(action)} ${truncate(SafeText.json(JSON.stringify(value.content)), 160)}`
 }
 
 const pad = (text: string, width: number) => text.length >= width ? text : text + " ".repeat(width - text.length)
@@ -170,14 +182,20 @@ export const roundLines = (round: McpClient.Round, s: Style = style(false)): Rea
   const lines: Array<string> = []
   const label = pad(`round ${round.round}`, 9)
   lines.push(
-    `${s.bold(label)}${s.yellow("← input_required")}: ${keys.length} input request${keys.length === 1 ? "" : "s"}, ${state}`
+    `${s.bold(label)}${s.yellow("← input_required")}: ${keys.length} input request${
+      keys.length === 1 ? "" : "s"
+    }, ${state}`
   )
-  for (const key of keys) lines.push(`           ${s.cyan(pad(clean(key), width))}${describeRequest(round.inputRequests[key]!)}`)
+  for (const key of keys) {
+    lines.push(`           ${s.cyan(pad(clean(key), width))}${describeRequest(round.inputRequests[key]!)}`)
+  }
   const responses = round.inputResponses ?? {}
   if (keys.length > 0) {
     lines.push(`         ${s.green("→ answered")}`)
     for (const key of Object.keys(responses)) {
-      lines.push(`           ${s.cyan(pad(clean(key), width))}${describeResponse(round.inputRequests[key], responses[key]!)}`)
+      lines.push(
+        `           ${s.cyan(pad(clean(key), width))}${describeResponse(round.inputRequests[key], responses[key]!)}`
+      )
     }
   }
   const carrying = [
@@ -185,7 +203,13 @@ export const roundLines = (round: McpClient.Round, s: Style = style(false)): Rea
     ...(round.requestState === undefined ? [] : ["the sealed requestState echoed byte for byte"])
   ]
   lines.push(
-    `         ${s.dim(`↻ retrying ${round.method} ${clean(round.target)}${carrying.length > 0 ? ` with ${carrying.join(" and ")}` : ""}`)}`
+    `         ${
+      s.dim(
+        `↻ retrying ${round.method} ${clean(round.target)}${
+          carrying.length > 0 ? ` with ${carrying.join(" and ")}` : ""
+        }`
+      )
+    }`
   )
   return lines
 }
@@ -232,7 +256,10 @@ export const taskLine = (change: TaskDriver.TaskStatusChange, s: Style = style(f
  * @category formatting
  * @since 0.1.0
  */
-export const serverRequestLines = (request: McpClient.ServerRequest, s: Style = style(false)): ReadonlyArray<string> => {
+export const serverRequestLines = (
+  request: McpClient.ServerRequest,
+  s: Style = style(false)
+): ReadonlyArray<string> => {
   const key = clean(request.key)
   return [
     `${s.bold("in flight")} ${s.yellow("←")} ${s.cyan(key)}  ${describeRequest(request.request)}`,

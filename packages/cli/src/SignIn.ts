@@ -25,9 +25,9 @@
  *
  * @since 0.1.0
  */
+import { Authorization, TokenStore } from "@mrtr/client"
 import { Effect, Fiber, Layer } from "effect"
 import { Prompt } from "effect/cli"
-import { Authorization, TokenStore } from "@mrtr/client"
 import { spawn } from "node:child_process"
 import * as Http from "node:http"
 import { homedir } from "node:os"
@@ -46,7 +46,9 @@ import * as TerminalUser from "./TerminalUser.ts"
 export const tokenFile = (env: NodeJS.ProcessEnv = process.env): string => {
   if (env.MRTR_CONFIG_DIR !== undefined && env.MRTR_CONFIG_DIR !== "") return join(env.MRTR_CONFIG_DIR, "tokens.json")
   if (process.platform === "win32" && env.APPDATA !== undefined) return join(env.APPDATA, "mrtr", "tokens.json")
-  const base = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homedir(), ".config")
+  const base = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== ""
+    ? env.XDG_CONFIG_HOME
+    : join(homedir(), ".config")
   return join(base, "mrtr", "tokens.json")
 }
 
@@ -60,7 +62,8 @@ export const DEFAULT_CALLBACK_PORT = 33418
 
 const openable = (url: URL) =>
   url.protocol === "https:" ||
-  (url.protocol === "http:" && (url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]"))
+  (url.protocol === "http:" &&
+    (url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]"))
 
 /** Opens `url` with `$BROWSER` (a command line, split on spaces, the URL appended), else the platform's opener. */
 const openWith = (browser: string | undefined, url: string): Effect.Effect<void> =>
@@ -77,7 +80,8 @@ const openWith = (browser: string | undefined, url: string): Effect.Effect<void>
       }
     })
 
-const PAGE = "<!doctype html><meta charset=utf-8><title>mrtr</title><p>Signed in. You can close this window and return to the terminal."
+const PAGE =
+  "<!doctype html><meta charset=utf-8><title>mrtr</title><p>Signed in. You can close this window and return to the terminal."
 
 /** Waits for one `GET /callback` on `127.0.0.1:port`; answers the browser; returns the full redirect URL. */
 const receiveRedirect = (port: number, timeoutMillis: number) =>
@@ -110,7 +114,10 @@ const receiveRedirect = (port: number, timeoutMillis: number) =>
     server.on("error", (error) =>
       finish(() =>
         resume(Effect.fail(
-          new Authorization.AuthorizationError({ reason: `cannot listen on 127.0.0.1:${port} for the sign-in redirect`, cause: error })
+          new Authorization.AuthorizationError({
+            reason: `cannot listen on 127.0.0.1:${port} for the sign-in redirect`,
+            cause: error
+          })
         ))
       ))
     server.listen(port, "127.0.0.1")
@@ -157,7 +164,9 @@ export const loopbackUserAgent = (options: {
               if (!yes) return yield* new Authorization.AuthorizationError({ reason: "you declined to sign in" })
             }
             yield* Effect.sync(() =>
-              process.stderr.write(`mrtr: sign in at ${clean(url.href)}\n  (waiting for the browser on 127.0.0.1:${port})\n`)
+              process.stderr.write(
+                `mrtr: sign in at ${clean(url.href)}\n  (waiting for the browser on 127.0.0.1:${port})\n`
+              )
             )
             // Without a terminal, only a browser of the user's choice is opened; else the URL above is all there is.
             if (options.interactive || options.browser !== undefined) yield* openWith(options.browser, url.href)

@@ -27,11 +27,6 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
-import { Duration, Effect, Layer, Queue, Semaphore, Terminal } from "effect"
-import { Prompt } from "effect/cli"
-import { spawn } from "node:child_process"
-import { basename } from "node:path"
-import { pathToFileURL } from "node:url"
 import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type {
   CreateMessageRequestParams,
@@ -41,6 +36,11 @@ import type {
   ElicitResult,
   Root
 } from "@mrtr/protocol/Schema"
+import { Duration, Effect, Layer, Queue, Semaphore, Terminal } from "effect"
+import { Prompt } from "effect/cli"
+import { spawn } from "node:child_process"
+import { basename } from "node:path"
+import { pathToFileURL } from "node:url"
 import { formPrompt } from "./internal/formPrompt.ts"
 import { clean, colorsFor, type Style, style, textOf } from "./Report.ts"
 
@@ -56,12 +56,12 @@ export {
    * @category models
    * @since 0.1.0
    */
-  fieldKind,
+  type FieldKind,
   /**
    * @category models
    * @since 0.1.0
    */
-  type FieldKind,
+  fieldKind,
   /**
    * @category models
    * @since 0.1.0
@@ -120,7 +120,9 @@ const display = (text: string): Effect.Effect<void, never, Terminal.Terminal> =>
 const header = (context: Context, kind: string, message: string) =>
   Effect.flatMap(styled, (s) =>
     display(
-      `\n${s.bold(`┌ round ${context.round}`)} ${s.dim("·")} ${s.cyan(clean(context.key))} ${s.dim(`· ${kind} · ${context.method} ${clean(context.target)}`)}\n` +
+      `\n${s.bold(`┌ round ${context.round}`)} ${s.dim("·")} ${s.cyan(clean(context.key))} ${
+        s.dim(`· ${kind} · ${context.method} ${clean(context.target)}`)
+      }\n` +
         message.split("\n").map((line) => `${s.bold("│")} ${line}\n`).join("")
     ))
 
@@ -346,13 +348,18 @@ export const createMessage = (
     yield* header(context, "sampling", lines.join("\n"))
     const text = yield* Prompt.String({
       message: "Reply as the model",
-      validate: (value) => value.trim() === "" ? Effect.fail("Type a reply (Esc aborts the call)") : Effect.succeed(value)
+      validate: (value) =>
+        value.trim() === "" ? Effect.fail("Type a reply (Esc aborts the call)") : Effect.succeed(value)
     })
     return textReply(text, "human")
   }).pipe(
     Effect.catchTag("QuitError", () =>
       Effect.fail(
-        new Errors.InputHandlerError({ kind: "sampling", key: context.key, reason: "the sampling request was refused at the terminal" })
+        new Errors.InputHandlerError({
+          kind: "sampling",
+          key: context.key,
+          reason: "the sampling request was refused at the terminal"
+        })
       )),
     exclusive
   )

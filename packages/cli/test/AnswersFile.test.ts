@@ -4,8 +4,8 @@
  * Source: MCP 2026-07-28, schema ElicitResult / CreateMessageResult / ListRootsResult.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
 import { ElicitationHandler, RootsHandler, SamplingHandler } from "@mrtr/client"
+import { Effect } from "effect"
 import * as AnswersFile from "../src/AnswersFile.ts"
 
 const context = (key: string) => ({ key, method: "tools/call", target: "t", round: 1 })
@@ -52,7 +52,10 @@ describe("answers file", () => {
       assert.deepStrictEqual(yield* AnswersFile.toElicitResult("k", false, "url"), { action: "decline" })
       assert.deepStrictEqual(yield* AnswersFile.toElicitResult("k", "cancel", "url"), { action: "cancel" })
       // a URL elicitation takes no content object shorthand
-      assert.strictEqual((yield* Effect.flip(AnswersFile.toElicitResult("k", { a: 1 }, "url")))._tag, "AnswersFileError")
+      assert.strictEqual(
+        (yield* Effect.flip(AnswersFile.toElicitResult("k", { a: 1 }, "url")))._tag,
+        "AnswersFileError"
+      )
     }))
 
   it.effect("sampling answers: a string is the text reply; an object a full CreateMessageResult", () =>
@@ -65,13 +68,19 @@ describe("answers file", () => {
       })
       const full = { role: "assistant", content: { type: "text", text: "x" }, model: "m" }
       assert.deepStrictEqual(yield* AnswersFile.toCreateMessageResult("k", full), full as unknown)
-      assert.strictEqual((yield* Effect.flip(AnswersFile.toCreateMessageResult("k", { text: "x" })))._tag, "AnswersFileError")
+      assert.strictEqual(
+        (yield* Effect.flip(AnswersFile.toCreateMessageResult("k", { text: "x" })))._tag,
+        "AnswersFileError"
+      )
     }))
 
   it.effect("roots answers: URIs, root objects, or a full ListRootsResult", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* AnswersFile.toRoots("k", ["file:///a"]), [{ uri: "file:///a" }])
-      assert.deepStrictEqual(yield* AnswersFile.toRoots("k", [{ uri: "file:///a", name: "a" }]), [{ uri: "file:///a", name: "a" }])
+      assert.deepStrictEqual(yield* AnswersFile.toRoots("k", [{ uri: "file:///a", name: "a" }]), [{
+        uri: "file:///a",
+        name: "a"
+      }])
       assert.deepStrictEqual(yield* AnswersFile.toRoots("k", { roots: [{ uri: "file:///b" }] }), [{ uri: "file:///b" }])
       assert.strictEqual((yield* Effect.flip(AnswersFile.toRoots("k", "file:///a")))._tag, "AnswersFileError")
     }))
@@ -85,8 +94,14 @@ describe("answers file", () => {
         roots: Effect.service(RootsHandler.RootsHandler)
       })
       const bare = yield* handlers.pipe(Effect.provide(AnswersFile.layer(answers)))
-      assert.deepStrictEqual(yield* bare.elicitation.form!(form, context("name")), { action: "accept", content: { name: "Ada" } })
-      assert.deepStrictEqual((yield* bare.sampling.createMessage(sampling, context("idea"))).content, { type: "text", text: "rail" })
+      assert.deepStrictEqual(yield* bare.elicitation.form!(form, context("name")), {
+        action: "accept",
+        content: { name: "Ada" }
+      })
+      assert.deepStrictEqual((yield* bare.sampling.createMessage(sampling, context("idea"))).content, {
+        type: "text",
+        text: "rail"
+      })
       assert.deepStrictEqual(yield* bare.roots.listRoots(context("roots")), [{ uri: "file:///r" }])
       const missing = yield* Effect.flip(bare.elicitation.form!(form, context("other")))
       assert.strictEqual(missing._tag, "InputHandlerError")
@@ -94,7 +109,10 @@ describe("answers file", () => {
       const invalid = yield* Effect.flip(bare.elicitation.form!(form, context("bad")))
       assert.instanceOf(invalid.cause, AnswersFile.AnswersFileError)
       // the answer is read for the question asked under its key
-      assert.strictEqual((yield* Effect.flip(bare.sampling.createMessage(sampling, context("name"))))._tag, "InputHandlerError")
+      assert.strictEqual(
+        (yield* Effect.flip(bare.sampling.createMessage(sampling, context("name"))))._tag,
+        "InputHandlerError"
+      )
 
       const withFallback = yield* handlers.pipe(
         Effect.provide(AnswersFile.layer(answers, {
@@ -115,6 +133,9 @@ describe("answers file", () => {
       name: "<string>",
       size: "<s | m, optional>"
     })
-    assert.strictEqual(AnswersFile.template({ method: "sampling/createMessage", params: sampling }), "<the model's reply>")
+    assert.strictEqual(
+      AnswersFile.template({ method: "sampling/createMessage", params: sampling }),
+      "<the model's reply>"
+    )
   })
 })

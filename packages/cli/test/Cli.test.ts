@@ -7,6 +7,8 @@
  * and that the rounds go to stderr.
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic/transports.
  */
+import { HttpTransport } from "@mrtr/server"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { Console, Effect, Layer, ManagedRuntime, References } from "effect"
 import { spawn } from "node:child_process"
 import { Console as NodeConsole } from "node:console"
@@ -16,9 +18,7 @@ import { join } from "node:path"
 import { Writable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { HttpTransport } from "@mrtr/server"
 import { serve } from "../../../examples/demo/server.ts"
-import { sourceNodeArgs } from "@mrtr/test-support/node"
 import * as Cli from "../src/Cli.ts"
 import { inProcess } from "./inProcess.ts"
 
@@ -50,7 +50,6 @@ const limited = async <A>(f: () => Promise<A>): Promise<A> => {
 /** Runs `mrtr args…` as a child process (stdin not a terminal) and collects its exit code and output. */
 const mrtr = (args: ReadonlyArray<string>, command: ReadonlyArray<string> = [process.execPath, BIN]): Promise<Run> =>
   limited(() => spawnRun(args, command))
-
 
 const spawnRun = (args: ReadonlyArray<string>, command: ReadonlyArray<string>): Promise<Run> =>
   new Promise((resolve, reject) => {
@@ -123,7 +122,18 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     assert.include(text(result), "Booked for Ada Lovelace <ada@example.com>: Paris → Strasbourg → Zurich → Milan")
     assert.include(text(result), "\"Alps by rail.\" Plan filed under file:///home/ada/trips.")
     // the rounds are reported on stderr: questions, answers, requestState sizes
-    for (const expected of ["round 1", "round 2", "round 3", "details", "tagline", "roots/list", "confirm", "accept {\"book\":true}"]) {
+    for (
+      const expected of [
+        "round 1",
+        "round 2",
+        "round 3",
+        "details",
+        "tagline",
+        "roots/list",
+        "confirm",
+        "accept {\"book\":true}"
+      ]
+    ) {
       assert.include(run.stderr, expected)
     }
     assert.match(run.stderr, /requestState \d+ bytes/)
@@ -184,7 +194,15 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
   })
 
   it("the tool reports an error (isError: true): the result on stdout, exit 1", async () => {
-    const run = await mrtr(["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("decline.json", { details: "decline" })])
+    const run = await mrtr([
+      "call",
+      "--http",
+      url,
+      "plan_trip",
+      TRIP,
+      "--answers",
+      answersFile("decline.json", { details: "decline" })
+    ])
     assert.strictEqual(run.code, 1, run.stderr)
     const result = json(run)
     assert.strictEqual(result.isError, true)
@@ -253,7 +271,9 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     assert.match(text(json(run)), /^Booked seat \S+ for Ada: Paris → .* → Milan\.$/)
     // The MRTR round before Task.detach, then the task's own statuses, in order.
     assert.include(run.stderr, "round 1")
-    const statuses = run.stderr.split("\n").filter((line) => line.startsWith("task ")).map((line) => line.split(/\s+/)[2])
+    const statuses = run.stderr.split("\n").filter((line) => line.startsWith("task ")).map((line) =>
+      line.split(/\s+/)[2]
+    )
     assert.deepStrictEqual([statuses[0], statuses.at(-1)], ["working", "completed"])
     assert.include(statuses, "input_required")
     assert.match(run.stderr, /input_required {2}waiting for confirm_booking/)
@@ -266,9 +286,16 @@ describe.concurrent("mrtr over Streamable HTTP", () => {
     assert.strictEqual(result.era, "2026-07-28")
     assert.strictEqual(result.protocolVersion, "2026-07-28")
     assert.deepStrictEqual(result.supportedVersions, ["2026-07-28"])
-    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), ["plan_trip", "link_rail_account", "book_tickets", "check_timetables"])
+    assert.deepStrictEqual(result.tools.map((t: { name: string }) => t.name), [
+      "plan_trip",
+      "link_rail_account",
+      "book_tickets",
+      "check_timetables"
+    ])
     assert.deepStrictEqual(result.prompts.map((p: { name: string }) => p.name), ["packing_list"])
-    assert.deepStrictEqual(result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate), ["weather://{city}/{date}"])
+    assert.deepStrictEqual(result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate), [
+      "weather://{city}/{date}"
+    ])
     // the same (dual-era) server over 2025-11-25: the same lists, the era named first
     const legacy = await mrtr(["discover", "--http", url, "--protocol", "2025-11-25"])
     assert.strictEqual(legacy.code, 0, legacy.stderr)
@@ -314,11 +341,20 @@ describe("mrtr in process (the same Cli.run, without booting a process per case)
       [["call", "--http", url, "plan_trip", "--max-rounds", "zero"], "max-rounds"],
       [["call", "--http", url, "plan_trip", "--max-rounds", "0"], "--max-rounds must be at least 1"],
       [["get-prompt", "--http", url, "packing_list", "{\"city\": 1}"], "strings"],
-      [["call", "--http", url, "plan_trip", TRIP, "--answers", join(dir, "missing.json")], "missing.json does not exist"],
+      [
+        ["call", "--http", url, "plan_trip", TRIP, "--answers", join(dir, "missing.json")],
+        "missing.json does not exist"
+      ],
       [["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("broken.json", "{")], "not JSON"],
-      [["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("array.json", "[]")], "expected a JSON object"],
+      [
+        ["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("array.json", "[]")],
+        "expected a JSON object"
+      ],
       // an answer of the wrong shape for the question asked under its key
-      [["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("shape.json", { details: 42 })], "answer 'details'"],
+      [
+        ["call", "--http", url, "plan_trip", TRIP, "--answers", answersFile("shape.json", { details: 42 })],
+        "answer 'details'"
+      ],
       [["nonsense"], "nonsense"],
       [[], "SUBCOMMANDS"]
     ]
@@ -421,7 +457,14 @@ describe.concurrent("mrtr over stdio", () => {
   })
 
   it("in process: a URL-mode elicitation answered \"accept\" from the file; nobody to answer; a command that does not start", async () => {
-    const signIn = await inProcess(["call", "--stdio", STDIO, "sign_in", "--answers", answersFile("url.json", { auth: "accept" })])
+    const signIn = await inProcess([
+      "call",
+      "--stdio",
+      STDIO,
+      "sign_in",
+      "--answers",
+      answersFile("url.json", { auth: "accept" })
+    ])
     assert.strictEqual(signIn.code, 0, signIn.stderr)
     assert.strictEqual(text(JSON.parse(signIn.stdout)), "signed in")
     assert.include(signIn.stderr, "elicitation/create (url)")
@@ -435,54 +478,71 @@ describe.concurrent("mrtr over stdio", () => {
 })
 
 describe("mrtr against a server that never answers", () => {
-  it("--timeout (call, discover) gives up with exit 3 instead of hanging; a too-deep result is a clear error, not a crash", async () => {
-    const { createServer } = await import("node:http")
-    const deep = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[],"structuredContent":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}}`
-    const server = createServer((req, res) => {
-      let body = ""
-      req.on("data", (chunk) => (body += chunk))
-      req.on("end", () => {
-        const message = JSON.parse(body)
-        if (message.params?.name === "deep") {
-          res.writeHead(200, { "content-type": "application/json" })
-          res.end(deep.replace('"id":1', `"id":${JSON.stringify(message.id)}`))
-        } else if (message.method === "tools/list") {
-          res.writeHead(200, { "content-type": "application/json" })
-          res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] } }))
-        }
-        // anything else: headers never sent, the request hangs
+  it(
+    "--timeout (call, discover) gives up with exit 3 instead of hanging; a too-deep result is a clear error, not a crash",
+    async () => {
+      const { createServer } = await import("node:http")
+      const deep = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[],"structuredContent":{"x":${
+        "[".repeat(100_000)
+      }${"]".repeat(100_000)}}}}`
+      const server = createServer((req, res) => {
+        let body = ""
+        req.on("data", (chunk) => (body += chunk))
+        req.on("end", () => {
+          const message = JSON.parse(body)
+          if (message.params?.name === "deep") {
+            res.writeHead(200, { "content-type": "application/json" })
+            res.end(deep.replace("\"id\":1", `"id":${JSON.stringify(message.id)}`))
+          } else if (message.method === "tools/list") {
+            res.writeHead(200, { "content-type": "application/json" })
+            res.end(
+              JSON.stringify({
+                jsonrpc: "2.0",
+                id: message.id,
+                result: { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] }
+              })
+            )
+          }
+          // anything else: headers never sent, the request hangs
+        })
       })
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    const hung = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`
-    try {
-      const started = Date.now()
-      const run = await inProcess(["call", "--http", hung, "slow", "--timeout", "1", "-q"])
-      assert.strictEqual(run.code, 3, run.stderr)
-      assert.include(run.stderr, "within 1 seconds")
-      assert.isBelow(Date.now() - started, 15_000)
-      // discover takes --timeout too (server/discover is never answered here)
-      const discovered = await inProcess(["discover", "--http", hung, "--timeout", "1"])
-      assert.strictEqual(discovered.code, 3, discovered.stderr)
-      assert.include(discovered.stderr, "within 1 seconds")
-      assert.strictEqual(discovered.stdout, "")
-      const zero = await inProcess(["discover", "--http", hung, "--timeout", "0"])
-      assert.strictEqual(zero.code, 2, zero.stderr)
-      assert.include(zero.stderr, "--timeout must be at least 1 second")
-      // pinned: this server does not implement server/discover (the probe would hang)
-      const deepRun = await inProcess(["call", "--http", hung, "--protocol", "2026-07-28", "deep", "-q"])
-      assert.strictEqual(deepRun.code, 3, deepRun.stderr)
-      assert.strictEqual(deepRun.stdout, "")
-      assert.include(deepRun.stderr, "cannot be printed as JSON")
-    } finally {
-      server.closeAllConnections()
-      server.close()
-    }
-  }, 60_000)
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      const hung = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`
+      try {
+        const started = Date.now()
+        const run = await inProcess(["call", "--http", hung, "slow", "--timeout", "1", "-q"])
+        assert.strictEqual(run.code, 3, run.stderr)
+        assert.include(run.stderr, "within 1 seconds")
+        assert.isBelow(Date.now() - started, 15_000)
+        // discover takes --timeout too (server/discover is never answered here)
+        const discovered = await inProcess(["discover", "--http", hung, "--timeout", "1"])
+        assert.strictEqual(discovered.code, 3, discovered.stderr)
+        assert.include(discovered.stderr, "within 1 seconds")
+        assert.strictEqual(discovered.stdout, "")
+        const zero = await inProcess(["discover", "--http", hung, "--timeout", "0"])
+        assert.strictEqual(zero.code, 2, zero.stderr)
+        assert.include(zero.stderr, "--timeout must be at least 1 second")
+        // pinned: this server does not implement server/discover (the probe would hang)
+        const deepRun = await inProcess(["call", "--http", hung, "--protocol", "2026-07-28", "deep", "-q"])
+        assert.strictEqual(deepRun.code, 3, deepRun.stderr)
+        assert.strictEqual(deepRun.stdout, "")
+        assert.include(deepRun.stderr, "cannot be printed as JSON")
+      } finally {
+        server.closeAllConnections()
+        server.close()
+      }
+    },
+    60_000
+  )
 })
 
 describe("mrtr against a 2025-11-25 server (the official v1 SDK, over stdio)", () => {
-  const V1 = [process.execPath, ...sourceNodeArgs, fileURLToPath(new URL("../../client/test/v1-server.ts", import.meta.url)), "--stdio"]
+  const V1 = [
+    process.execPath,
+    ...sourceNodeArgs,
+    fileURLToPath(new URL("../../client/test/v1-server.ts", import.meta.url)),
+    "--stdio"
+  ]
     .map((part) => JSON.stringify(part))
     .join(" ")
 
@@ -516,7 +576,17 @@ describe("mrtr against a 2025-11-25 server (the official v1 SDK, over stdio)", (
     assert.include(unanswered.stderr, "--answers")
     assert.strictEqual(unanswered.stdout, "")
     // pinned to 2026-07-28 there is no initialize: the v1 server knows no client capabilities and cannot elicit
-    const pinned = await inProcess(["call", "--stdio", V1, "--protocol", "2026-07-28", "greet", "--answers", answers, "-q"])
+    const pinned = await inProcess([
+      "call",
+      "--stdio",
+      V1,
+      "--protocol",
+      "2026-07-28",
+      "greet",
+      "--answers",
+      answers,
+      "-q"
+    ])
     assert.strictEqual(pinned.code, 1, pinned.stderr)
   }, 60_000)
 })

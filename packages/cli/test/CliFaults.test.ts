@@ -7,16 +7,15 @@
  * to fake `mrtr`'s own lines or drive the terminal (issue 11, item 13).
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic/utilities/progress.
  */
+import { Elicitation, RequestState } from "@mrtr/core"
+import { HttpTransport, McpServer, RequestContext, Tool } from "@mrtr/server"
 import { Effect, Layer, ManagedRuntime, References, Schema } from "effect"
-import * as Http from "node:http"
 import { mkdtempSync, writeFileSync } from "node:fs"
+import * as Http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { Elicitation, RequestState } from "@mrtr/core"
-import { HttpTransport, McpServer, RequestContext, Tool } from "@mrtr/server"
 import { inProcess } from "./inProcess.ts"
-
 
 // A real server with a tool that reports progress.
 const slowly = Tool.make("slowly", {
@@ -35,20 +34,24 @@ const book = Tool.make("book", {
       key: "seats",
       message: "How many seats?",
       schema: Schema.Struct({
-        seats: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4 })).annotate({ title: "Seats\u001b[2J\u202e" })
+        seats: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4 })).annotate({
+          title: "Seats\u001b[2J\u202e"
+        })
       })
     }).pipe(Effect.map(({ seats }) => `booked ${seats}`))
 })
 
 const server = ManagedRuntime.make(
   HttpTransport.layer({ port: 0 }).pipe(
-    Layer.provide(McpServer.tools(slowly, book).pipe(Layer.provideMerge(McpServer.layer({
-      name: "progress-server",
-      version: "1.0.0",
-      requestState: RequestState.RequestStateCodec.layer({
-        keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(3) }])
-      }).pipe(Layer.orDie)
-    })))),
+    Layer.provide(
+      McpServer.tools(slowly, book).pipe(Layer.provideMerge(McpServer.layer({
+        name: "progress-server",
+        version: "1.0.0",
+        requestState: RequestState.RequestStateCodec.layer({
+          keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(3) }])
+        }).pipe(Layer.orDie)
+      })))
+    ),
     Layer.orDie,
     Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error"))
   )
@@ -68,7 +71,12 @@ const hostile = Http.createServer((req, res) => {
       res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
     }
     if (message.method === "tools/list") {
-      return reply({ resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [{ name: "evil", inputSchema: { type: "object" } }] })
+      return reply({
+        resultType: "complete",
+        ttlMs: 0,
+        cacheScope: "private",
+        tools: [{ name: "evil", inputSchema: { type: "object" } }]
+      })
     }
     if (message.params?.name === "evil" && message.params.inputResponses === undefined) {
       return reply({
@@ -89,7 +97,9 @@ const hostile = Http.createServer((req, res) => {
       return reply({ resultType: "complete", content: [{ type: "text", text: "ok\u009b31m\u202Edone\u2028x" }] })
     }
     res.writeHead(200, { "content-type": "application/json" })
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32602, message: `bad${FAKE}\u001b[2J\u202E` } }))
+    res.end(
+      JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32602, message: `bad${FAKE}\u001b[2J\u202E` } })
+    )
   })
 })
 let hostileUrl = ""
@@ -122,7 +132,10 @@ describe("mrtr, what newcomers hit", () => {
   it("says 'connection refused' when nothing listens and 'no MCP endpoint at this URL (HTTP 404)' for a wrong path", async () => {
     const refused = await inProcess(["discover", "--http", "http://127.0.0.1:9/mcp", "-q"])
     assert.strictEqual(refused.code, 3, refused.stderr)
-    assert.strictEqual(refused.stderr.trim(), "mrtr: transport error: connection refused: nothing listens at http://127.0.0.1:9/mcp")
+    assert.strictEqual(
+      refused.stderr.trim(),
+      "mrtr: transport error: connection refused: nothing listens at http://127.0.0.1:9/mcp"
+    )
     const wrongPath = await inProcess(["call", "--http", url.replace("/mcp", "/nope"), "slowly", "-q"])
     assert.strictEqual(wrongPath.code, 3, wrongPath.stderr)
     assert.strictEqual(wrongPath.stderr.trim(), "mrtr: transport error: no MCP endpoint at this URL (HTTP 404)")
@@ -209,7 +222,16 @@ describe("mrtr and a hostile server's text (issue 11, item 13)", () => {
     const answers = join(dir, "evil.json")
     const { writeFileSync } = await import("node:fs")
     writeFileSync(answers, JSON.stringify({ [`key${FAKE}`]: { [`field${FAKE}`]: "x" } }))
-    const run = await inProcess(["call", "--http", hostileUrl, "--protocol", "2026-07-28", "evil", "--answers", answers])
+    const run = await inProcess([
+      "call",
+      "--http",
+      hostileUrl,
+      "--protocol",
+      "2026-07-28",
+      "evil",
+      "--answers",
+      answers
+    ])
     assert.strictEqual(run.code, 0, run.stderr)
     // no line of stderr is the server's: the fake line is escaped inside the real one
     const lines = run.stderr.split("\n")

@@ -5,6 +5,8 @@
  * `@mrtr/client` downstream.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { Context, Effect, Layer } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -12,8 +14,6 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ElicitationHandler, HttpTransport, McpClient } from "@mrtr/client"
-import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { listenV2 } from "../../gateway/test/official-v2-server.ts"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -41,7 +41,10 @@ const writeConfig = (name: string, config: unknown) => {
 /** Starts `mrtr gateway` and resolves with its URL once it prints `listening <url>`. */
 const startGateway = (config: string): Promise<string> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "gateway", "--config", config, "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [BIN, "gateway", "--config", config, "--port", "0"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     children.push(child)
     let stdout = ""
     let stderr = ""
@@ -56,7 +59,11 @@ const startGateway = (config: string): Promise<string> =>
 
 const run = (args: ReadonlyArray<string>): Promise<{ code: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" }
+    })
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
@@ -65,42 +72,57 @@ const run = (args: ReadonlyArray<string>): Promise<{ code: number | null; stdout
   })
 
 describe("mrtr gateway", () => {
-  it("a single upstream is served unprefixed; the official v2 client answers its question through the gateway", async () => {
-    const url = await startGateway(writeConfig("single.json", { mcpServers: { official: { url: v2.url } } }))
-    const client = new Client(
-      { name: "official", version: "1" },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } }
-    )
-    client.setRequestHandler("elicitation/create", async () => ({ action: "accept" as const, content: { name: "Ada" } }))
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)))
-    try {
-      const tools = await client.listTools()
-      expect(tools.tools.map((t) => t.name).sort()).toEqual(["ask_n", "greet"])
-      const result = await client.callTool({ name: "greet" })
-      expect((result as any).content[0].text).toBe("Hello, Ada!")
-    } finally {
-      await client.close()
-    }
-  }, 60_000)
+  it(
+    "a single upstream is served unprefixed; the official v2 client answers its question through the gateway",
+    async () => {
+      const url = await startGateway(writeConfig("single.json", { mcpServers: { official: { url: v2.url } } }))
+      const client = new Client(
+        { name: "official", version: "1" },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } }
+      )
+      client.setRequestHandler(
+        "elicitation/create",
+        async () => ({ action: "accept" as const, content: { name: "Ada" } })
+      )
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+      try {
+        const tools = await client.listTools()
+        expect(tools.tools.map((t) => t.name).sort()).toEqual(["ask_n", "greet"])
+        const result = await client.callTool({ name: "greet" })
+        expect((result as any).content[0].text).toBe("Hello, Ada!")
+      } finally {
+        await client.close()
+      }
+    },
+    60_000
+  )
 
   it("two upstreams of different eras, each under its name: @mrtr/client calls both", async () => {
     const url = await startGateway(writeConfig("two.json", {
       mcpServers: {
-        legacy: { command: process.execPath, args: [...sourceNodeArgs, V1_SCRIPT, "--stdio"], include: ["greet", "two_*"] },
+        legacy: {
+          command: process.execPath,
+          args: [...sourceNodeArgs, V1_SCRIPT, "--stdio"],
+          include: ["greet", "two_*"]
+        },
         modern: { type: "http", url: v2.url }
       },
       gateway: { name: "test-gateway" }
     }))
     const outcome = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const context = yield* Layer.build(McpClient.layer({ protocol: "2026-07-28" }).pipe(
-        Layer.provide(HttpTransport.layerNode({ url })),
-        Layer.provide(ElicitationHandler.layer({
-          form: (params) =>
-            Effect.succeed(ElicitationHandler.accept(
-              params.message.startsWith("Question") ? { answer: "ok" } : { name: params.message.startsWith("Second") ? "Lee" : "Kim" }
-            ))
-        }))
-      ))
+      const context = yield* Layer.build(
+        McpClient.layer({ protocol: "2026-07-28" }).pipe(
+          Layer.provide(HttpTransport.layerNode({ url })),
+          Layer.provide(ElicitationHandler.layer({
+            form: (params) =>
+              Effect.succeed(ElicitationHandler.accept(
+                params.message.startsWith("Question")
+                  ? { answer: "ok" }
+                  : { name: params.message.startsWith("Second") ? "Lee" : "Kim" }
+              ))
+          }))
+        )
+      )
       const client = Context.get(context, McpClient.McpClient)
       const names = (yield* client.listTools()).tools.map((t) => t.name).sort()
       const text = (r: any) => r.content[0].text as string
@@ -125,7 +147,11 @@ describe("mrtr gateway", () => {
     expect(help.stdout).toContain("--config")
     expect(help.stdout).toContain("mcpServers")
     expect(help.stdout).toContain("--transport")
-    const bad = await run(["gateway", "--config", writeConfig("bad.json", { mcpServers: { x: { url: "ftp://nope" } } })])
+    const bad = await run([
+      "gateway",
+      "--config",
+      writeConfig("bad.json", { mcpServers: { x: { url: "ftp://nope" } } })
+    ])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("mcpServers.x.url must be an http(s) URL")
     const notJson = writeConfig("notjson.json", {}).replace(/$/, "")

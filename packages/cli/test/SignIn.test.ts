@@ -8,6 +8,10 @@
  * the sign-in URL is printed and `mrtr` waits for the person to open it.
  * Source: MCP 2026-07-28 basic/authorization; RFC 8252.
  */
+import { RequestState } from "@mrtr/core"
+import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { type AuthorizationServer, headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, statSync } from "node:fs"
@@ -15,17 +19,17 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { RequestState } from "@mrtr/core"
-import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
-import { sourceNodeArgs } from "@mrtr/test-support/node"
-import { type AuthorizationServer, headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 const BROWSER = [process.execPath, ...sourceNodeArgs, fileURLToPath(new URL("./browser.ts", import.meta.url))].join(" ")
 
 const whoami = Tool.make("whoami", {
-  handler: () => Effect.map(Authorization.authInfo, (auth) => Option.match(auth, { onNone: () => "nobody", onSome: (a) => a.subject }))
+  handler: () =>
+    Effect.map(
+      Authorization.authInfo,
+      (auth) => Option.match(auth, { onNone: () => "nobody", onSome: (a) => a.subject })
+    )
 })
 
 let as: AuthorizationServer
@@ -39,16 +43,18 @@ beforeAll(async () => {
         verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri }),
         requiredScopes: ["mcp:basic"]
       })),
-      Layer.provide(McpServer.tools(whoami).pipe(
-        Layer.provideMerge(McpServer.layer({
-          name: "cli-auth",
-          version: "1.0.0",
-          requestState: RequestState.RequestStateCodec.layer({
-            keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(5) }])
-          }).pipe(Layer.orDie)
-        })),
-        Layer.orDie
-      )),
+      Layer.provide(
+        McpServer.tools(whoami).pipe(
+          Layer.provideMerge(McpServer.layer({
+            name: "cli-auth",
+            version: "1.0.0",
+            requestState: RequestState.RequestStateCodec.layer({
+              keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(5) }])
+            }).pipe(Layer.orDie)
+          })),
+          Layer.orDie
+        )
+      ),
       Layer.orDie
     )
   )

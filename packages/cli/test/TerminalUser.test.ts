@@ -7,15 +7,15 @@
  * Source: MCP 2026-07-28, client/elicitation (requested schema), client/sampling.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Option, Result, Schema } from "effect"
-import { TestClock } from "effect/testing"
-import type { Prompt } from "effect/cli"
 import { ElicitationHandler, McpClient, MemoryTransport, SamplingHandler } from "@mrtr/client"
 import { Elicitation, RequestState } from "@mrtr/core"
-import { McpServer, Tool } from "@mrtr/server"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
-import { TripDetails } from "../../../examples/demo/server.ts"
+import { McpServer, Tool } from "@mrtr/server"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Fiber, Layer, Option, Result, Schema } from "effect"
+import type { Prompt } from "effect/cli"
+import { TestClock } from "effect/testing"
+import { TripDetails } from "../../../examples/demo/server.ts"
 import * as Cli from "../src/Cli.ts"
 import { clean } from "../src/Report.ts"
 import * as TerminalUser from "../src/TerminalUser.ts"
@@ -35,8 +35,12 @@ const drive = <A, E>(
   )
 }
 
-const field = (name: string, schema: PrimitiveSchemaDefinition, required: boolean, keys: Parameters<typeof scripted>[0]) =>
-  drive(TerminalUser.fieldPrompt(name, schema, required), keys)
+const field = (
+  name: string,
+  schema: PrimitiveSchemaDefinition,
+  required: boolean,
+  keys: Parameters<typeof scripted>[0]
+) => drive(TerminalUser.fieldPrompt(name, schema, required), keys)
 
 describe("requestedSchema → prompt", () => {
   it("picks a prompt kind per field type", () => {
@@ -78,9 +82,12 @@ describe("requestedSchema → prompt", () => {
   })
 
   it("titled choices show titles and send values (oneOf, anyOf, legacy enumNames)", () => {
-    assert.deepStrictEqual(TerminalUser.choicesOf({ type: "string", oneOf: [{ const: "light", title: "Carry-on only" }] }), [
-      { title: "Carry-on only", value: "light" }
-    ])
+    assert.deepStrictEqual(
+      TerminalUser.choicesOf({ type: "string", oneOf: [{ const: "light", title: "Carry-on only" }] }),
+      [
+        { title: "Carry-on only", value: "light" }
+      ]
+    )
     assert.deepStrictEqual(
       TerminalUser.choicesOf({ type: "array", items: { anyOf: [{ const: "w", title: "Wi-Fi" }] } }),
       [{ title: "Wi-Fi", value: "w" }]
@@ -98,7 +105,12 @@ describe("requestedSchema → prompt", () => {
       assert.include(typed.output, "Your name")
       const kept = yield* field("city", { type: "string", default: "Paris" }, true, [enter])
       assert.deepStrictEqual(kept.value, Option.some("Paris"))
-      const edited = yield* field("city", { type: "string", default: "Paris" }, true, [backspace, backspace, type("ma"), enter])
+      const edited = yield* field("city", { type: "string", default: "Paris" }, true, [
+        backspace,
+        backspace,
+        type("ma"),
+        enter
+      ])
       assert.deepStrictEqual(edited.value, Option.some("Parma"))
     }))
 
@@ -126,10 +138,21 @@ describe("requestedSchema → prompt", () => {
       assert.include(short.output, "At least 3 characters")
       assert.include(short.output, "At most 4 characters")
       assert.notInclude(short.output, "UTF-16")
-      const email = yield* field("email", { type: "string", format: "email" }, true, [type("ada@"), enter, type("x.org"), enter])
+      const email = yield* field("email", { type: "string", format: "email" }, true, [
+        type("ada@"),
+        enter,
+        type("x.org"),
+        enter
+      ])
       assert.deepStrictEqual(email.value, Option.some("ada@x.org"))
       assert.include(email.output, "Expected an email address")
-      const uri = yield* field("site", { type: "string", format: "uri" }, true, [type("nope"), enter, key("u", { ctrl: true }), type("https://x.org/"), enter])
+      const uri = yield* field("site", { type: "string", format: "uri" }, true, [
+        type("nope"),
+        enter,
+        key("u", { ctrl: true }),
+        type("https://x.org/"),
+        enter
+      ])
       assert.deepStrictEqual(uri.value, Option.some("https://x.org/"))
       assert.include(uri.output, "Expected a URI")
     }))
@@ -137,7 +160,13 @@ describe("requestedSchema → prompt", () => {
   it.effect("text: lengths count UTF-16 code units, as the server's check does, and say so for characters outside the BMP", () =>
     Effect.gen(function*() {
       // "😀😀😀" is 3 code points but 6 UTF-16 code units: the server's isMaxLength(5) refuses it
-      const emoji = yield* field("tag", { type: "string", maxLength: 5 }, true, [type("😀😀😀"), enter, key("u", { ctrl: true }), type("😀😀"), enter])
+      const emoji = yield* field("tag", { type: "string", maxLength: 5 }, true, [
+        type("😀😀😀"),
+        enter,
+        key("u", { ctrl: true }),
+        type("😀😀"),
+        enter
+      ])
       assert.deepStrictEqual(emoji.value, Option.some("😀😀"))
       assert.include(emoji.output, "At most 5 characters (UTF-16 code units: some characters count as 2)")
       const short = yield* field("tag", { type: "string", minLength: 3 }, true, [type("😀"), enter, type("a"), enter])
@@ -147,7 +176,13 @@ describe("requestedSchema → prompt", () => {
 
   it.effect("integer: bounds enforced, default pre-filled, arrows step", () =>
     Effect.gen(function*() {
-      const bounded = yield* field("n", { type: "integer", minimum: 1, maximum: 8 }, true, [char("9"), enter, backspace, char("2"), enter])
+      const bounded = yield* field("n", { type: "integer", minimum: 1, maximum: 8 }, true, [
+        char("9"),
+        enter,
+        backspace,
+        char("2"),
+        enter
+      ])
       assert.deepStrictEqual(bounded.value, Option.some(2))
       assert.include(bounded.output, "9 must be less than or equal to 8")
       const fallback = yield* field("n", { type: "integer", default: 3 }, true, [enter])
@@ -157,20 +192,44 @@ describe("requestedSchema → prompt", () => {
   it.effect("integer / number: what was typed is sent or refused at the prompt, never mangled", () =>
     Effect.gen(function*() {
       // `2.5` in an integer field used to become 25 (the `.` dropped)
-      const fraction = yield* field("n", { type: "integer" }, true, [type("2.5"), enter, key("u", { ctrl: true }), type("3"), enter])
+      const fraction = yield* field("n", { type: "integer" }, true, [
+        type("2.5"),
+        enter,
+        key("u", { ctrl: true }),
+        type("3"),
+        enter
+      ])
       assert.deepStrictEqual(fraction.value, Option.some(3))
       assert.include(fraction.output, "Expected a whole number (integer)")
       assert.notInclude(fraction.output, "25")
-      const exponent = yield* field("n", { type: "integer" }, true, [type("1e3"), enter, key("u", { ctrl: true }), type("-4"), enter])
+      const exponent = yield* field("n", { type: "integer" }, true, [
+        type("1e3"),
+        enter,
+        key("u", { ctrl: true }),
+        type("-4"),
+        enter
+      ])
       assert.deepStrictEqual(exponent.value, Option.some(-4))
       assert.include(exponent.output, "Expected a whole number (integer)")
-      const letters = yield* field("n", { type: "integer" }, true, [type("12abc"), enter, key("u", { ctrl: true }), type("12"), enter])
+      const letters = yield* field("n", { type: "integer" }, true, [
+        type("12abc"),
+        enter,
+        key("u", { ctrl: true }),
+        type("12"),
+        enter
+      ])
       assert.deepStrictEqual(letters.value, Option.some(12))
       assert.include(letters.output, "Expected an integer")
       // a number keeps every digit typed (no rounding to a precision)
       const precise = yield* field("x", { type: "number", maximum: 10 }, true, [type("0.123456789"), enter])
       assert.deepStrictEqual(precise.value, Option.some(0.123456789))
-      const bounded = yield* field("x", { type: "number", maximum: 10 }, true, [type("1e2"), enter, key("u", { ctrl: true }), type("2.5"), enter])
+      const bounded = yield* field("x", { type: "number", maximum: 10 }, true, [
+        type("1e2"),
+        enter,
+        key("u", { ctrl: true }),
+        type("2.5"),
+        enter
+      ])
       assert.deepStrictEqual(bounded.value, Option.some(2.5))
       assert.include(bounded.output, "100 must be less than or equal to 10")
     }))
@@ -201,9 +260,14 @@ describe("requestedSchema → prompt", () => {
 
   it.effect("single select: untitled enum with its default pre-selected", () =>
     Effect.gen(function*() {
-      const seat = yield* field("seat", { type: "string", enum: ["window", "aisle", "any"], default: "any" }, true, [enter])
+      const seat = yield* field("seat", { type: "string", enum: ["window", "aisle", "any"], default: "any" }, true, [
+        enter
+      ])
       assert.deepStrictEqual(seat.value, Option.some("any"))
-      const moved = yield* field("seat", { type: "string", enum: ["window", "aisle", "any"], default: "any" }, true, [up, enter])
+      const moved = yield* field("seat", { type: "string", enum: ["window", "aisle", "any"], default: "any" }, true, [
+        up,
+        enter
+      ])
       assert.deepStrictEqual(moved.value, Option.some("aisle"))
     }))
 
@@ -220,7 +284,9 @@ describe("requestedSchema → prompt", () => {
       const skipped = yield* field("style", schema, false, [enter])
       assert.deepStrictEqual(skipped.value, Option.none())
       assert.include(skipped.output, "(skip)")
-      const legacy = yield* field("size", { type: "string", enum: ["s", "m"], enumNames: ["Small", "Medium"] }, true, [enter])
+      const legacy = yield* field("size", { type: "string", enum: ["s", "m"], enumNames: ["Small", "Medium"] }, true, [
+        enter
+      ])
       assert.deepStrictEqual(legacy.value, Option.some("s"))
       assert.include(legacy.output, "Small")
     }))
@@ -229,18 +295,36 @@ describe("requestedSchema → prompt", () => {
     Effect.gen(function*() {
       const items = { type: "string" as const, enum: ["bike", "pet", "wifi"] }
       // the list starts with two meta options (Select All, Inverse Selection)
-      const ticked = yield* field("extras", { type: "array", items }, false, [down, down, space, down, down, space, enter])
+      const ticked = yield* field("extras", { type: "array", items }, false, [
+        down,
+        down,
+        space,
+        down,
+        down,
+        space,
+        enter
+      ])
       assert.deepStrictEqual(ticked.value, Option.some(["bike", "wifi"]))
       const none = yield* field("extras", { type: "array", items }, false, [enter])
       assert.deepStrictEqual(none.value, Option.none())
       const defaults = yield* field("extras", { type: "array", items, default: ["pet"] }, true, [enter])
       assert.deepStrictEqual(defaults.value, Option.some(["pet"]))
-      const atLeast = yield* field("extras", { type: "array", items, minItems: 1 }, true, [enter, down, down, space, enter])
+      const atLeast = yield* field("extras", { type: "array", items, minItems: 1 }, true, [
+        enter,
+        down,
+        down,
+        space,
+        enter
+      ])
       assert.deepStrictEqual(atLeast.value, Option.some(["bike"]))
       assert.include(atLeast.output, "At least 1 are required")
       const titled = yield* field(
         "extras",
-        { type: "array", items: { anyOf: [{ const: "w", title: "Wi-Fi" }, { const: "m", title: "Meal" }] }, maxItems: 1 },
+        {
+          type: "array",
+          items: { anyOf: [{ const: "w", title: "Wi-Fi" }, { const: "m", title: "Meal" }] },
+          maxItems: 1
+        },
         true,
         [down, down, space, down, space, enter, space, enter]
       )
@@ -258,7 +342,12 @@ describe("requestedSchema → prompt", () => {
         enter
       ])
       assert.deepStrictEqual(typed.value, Option.some("2027-03-15"))
-      const instant = yield* field("at", { type: "string", format: "date-time", default: "2026-08-01T10:30:00.000Z" }, true, [enter])
+      const instant = yield* field(
+        "at",
+        { type: "string", format: "date-time", default: "2026-08-01T10:30:00.000Z" },
+        true,
+        [enter]
+      )
       assert.deepStrictEqual(instant.value, Option.some("2026-08-01T10:30:00.000Z"))
       const skipped = yield* field("date", { type: "string", format: "date" }, false, [char("n")])
       assert.deepStrictEqual(skipped.value, Option.none())
@@ -278,7 +367,14 @@ describe("requestedSchema → prompt", () => {
       assert.deepStrictEqual(february.value, Option.some("2027-02-28"))
       assert.include(february.output, "There is no day 2027-02-30 in the calendar")
       assert.notInclude(february.output, "2027-03-02")
-      const slashes = yield* field("date", { type: "string", format: "date" }, true, [clear, type("2027/02/03"), enter, clear, type("2027-02-03"), enter])
+      const slashes = yield* field("date", { type: "string", format: "date" }, true, [
+        clear,
+        type("2027/02/03"),
+        enter,
+        clear,
+        type("2027-02-03"),
+        enter
+      ])
       assert.deepStrictEqual(slashes.value, Option.some("2027-02-03"))
       assert.include(slashes.output, "Expected a date written YYYY-MM-DD")
       // a default in the years 0-99 is shown and sent as it is (not as 19xx)
@@ -301,11 +397,21 @@ describe("requestedSchema → prompt", () => {
         at.setHours(hours, minutes, 0, 0)
         const m = -Math.round(at.getTimezoneOffset())
         const abs = Math.abs(m)
-        return m === 0 ? "Z" : `${m < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`
+        return m === 0
+          ? "Z"
+          : `${m < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`
       }
-      const late = yield* field("at", { type: "string", format: "date-time" }, true, [clear, type("9999-12-31 23:30"), enter])
+      const late = yield* field("at", { type: "string", format: "date-time" }, true, [
+        clear,
+        type("9999-12-31 23:30"),
+        enter
+      ])
       assert.deepStrictEqual(late.value, Option.some(`9999-12-31T23:30:00${offset(9999, 12, 31, 23, 30)}`))
-      const early = yield* field("at", { type: "string", format: "date-time" }, true, [clear, type("0050-06-15 08:05"), enter])
+      const early = yield* field("at", { type: "string", format: "date-time" }, true, [
+        clear,
+        type("0050-06-15 08:05"),
+        enter
+      ])
       assert.deepStrictEqual(early.value, Option.some(`0050-06-15T08:05:00${offset(50, 6, 15, 8, 5)}`))
       const impossible = yield* field("at", { type: "string", format: "date-time" }, true, [
         clear,
@@ -327,10 +433,13 @@ describe("requestedSchema → prompt", () => {
     Effect.gen(function*() {
       const schema = TripDetails.requestedSchema as TerminalUser.RequestedSchema
       const { output, value } = yield* drive(TerminalUser.formPrompt(schema), [
-        type("Ada"), enter, // traveller
-        type("ada@example.com"), enter, // email
+        type("Ada"),
+        enter, // traveller
+        type("ada@example.com"),
+        enter, // email
         enter, // date: today, pre-set
-        char("2"), enter, // passengers
+        char("2"),
+        enter, // passengers
         enter, // firstClass: default false
         enter, // seat: default "any"
         enter // extras: optional, nothing ticked
@@ -348,7 +457,16 @@ describe("requestedSchema → prompt", () => {
       // and the content decodes with the tool's own schema
       const decoded = yield* Schema.decodeUnknownEffect(TripDetails.schema)(value)
       assert.strictEqual(decoded.passengers, 2)
-      for (const title of ["Your name", "Email for the tickets (email)", "Departure date", "Passengers (1–8, integer)", "Seat", "Extras"]) {
+      for (
+        const title of [
+          "Your name",
+          "Email for the tickets (email)",
+          "Departure date",
+          "Passengers (1–8, integer)",
+          "Seat",
+          "Extras"
+        ]
+      ) {
         assert.include(output, title)
       }
     }))
@@ -371,8 +489,12 @@ describe("terminal handlers", () => {
 
   it.effect("form: decline and cancel are one choice away; Esc cancels", () =>
     Effect.gen(function*() {
-      assert.deepStrictEqual((yield* drive(TerminalUser.form(formParams, context), [down, enter])).value, { action: "decline" })
-      assert.deepStrictEqual((yield* drive(TerminalUser.form(formParams, context), [down, down, enter])).value, { action: "cancel" })
+      assert.deepStrictEqual((yield* drive(TerminalUser.form(formParams, context), [down, enter])).value, {
+        action: "decline"
+      })
+      assert.deepStrictEqual((yield* drive(TerminalUser.form(formParams, context), [down, down, enter])).value, {
+        action: "cancel"
+      })
       const escaped = yield* drive(TerminalUser.form(formParams, context), [enter, type("Ki"), escape])
       assert.deepStrictEqual(escaped.value, { action: "cancel" })
       assert.include(escaped.output, "(cancelled)")
@@ -405,7 +527,9 @@ describe("terminal handlers", () => {
       const cancelled = yield* drive(TerminalUser.urlWait(params, waiting), [char("c")])
       assert.deepStrictEqual(cancelled.value, { action: "cancel" })
       assert.include(cancelled.output, "(cancelled)")
-      assert.deepStrictEqual((yield* drive(TerminalUser.urlWait(params, waiting), [escape])).value, { action: "cancel" })
+      assert.deepStrictEqual((yield* drive(TerminalUser.urlWait(params, waiting), [escape])).value, {
+        action: "cancel"
+      })
 
       const terminal = scripted([], { open: true })
       const fiber = yield* TerminalUser.urlWait(params, { ...waiting, attempt: 1 }).pipe(
@@ -456,7 +580,10 @@ describe("terminal handlers", () => {
                   r: { method: "roots/list", params: {} }
                 }
               }
-              : { resultType: "complete", content: [{ type: "text", text: JSON.stringify(request.params.inputResponses) }] }
+              : {
+                resultType: "complete",
+                content: [{ type: "text", text: JSON.stringify(request.params.inputResponses) }]
+              }
             return { _tag: "Response" as const, message: { jsonrpc: "2.0", id: request.id, result }, httpStatus: 200 }
           })
       }
@@ -577,7 +704,11 @@ describe("a form asked again after a refused answer (issue 18)", () => {
       )
       const params = second.inputRequests.who.params
       assert.isTrue(params.message.startsWith(TerminalUser.refusedPrefix))
-      const { output, value } = yield* drive(TerminalUser.form(params, context), [enter, type("ada@example.org"), enter])
+      const { output, value } = yield* drive(TerminalUser.form(params, context), [
+        enter,
+        type("ada@example.org"),
+        enter
+      ])
       assert.deepStrictEqual(value, { action: "accept", content: { email: "ada@example.org" } })
       const reason = output.indexOf("⚠ Your answer was not accepted: \"email\" must be an email address")
       const message = output.indexOf("│ Who are you?")
@@ -596,7 +727,10 @@ describe("a form asked again after a refused answer (issue 18)", () => {
       const terminal = scripted(keys)
       const replies: Array<unknown> = []
       const wire: MemoryTransport.Handler = {
-        handle: (incoming) => mcp.handle(incoming).pipe(Effect.tap((reply) => Effect.sync(() => "message" in reply && replies.push(reply.message))))
+        handle: (incoming) =>
+          mcp.handle(incoming).pipe(
+            Effect.tap((reply) => Effect.sync(() => "message" in reply && replies.push(reply.message)))
+          )
       }
       const handlers = Cli.handlersLayer({
         answers: { who: { email: "ada@localhost" } },
@@ -622,13 +756,15 @@ describe("a form asked again after a refused answer (issue 18)", () => {
     Effect.gen(function*() {
       const { output, result } = yield* signUpWith(true, [enter, type("ada@example.org"), enter])
       assert.isTrue(Result.isSuccess(result), String(result))
-      if (Result.isSuccess(result)) assert.deepStrictEqual(result.success.content, [{ type: "text", text: "ada@example.org" }])
+      if (Result.isSuccess(result)) {
+        assert.deepStrictEqual(result.success.content, [{ type: "text", text: "ada@example.org" }])
+      }
       assert.include(output, "⚠ Your answer was not accepted: \"email\" must be an email address")
     }))
 
   it.effect("an answers-file answer the server refuses: without a terminal, the error quotes the server's reason", () =>
     Effect.gen(function*() {
-      const { output, result, replies } = yield* signUpWith(false, [])
+      const { output, replies, result } = yield* signUpWith(false, [])
       assert.isTrue(Result.isFailure(result))
       if (Result.isFailure(result)) {
         assert.strictEqual(result.failure._tag, "InputHandlerError")

@@ -5,9 +5,9 @@
  * elicitation.
  */
 import { NodeRuntime, NodeStdio } from "@effect/platform-node"
-import { Effect, Layer, References, Schema } from "effect"
 import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
 import { McpServer, StdioTransport, Tool } from "@mrtr/server"
+import { Effect, Layer, References, Schema } from "effect"
 
 const greet = Tool.make("greet", {
   parameters: Schema.Struct({ greeting: Schema.String }),

@@ -29,9 +29,7 @@ export const backspace = key("backspace")
 export const right = key("right")
 
 /** Strips ANSI escape sequences. */
-export const plain = (text: string): string =>
-  // eslint-disable-next-line no-control-regex
-  text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/\u0007/g, "")
+export const plain = (text: string): string => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/\u0007/g, "")
 
 /**
  * The prompts' environment with a scripted terminal: `keys` are read in

@@ -41,7 +41,7 @@ import type * as oauth from "oauth4webapi"
 import { discoverIssuer, discoverResource, parseBearerChallenge } from "./internal/oauthDiscovery.ts"
 import * as Flow from "./internal/oauthFlow.ts"
 import { SignInTime } from "./internal/signInTime.ts"
-import { layerMemory, TokenStore, type Tokens } from "./TokenStore.ts"
+import { layerMemory, type Tokens, TokenStore } from "./TokenStore.ts"
 
 /**
  * The sign-in failed: `reason` says which step and why (never with a token
@@ -104,7 +104,9 @@ export const layerHeadlessUserAgent = (redirectUri = "http://localhost:3000/call
             const response = await fetch(url, { redirect: "manual", signal })
             await response.body?.cancel()
             const location = response.headers.get("location")
-            if (location === null) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`)
+            if (location === null) {
+              throw new Error(`the authorization endpoint answered ${response.status} without a redirect`)
+            }
             return new URL(location, url)
           },
           catch: (cause) => new AuthorizationError({ reason: "the authorization request failed", cause })
@@ -264,17 +266,24 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         // Tokens from an earlier process (a file store): learn their authorization server again.
         const discovered = yield* step("authorization server discovery failed", timeout, (signal) =>
           discoverIssuer(tokens.issuer, signal)).pipe(Effect.option)
-        if (Option.isNone(discovered)) return false
+        if (Option.isNone(discovered)) {
+          return false
+        }
         state.as = discovered.value
       }
       const as = state.as
       const registration = yield* store.getRegistration(as.issuer)
-      if (Option.isNone(registration)) return false
+      if (Option.isNone(registration)) {
+        return false
+      }
       const resource = tokens.resource ?? url
-      const refreshed = yield* step("refresh failed", timeout, (signal) => Flow.refresh(as, registration.value, tokens, resource, signal)).pipe(
-        Effect.option
-      )
-      if (Option.isNone(refreshed)) return false
+      const refreshed = yield* step("refresh failed", timeout, (signal) =>
+        Flow.refresh(as, registration.value, tokens, resource, signal)).pipe(
+          Effect.option
+        )
+      if (Option.isNone(refreshed)) {
+        return false
+      }
       yield* store.setTokens(url, { ...refreshed.value, resource })
       return true
     })
@@ -293,7 +302,11 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         (signal) => discoverResource(new URL(url), challenge["resource_metadata"], signal)
       )
       const issuer = prm.authorization_servers[0]!
-      const as = yield* step("authorization server discovery failed", timeout, (signal) => discoverIssuer(issuer, signal))
+      const as = yield* step(
+        "authorization server discovery failed",
+        timeout,
+        (signal) => discoverIssuer(issuer, signal)
+      )
       if (state.as !== undefined && state.as.issuer !== as.issuer) state.requested.clear()
       state.as = as
       const registration = yield* registrationFor(as)
@@ -345,29 +358,33 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         if (tokens.expiresAt !== undefined && tokens.expiresAt < Date.now() + 10_000) {
           if (yield* tryRefresh(url, tokens)) {
             const refreshed = yield* store.getTokens(url)
-            if (Option.isSome(refreshed)) return { authorization: `Bearer ${Redacted.value(refreshed.value.accessToken)}` }
+            if (Option.isSome(refreshed)) {
+              return { authorization: `Bearer ${Redacted.value(refreshed.value.accessToken)}` }
+            }
           }
         }
         return { authorization: `Bearer ${Redacted.value(tokens.accessToken)}` }
       })),
     challenged: (url, { sent, status, wwwAuthenticate }) =>
-      signInTime.during(lock.withPermits(1)(Effect.gen(function*() {
-        const challenge = parseBearerChallenge(wwwAuthenticate) ?? {}
-        if (status === 403 && challenge["error"] !== "insufficient_scope") return false
-        const held = yield* store.getTokens(url)
-        const current = Option.isSome(held) ? `Bearer ${Redacted.value(held.value.accessToken)}` : undefined
-        // Another request obtained a new token while this one was refused: retry with it.
-        if (current !== undefined && current !== sent) return true
-        if (status === 401) {
-          yield* store.deleteTokens(url)
-          // An expired token of the same authorization server: a refresh is cheaper than a sign-in.
-          if (Option.isSome(held) && challenge["error"] === "invalid_token" && (yield* tryRefresh(url, held.value))) {
-            return true
+      signInTime.during(
+        lock.withPermits(1)(Effect.gen(function*() {
+          const challenge = parseBearerChallenge(wwwAuthenticate) ?? {}
+          if (status === 403 && challenge["error"] !== "insufficient_scope") return false
+          const held = yield* store.getTokens(url)
+          const current = Option.isSome(held) ? `Bearer ${Redacted.value(held.value.accessToken)}` : undefined
+          // Another request obtained a new token while this one was refused: retry with it.
+          if (current !== undefined && current !== sent) return true
+          if (status === 401) {
+            yield* store.deleteTokens(url)
+            // An expired token of the same authorization server: a refresh is cheaper than a sign-in.
+            if (Option.isSome(held) && challenge["error"] === "invalid_token" && (yield* tryRefresh(url, held.value))) {
+              return true
+            }
           }
-        }
-        yield* signIn(url, challenge)
-        return true
-      }))),
+          yield* signIn(url, challenge)
+          return true
+        }))
+      ),
     accepted: (url) =>
       Effect.sync(() => {
         const state = states.get(url)

@@ -14,8 +14,9 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Stream } from "effect"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { Stream } from "effect"
+import { Context, Effect } from "effect"
 import { TransportError } from "./Errors.ts"
 
 /**

@@ -20,13 +20,13 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, Layer } from "effect"
 import type {
   ClientCapabilities,
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult
 } from "@mrtr/protocol/Schema"
+import { Context, Duration, Effect, Layer } from "effect"
 import type { InputHandlerError } from "./Errors.ts"
 import type { InputContext } from "./InputContext.ts"
 

@@ -27,9 +27,9 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { InputRequests } from "@mrtr/protocol/Schema"
+import { Schema } from "effect"
 
 export {
   /**

@@ -153,7 +153,9 @@ const sseMessages = (
         const parsed = Stream.fromIterable(data.splice(0))
         return error === undefined ? parsed : Stream.concat(
           parsed,
-          Stream.fail(new TransportError({ reason: "An SSE event is too large", status: response.status, cause: error }))
+          Stream.fail(
+            new TransportError({ reason: "An SSE event is too large", status: response.status, cause: error })
+          )
         )
       }),
       Stream.mapEffect(decodeJson)
@@ -249,13 +251,20 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
       // Each challenge either fails or brings a new token; the Authorization service bounds the sign-ins.
       for (let attempt = 0;; attempt++) {
         const bearer = yield* authorization.headers(endpoint)
-        const response = yield* execute({ ...request, headers: { ...request.headers, ...lowerCased(bearer) } }, sentSession)
+        const response = yield* execute(
+          { ...request, headers: { ...request.headers, ...lowerCased(bearer) } },
+          sentSession
+        )
         if ((response.status === 401 || response.status === 403) && attempt < 8) {
           const again = yield* authorization.challenged(endpoint, {
             sent: bearer["authorization"],
             status: response.status,
             wwwAuthenticate: response.headers["www-authenticate"]
-          }).pipe(Effect.mapError((error) => new TransportError({ reason: error.message, status: response.status, cause: error })))
+          }).pipe(
+            Effect.mapError((error) =>
+              new TransportError({ reason: error.message, status: response.status, cause: error })
+            )
+          )
           if (again) {
             yield* response.discard
             continue
@@ -333,7 +342,9 @@ const makeWith = Effect.fnUntraced(function*(options: Options, send: Send) {
           idle = resume.events === eventsAtReconnect ? idle + 1 : 0
           eventsAtReconnect = resume.events
           if (lastEventId === undefined || idle > MAX_IDLE_RECONNECTS) return Effect.succeed(Stream.empty)
-          return Effect.sleep(Duration.max(resume.retry ?? Duration.millis(DEFAULT_RETRY_MS), Duration.millis(MIN_RETRY_MS))).pipe(
+          return Effect.sleep(
+            Duration.max(resume.retry ?? Duration.millis(DEFAULT_RETRY_MS), Duration.millis(MIN_RETRY_MS))
+          ).pipe(
             Effect.andThen(get(lastEventId)),
             Effect.flatMap((next): Effect.Effect<Stream.Stream<unknown, TransportError>> =>
               mediaType(next) === "text/event-stream" && next.status === 200
@@ -507,7 +518,9 @@ export const layerNode = (options: NodeOptions): Layer.Layer<ClientTransport> =>
         options.url
       )
       const send: Send = (request) =>
-        Effect.withFiber((fiber) => fiber.getRef(Tracer.Tracer) === Tracer.nativeTracer ? direct(request) : traced(request))
+        Effect.withFiber((fiber) =>
+          fiber.getRef(Tracer.Tracer) === Tracer.nativeTracer ? direct(request) : traced(request)
+        )
       return yield* makeWith(options, send)
     })
   )

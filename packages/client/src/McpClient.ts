@@ -37,7 +37,21 @@
  *
  * @since 0.1.0
  */
-import { CallToolResult, type ClientCapabilities, CompleteResult, DiscoverResult, GetPromptResult, type Implementation, type InputResponses, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, ReadResourceResult, type Tool } from "@mrtr/protocol/Schema"
+import {
+  CallToolResult,
+  type ClientCapabilities,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  type Implementation,
+  type InputResponses,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  type Tool
+} from "@mrtr/protocol/Schema"
 import type { Schema } from "effect"
 import { Context, Duration, Effect, Layer, Option, PubSub, Schedule, Stream } from "effect"
 import { ClientTransport } from "./ClientTransport.ts"

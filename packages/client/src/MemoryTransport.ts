@@ -111,7 +111,8 @@ const roundTrip = (value: unknown): Effect.Effect<unknown, TransportError> =>
  * @category constructors
  * @since 0.1.0
  */
-export const make = (handler: Handler, options: Options = {}): ClientTransport["Service"] => build(handler, options).transport
+export const make = (handler: Handler, options: Options = {}): ClientTransport["Service"] =>
+  build(handler, options).transport
 
 /**
  * Builds the transport over `handler` in a scope: when the scope closes,
@@ -160,7 +161,8 @@ const build = (handler: Handler, options: Options) => {
           : { message: wire, connection }
       )
       if (simulateHttp && reply._tag === "Response") {
-        const issued = Object.entries(reply.headers ?? {}).find(([name]) => name.toLowerCase() === "mcp-session-id")?.[1]
+        const issued = Object.entries(reply.headers ?? {}).find(([name]) => name.toLowerCase() === "mcp-session-id")
+          ?.[1]
         if (issued !== undefined) sessionId = issued
       }
       return reply
@@ -188,8 +190,7 @@ const build = (handler: Handler, options: Options) => {
   return { transport, close }
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /**
  * The transport as a Layer over a given handler (the connection ends with

@@ -9,7 +9,6 @@
  *
  * @since 0.1.0
  */
-import { Duration, type Effect, type Schedule } from "effect"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { LoggingLevel } from "@mrtr/protocol/Meta"
 import type {
@@ -23,8 +22,8 @@ import type {
   ProgressToken,
   ServerCapabilities
 } from "@mrtr/protocol/Schema"
+import { Duration, type Effect, type Schedule } from "effect"
 import type * as TaskDriver from "./TaskDriver.ts"
-
 
 /**
  * A notification the server sent while answering a request (progress, log,
@@ -355,4 +354,3 @@ export interface ListParams {
  * @since 0.1.0
  */
 export type CompleteParams = Omit<CompleteRequestParams, "_meta">
-

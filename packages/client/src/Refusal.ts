@@ -43,7 +43,9 @@ const PLEASE = " Please answer again."
 export const split = (message: string): { readonly reason?: string; readonly message: string } => {
   if (!message.startsWith(refusedPrefix)) return { message }
   const end = message.indexOf("\n\n")
-  return end === -1 ? { reason: message, message: "" } : { reason: message.slice(0, end), message: message.slice(end + 2) }
+  return end === -1
+    ? { reason: message, message: "" }
+    : { reason: message.slice(0, end), message: message.slice(end + 2) }
 }
 
 /**

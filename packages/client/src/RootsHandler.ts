@@ -17,8 +17,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Stream, SubscriptionRef } from "effect"
 import type { Root } from "@mrtr/protocol/Schema"
+import { Context, Effect, Layer, Stream, SubscriptionRef } from "effect"
 import type { InputHandlerError } from "./Errors.ts"
 import type { InputContext } from "./InputContext.ts"
 

@@ -14,8 +14,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult } from "@mrtr/protocol/Schema"
+import { Context, Effect, Layer } from "effect"
 import type { InputHandlerError } from "./Errors.ts"
 import type { InputContext } from "./InputContext.ts"
 

@@ -21,9 +21,9 @@
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
-import { Cause, Deferred, Duration, Effect, Layer, Option, Queue, Scope, Stream } from "effect"
-import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { type Cause, Deferred, Duration, Effect, Layer, Option, Queue, Scope, Stream } from "effect"
+import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import {
   ClientTransport,
   decodeJson,
@@ -92,8 +92,7 @@ const spawnFailure = (options: Options, cause: unknown): string => {
   }
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const isRequestId = (u: unknown): u is RequestId =>
   typeof u === "string" || (typeof u === "number" && Number.isInteger(u))
@@ -278,7 +277,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return Stream.fromQueue(queue)
     }))
 
-  const notify = (message: OutgoingNotification | OutgoingResponse, _headers: Readonly<Record<string, string>>) => write(message)
+  const notify = (message: OutgoingNotification | OutgoingResponse, _headers: Readonly<Record<string, string>>) =>
+    write(message)
 
   return ClientTransport.of({
     kind: "stdio",
@@ -298,7 +298,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * @category layers
  * @since 0.1.0
  */
-export const layer = (options: Options): Layer.Layer<ClientTransport, TransportError, ChildProcessSpawner.ChildProcessSpawner> =>
+export const layer = (
+  options: Options
+): Layer.Layer<ClientTransport, TransportError, ChildProcessSpawner.ChildProcessSpawner> =>
   Layer.effect(ClientTransport, make(options))
 
 /**

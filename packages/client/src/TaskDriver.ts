@@ -22,10 +22,17 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect } from "effect"
 import type { InputRequests, InputResponses } from "@mrtr/protocol/Schema"
 import { TASKS_EXTENSION, type TaskStatus } from "@mrtr/protocol/Tasks"
-import { InputRequiredError, MaxRoundsExceeded, type MrtrError, ProtocolViolation, type RequestError, TaskCancelled } from "./Errors.ts"
+import { Duration, Effect } from "effect"
+import {
+  InputRequiredError,
+  MaxRoundsExceeded,
+  type MrtrError,
+  ProtocolViolation,
+  type RequestError,
+  TaskCancelled
+} from "./Errors.ts"
 import { mcpErrorOf, readInputRequests } from "./internal/results.ts"
 
 /**
@@ -93,22 +100,26 @@ export const declaring = <C extends { readonly extensions?: Readonly<Record<stri
  * @since 0.1.0
  */
 export interface Deps {
-  readonly request: (method: string, params: Record<string, unknown>) => Effect.Effect<Record<string, unknown>, RequestError>
+  readonly request: (
+    method: string,
+    params: Record<string, unknown>
+  ) => Effect.Effect<Record<string, unknown>, RequestError>
   readonly answer: (inputRequests: InputRequests, round: number) => Effect.Effect<InputResponses | undefined, MrtrError>
   readonly onStatus?: ((change: TaskStatusChange) => Effect.Effect<void>) | undefined
   /** @since 0.3.0 */
   readonly maxRounds?: number | undefined
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"])
 
 /** The poll interval to use: the server's, kept within 10 ms–30 s, by default 1 second. */
 const intervalOf = (task: Record<string, unknown>, previous: number): number => {
   const value = task.pollIntervalMs
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.min(30_000, Math.max(10, value)) : previous
+  return typeof value === "number" && Number.isFinite(value) && value > 0
+    ? Math.min(30_000, Math.max(10, value))
+    : previous
 }
 
 /**
@@ -132,7 +143,11 @@ export const drive = (
   const taskId = created.taskId
   if (typeof taskId !== "string") {
     return Effect.fail(
-      new ProtocolViolation({ method: "tools/call", reason: "a CreateTaskResult needs a string taskId", result: created })
+      new ProtocolViolation({
+        method: "tools/call",
+        reason: "a CreateTaskResult needs a string taskId",
+        result: created
+      })
     )
   }
   const maxRounds = deps.maxRounds
@@ -209,7 +224,12 @@ export const drive = (
             const answers = yield* deps.answer(fresh as InputRequests, round)
             if (answers === undefined) {
               yield* cancel
-              return yield* new InputRequiredError({ method: "tools/call", inputRequests: fresh as InputRequests, result: task, round })
+              return yield* new InputRequiredError({
+                method: "tools/call",
+                inputRequests: fresh as InputRequests,
+                result: task,
+                round
+              })
             }
             for (const key of Object.keys(answers)) answered.set(key, JSON.stringify(inputRequests[key]))
             yield* deps.request("tasks/update", { taskId, inputResponses: answers })

@@ -15,8 +15,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, FileSystem, Layer, Option, Redacted } from "effect"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { Context, Effect, FileSystem, Layer, Option, Redacted } from "effect"
 import { dirname } from "node:path"
 
 /**
@@ -79,11 +79,16 @@ interface Contents {
 
 const fromContents = (contents: Contents, persist: (contents: Contents) => Effect.Effect<void>) =>
   TokenStore.of({
-    getTokens: (resource) => Effect.sync(() => Option.fromNullishOr(Object.hasOwn(contents.tokens, resource) ? contents.tokens[resource] : undefined)),
+    getTokens: (resource) =>
+      Effect.sync(() =>
+        Option.fromNullishOr(Object.hasOwn(contents.tokens, resource) ? contents.tokens[resource] : undefined)
+      ),
     setTokens: (resource, tokens) => Effect.suspend(() => (contents.tokens[resource] = tokens, persist(contents))),
     deleteTokens: (resource) => Effect.suspend(() => (delete contents.tokens[resource], persist(contents))),
     getRegistration: (issuer) =>
-      Effect.sync(() => Option.fromNullishOr(Object.hasOwn(contents.registrations, issuer) ? contents.registrations[issuer] : undefined)),
+      Effect.sync(() =>
+        Option.fromNullishOr(Object.hasOwn(contents.registrations, issuer) ? contents.registrations[issuer] : undefined)
+      ),
     setRegistration: (issuer, registration) =>
       Effect.suspend(() => (contents.registrations[issuer] = registration, persist(contents))),
     clear: (resource) =>
@@ -111,17 +116,25 @@ const reveal = (value: Redacted.Redacted<string> | undefined) => value === undef
 const hide = (value: unknown) => typeof value === "string" ? Redacted.make(value) : undefined
 
 const serialize = (contents: Contents): string =>
-  JSON.stringify({
-    tokens: Object.fromEntries(Object.entries(contents.tokens).map(([k, t]) => [k, {
-      ...t,
-      accessToken: Redacted.value(t.accessToken),
-      refreshToken: reveal(t.refreshToken)
-    }])),
-    registrations: Object.fromEntries(Object.entries(contents.registrations).map(([k, r]) => [k, {
-      ...r,
-      clientSecret: reveal(r.clientSecret)
-    }]))
-  }, null, 2) + "\n"
+  JSON.stringify(
+    {
+      tokens: Object.fromEntries(
+        Object.entries(contents.tokens).map(([k, t]) => [k, {
+          ...t,
+          accessToken: Redacted.value(t.accessToken),
+          refreshToken: reveal(t.refreshToken)
+        }])
+      ),
+      registrations: Object.fromEntries(
+        Object.entries(contents.registrations).map(([k, r]) => [k, {
+          ...r,
+          clientSecret: reveal(r.clientSecret)
+        }])
+      )
+    },
+    null,
+    2
+  ) + "\n"
 
 const parse = (text: string): Contents => {
   const contents: Contents = { tokens: Object.create(null), registrations: Object.create(null) }
@@ -144,7 +157,9 @@ const parse = (text: string): Contents => {
   }
   for (const [k, r] of Object.entries<any>(raw?.registrations ?? {})) {
     if (typeof r?.clientId !== "string") continue
-    const authMethod = r.authMethod === "client_secret_basic" || r.authMethod === "client_secret_post" ? r.authMethod : "none"
+    const authMethod = r.authMethod === "client_secret_basic" || r.authMethod === "client_secret_post"
+      ? r.authMethod
+      : "none"
     contents.registrations[k] = { clientId: r.clientId, clientSecret: hide(r.clientSecret), authMethod }
   }
   return contents

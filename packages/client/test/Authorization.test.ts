@@ -31,7 +31,9 @@ describe("Authorization (client)", () => {
       scope: "mcp:basic",
       error: "invalid_token"
     })
-    assert.deepStrictEqual(parseBearerChallenge(`Bearer error_description="say \\"hi\\""`), { error_description: `say "hi"` })
+    assert.deepStrictEqual(parseBearerChallenge(`Bearer error_description="say \\"hi\\""`), {
+      error_description: `say "hi"`
+    })
     assert.deepStrictEqual(parseBearerChallenge("Bearer"), {})
     assert.isUndefined(parseBearerChallenge(`Basic realm="x"`))
     assert.isUndefined(parseBearerChallenge(undefined))
@@ -71,7 +73,10 @@ describe("Authorization (client)", () => {
         expiresAt: 123
       }
       yield* TokenStore.TokenStore.use((store) =>
-        Effect.andThen(store.setTokens("https://mcp/x", tokens), store.setRegistration("https://as", { clientId: "c", authMethod: "none" }))
+        Effect.andThen(
+          store.setTokens("https://mcp/x", tokens),
+          store.setRegistration("https://as", { clientId: "c", authMethod: "none" })
+        )
       ).pipe(Effect.provide(TokenStore.layerFile(file)))
       assert.strictEqual(statSync(file).mode & 0o777, 0o600)
       assert.strictEqual(statSync(join(dir, "nested")).mode & 0o777, 0o700)
@@ -100,19 +105,26 @@ describe("Authorization (client)", () => {
       let posts = 0
       const server = Http.createServer((req, res) => {
         if (req.method === "POST") posts++
-        res.writeHead(req.method === "POST" ? 401 : 404, { "www-authenticate": "Bearer", "content-type": "application/json" })
+        res.writeHead(req.method === "POST" ? 401 : 404, {
+          "www-authenticate": "Bearer",
+          "content-type": "application/json"
+        })
         res.end("{}")
       })
       yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
       yield* Effect.addFinalizer(() => Effect.sync(() => server.close()))
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`
       const error = yield* McpClient.McpClient.use((client) => client.listTools()).pipe(
-        Effect.provide(McpClient.layer({}).pipe(
-          Layer.provide(HttpTransport.layerNode({ url }).pipe(
-            Layer.provide(Authorization.layer()),
-            Layer.provide(Authorization.layerHeadlessUserAgent())
-          ))
-        )),
+        Effect.provide(
+          McpClient.layer({}).pipe(
+            Layer.provide(
+              HttpTransport.layerNode({ url }).pipe(
+                Layer.provide(Authorization.layer()),
+                Layer.provide(Authorization.layerHeadlessUserAgent())
+              )
+            )
+          )
+        ),
         Effect.flip
       )
       assert.strictEqual(error._tag, "TransportError")

@@ -4,9 +4,9 @@
  * Source: MCP 2026-07-28, basic/transports/streamable-http.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { HttpTransport as HttpServerTransport, McpServer, RequestContext, Tool } from "@mrtr/server"
+import { Effect, Layer, Schema } from "effect"
 import { ElicitationHandler, HttpTransport as HttpClientTransport, McpClient } from "../src/index.ts"
 
 const hello = Tool.make("hello", {
@@ -37,13 +37,19 @@ const server = McpServer.tools(hello, slow).pipe(Layer.provideMerge(McpServer.la
 describe("HttpServerTransport and HttpClientTransport in one file", () => {
   it.live("serve with one, call with the other", () =>
     Effect.gen(function*() {
-      const context = yield* Layer.build(HttpServerTransport.layer({ port: 0 }).pipe(Layer.provide(server), Layer.orDie))
+      const context = yield* Layer.build(
+        HttpServerTransport.layer({ port: 0 }).pipe(Layer.provide(server), Layer.orDie)
+      )
       const url = yield* Effect.provide(HttpServerTransport.url, context)
       const result = yield* McpClient.McpClient.use((client) => client.callTool({ name: "hello" })).pipe(
-        Effect.provide(McpClient.layer().pipe(
-          Layer.provide(HttpClientTransport.layerNode({ url })),
-          Layer.provide(ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) }))
-        ))
+        Effect.provide(
+          McpClient.layer().pipe(
+            Layer.provide(HttpClientTransport.layerNode({ url })),
+            Layer.provide(
+              ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) })
+            )
+          )
+        )
       )
       assert.deepStrictEqual(result.content, [{ type: "text", text: "Hello, Ada!" }])
     }).pipe(Effect.scoped))
@@ -61,10 +67,14 @@ describe("HttpServerTransport and HttpClientTransport in one file", () => {
           onNotification: (notification) => Effect.sync(() => void progress.push(notification.method))
         })
       ).pipe(
-        Effect.provide(McpClient.layer().pipe(
-          Layer.provide(HttpClientTransport.layerNode({ url })),
-          Layer.provide(ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) }))
-        ))
+        Effect.provide(
+          McpClient.layer().pipe(
+            Layer.provide(HttpClientTransport.layerNode({ url })),
+            Layer.provide(
+              ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) })
+            )
+          )
+        )
       )
       assert.deepStrictEqual(result.content, [{ type: "text", text: "done" }])
       assert.deepStrictEqual(progress, ["notifications/progress"])

@@ -6,8 +6,8 @@
  * basic/patterns/mrtr, client/elicitation, client/sampling, client/roots.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer } from "effect"
 import { MetaKey } from "@mrtr/protocol/Meta"
+import { Deferred, Effect, Fiber, Layer } from "effect"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
 import * as McpClient from "../src/McpClient.ts"
 import * as RootsHandler from "../src/RootsHandler.ts"
@@ -17,7 +17,8 @@ import { clientLayer, complete, elicit, fakeServer, inputRequired, roots, sample
 const client = McpClient.McpClient
 const accept = (content: Record<string, string>) => () => Effect.succeed(ElicitationHandler.accept(content))
 const sampler = SamplingHandler.layer({
-  createMessage: () => Effect.succeed({ role: "assistant" as const, content: { type: "text" as const, text: "x" }, model: "m" })
+  createMessage: () =>
+    Effect.succeed({ role: "assistant" as const, content: { type: "text" as const, text: "x" }, model: "m" })
 })
 
 const capabilitiesSent = (request: Record<string, any>) => request.params._meta[MetaKey.clientCapabilities]
@@ -68,15 +69,22 @@ describe("manual mode", () => {
         Effect.flip
       )
       assert.strictEqual(error._tag, "InputRequiredError")
-      if (error._tag === "InputRequiredError") assert.deepStrictEqual(Object.keys(error.inputRequests).sort(), ["e", "s"])
+      if (error._tag === "InputRequiredError") {
+        assert.deepStrictEqual(Object.keys(error.inputRequests).sort(), ["e", "s"])
+      }
       assert.strictEqual(server.received.length, 1)
     }))
 
   it.effect("URL-mode elicitation needs a url handler; accepted URL answers carry no content", () =>
     Effect.gen(function*() {
-      const urlRequest = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/auth" } }
+      const urlRequest = {
+        method: "elicitation/create",
+        params: { mode: "url", message: "Sign in", url: "https://example.com/auth" }
+      }
       const server = fakeServer((request) =>
-        request.params.inputResponses === undefined ? inputRequired({ inputRequests: { auth: urlRequest } }) : complete()
+        request.params.inputResponses === undefined
+          ? inputRequired({ inputRequests: { auth: urlRequest } })
+          : complete()
       )
       const formOnly = yield* client.use((c) => c.callTool({ name: "t" })).pipe(
         Effect.provide(clientLayer(server, {}, ElicitationHandler.layer({ form: accept({ name: "A" }) }))),
@@ -149,7 +157,9 @@ describe("capabilities are derived from the provided handlers", () => {
       )
       assert.deepStrictEqual(yield* declaredWith(RootsHandler.layerStatic([])), { roots: {} })
       assert.deepStrictEqual(
-        yield* declaredWith(Layer.mergeAll(sampler, RootsHandler.layerStatic([]), ElicitationHandler.layer({ form: accept({}) }))),
+        yield* declaredWith(
+          Layer.mergeAll(sampler, RootsHandler.layerStatic([]), ElicitationHandler.layer({ form: accept({}) }))
+        ),
         { roots: {}, sampling: {}, elicitation: { form: {} } }
       )
     }))
@@ -157,13 +167,17 @@ describe("capabilities are derived from the provided handlers", () => {
   it.effect("handlers provided at the call site count too, and win", () =>
     Effect.gen(function*() {
       const server = fakeServer((request, n) =>
-        n === 1 ? inputRequired({ inputRequests: { r: roots } }) : complete(JSON.stringify(request.params.inputResponses))
+        n === 1
+          ? inputRequired({ inputRequests: { r: roots } })
+          : complete(JSON.stringify(request.params.inputResponses))
       )
       const result = yield* client.use((c) => c.callTool({ name: "t" })).pipe(
         Effect.provide(RootsHandler.layerStatic([{ uri: "file:///call-site" }])),
         Effect.provide(clientLayer(server, {}, RootsHandler.layerStatic([{ uri: "file:///layer" }])))
       )
-      assert.deepStrictEqual(JSON.parse((result.content[0] as any).text), { r: { roots: [{ uri: "file:///call-site" }] } })
+      assert.deepStrictEqual(JSON.parse((result.content[0] as any).text), {
+        r: { roots: [{ uri: "file:///call-site" }] }
+      })
       const caps = yield* client.use((c) => c.clientCapabilities).pipe(
         Effect.provide(clientLayer(server, {}, Layer.empty))
       )
@@ -176,14 +190,22 @@ describe("capabilities are derived from the provided handlers", () => {
         request.method === "tools/list"
           ? { resultType: "complete", tools: [] }
           : request.method === "server/discover"
-          ? { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, ttlMs: 0, cacheScope: "private" }
+          ? {
+            resultType: "complete",
+            supportedVersions: ["2026-07-28"],
+            capabilities: {},
+            ttlMs: 0,
+            cacheScope: "private"
+          }
           : { resultType: "complete" }
       )
       yield* Effect.gen(function*() {
         const c = yield* client
         yield* c.discover()
         yield* c.listTools({ cursor: "abc" })
-      }).pipe(Effect.provide(clientLayer(server, { clientInfo: { name: "me", version: "9" }, logLevel: "info" }, sampler)))
+      }).pipe(
+        Effect.provide(clientLayer(server, { clientInfo: { name: "me", version: "9" }, logLevel: "info" }, sampler))
+      )
       for (const request of server.received) {
         assert.deepStrictEqual(request.params._meta, {
           [MetaKey.protocolVersion]: "2026-07-28",
@@ -217,7 +239,11 @@ describe("errors", () => {
   it.effect("-32022 listing our version is retried once with a new id; a second one is returned", () =>
     Effect.gen(function*() {
       const reject = {
-        error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "x" } }
+        error: {
+          code: -32022,
+          message: "Unsupported protocol version",
+          data: { supported: ["2026-07-28"], requested: "x" }
+        }
       }
       const once = fakeServer((_, n) => n === 1 ? reject : { resultType: "complete", tools: [] })
       yield* client.use((c) => c.listTools()).pipe(Effect.provide(clientLayer(once)))
@@ -288,7 +314,11 @@ describe("isolation", () => {
         n === 1 ? inputRequired({ inputRequests: { next: elicit() }, requestState: "s2" }) : complete()
       )
       yield* client.use((c) =>
-        c.callTool({ name: "t", inputResponses: { first: ElicitationHandler.accept({ name: "A" }) }, requestState: "s1" })
+        c.callTool({
+          name: "t",
+          inputResponses: { first: ElicitationHandler.accept({ name: "A" }) },
+          requestState: "s1"
+        })
       ).pipe(Effect.provide(clientLayer(server, {}, ElicitationHandler.layer({ form: accept({ name: "B" }) }))))
       assert.deepStrictEqual(Object.keys(server.received[0]!.params.inputResponses), ["first"])
       assert.strictEqual(server.received[0]!.params.requestState, "s1")
@@ -304,7 +334,12 @@ describe("MRTR on prompts/get and resources/read", () => {
         if (request.params.inputResponses === undefined) return inputRequired({ inputRequests: { r: roots } })
         return request.method === "prompts/get"
           ? { resultType: "complete", messages: [{ role: "user", content: { type: "text", text: "hi" } }] }
-          : { resultType: "complete", contents: [{ uri: request.params.uri, text: "body" }], ttlMs: 0, cacheScope: "private" }
+          : {
+            resultType: "complete",
+            contents: [{ uri: request.params.uri, text: "body" }],
+            ttlMs: 0,
+            cacheScope: "private"
+          }
       })
       const [prompt, resource] = yield* Effect.all([
         client.use((c) => c.getPrompt({ name: "p", arguments: { x: "1" } })),
@@ -325,14 +360,22 @@ describe("MRTR on prompts/get and resources/read", () => {
           case "prompts/list":
             return { resultType: "complete", prompts: [{ name: "p" }], ttlMs: 0, cacheScope: "private" }
           case "resources/list":
-            return { resultType: "complete", resources: [{ uri: "test://a", name: "a" }], ttlMs: 0, cacheScope: "private" }
+            return {
+              resultType: "complete",
+              resources: [{ uri: "test://a", name: "a" }],
+              ttlMs: 0,
+              cacheScope: "private"
+            }
           default:
             return { resultType: "complete", resourceTemplates: [{ uriTemplate: "test://{x}", name: "t" }] }
         }
       })
       yield* Effect.gen(function*() {
         const c = yield* client
-        const completion = yield* c.complete({ ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "c" } })
+        const completion = yield* c.complete({
+          ref: { type: "ref/prompt", name: "p" },
+          argument: { name: "a", value: "c" }
+        })
         assert.deepStrictEqual(completion.completion.values, ["cats"])
         assert.strictEqual((yield* c.listPrompts()).prompts[0]!.name, "p")
         assert.strictEqual((yield* c.listResources()).resources[0]!.uri, "test://a")

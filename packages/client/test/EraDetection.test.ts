@@ -11,10 +11,10 @@
  * (backward compatibility).
  */
 import { assert, describe, it } from "@effect/vitest"
+import { validateWire } from "@mrtr/test-support/wire"
 import { Effect, Layer, Logger, Stream } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { validateWire } from "@mrtr/test-support/wire"
 import * as ClientTransport from "../src/ClientTransport.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import * as McpClient from "../src/McpClient.ts"
@@ -43,62 +43,70 @@ const discoverResult = (supportedVersions: ReadonlyArray<string>) => ({
  */
 const serve = (probe: ProbeAnswer, initialize?: ProbeAnswer) =>
   Effect.acquireRelease(
-    Effect.callback<{ readonly url: string; readonly methods: Array<string>; readonly server: Http.Server }>((resume) => {
-      const methods: Array<string> = []
-      const server = Http.createServer((req, res) => {
-        if (req.method !== "POST") {
-          res.writeHead(405).end()
-          return
-        }
-        let text = ""
-        req.setEncoding("utf8")
-        req.on("data", (chunk) => (text += chunk))
-        req.on("end", () => {
-          const body = JSON.parse(text)
-          if (typeof body.method === "string") methods.push(body.method)
-          const send = (answer: ProbeAnswer) => {
-            if (answer.body === undefined) {
-              res.writeHead(answer.status).end()
-              return
-            }
-            const message = typeof answer.body === "object" && answer.body !== null && "error" in answer.body
-              ? { ...answer.body, id: body.id }
-              : answer.body
-            res.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" })
-            res.end(typeof message === "string" ? message : JSON.stringify(message))
+    Effect.callback<{ readonly url: string; readonly methods: Array<string>; readonly server: Http.Server }>(
+      (resume) => {
+        const methods: Array<string> = []
+        const server = Http.createServer((req, res) => {
+          if (req.method !== "POST") {
+            res.writeHead(405).end()
+            return
           }
-          switch (body.method) {
-            case "server/discover":
-              if (typeof probe.body === "object" && probe.body !== null && "result" in probe.body) {
-                res.writeHead(probe.status, { "content-type": "application/json" })
-                res.end(JSON.stringify({ ...(probe.body as object), id: body.id }))
+          let text = ""
+          req.setEncoding("utf8")
+          req.on("data", (chunk) => (text += chunk))
+          req.on("end", () => {
+            const body = JSON.parse(text)
+            if (typeof body.method === "string") methods.push(body.method)
+            const send = (answer: ProbeAnswer) => {
+              if (answer.body === undefined) {
+                res.writeHead(answer.status).end()
                 return
               }
-              return send(probe)
-            case "initialize":
-              if (initialize !== undefined) return send(initialize)
-              res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" })
-              res.end(JSON.stringify({
-                jsonrpc: "2.0",
-                id: body.id,
-                result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "l", version: "1" } }
-              }))
-              return
-            case "notifications/initialized":
-              res.writeHead(202).end()
-              return
-            case "tools/list":
-              res.writeHead(200, { "content-type": "application/json" })
-              res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { tools: [] } }))
-              return
-            default:
-              res.writeHead(202).end()
-          }
+              const message = typeof answer.body === "object" && answer.body !== null && "error" in answer.body
+                ? { ...answer.body, id: body.id }
+                : answer.body
+              res.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" })
+              res.end(typeof message === "string" ? message : JSON.stringify(message))
+            }
+            switch (body.method) {
+              case "server/discover":
+                if (typeof probe.body === "object" && probe.body !== null && "result" in probe.body) {
+                  res.writeHead(probe.status, { "content-type": "application/json" })
+                  res.end(JSON.stringify({ ...(probe.body as object), id: body.id }))
+                  return
+                }
+                return send(probe)
+              case "initialize":
+                if (initialize !== undefined) return send(initialize)
+                res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" })
+                res.end(JSON.stringify({
+                  jsonrpc: "2.0",
+                  id: body.id,
+                  result: {
+                    protocolVersion: "2025-11-25",
+                    capabilities: { tools: {} },
+                    serverInfo: { name: "l", version: "1" }
+                  }
+                }))
+                return
+              case "notifications/initialized":
+                res.writeHead(202).end()
+                return
+              case "tools/list":
+                res.writeHead(200, { "content-type": "application/json" })
+                res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { tools: [] } }))
+                return
+              default:
+                res.writeHead(202).end()
+            }
+          })
         })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, methods, server })))
-    }),
+        server.listen(0, "127.0.0.1", () =>
+          resume(
+            Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, methods, server })
+          ))
+      }
+    ),
     ({ server }) =>
       Effect.callback<void>((resume) => {
         server.closeAllConnections()
@@ -116,24 +124,44 @@ const connect = (url: string, options: McpClient.Options = {}) =>
   }).pipe(Effect.provide(McpClient.layer(options).pipe(Layer.provide(HttpTransport.layerNode({ url })))))
 
 const cases: ReadonlyArray<readonly [string, ProbeAnswer, "2026-07-28" | "2025-11-25"]> = [
-  ["a DiscoverResult listing 2026-07-28", { status: 200, body: { jsonrpc: "2.0", result: discoverResult(["2026-07-28"]) } }, "2026-07-28"],
+  ["a DiscoverResult listing 2026-07-28", {
+    status: 200,
+    body: { jsonrpc: "2.0", result: discoverResult(["2026-07-28"]) }
+  }, "2026-07-28"],
   ["-32020 (HeaderMismatch), HTTP 400", { status: 400, body: rpcError(-32020) }, "2026-07-28"],
-  ["-32021 (MissingRequiredClientCapability), HTTP 400", { status: 400, body: rpcError(-32021, { requiredCapabilities: {} }) }, "2026-07-28"],
-  ["-32022 listing 2026-07-28 (retried once, then kept modern)", { status: 400, body: rpcError(-32022, { supported: ["2026-07-28"], requested: "2026-07-28" }) }, "2026-07-28"],
-  ["-32022 listing only 2025-11-25", { status: 400, body: rpcError(-32022, { supported: ["2025-11-25"] }) }, "2025-11-25"],
+  ["-32021 (MissingRequiredClientCapability), HTTP 400", {
+    status: 400,
+    body: rpcError(-32021, { requiredCapabilities: {} })
+  }, "2026-07-28"],
+  ["-32022 listing 2026-07-28 (retried once, then kept modern)", {
+    status: 400,
+    body: rpcError(-32022, { supported: ["2026-07-28"], requested: "2026-07-28" })
+  }, "2026-07-28"],
+  [
+    "-32022 listing only 2025-11-25",
+    { status: 400, body: rpcError(-32022, { supported: ["2025-11-25"] }) },
+    "2025-11-25"
+  ],
   ["a result that is no DiscoverResult ({})", { status: 200, body: { jsonrpc: "2.0", result: {} } }, "2025-11-25"],
-  ["a DiscoverResult without 2026-07-28", { status: 200, body: { jsonrpc: "2.0", result: discoverResult(["2027-01-01"]) } }, "2025-11-25"],
+  ["a DiscoverResult without 2026-07-28", {
+    status: 200,
+    body: { jsonrpc: "2.0", result: discoverResult(["2027-01-01"]) }
+  }, "2025-11-25"],
   ["-32000 (No valid session ID), HTTP 400", { status: 400, body: rpcError(-32000) }, "2025-11-25"],
   ["-32601 (Method not found), HTTP 404", { status: 404, body: rpcError(-32601) }, "2025-11-25"],
   ["an HTTP 405 without a body", { status: 405 }, "2025-11-25"],
-  ["an HTTP 400 whose body is not JSON-RPC", { status: 400, body: "Bad Request", contentType: "text/plain" }, "2025-11-25"]
+  [
+    "an HTTP 400 whose body is not JSON-RPC",
+    { status: 400, body: "Bad Request", contentType: "text/plain" },
+    "2025-11-25"
+  ]
 ]
 
 describe("McpClient protocol: auto (the dual-era rule)", () => {
   for (const [name, probe, era] of cases) {
     it.live(`${name} → ${era}`, () =>
       Effect.gen(function*() {
-        const { url, methods } = yield* serve(probe)
+        const { methods, url } = yield* serve(probe)
         const connection = yield* connect(url)
         assert.strictEqual(connection.era, era)
         // one probe for the connection (a -32022 listing our version is retried once), then the era's own lifecycle
@@ -141,7 +169,9 @@ describe("McpClient protocol: auto (the dual-era rule)", () => {
         assert.strictEqual(probes, name.startsWith("-32022 listing 2026") ? 2 : 1)
         assert.deepStrictEqual(
           methods.filter((m) => m !== "server/discover"),
-          era === "2025-11-25" ? ["initialize", "notifications/initialized", "tools/list", "tools/list"] : ["tools/list", "tools/list"]
+          era === "2025-11-25"
+            ? ["initialize", "notifications/initialized", "tools/list", "tools/list"]
+            : ["tools/list", "tools/list"]
         )
       }).pipe(Effect.scoped))
   }
@@ -175,10 +205,16 @@ describe("McpClient protocol: auto (the dual-era rule)", () => {
       validateWire("DiscoverRequest", captured[0])
     }).pipe(Effect.scoped))
 
-  for (const [name, probe] of [["401", { status: 401 }], ["500", { status: 500, body: "boom", contentType: "text/plain" }]] as const) {
+  for (
+    const [name, probe] of [["401", { status: 401 }], ["500", {
+      status: 500,
+      body: "boom",
+      contentType: "text/plain"
+    }]] as const
+  ) {
     it.live(`an HTTP ${name} to the probe is the error itself, not a verdict`, () =>
       Effect.gen(function*() {
-        const { url, methods } = yield* serve(probe)
+        const { methods, url } = yield* serve(probe)
         const error = yield* connect(url).pipe(Effect.flip)
         assert.strictEqual(error._tag, "TransportError")
         assert.deepStrictEqual(methods, ["server/discover"])
@@ -187,7 +223,10 @@ describe("McpClient protocol: auto (the dual-era rule)", () => {
 
   it.live("an initialize refused as a modern-only server refuses it (-32601) falls back to 2026-07-28", () =>
     Effect.gen(function*() {
-      const { url, methods } = yield* serve({ status: 404, body: rpcError(-32601) }, { status: 404, body: rpcError(-32601) })
+      const { methods, url } = yield* serve({ status: 404, body: rpcError(-32601) }, {
+        status: 404,
+        body: rpcError(-32601)
+      })
       const connection = yield* connect(url)
       assert.strictEqual(connection.era, "2026-07-28")
       assert.deepStrictEqual(methods, ["server/discover", "initialize", "tools/list", "tools/list"])
@@ -195,7 +234,10 @@ describe("McpClient protocol: auto (the dual-era rule)", () => {
 
   it.live("pinned protocols send no probe", () =>
     Effect.gen(function*() {
-      const { url, methods } = yield* serve({ status: 200, body: { jsonrpc: "2.0", result: discoverResult(["2026-07-28"]) } })
+      const { methods, url } = yield* serve({
+        status: 200,
+        body: { jsonrpc: "2.0", result: discoverResult(["2026-07-28"]) }
+      })
       assert.strictEqual((yield* connect(url, { protocol: "2025-11-25" })).era, "2025-11-25")
       assert.strictEqual((yield* connect(url, { protocol: "2026-07-28" })).era, "2026-07-28")
       assert.notInclude(methods, "server/discover")
@@ -211,7 +253,11 @@ const fakeHttpTransport = (
     ClientTransport.ClientTransport.of({ kind: "http", usesHeaders: true, notifications: Stream.never, ...service })
   )
 
-const initializeResult = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } }
+const initializeResult = {
+  protocolVersion: "2025-11-25",
+  capabilities: { tools: {} },
+  serverInfo: { name: "s", version: "1" }
+}
 
 describe("McpClient on a 2025-11-25 session: the GET stream", () => {
   // A transport that records, in order, each request's method and the moment the GET stream is opened.
@@ -224,7 +270,8 @@ describe("McpClient on a 2025-11-25 session: the GET stream", () => {
           return { jsonrpc: "2.0", id: message.id, result }
         })),
       notify: (message) => Effect.sync(() => void log.push("method" in message ? message.method : "response")),
-      listen: () => Stream.fromEffect(Effect.sync(() => void log.push("GET"))).pipe(Stream.drain, Stream.concat(Stream.never))
+      listen: () =>
+        Stream.fromEffect(Effect.sync(() => void log.push("GET"))).pipe(Stream.drain, Stream.concat(Stream.never))
     })
 
   it.effect("is opened as the session is established, before the request that established it is sent", () =>
@@ -247,7 +294,8 @@ describe("McpClient on a 2025-11-25 session: the bounds of a call", () => {
         message.method === "initialize" && !options.hangInitialize
           ? Stream.succeed({ jsonrpc: "2.0", id: message.id, result: initializeResult })
           : Stream.never,
-      notify: (message) => "method" in message && message.method === "notifications/cancelled" ? Effect.never : Effect.void,
+      notify: (message) =>
+        "method" in message && message.method === "notifications/cancelled" ? Effect.never : Effect.void,
       listen: undefined
     })
   const callGreet = (options: McpClient.Options, hangInitialize: boolean) =>
@@ -289,7 +337,9 @@ describe("McpClient on a 2025-11-25 session: the handshake", () => {
         listen: () => Stream.never
       })
       const error = yield* McpClient.McpClient.use((client) => client.connection).pipe(
-        Effect.provide(McpClient.layer({ protocol: "2025-11-25", requestTimeout: "200 millis" }).pipe(Layer.provide(transport))),
+        Effect.provide(
+          McpClient.layer({ protocol: "2025-11-25", requestTimeout: "200 millis" }).pipe(Layer.provide(transport))
+        ),
         Effect.flip,
         Effect.timeout("5 seconds")
       )
@@ -324,7 +374,10 @@ describe("McpClient: the tools a listing excludes", () => {
       const warning = messages.find((message) => message.startsWith("Excluding tool"))
       assert.isDefined(warning)
       assert.notMatch(warning!, /[\n\u2028\u202E\u009B]/)
-      assert.include(warning!, "Excluding tool \"evil\\nlevel=ERROR forged\\u2028line\\u202eright-to-left\\u009b31m\": ")
+      assert.include(
+        warning!,
+        "Excluding tool \"evil\\nlevel=ERROR forged\\u2028line\\u202eright-to-left\\u009b31m\": "
+      )
       assert.include(warning!, "Sco\\nre")
     }).pipe(Effect.scoped))
 })

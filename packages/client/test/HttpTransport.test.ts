@@ -7,15 +7,15 @@
  * `layerNode` (`node:http` driven directly) and `layer` on effect's
  * `NodeHttpClient`.
  */
-import { assert, describe, it } from "@effect/vitest"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Ref, Stream, Tracer } from "effect"
 import * as Http from "node:http"
 import * as Https from "node:https"
 import type { AddressInfo } from "node:net"
-import * as Errors from "../src/Errors.ts"
+import { type ClientTransport, ClientTransport as ClientTransportService } from "../src/ClientTransport.ts"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
-import { ClientTransport as ClientTransportService, type ClientTransport } from "../src/ClientTransport.ts"
+import * as Errors from "../src/Errors.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import { nodeSend } from "../src/internal/httpSend.ts"
 import * as McpClient from "../src/McpClient.ts"
@@ -77,7 +77,10 @@ const tools = [
     name: "weather",
     inputSchema: {
       type: "object",
-      properties: { region: { type: "string", "x-mcp-header": "Region" }, days: { type: "integer", "x-mcp-header": "Days" } }
+      properties: {
+        region: { type: "string", "x-mcp-header": "Region" },
+        days: { type: "integer", "x-mcp-header": "Days" }
+      }
     }
   },
   {
@@ -94,7 +97,11 @@ const respond: Respond = (body, res) => {
   const params = body.params ?? {}
   switch (body.method) {
     case "tools/list":
-      return json(res, 200, { jsonrpc: "2.0", id, result: { resultType: "complete", tools, ttlMs: 0, cacheScope: "private" } })
+      return json(res, 200, {
+        jsonrpc: "2.0",
+        id,
+        result: { resultType: "complete", tools, ttlMs: 0, cacheScope: "private" }
+      })
     case "tools/call":
       switch (params.name) {
         case "weather":
@@ -140,7 +147,15 @@ const respond: Respond = (body, res) => {
           return res.end("boom")
         case "hang":
           res.writeHead(200, { "content-type": "text/event-stream" })
-          res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 0, progress: 0 } })}\n\n`)
+          res.write(
+            `data: ${
+              JSON.stringify({
+                jsonrpc: "2.0",
+                method: "notifications/progress",
+                params: { progressToken: 0, progress: 0 }
+              })
+            }\n\n`
+          )
           res.on("close", () => closed.push(id))
           return
         case "accepted":
@@ -166,11 +181,19 @@ const respond: Respond = (body, res) => {
           let progress = 0
           const event = (message: unknown) => res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`)
           const timer = setInterval(() => {
-            event({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 7, progress: ++progress } })
+            event({
+              jsonrpc: "2.0",
+              method: "notifications/progress",
+              params: { progressToken: 7, progress: ++progress }
+            })
             const ms = params.arguments?.ms
             if (typeof ms === "number" && progress * 50 >= ms) {
               clearInterval(timer)
-              event({ jsonrpc: "2.0", id, result: { resultType: "complete", content: [{ type: "text", text: `after ${progress}` }] } })
+              event({
+                jsonrpc: "2.0",
+                id,
+                result: { resultType: "complete", content: [{ type: "text", text: `after ${progress}` }] }
+              })
               res.end()
             }
           }, 50)
@@ -181,7 +204,11 @@ const respond: Respond = (body, res) => {
           return json(res, 200, { jsonrpc: "2.0", id, result: { resultType: "complete", content: [] } })
       }
     default:
-      return json(res, 404, { jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${body.method}` } })
+      return json(res, 404, {
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32601, message: `Method not found: ${body.method}` }
+      })
   }
 }
 
@@ -198,19 +225,27 @@ const transports: ReadonlyArray<readonly [string, (options: HttpTransport.Option
 ]
 
 describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
-  const withClient = <A, E>(url: string, body: Effect.Effect<A, E, McpClient.McpClient>, options: McpClient.Options = {}) =>
+  const withClient = <A, E>(
+    url: string,
+    body: Effect.Effect<A, E, McpClient.McpClient>,
+    options: McpClient.Options = {}
+  ) =>
     body.pipe(
       Effect.provide(
-        McpClient.layer({ protocol: "2026-07-28", ...options }).pipe(Layer.provide(transportOf({ url })), Layer.provide(user))
+        McpClient.layer({ protocol: "2026-07-28", ...options }).pipe(
+          Layer.provide(transportOf({ url })),
+          Layer.provide(user)
+        )
       )
     )
 
   it.live("JSON and SSE answers, MRTR over HTTP, standard and Mcp-Param headers", () =>
     Effect.gen(function*() {
-      const { url, received } = yield* serve(respond)
-      const result = yield* withClient(url, McpClient.McpClient.use((c) =>
-        c.callTool({ name: "weather", arguments: { region: "Zürich", days: 3 } })
-      ))
+      const { received, url } = yield* serve(respond)
+      const result = yield* withClient(
+        url,
+        McpClient.McpClient.use((c) => c.callTool({ name: "weather", arguments: { region: "Zürich", days: 3 } }))
+      )
       assert.deepStrictEqual(result.content, [{ type: "text", text: "sunny, in celsius" }])
       // the first call learned the tools' x-mcp-header annotations from tools/list
       assert.deepStrictEqual(received.map((r) => r.body.method), ["tools/list", "tools/call", "tools/call"])
@@ -234,16 +269,19 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
     Effect.gen(function*() {
       const { url } = yield* serve(respond)
       const seen = yield* Ref.make<ReadonlyArray<McpClient.Notification>>([])
-      const fromStream = yield* withClient(url, Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const collector = yield* client.notifications.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
-        yield* Effect.sleep("10 millis")
-        yield* client.callTool(
-          { name: "weather", arguments: { region: "Oslo" } },
-          { progressToken: "p-1", onNotification: (n) => Ref.update(seen, (all) => [...all, n]) }
-        )
-        return yield* Fiber.join(collector)
-      }))
+      const fromStream = yield* withClient(
+        url,
+        Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const collector = yield* client.notifications.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
+          yield* Effect.sleep("10 millis")
+          yield* client.callTool(
+            { name: "weather", arguments: { region: "Oslo" } },
+            { progressToken: "p-1", onNotification: (n) => Ref.update(seen, (all) => [...all, n]) }
+          )
+          return yield* Fiber.join(collector)
+        })
+      )
       const notifications = yield* Ref.get(seen)
       assert.deepStrictEqual(notifications.map((n) => n.method), ["notifications/progress", "notifications/message"])
       assert.deepStrictEqual(notifications[0]!.params, { progressToken: "p-1", progress: 1, total: 2 })
@@ -254,15 +292,18 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
   it.live("a 400 carrying a JSON-RPC error is an McpError; other statuses are TransportErrors", () =>
     Effect.gen(function*() {
       const { url } = yield* serve(respond)
-      const [mismatch, crash, accepted, unknown] = yield* withClient(url, Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        return yield* Effect.all([
-          Effect.flip(client.callTool({ name: "mismatch" })),
-          Effect.flip(client.callTool({ name: "crash" })),
-          Effect.flip(client.callTool({ name: "accepted" })),
-          Effect.flip(client.listPrompts())
-        ])
-      }))
+      const [mismatch, crash, accepted, unknown] = yield* withClient(
+        url,
+        Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          return yield* Effect.all([
+            Effect.flip(client.callTool({ name: "mismatch" })),
+            Effect.flip(client.callTool({ name: "crash" })),
+            Effect.flip(client.callTool({ name: "accepted" })),
+            Effect.flip(client.listPrompts())
+          ])
+        })
+      )
       assert.strictEqual(mismatch._tag, "McpError")
       if (mismatch._tag === "McpError") assert.strictEqual(mismatch.code, -32020)
       assert.strictEqual(crash._tag, "TransportError")
@@ -275,13 +316,16 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
 
   it.live("tools with invalid x-mcp-header annotations are excluded and never called", () =>
     Effect.gen(function*() {
-      const { url, received } = yield* serve(respond)
-      const [listed, error] = yield* withClient(url, Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const listed = yield* client.listTools()
-        const error = yield* Effect.flip(client.callTool({ name: "bad_tool", arguments: { score: 1.5 } }))
-        return [listed, error] as const
-      }))
+      const { received, url } = yield* serve(respond)
+      const [listed, error] = yield* withClient(
+        url,
+        Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const listed = yield* client.listTools()
+          const error = yield* Effect.flip(client.callTool({ name: "bad_tool", arguments: { score: 1.5 } }))
+          return [listed, error] as const
+        })
+      )
       assert.deepStrictEqual(listed.tools.map((t) => t.name), ["weather"])
       assert.instanceOf(error, Errors.InvalidToolDefinition)
       assert.isFalse(received.some((r) => r.body.params?.name === "bad_tool"))
@@ -289,7 +333,7 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
 
   it.live("interrupting a call closes its response stream (cancellation)", () =>
     Effect.gen(function*() {
-      const { url, received } = yield* serve(respond)
+      const { received, url } = yield* serve(respond)
       const outcome = yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name: "hang" }))).pipe(
         Effect.timeoutOption("300 millis")
       )
@@ -310,7 +354,12 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
 
   it.live("a 404 that is not JSON-RPC (a wrong path) says there is no MCP endpoint at this URL", () =>
     Effect.gen(function*() {
-      for (const [type, body] of [["text/plain", "Not Found"], ["application/json", "{\"error\":\"not found\"}"], [undefined, ""]]) {
+      for (
+        const [type, body] of [["text/plain", "Not Found"], ["application/json", "{\"error\":\"not found\"}"], [
+          undefined,
+          ""
+        ]]
+      ) {
         const { url } = yield* serve((_body, res) => {
           res.writeHead(404, type === undefined ? {} : { "content-type": type })
           res.end(body)
@@ -323,13 +372,16 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
 
   it.live("keeps connections alive: one TCP connection for a whole multi-round conversation", () =>
     Effect.gen(function*() {
-      const { url, received, connections } = yield* serve(respond)
-      yield* withClient(url, Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        yield* client.listTools()
-        yield* client.callTool({ name: "weather", arguments: { region: "north", days: 2 } })
-        yield* client.callTool({ name: "weather", arguments: { region: "south", days: 1 } })
-      }))
+      const { connections, received, url } = yield* serve(respond)
+      yield* withClient(
+        url,
+        Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          yield* client.listTools()
+          yield* client.callTool({ name: "weather", arguments: { region: "north", days: 2 } })
+          yield* client.callTool({ name: "weather", arguments: { region: "south", days: 1 } })
+        })
+      )
       assert.isAtLeast(received.length, 5)
       assert.strictEqual(connections.count, 1)
     }).pipe(Effect.scoped))
@@ -345,19 +397,22 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
         res.write("<html>an error page that never ends")
       })
       // checked while the client (and its agent, which would close every socket) is still open
-      yield* withClient(url, Effect.gen(function*() {
-        const error = yield* McpClient.McpClient.use((c) => c.discover()).pipe(Effect.flip)
-        assert.strictEqual(error._tag, "TransportError")
-        assert.match(error.message, /content-type: text\/html/)
-        yield* Effect.sleep("100 millis")
-        assert.isAbove(sockets.length, 0)
-        assert.isTrue(sockets.every((socket) => socket.closed))
-      }))
+      yield* withClient(
+        url,
+        Effect.gen(function*() {
+          const error = yield* McpClient.McpClient.use((c) => c.discover()).pipe(Effect.flip)
+          assert.strictEqual(error._tag, "TransportError")
+          assert.match(error.message, /content-type: text\/html/)
+          yield* Effect.sleep("100 millis")
+          assert.isAbove(sockets.length, 0)
+          assert.isTrue(sockets.every((socket) => socket.closed))
+        })
+      )
     }).pipe(Effect.scoped))
 
   it.live("tracing: a request is a client span with traceparent only when a tracer records spans", () =>
     Effect.gen(function*() {
-      const { url, received } = yield* serve(respond)
+      const { received, url } = yield* serve(respond)
       const call = withClient(url, McpClient.McpClient.use((c) => c.listTools()))
       yield* call
       assert.isAbove(received.length, 0)
@@ -373,27 +428,38 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
       yield* call.pipe(Effect.withTracer(recording))
       const traced = received.slice(before)
       assert.isAbove(traced.length, 0)
-      assert.isTrue(traced.every(({ headers }) => /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(String(headers.traceparent))))
+      assert.isTrue(
+        traced.every(({ headers }) => /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(String(headers.traceparent)))
+      )
       assert.include(names.join(" "), "POST")
     }).pipe(Effect.scoped))
 
   it.live("a JSON body over maxBodyBytes is a TransportError, announced or streamed", () =>
     Effect.gen(function*() {
-      const big = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { resultType: "complete", tools: [], padding: "x".repeat(300_000) } })
+      const big = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "complete", tools: [], padding: "x".repeat(300_000) }
+      })
       for (const chunked of [false, true]) {
         const { url } = yield* serve((_body, res) => {
-          res.writeHead(200, chunked ? { "content-type": "application/json" } : {
-            "content-type": "application/json",
-            "content-length": String(Buffer.byteLength(big))
-          })
+          res.writeHead(
+            200,
+            chunked ? { "content-type": "application/json" } : {
+              "content-type": "application/json",
+              "content-length": String(Buffer.byteLength(big))
+            }
+          )
           res.end(big)
         })
         const error = yield* Effect.gen(function*() {
           const client = yield* McpClient.McpClient
           return yield* Effect.flip(client.listTools())
-        }).pipe(Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
-          Layer.provide(transportOf({ url, maxBodyBytes: 100_000 }))
-        )))
+        }).pipe(Effect.provide(
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(
+            Layer.provide(transportOf({ url, maxBodyBytes: 100_000 }))
+          )
+        ))
         assert.strictEqual(error._tag, "TransportError")
         assert.match((error as { reason: string }).reason, /exceeds 100000 bytes/)
       }
@@ -401,7 +467,7 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
 
   it.live("time bounds: a silent SSE stream and a trickling body end in RequestTimeout, and the request is closed", () =>
     Effect.gen(function*() {
-      const { url, received } = yield* serve(respond)
+      const { received, url } = yield* serve(respond)
       const fast = { requestTimeout: "300 millis" } as const
       for (const name of ["silent", "trickle"]) {
         const error = yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name })), fast).pipe(
@@ -448,11 +514,17 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
       for (const type of ["application/json", "text/event-stream"]) {
         const { url } = yield* serve((body, res) => {
           if (body.method !== "tools/call") return respond(body, res)
-          res.writeHead(200, { "content-type": type, ...(type === "application/json" ? { "content-length": "500" } : {}) })
+          res.writeHead(200, {
+            "content-type": type,
+            ...(type === "application/json" ? { "content-length": "500" } : {})
+          })
           res.write(type === "application/json" ? "{\"jsonrpc\":\"2.0\",\"id\":" : ": hello\n\n")
           setTimeout(() => res.socket?.destroy(), 20)
         })
-        const error = yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name: "weather", arguments: {} }))).pipe(
+        const error = yield* withClient(
+          url,
+          McpClient.McpClient.use((c) => c.callTool({ name: "weather", arguments: {} }))
+        ).pipe(
           Effect.flip,
           Effect.timeout("5 seconds")
         )
@@ -468,7 +540,10 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
         sockets.add(res.socket!)
         respond(body, res)
       })
-      yield* withClient(url, McpClient.McpClient.use((c) => c.callTool({ name: "weather", arguments: { region: "north" } })))
+      yield* withClient(
+        url,
+        McpClient.McpClient.use((c) => c.callTool({ name: "weather", arguments: { region: "north" } }))
+      )
       const allClosed = () => [...sockets].every((socket) => socket.destroyed)
       for (let i = 0; i < 50 && !allClosed(); i++) yield* Effect.sleep("20 millis")
       assert.isAbove(sockets.size, 0)
@@ -483,38 +558,51 @@ describe.each(transports)("HttpTransport, %s", (_name, transportOf) => {
           return res.write("<html>....")
         }
         res.writeHead(200, { "content-type": "text/event-stream" })
-        res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", content: [] } })}\n\n`)
+        res.write(
+          `data: ${
+            JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", content: [] } })
+          }\n\n`
+        )
         const timer = setInterval(() => res.write(": still here\n\n"), 50)
         res.on("close", () => clearInterval(timer))
       })
-      yield* withClient(url, Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const t0 = Date.now()
-        const error = yield* Effect.flip(client.listTools())
-        assert.strictEqual(error._tag, "TransportError")
-        assert.isBelow(Date.now() - t0, 1000, "the error page held the call")
-        const t1 = Date.now()
-        yield* client.callTool({ name: "any" })
-        assert.isBelow(Date.now() - t1, 1000, "the open stream held the call")
-      }))
+      yield* withClient(
+        url,
+        Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const t0 = Date.now()
+          const error = yield* Effect.flip(client.listTools())
+          assert.strictEqual(error._tag, "TransportError")
+          assert.isBelow(Date.now() - t0, 1000, "the error page held the call")
+          const t1 = Date.now()
+          yield* client.callTool({ name: "any" })
+          assert.isBelow(Date.now() - t1, 1000, "the open stream held the call")
+        })
+      )
     }).pipe(Effect.scoped))
 
   it.live("a JSON body with a byte order mark is read; a Latin-1 header value arrives as sent; a string that is no URL is a TransportError", () =>
     Effect.gen(function*() {
-      const { url, received } = yield* serve((body, res) => {
+      const { received, url } = yield* serve((body, res) => {
         res.writeHead(200, { "content-type": "application/json" })
-        res.end("\uFEFF" + JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", tools: [] } }))
+        res.end(
+          "\uFEFF" + JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", tools: [] } })
+        )
       })
       const listed = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
-        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
-          Layer.provide(transportOf({ url, headers: { "x-city": "Zürich" } }))
-        ))
+        Effect.provide(
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(
+            Layer.provide(transportOf({ url, headers: { "x-city": "Zürich" } }))
+          )
+        )
       )
       assert.deepStrictEqual(listed.tools, [])
       // node:http reads header bytes as Latin-1: UTF-8 bytes would arrive as "ZÃ¼rich"
       assert.strictEqual(received[0]!.headers["x-city"], "Zürich")
       const error = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
-        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(transportOf({ url: "not a url" })))),
+        Effect.provide(
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(transportOf({ url: "not a url" })))
+        ),
         Effect.flip
       )
       assert.strictEqual(error._tag, "TransportError")
@@ -525,14 +613,16 @@ describe("HttpTransport.layerNode", () => {
   it.live("a notification's 202, SSE answers and traced requests reuse one connection; an SSE answer that ends late holds nobody and is drained, not closed", () =>
     Effect.gen(function*() {
       let closedSockets = 0
-      const { url, connections } = yield* serve((body, res) => {
+      const { connections, url } = yield* serve((body, res) => {
         res.socket?.once("close", () => closedSockets++)
         if (body.id === undefined) {
           res.writeHead(202)
           return res.end()
         }
         res.writeHead(200, { "content-type": "text/event-stream" })
-        res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", tools: [] } })}\n\n`)
+        res.write(
+          `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", tools: [] } })}\n\n`
+        )
         // the stream's end with the response, or a second after it
         if (body.params?.late === true) setTimeout(() => res.end(), 1000)
         else res.end()
@@ -572,15 +662,18 @@ describe("HttpTransport.layerNode", () => {
           })
           server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
         }),
-        (server) => Effect.callback<void>((resume) => {
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
+        (server) =>
+          Effect.callback<void>((resume) => {
+            server.closeAllConnections()
+            server.close(() => resume(Effect.void))
+          })
       )
       const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`
       const list = (options: HttpTransport.NodeOptions) =>
         McpClient.McpClient.use((c) => c.listTools()).pipe(
-          Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(HttpTransport.layerNode(options))))
+          Effect.provide(
+            McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(HttpTransport.layerNode(options)))
+          )
         )
       const refused = yield* Effect.flip(list({ url }))
       assert.strictEqual(refused._tag, "TransportError")
@@ -595,9 +688,11 @@ describe("HttpTransport.layerNode", () => {
     Effect.gen(function*() {
       const { url } = yield* serve(respond)
       const error = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
-        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
-          Layer.provide(HttpTransport.layerNode({ url, headers: { "x-bad": "a\nb" } }))
-        )),
+        Effect.provide(
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(
+            Layer.provide(HttpTransport.layerNode({ url, headers: { "x-bad": "a\nb" } }))
+          )
+        ),
         Effect.flip
       )
       assert.strictEqual(error._tag, "TransportError")
@@ -626,9 +721,11 @@ describe("HttpTransport.layerNode", () => {
       const { url } = yield* serve(respond)
       const recording = Tracer.make({ span: (options) => Tracer.nativeTracer.span(options) })
       const error = yield* McpClient.McpClient.use((c) => c.listTools()).pipe(
-        Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
-          Layer.provide(HttpTransport.layerNode({ url, headers: { "x-bad": "a\r\nx-injected: 1" } }))
-        )),
+        Effect.provide(
+          McpClient.layer({ protocol: "2026-07-28" }).pipe(
+            Layer.provide(HttpTransport.layerNode({ url, headers: { "x-bad": "a\r\nx-injected: 1" } }))
+          )
+        ),
         Effect.flip,
         Effect.withTracer(recording)
       )

@@ -6,8 +6,8 @@
  * returns `new McpSchema.InputRequired({...})` until it has what it needs.
  * Source: MCP 2026-07-28, basic/patterns/mrtr.
  */
-import { assert, describe, it } from "@effect/vitest"
 import { NodeHttpServer } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { McpProtocol, McpSchema, McpServer as EffectMcpServer } from "effect/ai"
 import { HttpRouter, HttpServer } from "effect/http"

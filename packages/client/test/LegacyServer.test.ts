@@ -9,14 +9,14 @@
  * official 2025-11-25 JSON Schema.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { Effect, Layer, Ref, SubscriptionRef } from "effect"
 import { fileURLToPath } from "node:url"
-import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
-import { sourceNodeArgs } from "@mrtr/test-support/node"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
 import * as Errors from "../src/Errors.ts"
-import type { InputContext } from "../src/InputContext.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
+import type { InputContext } from "../src/InputContext.ts"
 import * as McpClient from "../src/McpClient.ts"
 import * as RootsHandler from "../src/RootsHandler.ts"
 import * as SamplingHandler from "../src/SamplingHandler.ts"
@@ -99,149 +99,171 @@ const validateLegacyWire = (received: ReadonlyArray<Received>, serverMethods: Re
 }
 
 describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
-  it.live("HTTP: detects the legacy era, initializes, answers every in-flight request with the same handlers", () =>
-    Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
-      const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
-      const results = yield* Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const connection = yield* client.connection
-        const greet = yield* client.callTool({ name: "greet" })
-        const twoNames = yield* client.callTool({ name: "two_names" })
-        const capital = yield* client.callTool({ name: "capital" })
-        const roots = yield* client.callTool({ name: "roots" })
-        const elsewhere = yield* client.callTool({ name: "roots_elsewhere" })
-        const reported = yield* Ref.make<ReadonlyArray<McpClient.ServerRequest>>([])
-        const everything = yield* client.callTool({ name: "everything" }, {
-          onServerRequest: (request) => Ref.update(reported, (all) => [...all, request])
-        })
-        const seen = yield* Ref.get(reported)
-        assert.sameMembers(seen.map((r) => `${r.key}:${r.request.method}`), [
-          "elicitation-1:elicitation/create",
-          "sampling-1:sampling/createMessage",
-          "roots-1:roots/list"
-        ])
-        assert.isTrue(seen.every((r) => r.method === "tools/call" && r.target === "everything"))
-        assert.deepStrictEqual(seen.find((r) => r.key === "roots-1")!.response, {
-          roots: [{ uri: "file:///work", name: "work" }, { uri: "file:///tmp" }]
-        })
-        const consent = yield* client.callTool({ name: "consent" })
-        const ping = yield* client.callTool({ name: "ping_client" })
-        const discovered = yield* client.discover()
-        const { tools } = yield* client.listTools()
-        return { connection, greet, twoNames, capital, roots, elsewhere, everything, consent, ping, discovered, tools }
-      }).pipe(
-        Effect.provide(
-          McpClient.layer().pipe(
-            Layer.provide(HttpTransport.layerNode({ url: server.url })),
-            Layer.provide(userLayer(asked))
+  it.live(
+    "HTTP: detects the legacy era, initializes, answers every in-flight request with the same handlers",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
+        const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
+        const results = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const connection = yield* client.connection
+          const greet = yield* client.callTool({ name: "greet" })
+          const twoNames = yield* client.callTool({ name: "two_names" })
+          const capital = yield* client.callTool({ name: "capital" })
+          const roots = yield* client.callTool({ name: "roots" })
+          const elsewhere = yield* client.callTool({ name: "roots_elsewhere" })
+          const reported = yield* Ref.make<ReadonlyArray<McpClient.ServerRequest>>([])
+          const everything = yield* client.callTool({ name: "everything" }, {
+            onServerRequest: (request) => Ref.update(reported, (all) => [...all, request])
+          })
+          const seen = yield* Ref.get(reported)
+          assert.sameMembers(seen.map((r) => `${r.key}:${r.request.method}`), [
+            "elicitation-1:elicitation/create",
+            "sampling-1:sampling/createMessage",
+            "roots-1:roots/list"
+          ])
+          assert.isTrue(seen.every((r) => r.method === "tools/call" && r.target === "everything"))
+          assert.deepStrictEqual(seen.find((r) => r.key === "roots-1")!.response, {
+            roots: [{ uri: "file:///work", name: "work" }, { uri: "file:///tmp" }]
+          })
+          const consent = yield* client.callTool({ name: "consent" })
+          const ping = yield* client.callTool({ name: "ping_client" })
+          const discovered = yield* client.discover()
+          const { tools } = yield* client.listTools()
+          return {
+            connection,
+            greet,
+            twoNames,
+            capital,
+            roots,
+            elsewhere,
+            everything,
+            consent,
+            ping,
+            discovered,
+            tools
+          }
+        }).pipe(
+          Effect.provide(
+            McpClient.layer().pipe(
+              Layer.provide(HttpTransport.layerNode({ url: server.url })),
+              Layer.provide(userLayer(asked))
+            )
           )
         )
-      )
-      assert.deepStrictEqual(results.connection.era, "2025-11-25")
-      assert.strictEqual(results.connection.protocolVersion, "2025-11-25")
-      assert.strictEqual(results.connection.serverInfo?.name, "v1-fixture")
-      assert.strictEqual(textOf(results.greet), "Hello, Alice!")
-      assert.strictEqual(textOf(results.twoNames), "Bob and Alice")
-      assert.strictEqual(textOf(results.capital), "test-model said: Paris")
-      assert.strictEqual(textOf(results.roots), "file:///work,file:///tmp")
-      assert.strictEqual(textOf(results.elsewhere), "file:///work,file:///tmp")
-      assert.strictEqual(textOf(results.everything), "Bob|Paris|2")
-      assert.strictEqual(textOf(results.consent), "consent: accept")
-      assert.strictEqual(textOf(results.ping), "pong")
-      assert.deepStrictEqual(results.discovered.supportedVersions, ["2025-11-25"])
-      assert.isTrue(results.tools.some((tool) => tool.name === "everything"))
+        assert.deepStrictEqual(results.connection.era, "2025-11-25")
+        assert.strictEqual(results.connection.protocolVersion, "2025-11-25")
+        assert.strictEqual(results.connection.serverInfo?.name, "v1-fixture")
+        assert.strictEqual(textOf(results.greet), "Hello, Alice!")
+        assert.strictEqual(textOf(results.twoNames), "Bob and Alice")
+        assert.strictEqual(textOf(results.capital), "test-model said: Paris")
+        assert.strictEqual(textOf(results.roots), "file:///work,file:///tmp")
+        assert.strictEqual(textOf(results.elsewhere), "file:///work,file:///tmp")
+        assert.strictEqual(textOf(results.everything), "Bob|Paris|2")
+        assert.strictEqual(textOf(results.consent), "consent: accept")
+        assert.strictEqual(textOf(results.ping), "pong")
+        assert.deepStrictEqual(results.discovered.supportedVersions, ["2025-11-25"])
+        assert.isTrue(results.tools.some((tool) => tool.name === "everything"))
 
-      // keys as the server's engine derives them: per kind, in arrival order, within the call
-      const all = yield* Ref.get(asked)
-      const of = (target: string) => all.filter((a) => a.target === target).map((a) => `${a.kind}:${a.key}`)
-      assert.deepStrictEqual(of("greet"), ["form:elicitation-1"])
-      assert.deepStrictEqual(of("two_names"), ["form:elicitation-1", "form:elicitation-2"])
-      assert.deepStrictEqual(of("capital"), ["sampling:sampling-1"])
-      assert.deepStrictEqual(of("roots"), ["roots:roots-1"])
-      // on the GET stream, attributed to the one call in flight
-      assert.deepStrictEqual(of("roots_elsewhere"), ["roots:roots-1"])
-      assert.sameMembers(of("everything"), ["form:elicitation-1", "sampling:sampling-1", "roots:roots-1"])
-      assert.deepStrictEqual(of("consent"), ["url:elicitation-1"])
-      assert.isTrue(all.every((a) => a.method === "tools/call"))
+        // keys as the server's engine derives them: per kind, in arrival order, within the call
+        const all = yield* Ref.get(asked)
+        const of = (target: string) => all.filter((a) => a.target === target).map((a) => `${a.kind}:${a.key}`)
+        assert.deepStrictEqual(of("greet"), ["form:elicitation-1"])
+        assert.deepStrictEqual(of("two_names"), ["form:elicitation-1", "form:elicitation-2"])
+        assert.deepStrictEqual(of("capital"), ["sampling:sampling-1"])
+        assert.deepStrictEqual(of("roots"), ["roots:roots-1"])
+        // on the GET stream, attributed to the one call in flight
+        assert.deepStrictEqual(of("roots_elsewhere"), ["roots:roots-1"])
+        assert.sameMembers(of("everything"), ["form:elicitation-1", "sampling:sampling-1", "roots:roots-1"])
+        assert.deepStrictEqual(of("consent"), ["url:elicitation-1"])
+        assert.isTrue(all.every((a) => a.method === "tools/call"))
 
-      // the wire: probe, initialize without a session, then the session id and version on everything
-      const posts = server.received.filter((r) => r.httpMethod === "POST")
-      assert.strictEqual((posts[1]!.body as any).method, "initialize")
-      assert.isUndefined(posts[1]!.headers["mcp-session-id"])
-      assert.strictEqual((posts[2]!.body as any).method, "notifications/initialized")
-      for (const post of posts.slice(2)) {
-        assert.isString(post.headers["mcp-session-id"])
-        assert.strictEqual(post.headers["mcp-protocol-version"], "2025-11-25")
-      }
-      assert.isTrue(server.received.some((r) => r.httpMethod === "GET"), "the GET stream was opened")
-      // the session is ended when the client closes
-      const deleted = server.received.filter((r) => r.httpMethod === "DELETE")
-      assert.strictEqual(deleted.length, 1)
-      assert.strictEqual(deleted[0]!.headers["mcp-session-id"], posts[2]!.headers["mcp-session-id"])
-      assert.strictEqual(server.sessions.size, 0)
-      // every answer the server got is a valid 2025-11-25 result of its kind (ids the server used)
-      const serverMethods = new Map<unknown, string>()
-      const answers = posts.map((p) => p.body as Record<string, any>).filter((m) => "result" in m || "error" in m)
-      assert.isAtLeast(answers.length, 11)
-      // the SDK numbers its requests from 0 per session: pair answers with the kinds asked, in order
-      for (const message of answers) {
-        const result = message.result ?? {}
-        const method = "action" in result
-          ? "elicitation/create"
-          : "model" in result
-          ? "sampling/createMessage"
-          : "roots" in result
-          ? "roots/list"
-          : "ping"
-        serverMethods.set(message.id, method)
-      }
-      assert.isAtLeast(validateLegacyWire(server.received, serverMethods), 20)
-    }).pipe(Effect.scoped), 30_000)
-
-  it.live("HTTP: a request with no handler is refused at once with -32601; roots changes send roots/list_changed", () =>
-    Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
-      const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
-      const roots = yield* SubscriptionRef.make<ReadonlyArray<{ readonly uri: string }>>([{ uri: "file:///a" }])
-      const { refused, before, after } = yield* Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const started = Date.now()
-        const refused = yield* client.callTool({ name: "sample_anyway" })
-        const elapsed = Date.now() - started
-        const before = yield* client.callTool({ name: "roots_changes" })
-        yield* SubscriptionRef.set(roots, [{ uri: "file:///b" }])
-        yield* SubscriptionRef.set(roots, [{ uri: "file:///c" }])
-        let after = before
-        for (let i = 0; i < 50 && textOf(after) !== "2"; i++) {
-          yield* Effect.sleep("20 millis")
-          after = yield* client.callTool({ name: "roots_changes" })
+        // the wire: probe, initialize without a session, then the session id and version on everything
+        const posts = server.received.filter((r) => r.httpMethod === "POST")
+        assert.strictEqual((posts[1]!.body as any).method, "initialize")
+        assert.isUndefined(posts[1]!.headers["mcp-session-id"])
+        assert.strictEqual((posts[2]!.body as any).method, "notifications/initialized")
+        for (const post of posts.slice(2)) {
+          assert.isString(post.headers["mcp-session-id"])
+          assert.strictEqual(post.headers["mcp-protocol-version"], "2025-11-25")
         }
-        return { refused: { text: textOf(refused), elapsed }, before, after }
-      }).pipe(
-        Effect.provide(
-          McpClient.layer({ protocol: "2025-11-25" }).pipe(
-            Layer.provide(HttpTransport.layerNode({ url: server.url })),
-            Layer.provide(Layer.merge(userLayer(asked, { sampling: false }), RootsHandler.layerSubscriptionRef(roots)))
+        assert.isTrue(server.received.some((r) => r.httpMethod === "GET"), "the GET stream was opened")
+        // the session is ended when the client closes
+        const deleted = server.received.filter((r) => r.httpMethod === "DELETE")
+        assert.strictEqual(deleted.length, 1)
+        assert.strictEqual(deleted[0]!.headers["mcp-session-id"], posts[2]!.headers["mcp-session-id"])
+        assert.strictEqual(server.sessions.size, 0)
+        // every answer the server got is a valid 2025-11-25 result of its kind (ids the server used)
+        const serverMethods = new Map<unknown, string>()
+        const answers = posts.map((p) => p.body as Record<string, any>).filter((m) => "result" in m || "error" in m)
+        assert.isAtLeast(answers.length, 11)
+        // the SDK numbers its requests from 0 per session: pair answers with the kinds asked, in order
+        for (const message of answers) {
+          const result = message.result ?? {}
+          const method = "action" in result
+            ? "elicitation/create"
+            : "model" in result
+            ? "sampling/createMessage"
+            : "roots" in result
+            ? "roots/list"
+            : "ping"
+          serverMethods.set(message.id, method)
+        }
+        assert.isAtLeast(validateLegacyWire(server.received, serverMethods), 20)
+      }).pipe(Effect.scoped),
+    30_000
+  )
+
+  it.live(
+    "HTTP: a request with no handler is refused at once with -32601; roots changes send roots/list_changed",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
+        const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
+        const roots = yield* SubscriptionRef.make<ReadonlyArray<{ readonly uri: string }>>([{ uri: "file:///a" }])
+        const { after, before, refused } = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const started = Date.now()
+          const refused = yield* client.callTool({ name: "sample_anyway" })
+          const elapsed = Date.now() - started
+          const before = yield* client.callTool({ name: "roots_changes" })
+          yield* SubscriptionRef.set(roots, [{ uri: "file:///b" }])
+          yield* SubscriptionRef.set(roots, [{ uri: "file:///c" }])
+          let after = before
+          for (let i = 0; i < 50 && textOf(after) !== "2"; i++) {
+            yield* Effect.sleep("20 millis")
+            after = yield* client.callTool({ name: "roots_changes" })
+          }
+          return { refused: { text: textOf(refused), elapsed }, before, after }
+        }).pipe(
+          Effect.provide(
+            McpClient.layer({ protocol: "2025-11-25" }).pipe(
+              Layer.provide(HttpTransport.layerNode({ url: server.url })),
+              Layer.provide(
+                Layer.merge(userLayer(asked, { sampling: false }), RootsHandler.layerSubscriptionRef(roots))
+              )
+            )
           )
         )
-      )
-      assert.strictEqual(refused.text, "refused: -32601")
-      assert.isBelow(refused.elapsed, 5_000)
-      assert.strictEqual(textOf(before), "0")
-      assert.strictEqual(textOf(after), "2")
-      // pinned to 2025-11-25: no probe; initialize declared what the handlers can do
-      const posts = server.received.filter((r) => r.httpMethod === "POST").map((r) => r.body as Record<string, any>)
-      assert.strictEqual(posts[0]!.method, "initialize")
-      validateWire("InitializeRequest", posts[0], LEGACY_SCHEMA_ID)
-      assert.deepStrictEqual(posts[0]!.params.capabilities, {
-        roots: { listChanged: true },
-        elicitation: { form: {}, url: {} }
-      })
-      const changed = posts.filter((m) => m.method === "notifications/roots/list_changed")
-      assert.strictEqual(changed.length, 2)
-      for (const message of changed) validateWire("RootsListChangedNotification", message, LEGACY_SCHEMA_ID)
-    }).pipe(Effect.scoped), 30_000)
+        assert.strictEqual(refused.text, "refused: -32601")
+        assert.isBelow(refused.elapsed, 5_000)
+        assert.strictEqual(textOf(before), "0")
+        assert.strictEqual(textOf(after), "2")
+        // pinned to 2025-11-25: no probe; initialize declared what the handlers can do
+        const posts = server.received.filter((r) => r.httpMethod === "POST").map((r) => r.body as Record<string, any>)
+        assert.strictEqual(posts[0]!.method, "initialize")
+        validateWire("InitializeRequest", posts[0], LEGACY_SCHEMA_ID)
+        assert.deepStrictEqual(posts[0]!.params.capabilities, {
+          roots: { listChanged: true },
+          elicitation: { form: {}, url: {} }
+        })
+        const changed = posts.filter((m) => m.method === "notifications/roots/list_changed")
+        assert.strictEqual(changed.length, 2)
+        for (const message of changed) validateWire("RootsListChangedNotification", message, LEGACY_SCHEMA_ID)
+      }).pipe(Effect.scoped),
+    30_000
+  )
 
   it.live("stdio: the same handlers answer the v1 server's requests on stdout", () =>
     Effect.gen(function*() {
@@ -255,7 +277,8 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
         const ping = yield* client.callTool({ name: "ping_client" })
         const refused = yield* client.callTool({ name: "sample_anyway" }).pipe(
           Effect.provide(SamplingHandler.layer({
-            createMessage: () => Effect.succeed({ role: "assistant" as const, content: { type: "text" as const, text: "x" }, model: "m" })
+            createMessage: () =>
+              Effect.succeed({ role: "assistant" as const, content: { type: "text" as const, text: "x" }, model: "m" })
           }))
         )
         return { connection, greet, everything, elsewhere, ping, refused }
@@ -284,114 +307,145 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
       assert.deepStrictEqual(of("roots_elsewhere"), ["roots-1"])
     }), 30_000)
 
-  it.live("HTTP: a failing handler fails the call with InputHandlerError; the server gets -32603 and the call is cancelled", () =>
-    Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
-      const failing = ElicitationHandler.layer({
-        form: (_params, context) => Effect.fail(new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: "the user left" }))
-      })
-      const { error, lastError } = yield* Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const error = yield* client.callTool({ name: "greet_or_error" }).pipe(Effect.flip)
-        let lastError = "none"
-        for (let i = 0; i < 50 && lastError === "none"; i++) {
-          lastError = textOf(yield* client.callTool({ name: "last_error" }))
-          if (lastError === "none") yield* Effect.sleep("20 millis")
-        }
-        return { error, lastError }
-      }).pipe(
-        Effect.provide(
-          McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(failing))
-        )
-      )
-      assert.strictEqual(error._tag, "InputHandlerError")
-      assert.include(error.message, "the user left")
-      assert.include(error.message, "elicitation-1")
-      assert.strictEqual(lastError, "-32603")
-      const posts = server.received.filter((r) => r.httpMethod === "POST").map((r) => r.body as Record<string, any>)
-      const call = posts.find((m) => m.method === "tools/call" && m.params.name === "greet_or_error")!
-      const cancelled = posts.find((m) => m.method === "notifications/cancelled")
-      assert.isDefined(cancelled)
-      assert.strictEqual(cancelled!.params.requestId, call.id)
-      validateWire("CancelledNotification", cancelled, LEGACY_SCHEMA_ID)
-    }).pipe(Effect.scoped), 30_000)
-
-  it.live("HTTP: interrupting a call sends notifications/cancelled, which the server honours", () =>
-    Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
-      const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
-      const count = yield* Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const waited = yield* client.callTool({ name: "wait" }).pipe(Effect.timeoutOption("300 millis"))
-        assert.isTrue(waited._tag === "None")
-        let count = "0"
-        for (let i = 0; i < 50 && count === "0"; i++) {
-          count = textOf(yield* client.callTool({ name: "cancellations" }))
-          if (count === "0") yield* Effect.sleep("20 millis")
-        }
-        return count
-      }).pipe(
-        Effect.provide(
-          McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(userLayer(asked)))
-        )
-      )
-      assert.strictEqual(count, "1")
-    }).pipe(Effect.scoped), 30_000)
-
-  it.live("HTTP: a session the server no longer knows (404) is initialized again and the request re-sent", () =>
-    Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
-      const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
-      const [first, second] = yield* Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const first = yield* client.callTool({ name: "greet" })
-        // the server forgets every session (a restart)
-        yield* Effect.promise(async () => {
-          for (const transport of [...server.sessions.values()]) await transport.close()
+  it.live(
+    "HTTP: a failing handler fails the call with InputHandlerError; the server gets -32603 and the call is cancelled",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
+        const failing = ElicitationHandler.layer({
+          form: (_params, context) =>
+            Effect.fail(
+              new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: "the user left" })
+            )
         })
-        // two calls at once find the session gone: one new session serves both
-        const second = yield* Effect.all([client.callTool({ name: "greet" }), client.callTool({ name: "greet" })], {
-          concurrency: "unbounded"
-        })
-        return [first, second] as const
-      }).pipe(
-        Effect.provide(
-          McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(userLayer(asked)))
+        const { error, lastError } = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const error = yield* client.callTool({ name: "greet_or_error" }).pipe(Effect.flip)
+          let lastError = "none"
+          for (let i = 0; i < 50 && lastError === "none"; i++) {
+            lastError = textOf(yield* client.callTool({ name: "last_error" }))
+            if (lastError === "none") yield* Effect.sleep("20 millis")
+          }
+          return { error, lastError }
+        }).pipe(
+          Effect.provide(
+            McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(failing))
+          )
         )
-      )
-      assert.strictEqual(textOf(first), "Hello, Alice!")
-      assert.sameMembers(second.map(textOf), ["Hello, Bob!", "Hello, Alice!"])
-      const initializes = server.received.filter((r) => (r.body as any)?.method === "initialize")
-      assert.strictEqual(initializes.length, 2)
-      assert.isUndefined(initializes[1]!.headers["mcp-session-id"])
-      // two 404s for requests carrying the old id; the retries carry the new one
-      const calls = server.received.filter((r) => (r.body as any)?.method === "tools/call")
-      assert.strictEqual(calls.length, 5)
-      const oldId = calls[0]!.headers["mcp-session-id"]
-      assert.deepStrictEqual(calls.slice(1, 3).map((c) => c.headers["mcp-session-id"]), [oldId, oldId])
-      const newIds = new Set(calls.slice(3).map((c) => c.headers["mcp-session-id"]))
-      assert.strictEqual(newIds.size, 1)
-      assert.isFalse(newIds.has(oldId))
-    }).pipe(Effect.scoped), 30_000)
+        assert.strictEqual(error._tag, "InputHandlerError")
+        assert.include(error.message, "the user left")
+        assert.include(error.message, "elicitation-1")
+        assert.strictEqual(lastError, "-32603")
+        const posts = server.received.filter((r) => r.httpMethod === "POST").map((r) => r.body as Record<string, any>)
+        const call = posts.find((m) => m.method === "tools/call" && m.params.name === "greet_or_error")!
+        const cancelled = posts.find((m) => m.method === "notifications/cancelled")
+        assert.isDefined(cancelled)
+        assert.strictEqual(cancelled!.params.requestId, call.id)
+        validateWire("CancelledNotification", cancelled, LEGACY_SCHEMA_ID)
+      }).pipe(Effect.scoped),
+    30_000
+  )
 
-  it.live("HTTP, JSON responses: plain answers read as JSON; requests outside a call arrive on the GET stream", () =>
-    Effect.gen(function*() {
-      const server = yield* Effect.acquireRelease(Effect.promise(() => listen({ json: true })), (s) => Effect.promise(s.close))
-      const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
-      const { tools, elsewhere, ping } = yield* Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const { tools } = yield* client.listTools()
-        const elsewhere = yield* client.callTool({ name: "roots_elsewhere" })
-        const ping = yield* client.callTool({ name: "ping_client" })
-        return { tools, elsewhere, ping }
-      }).pipe(
-        Effect.provide(
-          McpClient.layer().pipe(Layer.provide(HttpTransport.layerNode({ url: server.url })), Layer.provide(userLayer(asked)))
+  it.live(
+    "HTTP: interrupting a call sends notifications/cancelled, which the server honours",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
+        const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
+        const count = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const waited = yield* client.callTool({ name: "wait" }).pipe(Effect.timeoutOption("300 millis"))
+          assert.isTrue(waited._tag === "None")
+          let count = "0"
+          for (let i = 0; i < 50 && count === "0"; i++) {
+            count = textOf(yield* client.callTool({ name: "cancellations" }))
+            if (count === "0") yield* Effect.sleep("20 millis")
+          }
+          return count
+        }).pipe(
+          Effect.provide(
+            McpClient.layer().pipe(
+              Layer.provide(HttpTransport.layerNode({ url: server.url })),
+              Layer.provide(userLayer(asked))
+            )
+          )
         )
-      )
-      assert.isTrue(tools.some((tool) => tool.name === "greet"))
-      assert.strictEqual(textOf(elsewhere), "file:///work,file:///tmp")
-      assert.strictEqual(textOf(ping), "pong")
-      assert.deepStrictEqual((yield* Ref.get(asked)).map((a) => `${a.target}:${a.key}`), ["roots_elsewhere:roots-1"])
-    }).pipe(Effect.scoped), 30_000)
+        assert.strictEqual(count, "1")
+      }).pipe(Effect.scoped),
+    30_000
+  )
+
+  it.live(
+    "HTTP: a session the server no longer knows (404) is initialized again and the request re-sent",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* Effect.acquireRelease(Effect.promise(() => listen()), (s) => Effect.promise(s.close))
+        const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
+        const [first, second] = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const first = yield* client.callTool({ name: "greet" })
+          // the server forgets every session (a restart)
+          yield* Effect.promise(async () => {
+            for (const transport of [...server.sessions.values()]) await transport.close()
+          })
+          // two calls at once find the session gone: one new session serves both
+          const second = yield* Effect.all([client.callTool({ name: "greet" }), client.callTool({ name: "greet" })], {
+            concurrency: "unbounded"
+          })
+          return [first, second] as const
+        }).pipe(
+          Effect.provide(
+            McpClient.layer().pipe(
+              Layer.provide(HttpTransport.layerNode({ url: server.url })),
+              Layer.provide(userLayer(asked))
+            )
+          )
+        )
+        assert.strictEqual(textOf(first), "Hello, Alice!")
+        assert.sameMembers(second.map(textOf), ["Hello, Bob!", "Hello, Alice!"])
+        const initializes = server.received.filter((r) => (r.body as any)?.method === "initialize")
+        assert.strictEqual(initializes.length, 2)
+        assert.isUndefined(initializes[1]!.headers["mcp-session-id"])
+        // two 404s for requests carrying the old id; the retries carry the new one
+        const calls = server.received.filter((r) => (r.body as any)?.method === "tools/call")
+        assert.strictEqual(calls.length, 5)
+        const oldId = calls[0]!.headers["mcp-session-id"]
+        assert.deepStrictEqual(calls.slice(1, 3).map((c) => c.headers["mcp-session-id"]), [oldId, oldId])
+        const newIds = new Set(calls.slice(3).map((c) => c.headers["mcp-session-id"]))
+        assert.strictEqual(newIds.size, 1)
+        assert.isFalse(newIds.has(oldId))
+      }).pipe(Effect.scoped),
+    30_000
+  )
+
+  it.live(
+    "HTTP, JSON responses: plain answers read as JSON; requests outside a call arrive on the GET stream",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* Effect.acquireRelease(
+          Effect.promise(() => listen({ json: true })),
+          (s) => Effect.promise(s.close)
+        )
+        const asked = yield* Ref.make<ReadonlyArray<Asked>>([])
+        const { elsewhere, ping, tools } = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const { tools } = yield* client.listTools()
+          const elsewhere = yield* client.callTool({ name: "roots_elsewhere" })
+          const ping = yield* client.callTool({ name: "ping_client" })
+          return { tools, elsewhere, ping }
+        }).pipe(
+          Effect.provide(
+            McpClient.layer().pipe(
+              Layer.provide(HttpTransport.layerNode({ url: server.url })),
+              Layer.provide(userLayer(asked))
+            )
+          )
+        )
+        assert.isTrue(tools.some((tool) => tool.name === "greet"))
+        assert.strictEqual(textOf(elsewhere), "file:///work,file:///tmp")
+        assert.strictEqual(textOf(ping), "pong")
+        assert.deepStrictEqual((yield* Ref.get(asked)).map((a) => `${a.target}:${a.key}`), ["roots_elsewhere:roots-1"])
+      }).pipe(Effect.scoped),
+    30_000
+  )
 })

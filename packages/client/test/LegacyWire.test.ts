@@ -8,10 +8,10 @@
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, client/*; schema `JSONRPCErrorResponse`.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { Deferred, Effect, Fiber, Layer, Ref } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
 import * as HttpTransport from "../src/HttpTransport.ts"
 import * as McpClient from "../src/McpClient.ts"
@@ -51,105 +51,130 @@ const BAD_REQUESTS = [
 
 const serveLegacy = (mode: InitializeMode) =>
   Effect.acquireRelease(
-    Effect.callback<{ readonly url: string; readonly posted: Array<Posted>; readonly server: Http.Server }>((resume) => {
-      const posted: Array<Posted> = []
-      const waiting = new Map<string, (answer: Record<string, any>) => void>()
-      const server = Http.createServer((req, res) => {
-        if (req.method === "GET") {
-          res.writeHead(405).end()
-          return
-        }
-        if (req.method === "DELETE") {
-          res.writeHead(200).end()
-          return
-        }
-        let text = ""
-        req.setEncoding("utf8")
-        req.on("data", (chunk) => (text += chunk))
-        req.on("end", () => {
-          const body = JSON.parse(text)
-          posted.push({ headers: req.headers, body })
-          const json = (status: number, message: unknown, headers: Record<string, string> = {}) => {
-            res.writeHead(status, { "content-type": "application/json", ...headers })
-            res.end(JSON.stringify(message))
-          }
-          if (body.method === undefined) {
-            // an answer to one of our requests
-            waiting.get(body.id)?.(body)
-            res.writeHead(202).end()
+    Effect.callback<{ readonly url: string; readonly posted: Array<Posted>; readonly server: Http.Server }>(
+      (resume) => {
+        const posted: Array<Posted> = []
+        const waiting = new Map<string, (answer: Record<string, any>) => void>()
+        const server = Http.createServer((req, res) => {
+          if (req.method === "GET") {
+            res.writeHead(405).end()
             return
           }
-          switch (body.method) {
-            case "server/discover":
-              return json(400, { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: Server not initialized" } })
-            case "initialize":
-              return json(200, {
-                jsonrpc: "2.0",
-                id: body.id,
-                result: mode === "malformed"
-                  ? { protocolVersion: 7 }
-                  : {
-                    protocolVersion: mode === "older" ? "2025-06-18" : "2026-07-28",
-                    capabilities: { tools: {} },
-                    serverInfo: { name: "raw-legacy", version: "1.0.0" }
-                  }
-              }, { "mcp-session-id": "s-1" })
-            case "notifications/initialized":
+          if (req.method === "DELETE") {
+            res.writeHead(200).end()
+            return
+          }
+          let text = ""
+          req.setEncoding("utf8")
+          req.on("data", (chunk) => (text += chunk))
+          req.on("end", () => {
+            const body = JSON.parse(text)
+            posted.push({ headers: req.headers, body })
+            const json = (status: number, message: unknown, headers: Record<string, string> = {}) => {
+              res.writeHead(status, { "content-type": "application/json", ...headers })
+              res.end(JSON.stringify(message))
+            }
+            if (body.method === undefined) {
+              // an answer to one of our requests
+              waiting.get(body.id)?.(body)
               res.writeHead(202).end()
               return
-            case "tools/call": {
-              res.writeHead(200, { "content-type": "text/event-stream" })
-              if (body.params.name === "flood") {
-                // FLOOD elicitations at once; the call answers with how many got each outcome
-                const ids = Array.from({ length: FLOOD }, (_, i) => `flood-${i}`)
-                const answers = ids.map((id) => new Promise<Record<string, any>>((resolve) => waiting.set(id, resolve)))
-                for (const id of ids) {
-                  res.write(`data: ${JSON.stringify({
-                    jsonrpc: "2.0",
-                    id,
-                    method: "elicitation/create",
-                    params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }
-                  })}\n\n`)
+            }
+            switch (body.method) {
+              case "server/discover":
+                return json(400, {
+                  jsonrpc: "2.0",
+                  id: null,
+                  error: { code: -32000, message: "Bad Request: Server not initialized" }
+                })
+              case "initialize":
+                return json(200, {
+                  jsonrpc: "2.0",
+                  id: body.id,
+                  result: mode === "malformed"
+                    ? { protocolVersion: 7 }
+                    : {
+                      protocolVersion: mode === "older" ? "2025-06-18" : "2026-07-28",
+                      capabilities: { tools: {} },
+                      serverInfo: { name: "raw-legacy", version: "1.0.0" }
+                    }
+                }, { "mcp-session-id": "s-1" })
+              case "notifications/initialized":
+                res.writeHead(202).end()
+                return
+              case "tools/call": {
+                res.writeHead(200, { "content-type": "text/event-stream" })
+                if (body.params.name === "flood") {
+                  // FLOOD elicitations at once; the call answers with how many got each outcome
+                  const ids = Array.from({ length: FLOOD }, (_, i) => `flood-${i}`)
+                  const answers = ids.map((id) =>
+                    new Promise<Record<string, any>>((resolve) => waiting.set(id, resolve))
+                  )
+                  for (const id of ids) {
+                    res.write(`data: ${
+                      JSON.stringify({
+                        jsonrpc: "2.0",
+                        id,
+                        method: "elicitation/create",
+                        params: {
+                          message: "Name?",
+                          requestedSchema: { type: "object", properties: { name: { type: "string" } } }
+                        }
+                      })
+                    }\n\n`)
+                  }
+                  void Promise.all(answers).then((all) => {
+                    const accepted = all.filter((a) => a.result?.action === "accept").length
+                    const refused = all.filter((a) => a.error?.code === -32603).length
+                    res.end(`data: ${
+                      JSON.stringify({
+                        jsonrpc: "2.0",
+                        id: body.id,
+                        result: { content: [{ type: "text", text: `${accepted}/${refused}` }] }
+                      })
+                    }\n\n`)
+                  })
+                  return
                 }
+                const answers = BAD_REQUESTS.map((request) =>
+                  new Promise<Record<string, any>>((resolve) => waiting.set(request.id, resolve))
+                )
+                for (const request of BAD_REQUESTS) {
+                  res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: request.id, ...request.message })}\n\n`)
+                }
+                res.write(
+                  `data: ${
+                    JSON.stringify({
+                      jsonrpc: "2.0",
+                      method: "notifications/message",
+                      params: { level: "info", data: "x" }
+                    })
+                  }\n\n`
+                )
                 void Promise.all(answers).then((all) => {
-                  const accepted = all.filter((a) => a.result?.action === "accept").length
-                  const refused = all.filter((a) => a.error?.code === -32603).length
-                  res.end(`data: ${JSON.stringify({
-                    jsonrpc: "2.0",
-                    id: body.id,
-                    result: { content: [{ type: "text", text: `${accepted}/${refused}` }] }
-                  })}\n\n`)
+                  res.end(`data: ${
+                    JSON.stringify({
+                      jsonrpc: "2.0",
+                      id: body.id,
+                      result: { content: [{ type: "text", text: JSON.stringify(all) }] }
+                    })
+                  }\n\n`)
                 })
                 return
               }
-              const answers = BAD_REQUESTS.map((request) =>
-                new Promise<Record<string, any>>((resolve) => waiting.set(request.id, resolve))
-              )
-              for (const request of BAD_REQUESTS) {
-                res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: request.id, ...request.message })}\n\n`)
-              }
-              res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } })}\n\n`)
-              void Promise.all(answers).then((all) => {
-                res.end(`data: ${JSON.stringify({
-                  jsonrpc: "2.0",
-                  id: body.id,
-                  result: { content: [{ type: "text", text: JSON.stringify(all) }] }
-                })}\n\n`)
-              })
-              return
+              default:
+                return json(200, { jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "Method not found" } })
             }
-            default:
-              return json(200, { jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "Method not found" } })
-          }
+          })
         })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-          posted,
-          server
-        })))
-    }),
+        server.listen(0, "127.0.0.1", () =>
+          resume(Effect.succeed({
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+            posted,
+            server
+          })))
+      }
+    ),
     ({ server }) =>
       Effect.callback<void>((resume) => {
         server.closeAllConnections()
@@ -167,7 +192,7 @@ const clientOver = (url: string) =>
 describe("McpClient: bad input from a 2025-11-25 server", () => {
   it.live("each server request gets the spec's answer at once; the call completes; an older version is spoken", () =>
     Effect.gen(function*() {
-      const { url, posted } = yield* serveLegacy("older")
+      const { posted, url } = yield* serveLegacy("older")
       const { connection, result } = yield* Effect.gen(function*() {
         const client = yield* McpClient.McpClient
         const connection = yield* client.connection
@@ -200,7 +225,7 @@ describe("McpClient: bad input from a 2025-11-25 server", () => {
   for (const mode of ["modern", "malformed"] as const) {
     it.live(`an InitializeResult that is ${mode === "modern" ? "for 2026-07-28" : "malformed"} is a ProtocolViolation`, () =>
       Effect.gen(function*() {
-        const { url, posted } = yield* serveLegacy(mode)
+        const { posted, url } = yield* serveLegacy(mode)
         const error = yield* McpClient.McpClient.use((client) => client.callTool({ name: "bad_requests" })).pipe(
           Effect.provide(clientOver(url)),
           Effect.flip

@@ -14,16 +14,7 @@ import * as McpClient from "../src/McpClient.ts"
 import * as MemoryTransport from "../src/MemoryTransport.ts"
 import * as RootsHandler from "../src/RootsHandler.ts"
 import * as SamplingHandler from "../src/SamplingHandler.ts"
-import {
-  clientLayer,
-  complete,
-  elicit,
-  type FakeServer,
-  fakeServer,
-  inputRequired,
-  roots,
-  sample
-} from "./fixtures.ts"
+import { clientLayer, complete, elicit, type FakeServer, fakeServer, inputRequired, roots, sample } from "./fixtures.ts"
 
 const acceptAlice = ElicitationHandler.layer({
   form: () => Effect.succeed(ElicitationHandler.accept({ name: "Alice" }))
@@ -61,14 +52,18 @@ describe("input_required loop", () => {
       assert.deepStrictEqual(second!.params._meta, first!.params._meta)
       // byte-for-byte
       assert.strictEqual(second!.params.requestState, state)
-      assert.deepStrictEqual(second!.params.inputResponses, { user_name: { action: "accept", content: { name: "Alice" } } })
+      assert.deepStrictEqual(second!.params.inputResponses, {
+        user_name: { action: "accept", content: { name: "Alice" } }
+      })
       assert.deepStrictEqual(mrtrFields(first!), { inputResponses: undefined, requestState: undefined })
       assertValid(server)
     }))
 
   it.effect("omits requestState when the server gave none", () =>
     Effect.gen(function*() {
-      const server = fakeServer((_, n) => n === 1 ? inputRequired({ inputRequests: { confirm: elicit() } }) : complete())
+      const server = fakeServer((_, n) =>
+        n === 1 ? inputRequired({ inputRequests: { confirm: elicit() } }) : complete()
+      )
       yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)))
       assert.isFalse("requestState" in server.received[1]!.params)
       assert.deepStrictEqual(Object.keys(server.received[1]!.params.inputResponses), ["confirm"])
@@ -141,7 +136,9 @@ describe("input_required loop", () => {
 
   it.effect("a malformed input request of a known method is a protocol error", () =>
     Effect.gen(function*() {
-      const server = fakeServer(() => inputRequired({ inputRequests: { a: { method: "sampling/createMessage", params: {} } } }))
+      const server = fakeServer(() =>
+        inputRequired({ inputRequests: { a: { method: "sampling/createMessage", params: {} } } })
+      )
       const error = yield* callTool().pipe(Effect.provide(clientLayer(server, {}, acceptAlice)), Effect.flip)
       assert.strictEqual(error._tag, "ProtocolViolation")
       if (error._tag === "ProtocolViolation") assert.include(error.reason, "input request 'a' is malformed: ")
@@ -151,11 +148,23 @@ describe("input_required loop", () => {
   it.effect("each malformed input_required shape is a protocol error saying what is wrong, and nothing is retried", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
-        [{ resultType: "input_required", inputRequests: [elicit()], requestState: "s" }, "inputRequests is not an object"],
-        [{ resultType: "input_required", inputRequests: { q: elicit() }, requestState: 7 }, "requestState is not a string"],
-        [{ resultType: "input_required", inputRequests: { q: "elicit" } }, "input request 'q' has an unknown method 'undefined'"],
         [
-          { resultType: "input_required", inputRequests: { q: { method: "elicitation/create", params: { mode: "form" } } } },
+          { resultType: "input_required", inputRequests: [elicit()], requestState: "s" },
+          "inputRequests is not an object"
+        ],
+        [
+          { resultType: "input_required", inputRequests: { q: elicit() }, requestState: 7 },
+          "requestState is not a string"
+        ],
+        [
+          { resultType: "input_required", inputRequests: { q: "elicit" } },
+          "input request 'q' has an unknown method 'undefined'"
+        ],
+        [
+          {
+            resultType: "input_required",
+            inputRequests: { q: { method: "elicitation/create", params: { mode: "form" } } }
+          },
           "input request 'q' is malformed: "
         ],
         // What the server wrote is quoted escaped in the reason: a resultType, a key, a key inside a schema path.
@@ -164,17 +173,33 @@ describe("input_required loop", () => {
           {
             resultType: "input_required",
             inputRequests: {
-              q: { method: "elicitation/create", params: { mode: "form", message: "m", requestedSchema: { type: "object", properties: { "x\u2028y\u009b": { type: 5 } } } } }
+              q: {
+                method: "elicitation/create",
+                params: {
+                  mode: "form",
+                  message: "m",
+                  requestedSchema: { type: "object", properties: { "x\u2028y\u009b": { type: 5 } } }
+                }
+              }
             }
           },
           "x\\u2028y\\u009b"
         ],
         // A server's key is quoted escaped in the reason.
-        [{ resultType: "input_required", inputRequests: { "a\n[ERROR] forged": { method: "x" } } }, "input request 'a\\n[ERROR] forged' has an unknown method 'x'"],
-        [{ resultType: "input_required", inputRequests: { q: { method: { toString: 1 } } } }, "input request 'q' has an unknown method 'an object'"],
+        [
+          { resultType: "input_required", inputRequests: { "a\n[ERROR] forged": { method: "x" } } },
+          "input request 'a\\n[ERROR] forged' has an unknown method 'x'"
+        ],
+        [
+          { resultType: "input_required", inputRequests: { q: { method: { toString: 1 } } } },
+          "input request 'q' has an unknown method 'an object'"
+        ],
         // More than a round may carry (MAX_INPUT_REQUESTS): refused before any handler runs.
         [
-          { resultType: "input_required", inputRequests: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`q${i}`, elicit()])) },
+          {
+            resultType: "input_required",
+            inputRequests: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`q${i}`, elicit()]))
+          },
           "65 input requests in one round; the client answers at most 64"
         ]
       ]
@@ -253,7 +278,10 @@ describe("input_required loop", () => {
           Effect.exit
         )
         assert.isTrue(Exit.isFailure(perCall) && Cause.hasDies(perCall.cause))
-        const onLayer = yield* callTool().pipe(Effect.provide(clientLayer(server, { maxRounds }, acceptAlice)), Effect.exit)
+        const onLayer = yield* callTool().pipe(
+          Effect.provide(clientLayer(server, { maxRounds }, acceptAlice)),
+          Effect.exit
+        )
         assert.isTrue(Exit.isFailure(onLayer) && Cause.hasDies(onLayer.cause))
       }
       assert.strictEqual(server.received.length, 0)
@@ -263,7 +291,10 @@ describe("input_required loop", () => {
     Effect.gen(function*() {
       const server = fakeServer(() => ({ content: [] }))
       for (const protocol of ["banana", "2026-07-29", "", null] as const) {
-        const exit = yield* callTool().pipe(Effect.provide(clientLayer(server, { protocol: protocol as never })), Effect.exit)
+        const exit = yield* callTool().pipe(
+          Effect.provide(clientLayer(server, { protocol: protocol as never })),
+          Effect.exit
+        )
         assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
       }
       assert.strictEqual(server.received.length, 0)
@@ -273,12 +304,18 @@ describe("input_required loop", () => {
     Effect.gen(function*() {
       const silent: MemoryTransport.Handler = { handle: () => Effect.never }
       const layer = McpClient.layer({ protocol: "2026-07-28" }).pipe(Layer.provide(MemoryTransport.layer(silent)))
-      for (const [options, bound] of [
-        [{ callTimeout: -Infinity }, "call"],
-        [{ callTimeout: -5 }, "call"],
-        [{ requestTimeout: -Infinity }, "request"]
-      ] as const) {
-        const error = yield* callTool({ name: "t" }, options).pipe(Effect.provide(layer), Effect.flip, Effect.timeout("2 seconds"))
+      for (
+        const [options, bound] of [
+          [{ callTimeout: -Infinity }, "call"],
+          [{ callTimeout: -5 }, "call"],
+          [{ requestTimeout: -Infinity }, "request"]
+        ] as const
+      ) {
+        const error = yield* callTool({ name: "t" }, options).pipe(
+          Effect.provide(layer),
+          Effect.flip,
+          Effect.timeout("2 seconds")
+        )
         assert.instanceOf(error, Errors.RequestTimeout)
         if (error instanceof Errors.RequestTimeout) assert.strictEqual(error.bound, bound)
       }
@@ -378,10 +415,14 @@ describe("input_required loop", () => {
 
   it.live("a new state each round: always the latest one is echoed", () =>
     Effect.gen(function*() {
-      const server = fakeServer((_, n) => n <= 4 ? inputRequired({ requestState: `state-${n}-${"x".repeat(n)}` }) : complete())
+      const server = fakeServer((_, n) =>
+        n <= 4 ? inputRequired({ requestState: `state-${n}-${"x".repeat(n)}` }) : complete()
+      )
       yield* callTool().pipe(Effect.provide(clientLayer(server, fast)))
       assert.strictEqual(server.received.length, 5)
-      for (let i = 1; i < 5; i++) assert.strictEqual(server.received[i]!.params.requestState, `state-${i}-${"x".repeat(i)}`)
+      for (let i = 1; i < 5; i++) {
+        assert.strictEqual(server.received[i]!.params.requestState, `state-${i}-${"x".repeat(i)}`)
+      }
     }))
 
   it.live("state-only forever ends at the round cap", () =>
@@ -425,7 +466,9 @@ describe("input_required loop", () => {
         ElicitationHandler.layer({ form: () => arrive.pipe(Effect.as(ElicitationHandler.accept({ name: "A" }))) }),
         SamplingHandler.layer({
           createMessage: () =>
-            arrive.pipe(Effect.as({ role: "assistant" as const, content: { type: "text" as const, text: "Paris" }, model: "m" }))
+            arrive.pipe(
+              Effect.as({ role: "assistant" as const, content: { type: "text" as const, text: "Paris" }, model: "m" })
+            )
         }),
         RootsHandler.layer(() => arrive.pipe(Effect.as([{ uri: "file:///w", name: "w" }])))
       )
@@ -472,7 +515,10 @@ describe("input_required loop", () => {
           sentBefore: 1
         },
         // a state-only round: nothing asked, nothing answered
-        { round: { round: 2, method: "tools/call", target: "plan", inputRequests: {}, requestState: "s2" }, sentBefore: 2 }
+        {
+          round: { round: 2, method: "tools/call", target: "plan", inputRequests: {}, requestState: "s2" },
+          sentBefore: 2
+        }
       ])
       // the retries carry exactly what onRound reported
       assert.deepStrictEqual(server.received[1]!.params.inputResponses, seen[0]!.round.inputResponses)
@@ -487,7 +533,9 @@ describe("input_required loop", () => {
         Effect.provide(clientLayer(fakeServer(() => ({ resultType: "complete", contents: [] })), {}))
       )
       assert.strictEqual(calls, 0)
-      const server = fakeServer((_, n) => inputRequired({ inputRequests: { [`q${n}`]: elicit() }, requestState: `s${n}` }))
+      const server = fakeServer((_, n) =>
+        inputRequired({ inputRequests: { [`q${n}`]: elicit() }, requestState: `s${n}` })
+      )
       const error = yield* callTool({ name: "t" }, { onRound, maxRounds: 2 }).pipe(
         Effect.provide(clientLayer(server, {}, acceptAlice)),
         Effect.flip
@@ -512,9 +560,11 @@ describe("input_required loop", () => {
     Effect.gen(function*() {
       const silent: MemoryTransport.Handler = { handle: () => Effect.never }
       const waiting = yield* callTool().pipe(
-        Effect.provide(McpClient.layer({ protocol: "2026-07-28", requestTimeout: "2 seconds" }).pipe(
-          Layer.provide(MemoryTransport.layer(silent))
-        )),
+        Effect.provide(
+          McpClient.layer({ protocol: "2026-07-28", requestTimeout: "2 seconds" }).pipe(
+            Layer.provide(MemoryTransport.layer(silent))
+          )
+        ),
         Effect.flip,
         Effect.forkChild
       )

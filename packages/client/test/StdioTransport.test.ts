@@ -16,7 +16,9 @@ const script = fileURLToPath(new URL("./stdio-server.mjs", import.meta.url))
 
 const clientLayer = (env: Record<string, string> = {}) =>
   McpClient.layer({ protocol: "2026-07-28" }).pipe(
-    Layer.provide(StdioTransport.layerNode({ command: process.execPath, args: [script], env, shutdownTimeout: "300 millis" })),
+    Layer.provide(
+      StdioTransport.layerNode({ command: process.execPath, args: [script], env, shutdownTimeout: "300 millis" })
+    ),
     Layer.provide(ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ name: "Ada" })) }))
   )
 
@@ -104,14 +106,16 @@ describe("StdioTransport", () => {
     Effect.gen(function*() {
       const seen: Array<string> = []
       const error = yield* McpClient.McpClient.use((client) => Effect.flip(client.callTool({ name: "pid" }))).pipe(
-        Effect.provide(McpClient.layer().pipe(
-          Layer.provide(StdioTransport.layerNode({
-            command: process.execPath,
-            args: ["-e", "for (let i = 1; i <= 30; i++) console.error('line ' + i); process.exit(5)"],
-            shutdownTimeout: "300 millis",
-            onStderr: (text) => Effect.sync(() => void seen.push(text))
-          }))
-        ))
+        Effect.provide(
+          McpClient.layer().pipe(
+            Layer.provide(StdioTransport.layerNode({
+              command: process.execPath,
+              args: ["-e", "for (let i = 1; i <= 30; i++) console.error('line ' + i); process.exit(5)"],
+              shutdownTimeout: "300 millis",
+              onStderr: (text) => Effect.sync(() => void seen.push(text))
+            }))
+          )
+        )
       )
       assert.strictEqual(error._tag, "TransportError")
       const transport = error as TransportError
@@ -125,9 +129,11 @@ describe("StdioTransport", () => {
   it.live("a command that cannot be spawned is named, with its system code", () =>
     Effect.gen(function*() {
       const error = yield* McpClient.McpClient.use((client) => client.callTool({ name: "pid" })).pipe(
-        Effect.provide(McpClient.layer().pipe(
-          Layer.provide(StdioTransport.layerNode({ command: "mrtr-no-such-command", args: ["--x"] }))
-        )),
+        Effect.provide(
+          McpClient.layer().pipe(
+            Layer.provide(StdioTransport.layerNode({ command: "mrtr-no-such-command", args: ["--x"] }))
+          )
+        ),
         Effect.flip
       )
       assert.strictEqual(error._tag, "TransportError")
@@ -139,14 +145,16 @@ describe("StdioTransport", () => {
       const error = yield* Effect.gen(function*() {
         const client = yield* McpClient.McpClient
         return yield* Effect.flip(client.callTool({ name: "flood" }))
-      }).pipe(Effect.provide(McpClient.layer({ protocol: "2026-07-28" }).pipe(
-        Layer.provide(StdioTransport.layerNode({
-          command: process.execPath,
-          args: [script],
-          shutdownTimeout: "300 millis",
-          maxLineBytes: 1024 * 1024
-        }))
-      )))
+      }).pipe(Effect.provide(
+        McpClient.layer({ protocol: "2026-07-28" }).pipe(
+          Layer.provide(StdioTransport.layerNode({
+            command: process.execPath,
+            args: [script],
+            shutdownTimeout: "300 millis",
+            maxLineBytes: 1024 * 1024
+          }))
+        )
+      ))
       assert.strictEqual(error._tag, "TransportError")
       assert.match((error as { reason: string }).reason, /longer than 1048576/)
     }))

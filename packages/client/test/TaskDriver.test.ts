@@ -6,8 +6,8 @@
  * before any is answered.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit } from "effect"
 import { McpError } from "@mrtr/protocol/ErrorCode"
+import { Cause, Effect, Exit } from "effect"
 import * as TaskDriver from "../src/TaskDriver.ts"
 
 const failedWith = (error: unknown) =>
@@ -29,7 +29,13 @@ describe("TaskDriver.drive", () => {
 
   it.effect("a failed task whose error is malformed is a protocol error, not a defect", () =>
     Effect.gen(function*() {
-      const malformed = [{ code: 1.5, message: "x" }, { code: 2 ** 53, message: "x" }, { code: 1, message: 7 }, null, "boom"]
+      const malformed = [
+        { code: 1.5, message: "x" },
+        { code: 2 ** 53, message: "x" },
+        { code: 1, message: 7 },
+        null,
+        "boom"
+      ]
       for (const error of malformed) {
         const failure = yield* failedWith(error)
         assert.strictEqual(failure._tag, "ProtocolViolation")
@@ -39,7 +45,10 @@ describe("TaskDriver.drive", () => {
 
   it.effect("a task's input requests are checked before any is answered: shapes, methods, how many", () =>
     Effect.gen(function*() {
-      const elicit = { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } } }
+      const elicit = {
+        method: "elicitation/create",
+        params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } }
+      }
       const cases: ReadonlyArray<readonly [unknown, string]> = [
         [[elicit], "inputRequests is not an object"],
         [{ q: null }, "input request 'q' has an unknown method 'undefined'"],
@@ -64,7 +73,10 @@ describe("TaskDriver.drive", () => {
 
   it.live("a task's well-formed input requests are answered once each, and the task goes on", () =>
     Effect.gen(function*() {
-      const elicit = { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } } }
+      const elicit = {
+        method: "elicitation/create",
+        params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } }
+      }
       const statuses = [
         { taskId: "t1", status: "input_required", inputRequests: { q: elicit }, pollIntervalMs: 1 },
         { taskId: "t1", status: "input_required", inputRequests: { q: elicit }, pollIntervalMs: 1 },
@@ -103,7 +115,10 @@ describe("TaskDriver.drive", () => {
             sent.push(method)
             if (method !== "tasks/get") return { taskId: "t1", status: "working" }
             polls++
-            const elicit = { method: "elicitation/create", params: { mode: "form", message: `Q${polls}?`, requestedSchema: { type: "object", properties: {} } } }
+            const elicit = {
+              method: "elicitation/create",
+              params: { mode: "form", message: `Q${polls}?`, requestedSchema: { type: "object", properties: {} } }
+            }
             return { taskId: "t1", status: "input_required", inputRequests: { q: elicit } }
           }),
         answer: () =>
@@ -127,7 +142,9 @@ describe("TaskDriver.drive", () => {
 
   it.effect("a task's status is shown only once its input requests are checked; null input requests are refused", () =>
     Effect.gen(function*() {
-      const many = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`q${i}`, { method: "roots/list", params: {} }]))
+      const many = Object.fromEntries(
+        Array.from({ length: 1001 }, (_, i) => [`q${i}`, { method: "roots/list", params: {} }])
+      )
       for (const inputRequests of [many, null]) {
         const shown: Array<unknown> = []
         const failure = yield* TaskDriver.drive({ taskId: "t1" }, {

@@ -68,7 +68,8 @@ describe("ElicitationHandler.urlWait", () => {
       )
       const seen = yield* Ref.make<ReadonlyArray<string>>([])
       const user = ElicitationHandler.layer({
-        url: (params) => Effect.as(Ref.update(seen, (all) => [...all, `url ${params.url}`]), ElicitationHandler.accept()),
+        url: (params) =>
+          Effect.as(Ref.update(seen, (all) => [...all, `url ${params.url}`]), ElicitationHandler.accept()),
         urlWait: (params, context) =>
           Effect.as(
             Ref.update(seen, (all) => [...all, `wait ${context.attempt} ${params.url}`]),

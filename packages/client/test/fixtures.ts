@@ -4,8 +4,8 @@
  * records every request it receives, and validates each one against the
  * official 2026-07-28 JSON Schema.
  */
-import { Effect, Layer } from "effect"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Layer } from "effect"
 import * as McpClient from "../src/McpClient.ts"
 import * as MemoryTransport from "../src/MemoryTransport.ts"
 
@@ -30,7 +30,9 @@ export const validateRequest = (message: Record<string, any>): void => {
 }
 
 /** What a script returns for one request: a result object, or a JSON-RPC error. */
-export type ScriptAnswer = Record<string, unknown> | { readonly error: { code: number; message: string; data?: unknown } }
+export type ScriptAnswer = Record<string, unknown> | {
+  readonly error: { code: number; message: string; data?: unknown }
+}
 
 export interface FakeServer {
   readonly handler: MemoryTransport.Handler

@@ -15,26 +15,37 @@ rl.on("line", (line) => {
     return
   }
   const { id, method, params } = message
-  if (method !== "tools/call") return send({ jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } })
+  if (method !== "tools/call") {
+    return send({ jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } })
+  }
   switch (params.name) {
     case "pid":
       return result(id, text(process.pid))
     case "ask": {
       if (params.inputResponses === undefined) {
-        send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: params._meta.progressToken, progress: 1 } })
+        send({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: params._meta.progressToken, progress: 1 }
+        })
         send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "unrelated log" } })
         return result(id, {
           resultType: "input_required",
           inputRequests: {
             name: {
               method: "elicitation/create",
-              params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }
+              params: {
+                message: "Name?",
+                requestedSchema: { type: "object", properties: { name: { type: "string" } } }
+              }
             }
           },
           requestState: "stdio-state"
         })
       }
-      if (params.requestState !== "stdio-state") return send({ jsonrpc: "2.0", id, error: { code: -32602, message: "bad state" } })
+      if (params.requestState !== "stdio-state") {
+        return send({ jsonrpc: "2.0", id, error: { code: -32602, message: "bad state" } })
+      }
       return result(id, text(`Hello, ${params.inputResponses.name.content.name}!`))
     }
     case "slow":

@@ -6,8 +6,6 @@
  * HTTP). Used by `LegacyServer.test.ts` over sessionful Streamable HTTP
  * (`listen`) and, run as a script with `--stdio`, over stdio.
  */
-import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type Server } from "node:http"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
@@ -16,6 +14,8 @@ import {
   isInitializeRequest,
   RootsListChangedNotificationSchema
 } from "@modelcontextprotocol/sdk/types.js"
+import { randomUUID } from "node:crypto"
+import { createServer, type IncomingMessage, type Server } from "node:http"
 
 const nameSchema = {
   type: "object" as const,
@@ -68,10 +68,14 @@ export const makeV1Server = (): McpServer => {
     return text(roots.map((root) => root.uri).join(","))
   })
 
-  server.registerTool("roots_elsewhere", { description: "Lists the roots outside the request (GET stream)" }, async () => {
-    const { roots } = await server.server.listRoots()
-    return text(roots.map((root) => root.uri).join(","))
-  })
+  server.registerTool(
+    "roots_elsewhere",
+    { description: "Lists the roots outside the request (GET stream)" },
+    async () => {
+      const { roots } = await server.server.listRoots()
+      return text(roots.map((root) => root.uri).join(","))
+    }
+  )
 
   server.registerTool("everything", { description: "Elicits, samples and lists roots at once" }, async (extra) => {
     const options = { relatedRequestId: extra.requestId }
@@ -123,12 +127,17 @@ export const makeV1Server = (): McpServer => {
     return text("cancelled")
   })
 
-  server.registerTool("cancellations", { description: "How many calls the client cancelled" }, async () =>
-    text(String(cancelled)))
+  server.registerTool(
+    "cancellations",
+    { description: "How many calls the client cancelled" },
+    async () => text(String(cancelled))
+  )
 
   server.registerTool("greet_or_error", { description: "Asks the name; reports the client's error" }, async (extra) => {
     try {
-      await server.server.elicitInput({ message: "Your name?", requestedSchema: nameSchema }, { relatedRequestId: extra.requestId })
+      await server.server.elicitInput({ message: "Your name?", requestedSchema: nameSchema }, {
+        relatedRequestId: extra.requestId
+      })
       return text("answered")
     } catch (error) {
       lastError = `${String((error as { code?: unknown }).code)}`
@@ -138,8 +147,11 @@ export const makeV1Server = (): McpServer => {
 
   server.registerTool("last_error", { description: "The error code greet_or_error got" }, async () => text(lastError))
 
-  server.registerTool("roots_changes", { description: "How many roots/list_changed arrived" }, async () =>
-    text(String(rootsChanges)))
+  server.registerTool(
+    "roots_changes",
+    { description: "How many roots/list_changed arrived" },
+    async () => text(String(rootsChanges))
+  )
 
   return server
 }

@@ -37,7 +37,9 @@ const wellFormed: (text: string) => boolean =
     : (text) => !loneSurrogate.test(text)
 
 const describeNumber = (n: number): string =>
-  Number.isNaN(n) ? "NaN is not a JSON number" : `${n > 0 ? "" : "-"}Infinity is not a JSON number (a number out of range, such as 1e400)`
+  Number.isNaN(n)
+    ? "NaN is not a JSON number"
+    : `${n > 0 ? "" : "-"}Infinity is not a JSON number (a number out of range, such as 1e400)`
 
 /**
  * One node of the walk: its value, how to name it (its parent's entry and its
@@ -78,12 +80,17 @@ const inspect = (value: unknown, root: string): { readonly problem: NotCanonical
     size += 1
     switch (typeof node) {
       case "number":
-        if (!Number.isFinite(node)) return { problem: new NotCanonicalJson({ path: pathOf(entry), reason: describeNumber(node) }) }
+        if (!Number.isFinite(node)) {
+          return { problem: new NotCanonicalJson({ path: pathOf(entry), reason: describeNumber(node) }) }
+        }
         continue
       case "string":
         if (!wellFormed(node)) {
           return {
-            problem: new NotCanonicalJson({ path: pathOf(entry), reason: "the text holds a lone surrogate (not valid Unicode)" })
+            problem: new NotCanonicalJson({
+              path: pathOf(entry),
+              reason: "the text holds a lone surrogate (not valid Unicode)"
+            })
           }
         }
         size += node.length
@@ -93,23 +100,34 @@ const inspect = (value: unknown, root: string): { readonly problem: NotCanonical
       case "symbol":
       case "function":
         if (entry.inArray) {
-          return { problem: new NotCanonicalJson({ path: pathOf(entry), reason: `a ${typeof node} is not a JSON value` }) }
+          return {
+            problem: new NotCanonicalJson({ path: pathOf(entry), reason: `a ${typeof node} is not a JSON value` })
+          }
         }
         continue
       case "object": {
         if (node === null || typeof (node as { readonly toJSON?: unknown }).toJSON === "function") continue
-        if (open.has(node)) return { problem: new NotCanonicalJson({ path: pathOf(entry), reason: "the value contains itself (a cycle)" }) }
+        if (open.has(node)) {
+          return {
+            problem: new NotCanonicalJson({ path: pathOf(entry), reason: "the value contains itself (a cycle)" })
+          }
+        }
         open.add(node)
         stack.push({ node: undefined, parent: undefined, segment: "", inArray: false, close: node })
         if (Array.isArray(node)) {
-          for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], parent: entry, segment: String(i), inArray: true })
+          for (let i = node.length - 1; i >= 0; i--) {
+            stack.push({ node: node[i], parent: entry, segment: String(i), inArray: true })
+          }
         } else {
           const keys = Object.keys(node)
           for (let i = keys.length - 1; i >= 0; i--) {
             const key = keys[i]!
             if (!wellFormed(key)) {
               return {
-                problem: new NotCanonicalJson({ path: pathOf(entry), reason: "an object key holds a lone surrogate (not valid Unicode)" })
+                problem: new NotCanonicalJson({
+                  path: pathOf(entry),
+                  reason: "an object key holds a lone surrogate (not valid Unicode)"
+                })
               }
             }
             size += key.length
@@ -146,7 +164,11 @@ export const canonicalProblem = (value: unknown, root = "$"): NotCanonicalJson |
 // Base64url of the digest: the runtime's native `Buffer` codec when there is
 // one (Node.js, Bun, Deno), `effect/encoding` elsewhere; same unpadded output.
 interface NativeBuffer {
-  readonly from: (bytes: ArrayBufferLike, byteOffset: number, length: number) => { toString(encoding: "base64url"): string }
+  readonly from: (
+    bytes: ArrayBufferLike,
+    byteOffset: number,
+    length: number
+  ) => { toString(encoding: "base64url"): string }
 }
 const nativeBuffer = (globalThis as { readonly Buffer?: NativeBuffer }).Buffer
 const encodeBase64Url: (bytes: Uint8Array) => string = nativeBuffer === undefined
@@ -333,7 +355,9 @@ const digestOrProblem = (
     if (frozen !== undefined) frozen[bytes] = encoded
     return key === undefined ? encoded : remember(key, encoded)
   }
-  if (inspected.size <= largeValue) return Effect.map(digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))), finish)
+  if (inspected.size <= largeValue) {
+    return Effect.map(digest.digest(Digest.sha256, encoder.encode(canonicalJson(value))), finish)
+  }
   // A large value (a request's arguments of megabytes): the walk above, the canonical text and the hash each run in
   // their own turn of the event loop, so other requests are not held up for all three at once.
   return Effect.yieldNow.pipe(

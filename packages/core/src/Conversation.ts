@@ -13,8 +13,9 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Result, Schema } from "effect"
 import type { ClientCapabilities, InputRequest } from "@mrtr/protocol/Schema"
+import type { Effect, Result, Schema } from "effect"
+import { Context } from "effect"
 import type { MissingClientCapability } from "./Errors.ts"
 
 /**

@@ -15,10 +15,9 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, type Option, Result, Schedule, Schema } from "effect"
 import type { ElicitRequest } from "@mrtr/protocol/Schema"
+import { Duration, Effect, type Option, Result, Schedule, Schema } from "effect"
 import { freezeJson, isFrozenJson } from "./Canonical.ts"
-import * as ElicitResultDecoder from "./internal/elicitResult.ts"
 import { currentGroup } from "./ClientAddress.ts"
 import { Conversation } from "./Conversation.ts"
 import * as ElicitationSchema from "./ElicitationSchema.ts"
@@ -32,6 +31,7 @@ import {
 } from "./Errors.ts"
 import { InteractionLinks } from "./InteractionLinks.ts"
 import { InteractionStore, type InteractionStoreFull, type InteractionStoreUnavailable } from "./InteractionStore.ts"
+import * as ElicitResultDecoder from "./internal/elicitResult.ts"
 
 export {
   /**
@@ -160,7 +160,9 @@ const resolveForm = <A>(
   return Result.fail(
     new InvalidElicitationSchema({
       path,
-      reason: `${reason} (in the form ${options.key === undefined ? `asking "${options.message}"` : `"${options.key}"`})`
+      reason: `${reason} (in the form ${
+        options.key === undefined ? `asking "${options.message}"` : `"${options.key}"`
+      })`
     })
   )
 }
@@ -273,7 +275,9 @@ const explainRefusal = (requestedSchema: ElicitationSchema.RequestedSchema, resp
     return ElicitationSchema.refusal(requestedSchema, decoded.value.content) ?? "the answer does not fit the form."
   }
   // Not an ElicitResult: say what is wrong with it in the form's terms where we can.
-  const answer = typeof response === "object" && response !== null ? response as { readonly action?: unknown; readonly content?: unknown } : {}
+  const answer = typeof response === "object" && response !== null
+    ? response as { readonly action?: unknown; readonly content?: unknown }
+    : {}
   if (answer.action !== "accept" && answer.action !== "decline" && answer.action !== "cancel") {
     return "the answer's action must be accept, decline or cancel."
   }

@@ -12,8 +12,8 @@
  *
  * @since 0.1.0
  */
-import { Result, Schema } from "effect"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
+import { Result, Schema } from "effect"
 import { freezeJson } from "./Canonical.ts"
 import { InvalidElicitationSchema } from "./Errors.ts"
 import * as formCheck from "./internal/formCheck.ts"
@@ -105,7 +105,11 @@ const pickAnnotations = (js: Json): Record<string, unknown> => {
   return out
 }
 
-const onlyKeys = (path: string, js: Json, allowed: ReadonlyArray<string>): Result.Result<never, InvalidElicitationSchema> | undefined => {
+const onlyKeys = (
+  path: string,
+  js: Json,
+  allowed: ReadonlyArray<string>
+): Result.Result<never, InvalidElicitationSchema> | undefined => {
   for (const key of Object.keys(js)) {
     if (!allowed.includes(key)) {
       return fail(path, `the constraint "${key}" cannot be expressed in an elicitation form`)
@@ -136,7 +140,12 @@ const convertItems = (
   for (const key of ["minItems", "maxItems"] as const) if (typeof js[key] === "number") bounds[key] = js[key]
   const checked = onlyKeys(path, js, ["type", "items", "minItems", "maxItems", "title", "description", "default"])
   if (checked !== undefined) return checked
-  const base = { type: "array", ...pickAnnotations(js), ...bounds, ...(Array.isArray(js.default) ? { default: js.default } : {}) }
+  const base = {
+    type: "array",
+    ...pickAnnotations(js),
+    ...bounds,
+    ...(Array.isArray(js.default) ? { default: js.default } : {})
+  }
   if (isStringEnum(items)) {
     return Result.succeed({ ...base, items: { type: "string", enum: items.enum } } as PrimitiveSchemaDefinition)
   }
@@ -169,7 +178,11 @@ const convertProperty = (
       for (const [key, value] of Object.entries(member)) {
         const current = merged[key]
         merged[key] = typeof current === "number" && typeof value === "number"
-          ? (key.startsWith("min") ? Math.max(current, value) : key.startsWith("max") ? Math.min(current, value) : value)
+          ? (key.startsWith("min")
+            ? Math.max(current, value)
+            : key.startsWith("max")
+            ? Math.min(current, value)
+            : value)
           : value
       }
     }
@@ -211,7 +224,15 @@ const convertProperty = (
         if (!js.enum.every((v) => typeof v === "string")) return fail(path, "enum values must be strings")
         return Result.succeed({ ...js } as PrimitiveSchemaDefinition)
       }
-      const checked = onlyKeys(path, js, ["type", "minLength", "maxLength", "format", "title", "description", "default"])
+      const checked = onlyKeys(path, js, [
+        "type",
+        "minLength",
+        "maxLength",
+        "format",
+        "title",
+        "description",
+        "default"
+      ])
       if (checked !== undefined) return checked
       if (js.format !== undefined && !STRING_FORMATS.has(js.format as string)) {
         return fail(path, `the string format "${String(js.format)}" is not one of email, uri, date, date-time`)
@@ -232,7 +253,12 @@ const convertProperty = (
     case "array":
       return convertItems(path, js)
     default:
-      return fail(path, `${js.type === undefined ? "a schema without a primitive type" : `a value of type "${String(js.type)}"`} cannot be a form field; only strings, numbers, integers, booleans and enums are allowed`)
+      return fail(
+        path,
+        `${
+          js.type === undefined ? "a schema without a primitive type" : `a value of type "${String(js.type)}"`
+        } cannot be a form field; only strings, numbers, integers, booleans and enums are allowed`
+      )
   }
 }
 
@@ -272,7 +298,10 @@ export const makeUnsafe = <A>(schema: FormSchemaInput<A>, name?: string): FormSc
   const result = make(schema)
   if (Result.isFailure(result)) {
     if (name === undefined) throw result.failure
-    throw new InvalidElicitationSchema({ path: result.failure.path, reason: `${result.failure.reason} (form "${name}")` })
+    throw new InvalidElicitationSchema({
+      path: result.failure.path,
+      reason: `${result.failure.reason} (form "${name}")`
+    })
   }
   return result.success
 }
@@ -354,12 +383,14 @@ const unsupportedCheck = (ast: unknown, seen = new Set<unknown>()): string | und
       return typeof check.annotations?.expected === "string" ? check.annotations.expected : "a custom check"
     }
   }
-  for (const child of [
-    ...(node.propertySignatures ?? []).map((p) => p.type),
-    ...(node.types ?? []),
-    ...(node.elements ?? []),
-    ...(node.rest ?? [])
-  ]) {
+  for (
+    const child of [
+      ...(node.propertySignatures ?? []).map((p) => p.type),
+      ...(node.types ?? []),
+      ...(node.elements ?? []),
+      ...(node.rest ?? [])
+    ]
+  ) {
     const found = unsupportedCheck(child, seen)
     if (found !== undefined) return found
   }
@@ -472,7 +503,9 @@ const withBounds = (
 }
 
 const convert = <A>(schema: FormSchemaInput<A>): Result.Result<FormSchema<A>, InvalidElicitationSchema> => {
-  const properties0 = (schema.ast as { readonly propertySignatures?: ReadonlyArray<{ readonly name: PropertyKey; readonly type: unknown }> })
+  const properties0 = (schema.ast as {
+    readonly propertySignatures?: ReadonlyArray<{ readonly name: PropertyKey; readonly type: unknown }>
+  })
     .propertySignatures ?? []
   for (const property of properties0) {
     const check = unsupportedCheck(property.type)

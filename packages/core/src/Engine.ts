@@ -24,8 +24,6 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Exit, Fiber, Scheduler } from "effect"
-import { Digest } from "effect/crypto"
 import {
   type ClientCapabilities,
   type InputRequest,
@@ -33,9 +31,12 @@ import {
   type InputResponses,
   makeInputRequiredResult
 } from "@mrtr/protocol/Schema"
+import { Context, Effect, Exit, Fiber, Scheduler } from "effect"
+import { Digest } from "effect/crypto"
 import { canonicalProblem, checkedDigestWith } from "./Canonical.ts"
 import { Conversation } from "./Conversation.ts"
-import { JournalTooLarge, MissingClientCapability, type NotCanonicalJson, RoundLimitExceeded } from "./Errors.ts"
+import type { MissingClientCapability, NotCanonicalJson } from "./Errors.ts"
+import { JournalTooLarge, RoundLimitExceeded } from "./Errors.ts"
 import * as JournalWire from "./internal/journalWire.ts"
 import * as Round from "./internal/round.ts"
 import { trackingScheduler } from "./internal/roundEnd.ts"
@@ -215,11 +216,15 @@ export const run = <A, E, R>(
   Exclude<R, Conversation> | RequestStateCodec | Digest.Digest
 > =>
   Effect.contextWith((context: Context.Context<RequestStateCodec | Digest.Digest>) =>
-    runWith({
-      codec: Context.get(context, RequestStateCodec),
-      digest: Context.get(context, Digest.Digest),
-      limits: Context.get(context, Limits)
-    }, handler, request)
+    runWith(
+      {
+        codec: Context.get(context, RequestStateCodec),
+        digest: Context.get(context, Digest.Digest),
+        limits: Context.get(context, Limits)
+      },
+      handler,
+      request
+    )
   )
 
 /**
@@ -350,7 +355,7 @@ const runRound = <A, E, R>(
 ): Effect.Effect<Outcome<A>, E | RunError, Exclude<R, Conversation>> => {
   const state = Round.open(services.digest, request, journal)
   const { codec, limits } = services
-  const { conversation, pending, watch, nextJournal } = state
+  const { conversation, nextJournal, pending, watch } = state
   // The handler is suspended: seal the new journal with every pending ask.
   const suspend = (): Effect.Effect<Outcome<A>, RunError> => {
     const round = journal.round + 1
@@ -365,26 +370,35 @@ const runRound = <A, E, R>(
     const wire = JournalWire.encode(next)
     const json = JSON.stringify(wire)
     if (request.seal === false) {
-      return Effect.as(checkSize(json), {
-        _tag: "InputRequired",
-        result: makeInputRequiredResult({ inputRequests }),
-        round,
-        journal: next
-      } satisfies Outcome<A>)
+      return Effect.as(
+        checkSize(json),
+        {
+          _tag: "InputRequired",
+          result: makeInputRequiredResult({ inputRequests }),
+          round,
+          journal: next
+        } satisfies Outcome<A>
+      )
     }
-    return Effect.flatMap(checkSize(json), () =>
-      Effect.map(codec.seal(new JournalWire.EncodedJson(wire, json), binding), (requestState): Outcome<A> => ({
-        _tag: "InputRequired",
-        result: makeInputRequiredResult({ inputRequests, requestState }),
-        round,
-        journal: next
-      })))
+    return Effect.flatMap(
+      checkSize(json),
+      () =>
+        Effect.map(codec.seal(new JournalWire.EncodedJson(wire, json), binding), (requestState): Outcome<A> => ({
+          _tag: "InputRequired",
+          result: makeInputRequiredResult({ inputRequests, requestState }),
+          round,
+          journal: next
+        }))
+    )
   }
 
   // The handler detached: its journal so far, without pending asks, goes to the task.
   const detach = (): Effect.Effect<Outcome<A>, RunError> => {
     const next = nextJournal(journal.round, new Map(), journal.waited ?? 0)
-    return Effect.as(checkSize(JSON.stringify(JournalWire.encode(next))), { _tag: "Detached", journal: next, round: journal.round } as const)
+    return Effect.as(
+      checkSize(JSON.stringify(JournalWire.encode(next))),
+      { _tag: "Detached", journal: next, round: journal.round } as const
+    )
   }
 
   // The size of the journal's JSON in its sealed, compact form (`internal/journalWire.ts`), serialized once:

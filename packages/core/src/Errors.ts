@@ -8,8 +8,8 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
 import { ClientCapabilities } from "@mrtr/protocol/Schema"
+import { Schema } from "effect"
 
 /**
  * The user explicitly declined an elicitation (`ElicitResult.action === "decline"`).

@@ -157,7 +157,9 @@ export class InteractionStore extends Context.Service<InteractionStore, {
     id: string,
     content: Readonly<Record<string, unknown>>
   ) => Effect.Effect<CompleteOutcome, InteractionStoreUnavailable>
-  readonly take: (id: string) => Effect.Effect<Readonly<Record<string, unknown>> | undefined, InteractionStoreUnavailable>
+  readonly take: (
+    id: string
+  ) => Effect.Effect<Readonly<Record<string, unknown>> | undefined, InteractionStoreUnavailable>
 }>()("@mrtr/core/InteractionStore") {
   /**
    * An in-memory store for one server instance (see
@@ -283,12 +285,16 @@ const makeMemoryWith = (
       if (address !== undefined && (perAddress.get(address) ?? 0) >= maxPerPrincipal) {
         return new InteractionStoreFull({ scope: "address", capacity: maxPerPrincipal })
       }
-      return anonymous >= maxEntries ? new InteractionStoreFull({ scope: "anonymous", capacity: maxEntries }) : undefined
+      return anonymous >= maxEntries
+        ? new InteractionStoreFull({ scope: "anonymous", capacity: maxEntries })
+        : undefined
     }
     if ((perPrincipal.get(principal) ?? 0) >= maxPerPrincipal) {
       return new InteractionStoreFull({ scope: "principal", capacity: maxPerPrincipal })
     }
-    return authenticated >= maxEntries ? new InteractionStoreFull({ scope: "principal", capacity: maxEntries }) : undefined
+    return authenticated >= maxEntries
+      ? new InteractionStoreFull({ scope: "principal", capacity: maxEntries })
+      : undefined
   }
   // The entry of `id` as of `now`: forgotten past `forgetAt`, marked expired past `expiresAt`.
   const current = (id: string, now: number): Entry | undefined => {

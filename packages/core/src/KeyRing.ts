@@ -67,7 +67,6 @@ export interface KeyRing {
  */
 export const keysConfigName = "MRTR_REQUEST_STATE_KEYS"
 
-
 const keyIdPattern = /^[A-Za-z0-9_-]{1,64}$/
 const keyLength = 32
 const algorithm = Aead.xchacha20Poly1305

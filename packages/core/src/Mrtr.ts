@@ -44,8 +44,7 @@ export const step = <A, E, R>(
   name: string,
   effect: Effect.Effect<A, E, R>,
   schema: Schema.Codec<A, any, never, never>
-): Effect.Effect<A, E, R | Conversation> =>
-  Conversation.use((conversation) => conversation.step(name, effect, schema))
+): Effect.Effect<A, E, R | Conversation> => Conversation.use((conversation) => conversation.step(name, effect, schema))
 
 /**
  * Runs asks (or any effects) concurrently, so that every unanswered ask among
@@ -54,7 +53,9 @@ export const step = <A, E, R>(
  * @category combinators
  * @since 0.1.0
  */
-export const all = <const Arg extends Iterable<Effect.Effect<any, any, any>> | Record<string, Effect.Effect<any, any, any>>>(
+export const all = <
+  const Arg extends Iterable<Effect.Effect<any, any, any>> | Record<string, Effect.Effect<any, any, any>>
+>(
   effects: Arg
 ) => Effect.all(effects, { concurrency: "unbounded" })
 

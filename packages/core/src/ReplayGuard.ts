@@ -251,7 +251,9 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
         Effect.andThen(
           Effect.andThen(
             Metric.update(Metric.withAttributes(replayGuardFullTotal, { scope }), 1),
-            Effect.logWarning(`ReplayGuard is full (${capacity} live ids, scope ${scope}): refusing single-use redemption`)
+            Effect.logWarning(
+              `ReplayGuard is full (${capacity} live ids, scope ${scope}): refusing single-use redemption`
+            )
           ),
           Effect.fail(new ReplayGuardFull({ scope, capacity }))
         )

@@ -56,27 +56,15 @@
  *
  * @since 0.1.0
  */
-import {
-  Clock,
-  Config,
-  Context,
-  Duration,
-  Effect,
-  Layer,
-  Metric,
-  Option,
-  Result,
-  Schema,
-  SchemaIssue
-} from "effect"
+import { Clock, Config, Context, Duration, Effect, Layer, Metric, Option, Result, Schema, SchemaIssue } from "effect"
 import { Aead, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import type { Binding } from "./internal/binding.ts"
 import * as IssuedStates from "./internal/issuedStates.ts"
-import { InvalidOption } from "./InvalidOption.ts"
 import { EncodedJson } from "./internal/journalWire.ts"
-import { KeyRing, type KeyRingEntry } from "./KeyRing.ts"
 import { nativeXChaCha20Poly1305 } from "./internal/nativeXChaCha.ts"
+import { InvalidOption } from "./InvalidOption.ts"
+import { KeyRing, type KeyRingEntry } from "./KeyRing.ts"
 import { ReplayGuard, type ReplayGuardFull, type ReplayGuardUnavailable } from "./ReplayGuard.ts"
 
 export {
@@ -110,24 +98,14 @@ export {
   ReplayGuard,
   /**
    * @category models
-   * @since 0.1.0
-   */
-  ReplayGuardFull,
-  /**
-   * @category models
-   * @since 0.1.0
-   */
-  type ReplayGuardMemoryOptions,
-  /**
-   * @category models
-   * @since 0.1.0
-   */
-  ReplayGuardUnavailable,
-  /**
-   * @category models
    * @since 0.2.0
    */
   replayGuardEntries,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
+  ReplayGuardFull,
   /**
    * @category models
    * @since 0.1.0
@@ -137,7 +115,17 @@ export {
    * @category models
    * @since 0.1.0
    */
-  replayGuardRedemptionsTotal
+  type ReplayGuardMemoryOptions,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
+  replayGuardRedemptionsTotal,
+  /**
+   * @category models
+   * @since 0.1.0
+   */
+  ReplayGuardUnavailable
 } from "./ReplayGuard.ts"
 
 // -----------------------------------------------------------------------------
@@ -202,7 +190,6 @@ export class RequestStateTooLarge extends Schema.TaggedError<RequestStateTooLarg
     return `The sealed requestState (${this.size} bytes) would exceed the cap of ${this.maxSize} bytes`
   }
 }
-
 
 /**
  * Name of the optional `Duration` variable read by
@@ -283,7 +270,10 @@ export const ttlFromConfig: Effect.Effect<Duration.Duration, Config.ConfigError>
  * @category config
  * @since 0.4.0
  */
-export const ttlOf = (ttl: Duration.Input | undefined, layer = "RequestStateCodec"): Effect.Effect<Duration.Duration, InvalidOption> => {
+export const ttlOf = (
+  ttl: Duration.Input | undefined,
+  layer = "RequestStateCodec"
+): Effect.Effect<Duration.Duration, InvalidOption> => {
   if (ttl === undefined) return Effect.succeed(defaultTtl)
   const parsed = Duration.fromInput(ttl)
   return Option.isSome(parsed) && Duration.isFinite(parsed.value) && Duration.toMillis(parsed.value) > 0
@@ -503,7 +493,12 @@ const makeCodec = Effect.fnUntraced(function*<E>(
   }
   const issuedCacheBytes = options.issuedCacheBytes ?? defaultIssuedCacheBytes
   if (!Number.isSafeInteger(issuedCacheBytes) || issuedCacheBytes < 0) {
-    return yield* InvalidOption.of("RequestStateCodec", "issuedCacheBytes", issuedCacheBytes, "a non-negative safe integer")
+    return yield* InvalidOption.of(
+      "RequestStateCodec",
+      "issuedCacheBytes",
+      issuedCacheBytes,
+      "a non-negative safe integer"
+    )
   }
   const keyRing = Effect.isEffect(options.keyRing) ? yield* options.keyRing : options.keyRing
   const singleUse = options.singleUse === true
@@ -551,8 +546,12 @@ const makeCodec = Effect.fnUntraced(function*<E>(
         // A payload the engine serialized already (to measure it) is spliced in, not serialized again:
         // the same text as `JSON.stringify` of the `Sealed` object.
         const text = payload instanceof EncodedJson
-          ? `{"exp":${JSON.stringify(exp)}${jti === undefined ? "" : `,"jti":"${jti}"`},"c":${JSON.stringify(c)},"p":${payload.json}}`
-          : JSON.stringify(jti === undefined ? { exp, c, p: payload } satisfies Sealed : { exp, jti, c, p: payload } satisfies Sealed)
+          ? `{"exp":${JSON.stringify(exp)}${jti === undefined ? "" : `,"jti":"${jti}"`},"c":${
+            JSON.stringify(c)
+          },"p":${payload.json}}`
+          : JSON.stringify(
+            jti === undefined ? { exp, c, p: payload } satisfies Sealed : { exp, jti, c, p: payload } satisfies Sealed
+          )
         const plaintext = encoder.encode(text)
         const size = currentHeader.length + base64UrlLength(nonceLength + plaintext.length + tagLength)
         if (size > maxSize) {
@@ -572,7 +571,10 @@ const makeCodec = Effect.fnUntraced(function*<E>(
         )
       }))
 
-  const open = (sealed: Sealed, principal: string | undefined): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
+  const open = (
+    sealed: Sealed,
+    principal: string | undefined
+  ): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
     Effect.clockWith((clock) => {
       if (clock.currentTimeMillisUnsafe() >= sealed.exp) return reject("expired")
       if (guard === undefined) return Effect.succeed(sealed.p)
@@ -594,7 +596,10 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       })
       : open(sealed, principal)
 
-  const unseal = (state: string, binding: Binding): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
+  const unseal = (
+    state: string,
+    binding: Binding
+  ): Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable> =>
     Effect.suspend(() => {
       if (typeof state !== "string") return reject("malformed")
       if (state.length > maxSize) return reject("too-large")
@@ -602,7 +607,9 @@ const makeCodec = Effect.fnUntraced(function*<E>(
       const kept = issued.take(state, binding)
       if (kept !== undefined) {
         const sealed = parseText(kept)
-        return sealed === undefined ? reject("payload-invalid") : Effect.andThen(countKept, opened(sealed, binding.principal))
+        return sealed === undefined
+          ? reject("payload-invalid")
+          : Effect.andThen(countKept, opened(sealed, binding.principal))
       }
       const first = state.indexOf(".")
       const second = first === -1 ? -1 : state.indexOf(".", first + 1)
@@ -623,7 +630,9 @@ const makeCodec = Effect.fnUntraced(function*<E>(
           onFailure: () => reject("decryption-failed"),
           onSuccess: (plaintext) => {
             const sealed = parsePlaintext(plaintext)
-            return sealed === undefined ? reject("payload-invalid") : Effect.andThen(countDecrypted, opened(sealed, binding.principal))
+            return sealed === undefined
+              ? reject("payload-invalid")
+              : Effect.andThen(countDecrypted, opened(sealed, binding.principal))
           }
         }
       )
@@ -720,7 +729,10 @@ const cryptoLayer = Aead.layerWebCryptoWith(
  */
 export class RequestStateCodec extends Context.Service<RequestStateCodec, {
   readonly seal: (payload: unknown, binding: Binding) => Effect.Effect<string, RequestStateTooLarge>
-  readonly unseal: (state: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable>
+  readonly unseal: (
+    state: string,
+    binding: Binding
+  ) => Effect.Effect<unknown, InvalidRequestState | ReplayGuardFull | ReplayGuardUnavailable>
   readonly sealStored: (payload: unknown, binding: Binding) => Effect.Effect<string>
   readonly unsealStored: (sealed: string, binding: Binding) => Effect.Effect<unknown, InvalidRequestState>
 }>()("@mrtr/core/RequestState/RequestStateCodec") {
@@ -734,8 +746,7 @@ export class RequestStateCodec extends Context.Service<RequestStateCodec, {
    */
   static readonly make: <E = never>(
     options: RequestStateCodecOptions<E>
-  ) => Effect.Effect<RequestStateCodec["Service"], E | InvalidOption, Aead.Aead | SecureRandom.SecureRandom> =
-    makeCodec
+  ) => Effect.Effect<RequestStateCodec["Service"], E | InvalidOption, Aead.Aead | SecureRandom.SecureRandom> = makeCodec
 
   /**
    * A layer of the codec with its own `Aead` (`Aead.layerWebCryptoWith`, with

@@ -6,8 +6,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Result, Schema } from "effect"
 import { ListRootsResult, type Root } from "@mrtr/protocol/Schema"
+import type { Effect } from "effect"
+import { Result, Schema } from "effect"
 import { freezeJson } from "./Canonical.ts"
 import { Conversation } from "./Conversation.ts"
 import type { MissingClientCapability } from "./Errors.ts"

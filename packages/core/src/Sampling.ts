@@ -7,8 +7,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Result, Schema } from "effect"
 import { type CreateMessageRequestParams, CreateMessageResult } from "@mrtr/protocol/Schema"
+import type { Effect } from "effect"
+import { Result, Schema } from "effect"
 import { Conversation } from "./Conversation.ts"
 import type { MissingClientCapability } from "./Errors.ts"
 
@@ -66,5 +67,7 @@ export const textOf = (result: CreateMessageResult): string => {
   const blocks: ReadonlyArray<{ readonly type: string; readonly text?: string }> = Array.isArray(result.content)
     ? result.content
     : [result.content as { readonly type: string; readonly text?: string }]
-  return blocks.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("")
+  return blocks.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join(
+    ""
+  )
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
 import { Digest } from "effect/crypto"
-import { ElicitationSchema } from "../src/index.ts"
 import { Canonical } from "../src/engine/index.ts"
+import { ElicitationSchema } from "../src/index.ts"
 
 const digestLayer = Digest.layerWebCrypto
 
@@ -12,7 +12,11 @@ const question = (n: number) => ({
   params: {
     mode: "form",
     message: `Question ${n}?`,
-    requestedSchema: { type: "object", properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string", enum: ["a", "b"] } } }, required: ["name"] }
+    requestedSchema: {
+      type: "object",
+      properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string", enum: ["a", "b"] } } },
+      required: ["name"]
+    }
   }
 })
 
@@ -63,7 +67,12 @@ describe("Canonical", () => {
       class Point {
         constructor(readonly x: number) {}
       }
-      const withGetter = { inner: {}, get now() { return Date.now() } }
+      const withGetter = {
+        inner: {},
+        get now() {
+          return Date.now()
+        }
+      }
       let n = 0
       const getterElement: Array<unknown> = [{}]
       Object.defineProperty(getterElement, 1, { get: () => ++n, enumerable: true, configurable: true })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
+import type { ClientCapabilities, InputResponses } from "@mrtr/protocol/Schema"
 import { Effect, Exit, Layer, Schema } from "effect"
 import { Digest } from "effect/crypto"
-import type { ClientCapabilities, InputResponses } from "@mrtr/protocol/Schema"
-import { Elicitation, RequestState, RoundLimitExceeded, Task } from "../src/index.ts"
 import { Engine } from "../src/engine/index.ts"
+import { Elicitation, RequestState, RoundLimitExceeded, Task } from "../src/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const ALL: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }
@@ -68,7 +68,10 @@ describe("Engine.drive", () => {
         complete: () => Effect.sync(() => (completed = true))
       })
       expect(completed).toBe(false)
-      expect(value).toMatchObject({ resultType: "input_required", inputRequests: { a: { method: "elicitation/create" } } })
+      expect(value).toMatchObject({
+        resultType: "input_required",
+        inputRequests: { a: { method: "elicitation/create" } }
+      })
       expect(typeof (value as { requestState?: unknown }).requestState).toBe("string")
     }))
 
@@ -83,16 +86,21 @@ describe("Engine.drive", () => {
 
   it.effect("the round limit bounds the rounds run in process", () =>
     Effect.gen(function*() {
-      const exit = yield* Effect.exit(drive(threeNames, {
-        fulfil: (suspended) => {
-          const answers: Record<string, unknown> = {}
-          for (const key of Object.keys(suspended.result.inputRequests ?? {})) {
-            answers[key] = { action: "accept", content: { name: key } }
-          }
-          return Effect.succeed(Engine.answered(answers as InputResponses))
+      const exit = yield* Effect.exit(drive(
+        threeNames,
+        {
+          fulfil: (suspended) => {
+            const answers: Record<string, unknown> = {}
+            for (const key of Object.keys(suspended.result.inputRequests ?? {})) {
+              answers[key] = { action: "accept", content: { name: key } }
+            }
+            return Effect.succeed(Engine.answered(answers as InputResponses))
+          },
+          complete: () => Effect.void
         },
-        complete: () => Effect.void
-      }, { seal: false }, { maxRounds: 2, maxJournalBytes: 32 * 1024 }))
+        { seal: false },
+        { maxRounds: 2, maxJournalBytes: 32 * 1024 }
+      ))
       expect(exit).toEqual(Exit.fail(new RoundLimitExceeded({ maxRounds: 2 })))
     }))
 

@@ -52,8 +52,9 @@ describe("ElicitResult: the fast decoder agrees with the schema's", () => {
       for (let i = 0; i < keys; i++) {
         const key = random.pick(["name", "age", "ok", "tags", "__proto__", "constructor", "toString", ""])
         const v = random.int(3) === 0 ? value() : random.pick(["Ada", 36, true, ["a"], 0.5])
-        if (key === "__proto__") Object.defineProperty(record, key, { value: v, enumerable: true, writable: true, configurable: true })
-        else record[key] = v
+        if (key === "__proto__") {
+          Object.defineProperty(record, key, { value: v, enumerable: true, writable: true, configurable: true })
+        } else record[key] = v
       }
       return record
     }
@@ -74,7 +75,10 @@ describe("ElicitResult: the fast decoder agrees with the schema's", () => {
       expect(fast._tag).toBe(schema._tag)
       if (fast._tag === "Some" && schema._tag === "Some") {
         expect({ ...fast.value, ...(fast.value.content === undefined ? {} : { content: { ...fast.value.content } }) })
-          .toEqual({ ...schema.value, ...(schema.value.content === undefined ? {} : { content: { ...schema.value.content } }) })
+          .toEqual({
+            ...schema.value,
+            ...(schema.value.content === undefined ? {} : { content: { ...schema.value.content } })
+          })
         expect(Object.keys(fast.value)).toEqual(Object.keys(schema.value))
       }
     }
@@ -82,8 +86,12 @@ describe("ElicitResult: the fast decoder agrees with the schema's", () => {
 
   it("on the common answers, without the schema", () => {
     expect(ElicitResultDecoder.decode({ action: "accept", content: { name: "Ada", n: 1, ok: true, tags: ["a"] } }))
-      .toEqual(ElicitResultDecoder.decodeSchema({ action: "accept", content: { name: "Ada", n: 1, ok: true, tags: ["a"] } }))
-    expect(ElicitResultDecoder.decode({ action: "decline" })).toEqual(ElicitResultDecoder.decodeSchema({ action: "decline" }))
+      .toEqual(
+        ElicitResultDecoder.decodeSchema({ action: "accept", content: { name: "Ada", n: 1, ok: true, tags: ["a"] } })
+      )
+    expect(ElicitResultDecoder.decode({ action: "decline" })).toEqual(
+      ElicitResultDecoder.decodeSchema({ action: "decline" })
+    )
     expect(ElicitResultDecoder.decode({ action: "accept", content: undefined })._tag).toBe("None")
     expect(ElicitResultDecoder.decode({ action: "maybe" })._tag).toBe("None")
   })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result, Schema } from "effect"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Result, Schema } from "effect"
 import { Elicitation, ElicitationSchema, InvalidElicitationSchema } from "../src/index.ts"
 
 const Titled = (value: string, title: string) => Schema.Literal(value).annotate({ title })
@@ -32,9 +32,15 @@ describe("ElicitationSchema", () => {
     expect(rs.properties.plain).toEqual({ type: "number" })
     expect(rs.properties.subscribe).toEqual({ type: "boolean", default: true })
     expect(rs.properties.size).toEqual({ type: "string", enum: ["s", "m", "l"] })
-    expect(rs.properties.color).toEqual({ type: "string", oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }] })
+    expect(rs.properties.color).toEqual({
+      type: "string",
+      oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }]
+    })
     expect(rs.properties.tags).toEqual({ type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 1 })
-    expect(rs.properties.labels).toEqual({ type: "array", items: { anyOf: [{ const: "x", title: "Ex" }, { const: "y", title: "Why" }] } })
+    expect(rs.properties.labels).toEqual({
+      type: "array",
+      items: { anyOf: [{ const: "x", title: "Ex" }, { const: "y", title: "Why" }] }
+    })
     expect(rs.properties.nickname).toEqual({ type: "string", default: "pal" })
     for (const [, property] of Object.entries(rs.properties)) validateWire("PrimitiveSchemaDefinition", property)
     validateWire("ElicitRequestFormParams", { mode: "form", message: "m", requestedSchema: rs })
@@ -92,11 +98,23 @@ describe("ElicitationSchema.formatsHold", () => {
     at: Schema.optionalKey(Schema.String.annotate({ format: "date-time" })),
     name: Schema.String
   }))
-  const good = { email: "ada@example.org", site: "https://example.org/x", born: "1815-12-10", at: "2026-08-01T09:30:00Z", name: "x y" }
+  const good = {
+    email: "ada@example.org",
+    site: "https://example.org/x",
+    born: "1815-12-10",
+    at: "2026-08-01T09:30:00Z",
+    name: "x y"
+  }
 
   it("accepts values of the declared formats, and fields that are absent", () => {
     expect(ElicitationSchema.formatsHold(requestedSchema, good)).toBe(true)
-    expect(ElicitationSchema.formatsHold(requestedSchema, { email: "a@b.c", born: "2024-02-29", at: "2026-08-01t23:59:60.5Z" })).toBe(true)
+    expect(
+      ElicitationSchema.formatsHold(requestedSchema, {
+        email: "a@b.c",
+        born: "2024-02-29",
+        at: "2026-08-01t23:59:60.5Z"
+      })
+    ).toBe(true)
     expect(ElicitationSchema.formatsHold(requestedSchema, {})).toBe(true)
   })
 
@@ -134,7 +152,6 @@ describe("ElicitationSchema.formatsHold", () => {
       expect(ElicitationSchema.formatsHold(requestedSchema, { ...good, ...bad })).toBe(false)
     }
   })
-
 })
 
 describe("ElicitationSchema: every check the decoder enforces is in the requestedSchema", () => {
@@ -190,10 +207,22 @@ describe("ElicitationSchema.refusal says which field was refused and why", () =>
     ["minLength", { name: "A" }, "\"name\" must be at least 2 characters long."],
     ["maxLength", { name: "Alexandra" }, "\"name\" must be at most 5 characters long."],
     ["type (string)", { name: 42 }, "\"name\" must be text."],
-    ["format email", { name: "Ada", email: "not-an-email" }, "\"email\" must be an email address (such as name@example.com)."],
-    ["format uri", { name: "Ada", site: "not a uri" }, "\"site\" must be an absolute URI (such as https://example.com/page)."],
+    [
+      "format email",
+      { name: "Ada", email: "not-an-email" },
+      "\"email\" must be an email address (such as name@example.com)."
+    ],
+    [
+      "format uri",
+      { name: "Ada", site: "not a uri" },
+      "\"site\" must be an absolute URI (such as https://example.com/page)."
+    ],
     ["format date", { name: "Ada", born: "2023-02-29" }, "\"born\" must be a calendar date written YYYY-MM-DD."],
-    ["format date-time", { name: "Ada", at: "2026-08-01T10:00:00+24:00" }, "\"at\" must be a date and time such as 2026-07-28T09:30:00Z."],
+    [
+      "format date-time",
+      { name: "Ada", at: "2026-08-01T10:00:00+24:00" },
+      "\"at\" must be a date and time such as 2026-07-28T09:30:00Z."
+    ],
     ["minimum", { name: "Ada", age: -1 }, "\"age\" must be at least 0."],
     ["maximum", { name: "Ada", ratio: 2 }, "\"ratio\" must be at most 1."],
     ["integer", { name: "Ada", age: 1.5 }, "\"age\" must be a whole number."],
@@ -206,12 +235,17 @@ describe("ElicitationSchema.refusal says which field was refused and why", () =>
     ["type (boolean)", { name: "Ada", ok: "yes" }, "\"ok\" must be yes or no (true or false)."],
     ["lone surrogate", { name: "A\ud800B" }, "\"name\" holds text that is not valid Unicode."],
     // 3 code points, 6 UTF-16 code units: the decoder (isMaxLength) counts units, and the reason says so
-    ["maxLength, outside the BMP", { name: "😀😀😀" }, "\"name\" must be at most 5 characters long (counted in UTF-16 code units: some characters count as 2)."],
+    [
+      "maxLength, outside the BMP",
+      { name: "😀😀😀" },
+      "\"name\" must be at most 5 characters long (counted in UTF-16 code units: some characters count as 2)."
+    ],
     ["two fields", { name: "A", age: 200 }, "\"name\" must be at least 2 characters long; \"age\" must be at most 120."]
   ]
   for (const [kind, content, reason] of cases) {
     it(kind, () => expect(ElicitationSchema.refusal(requestedSchema, content)).toBe(reason))
   }
   it("an answer that fits has no reason", () =>
-    expect(ElicitationSchema.refusal(requestedSchema, { name: "Ada", email: "ada@example.org", tags: ["a"] })).toBeUndefined())
+    expect(ElicitationSchema.refusal(requestedSchema, { name: "Ada", email: "ada@example.org", tags: ["a"] }))
+      .toBeUndefined())
 })

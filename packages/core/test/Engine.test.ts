@@ -1,14 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Schema } from "effect"
-import { Digest } from "effect/crypto"
 import type { ClientCapabilities, InputRequiredResult, InputResponses } from "@mrtr/protocol/Schema"
 import { makeInputRequiredResult } from "@mrtr/protocol/Schema"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Exit, Layer, Schema } from "effect"
+import { Digest } from "effect/crypto"
+import { Canonical, Engine } from "../src/engine/index.ts"
 import {
   Elicitation,
   ElicitationCancelled,
-  ElicitationSchema,
   ElicitationDeclined,
+  ElicitationSchema,
   JournalTooLarge,
   MissingClientCapability,
   Mrtr,
@@ -16,7 +17,6 @@ import {
   RoundLimitExceeded,
   Sampling
 } from "../src/index.ts"
-import { Canonical, Engine } from "../src/engine/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const ALL: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }
@@ -55,7 +55,10 @@ const expectComplete = <A>(outcome: Engine.Outcome<A>): A => {
   return outcome.value
 }
 
-const accept = (content: Record<string, unknown>) => ({ action: "accept" as const, content: content as Record<string, string> })
+const accept = (content: Record<string, unknown>) => ({
+  action: "accept" as const,
+  content: content as Record<string, string>
+})
 
 describe("Engine.run", () => {
   it.effect("completes at once when the handler asks nothing", () =>
@@ -88,7 +91,10 @@ describe("Engine.run", () => {
       )
       expect(Object.keys(r3.inputRequests ?? {})).toEqual(["ok"])
 
-      const done = yield* round(handler, { requestState: r3.requestState, inputResponses: { ok: accept({ ok: true }) } })
+      const done = yield* round(handler, {
+        requestState: r3.requestState,
+        inputResponses: { ok: accept({ ok: true }) }
+      })
       expect(done).toEqual({ _tag: "Complete", value: "Ada:blue:true", round: 3 })
     }))
 
@@ -116,24 +122,33 @@ describe("Engine.run", () => {
       expect(runs).toBe(1)
     }))
 
-  it.effect("an ask interrupted while its question is being digested does not hold the round open", () =>
-    Effect.gen(function*() {
-      // Questions never asked before, so their digests run (asynchronously, on WebCrypto).
-      const nonce = crypto.randomUUID()
-      const handler = Mrtr.all([
-        Elicitation.form({ key: "kept", message: `Kept ${nonce}?`, schema: Name }),
-        // the handler's own race drops this ask while its digest is in flight
-        Effect.raceFirst(Elicitation.form({ key: "dropped", message: `Dropped ${nonce}?`, schema: Color }), Effect.yieldNow)
-      ])
-      const r1 = expectInputRequired(yield* round(handler))
-      expect(Object.keys(r1.inputRequests ?? {})).toEqual(["kept"])
-    }), 5_000)
+  it.effect(
+    "an ask interrupted while its question is being digested does not hold the round open",
+    () =>
+      Effect.gen(function*() {
+        // Questions never asked before, so their digests run (asynchronously, on WebCrypto).
+        const nonce = crypto.randomUUID()
+        const handler = Mrtr.all([
+          Elicitation.form({ key: "kept", message: `Kept ${nonce}?`, schema: Name }),
+          // the handler's own race drops this ask while its digest is in flight
+          Effect.raceFirst(
+            Elicitation.form({ key: "dropped", message: `Dropped ${nonce}?`, schema: Color }),
+            Effect.yieldNow
+          )
+        ])
+        const r1 = expectInputRequired(yield* round(handler))
+        expect(Object.keys(r1.inputRequests ?? {})).toEqual(["kept"])
+      }),
+    5_000
+  )
 
   it.effect("an accepted answer that breaks a format of the form is asked again", () =>
     Effect.gen(function*() {
       const Contact = Schema.Struct({ email: Schema.String.annotate({ format: "email" }) })
       const handler = Elicitation.form({ key: "contact", message: "Email?", schema: Contact })
-      const bad = expectInputRequired(yield* round(handler, { inputResponses: { contact: accept({ email: "<script>" }) } }))
+      const bad = expectInputRequired(
+        yield* round(handler, { inputResponses: { contact: accept({ email: "<script>" }) } })
+      )
       expect(Object.keys(bad.inputRequests ?? {})).toEqual(["contact"])
       const good = yield* round(handler, { inputResponses: { contact: accept({ email: "ada@example.org" }) } })
       expect(expectComplete(good)).toEqual({ email: "ada@example.org" })
@@ -190,7 +205,10 @@ describe("Engine.run", () => {
         yield* round(handler, { requestState: r1.requestState, inputResponses: { a: accept({ name: "1" }) } })
       )
       expect(Object.keys(r2.inputRequests ?? {})).toEqual(["b"])
-      const done = yield* round(handler, { requestState: r2.requestState, inputResponses: { b: accept({ name: "2" }) } })
+      const done = yield* round(handler, {
+        requestState: r2.requestState,
+        inputResponses: { b: accept({ name: "2" }) }
+      })
       expect(expectComplete(done)).toBe("12")
     }))
 
@@ -247,7 +265,10 @@ describe("Engine.run", () => {
         yield* round(handler, { requestState: r3.requestState, inputResponses: {} })
       )
       expect(Object.keys(r4.inputRequests ?? {})).toEqual(["q"])
-      const done = yield* round(handler, { requestState: r4.requestState, inputResponses: { q: accept({ name: "Rex" }) } })
+      const done = yield* round(handler, {
+        requestState: r4.requestState,
+        inputResponses: { q: accept({ name: "Rex" }) }
+      })
       expect(expectComplete(done)).toBe("Rex:true")
     }))
 
@@ -287,7 +308,11 @@ describe("Engine.run", () => {
       // a hand-made FormSchema (not frozen by the runtime) is not frozen for it
       const handMade = {
         schema: Name,
-        requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] }
+        requestedSchema: {
+          type: "object" as const,
+          properties: { name: { type: "string" as const } },
+          required: ["name"]
+        }
       }
       const outcome = yield* round(Elicitation.form({ key: "q", message: "Hand?", schema: handMade }))
       expect(Canonical.isFrozenJson(expectInputRequired(outcome).inputRequests!.q)).toBe(false)
@@ -310,11 +335,16 @@ describe("Engine.run", () => {
       const r1 = expectInputRequired(yield* round(handler))
       for (const response of wrong) {
         const again = expectInputRequired(
-          yield* round(handler, { requestState: r1.requestState, inputResponses: { user_name: response } as InputResponses })
+          yield* round(handler, {
+            requestState: r1.requestState,
+            inputResponses: { user_name: response } as InputResponses
+          })
         )
         expect(Object.keys(again.inputRequests ?? {})).toEqual(["user_name"])
         // and also without any state, as a first request
-        const fresh = expectInputRequired(yield* round(handler, { inputResponses: { user_name: response } as InputResponses }))
+        const fresh = expectInputRequired(
+          yield* round(handler, { inputResponses: { user_name: response } as InputResponses })
+        )
         expect(Object.keys(fresh.inputRequests ?? {})).toEqual(["user_name"])
       }
       const sampling = Sampling.createMessage({ key: "s", messages: [], maxTokens: 5 })
@@ -323,7 +353,9 @@ describe("Engine.run", () => {
       )
       expect(Object.keys(s1.inputRequests ?? {})).toEqual(["s"])
       const roots = Roots.list({ key: "r" })
-      const x1 = expectInputRequired(yield* round(roots, { inputResponses: { r: { roots: "nope" } } as unknown as InputResponses }))
+      const x1 = expectInputRequired(
+        yield* round(roots, { inputResponses: { r: { roots: "nope" } } as unknown as InputResponses })
+      )
       expect(Object.keys(x1.inputRequests ?? {})).toEqual(["r"])
     }))
 
@@ -352,19 +384,23 @@ describe("Engine.run", () => {
       const clientCapabilities = { elicitation: { form: {}, url: {} } }
       const r1 = expectInputRequired(yield* round(handler, { clientCapabilities }))
       // a junk field in the content, a junk key beside it, and a junk _meta: none of it decodes
-      const r2 = expectInputRequired(yield* round(handler, {
-        clientCapabilities,
-        requestState: r1.requestState,
-        inputResponses: {
-          name: { action: "accept", content: { name: "Ada", junk }, junk, _meta: { junk } } as never
-        }
-      }))
+      const r2 = expectInputRequired(
+        yield* round(handler, {
+          clientCapabilities,
+          requestState: r1.requestState,
+          inputResponses: {
+            name: { action: "accept", content: { name: "Ada", junk }, junk, _meta: { junk } } as never
+          }
+        })
+      )
       expect(Object.keys(r2.inputRequests ?? {})).toEqual(["login"])
-      const r3 = expectInputRequired(yield* round(handler, {
-        clientCapabilities,
-        requestState: r2.requestState,
-        inputResponses: { login: { action: "accept", content: { junk }, junk } as never }
-      }))
+      const r3 = expectInputRequired(
+        yield* round(handler, {
+          clientCapabilities,
+          requestState: r2.requestState,
+          inputResponses: { login: { action: "accept", content: { junk }, junk } as never }
+        })
+      )
       expect(Object.keys(r3.inputRequests ?? {})).toEqual(["sure"])
       expect(r3.requestState!.length).toBeLessThan(1_000)
       const done = yield* round(handler, {
@@ -416,7 +452,10 @@ describe("Engine.run", () => {
         yield* round(handler, { requestState: r1.requestState, inputResponses: { a: { action: "decline" } } })
       )
       expect((r2.inputRequests?.b?.params as any).message).toBe("B for anonymous?")
-      const done = yield* round(handler, { requestState: r2.requestState, inputResponses: { b: accept({ name: "z" }) } })
+      const done = yield* round(handler, {
+        requestState: r2.requestState,
+        inputResponses: { b: accept({ name: "z" }) }
+      })
       expect(expectComplete(done)).toBe("anonymous/z")
     }))
 
@@ -499,16 +538,21 @@ describe("Engine.run", () => {
   it.effect("the round cap ends a conversation with a clear error", () =>
     Effect.gen(function*() {
       const endless = Effect.gen(function*() {
-        for (let i = 0; ; i++) yield* Elicitation.form({ key: `q${i}`, message: `Q${i}`, schema: Name })
+        for (let i = 0;; i++) yield* Elicitation.form({ key: `q${i}`, message: `Q${i}`, schema: Name })
       })
-      const limited = <A, E>(effect: Effect.Effect<A, E>) => Effect.provideService(effect, Engine.Limits, { maxRounds: 3, maxJournalBytes: 32 * 1024 })
+      const limited = <A, E>(effect: Effect.Effect<A, E>) =>
+        Effect.provideService(effect, Engine.Limits, { maxRounds: 3, maxJournalBytes: 32 * 1024 })
       let outcome = yield* limited(round(endless))
       for (let i = 0; i < 2; i++) {
         const irr = expectInputRequired(outcome)
-        outcome = yield* limited(round(endless, { requestState: irr.requestState, inputResponses: { [`q${i}`]: accept({ name: "x" }) } }))
+        outcome = yield* limited(
+          round(endless, { requestState: irr.requestState, inputResponses: { [`q${i}`]: accept({ name: "x" }) } })
+        )
       }
       const irr = expectInputRequired(outcome)
-      const exit = yield* Effect.exit(limited(round(endless, { requestState: irr.requestState, inputResponses: { q2: accept({ name: "x" }) } })))
+      const exit = yield* Effect.exit(
+        limited(round(endless, { requestState: irr.requestState, inputResponses: { q2: accept({ name: "x" }) } }))
+      )
       expect(exit).toEqual(Exit.fail(new RoundLimitExceeded({ maxRounds: 3 })))
     }))
 
@@ -537,15 +581,29 @@ describe("Engine.run", () => {
       expect(firstResult.requestState).toBeUndefined()
       expect(Object.keys(firstResult.inputRequests ?? {})).toEqual(["name"])
       if (first._tag !== "InputRequired") return
-      const second = yield* round(two, { seal: false, journal: first.journal, inputResponses: { name: accept({ name: "Ada" }) } })
+      const second = yield* round(two, {
+        seal: false,
+        journal: first.journal,
+        inputResponses: { name: accept({ name: "Ada" }) }
+      })
       const secondResult = expectInputRequired(second)
       expect(secondResult.requestState).toBeUndefined()
       expect(Object.keys(secondResult.inputRequests ?? {})).toEqual(["color"])
       if (second._tag !== "InputRequired") return
-      expect(expectComplete(yield* round(two, { seal: false, journal: second.journal, inputResponses: { color: accept({ color: "red" }) } })))
+      expect(
+        expectComplete(
+          yield* round(two, {
+            seal: false,
+            journal: second.journal,
+            inputResponses: { color: accept({ color: "red" }) }
+          })
+        )
+      )
         .toBe("Ada likes red")
       // the same journal, sealed, is what a sealing round would have sent
-      const sealed = expectInputRequired(yield* round(two, { journal: first.journal, inputResponses: { name: accept({ name: "Ada" }) } }))
+      const sealed = expectInputRequired(
+        yield* round(two, { journal: first.journal, inputResponses: { name: accept({ name: "Ada" }) } })
+      )
       expect(typeof sealed.requestState).toBe("string")
       const big = Effect.gen(function*() {
         yield* Mrtr.step("blob", Effect.succeed("x".repeat(5000)), Schema.String)
@@ -566,15 +624,17 @@ describe("Engine.run", () => {
       })
       const r1 = expectInputRequired(yield* round(handler))
       ran = 0
-      for (const request of [
-        { requestState: r1.requestState + "-TAMPERED" },
-        { requestState: "not even close" },
-        { requestState: r1.requestState, target: "other_tool" },
-        { requestState: r1.requestState, arguments: { a: 2 } },
-        { requestState: r1.requestState, method: "prompts/get" },
-        { requestState: r1.requestState, audience: "other-server" },
-        { requestState: r1.requestState, principal: "mallory" }
-      ]) {
+      for (
+        const request of [
+          { requestState: r1.requestState + "-TAMPERED" },
+          { requestState: "not even close" },
+          { requestState: r1.requestState, target: "other_tool" },
+          { requestState: r1.requestState, arguments: { a: 2 } },
+          { requestState: r1.requestState, method: "prompts/get" },
+          { requestState: r1.requestState, audience: "other-server" },
+          { requestState: r1.requestState, principal: "mallory" }
+        ]
+      ) {
         const exit = yield* Effect.exit(round(handler, request))
         expect(exit._tag).toBe("Failure")
         expect(JSON.stringify(exit)).toContain("InvalidRequestState")
@@ -592,65 +652,69 @@ describe("Engine.run", () => {
 })
 
 describe("Engine.run against mutated states", () => {
-  it.effect("thousands of mutated states never reach the handler and all fail identically", () =>
-    Effect.gen(function*() {
-      let ran = 0
-      const handler = Effect.gen(function*() {
-        ran++
-        const { name } = yield* Elicitation.form({ key: "q", message: "Q", schema: Name })
-        return name
-      })
-      const r1 = expectInputRequired(yield* round(handler))
-      const state = r1.requestState!
-      ran = 0
-      // a seeded xorshift PRNG, so a failure is reproducible
-      let seed = 0x2f6b3c1d
-      const next = (n: number) => {
-        seed ^= seed << 13
-        seed ^= seed >>> 17
-        seed ^= seed << 5
-        return Math.abs(seed) % n
-      }
-      const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."
-      const mutate = (s: string): string => {
-        switch (next(5)) {
-          case 0: { // replace one character
-            const i = next(s.length)
-            return s.slice(0, i) + alphabet.charAt(next(alphabet.length)) + s.slice(i + 1)
-          }
-          case 1: // truncate
-            return s.slice(0, next(s.length))
-          case 2: // extend
-            return s + alphabet.charAt(next(alphabet.length)).repeat(1 + next(8))
-          case 3: { // swap two characters
-            const i = next(s.length)
-            const j = next(s.length)
-            const chars = s.split("")
-            ;[chars[i], chars[j]] = [chars[j]!, chars[i]!]
-            return chars.join("")
-          }
-          default: { // drop one character
-            const i = next(s.length)
-            return s.slice(0, i) + s.slice(i + 1)
+  it.effect(
+    "thousands of mutated states never reach the handler and all fail identically",
+    () =>
+      Effect.gen(function*() {
+        let ran = 0
+        const handler = Effect.gen(function*() {
+          ran++
+          const { name } = yield* Elicitation.form({ key: "q", message: "Q", schema: Name })
+          return name
+        })
+        const r1 = expectInputRequired(yield* round(handler))
+        const state = r1.requestState!
+        ran = 0
+        // a seeded xorshift PRNG, so a failure is reproducible
+        let seed = 0x2f6b3c1d
+        const next = (n: number) => {
+          seed ^= seed << 13
+          seed ^= seed >>> 17
+          seed ^= seed << 5
+          return Math.abs(seed) % n
+        }
+        const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."
+        const mutate = (s: string): string => {
+          switch (next(5)) {
+            case 0: { // replace one character
+              const i = next(s.length)
+              return s.slice(0, i) + alphabet.charAt(next(alphabet.length)) + s.slice(i + 1)
+            }
+            case 1: // truncate
+              return s.slice(0, next(s.length))
+            case 2: // extend
+              return s + alphabet.charAt(next(alphabet.length)).repeat(1 + next(8))
+            case 3: { // swap two characters
+              const i = next(s.length)
+              const j = next(s.length)
+              const chars = s.split("")
+              ;[chars[i], chars[j]] = [chars[j]!, chars[i]!]
+              return chars.join("")
+            }
+            default: { // drop one character
+              const i = next(s.length)
+              return s.slice(0, i) + s.slice(i + 1)
+            }
           }
         }
-      }
-      const errors = new Set<string>()
-      let attempts = 0
-      for (let i = 0; i < 2000; i++) {
-        const forged = mutate(state)
-        if (forged === state) continue
-        attempts++
-        const error = yield* Effect.flip(round(handler, {
-          requestState: forged,
-          inputResponses: { q: accept({ name: "Mallory" }) }
-        }))
-        errors.add(JSON.stringify({ tag: (error as any)._tag, message: (error as any).message }))
-      }
-      expect(attempts).toBeGreaterThan(1900)
-      expect(ran).toBe(0)
-      expect([...errors]).toEqual([JSON.stringify({ tag: "InvalidRequestState", message: "Invalid requestState" })])
-    }), { timeout: 60_000 })
+        const errors = new Set<string>()
+        let attempts = 0
+        for (let i = 0; i < 2000; i++) {
+          const forged = mutate(state)
+          if (forged === state) continue
+          attempts++
+          const error = yield* Effect.flip(round(handler, {
+            requestState: forged,
+            inputResponses: { q: accept({ name: "Mallory" }) }
+          }))
+          errors.add(JSON.stringify({ tag: (error as any)._tag, message: (error as any).message }))
+        }
+        expect(attempts).toBeGreaterThan(1900)
+        expect(ran).toBe(0)
+        expect([...errors]).toEqual([JSON.stringify({ tag: "InvalidRequestState", message: "Invalid requestState" })])
+      }),
+    { timeout: 60_000 }
+  )
 })
 
 describe("Engine: a refused form answer is asked again with the reason (issue 18)", () => {
@@ -688,7 +752,11 @@ describe("Engine: a refused form answer is asked again with the reason (issue 18
   // answers that are not even an ElicitResult (a field of null, content that is not an object, an unknown action)
   const malformed: ReadonlyArray<readonly [string, unknown, string]> = [
     ["a field of null", { action: "accept", content: { name: null } }, "\"name\" must be text"],
-    ["an extra field of null", { action: "accept", content: { name: "A", extra: null } }, "\"name\" must be at least 2"],
+    [
+      "an extra field of null",
+      { action: "accept", content: { name: "A", extra: null } },
+      "\"name\" must be at least 2"
+    ],
     ["content null", { action: "accept", content: null }, "the answer holds no form fields"],
     ["content an array", { action: "accept", content: [] }, "the answer holds no form fields"],
     ["content a string", { action: "accept", content: "x" }, "the answer holds no form fields"],

@@ -16,7 +16,6 @@ const refused = <A, E>(effect: Effect.Effect<A, E>) =>
     return error as InteractionStoreFull
   })
 
-
 const form = {
   message: "Paste your key",
   requestedSchema: { type: "object" as const, properties: { key: { type: "string" as const } }, required: ["key"] }

@@ -8,13 +8,19 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Logger, Metric, References, Schema } from "effect"
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
+import { Engine } from "../src/engine/index.ts"
+import { Elicitation, Mrtr } from "../src/index.ts"
 import { IssuedStates } from "../src/internal/issuedStates.ts"
 import * as JournalWire from "../src/internal/journalWire.ts"
-import { type Binding, KeyRing, RequestStateCodec, type RequestStateCodecOptions, unsealedTotal } from "../src/RequestState.ts"
-import { Elicitation, Mrtr } from "../src/index.ts"
-import { Engine } from "../src/engine/index.ts"
-import { aliceBinding, codecLayer, fixedKeys } from "./fixtures.ts"
 import { InvalidOption } from "../src/InvalidOption.ts"
+import {
+  type Binding,
+  KeyRing,
+  RequestStateCodec,
+  type RequestStateCodecOptions,
+  unsealedTotal
+} from "../src/RequestState.ts"
+import { aliceBinding, codecLayer, fixedKeys } from "./fixtures.ts"
 
 const keyBytes = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff)
 
@@ -64,7 +70,8 @@ const expectRefused = <A, E>(effect: Effect.Effect<A, E>, reason: string) =>
   })
 
 const isInvalidRequestState = (exit: Exit.Exit<unknown, unknown>) =>
-  Exit.isFailure(exit) && exit.cause.reasons.some((r) => r._tag === "Fail" && (r.error as { _tag?: string })._tag === "InvalidRequestState")
+  Exit.isFailure(exit) &&
+  exit.cause.reasons.some((r) => r._tag === "Fail" && (r.error as { _tag?: string })._tag === "InvalidRequestState")
 
 describe("IssuedStates", () => {
   it.effect("a retry to the codec that sealed the state skips the decryption, once; another codec decrypts", () =>
@@ -83,7 +90,9 @@ describe("IssuedStates", () => {
       expect(yield* other.codec.unseal(again, binding)).toEqual(payload.value)
       expect(other.counter.decryptions).toBe(1)
       // what the engine decodes from either is the same journal
-      expect(JournalWire.decode(yield* codec.unseal(again, binding))).toEqual(JournalWire.decode(JSON.parse(payload.json)))
+      expect(JournalWire.decode(yield* codec.unseal(again, binding))).toEqual(
+        JournalWire.decode(JSON.parse(payload.json))
+      )
       expect(counter.decryptions).toBe(1)
     }))
 
@@ -98,7 +107,12 @@ describe("IssuedStates", () => {
         { ...binding, audience: "https://other.example.com/mcp" },
         { ...binding, principal: "user:mallory" },
         { ...binding, principal: undefined },
-        { method: binding.method, target: binding.target, argumentsDigest: binding.argumentsDigest, audience: binding.audience }
+        {
+          method: binding.method,
+          target: binding.target,
+          argumentsDigest: binding.argumentsDigest,
+          audience: binding.audience
+        }
       ]
       for (const other of others) {
         yield* expectRefused(codec.unseal(state, other), "decryption-failed")
@@ -196,7 +210,13 @@ describe("IssuedStates", () => {
         yield* Elicitation.form({ key: "ok", message: "Buy?", schema: Schema.Struct({ ok: Schema.Boolean }) })
         return (quote as { price: number }).price
       })
-      const request = { method: "tools/call", target: "buy", arguments: {}, audience: "test", clientCapabilities: { elicitation: {} } }
+      const request = {
+        method: "tools/call",
+        target: "buy",
+        arguments: {},
+        audience: "test",
+        clientCapabilities: { elicitation: {} }
+      }
       const outcome = yield* Effect.gen(function*() {
         const first = yield* Engine.run(handler, request)
         if (first._tag !== "InputRequired") throw new Error("expected input_required")

@@ -1,16 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
 import { Effect, Layer, Schema } from "effect"
 import { Digest } from "effect/crypto"
-import type { ClientCapabilities } from "@mrtr/protocol/Schema"
-import { Elicitation, RequestState } from "../src/index.ts"
 import { Canonical, Engine, Journal } from "../src/engine/index.ts"
+import { Elicitation, RequestState } from "../src/index.ts"
 import * as JournalWire from "../src/internal/journalWire.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const ALL: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }
 const D = "A".repeat(22)
 
-const roundTrip = (journal: Journal.Journal) => JournalWire.decode(JSON.parse(JSON.stringify(JournalWire.encode(journal))))
+const roundTrip = (journal: Journal.Journal) =>
+  JournalWire.decode(JSON.parse(JSON.stringify(JournalWire.encode(journal))))
 
 describe("the sealed journal's compact form (state format v2)", () => {
   it("round-trips every kind of answer, steps, pending digests and waited rounds", () => {

@@ -87,7 +87,12 @@ describe("XChaCha20-Poly1305 on node:crypto", () => {
     const bytes = bytesFrom(3)
     const plaintext = bytes(10)
     const sealed = native.encrypt(bytes(32), bytes(24), plaintext, new Uint8Array(0))
-    for (const [key, nonce] of [[bytes(31), bytes(24)], [bytes(0), bytes(24)], [bytes(32), bytes(23)], [bytes(32), bytes(12)], [bytes(32), bytes(25)]] as const) {
+    for (
+      const [key, nonce] of [[bytes(31), bytes(24)], [bytes(0), bytes(24)], [bytes(32), bytes(23)], [
+        bytes(32),
+        bytes(12)
+      ], [bytes(32), bytes(25)]] as const
+    ) {
       expect(() => native.encrypt(key, nonce, plaintext, new Uint8Array(0))).toThrow(RangeError)
       expect(() => native.decrypt(key, nonce, sealed, new Uint8Array(0))).toThrow(RangeError)
       expect(() => pure.encrypt(key, nonce, plaintext, new Uint8Array(0))).toThrow()
@@ -121,7 +126,12 @@ describe("XChaCha20-Poly1305 on node:crypto", () => {
     expect(native.decrypt(key, nonce, flipped(sealed, 0), aad)).toBeUndefined()
     expect(scratchIsClear()).toBe(true)
     // a nonce of the right length that fails after the key was copied in
-    const failing = { length: 24, subarray: () => { throw new TypeError("not bytes") } } as unknown as Uint8Array
+    const failing = {
+      length: 24,
+      subarray: () => {
+        throw new TypeError("not bytes")
+      }
+    } as unknown as Uint8Array
     expect(() => native.encrypt(key, failing, plaintext, aad)).toThrow(TypeError)
     expect(scratchIsClear()).toBe(true)
     expect(() => native.decrypt(key, failing, sealed, aad)).toThrow(TypeError)

@@ -3,6 +3,8 @@ import { ConfigProvider, Effect, Exit, Layer, Logger, Metric, References, Result
 import { Aead, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import { TestClock } from "effect/testing"
+import * as ClientAddress from "../src/ClientAddress.ts"
+import { InvalidOption } from "../src/InvalidOption.ts"
 import {
   type Binding,
   InvalidKeyRing,
@@ -15,9 +17,7 @@ import {
   type RequestStateCodecOptions,
   RequestStateTooLarge
 } from "../src/RequestState.ts"
-import { InvalidOption } from "../src/InvalidOption.ts"
 import { aliceBinding } from "./fixtures.ts"
-import * as ClientAddress from "../src/ClientAddress.ts"
 
 // -----------------------------------------------------------------------------
 // helpers
@@ -59,8 +59,7 @@ const journal = {
   pending: {}
 }
 
-const ringOf = (...keys: ReadonlyArray<{ readonly id?: string; readonly bytes: Uint8Array }>) =>
-  KeyRing.fromBytes(keys)
+const ringOf = (...keys: ReadonlyArray<{ readonly id?: string; readonly bytes: Uint8Array }>) => KeyRing.fromBytes(keys)
 
 const codecOf = <E>(options: RequestStateCodecOptions<E>) =>
   Effect.provide(Effect.service(RequestStateCodec), RequestStateCodec.layer(options))
@@ -150,7 +149,11 @@ describe("RequestState", () => {
   describe("values a server keeps sealed (sealStored)", () => {
     it.effect("round-trip with no expiry or single use; never accepted as a requestState, nor the reverse; bound to their binding", () =>
       Effect.gen(function*() {
-        const codec = yield* codecOf({ keyRing: ringOf({ id: "k1", bytes: keyBytesA }), ttl: "1 second", singleUse: true })
+        const codec = yield* codecOf({
+          keyRing: ringOf({ id: "k1", bytes: keyBytesA }),
+          ttl: "1 second",
+          singleUse: true
+        })
         const stored = yield* codec.sealStored(journal, binding)
         expect(stored).toMatch(/^v2\.k1\.[A-Za-z0-9_-]+$/)
         expect(stored).not.toContain("Alice")
@@ -167,7 +170,9 @@ describe("RequestState", () => {
           expect(publicShape(yield* Effect.flip(codec.unsealStored(bad, binding)))).toEqual(invalidShape)
         }
         // Another key ring holding the key still opens it (rotation).
-        const rotated = yield* codecOf({ keyRing: ringOf({ id: "k2", bytes: keyBytesB }, { id: "k1", bytes: keyBytesA }) })
+        const rotated = yield* codecOf({
+          keyRing: ringOf({ id: "k2", bytes: keyBytesB }, { id: "k1", bytes: keyBytesA })
+        })
         expect(yield* rotated.unsealStored(stored, binding)).toEqual(journal)
       }))
   })
@@ -239,7 +244,11 @@ describe("RequestState", () => {
         expect(yield* codec.unseal(yield* handSeal(JSON.stringify({ exp, p: { ok: true } }), binding), binding))
           .toEqual({ ok: true })
         // a state of the previous format (v1: the long-form journal), authentic otherwise, is refused cleanly
-        const v1 = yield* handSeal(JSON.stringify({ exp, p: { v: 1, round: 1, answers: {}, steps: {}, pending: {} } }), binding, "v1")
+        const v1 = yield* handSeal(
+          JSON.stringify({ exp, p: { v: 1, round: 1, answers: {}, steps: {}, pending: {} } }),
+          binding,
+          "v1"
+        )
         expect(publicShape(yield* rejection(codec, v1, binding))).toEqual(invalidShape)
         // authentic but not JSON, or not the expected shape: rejected like anything else
         for (
@@ -299,7 +308,9 @@ describe("RequestState", () => {
           expect(yield* nativeCodec.unseal(fromPortable, binding)).toEqual(payload)
           expect(yield* portableCodec.unseal(fromNative, binding)).toEqual(payload)
           // non-canonical or padded bodies are refused by both
-          for (const state of [fromNative + "=", fromNative + "\n", fromNative.slice(0, -1) + "\n" + fromNative.slice(-1)]) {
+          for (
+            const state of [fromNative + "=", fromNative + "\n", fromNative.slice(0, -1) + "\n" + fromNative.slice(-1)]
+          ) {
             const exit = yield* Effect.exit(portableCodec.unseal(state, binding))
             expect(Exit.isFailure(exit)).toBe(true)
             expect(publicShape(yield* rejection(nativeCodec, state, binding))).toEqual(invalidShape)
@@ -312,7 +323,7 @@ describe("RequestState", () => {
     it.effect("without node:crypto, the pure TypeScript XChaCha20-Poly1305 interoperates with the native one", () =>
       Effect.gen(function*() {
         // fresh copies of the modules that see no `process.getBuiltinModule` at load time
-        const { portable, native } = yield* Effect.promise(async () => {
+        const { native, portable } = yield* Effect.promise(async () => {
           vi.resetModules()
           const original = Object.getOwnPropertyDescriptor(process, "getBuiltinModule")
           Object.defineProperty(process, "getBuiltinModule", { value: undefined, configurable: true, writable: true })
@@ -495,7 +506,9 @@ describe("RequestState", () => {
           ["reorder the segments", (s) => {
             const parts = s.split(".")
             const orders = [[1, 0, 2], [2, 1, 0], [0, 2, 1], [1, 2, 0], [2, 0, 1]]
-            return random.pick(orders).map((k) => parts[k]).join(".")
+            return random.pick(orders).map((k) =>
+              parts[k]
+            ).join(".")
           }],
           ["swap the body with another state's", (s) => {
             const other = random.pick(originals).state
@@ -506,8 +519,7 @@ describe("RequestState", () => {
             const cut = random.int(Math.min(s.length, other.length))
             return s.slice(0, cut) + other.slice(cut)
           }],
-          ["change the version tag", (s) =>
-            random.pick(["v1", "V2", "v0", "v2 ", "", "v21", "2", "v3"]) + s.slice(2)],
+          ["change the version tag", (s) => random.pick(["v1", "V2", "v0", "v2 ", "", "v21", "2", "v3"]) + s.slice(2)],
           ["change the key id", (s) => {
             const { body, version } = splitState(s)
             return `${version}.${random.pick(["kc", "KA", "k", "", "ka ", "kb", "ka", "__proto__"])}.${body}`
@@ -688,17 +700,30 @@ describe("RequestState", () => {
         )
         const ways: ReadonlyArray<readonly [string, Layer.Layer<RequestStateCodec, unknown>, number]> = [
           ["layerConfig", RequestStateCodec.layerConfig, 2_000],
-          ["layer, KeyRing.fromConfig, singleUse", RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true }), 600_000],
-          ["layer, fixed keys", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }) }), 600_000],
-          ["layer, fixed keys, singleUse", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }), singleUse: true }), 600_000],
           [
-            "make",
-            Layer.effect(RequestStateCodec, RequestStateCodec.make({ keyRing: KeyRing.fromConfig, singleUse: true })).pipe(
-              Layer.provide(cryptoLayer)
-            ),
+            "layer, KeyRing.fromConfig, singleUse",
+            RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true }),
             600_000
           ],
-          ["layer, explicit ttl", RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true, ttl: "5 seconds" }), 5_000]
+          ["layer, fixed keys", RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }) }), 600_000],
+          [
+            "layer, fixed keys, singleUse",
+            RequestStateCodec.layer({ keyRing: ringOf({ bytes: keyBytesA }), singleUse: true }),
+            600_000
+          ],
+          [
+            "make",
+            Layer.effect(RequestStateCodec, RequestStateCodec.make({ keyRing: KeyRing.fromConfig, singleUse: true }))
+              .pipe(
+                Layer.provide(cryptoLayer)
+              ),
+            600_000
+          ],
+          [
+            "layer, explicit ttl",
+            RequestStateCodec.layer({ keyRing: KeyRing.fromConfig, singleUse: true, ttl: "5 seconds" }),
+            5_000
+          ]
         ]
         for (const [name, layer, ttl] of ways) {
           const codec = yield* Effect.provide(Effect.service(RequestStateCodec), layer.pipe(Layer.provide(provider)))
@@ -832,7 +857,10 @@ describe("RequestState", () => {
         yield* TestClock.adjust("2 seconds")
         expect(publicShape(yield* rejection(codec, state, binding))).toEqual(invalidShape)
 
-        const infinite = ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: keyA, MRTR_REQUEST_STATE_TTL: "Infinity" })
+        const infinite = ConfigProvider.fromUnknown({
+          MRTR_REQUEST_STATE_KEYS: keyA,
+          MRTR_REQUEST_STATE_TTL: "Infinity"
+        })
         const error = yield* Effect.flip(Effect.provide(
           Effect.service(RequestStateCodec),
           RequestStateCodec.layerConfig.pipe(Layer.provide(ConfigProvider.layer(infinite)))
@@ -844,14 +872,31 @@ describe("RequestState", () => {
     it.effect("options out of range fail the layer with InvalidOption naming the option and the value", () =>
       Effect.gen(function*() {
         const cases: ReadonlyArray<readonly [RequestStateCodecOptions<InvalidKeyRing>, string]> = [
-          [{ keyRing: ringOf({ bytes: keyBytesA }), ttl: "0 seconds" }, "RequestStateCodec: option ttl must be a finite, positive duration, got \"0 seconds\""],
-          [{ keyRing: ringOf({ bytes: keyBytesA }), ttl: Infinity }, "RequestStateCodec: option ttl must be a finite, positive duration, got Infinity"],
-          [{ keyRing: ringOf({ bytes: keyBytesA }), ttl: "soon" as any }, "RequestStateCodec: option ttl must be a finite, positive duration, got \"soon\""],
-          [{ keyRing: ringOf({ bytes: keyBytesA }), maxSize: 0 }, "RequestStateCodec: option maxSize must be a positive integer, got 0"],
-          [{ keyRing: ringOf({ bytes: keyBytesA }), issuedCacheBytes: -1 }, "RequestStateCodec: option issuedCacheBytes must be a non-negative safe integer, got -1"]
+          [
+            { keyRing: ringOf({ bytes: keyBytesA }), ttl: "0 seconds" },
+            "RequestStateCodec: option ttl must be a finite, positive duration, got \"0 seconds\""
+          ],
+          [
+            { keyRing: ringOf({ bytes: keyBytesA }), ttl: Infinity },
+            "RequestStateCodec: option ttl must be a finite, positive duration, got Infinity"
+          ],
+          [
+            { keyRing: ringOf({ bytes: keyBytesA }), ttl: "soon" as any },
+            "RequestStateCodec: option ttl must be a finite, positive duration, got \"soon\""
+          ],
+          [
+            { keyRing: ringOf({ bytes: keyBytesA }), maxSize: 0 },
+            "RequestStateCodec: option maxSize must be a positive integer, got 0"
+          ],
+          [
+            { keyRing: ringOf({ bytes: keyBytesA }), issuedCacheBytes: -1 },
+            "RequestStateCodec: option issuedCacheBytes must be a non-negative safe integer, got -1"
+          ]
         ]
         for (const [options, message] of cases) {
-          const error = yield* Effect.flip(Effect.provide(Effect.service(RequestStateCodec), RequestStateCodec.layer(options)))
+          const error = yield* Effect.flip(
+            Effect.provide(Effect.service(RequestStateCodec), RequestStateCodec.layer(options))
+          )
           expect(error).toBeInstanceOf(InvalidOption)
           expect(error.message).toBe(message)
         }

@@ -3,13 +3,13 @@
  * separates them, a round always ends (no hang) whatever interrupts an ask or
  * a step, and misuse is a defect with a message rather than a hang.
  */
+import { NodeCrypto } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
+import type { ClientCapabilities, InputResponses } from "@mrtr/protocol/Schema"
 import { Cause, Effect, Exit, Fiber, Layer, Schedule, Schema, Stream } from "effect"
 import { Digest } from "effect/crypto"
-import { NodeCrypto } from "@effect/platform-node"
-import type { ClientCapabilities, InputResponses } from "@mrtr/protocol/Schema"
-import { Elicitation, Mrtr } from "../src/index.ts"
 import { Engine } from "../src/engine/index.ts"
+import { Elicitation, Mrtr } from "../src/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const ALL: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} }
@@ -19,7 +19,11 @@ const base = { method: "tools/call", target: "t", arguments: { a: 1 }, audience:
 // The server's synchronous digest, and WebCrypto's asynchronous one.
 const digests = [["node", NodeCrypto.layerDigest], ["webcrypto", Digest.layerWebCrypto]] as const
 
-const round = <A, E>(digest: Layer.Layer<Digest.Digest>, handler: Effect.Effect<A, E, any>, request: Partial<Engine.Request> = {}) =>
+const round = <A, E>(
+  digest: Layer.Layer<Digest.Digest>,
+  handler: Effect.Effect<A, E, any>,
+  request: Partial<Engine.Request> = {}
+) =>
   Engine.run(handler, { ...base, ...request }).pipe(
     Effect.provide(Layer.mergeAll(codecLayer(fixedKeys), digest))
   ) as Effect.Effect<Engine.Outcome<A>, E | Engine.RunError>
@@ -32,7 +36,8 @@ const ask = (key: string, fresh: boolean) =>
   Elicitation.form({ key, message: fresh ? `${key} ${crypto.randomUUID()}?` : `${key}?`, schema: Name })
 
 const yields = (n: number) => Effect.forEach(Array.from({ length: n }), () => Effect.yieldNow, { discard: true })
-const pureWork = (n: number) => Effect.forEach(Array.from({ length: n }, (_, i) => i), (i) => Effect.succeed(i), { discard: true })
+const pureWork = (n: number) =>
+  Effect.forEach(Array.from({ length: n }, (_, i) => i), (i) => Effect.succeed(i), { discard: true })
 const accept = (name: string) => ({ action: "accept", content: { name } })
 
 /** `n` operations of nothing before `effect`: moves it across the scheduler's 2048-operation yield. */
@@ -46,26 +51,35 @@ describe("concurrent asks land in one round", () => {
       for (const n of [1, 3, 5]) {
         it.live(`after ${n} scheduler yields (${label})`, () =>
           Effect.gen(function*() {
-            const outcome = yield* round(digest, Mrtr.all([ask("a", fresh), yields(n).pipe(Effect.andThen(ask("b", fresh)))]))
+            const outcome = yield* round(
+              digest,
+              Mrtr.all([ask("a", fresh), yields(n).pipe(Effect.andThen(ask("b", fresh)))])
+            )
             expect(keysOf(outcome)).toEqual(["a", "b"])
           }))
       }
       for (const n of [3000, 20000]) {
         it.live(`after ${n} operations of pure work (${label})`, () =>
           Effect.gen(function*() {
-            const outcome = yield* round(digest, Mrtr.all([ask("a", fresh), pureWork(n).pipe(Effect.andThen(ask("b", fresh)))]))
+            const outcome = yield* round(
+              digest,
+              Mrtr.all([ask("a", fresh), pureWork(n).pipe(Effect.andThen(ask("b", fresh)))])
+            )
             expect(keysOf(outcome)).toEqual(["a", "b"])
           }))
       }
       it.live(`after a step that sleeps, then two yields (${label})`, () =>
         Effect.gen(function*() {
-          const outcome = yield* round(digest, Mrtr.all([
-            ask("a", fresh),
-            Mrtr.step("s", Effect.sleep("5 millis").pipe(Effect.as(1)), Schema.Number).pipe(
-              Effect.andThen(yields(2)),
-              Effect.andThen(ask("b", fresh))
-            )
-          ]))
+          const outcome = yield* round(
+            digest,
+            Mrtr.all([
+              ask("a", fresh),
+              Mrtr.step("s", Effect.sleep("5 millis").pipe(Effect.as(1)), Schema.Number).pipe(
+                Effect.andThen(yields(2)),
+                Effect.andThen(ask("b", fresh))
+              )
+            ])
+          )
           expect(keysOf(outcome)).toEqual(["a", "b"])
         }))
     }
@@ -81,7 +95,9 @@ describe("concurrent asks land in one round", () => {
               { discard: true }
             ).pipe(Effect.andThen(ask("c", false)))
           ])
-          const inputResponses = Object.fromEntries([0, 1, 2, 3, 4, 5].map((i) => [`b${i}`, accept(`n${i}`)])) as InputResponses
+          const inputResponses = Object.fromEntries(
+            [0, 1, 2, 3, 4, 5].map((i) => [`b${i}`, accept(`n${i}`)])
+          ) as InputResponses
           // the first request puts the questions in the digest cache, as earlier requests do on a server
           yield* round(digest, handler, { inputResponses })
           const outcome = yield* round(digest, handler, { inputResponses })
@@ -92,32 +108,42 @@ describe("concurrent asks land in one round", () => {
 })
 
 describe("a round always ends", () => {
-  const cases: ReadonlyArray<readonly [string, Layer.Layer<Digest.Digest>, () => Effect.Effect<unknown, unknown, any>]> = [
+  const cases: ReadonlyArray<
+    readonly [string, Layer.Layer<Digest.Digest>, () => Effect.Effect<unknown, unknown, any>]
+  > = [
     ["an ask of a new question", NodeCrypto.layerDigest, () => ask("dropped", true)],
     ["an ask of a new question", Digest.layerWebCrypto, () => ask("dropped", true)],
     ["a step", NodeCrypto.layerDigest, () => Mrtr.step("s", Effect.never, Schema.Number)]
   ]
   for (const [what, digest, make] of cases) {
-    it.live(`when the handler's own race drops ${what} at any operation, including at a scheduler yield`, () =>
-      Effect.gen(function*() {
-        const hung: Array<number> = []
-        for (let n = 0; n < 2100 && hung.length === 0; n++) {
-          const handler = Mrtr.all([ask("kept", false), Effect.raceFirst(Effect.yieldNow, pad(n, make()))])
-          const outcome = yield* round(digest, handler).pipe(Effect.timeoutOption("1 second"))
-          if (outcome._tag === "None") hung.push(n)
-          else expect(keysOf(outcome.value)).toEqual(["kept"])
-        }
-        expect(hung).toEqual([])
-      }), 60_000)
+    it.live(
+      `when the handler's own race drops ${what} at any operation, including at a scheduler yield`,
+      () =>
+        Effect.gen(function*() {
+          const hung: Array<number> = []
+          for (let n = 0; n < 2100 && hung.length === 0; n++) {
+            const handler = Mrtr.all([ask("kept", false), Effect.raceFirst(Effect.yieldNow, pad(n, make()))])
+            const outcome = yield* round(digest, handler).pipe(Effect.timeoutOption("1 second"))
+            if (outcome._tag === "None") hung.push(n)
+            else expect(keysOf(outcome.value)).toEqual(["kept"])
+          }
+          expect(hung).toEqual([])
+        }),
+      60_000
+    )
   }
 
-  it.live("when the ask is in an uninterruptible region (the acquire of acquireUseRelease)", () =>
-    Effect.gen(function*() {
-      const handler = Effect.acquireUseRelease(ask("a", false), (a) => Effect.succeed(a.name), () => Effect.void)
-      const outcome = yield* round(NodeCrypto.layerDigest, handler).pipe(Effect.timeoutOption("2 seconds"))
-      expect(outcome._tag).toBe("Some")
-      if (outcome._tag === "Some") expect(keysOf(outcome.value)).toEqual(["a"])
-    }), 10_000)
+  it.live(
+    "when the ask is in an uninterruptible region (the acquire of acquireUseRelease)",
+    () =>
+      Effect.gen(function*() {
+        const handler = Effect.acquireUseRelease(ask("a", false), (a) => Effect.succeed(a.name), () => Effect.void)
+        const outcome = yield* round(NodeCrypto.layerDigest, handler).pipe(Effect.timeoutOption("2 seconds"))
+        expect(outcome._tag).toBe("Some")
+        if (outcome._tag === "Some") expect(keysOf(outcome.value)).toEqual(["a"])
+      }),
+    10_000
+  )
 
   it.live("and leaves no timer behind when the request is interrupted while it waits", () =>
     Effect.gen(function*() {
@@ -164,15 +190,21 @@ describe("a round ends while the handler's own background work goes on", () => {
 describe("what the handler gave up on is not asked", () => {
   it.live("an ask that loses the handler's own race is withdrawn; the same ask still awaited elsewhere stays", () =>
     Effect.gen(function*() {
-      const dropped = yield* round(NodeCrypto.layerDigest, Mrtr.all([
-        ask("kept", false),
-        Effect.raceFirst(ask("dropped", false), yields(1)).pipe(Effect.andThen(ask("instead", false)))
-      ]))
+      const dropped = yield* round(
+        NodeCrypto.layerDigest,
+        Mrtr.all([
+          ask("kept", false),
+          Effect.raceFirst(ask("dropped", false), yields(1)).pipe(Effect.andThen(ask("instead", false)))
+        ])
+      )
       expect(keysOf(dropped)).toEqual(["instead", "kept"])
-      const shared = yield* round(NodeCrypto.layerDigest, Mrtr.all([
-        ask("shared", false),
-        Effect.raceFirst(ask("shared", false), yields(1))
-      ]))
+      const shared = yield* round(
+        NodeCrypto.layerDigest,
+        Mrtr.all([
+          ask("shared", false),
+          Effect.raceFirst(ask("shared", false), yields(1))
+        ])
+      )
       expect(keysOf(shared)).toEqual(["shared"])
     }))
 })
@@ -209,36 +241,45 @@ describe("a changed question is asked again", () => {
 })
 
 describe("misuse is a defect with a message, not a hang", () => {
-  const squashed = (exit: Exit.Exit<unknown, unknown>) => Exit.isFailure(exit) ? String(Cause.squash(exit.cause)) : "success"
+  const squashed = (exit: Exit.Exit<unknown, unknown>) =>
+    Exit.isFailure(exit) ? String(Cause.squash(exit.cause)) : "success"
 
-  it.live("an ask in a finalizer or an interruption handler does not join the round it interrupts", () =>
-    Effect.gen(function*() {
-      for (
-        const handler of [
-          ask("a", false).pipe(Effect.ensuring(Effect.ignore(ask("feedback", false)))),
-          ask("a", false).pipe(Effect.onInterrupt(() => Effect.ignore(ask("why", false)))),
-          Effect.acquireUseRelease(Effect.void, () => ask("a", false), () => Effect.ignore(ask("cleanup", false)))
-        ]
-      ) {
-        const outcome = yield* round(NodeCrypto.layerDigest, handler).pipe(Effect.timeoutOption("2 seconds"))
-        expect(outcome._tag).toBe("Some")
-        if (outcome._tag === "Some") expect(keysOf(outcome.value)).toEqual(["a"])
-      }
-    }), 10_000)
+  it.live(
+    "an ask in a finalizer or an interruption handler does not join the round it interrupts",
+    () =>
+      Effect.gen(function*() {
+        for (
+          const handler of [
+            ask("a", false).pipe(Effect.ensuring(Effect.ignore(ask("feedback", false)))),
+            ask("a", false).pipe(Effect.onInterrupt(() => Effect.ignore(ask("why", false)))),
+            Effect.acquireUseRelease(Effect.void, () => ask("a", false), () => Effect.ignore(ask("cleanup", false)))
+          ]
+        ) {
+          const outcome = yield* round(NodeCrypto.layerDigest, handler).pipe(Effect.timeoutOption("2 seconds"))
+          expect(outcome._tag).toBe("Some")
+          if (outcome._tag === "Some") expect(keysOf(outcome.value)).toEqual(["a"])
+        }
+      }),
+    10_000
+  )
 
-  it.live("an ask in a finalizer of the request's Scope: a defect when the Scope closes, not a stuck close", () =>
-    Effect.gen(function*() {
-      const handler = Effect.gen(function*() {
-        yield* Effect.addFinalizer(() => Effect.ignore(ask("bye", false)))
-        return yield* ask("a", false)
-      })
-      const exit = yield* Effect.scoped(round(NodeCrypto.layerDigest, handler)).pipe(
-        Effect.exit,
-        Effect.timeoutOption("2 seconds")
-      )
-      expect(exit._tag).toBe("Some")
-      if (exit._tag === "Some") expect(squashed(exit.value)).toMatch(/The ask "bye" runs after its round was decided/)
-    }), 10_000)
+  it.live(
+    "an ask in a finalizer of the request's Scope: a defect when the Scope closes, not a stuck close",
+    () =>
+      Effect.gen(function*() {
+        const handler = Effect.gen(function*() {
+          yield* Effect.addFinalizer(() => Effect.ignore(ask("bye", false)))
+          return yield* ask("a", false)
+        })
+        const exit = yield* Effect.scoped(round(NodeCrypto.layerDigest, handler)).pipe(
+          Effect.exit,
+          Effect.timeoutOption("2 seconds")
+        )
+        expect(exit._tag).toBe("Some")
+        if (exit._tag === "Some") expect(squashed(exit.value)).toMatch(/The ask "bye" runs after its round was decided/)
+      }),
+    10_000
+  )
 
   it.live("an ask inside a step", () =>
     Effect.gen(function*() {

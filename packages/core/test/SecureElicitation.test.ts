@@ -7,11 +7,12 @@
  * the schema refuses are typed failures.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
-import { Digest, SecureRandom } from "effect/crypto"
 import type { ClientCapabilities, InputRequiredResult } from "@mrtr/protocol/Schema"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Layer, Schema } from "effect"
+import { Digest, SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
+import { Engine, InteractionLinks } from "../src/engine/index.ts"
 import {
   Elicitation,
   ElicitationDeclined,
@@ -21,7 +22,6 @@ import {
   RoundLimitExceeded,
   UserIdentityRequired
 } from "../src/index.ts"
-import { Engine, InteractionLinks } from "../src/engine/index.ts"
 import { codecLayer, fixedKeys } from "./fixtures.ts"
 
 const URL_CAPS: ClientCapabilities = { elicitation: { form: {}, url: {} } }
@@ -35,7 +35,10 @@ const base = { method: "tools/call", target: "connect", arguments: {}, audience:
 /** The page's links at `base`; by default a page that identifies its users and acknowledges a single user. */
 const linksAt = (
   base: string,
-  identity: { readonly identifiesUsers?: boolean; readonly singleUser?: boolean } = { identifiesUsers: true, singleUser: true }
+  identity: { readonly identifiesUsers?: boolean; readonly singleUser?: boolean } = {
+    identifiesUsers: true,
+    singleUser: true
+  }
 ) =>
   Layer.succeed(
     InteractionLinks.InteractionLinks,
@@ -121,17 +124,29 @@ describe("Elicitation.secure", () => {
     withStore((store) =>
       Effect.gen(function*() {
         const limited = <A, E>(handler: Effect.Effect<A, E, any>, request: Partial<Engine.Request> = {}) =>
-          round(handler, request).pipe(Effect.provideService(Engine.Limits, { maxRounds: 1, maxJournalBytes: 32 * 1024 }))
+          round(handler, request).pipe(
+            Effect.provideService(Engine.Limits, { maxRounds: 1, maxJournalBytes: 32 * 1024 })
+          )
         const handler = Effect.gen(function*() {
           const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Key?", schema: ApiKey })
-          const { ok } = yield* Elicitation.form({ key: "ok", message: "Go?", schema: Schema.Struct({ ok: Schema.Boolean }) })
-          const { again } = yield* Elicitation.form({ key: "again", message: "Sure?", schema: Schema.Struct({ again: Schema.Boolean }) })
+          const { ok } = yield* Elicitation.form({
+            key: "ok",
+            message: "Go?",
+            schema: Schema.Struct({ ok: Schema.Boolean })
+          })
+          const { again } = yield* Elicitation.form({
+            key: "again",
+            message: "Sure?",
+            schema: Schema.Struct({ again: Schema.Boolean })
+          })
           return `${api_key}:${ok}:${again}`
         })
         let result = inputRequired(yield* limited(handler))
         // six retries before the page is completed: more than maxRounds (1), none counted
         for (let i = 0; i < 6; i++) {
-          result = inputRequired(yield* limited(handler, { inputResponses: accepted, requestState: result.requestState }))
+          result = inputRequired(
+            yield* limited(handler, { inputResponses: accepted, requestState: result.requestState })
+          )
           assert.deepStrictEqual(Object.keys(result.inputRequests ?? {}), ["api_key"])
         }
         yield* store.complete(idOf(result), { api_key: "sk-abcdefgh" })
@@ -139,7 +154,10 @@ describe("Elicitation.secure", () => {
         assert.deepStrictEqual(Object.keys(result.inputRequests ?? {}), ["ok"])
         // the next counted round is one too many
         const tooMany = yield* Effect.flip(
-          limited(handler, { inputResponses: { ok: { action: "accept", content: { ok: true } } }, requestState: result.requestState })
+          limited(handler, {
+            inputResponses: { ok: { action: "accept", content: { ok: true } } },
+            requestState: result.requestState
+          })
         )
         assert.instanceOf(tooMany, RoundLimitExceeded)
       })
@@ -150,12 +168,18 @@ describe("Elicitation.secure", () => {
       Effect.gen(function*() {
         const handler = Effect.gen(function*() {
           const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Key?", schema: ApiKey })
-          const { ok } = yield* Elicitation.form({ key: "ok", message: "Go?", schema: Schema.Struct({ ok: Schema.Boolean }) })
+          const { ok } = yield* Elicitation.form({
+            key: "ok",
+            message: "Go?",
+            schema: Schema.Struct({ ok: Schema.Boolean })
+          })
           return `${api_key}:${ok}`
         })
         const first = inputRequired(yield* round(handler))
         yield* store.complete(idOf(first), { api_key: "sk-abcdefgh" })
-        const second = inputRequired(yield* round(handler, { inputResponses: accepted, requestState: first.requestState }))
+        const second = inputRequired(
+          yield* round(handler, { inputResponses: accepted, requestState: first.requestState })
+        )
         assert.deepStrictEqual(Object.keys(second.inputRequests ?? {}), ["ok"])
         const done = yield* round(handler, {
           inputResponses: { ok: { action: "accept", content: { ok: true } } },
@@ -202,7 +226,9 @@ describe("Elicitation.secure", () => {
         // a stored value that does not decode (a shared store written by something else than the page)
         const again = inputRequired(yield* round(connect))
         yield* store.complete(idOf(again), { api_key: "short" })
-        const refused = yield* Effect.flip(round(connect, { inputResponses: accepted, requestState: again.requestState }))
+        const refused = yield* Effect.flip(
+          round(connect, { inputResponses: accepted, requestState: again.requestState })
+        )
         assert.instanceOf(refused, InteractionUnavailable)
         assert.strictEqual(refused.reason, "refused")
       })
@@ -212,7 +238,8 @@ describe("Elicitation.secure", () => {
     Effect.gen(function*() {
       // a store of room for one interaction: a refused ask must not have taken it
       const store = yield* InteractionStore.InteractionStore.makeMemory({ maxEntries: 1, maxEntriesPerPrincipal: 1 })
-      const under = (identity: { readonly identifiesUsers?: boolean; readonly singleUser?: boolean }) =>
+      const under =
+        (identity: { readonly identifiesUsers?: boolean; readonly singleUser?: boolean }) =>
         <A, E>(effect: Effect.Effect<A, E, any>) =>
           effect.pipe(
             Effect.provideService(InteractionStore.InteractionStore, store),
@@ -243,7 +270,9 @@ describe("Elicitation.secure", () => {
         const first = inputRequired(yield* on("http://10.0.0.1:3000")(round(connect)))
         // the page is not completed yet: the other instance asks the very same question
         const again = inputRequired(
-          yield* on("http://10.0.0.2:3000")(round(connect, { inputResponses: accepted, requestState: first.requestState }))
+          yield* on("http://10.0.0.2:3000")(
+            round(connect, { inputResponses: accepted, requestState: first.requestState })
+          )
         )
         assert.deepStrictEqual(again.inputRequests, first.inputRequests)
         yield* store.complete(idOf(first, "http://10.0.0.1:3000"), { api_key: "sk-12345678" })

@@ -43,9 +43,10 @@
  *
  * @since 0.3.0
  */
-import { ConfigProvider, Duration, Effect, Layer, Option, Schema } from "effect"
 import { RequestState } from "@mrtr/core"
-import { Authorization, McpServer, Mount } from "@mrtr/server"
+import type { Mount } from "@mrtr/server"
+import { Authorization, McpServer } from "@mrtr/server"
+import { ConfigProvider, Duration, Effect, Layer, Option, Schema } from "effect"
 import * as HeldCalls from "./HeldCalls.ts"
 import * as Upstream from "./Upstream.ts"
 
@@ -218,11 +219,15 @@ export const decode = (input: unknown): Effect.Effect<Config, GatewayConfigError
       }
       for (const [name, server] of Object.entries(config.mcpServers)) {
         if (!NAME.test(name)) {
-          return Effect.fail(new GatewayConfigError({ reason: `mcpServers: "${name}" must be 1-64 letters, digits, '_', '.' or '-'` }))
+          return Effect.fail(
+            new GatewayConfigError({ reason: `mcpServers: "${name}" must be 1-64 letters, digits, '_', '.' or '-'` })
+          )
         }
         const isStdio = "command" in server
         if (server.type !== undefined && (server.type === "stdio") !== isStdio) {
-          return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}: type "${server.type}" does not match its fields` }))
+          return Effect.fail(
+            new GatewayConfigError({ reason: `mcpServers.${name}: type "${server.type}" does not match its fields` })
+          )
         }
         if (!isStdio && !isHttpUrl(server.url)) {
           return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}.url must be an http(s) URL` }))

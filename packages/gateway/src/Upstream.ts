@@ -45,11 +45,11 @@
  *
  * @since 0.3.0
  */
-import { Context, Duration, Effect, Layer, Metric, Option, Queue, type Scope } from "effect"
+import { Authorization } from "@mrtr/client"
 import type { Conversation } from "@mrtr/core/engine"
 import type { McpError } from "@mrtr/protocol/ErrorCode"
-import { Authorization } from "@mrtr/client"
 import { McpServer } from "@mrtr/server"
+import { Context, Duration, Effect, Layer, Metric, Option, Queue, type Scope } from "effect"
 import * as HeldCalls from "./HeldCalls.ts"
 import { forward, type Held } from "./internal/forward.ts"
 import * as HeldPath from "./internal/held.ts"
@@ -219,7 +219,9 @@ export const UpstreamBusy = Pool.UpstreamBusy
 export type UpstreamBusy = Pool.UpstreamBusy
 
 /** The gateway's OAuth client of an HTTP upstream with `oauth` (no user: the client credentials grant). */
-const authorizationOf = (upstream: Upstream): Effect.Effect<Context.Context<Authorization.Authorization> | undefined, never, Scope.Scope> =>
+const authorizationOf = (
+  upstream: Upstream
+): Effect.Effect<Context.Context<Authorization.Authorization> | undefined, never, Scope.Scope> =>
   upstream._tag !== "Http" || upstream.oauth === undefined
     ? Effect.succeed(undefined)
     : Layer.build(
@@ -228,11 +230,16 @@ const authorizationOf = (upstream: Upstream): Effect.Effect<Context.Context<Auth
         clientName: "mrtr-gateway",
         clientId: upstream.oauth.clientId,
         clientSecret: upstream.oauth.clientSecret
-      }).pipe(Layer.provide(Layer.succeed(Authorization.UserAgent, Authorization.UserAgent.of({
-        redirectUri: "http://127.0.0.1/unused",
-        authorize: () =>
-          Effect.fail(new Authorization.AuthorizationError({ reason: "the gateway has no user to sign in at its upstreams" }))
-      }))))
+      }).pipe(Layer.provide(Layer.succeed(
+        Authorization.UserAgent,
+        Authorization.UserAgent.of({
+          redirectUri: "http://127.0.0.1/unused",
+          authorize: () =>
+            Effect.fail(
+              new Authorization.AuthorizationError({ reason: "the gateway has no user to sign in at its upstreams" })
+            )
+        })
+      )))
     )
 
 const poolOf = (
@@ -279,7 +286,9 @@ export interface Connection {
     readonly name: string
     readonly arguments?: Readonly<Record<string, string>> | undefined
   }) => Effect.Effect<Record<string, unknown>, McpError, Conversation.Conversation>
-  readonly readResource: (params: { readonly uri: string }) => Effect.Effect<Record<string, unknown>, McpError, Conversation.Conversation>
+  readonly readResource: (
+    params: { readonly uri: string }
+  ) => Effect.Effect<Record<string, unknown>, McpError, Conversation.Conversation>
 }
 
 /**
@@ -346,7 +355,10 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
       Effect.timeout(Duration.fromInputUnsafe(options.startTimeout ?? "10 seconds")),
       Effect.as(true),
       Effect.catchCause((cause) =>
-        Effect.as(Effect.logWarning(`Upstream ${upstream.name} is unavailable; retrying in the background`, cause), false)
+        Effect.as(
+          Effect.logWarning(`Upstream ${upstream.name} is unavailable; retrying in the background`, cause),
+          false
+        )
       )
     )
     const interval = Duration.fromInputUnsafe(options.refreshInterval ?? "1 minute")
@@ -363,7 +375,9 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
         }
         const ok = yield* refresh.pipe(
           Effect.as(true),
-          Effect.catchCause((cause) => Effect.as(Effect.logWarning(`Upstream ${upstream.name} is unavailable`, cause), false))
+          Effect.catchCause((cause) =>
+            Effect.as(Effect.logWarning(`Upstream ${upstream.name} is unavailable`, cause), false)
+          )
         )
         if (ok && !healthy) yield* Effect.logInfo(`Upstream ${upstream.name} is available again`)
         if (ok) delay = Duration.millis(500)

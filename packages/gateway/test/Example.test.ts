@@ -4,11 +4,11 @@
  * `@mrtr/client` on both revisions.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { McpClient } from "@mrtr/client"
+import { Harness, ScriptedUser } from "@mrtr/testing"
 import { Effect, Layer, Schedule } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { McpClient } from "@mrtr/client"
-import { Harness, ScriptedUser } from "@mrtr/testing"
 import { Gateway } from "../src/index.ts"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -17,13 +17,17 @@ const text = readFileSync(new URL("../../../examples/gateway/mcp.json", import.m
 const gateway = Layer.unwrap(Effect.map(Gateway.parse(text), (config) =>
   Gateway.layer({
     ...config,
-    mcpServers: Object.fromEntries(Object.entries(config.mcpServers).map(([name, server]) => [name, { ...server, cwd: ROOT }]))
+    mcpServers: Object.fromEntries(
+      Object.entries(config.mcpServers).map(([name, server]) => [name, { ...server, cwd: ROOT }])
+    )
   }))).pipe(Layer.orDie)
 
 const user = ScriptedUser.layer({
   elicitation: {
     otherwise: (params: any) =>
-      String(params.message).startsWith("How many") ? ScriptedUser.accept({ nights: 2 }) : ScriptedUser.accept({ class: "second" })
+      String(params.message).startsWith("How many")
+        ? ScriptedUser.accept({ nights: 2 })
+        : ScriptedUser.accept({ class: "second" })
   }
 })
 

@@ -6,12 +6,12 @@
  * `input_required`), with `@mrtr/client` downstream on both eras.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { fileURLToPath } from "node:url"
 import { McpClient } from "@mrtr/client"
 import { McpServer } from "@mrtr/server"
-import { Harness, ScriptedUser } from "@mrtr/testing"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { Harness, ScriptedUser } from "@mrtr/testing"
+import { Effect, Layer } from "effect"
+import { fileURLToPath } from "node:url"
 import { listen } from "../../client/test/v1-server.ts"
 import { Upstream } from "../src/index.ts"
 import { gatewayKeys } from "./fixtures.ts"
@@ -34,9 +34,17 @@ const v1Script = fileURLToPath(new URL("../../client/test/v1-server.ts", import.
 const gateway = () =>
   Layer.mergeAll(
     McpServer.mount("v1", Upstream.layer(Upstream.http({ name: "v1", url: v1.url }))),
-    McpServer.mount("v1s", Upstream.layer(Upstream.stdio({ name: "v1s", command: process.execPath, args: [...sourceNodeArgs, v1Script, "--stdio"] }))),
+    McpServer.mount(
+      "v1s",
+      Upstream.layer(
+        Upstream.stdio({ name: "v1s", command: process.execPath, args: [...sourceNodeArgs, v1Script, "--stdio"] })
+      )
+    ),
     McpServer.mount("v2", Upstream.layer(Upstream.http({ name: "v2", url: v2.url })))
-  ).pipe(Layer.provideMerge(McpServer.layer({ name: "gateway", version: "1.0.0", requestState: gatewayKeys })), Layer.orDie)
+  ).pipe(
+    Layer.provideMerge(McpServer.layer({ name: "gateway", version: "1.0.0", requestState: gatewayKeys })),
+    Layer.orDie
+  )
 
 const user = ScriptedUser.layer({
   elicitation: {
@@ -75,30 +83,42 @@ const EXPECTED = {
 }
 
 describe("Upstream in front of the official SDKs' servers", () => {
-  it.effect("a 2026-07-28 @mrtr/client through the gateway: every upstream's asks become input_required rounds", () =>
-    Effect.gen(function*() {
-      expect(yield* scenario).toEqual(EXPECTED)
-    }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))), 60_000)
+  it.effect(
+    "a 2026-07-28 @mrtr/client through the gateway: every upstream's asks become input_required rounds",
+    () =>
+      Effect.gen(function*() {
+        expect(yield* scenario).toEqual(EXPECTED)
+      }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))),
+    60_000
+  )
 
-  it.effect("a 2025-11-25 @mrtr/client through the gateway: every upstream's asks arrive in flight", () =>
-    Effect.gen(function*() {
-      expect(yield* scenario).toEqual(EXPECTED)
-    }).pipe(Effect.provide(Harness.layer({ server: gateway(), user, protocol: "2025-11-25" }))), 60_000)
+  it.effect(
+    "a 2025-11-25 @mrtr/client through the gateway: every upstream's asks arrive in flight",
+    () =>
+      Effect.gen(function*() {
+        expect(yield* scenario).toEqual(EXPECTED)
+      }).pipe(Effect.provide(Harness.layer({ server: gateway(), user, protocol: "2025-11-25" }))),
+    60_000
+  )
 
-  it.effect("a v2 upstream's state never reaches the client; a tampered gateway state never reaches the upstream", () =>
-    Effect.gen(function*() {
-      const client = yield* McpClient.McpClient
-      const first: any = yield* client.callTool({ name: "v2_greet" }, { maxRounds: 1 }).pipe(Effect.flip)
-      const state = first.lastResult.requestState as string
-      expect(Object.keys(first.lastResult.inputRequests)).toEqual(["v2/name"])
-      const before = calls.count
-      const tampered = state.slice(0, -4) + (state.endsWith("AAAA") ? "BBBB" : "AAAA")
-      const refused: any = yield* client.callTool({
-        name: "v2_greet",
-        inputResponses: { "v2/name": { action: "accept", content: { name: "Eve" } } },
-        requestState: tampered
-      }, { maxRounds: 1 }).pipe(Effect.flip)
-      expect(refused.code).toBe(-32602)
-      expect(calls.count).toBe(before)
-    }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))), 60_000)
+  it.effect(
+    "a v2 upstream's state never reaches the client; a tampered gateway state never reaches the upstream",
+    () =>
+      Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        const first: any = yield* client.callTool({ name: "v2_greet" }, { maxRounds: 1 }).pipe(Effect.flip)
+        const state = first.lastResult.requestState as string
+        expect(Object.keys(first.lastResult.inputRequests)).toEqual(["v2/name"])
+        const before = calls.count
+        const tampered = state.slice(0, -4) + (state.endsWith("AAAA") ? "BBBB" : "AAAA")
+        const refused: any = yield* client.callTool({
+          name: "v2_greet",
+          inputResponses: { "v2/name": { action: "accept", content: { name: "Eve" } } },
+          requestState: tampered
+        }, { maxRounds: 1 }).pipe(Effect.flip)
+        expect(refused.code).toBe(-32602)
+        expect(calls.count).toBe(before)
+      }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))),
+    60_000
+  )
 })

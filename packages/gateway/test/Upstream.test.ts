@@ -4,12 +4,11 @@
  * four cells of bridging (2026-07-28 / 2025-11-25 on each side).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
-import { Context } from "effect"
 import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
 import { Mrtr } from "@mrtr/core"
 import { McpServer, Tool } from "@mrtr/server"
 import { Harness, Recorder } from "@mrtr/testing"
+import { Context, Effect, Layer, Schema } from "effect"
 import { Upstream } from "../src/index.ts"
 import { echo, gatewayKeys, plan, runs, serve, trip, upstreamServer, user } from "./fixtures.ts"
 
@@ -33,7 +32,10 @@ const gateway = (
     McpServer.mount("travel", Upstream.layer(Upstream.http({ name: "travel", url: travel.url }), { protocol })),
     McpServer.mount("hotels", Upstream.layer(Upstream.http({ name: "hotels", url: hotels.url }), { protocol })),
     extra
-  ).pipe(Layer.provideMerge(McpServer.layer({ name: "gateway", version: "1.0.0", requestState: gatewayKeys })), Layer.orDie)
+  ).pipe(
+    Layer.provideMerge(McpServer.layer({ name: "gateway", version: "1.0.0", requestState: gatewayKeys })),
+    Layer.orDie
+  )
 
 const textOf = (result: { readonly content: ReadonlyArray<unknown> }) => (result.content[0] as { text: string }).text
 
@@ -54,10 +56,13 @@ describe("Upstream", () => {
       const client = yield* McpClient.McpClient
       const rounds: Array<{ keys: ReadonlyArray<string>; state: string | undefined }> = []
       const result = yield* client.callTool({ name: "travel_plan", arguments: { city: "Lisboa" } }, {
-        onRound: (round) => Effect.sync(() => rounds.push({ keys: Object.keys(round.inputRequests), state: round.requestState }))
+        onRound: (round) =>
+          Effect.sync(() => rounds.push({ keys: Object.keys(round.inputRequests), state: round.requestState }))
       })
       expect(textOf(result)).toBe(EXPECTED)
-      expect(rounds.map((r) => [...r.keys].sort())).toEqual([["travel/who"], ["travel/idea", "travel/roots"], ["travel/confirm"]])
+      expect(rounds.map((r) => [...r.keys].sort())).toEqual([["travel/who"], ["travel/idea", "travel/roots"], [
+        "travel/confirm"
+      ]])
       // the client sees the gateway's own sealed state (the gateway's key), never the upstream's
       const upstreamState = yield* directState(travel.url)
       const keyId = (state: string | undefined) => state?.split(".")[1]
@@ -124,7 +129,10 @@ describe("Upstream", () => {
           { name: "travel_echo", arguments: { text: "x" }, requestState: state }
         ]
       ) {
-        const refused: any = yield* client.callTool({ ...params, inputResponses: { "hotels/who": { action: "accept", content: { name: "Eve" } } } }, { maxRounds: 1 }).pipe(Effect.flip)
+        const refused: any = yield* client.callTool({
+          ...params,
+          inputResponses: { "hotels/who": { action: "accept", content: { name: "Eve" } } }
+        }, { maxRounds: 1 }).pipe(Effect.flip)
         expect(refused.code ?? refused.error?.code).toBe(-32602)
       }
       expect(runs.trip).toBe(before)
@@ -138,7 +146,10 @@ describe("Upstream", () => {
     }).pipe(Effect.provide(Harness.layer({
       server: gateway(
         "auto",
-        McpServer.mount("down", Upstream.layer(Upstream.http({ name: "down", url: "http://127.0.0.1:9/mcp" }), { startTimeout: "2 seconds" }))
+        McpServer.mount(
+          "down",
+          Upstream.layer(Upstream.http({ name: "down", url: "http://127.0.0.1:9/mcp" }), { startTimeout: "2 seconds" })
+        )
       ),
       user
     }))))
@@ -157,7 +168,10 @@ describe("Upstream", () => {
       }).pipe(Effect.provide(Harness.layer({
         server: gateway(
           "auto",
-          McpServer.mount("gone", Upstream.layer(Upstream.http({ name: "gone", url: gone.url }), { callTimeout: "5 seconds" }))
+          McpServer.mount(
+            "gone",
+            Upstream.layer(Upstream.http({ name: "gone", url: gone.url }), { callTimeout: "5 seconds" })
+          )
         ),
         user
       })))

@@ -1,7 +1,7 @@
-import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling } from "@mrtr/core"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
 import { ScriptedUser } from "@mrtr/testing"
+import { type Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 
 /** How many times the upstream's handlers ran (every round runs the handler from the top). */
 export const runs = { plan: 0, trip: 0 }
@@ -13,12 +13,24 @@ export const plan = Tool.make("plan", {
   handler: ({ city }) =>
     Effect.gen(function*() {
       runs.plan++
-      const { name } = yield* Elicitation.form({ key: "who", message: `Who travels to ${city}?`, schema: Schema.Struct({ name: Schema.String }) })
+      const { name } = yield* Elicitation.form({
+        key: "who",
+        message: `Who travels to ${city}?`,
+        schema: Schema.Struct({ name: Schema.String })
+      })
       const [idea, roots] = yield* Mrtr.all([
-        Sampling.createMessage({ key: "idea", messages: [{ role: "user", content: { type: "text", text: `Idea for ${city}` } }], maxTokens: 50 }),
+        Sampling.createMessage({
+          key: "idea",
+          messages: [{ role: "user", content: { type: "text", text: `Idea for ${city}` } }],
+          maxTokens: 50
+        }),
         Roots.list({ key: "roots" })
       ])
-      const { ok } = yield* Elicitation.form({ key: "confirm", message: `Book for ${name}?`, schema: Schema.Struct({ ok: Schema.Boolean }) })
+      const { ok } = yield* Elicitation.form({
+        key: "confirm",
+        message: `Book for ${name}?`,
+        schema: Schema.Struct({ ok: Schema.Boolean })
+      })
       return `${name} to ${city}: ${Sampling.textOf(idea)}, ${roots.length} root(s), booked=${ok}`
     })
 })
@@ -29,7 +41,11 @@ export const trip = Tool.make("trip", {
   handler: ({ to }) =>
     Effect.gen(function*() {
       runs.trip++
-      const { name } = yield* Elicitation.form({ key: "who", message: `Who goes to ${to}?`, schema: Schema.Struct({ name: Schema.String }) })
+      const { name } = yield* Elicitation.form({
+        key: "who",
+        message: `Who goes to ${to}?`,
+        schema: Schema.Struct({ name: Schema.String })
+      })
       return `${name} goes to ${to}`
     })
 })
@@ -40,7 +56,9 @@ export const echo = Tool.make("echo", {
 })
 
 const keyRing = (fill: number) =>
-  RequestState.RequestStateCodec.layer({ keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(fill) }]) })
+  RequestState.RequestStateCodec.layer({
+    keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(fill) }])
+  })
     .pipe(Layer.orDie)
 
 /** An upstream `McpServer` (both eras on one endpoint) with `tools`, served on 127.0.0.1. */

@@ -5,25 +5,32 @@
  * `inputRequired(...)` and a `requestState` minted by
  * `createRequestStateCodec` (HMAC-SHA256).
  */
+import { type NodeIncomingMessageLike, toNodeHandler } from "@modelcontextprotocol/node"
 import {
   acceptedContent,
   type CallToolResult,
   createMcpHandler,
   createRequestStateCodec,
-  type InputRequiredResult,
   inputRequired,
+  type InputRequiredResult,
   McpServer
 } from "@modelcontextprotocol/server"
-import { type NodeIncomingMessageLike, toNodeHandler } from "@modelcontextprotocol/node"
-import * as z from "zod/v4"
 import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import * as z from "zod/v4"
 
-const codec = createRequestStateCodec<{ readonly answers: ReadonlyArray<string> }>({ key: randomBytes(32), ttlSeconds: 600 })
+const codec = createRequestStateCodec<{ readonly answers: ReadonlyArray<string> }>({
+  key: randomBytes(32),
+  ttlSeconds: 600
+})
 
 const NAME_SCHEMA = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] }
-const ANSWER_SCHEMA = { type: "object" as const, properties: { answer: { type: "string" as const } }, required: ["answer"] }
+const ANSWER_SCHEMA = {
+  type: "object" as const,
+  properties: { answer: { type: "string" as const } },
+  required: ["answer"]
+}
 
 /** How many requests reached this upstream's tools. */
 export const calls = { count: 0 }
@@ -59,7 +66,10 @@ const build = (): McpServer => {
       if (answers.length >= n) return { content: [{ type: "text", text: answers.join(" ") }] }
       return inputRequired({
         inputRequests: {
-          [`q${answers.length}`]: inputRequired.elicit({ message: `Question ${answers.length}?`, requestedSchema: ANSWER_SCHEMA })
+          [`q${answers.length}`]: inputRequired.elicit({
+            message: `Question ${answers.length}?`,
+            requestedSchema: ANSWER_SCHEMA
+          })
         },
         requestState: await codec.mint({ answers })
       })

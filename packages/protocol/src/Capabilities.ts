@@ -19,8 +19,8 @@
  * @since 0.1.0
  */
 import type { ClientCapabilities } from "./internal/base.ts"
-import type { InputRequest } from "./Schema.ts"
 import * as SafeText from "./SafeText.ts"
+import type { InputRequest } from "./Schema.ts"
 
 type JsonObject = { readonly [x: string]: unknown }
 

@@ -82,56 +82,24 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  Method,
+  CompleteRequestParams,
   /**
-   * @category constants
+   * @category schemas
    * @since 0.1.0
    */
-  INPUT_REQUIRED_METHODS,
+  CompleteResult,
   /**
-   * @category constants
+   * @category schemas
    * @since 0.1.0
    */
-  CACHEABLE_METHODS,
+  PromptReference,
   /**
-   * @category constants
+   * @category schemas
    * @since 0.1.0
    */
-  REMOVED_METHODS
-} from "./v2026_07_28/Methods.ts"
+  ResourceTemplateReference
+} from "./v2026_07_28/Completion.ts"
 export {
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ResultType,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  Result,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  EmptyResult,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CacheScope,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  TtlMs
-} from "./v2026_07_28/Results.ts"
-export {
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  Role,
   /**
    * @category schemas
    * @since 0.1.0
@@ -141,27 +109,7 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  TextContent,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ImageContent,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
   AudioContent,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ResourceLink,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  TextResourceContents,
   /**
    * @category schemas
    * @since 0.1.0
@@ -171,7 +119,7 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  ResourceContents,
+  ContentBlock,
   /**
    * @category schemas
    * @since 0.1.0
@@ -181,12 +129,37 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  ContentBlock,
+  ImageContent,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ToolUseContent,
+  ResourceContents,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ResourceLink,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  Role,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  SamplingMessageContentBlock,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  TextContent,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  TextResourceContents,
   /**
    * @category schemas
    * @since 0.1.0
@@ -196,41 +169,9 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  SamplingMessageContentBlock
+  ToolUseContent
 } from "./v2026_07_28/Content.ts"
 export {
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ToolAnnotations,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ToolInputSchema,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ToolOutputSchema,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  Tool
-} from "./v2026_07_28/Tool.ts"
-export {
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  StringSchema,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  NumberSchema,
   /**
    * @category schemas
    * @since 0.1.0
@@ -240,7 +181,72 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  UntitledSingleSelectEnumSchema,
+  ElicitRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ElicitRequestFormParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ElicitRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ElicitRequestURLParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ElicitResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ElicitValue,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  EnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  LegacyTitledEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  MultiSelectEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  NumberSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  PrimitiveSchemaDefinition,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  SingleSelectEnumSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  StringSchema,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  TitledMultiSelectEnumSchema,
   /**
    * @category schemas
    * @since 0.1.0
@@ -255,117 +261,57 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  TitledMultiSelectEnumSchema,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  LegacyTitledEnumSchema,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  SingleSelectEnumSchema,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  MultiSelectEnumSchema,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  EnumSchema,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  PrimitiveSchemaDefinition,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ElicitRequestFormParams,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ElicitRequestURLParams,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ElicitRequestParams,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ElicitRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ElicitValue,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ElicitResult
+  UntitledSingleSelectEnumSchema
 } from "./v2026_07_28/Elicitation.ts"
 export {
   /**
    * @category schemas
    * @since 0.1.0
    */
-  SamplingMessage,
+  Cursor,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ModelHint,
+  DiscoverResult,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ModelPreferences,
+  PaginatedRequestParams,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ToolChoice,
+  RequestParams,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  CreateMessageRequestParams,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CreateMessageRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CreateMessageResult
-} from "./v2026_07_28/Sampling.ts"
+  ServerCapabilities
+} from "./v2026_07_28/Lifecycle.ts"
 export {
   /**
-   * @category schemas
+   * @category constants
    * @since 0.1.0
    */
-  Root,
+  CACHEABLE_METHODS,
+  /**
+   * @category constants
+   * @since 0.1.0
+   */
+  INPUT_REQUIRED_METHODS,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ListRootsRequest,
+  Method,
   /**
-   * @category schemas
+   * @category constants
    * @since 0.1.0
    */
-  ListRootsResult
-} from "./v2026_07_28/Roots.ts"
+  REMOVED_METHODS
+} from "./v2026_07_28/Methods.ts"
 export {
   /**
    * @category schemas
@@ -381,12 +327,17 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  InputResponse,
+  InputRequiredResult,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  InputResponses,
+  type InputRequiredResultFields,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  InputResponse,
   /**
    * @category schemas
    * @since 0.1.0
@@ -396,93 +347,96 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  InputRequiredResult,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  type InputRequiredResultFields,
+  InputResponses,
   /**
    * @category models
    * @since 0.1.0
    */
-  makeInputRequiredResult,
+  isInputRequiredResult,
   /**
    * @category models
    * @since 0.1.0
    */
-  isInputRequiredResult
+  makeInputRequiredResult
 } from "./v2026_07_28/Mrtr.ts"
 export {
   /**
    * @category schemas
    * @since 0.1.0
    */
-  RequestParams,
+  CancelledNotification,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  Cursor,
+  CancelledNotificationParams,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  PaginatedRequestParams,
+  LoggingMessageNotification,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ServerCapabilities,
+  LoggingMessageNotificationParams,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  DiscoverResult
-} from "./v2026_07_28/Lifecycle.ts"
+  NotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ProgressNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ProgressNotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  PromptListChangedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ResourceListChangedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ResourceUpdatedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ResourceUpdatedNotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ServerNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  SubscriptionsAcknowledgedNotification,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  SubscriptionsAcknowledgedNotificationParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ToolListChangedNotification
+} from "./v2026_07_28/Notifications.ts"
 export {
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ListToolsResult,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CallToolRequestParams,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CallToolResult,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CallToolResultOrInputRequired
-} from "./v2026_07_28/Tools.ts"
-export {
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  PromptArgument,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  Prompt,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  PromptMessage,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ListPromptsResult,
   /**
    * @category schemas
    * @since 0.1.0
@@ -497,19 +451,86 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  GetPromptResultOrInputRequired
+  GetPromptResultOrInputRequired,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ListPromptsResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  Prompt,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  PromptArgument,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  PromptMessage
 } from "./v2026_07_28/Prompts.ts"
 export {
   /**
    * @category schemas
    * @since 0.1.0
    */
-  Resource,
+  CallToolRequest,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ResourceTemplate,
+  ClientRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  CompleteRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  DiscoverRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  GetPromptRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ListPromptsRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ListResourcesRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ListResourceTemplatesRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ListToolsRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ReadResourceRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  SubscriptionsListenRequest
+} from "./v2026_07_28/Requests.ts"
+export {
   /**
    * @category schemas
    * @since 0.1.0
@@ -534,30 +555,99 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  ReadResourceResultOrInputRequired
+  ReadResourceResultOrInputRequired,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  Resource,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ResourceTemplate
 } from "./v2026_07_28/Resources.ts"
 export {
   /**
    * @category schemas
    * @since 0.1.0
    */
-  PromptReference,
+  CacheScope,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ResourceTemplateReference,
+  EmptyResult,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  CompleteRequestParams,
+  Result,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  CompleteResult
-} from "./v2026_07_28/Completion.ts"
+  ResultType,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  TtlMs
+} from "./v2026_07_28/Results.ts"
+export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ListRootsRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ListRootsResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  Root
+} from "./v2026_07_28/Roots.ts"
+export {
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  CreateMessageRequest,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  CreateMessageRequestParams,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  CreateMessageResult,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ModelHint,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ModelPreferences,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  SamplingMessage,
+  /**
+   * @category schemas
+   * @since 0.1.0
+   */
+  ToolChoice
+} from "./v2026_07_28/Sampling.ts"
 export {
   /**
    * @category schemas
@@ -573,144 +663,54 @@ export {
    * @category schemas
    * @since 0.1.0
    */
-  SubscriptionsListenResultMeta,
+  SubscriptionsListenResult,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  SubscriptionsListenResult
+  SubscriptionsListenResultMeta
 } from "./v2026_07_28/Subscriptions.ts"
 export {
   /**
    * @category schemas
    * @since 0.1.0
    */
-  NotificationParams,
+  Tool,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  SubscriptionsAcknowledgedNotificationParams,
+  ToolAnnotations,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  LoggingMessageNotificationParams,
+  ToolInputSchema,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ProgressNotificationParams,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CancelledNotificationParams,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ResourceUpdatedNotificationParams,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ToolListChangedNotification,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  PromptListChangedNotification,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ResourceListChangedNotification,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ResourceUpdatedNotification,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  SubscriptionsAcknowledgedNotification,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  LoggingMessageNotification,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ProgressNotification,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CancelledNotification,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ServerNotification
-} from "./v2026_07_28/Notifications.ts"
+  ToolOutputSchema
+} from "./v2026_07_28/Tool.ts"
 export {
   /**
    * @category schemas
    * @since 0.1.0
    */
-  DiscoverRequest,
+  CallToolRequestParams,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ListToolsRequest,
+  CallToolResult,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  CallToolRequest,
+  CallToolResultOrInputRequired,
   /**
    * @category schemas
    * @since 0.1.0
    */
-  ListPromptsRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  GetPromptRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ListResourcesRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ListResourceTemplatesRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ReadResourceRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  CompleteRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  SubscriptionsListenRequest,
-  /**
-   * @category schemas
-   * @since 0.1.0
-   */
-  ClientRequest
-} from "./v2026_07_28/Requests.ts"
+  ListToolsResult
+} from "./v2026_07_28/Tools.ts"

@@ -11,8 +11,22 @@ import * as SafeText from "../src/SafeText.ts"
 const dangerous = [
   ...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)),
   ...Array.from({ length: 0x21 }, (_, i) => String.fromCharCode(0x7f + i)),
-  "\u061C", "\u200E", "\u200F", "\u202A", "\u202B", "\u202C", "\u202D", "\u202E",
-  "\u2066", "\u2067", "\u2068", "\u2069", "\u2028", "\u2029", "\uD800", "\uDFFF"
+  "\u061C",
+  "\u200E",
+  "\u200F",
+  "\u202A",
+  "\u202B",
+  "\u202C",
+  "\u202D",
+  "\u202E",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+  "\u2028",
+  "\u2029",
+  "\uD800",
+  "\uDFFF"
 ]
 const raw = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/
 

@@ -2,8 +2,8 @@
  * (d) requiredCapabilities / isSatisfiedBy / missingCapabilities / mergeCapabilities tables.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as P from "../src/index.ts"
 import { validateWire } from "@mrtr/test-support/wire"
+import * as P from "../src/index.ts"
 
 const formRequest: P.Schema.InputRequest = {
   method: "elicitation/create",
@@ -54,7 +54,14 @@ describe("requiredCapabilities", () => {
   }
 
   it("requiredCapabilitiesForAll unions a whole InputRequests map", () => {
-    expect(P.Capabilities.requiredCapabilitiesForAll({ a: formRequest, b: urlRequest, c: sampling({ tools: [tool] }), d: rootsRequest }))
+    expect(
+      P.Capabilities.requiredCapabilitiesForAll({
+        a: formRequest,
+        b: urlRequest,
+        c: sampling({ tools: [tool] }),
+        d: rootsRequest
+      })
+    )
       .toEqual({ elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} })
     expect(P.Capabilities.requiredCapabilitiesForAll({})).toEqual({})
     expect(P.Capabilities.requiredCapabilitiesForAll([formRequest, formRequest])).toEqual({ elicitation: {} })
@@ -62,7 +69,11 @@ describe("requiredCapabilities", () => {
 })
 
 describe("isSatisfiedBy / missingCapabilities", () => {
-  const conformanceDefaults: P.Schema.ClientCapabilities = { sampling: {}, elicitation: {}, roots: { listChanged: true } }
+  const conformanceDefaults: P.Schema.ClientCapabilities = {
+    sampling: {},
+    elicitation: {},
+    roots: { listChanged: true }
+  }
   const table: ReadonlyArray<
     readonly [string, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities | undefined]
   > = [
@@ -90,7 +101,12 @@ describe("isSatisfiedBy / missingCapabilities", () => {
     ["sampling.tools required, sampling {} declared", { sampling: { tools: {} } }, { sampling: {} }, {
       sampling: { tools: {} }
     }],
-    ["sampling.tools required, sampling.tools declared", { sampling: { tools: {} } }, { sampling: { tools: {} } }, undefined],
+    [
+      "sampling.tools required, sampling.tools declared",
+      { sampling: { tools: {} } },
+      { sampling: { tools: {} } },
+      undefined
+    ],
     ["sampling.context required, sampling.tools declared", { sampling: { context: {} } }, { sampling: { tools: {} } }, {
       sampling: { context: {} }
     }],
@@ -102,14 +118,27 @@ describe("isSatisfiedBy / missingCapabilities", () => {
     }],
     ["roots required, roots declared", { roots: {} }, { roots: {} }, undefined],
     ["roots required, not declared", { roots: {} }, { sampling: {} }, { roots: {} }],
-    ["conformance defaults cover form + sampling + roots", { elicitation: {}, sampling: {}, roots: {} }, conformanceDefaults, undefined],
-    ["conformance defaults lack elicitation.url", { elicitation: { url: {} } }, conformanceDefaults, { elicitation: { url: {} } }],
-    ["conformance defaults lack sampling.tools", { sampling: { tools: {} } }, conformanceDefaults, { sampling: { tools: {} } }],
+    [
+      "conformance defaults cover form + sampling + roots",
+      { elicitation: {}, sampling: {}, roots: {} },
+      conformanceDefaults,
+      undefined
+    ],
+    ["conformance defaults lack elicitation.url", { elicitation: { url: {} } }, conformanceDefaults, {
+      elicitation: { url: {} }
+    }],
+    ["conformance defaults lack sampling.tools", { sampling: { tools: {} } }, conformanceDefaults, {
+      sampling: { tools: {} }
+    }],
     ["capability-check scenario: only sampling declared", { elicitation: {}, sampling: {} }, { sampling: {} }, {
       elicitation: {}
     }],
-    ["extension required and declared", { extensions: { "io.example/x": {} } }, { extensions: { "io.example/x": { v: 1 } } }, undefined],
-    ["extension required, another declared", { extensions: { "io.example/x": {} } }, { extensions: { "io.example/y": {} } }, {
+    ["extension required and declared", { extensions: { "io.example/x": {} } }, {
+      extensions: { "io.example/x": { v: 1 } }
+    }, undefined],
+    ["extension required, another declared", { extensions: { "io.example/x": {} } }, {
+      extensions: { "io.example/y": {} }
+    }, {
       extensions: { "io.example/x": {} }
     }],
     ["experimental required, missing", { experimental: { beta: {} } }, {}, { experimental: { beta: {} } }]
@@ -127,13 +156,22 @@ describe("isSatisfiedBy / missingCapabilities", () => {
     expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(formRequest), declared)).toBe(true)
     expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(urlRequest), declared)).toBe(false)
     expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling()), declared)).toBe(true)
-    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling({ toolChoice: { mode: "auto" } })), declared)).toBe(false)
-    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling({ includeContext: "none" })), declared)).toBe(true)
+    expect(
+      P.Capabilities.isSatisfiedBy(
+        P.Capabilities.requiredCapabilities(sampling({ toolChoice: { mode: "auto" } })),
+        declared
+      )
+    ).toBe(false)
+    expect(
+      P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling({ includeContext: "none" })), declared)
+    ).toBe(true)
     expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(rootsRequest), declared)).toBe(false)
   })
 
   it("missingCapabilities feeds a -32021 error that validates against the schema", () => {
-    const missing = P.Capabilities.missingCapabilities(P.Capabilities.requiredCapabilities(formRequest), { sampling: {} })
+    const missing = P.Capabilities.missingCapabilities(P.Capabilities.requiredCapabilities(formRequest), {
+      sampling: {}
+    })
     expect(missing).toEqual({ elicitation: {} })
     const error = P.ErrorCode.McpError.missingRequiredClientCapability(missing!)
     expect(error.code).toBe(-32021)
@@ -143,7 +181,9 @@ describe("isSatisfiedBy / missingCapabilities", () => {
 })
 
 describe("mergeCapabilities", () => {
-  const table: ReadonlyArray<readonly [string, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities]> = [
+  const table: ReadonlyArray<
+    readonly [string, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities, P.Schema.ClientCapabilities]
+  > = [
     ["empty + empty", {}, {}, {}],
     ["form + form", { elicitation: {} }, { elicitation: {} }, { elicitation: {} }],
     ["form + url", { elicitation: {} }, { elicitation: { url: {} } }, { elicitation: { form: {}, url: {} } }],
@@ -176,7 +216,9 @@ describe("mergeCapabilities", () => {
 
 describe("extension names like Object.prototype members (issue 11, item 5)", () => {
   it("are kept by mergeCapabilities and checked by missingCapabilities like any other name", () => {
-    const odd = JSON.parse('{"extensions":{"__proto__":{"v":1},"constructor":{},"toString":{}}}') as P.Schema.ClientCapabilities
+    const odd = JSON.parse(
+      "{\"extensions\":{\"__proto__\":{\"v\":1},\"constructor\":{},\"toString\":{}}}"
+    ) as P.Schema.ClientCapabilities
     const merged = P.Capabilities.mergeCapabilities(odd, { extensions: { other: {} } })
     expect(Object.keys(merged.extensions ?? {}).sort()).toEqual(["__proto__", "constructor", "other", "toString"])
     expect(Object.hasOwn(merged.extensions ?? {}, "__proto__")).toBe(true)
@@ -192,13 +234,17 @@ describe("describeCapabilities", () => {
   it("names each capability with its sub-capabilities, form mode for an empty elicitation, odd keys quoted", () => {
     expect(P.Capabilities.describeCapabilities({ elicitation: {} })).toBe("elicitation.form")
     expect(P.Capabilities.describeCapabilities({ elicitation: { url: {} } })).toBe("elicitation.url")
-    expect(P.Capabilities.describeCapabilities({ elicitation: { form: {}, url: {} }, roots: {} })).toBe("elicitation.form, elicitation.url, roots")
-    expect(P.Capabilities.describeCapabilities({ sampling: { tools: {}, context: {} } })).toBe("sampling.tools, sampling.context")
+    expect(P.Capabilities.describeCapabilities({ elicitation: { form: {}, url: {} }, roots: {} })).toBe(
+      "elicitation.form, elicitation.url, roots"
+    )
+    expect(P.Capabilities.describeCapabilities({ sampling: { tools: {}, context: {} } })).toBe(
+      "sampling.tools, sampling.context"
+    )
     expect(P.Capabilities.describeCapabilities({ sampling: {} })).toBe("sampling")
-    expect(P.Capabilities.describeCapabilities({ ["x\ny"]: { ["a b"]: {} } } as never)).toBe('"x\\ny"."a b"')
+    expect(P.Capabilities.describeCapabilities({ ["x\ny"]: { ["a b"]: {} } } as never)).toBe("\"x\\ny\".\"a b\"")
     expect(P.Capabilities.describeCapabilities({})).toBe("")
     const shown = P.Capabilities.describeCapabilities({ extensions: { "x\u2028y\u202e\u0085\u009b": {} } } as never)
-    expect(shown).toBe('extensions."x\\u2028y\\u202e\\u0085\\u009b"')
+    expect(shown).toBe("extensions.\"x\\u2028y\\u202e\\u0085\\u009b\"")
     expect(shown).not.toMatch(/[\u2028\u202e\u0085\u009b]/)
   })
 

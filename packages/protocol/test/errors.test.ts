@@ -3,10 +3,10 @@
  * Meta constants.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
-import * as P from "../src/index.ts"
-import { MAX_ERROR_MESSAGE_LENGTH, McpError } from "../src/ErrorCode.ts"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Schema } from "effect"
+import { MAX_ERROR_MESSAGE_LENGTH, McpError } from "../src/ErrorCode.ts"
+import * as P from "../src/index.ts"
 
 describe("ErrorCode / httpStatusOf", () => {
   it("has the codes of the spec", () => {
@@ -76,7 +76,9 @@ describe("McpError", () => {
       expect(error.data).toEqual(data)
       expect(error.httpStatus).toBe(P.ErrorCode.httpStatusOf(code))
       const wire = error.toJsonRpc()
-      expect(wire).toEqual(data === undefined ? { code, message: error.message } : { code, message: error.message, data })
+      expect(wire).toEqual(
+        data === undefined ? { code, message: error.message } : { code, message: error.message, data }
+      )
       if (data === undefined) expect(wire).not.toHaveProperty("data")
       validateWire("Error", wire)
       expect(P.ErrorCode.McpError.fromJsonRpc(wire).toJsonRpc()).toEqual(wire)
@@ -98,7 +100,11 @@ describe("McpError", () => {
 
 describe("JSON-RPC envelopes", () => {
   it("success / failure build encoded responses", () => {
-    expect(P.JsonRpc.success(1, { resultType: "complete" })).toEqual({ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } })
+    expect(P.JsonRpc.success(1, { resultType: "complete" })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { resultType: "complete" }
+    })
     expect(P.JsonRpc.failure("a", { code: -32602, message: "m", data: 1 })).toEqual({
       jsonrpc: "2.0",
       id: "a",
@@ -116,14 +122,30 @@ describe("JSON-RPC envelopes", () => {
     const notification = decode({ jsonrpc: "2.0", method: "notifications/progress" })
     const ok = decode({ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } })
     const err = decode({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } })
-    expect([P.JsonRpc.isRequest(request), P.JsonRpc.isNotification(request), P.JsonRpc.isResponse(request)]).toEqual([true, false, false])
-    expect([P.JsonRpc.isRequest(notification), P.JsonRpc.isNotification(notification), P.JsonRpc.isResponse(notification)]).toEqual([
+    expect([P.JsonRpc.isRequest(request), P.JsonRpc.isNotification(request), P.JsonRpc.isResponse(request)]).toEqual([
+      true,
+      false,
+      false
+    ])
+    expect([
+      P.JsonRpc.isRequest(notification),
+      P.JsonRpc.isNotification(notification),
+      P.JsonRpc.isResponse(notification)
+    ]).toEqual([
       false,
       true,
       false
     ])
-    expect([P.JsonRpc.isRequest(ok), P.JsonRpc.isNotification(ok), P.JsonRpc.isResponse(ok)]).toEqual([false, false, true])
-    expect([P.JsonRpc.isRequest(err), P.JsonRpc.isNotification(err), P.JsonRpc.isResponse(err)]).toEqual([false, false, true])
+    expect([P.JsonRpc.isRequest(ok), P.JsonRpc.isNotification(ok), P.JsonRpc.isResponse(ok)]).toEqual([
+      false,
+      false,
+      true
+    ])
+    expect([P.JsonRpc.isRequest(err), P.JsonRpc.isNotification(err), P.JsonRpc.isResponse(err)]).toEqual([
+      false,
+      false,
+      true
+    ])
   })
 
   it("RequestId is a string or an integer", () => {

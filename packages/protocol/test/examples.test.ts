@@ -13,9 +13,9 @@
  *    decode with the documented defaults.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { schemaJson, validateWire } from "@mrtr/test-support/wire"
 import { Schema } from "effect"
 import * as P from "../src/index.ts"
-import { schemaJson, validateWire } from "@mrtr/test-support/wire"
 
 const schemasByDef: Readonly<Record<string, Schema.Codec<unknown, unknown>>> = Object.fromEntries(
   Object.entries({
@@ -135,7 +135,11 @@ const specShaped: ReadonlyArray<readonly [string, string, Schema.Codec<unknown, 
   [
     "mrtr: a JSON-RPC response carrying an InputRequiredResult",
     "CallToolResultResponse",
-    Schema.Struct({ jsonrpc: Schema.Literal("2.0"), id: P.JsonRpc.RequestId, result: P.Schema.InputRequiredResult }) as never,
+    Schema.Struct({
+      jsonrpc: Schema.Literal("2.0"),
+      id: P.JsonRpc.RequestId,
+      result: P.Schema.InputRequiredResult
+    }) as never,
     {
       jsonrpc: "2.0",
       id: 41,

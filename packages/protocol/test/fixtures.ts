@@ -2,7 +2,7 @@
  * Sample values (decoded `Type`s) for every message schema of the package,
  * paired with the `$defs` entry of `schema-2026-07-28.json` they must encode to.
  */
-import { Schema } from "effect"
+import type { Schema } from "effect"
 import * as P from "../src/index.ts"
 
 /** A sample: an Effect schema, the official `$defs` name, and a typed value. */
@@ -16,7 +16,12 @@ export interface Sample {
 const samples: Array<Sample> = []
 
 /** Registers a typed sample (the value is checked against `schema.Type`). */
-const sample = <S extends Schema.Codec<any, any>>(label: string, schema: S, def: string, value: S["Type"]): S["Type"] => {
+const sample = <S extends Schema.Codec<any, any>>(
+  label: string,
+  schema: S,
+  def: string,
+  value: S["Type"]
+): S["Type"] => {
   samples.push({ label, schema: schema as unknown as Schema.Codec<unknown, unknown>, def, value })
   return value
 }
@@ -38,13 +43,18 @@ export const serverInfo = sample("Implementation (minimal)", P.Schema.Implementa
   version: "0.1.0"
 })
 
-export const allClientCapabilities = sample("ClientCapabilities (all)", P.Schema.ClientCapabilities, "ClientCapabilities", {
-  experimental: { "com.acme/beta": { level: 2 } },
-  roots: {},
-  sampling: { context: {}, tools: {} },
-  elicitation: { form: {}, url: {} },
-  extensions: { "io.modelcontextprotocol/tasks": {} }
-})
+export const allClientCapabilities = sample(
+  "ClientCapabilities (all)",
+  P.Schema.ClientCapabilities,
+  "ClientCapabilities",
+  {
+    experimental: { "com.acme/beta": { level: 2 } },
+    roots: {},
+    sampling: { context: {}, tools: {} },
+    elicitation: { form: {}, url: {} },
+    extensions: { "io.modelcontextprotocol/tasks": {} }
+  }
+)
 sample("ClientCapabilities (none)", P.Schema.ClientCapabilities, "ClientCapabilities", {})
 
 export const meta: P.Meta.RequestMeta = sample("RequestMeta (full)", P.Meta.RequestMeta, "RequestMetaObject", {
@@ -119,7 +129,10 @@ const embedded = sample("EmbeddedResource", P.Schema.EmbeddedResource, "Embedded
   type: "resource",
   resource: textContents
 })
-sample("EmbeddedResource (blob)", P.Schema.EmbeddedResource, "EmbeddedResource", { type: "resource", resource: blobContents })
+sample("EmbeddedResource (blob)", P.Schema.EmbeddedResource, "EmbeddedResource", {
+  type: "resource",
+  resource: blobContents
+})
 for (const block of [text, image, audio, resourceLink, embedded]) {
   sample(`ContentBlock (${block.type})`, P.Schema.ContentBlock, "ContentBlock", block)
 }
@@ -337,27 +350,47 @@ const booleanField = sample("BooleanSchema", P.Schema.BooleanSchema, "BooleanSch
   description: "Subscribe?",
   default: false
 })
-const untitledSingle = sample("UntitledSingleSelectEnumSchema", P.Schema.UntitledSingleSelectEnumSchema, "UntitledSingleSelectEnumSchema", {
-  type: "string",
-  enum: ["red", "green"],
-  default: "red"
-})
-const titledSingle = sample("TitledSingleSelectEnumSchema", P.Schema.TitledSingleSelectEnumSchema, "TitledSingleSelectEnumSchema", {
-  type: "string",
-  title: "Color",
-  oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }]
-})
-const untitledMulti = sample("UntitledMultiSelectEnumSchema", P.Schema.UntitledMultiSelectEnumSchema, "UntitledMultiSelectEnumSchema", {
-  type: "array",
-  minItems: 1,
-  maxItems: 2,
-  items: { type: "string", enum: ["a", "b", "c"] },
-  default: ["a"]
-})
-const titledMulti = sample("TitledMultiSelectEnumSchema", P.Schema.TitledMultiSelectEnumSchema, "TitledMultiSelectEnumSchema", {
-  type: "array",
-  items: { anyOf: [{ const: "a", title: "A" }, { const: "b", title: "B" }] }
-})
+const untitledSingle = sample(
+  "UntitledSingleSelectEnumSchema",
+  P.Schema.UntitledSingleSelectEnumSchema,
+  "UntitledSingleSelectEnumSchema",
+  {
+    type: "string",
+    enum: ["red", "green"],
+    default: "red"
+  }
+)
+const titledSingle = sample(
+  "TitledSingleSelectEnumSchema",
+  P.Schema.TitledSingleSelectEnumSchema,
+  "TitledSingleSelectEnumSchema",
+  {
+    type: "string",
+    title: "Color",
+    oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }]
+  }
+)
+const untitledMulti = sample(
+  "UntitledMultiSelectEnumSchema",
+  P.Schema.UntitledMultiSelectEnumSchema,
+  "UntitledMultiSelectEnumSchema",
+  {
+    type: "array",
+    minItems: 1,
+    maxItems: 2,
+    items: { type: "string", enum: ["a", "b", "c"] },
+    default: ["a"]
+  }
+)
+const titledMulti = sample(
+  "TitledMultiSelectEnumSchema",
+  P.Schema.TitledMultiSelectEnumSchema,
+  "TitledMultiSelectEnumSchema",
+  {
+    type: "array",
+    items: { anyOf: [{ const: "a", title: "A" }, { const: "b", title: "B" }] }
+  }
+)
 const legacyEnum = sample("LegacyTitledEnumSchema", P.Schema.LegacyTitledEnumSchema, "LegacyTitledEnumSchema", {
   type: "string",
   enum: ["s", "m"],
@@ -366,19 +399,46 @@ const legacyEnum = sample("LegacyTitledEnumSchema", P.Schema.LegacyTitledEnumSch
 sample("SingleSelectEnumSchema", P.Schema.SingleSelectEnumSchema, "SingleSelectEnumSchema", titledSingle)
 sample("MultiSelectEnumSchema", P.Schema.MultiSelectEnumSchema, "MultiSelectEnumSchema", untitledMulti)
 sample("EnumSchema", P.Schema.EnumSchema, "EnumSchema", legacyEnum)
-for (const field of [stringField, numberField, booleanField, untitledSingle, titledSingle, untitledMulti, titledMulti, legacyEnum]) {
-  sample(`PrimitiveSchemaDefinition (${field.type})`, P.Schema.PrimitiveSchemaDefinition, "PrimitiveSchemaDefinition", field)
+for (
+  const field of [
+    stringField,
+    numberField,
+    booleanField,
+    untitledSingle,
+    titledSingle,
+    untitledMulti,
+    titledMulti,
+    legacyEnum
+  ]
+) {
+  sample(
+    `PrimitiveSchemaDefinition (${field.type})`,
+    P.Schema.PrimitiveSchemaDefinition,
+    "PrimitiveSchemaDefinition",
+    field
+  )
 }
-export const formParams = sample("ElicitRequestFormParams", P.Schema.ElicitRequestFormParams, "ElicitRequestFormParams", {
-  mode: "form",
-  message: "Tell us about you",
-  requestedSchema: {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    properties: { email: stringField, age: numberField, subscribe: booleanField, color: titledSingle, tags: untitledMulti },
-    required: ["email"]
+export const formParams = sample(
+  "ElicitRequestFormParams",
+  P.Schema.ElicitRequestFormParams,
+  "ElicitRequestFormParams",
+  {
+    mode: "form",
+    message: "Tell us about you",
+    requestedSchema: {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        email: stringField,
+        age: numberField,
+        subscribe: booleanField,
+        color: titledSingle,
+        tags: untitledMulti
+      },
+      required: ["email"]
+    }
   }
-})
+)
 const urlParams = sample("ElicitRequestURLParams", P.Schema.ElicitRequestURLParams, "ElicitRequestURLParams", {
   mode: "url",
   message: "Sign in to continue",
@@ -416,25 +476,33 @@ sample("SamplingMessage (array content)", P.Schema.SamplingMessage, "SamplingMes
   role: "assistant",
   content: [toolUse, { type: "text", text: "checking" }]
 })
-sample("SamplingMessage (tool result)", P.Schema.SamplingMessage, "SamplingMessage", { role: "user", content: toolResult })
+sample("SamplingMessage (tool result)", P.Schema.SamplingMessage, "SamplingMessage", {
+  role: "user",
+  content: toolResult
+})
 const modelPreferences = sample("ModelPreferences", P.Schema.ModelPreferences, "ModelPreferences", {
   hints: [{ name: "claude" }, {}],
   costPriority: 0.2,
   speedPriority: 0.5,
   intelligencePriority: 0.9
 })
-export const samplingParams = sample("CreateMessageRequestParams (full)", P.Schema.CreateMessageRequestParams, "CreateMessageRequestParams", {
-  messages: [samplingMessage],
-  modelPreferences,
-  systemPrompt: "You are helpful.",
-  includeContext: "thisServer",
-  temperature: 0.7,
-  maxTokens: 100,
-  stopSequences: ["\n\n"],
-  metadata: { "com.acme/request": "r1" },
-  tools: [weatherTool],
-  toolChoice: { mode: "auto" }
-})
+export const samplingParams = sample(
+  "CreateMessageRequestParams (full)",
+  P.Schema.CreateMessageRequestParams,
+  "CreateMessageRequestParams",
+  {
+    messages: [samplingMessage],
+    modelPreferences,
+    systemPrompt: "You are helpful.",
+    includeContext: "thisServer",
+    temperature: 0.7,
+    maxTokens: 100,
+    stopSequences: ["\n\n"],
+    metadata: { "com.acme/request": "r1" },
+    tools: [weatherTool],
+    toolChoice: { mode: "auto" }
+  }
+)
 export const samplingRequest = sample("CreateMessageRequest", P.Schema.CreateMessageRequest, "CreateMessageRequest", {
   method: "sampling/createMessage",
   params: { messages: [samplingMessage], maxTokens: 50 }
@@ -490,8 +558,18 @@ export const irrBoth = sample("InputRequiredResult (both)", P.Schema.InputRequir
   requestState: "eyJyb3VuZCI6MX0",
   _meta: resultMeta
 })
-export const irrRequestsOnly = sample("InputRequiredResult (inputRequests)", P.Schema.InputRequiredResult, "InputRequiredResult", P.Schema.makeInputRequiredResult({ inputRequests: { user_name: elicitRequest } }))
-export const irrStateOnly = sample("InputRequiredResult (requestState)", P.Schema.InputRequiredResult, "InputRequiredResult", P.Schema.makeInputRequiredResult({ requestState: "retry-me" }))
+export const irrRequestsOnly = sample(
+  "InputRequiredResult (inputRequests)",
+  P.Schema.InputRequiredResult,
+  "InputRequiredResult",
+  P.Schema.makeInputRequiredResult({ inputRequests: { user_name: elicitRequest } })
+)
+export const irrStateOnly = sample(
+  "InputRequiredResult (requestState)",
+  P.Schema.InputRequiredResult,
+  "InputRequiredResult",
+  P.Schema.makeInputRequiredResult({ requestState: "retry-me" })
+)
 
 // ---------------------------------------------------------------------------
 // Subscriptions, notifications
@@ -503,24 +581,46 @@ const filter = sample("SubscriptionFilter", P.Schema.SubscriptionFilter, "Subscr
   resourcesListChanged: true,
   resourceSubscriptions: ["file:///project/a.txt"]
 })
-sample("SubscriptionsListenRequestParams", P.Schema.SubscriptionsListenRequestParams, "SubscriptionsListenRequestParams", {
-  _meta: minimalMeta,
-  notifications: filter
+sample(
+  "SubscriptionsListenRequestParams",
+  P.Schema.SubscriptionsListenRequestParams,
+  "SubscriptionsListenRequestParams",
+  {
+    _meta: minimalMeta,
+    notifications: filter
+  }
+)
+export const listenResult = sample(
+  "SubscriptionsListenResult",
+  P.Schema.SubscriptionsListenResult,
+  "SubscriptionsListenResult",
+  {
+    resultType: "complete",
+    _meta: { [P.Meta.MetaKey.subscriptionId]: "listen-1", [P.Meta.MetaKey.serverInfo]: serverInfo }
+  }
+)
+sample(
+  "SubscriptionsAcknowledgedNotificationParams",
+  P.Schema.SubscriptionsAcknowledgedNotificationParams,
+  "SubscriptionsAcknowledgedNotificationParams",
+  {
+    notifications: { toolsListChanged: true },
+    _meta: { [P.Meta.MetaKey.subscriptionId]: "listen-1" }
+  }
+)
+sample("NotificationParams", P.Schema.NotificationParams, "NotificationParams", {
+  _meta: { [P.Meta.MetaKey.subscriptionId]: 3 }
 })
-export const listenResult = sample("SubscriptionsListenResult", P.Schema.SubscriptionsListenResult, "SubscriptionsListenResult", {
-  resultType: "complete",
-  _meta: { [P.Meta.MetaKey.subscriptionId]: "listen-1", [P.Meta.MetaKey.serverInfo]: serverInfo }
-})
-sample("SubscriptionsAcknowledgedNotificationParams", P.Schema.SubscriptionsAcknowledgedNotificationParams, "SubscriptionsAcknowledgedNotificationParams", {
-  notifications: { toolsListChanged: true },
-  _meta: { [P.Meta.MetaKey.subscriptionId]: "listen-1" }
-})
-sample("NotificationParams", P.Schema.NotificationParams, "NotificationParams", { _meta: { [P.Meta.MetaKey.subscriptionId]: 3 } })
-sample("LoggingMessageNotificationParams", P.Schema.LoggingMessageNotificationParams, "LoggingMessageNotificationParams", {
-  level: "info",
-  logger: "weather",
-  data: { msg: "fetched", ms: 12 }
-})
+sample(
+  "LoggingMessageNotificationParams",
+  P.Schema.LoggingMessageNotificationParams,
+  "LoggingMessageNotificationParams",
+  {
+    level: "info",
+    logger: "weather",
+    data: { msg: "fetched", ms: 12 }
+  }
+)
 sample("ProgressNotificationParams", P.Schema.ProgressNotificationParams, "ProgressNotificationParams", {
   progressToken: "tok-1",
   progress: 0.5,
@@ -531,33 +631,63 @@ sample("CancelledNotificationParams", P.Schema.CancelledNotificationParams, "Can
   requestId: 12,
   reason: "user"
 })
-sample("ResourceUpdatedNotificationParams", P.Schema.ResourceUpdatedNotificationParams, "ResourceUpdatedNotificationParams", {
-  uri: "file:///project/a.txt"
-})
-const toolsChanged = sample("ToolListChangedNotification", P.Schema.ToolListChangedNotification, "ToolListChangedNotification", {
-  jsonrpc: "2.0",
-  method: "notifications/tools/list_changed",
-  params: { _meta: { [P.Meta.MetaKey.subscriptionId]: "listen-1" } }
-})
-const promptsChanged = sample("PromptListChangedNotification", P.Schema.PromptListChangedNotification, "PromptListChangedNotification", {
-  jsonrpc: "2.0",
-  method: "notifications/prompts/list_changed"
-})
-const resourcesChanged = sample("ResourceListChangedNotification", P.Schema.ResourceListChangedNotification, "ResourceListChangedNotification", {
-  jsonrpc: "2.0",
-  method: "notifications/resources/list_changed",
-  params: {}
-})
-const updated = sample("ResourceUpdatedNotification", P.Schema.ResourceUpdatedNotification, "ResourceUpdatedNotification", {
-  jsonrpc: "2.0",
-  method: "notifications/resources/updated",
-  params: { uri: "file:///project/a.txt", _meta: { [P.Meta.MetaKey.subscriptionId]: "listen-1" } }
-})
-const acked = sample("SubscriptionsAcknowledgedNotification", P.Schema.SubscriptionsAcknowledgedNotification, "SubscriptionsAcknowledgedNotification", {
-  jsonrpc: "2.0",
-  method: "notifications/subscriptions/acknowledged",
-  params: { notifications: filter }
-})
+sample(
+  "ResourceUpdatedNotificationParams",
+  P.Schema.ResourceUpdatedNotificationParams,
+  "ResourceUpdatedNotificationParams",
+  {
+    uri: "file:///project/a.txt"
+  }
+)
+const toolsChanged = sample(
+  "ToolListChangedNotification",
+  P.Schema.ToolListChangedNotification,
+  "ToolListChangedNotification",
+  {
+    jsonrpc: "2.0",
+    method: "notifications/tools/list_changed",
+    params: { _meta: { [P.Meta.MetaKey.subscriptionId]: "listen-1" } }
+  }
+)
+const promptsChanged = sample(
+  "PromptListChangedNotification",
+  P.Schema.PromptListChangedNotification,
+  "PromptListChangedNotification",
+  {
+    jsonrpc: "2.0",
+    method: "notifications/prompts/list_changed"
+  }
+)
+const resourcesChanged = sample(
+  "ResourceListChangedNotification",
+  P.Schema.ResourceListChangedNotification,
+  "ResourceListChangedNotification",
+  {
+    jsonrpc: "2.0",
+    method: "notifications/resources/list_changed",
+    params: {}
+  }
+)
+const updated = sample(
+  "ResourceUpdatedNotification",
+  P.Schema.ResourceUpdatedNotification,
+  "ResourceUpdatedNotification",
+  {
+    jsonrpc: "2.0",
+    method: "notifications/resources/updated",
+    params: { uri: "file:///project/a.txt", _meta: { [P.Meta.MetaKey.subscriptionId]: "listen-1" } }
+  }
+)
+const acked = sample(
+  "SubscriptionsAcknowledgedNotification",
+  P.Schema.SubscriptionsAcknowledgedNotification,
+  "SubscriptionsAcknowledgedNotification",
+  {
+    jsonrpc: "2.0",
+    method: "notifications/subscriptions/acknowledged",
+    params: { notifications: filter }
+  }
+)
 const logged = sample("LoggingMessageNotification", P.Schema.LoggingMessageNotification, "LoggingMessageNotification", {
   jsonrpc: "2.0",
   method: "notifications/message",
@@ -573,9 +703,16 @@ const cancelled = sample("CancelledNotification", P.Schema.CancelledNotification
   method: "notifications/cancelled",
   params: { requestId: "r-1" }
 })
-for (const notification of [toolsChanged, promptsChanged, resourcesChanged, updated, acked, logged, progress, cancelled]) {
+for (
+  const notification of [toolsChanged, promptsChanged, resourcesChanged, updated, acked, logged, progress, cancelled]
+) {
   sample(`ServerNotification (${notification.method})`, P.Schema.ServerNotification, "ServerNotification", notification)
-  sample(`JsonRpcNotification (${notification.method})`, P.JsonRpc.JsonRpcNotification, "JSONRPCNotification", notification)
+  sample(
+    `JsonRpcNotification (${notification.method})`,
+    P.JsonRpc.JsonRpcNotification,
+    "JSONRPCNotification",
+    notification
+  )
 }
 
 // ---------------------------------------------------------------------------
@@ -611,7 +748,11 @@ const requests = [
     jsonrpc: "2.0",
     id: 5,
     method: "prompts/get",
-    params: { _meta: minimalMeta, name: "essay", inputResponses: { user_context: { action: "accept", content: { context: "x" } } } }
+    params: {
+      _meta: minimalMeta,
+      name: "essay",
+      inputResponses: { user_context: { action: "accept", content: { context: "x" } } }
+    }
   }),
   sample("ListResourcesRequest", P.Schema.ListResourcesRequest, "ListResourcesRequest", {
     jsonrpc: "2.0",

@@ -141,9 +141,11 @@ describe("paramHeaders", () => {
   })
 
   it("omits absent, null and non-primitive arguments", () => {
-    expect(P.Headers.paramHeaders(headerTool, { region: "eu", dryRun: null, label: { x: 1 }, target: "flat" })).toEqual({
-      "Mcp-Param-Region": "eu"
-    })
+    expect(P.Headers.paramHeaders(headerTool, { region: "eu", dryRun: null, label: { x: 1 }, target: "flat" })).toEqual(
+      {
+        "Mcp-Param-Region": "eu"
+      }
+    )
     expect(P.Headers.paramHeaders(headerTool, undefined)).toEqual({})
     expect(P.Headers.paramHeaders({ inputSchema: { type: "object" } }, { a: 1 })).toEqual({})
   })
@@ -183,7 +185,11 @@ describe("headerAnnotationError (tool definitions a client must drop)", () => {
     ["a non-ASCII name", withProperty({ type: "string", "x-mcp-header": "Région" }), "token"],
     ["a control character in the name", withProperty({ type: "string", "x-mcp-header": "Region\t1" }), "token"],
     ["an object property", withProperty({ type: "object", "x-mcp-header": "Data" }), "string, integer or boolean"],
-    ["an array property", withProperty({ type: "array", items: { type: "string" }, "x-mcp-header": "Items" }), "string, integer or boolean"],
+    [
+      "an array property",
+      withProperty({ type: "array", items: { type: "string" }, "x-mcp-header": "Items" }),
+      "string, integer or boolean"
+    ],
     ["a null property", withProperty({ type: "null", "x-mcp-header": "Nil" }), "string, integer or boolean"],
     ["a property without type", withProperty({ "x-mcp-header": "Any" }), "string, integer or boolean"],
     [
@@ -191,7 +197,10 @@ describe("headerAnnotationError (tool definitions a client must drop)", () => {
       {
         inputSchema: {
           type: "object",
-          properties: { a: { type: "string", "x-mcp-header": "Region" }, b: { type: "string", "x-mcp-header": "Region" } }
+          properties: {
+            a: { type: "string", "x-mcp-header": "Region" },
+            b: { type: "string", "x-mcp-header": "Region" }
+          }
         }
       },
       "duplicates"
@@ -201,7 +210,10 @@ describe("headerAnnotationError (tool definitions a client must drop)", () => {
       {
         inputSchema: {
           type: "object",
-          properties: { a: { type: "string", "x-mcp-header": "MyField" }, b: { type: "string", "x-mcp-header": "myfield" } }
+          properties: {
+            a: { type: "string", "x-mcp-header": "MyField" },
+            b: { type: "string", "x-mcp-header": "myfield" }
+          }
         }
       },
       "case-insensitive"
@@ -237,7 +249,11 @@ describe("headerAnnotationError (tool definitions a client must drop)", () => {
       },
       "not statically reachable"
     ],
-    ["an annotation on the root", { inputSchema: { type: "object", "x-mcp-header": "Root" } }, "not statically reachable"]
+    [
+      "an annotation on the root",
+      { inputSchema: { type: "object", "x-mcp-header": "Root" } },
+      "not statically reachable"
+    ]
   ]
   for (const [label, tool, fragment] of invalid) {
     it(`rejects ${label}`, () => {
@@ -283,16 +299,28 @@ describe("requestHeaders", () => {
     })
   })
   it("uses params.uri for resources/read", () => {
-    expect(P.Headers.requestHeaders({ method: "resources/read", params: { _meta: meta, uri: "file:///a b.txt" } })["Mcp-Name"])
+    expect(
+      P.Headers.requestHeaders({
+        method: "resources/read",
+        params: { _meta: meta, uri: "file:///a b.txt" }
+      })["Mcp-Name"]
+    )
       .toBe("file:///a b.txt")
   })
 })
 
 describe("validateRequestHeaders", () => {
-  const valid = (message: P.Headers.HeaderCheckedMessage, tool?: P.Headers.ToolLike) => headersOf(P.Headers.requestHeaders(message, tool))
+  const valid = (message: P.Headers.HeaderCheckedMessage, tool?: P.Headers.ToolLike) =>
+    headersOf(P.Headers.requestHeaders(message, tool))
 
   it("accepts the headers requestHeaders builds (any header-name case)", () => {
-    const message = callTool({ region: "eu-west", replicas: 2, dryRun: true, label: "Ünïcode", target: { tenant: "t" } })
+    const message = callTool({
+      region: "eu-west",
+      replicas: 2,
+      dryRun: true,
+      label: "Ünïcode",
+      target: { tenant: "t" }
+    })
     const headers = P.Headers.requestHeaders(message, headerTool)
     const lowered = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
     expect(P.Headers.validateRequestHeaders(headersOf(lowered), message, headerTool)).toBeUndefined()
@@ -312,12 +340,18 @@ describe("validateRequestHeaders", () => {
   const listTools = { method: "tools/list", params: { _meta: meta } }
 
   it("requires MCP-Protocol-Version", () => {
-    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ "Mcp-Method": "tools/list" }), listTools), "MCP-Protocol-Version")
+    expectMismatch(
+      P.Headers.validateRequestHeaders(headersOf({ "Mcp-Method": "tools/list" }), listTools),
+      "MCP-Protocol-Version"
+    )
   })
 
   it("rejects an MCP-Protocol-Version that differs from _meta", () => {
     expectMismatch(
-      P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2025-11-25", "Mcp-Method": "tools/list" }), listTools),
+      P.Headers.validateRequestHeaders(
+        headersOf({ "MCP-Protocol-Version": "2025-11-25", "Mcp-Method": "tools/list" }),
+        listTools
+      ),
       "2025-11-25",
       "2026-07-28"
     )
@@ -325,17 +359,26 @@ describe("validateRequestHeaders", () => {
 
   it("does not compare the version when _meta has none (that is a -32602 matter)", () => {
     expect(
-      P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" }), {
-        method: "tools/list",
-        params: {}
-      })
+      P.Headers.validateRequestHeaders(
+        headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" }),
+        {
+          method: "tools/list",
+          params: {}
+        }
+      )
     ).toBeUndefined()
   })
 
   it("requires Mcp-Method and compares it case-sensitively", () => {
-    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28" }), listTools), "Mcp-Method")
     expectMismatch(
-      P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "Tools/List" }), listTools),
+      P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28" }), listTools),
+      "Mcp-Method"
+    )
+    expectMismatch(
+      P.Headers.validateRequestHeaders(
+        headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "Tools/List" }),
+        listTools
+      ),
       "Tools/List"
     )
   })
@@ -349,7 +392,10 @@ describe("validateRequestHeaders", () => {
       ]
     ) {
       expectMismatch(
-        P.Headers.validateRequestHeaders(headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": message.method }), message),
+        P.Headers.validateRequestHeaders(
+          headersOf({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": message.method }),
+          message
+        ),
         "missing Mcp-Name"
       )
     }
@@ -358,17 +404,30 @@ describe("validateRequestHeaders", () => {
   it("rejects a mismatched or malformed Mcp-Name, accepts a base64 one", () => {
     const message = { method: "tools/call", params: { _meta: meta, name: "wetter-für-heute" } }
     const base = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call" }
-    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "other" }), message), "'other'", "params.name")
-    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "=?base64?***?=" }), message), "malformed")
-    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": b64("wetter-für-heute") }), message)).toBeUndefined()
+    expectMismatch(
+      P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "other" }), message),
+      "'other'",
+      "params.name"
+    )
+    expectMismatch(
+      P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "=?base64?***?=" }), message),
+      "malformed"
+    )
+    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": b64("wetter-für-heute") }), message))
+      .toBeUndefined()
   })
 
   it("compares a plain Mcp-Name exactly (a base64 header of a plain name is also accepted)", () => {
     const message = { method: "resources/read", params: { _meta: meta, uri: "file:///a.txt" } }
     const base = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read" }
-    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "file:///a.txt" }), message)).toBeUndefined()
-    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": b64("file:///a.txt") }), message)).toBeUndefined()
-    expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "file:///A.txt" }), message), "params.uri")
+    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "file:///a.txt" }), message))
+      .toBeUndefined()
+    expect(P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": b64("file:///a.txt") }), message))
+      .toBeUndefined()
+    expectMismatch(
+      P.Headers.validateRequestHeaders(headersOf({ ...base, "Mcp-Name": "file:///A.txt" }), message),
+      "params.uri"
+    )
   })
 
   it("ignores Mcp-Name on other methods", () => {
@@ -386,30 +445,51 @@ describe("validateRequestHeaders", () => {
 
     it("requires the header when the argument is present", () => {
       const { ["Mcp-Param-Replicas"]: _, ...rest } = good
-      expectMismatch(P.Headers.validateRequestHeaders(headersOf(rest), message, headerTool), "missing Mcp-Param-Replicas")
+      expectMismatch(
+        P.Headers.validateRequestHeaders(headersOf(rest), message, headerTool),
+        "missing Mcp-Param-Replicas"
+      )
     })
 
     it("rejects a header whose argument is absent or null", () => {
       const withExtra = { ...good, "Mcp-Param-Label": "x" }
       expectMismatch(P.Headers.validateRequestHeaders(headersOf(withExtra), message, headerTool), "Mcp-Param-Label")
       const nullLabel = callTool({ region: "eu", replicas: 42, dryRun: true, label: null })
-      expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...P.Headers.requestHeaders(nullLabel, headerTool), "Mcp-Param-Label": "null" }), nullLabel, headerTool), "Mcp-Param-Label")
+      expectMismatch(
+        P.Headers.validateRequestHeaders(
+          headersOf({ ...P.Headers.requestHeaders(nullLabel, headerTool), "Mcp-Param-Label": "null" }),
+          nullLabel,
+          headerTool
+        ),
+        "Mcp-Param-Label"
+      )
     })
 
     it("compares numbers numerically", () => {
-      expect(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "42.0" }), message, headerTool))
+      expect(
+        P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "42.0" }), message, headerTool)
+      )
         .toBeUndefined()
       expectMismatch(
         P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "43" }), message, headerTool),
         "'43'",
         "'42'"
       )
-      expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "" }), message, headerTool), "Replicas")
+      expectMismatch(
+        P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Replicas": "" }), message, headerTool),
+        "Replicas"
+      )
     })
 
     it("compares booleans and strings exactly", () => {
-      expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-DryRun": "True" }), message, headerTool), "DryRun")
-      expectMismatch(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Region": "EU" }), message, headerTool), "Region")
+      expectMismatch(
+        P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-DryRun": "True" }), message, headerTool),
+        "DryRun"
+      )
+      expectMismatch(
+        P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Region": "EU" }), message, headerTool),
+        "Region"
+      )
     })
 
     it("decodes base64 values before comparing and rejects malformed ones", () => {
@@ -418,11 +498,19 @@ describe("validateRequestHeaders", () => {
       expect(headers["Mcp-Param-Region"]).toBe(b64("亚太"))
       expect(P.Headers.validateRequestHeaders(headersOf(headers), unicode, headerTool)).toBeUndefined()
       expectMismatch(
-        P.Headers.validateRequestHeaders(headersOf({ ...headers, "Mcp-Param-Region": "=?base64?5Lqa5aSq?" }), unicode, headerTool),
+        P.Headers.validateRequestHeaders(
+          headersOf({ ...headers, "Mcp-Param-Region": "=?base64?5Lqa5aSq?" }),
+          unicode,
+          headerTool
+        ),
         "Mcp-Param-Region"
       )
       expectMismatch(
-        P.Headers.validateRequestHeaders(headersOf({ ...headers, "Mcp-Param-Region": "=?base64?%%%%?=" }), unicode, headerTool),
+        P.Headers.validateRequestHeaders(
+          headersOf({ ...headers, "Mcp-Param-Region": "=?base64?%%%%?=" }),
+          unicode,
+          headerTool
+        ),
         "malformed"
       )
     })
@@ -438,7 +526,8 @@ describe("validateRequestHeaders", () => {
     })
 
     it("does not inspect Mcp-Param-* without a tool definition", () => {
-      expect(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Region": "wrong" }), message)).toBeUndefined()
+      expect(P.Headers.validateRequestHeaders(headersOf({ ...good, "Mcp-Param-Region": "wrong" }), message))
+        .toBeUndefined()
     })
   })
 })

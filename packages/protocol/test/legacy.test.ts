@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
 import { Legacy } from "@mrtr/protocol"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { Schema } from "effect"
 
 const legacy = (def: string, value: unknown) => validateWire(def, value, LEGACY_SCHEMA_ID)
 
@@ -35,8 +35,12 @@ describe("Legacy (2025-11-25 wire)", () => {
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, logging: {} },
       serverInfo: { name: "s", version: "1" }
     }
-    legacy("InitializeResult", Schema.encodeSync(Legacy.InitializeResult)(Schema.decodeUnknownSync(Legacy.InitializeResult)(result)))
-    expect(() => Schema.decodeUnknownSync(Legacy.InitializeRequest)({ ...request, params: { protocolVersion: "x" } })).toThrow()
+    legacy(
+      "InitializeResult",
+      Schema.encodeSync(Legacy.InitializeResult)(Schema.decodeUnknownSync(Legacy.InitializeResult)(result))
+    )
+    expect(() => Schema.decodeUnknownSync(Legacy.InitializeRequest)({ ...request, params: { protocolVersion: "x" } }))
+      .toThrow()
   })
 
   it("carries a URL-mode elicitation with its elicitationId, and the other asks unchanged", () => {
@@ -55,7 +59,11 @@ describe("Legacy (2025-11-25 wire)", () => {
       params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 }
     }, 3)
     legacy("CreateMessageRequest", sampling)
-    legacy("ElicitationCompleteNotification", { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: "e-1" } })
+    legacy("ElicitationCompleteNotification", {
+      jsonrpc: "2.0",
+      method: "notifications/elicitation/complete",
+      params: { elicitationId: "e-1" }
+    })
   })
 
   it("decodes the legacy-only utilities", () => {
@@ -66,10 +74,13 @@ describe("Legacy (2025-11-25 wire)", () => {
     const subscribe = { jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri: "test://x" } }
     legacy("SubscribeRequest", subscribe)
     Schema.decodeUnknownSync(Legacy.SubscribeRequest)(subscribe)
-    legacy("RootsListChangedNotification", Schema.decodeUnknownSync(Legacy.RootsListChangedNotification)({
-      jsonrpc: "2.0",
-      method: "notifications/roots/list_changed"
-    }))
+    legacy(
+      "RootsListChangedNotification",
+      Schema.decodeUnknownSync(Legacy.RootsListChangedNotification)({
+        jsonrpc: "2.0",
+        method: "notifications/roots/list_changed"
+      })
+    )
     legacy("InitializedNotification", { jsonrpc: "2.0", method: "notifications/initialized" })
     legacy("PingRequest", Schema.decodeUnknownSync(Legacy.PingRequest)({ jsonrpc: "2.0", id: 9, method: "ping" }))
   })

@@ -3,9 +3,9 @@
  * with the official 2026-07-28 `$defs`: same property names, same required set.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { schemaJson } from "@mrtr/test-support/wire"
 import { Schema } from "effect"
 import * as P from "../src/index.ts"
-import { schemaJson } from "@mrtr/test-support/wire"
 
 type JsonSchemaObject = {
   readonly properties?: Record<string, unknown>
@@ -131,7 +131,9 @@ describe("shape: property names and required keys match schema-2026-07-28.json",
   it("JSONRPCNotification: same members, plus a forbidden `id`", () => {
     const official = schemaJson.$defs.JSONRPCNotification as JsonSchemaObject
     const ours = shapeOf(P.JsonRpc.JsonRpcNotification)
-    expect(sorted(Object.keys(ours.properties ?? {}))).toEqual(sorted([...Object.keys(official.properties ?? {}), "id"]))
+    expect(sorted(Object.keys(ours.properties ?? {}))).toEqual(
+      sorted([...Object.keys(official.properties ?? {}), "id"])
+    )
     expect(sorted(ours.required)).toEqual(sorted(official.required))
   })
 })

@@ -4,9 +4,9 @@
  * decodes back to the same value. Also full JSON-RPC responses.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { schemaJson, validateWire, wireErrors } from "@mrtr/test-support/wire"
 import { Schema } from "effect"
 import * as P from "../src/index.ts"
-import { schemaJson, validateWire, wireErrors } from "@mrtr/test-support/wire"
 import * as F from "./fixtures.ts"
 
 const encode = <S extends Schema.Codec<any, any>>(schema: S, value: S["Type"]): unknown =>
@@ -127,13 +127,23 @@ describe("wire: full JSON-RPC responses", () => {
   })
 
   it("the union decoders pick the complete result when resultType is complete", () => {
-    expect(Schema.decodeUnknownSync(P.Schema.CallToolResultOrInputRequired)(encode(P.Schema.CallToolResult, F.callToolResult))).toEqual(
+    expect(
+      Schema.decodeUnknownSync(P.Schema.CallToolResultOrInputRequired)(
+        encode(P.Schema.CallToolResult, F.callToolResult)
+      )
+    ).toEqual(
       F.callToolResult
     )
-    expect(Schema.decodeUnknownSync(P.Schema.GetPromptResultOrInputRequired)(encode(P.Schema.GetPromptResult, F.getPromptResult)))
+    expect(
+      Schema.decodeUnknownSync(P.Schema.GetPromptResultOrInputRequired)(
+        encode(P.Schema.GetPromptResult, F.getPromptResult)
+      )
+    )
       .toEqual(F.getPromptResult)
     expect(
-      Schema.decodeUnknownSync(P.Schema.ReadResourceResultOrInputRequired)(encode(P.Schema.ReadResourceResult, F.readResourceResult))
+      Schema.decodeUnknownSync(P.Schema.ReadResourceResultOrInputRequired)(
+        encode(P.Schema.ReadResourceResult, F.readResourceResult)
+      )
     ).toEqual(F.readResourceResult)
   })
 
@@ -143,13 +153,18 @@ describe("wire: full JSON-RPC responses", () => {
     validateWire("GetPromptResultResponse", respond(3, encode(P.Schema.GetPromptResult, F.getPromptResult)))
     validateWire("ReadResourceResultResponse", respond(4, encode(P.Schema.ReadResourceResult, F.readResourceResult)))
     validateWire("CompleteResultResponse", respond(5, encode(P.Schema.CompleteResult, F.completeResult)))
-    validateWire("SubscriptionsListenResultResponse", respond(6, encode(P.Schema.SubscriptionsListenResult, F.listenResult)))
-    for (const [schema, value] of [
-      [P.Schema.DiscoverResult, F.discoverResult],
-      [P.Schema.ListToolsResult, F.listTools],
-      [P.Schema.ReadResourceResult, F.readResourceResult],
-      [P.Schema.CallToolResult, F.callToolResult]
-    ] as const) {
+    validateWire(
+      "SubscriptionsListenResultResponse",
+      respond(6, encode(P.Schema.SubscriptionsListenResult, F.listenResult))
+    )
+    for (
+      const [schema, value] of [
+        [P.Schema.DiscoverResult, F.discoverResult],
+        [P.Schema.ListToolsResult, F.listTools],
+        [P.Schema.ReadResourceResult, F.readResourceResult],
+        [P.Schema.CallToolResult, F.callToolResult]
+      ] as const
+    ) {
       validateWire("ServerResult", encode(schema as Schema.Codec<any, any>, value))
     }
   })
@@ -166,7 +181,10 @@ describe("wire: full JSON-RPC responses", () => {
       ],
       [
         "UnsupportedProtocolVersionError",
-        P.JsonRpc.failure(3, P.ErrorCode.McpError.unsupportedProtocolVersion("1999-01-01", P.Meta.SUPPORTED_PROTOCOL_VERSIONS))
+        P.JsonRpc.failure(
+          3,
+          P.ErrorCode.McpError.unsupportedProtocolVersion("1999-01-01", P.Meta.SUPPORTED_PROTOCOL_VERSIONS)
+        )
       ]
     ]
     for (const [def, message] of cases) {
@@ -177,7 +195,8 @@ describe("wire: full JSON-RPC responses", () => {
     }
     expect(P.JsonRpc.failure(undefined, P.ErrorCode.McpError.parseError())).not.toHaveProperty("id")
     // A plain -32602 is not a HeaderMismatchError.
-    expect(wireErrors("HeaderMismatchError", P.JsonRpc.failure(1, P.ErrorCode.McpError.invalidParams("x")))).toBeDefined()
+    expect(wireErrors("HeaderMismatchError", P.JsonRpc.failure(1, P.ErrorCode.McpError.invalidParams("x"))))
+      .toBeDefined()
   })
 
   it("the cacheable results carry ttlMs and cacheScope on the wire", () => {

@@ -61,10 +61,10 @@ import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue }
 import type { HttpServerRequest } from "effect/http"
 import { HttpServerResponse } from "effect/http"
 import { NetAddress } from "effect/net"
+import type { AuthInfo } from "./internal/authInfo.ts"
 import { challenge, credentials, errorResponse, missingScopes } from "./internal/bearer.ts"
 import * as TokenCache from "./internal/tokenCache.ts"
 import * as Verifier from "./internal/tokenVerifier.ts"
-import type { AuthInfo } from "./internal/authInfo.ts"
 import { McpRequest } from "./RequestContext.ts"
 
 export type {
@@ -336,11 +336,19 @@ export const make = (options: Options): ResourceServer["Service"] => {
     outcome._tag === "Unavailable"
       ? Effect.as(
         Effect.logWarning(`Authorization: ${outcome.description}`).pipe(
-          Effect.annotateLogs({ reason: outcome.cause instanceof Error ? outcome.cause.message : String(outcome.cause) })
+          Effect.annotateLogs({
+            reason: outcome.cause instanceof Error ? outcome.cause.message : String(outcome.cause)
+          })
         ),
-        errorResponse(503, undefined, "temporarily_unavailable", "The authorization server cannot be reached; retry later", {
-          "retry-after": "5"
-        })
+        errorResponse(
+          503,
+          undefined,
+          "temporarily_unavailable",
+          "The authorization server cannot be reached; retry later",
+          {
+            "retry-after": "5"
+          }
+        )
       )
       : Effect.succeed(errorResponse(
         401,
@@ -366,7 +374,9 @@ export const make = (options: Options): ResourceServer["Service"] => {
             : { scopes_supported: options.scopesSupported.filter((s) => s !== "offline_access") }),
           bearer_methods_supported: ["header"],
           ...(options.resourceName === undefined ? {} : { resource_name: options.resourceName }),
-          ...(options.resourceDocumentation === undefined ? {} : { resource_documentation: options.resourceDocumentation })
+          ...(options.resourceDocumentation === undefined
+            ? {}
+            : { resource_documentation: options.resourceDocumentation })
         }),
         { status: 200, contentType: "application/json", headers: { "cache-control": "max-age=300" } }
       )

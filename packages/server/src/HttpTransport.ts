@@ -54,15 +54,14 @@ import { Context, Duration, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { NetAddress } from "effect/net"
 import { createServer } from "node:http"
-import { ResourceRequired, resourceFromAddress, ResourceServer } from "./Authorization.ts"
-import { McpHandler } from "./McpHandler.ts"
-import * as Cors from "./internal/cors.ts"
+import { resourceFromAddress, ResourceRequired, ResourceServer } from "./Authorization.ts"
 import { type Config, resolve } from "./internal/http/config.ts"
+import { loadNodeHttpServer } from "./internal/http/nodeServer.ts"
 import type { EndpointOptions } from "./internal/http/options.ts"
 import { handleWith } from "./internal/http/requestPath.ts"
-import { loadNodeHttpServer } from "./internal/http/nodeServer.ts"
 import { errorResponse } from "./internal/http/responses.ts"
 import { ErrorCode } from "./internal/jsonRpc.ts"
+import { McpHandler } from "./McpHandler.ts"
 
 // -----------------------------------------------------------------------------
 // Options
@@ -298,7 +297,9 @@ export const url: Effect.Effect<string, never, HttpEndpoint> = HttpEndpoint.useS
  */
 export const handleRequest = (
   options: EndpointOptions = {}
-): (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, McpHandler> => {
+): (
+  request: HttpServerRequest.HttpServerRequest
+) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, McpHandler> => {
   const config = resolveOptions(options)
   return (request) =>
     Effect.flatMap(McpHandler, (handler) =>
@@ -311,7 +312,11 @@ export const handleRequest = (
             Effect.logError(
               new ResourceRequired({ where: "HttpTransport.handleRequest / httpApp knows no bound address" }).message
             ),
-            errorResponse(500, ErrorCode.InternalError, "Internal error: the server's authorization has no resource set")
+            errorResponse(
+              500,
+              ErrorCode.InternalError,
+              "Internal error: the server's authorization has no resource set"
+            )
           )
           : handleWith(handler, config, request, { server: found.value, resource })
       }))
@@ -418,7 +423,9 @@ const withListenMessage = (error: HttpServerError.ServeError, host: string, port
     ? "permission denied (EACCES: ports below 1024 need privileges)"
     : code === "EADDRNOTAVAIL"
     ? "no such local address (EADDRNOTAVAIL)"
-    : typeof cause?.message === "string" ? cause.message : String(cause)
+    : typeof cause?.message === "string"
+    ? cause.message
+    : String(cause)
   return Object.assign(new HttpServerError.ServeError({ cause: error.cause }), {
     message: `cannot listen on ${host}:${port}: ${why}`
   })
@@ -457,18 +464,24 @@ export const layer = <R = never>(
   const host = options.host ?? "127.0.0.1"
   // Node's HTTP server (with `ws`, about 40 modules) is imported when the layer is built: a server that never
   // serves HTTP (stdio) does not load it.
-  const server = Layer.unwrap(Effect.map(loadNodeHttpServer, (NodeHttpServer) =>
-    NodeHttpServer.layer(() =>
-      createServer({
-        requestTimeout,
-        headersTimeout: Math.min(requestTimeout, 10_000),
-        connectionsCheckingInterval: Math.min(requestTimeout, 5_000)
-      }), {
-      port,
-      host,
-      backlog,
-      ...(options.gracefulShutdownTimeout === undefined ? {} : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
-    }))).pipe(Layer.catchTag("ServeError", (error) => Layer.effectDiscard(Effect.fail(withListenMessage(error, host, port)))))
+  const server = Layer.unwrap(
+    Effect.map(loadNodeHttpServer, (NodeHttpServer) =>
+      NodeHttpServer.layer(() =>
+        createServer({
+          requestTimeout,
+          headersTimeout: Math.min(requestTimeout, 10_000),
+          connectionsCheckingInterval: Math.min(requestTimeout, 5_000)
+        }), {
+        port,
+        host,
+        backlog,
+        ...(options.gracefulShutdownTimeout === undefined
+          ? {}
+          : { gracefulShutdownTimeout: options.gracefulShutdownTimeout })
+      }))
+  ).pipe(
+    Layer.catchTag("ServeError", (error) => Layer.effectDiscard(Effect.fail(withListenMessage(error, host, port))))
+  )
   const endpoint = Layer.effect(
     HttpEndpoint,
     Effect.map(HttpServer.HttpServer, (server) =>

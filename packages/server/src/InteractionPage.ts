@@ -53,18 +53,11 @@
  *
  * @since 0.1.0
  */
-import { ByteSize, Context, Effect, Layer, Option, Ref, Result } from "effect"
-import {
-  HttpIncomingMessage,
-  HttpRouter,
-  HttpServer,
-  type HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse,
-  UrlParams
-} from "effect/http"
 import { ElicitationSchema, InteractionStore, InvalidOption } from "@mrtr/core"
 import { InteractionLinks } from "@mrtr/core/engine"
+import { ByteSize, Context, Effect, Layer, Option, Ref, Result } from "effect"
+import type { HttpServerError, HttpServerRequest } from "effect/http"
+import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerResponse, UrlParams } from "effect/http"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { HttpEndpoint } from "./HttpTransport.ts"
@@ -219,7 +212,10 @@ export const layer = <ES = never>(
       })
     )
   )
-  return Layer.mergeAll(Layer.provideMerge(links, page), options.store ?? InteractionStore.InteractionStore.layerMemory())
+  return Layer.mergeAll(
+    Layer.provideMerge(links, page),
+    options.store ?? InteractionStore.InteractionStore.layerMemory()
+  )
 }
 
 // -----------------------------------------------------------------------------
@@ -306,8 +302,15 @@ export const serve = (
     })
   )
   return HttpRouter.serve(routes.pipe(Layer.provide(endpoint)), { disableListenLog: true, disableLogger: true }).pipe(
-    Layer.provide(Layer.unwrap(Effect.map(loadNodeHttpServer, (NodeHttpServer) =>
-      NodeHttpServer.layer(() => createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }))))
+    Layer.provide(
+      Layer.unwrap(
+        Effect.map(
+          loadNodeHttpServer,
+          (NodeHttpServer) =>
+            NodeHttpServer.layer(() => createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" })
+        )
+      )
+    )
   )
 }
 
@@ -318,7 +321,11 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
   const maxBodyBytes = page.options.maxBodyBytes ?? 65_536
   const notice = (status: number, heading: string, text: string, kind: "done" | "error" = "error") =>
     htmlResponse(Html.notice(serverName, heading, text, kind), status)
-  const notFound = notice(404, "This link is not valid", "This page does not exist. Go back to your app and start again.")
+  const notFound = notice(
+    404,
+    "This link is not valid",
+    "This page does not exist. Go back to your app and start again."
+  )
   const expired = notice(410, "This page has expired", "This page has expired. Go back to your app and start again.")
   const already = notice(
     409,
@@ -421,10 +428,17 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
         Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBodyBytes)),
         Effect.map((params) => ({ _tag: "Read" as const, params })),
         Effect.catch((error: HttpServerError.HttpServerError) =>
-          Effect.succeed({ _tag: "Unread" as const, large: error.reason._tag === "RequestParseError" && String(error.reason.reason) === "BodyTooLarge" })
+          Effect.succeed({
+            _tag: "Unread" as const,
+            large: error.reason._tag === "RequestParseError" && String(error.reason.reason) === "BodyTooLarge"
+          })
         )
       )
-      if (params._tag === "Unread") return params.large ? tooLarge : notice(400, "Not a form", "The form could not be read.")
+      if (params._tag === "Unread") {
+        return params.large
+          ? tooLarge
+          : notice(400, "Not a form", "The form could not be read.")
+      }
       const token = Option.getOrUndefined(UrlParams.getFirst(params.params, "csrf"))
       if (!sameToken(token, interaction.csrfToken) || !sameToken(request.cookies[CSRF_COOKIE], interaction.csrfToken)) {
         return unverified

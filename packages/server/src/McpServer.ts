@@ -20,45 +20,36 @@
  *
  * @since 0.1.0
  */
-import {
-  type Config,
-  Context,
-  type Duration,
-  Effect,
-  Layer,
-  Option,
-  Scheduler,
-  Scope
-} from "effect"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import * as ServerConfig from "./internal/serverConfig.ts"
-import * as ServerOptions from "./internal/serverOptions.ts"
-import { NotificationBus } from "./NotificationBus.ts"
-import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
-import { Digest } from "effect/crypto"
+import { type InvalidOption, RequestState } from "@mrtr/core"
+import type { Engine } from "@mrtr/core/engine"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import type { Implementation, ServerCapabilities } from "@mrtr/protocol/Schema"
 import { TASKS_EXTENSION } from "@mrtr/protocol/Tasks"
-import { type InvalidOption, RequestState } from "@mrtr/core"
-import { Engine } from "@mrtr/core/engine"
-import { errorReply, isRecord } from "./internal/errors.ts"
+import { type Config, Context, type Duration, Effect, Layer, Option, Scheduler, Scope } from "effect"
+import { Digest } from "effect/crypto"
 import * as Envelope from "./internal/envelope.ts"
 import * as Era from "./internal/era.ts"
+import { errorReply, isRecord } from "./internal/errors.ts"
 import * as FleetBus from "./internal/fleetBus.ts"
-import * as Legacy from "./internal/v2025_11_25/dispatch.ts"
 import * as Listen from "./internal/listen.ts"
 import * as MrtrCall from "./internal/mrtrCall.ts"
-import * as ModernReply from "./internal/reply.ts"
-import * as Registry from "./internal/registry.ts"
-import * as Results from "./internal/results.ts"
-import { makeTasks, type TaskOptions } from "./internal/tasks.ts"
 import * as Owners from "./internal/owners.ts"
+import * as Registry from "./internal/registry.ts"
+import * as ModernReply from "./internal/reply.ts"
+import * as Results from "./internal/results.ts"
+import * as ServerConfig from "./internal/serverConfig.ts"
+import * as ServerOptions from "./internal/serverOptions.ts"
+import { makeTasks, type TaskOptions } from "./internal/tasks.ts"
+import * as Legacy from "./internal/v2025_11_25/dispatch.ts"
 import { McpHandler } from "./McpHandler.ts"
 import * as Mount from "./Mount.ts"
+import { NotificationBus } from "./NotificationBus.ts"
 import type { Prompt } from "./Prompt.ts"
-import { McpRequest } from "./RequestContext.ts"
+import type { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
+import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
 import * as TaskStore from "./TaskStore.ts"
 import type { Tool } from "./Tool.ts"
 import type { Incoming, Reply } from "./Transport.ts"
@@ -184,20 +175,23 @@ type AnyResource = Resource<any, never>
  * @category services
  * @since 0.1.0
  */
-export class McpServer extends Context.Service<McpServer, Mount.Registrar & {
-  readonly info: Implementation
-  readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
-  /** The scopes the target of a `tools/call` / `prompts/get` / `resources/read` declared (else none). */
-  readonly requiredScopes: (message: unknown) => ReadonlyArray<string>
-  /**
-   * How many 2025-11-25 sessions are open (HTTP and stdio), for metrics: it
-   * returns to 0 once every session has ended (DELETE, idle timeout,
-   * eviction, the end of a stdio connection). With a shared
-   * `SessionDirectory`, the sessions and replicas this instance holds.
-   * @since 0.2.0
-   */
-  readonly legacySessions: Effect.Effect<number>
-}>()("@mrtr/server/McpServer") {}
+export class McpServer extends Context.Service<
+  McpServer,
+  Mount.Registrar & {
+    readonly info: Implementation
+    readonly handle: (incoming: Incoming) => Effect.Effect<Reply>
+    /** The scopes the target of a `tools/call` / `prompts/get` / `resources/read` declared (else none). */
+    readonly requiredScopes: (message: unknown) => ReadonlyArray<string>
+    /**
+     * How many 2025-11-25 sessions are open (HTTP and stdio), for metrics: it
+     * returns to 0 once every session has ended (DELETE, idle timeout,
+     * eviction, the end of a stdio connection). With a shared
+     * `SessionDirectory`, the sessions and replicas this instance holds.
+     * @since 0.2.0
+     */
+    readonly legacySessions: Effect.Effect<number>
+  }
+>()("@mrtr/server/McpServer") {}
 
 /**
  * How deeply `params` may nest (objects and arrays). Deeper messages are
@@ -239,7 +233,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
   }
   const registry = yield* Registry.make
-  const { tools, changes } = registry
+  const { changes, tools } = registry
 
   const capabilities = (): ServerCapabilities => ({
     tools: { listChanged: true },
@@ -271,9 +265,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const mrtrServer: MrtrCall.MrtrServer = { engine, registry, audience, encoding, tasks }
 
   /** A method answered at once (no handler that asks): its result, encoded. */
-  const complete = (parsed: Parsed, principal: string | undefined) =>
-  (result: Record<string, unknown>): Record<string, unknown> =>
-    Results.encodeResult(encoding, "2026-07-28", parsed.method, result, true, principal)
+  const complete =
+    (parsed: Parsed, principal: string | undefined) => (result: Record<string, unknown>): Record<string, unknown> =>
+      Results.encodeResult(encoding, "2026-07-28", parsed.method, result, true, principal)
 
   // -- Route: the method's result (MRTR methods through the engine: internal/mrtrCall.ts) --
 
@@ -284,11 +278,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     const params = parsed.params
     switch (parsed.method) {
       case "server/discover":
-        return Effect.succeed(complete(parsed, principal)({
-          supportedVersions: SUPPORTED_VERSIONS,
-          capabilities: capabilities(),
-          ...(options.instructions === undefined ? {} : { instructions: options.instructions })
-        }))
+        return Effect.succeed(
+          complete(parsed, principal)({
+            supportedVersions: SUPPORTED_VERSIONS,
+            capabilities: capabilities(),
+            ...(options.instructions === undefined ? {} : { instructions: options.instructions })
+          })
+        )
       case "tools/list":
       case "prompts/list":
       case "resources/list":
@@ -378,7 +374,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       case "prompts/get":
         return (typeof params.name === "string" ? registry.prompts.get(params.name)?.scopes : undefined) ?? NO_SCOPES
       case "resources/read":
-        return (typeof params.uri === "string" ? registry.findResource(params.uri)?.resource.scopes : undefined) ?? NO_SCOPES
+        return (typeof params.uri === "string" ? registry.findResource(params.uri)?.resource.scopes : undefined) ??
+          NO_SCOPES
       default:
         return NO_SCOPES
     }
@@ -497,7 +494,10 @@ export const layer = <E = never, ES = never>(
   options: LayerOptions<E, ES>
 ): Layer.Layer<McpServer | McpHandler, InvalidOption | E | ES> => {
   const server = Layer.effect(McpServer, make(options))
-  const handler = Layer.effect(McpHandler, McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes })))
+  const handler = Layer.effect(
+    McpHandler,
+    McpServer.useSync((s) => McpHandler.of({ handle: s.handle, requiredScopes: s.requiredScopes }))
+  )
   const requestState = options.requestState
   const codec: Layer.Layer<RequestState.RequestStateCodec, InvalidOption | E> = requestState === undefined
     ? RequestState.RequestStateCodec.layer({ keyRing: RequestState.KeyRing.generate })
@@ -682,6 +682,5 @@ export const resources = <const T extends ReadonlyArray<Resource<any, any>>>(
 ): Layer.Layer<never, Mount.NameCollision, McpServer | (T[number] extends Resource<any, infer R> ? R : never)> =>
   register("resource", (r) => r.key, items, (s, r) => s.addResource(r as AnyResource), (resource, provide) => ({
     ...resource,
-    read: (uri: string, variables: Readonly<Record<string, string>>) =>
-      provide(resource.read(uri, variables))
+    read: (uri: string, variables: Readonly<Record<string, string>>) => provide(resource.read(uri, variables))
   })) as any

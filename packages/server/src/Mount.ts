@@ -29,9 +29,9 @@
  *
  * @since 0.3.0
  */
-import { Effect, Option, Schema } from "effect"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { ToolAnnotations } from "@mrtr/protocol/Schema"
+import { Effect, Option, Schema } from "effect"
 import * as Owners from "./internal/owners.ts"
 import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
@@ -158,7 +158,8 @@ export const stripUri = (namespace: string, uri: string): string | undefined => 
 
 const globRegExp = (glob: string): RegExp =>
   new RegExp(
-    "^" + Array.from(glob, (c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("")
+    "^" +
+      Array.from(glob, (c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("")
       + "$",
     "s"
   )
@@ -264,7 +265,12 @@ export const view = <S extends Registrar>(
   const addTool = (tool: AnyTool) =>
     Effect.suspend(() => {
       const name = namespaceName(namespace, tool.name, separator)
-      const item: MountedItem = { kind: "tool", name: tool.name, mountedName: name, annotations: tool.definition.annotations }
+      const item: MountedItem = {
+        kind: "tool",
+        name: tool.name,
+        mountedName: name,
+        annotations: tool.definition.annotations
+      }
       if (!selected(item) || !claimed("tool", name)) return Effect.void
       const mine = visibleFor(item)
       const visible = both(mine, tool.visible)

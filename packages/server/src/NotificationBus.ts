@@ -94,7 +94,9 @@ export type Notification = ResourceUpdated | ListChanged | TaskStatus
  */
 export class NotificationBus extends Context.Service<NotificationBus, {
   readonly publish: (notification: Notification) => Effect.Effect<void>
-  readonly listen: (deliver: (notification: Notification) => Effect.Effect<void>) => Effect.Effect<void, never, Scope.Scope>
+  readonly listen: (
+    deliver: (notification: Notification) => Effect.Effect<void>
+  ) => Effect.Effect<void, never, Scope.Scope>
 }>()("@mrtr/server/NotificationBus") {
   /**
    * The single-instance bus: publishes nowhere, hears nothing.

@@ -39,8 +39,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Metric } from "effect"
 import { RequestState } from "@mrtr/core"
+import { Effect, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 
 /**
@@ -88,7 +88,10 @@ export const recordRound = (method: string, first: boolean, complete: boolean, r
   const metrics = metricsOf(method)
   const started = first ? Metric.update(metrics.started, 1) : Effect.void
   if (!complete) return started
-  return Effect.andThen(started, Effect.andThen(Metric.update(metrics.completed, 1), Metric.update(metrics.rounds, round)))
+  return Effect.andThen(
+    started,
+    Effect.andThen(Metric.update(metrics.completed, 1), Metric.update(metrics.rounds, round))
+  )
 }
 
 // The three metrics with the `method` attribute, built once per method (there are three MRTR methods;
@@ -112,7 +115,9 @@ const metricsOf = (method: string) => {
   const known = metricsByMethod.get(method)
   if (known !== undefined) return known
   const made = makeMetrics(method)
-  if (method === "tools/call" || method === "prompts/get" || method === "resources/read") metricsByMethod.set(method, made)
+  if (method === "tools/call" || method === "prompts/get" || method === "resources/read") {
+    metricsByMethod.set(method, made)
+  }
   return made
 }
 

@@ -11,10 +11,10 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
-import type { GetPromptResult, Prompt as WirePrompt, PromptArgument, PromptMessage } from "@mrtr/protocol/Schema"
 import { ElicitationSchema } from "@mrtr/core"
 import type { Conversation as ConversationModule } from "@mrtr/core/engine"
+import type { GetPromptResult, Prompt as WirePrompt, PromptArgument, PromptMessage } from "@mrtr/protocol/Schema"
+import { Effect, Schema } from "effect"
 import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
@@ -61,7 +61,9 @@ export interface Prompt<E = never, R = never> {
   readonly scopes?: ReadonlyArray<string> | undefined
   /** Who may see and get it (see `Tool.visible`). Default: everyone. */
   readonly visible?: ((principal: string | undefined) => boolean) | undefined
-  readonly get: (args: unknown) => Effect.Effect<Omit<GetPromptResult, "resultType">, E | InvalidPromptArguments, R | Conversation | McpRequest>
+  readonly get: (
+    args: unknown
+  ) => Effect.Effect<Omit<GetPromptResult, "resultType">, E | InvalidPromptArguments, R | Conversation | McpRequest>
   readonly completions: Readonly<Record<string, Completer>>
 }
 
@@ -110,7 +112,11 @@ const NoArguments = Schema.Struct({})
 
 const argumentsOf = (schema: Schema.Top): Array<PromptArgument> => {
   // Effect renders the empty struct (the default: no arguments) as "any non-nullish value", not as an object.
-  const ast = schema.ast as { readonly _tag: string; readonly propertySignatures?: ReadonlyArray<unknown>; readonly indexSignatures?: ReadonlyArray<unknown> }
+  const ast = schema.ast as {
+    readonly _tag: string
+    readonly propertySignatures?: ReadonlyArray<unknown>
+    readonly indexSignatures?: ReadonlyArray<unknown>
+  }
   if (ast._tag === "Objects" && ast.propertySignatures?.length === 0 && (ast.indexSignatures?.length ?? 0) === 0) {
     return []
   }
@@ -164,6 +170,10 @@ export const make = <A extends Arguments = typeof NoArguments, E = never, R = ne
         Effect.mapError((issue) => new InvalidPromptArguments({ prompt: name, issue: issue.message })),
         Effect.flatMap((decoded) => options.handler(decoded)),
         Effect.map(toResult)
-      ) as Effect.Effect<Omit<GetPromptResult, "resultType">, E | InvalidPromptArguments, Exclude<R, Conversation | McpRequest> | Conversation | McpRequest>
+      ) as Effect.Effect<
+        Omit<GetPromptResult, "resultType">,
+        E | InvalidPromptArguments,
+        Exclude<R, Conversation | McpRequest> | Conversation | McpRequest
+      >
   }
 }

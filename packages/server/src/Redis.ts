@@ -44,18 +44,18 @@
  * @since 0.1.0
  */
 import * as NodeRedis from "@effect/platform-node/NodeRedis"
-import { Config, Duration, Effect, Layer, Metric, Queue, Redacted, Schema, SchemaIssue } from "effect"
-import * as Redis from "effect/persistence/Redis"
 import { InteractionStore, InvalidOption, RequestState } from "@mrtr/core"
+import { Config, Duration, Effect, Layer, Metric, Queue, Redacted, Schema, SchemaIssue } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { NotificationBus } from "./NotificationBus.ts"
+import * as Redis from "effect/persistence/Redis"
 import { makeEntryCounter } from "./internal/redis/guardEntries.ts"
 import * as RedisInteractionStore from "./internal/redis/interactionStore.ts"
-import * as RedisTaskStore from "./internal/redis/taskStore.ts"
-import { TaskStore as TaskStoreService, type TaskStore } from "./TaskStore.ts"
 import * as LegacySessions from "./internal/redis/legacySessions.ts"
 import * as RedisMetrics from "./internal/redis/metrics.ts"
+import * as RedisTaskStore from "./internal/redis/taskStore.ts"
+import { NotificationBus } from "./NotificationBus.ts"
 import * as SessionDirectory from "./SessionDirectory.ts"
+import { type TaskStore, TaskStore as TaskStoreService } from "./TaskStore.ts"
 
 /**
  * Name of the environment variable with the Redis URL
@@ -122,7 +122,12 @@ export const layerClient = (
     socket: { connectTimeout: Duration.toMillis(Duration.fromInputUnsafe(options.connectTimeout ?? "2 seconds")) }
   }).pipe(
     Layer.tapError((error) =>
-      RedisMetrics.reportFailure("connect", "Redis is unreachable: the server cannot start with shared state", error.cause, "Error")
+      RedisMetrics.reportFailure(
+        "connect",
+        "Redis is unreachable: the server cannot start with shared state",
+        error.cause,
+        "Error"
+      )
     )
   )
 }
@@ -164,8 +169,7 @@ const checkClientOptions = (layer: string, options: ClientOptions): InvalidOptio
 export const layerClientConfig: Layer.Layer<
   Redis.Redis | NodeRedis.NodeRedis,
   Redis.RedisError | Config.ConfigError | InvalidOption
-> =
-  Layer.unwrap(Effect.map(Config.Redacted(urlConfigName), (url) => layerClient({ url: Redacted.value(url) })))
+> = Layer.unwrap(Effect.map(Config.Redacted(urlConfigName), (url) => layerClient({ url: Redacted.value(url) })))
 
 /**
  * Options of the Redis `ReplayGuard` ({@link makeReplayGuard}).
@@ -186,7 +190,11 @@ export interface ReplayGuardOptions {
 
 const unavailable = (reason: string, cause: unknown) =>
   Effect.andThen(
-    RedisMetrics.reportFailure("redeem", `Redis is unavailable (${reason}): single-use requestState cannot be redeemed`, cause),
+    RedisMetrics.reportFailure(
+      "redeem",
+      `Redis is unavailable (${reason}): single-use requestState cannot be redeemed`,
+      cause
+    ),
     Effect.fail(new RequestState.ReplayGuardUnavailable({ store: "redis", reason }))
   )
 
@@ -240,7 +248,8 @@ export const makeReplayGuard = (
   })
 
 // Deletes KEYS[1] when it holds ARGV[1] (the token of the redemption being released).
-const releaseScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
+const releaseScript =
+  `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
 
 /**
  * The Redis `ReplayGuard` as a Layer on a provided `Redis` service.
@@ -268,7 +277,11 @@ export const layerReplayGuardUrl = (
 // Every kind of `NotificationBus.Notification`, tagged with the publishing instance.
 const BusMessage = Schema.fromJsonString(Schema.Union([
   Schema.Struct({ origin: Schema.String, _tag: Schema.Literal("ResourceUpdated"), uri: Schema.String }),
-  Schema.Struct({ origin: Schema.String, _tag: Schema.Literal("ListChanged"), kind: Schema.Literals(["tools", "prompts", "resources"]) }),
+  Schema.Struct({
+    origin: Schema.String,
+    _tag: Schema.Literal("ListChanged"),
+    kind: Schema.Literals(["tools", "prompts", "resources"])
+  }),
   Schema.Struct({
     origin: Schema.String,
     _tag: Schema.Literal("TaskStatus"),

@@ -12,10 +12,10 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect } from "effect"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import { LoggingLevel } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
+import { Context, Effect } from "effect"
 import type { AuthInfo } from "./internal/authInfo.ts"
 import type { WireMessage } from "./Transport.ts"
 

@@ -9,16 +9,16 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import { ElicitationSchema } from "@mrtr/core"
+import type { Conversation as ConversationModule } from "@mrtr/core/engine"
 import type {
   ReadResourceResult,
   Resource as WireResource,
   ResourceTemplate as WireResourceTemplate
 } from "@mrtr/protocol/Schema"
-import { ElicitationSchema } from "@mrtr/core"
-import type { Conversation as ConversationModule } from "@mrtr/core/engine"
-import type { McpRequest } from "./RequestContext.ts"
+import { Effect, Schema } from "effect"
 import type { Completer } from "./Prompt.ts"
+import type { McpRequest } from "./RequestContext.ts"
 
 type Conversation = ConversationModule.Conversation
 
@@ -142,7 +142,8 @@ const makeStatic = <E, R>(
   scopes: options.scopes,
   definition: { uri: options.uri, ...common(options), ...(options.size === undefined ? {} : { size: options.size }) },
   match: (uri) => (uri === options.uri ? {} : undefined),
-  read: (uri) => Effect.map(options.handler, (output) => ({ contents: toContents(uri, options.mimeType, output) })) as any,
+  read: (uri) =>
+    Effect.map(options.handler, (output) => ({ contents: toContents(uri, options.mimeType, output) })) as any,
   completions: {}
 })
 
@@ -196,7 +197,11 @@ export const compileTemplate = (template: string): (uri: string) => Record<strin
  * @category constructors
  * @since 0.1.0
  */
-export const template = <P extends Schema.Codec<any, Readonly<Record<string, string>>, never, never>, E = never, R = never>(
+export const template = <
+  P extends Schema.Codec<any, Readonly<Record<string, string>>, never, never>,
+  E = never,
+  R = never
+>(
   options: Common & {
     readonly uriTemplate: string
     readonly parameters?: P | undefined

@@ -30,9 +30,22 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeStdio from "@effect/platform-node/NodeStdio"
-import { Cause, Duration, Effect, Fiber, FiberMap, FiberSet, Layer, Queue, References, Semaphore, Stdio, Stream } from "effect"
-import { McpHandler } from "./McpHandler.ts"
+import {
+  Cause,
+  Duration,
+  Effect,
+  Fiber,
+  FiberMap,
+  FiberSet,
+  Layer,
+  Queue,
+  References,
+  Semaphore,
+  Stdio,
+  Stream
+} from "effect"
 import { ErrorCode, errorJson, isObject, isRequestId, type RequestId, requestIdOf } from "./internal/jsonRpc.ts"
+import { McpHandler } from "./McpHandler.ts"
 import type { Connection, Handler, WireMessage } from "./Transport.ts"
 
 /**

@@ -35,9 +35,9 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import type { ClientCapabilities, InputRequest } from "@mrtr/protocol/Schema"
 import type { TaskStatus } from "@mrtr/protocol/Tasks"
+import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { shareOf } from "./internal/taskShare.ts"
 
 /**
@@ -297,7 +297,8 @@ export const makeMemory = Effect.fnUntraced(function*(options: MemoryOptions = {
     }
     return entry.record
   }
-  const scopeOf = (record: TaskRecord) => record.call.principal === undefined ? "address" as const : "principal" as const
+  const scopeOf = (record: TaskRecord) =>
+    record.call.principal === undefined ? "address" as const : "principal" as const
   /** Why `record` (replacing `bytesBefore` of its share) cannot be kept, if it cannot. */
   const tooLarge = (record: TaskRecord, share: string | undefined, bytes: number, bytesBefore: number) =>
     bytes > maxTaskBytes

@@ -10,10 +10,10 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
-import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol/Schema"
 import { ElicitationSchema, type Task } from "@mrtr/core"
 import type { Conversation as ConversationModule } from "@mrtr/core/engine"
+import type { CallToolResult, ContentBlock, Tool as WireTool, ToolAnnotations } from "@mrtr/protocol/Schema"
+import { Effect, Schema } from "effect"
 import { isEmptyStruct, objectSchema, onExcessProperty } from "./internal/toolSchema.ts"
 import type { McpRequest } from "./RequestContext.ts"
 
@@ -61,7 +61,9 @@ export interface Tool<E = never, R = never> {
    * `McpServer.mount`'s `visible`. Default: everyone.
    */
   readonly visible?: ((principal: string | undefined) => boolean) | undefined
-  readonly call: (args: unknown) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
+  readonly call: (
+    args: unknown
+  ) => Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, R | Conversation | McpRequest>
   /** Called with a failure of the handler (of type `E`; typed `unknown` so tools of any `E` register together). */
   readonly onError?: ((error: unknown) => Omit<CallToolResult, "resultType">) | undefined
   /**
@@ -70,7 +72,9 @@ export interface Tool<E = never, R = never> {
    * (a client cannot park unknown data in the server for the task's TTL).
    * Fails with `InvalidToolArguments` as `call` would.
    */
-  readonly decodeArguments?: ((args: unknown) => Effect.Effect<Record<string, unknown>, InvalidToolArguments>) | undefined
+  readonly decodeArguments?:
+    | ((args: unknown) => Effect.Effect<Record<string, unknown>, InvalidToolArguments>)
+    | undefined
 }
 
 /**
@@ -150,7 +154,10 @@ export interface Options<P extends Parameters, O, E, R> {
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
-  readonly task?: Task.TaskSupport | { readonly support: Task.TaskSupport; readonly start?: Task.TaskStart | undefined } | undefined
+  readonly task?:
+    | Task.TaskSupport
+    | { readonly support: Task.TaskSupport; readonly start?: Task.TaskStart | undefined }
+    | undefined
   readonly onError?: ((error: E) => ToolOutput) | undefined
 }
 
@@ -214,7 +221,9 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
     ...(options.title === undefined ? {} : { title: options.title }),
     ...(options.description === undefined ? {} : { description: options.description }),
     inputSchema: objectSchema(parameters, "parameters", true) as WireTool["inputSchema"],
-    ...(output === undefined ? {} : { outputSchema: objectSchema(output, "output", false) as WireTool["outputSchema"] }),
+    ...(output === undefined
+      ? {}
+      : { outputSchema: objectSchema(output, "output", false) as WireTool["outputSchema"] }),
     ...(options.annotations === undefined ? {} : { annotations: options.annotations })
   } as WireTool
   const task = options.task
@@ -258,6 +267,10 @@ export const make = <P extends Parameters = typeof NoParameters, O = never, E = 
               }))
             )
         )
-      ) as Effect.Effect<Omit<CallToolResult, "resultType">, E | InvalidToolArguments, Exclude<R, Conversation | McpRequest> | Conversation | McpRequest>
+      ) as Effect.Effect<
+        Omit<CallToolResult, "resultType">,
+        E | InvalidToolArguments,
+        Exclude<R, Conversation | McpRequest> | Conversation | McpRequest
+      >
   }
 }

@@ -7,11 +7,6 @@
  * the principal (`iss` + `sub`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Logger, Option, References, Schema } from "effect"
-import { HttpRouter, HttpServerRequest } from "effect/http"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
-import * as Jose from "jose"
 import { Elicitation, RequestState } from "@mrtr/core"
 import {
   type AuthorizationServer,
@@ -21,6 +16,11 @@ import {
   startAuthorizationServer
 } from "@mrtr/test-support/oauth"
 import { validateWire } from "@mrtr/test-support/wire"
+import { ConfigProvider, Effect, Layer, Logger, Option, References, Schema } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import * as Jose from "jose"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import { Authorization, HttpTransport, McpServer, Tool } from "../src/index.ts"
 import { ALL_CAPS, keys, readme, request } from "./fixtures.ts"
 
@@ -56,7 +56,10 @@ afterAll(() => as?.close())
 /** Every log line the servers write, to check that no token or key reaches a log. */
 const logged: Array<string> = []
 const capture = Logger.make((options) => {
-  logged.push(JSON.stringify(options.message) + " " + JSON.stringify([...Object.entries(options.fiber.getRef(References.CurrentLogAnnotations))]))
+  logged.push(
+    JSON.stringify(options.message) + " " +
+      JSON.stringify([...Object.entries(options.fiber.getRef(References.CurrentLogAnnotations))])
+  )
 })
 
 const startMcp = (
@@ -79,12 +82,14 @@ const startMcp = (
     )
     const context = yield* Layer.build(
       HttpTransport.layer({ port: 0, ...transport }).pipe(
-        Layer.provide(authorization ?? Authorization.layer({
-          verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri, jwksTimeoutMillis: 1000 }),
-          requiredScopes: ["mcp:basic"],
-          scopesSupported: ["mcp:basic", "mcp:write"],
-          ...options
-        })),
+        Layer.provide(
+          authorization ?? Authorization.layer({
+            verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri, jwksTimeoutMillis: 1000 }),
+            requiredScopes: ["mcp:basic"],
+            scopesSupported: ["mcp:basic", "mcp:write"],
+            ...options
+          })
+        ),
         Layer.provide(server),
         Layer.provide(Logger.layer([capture], { mergeWithExisting: true })),
         Layer.orDie
@@ -159,7 +164,8 @@ const raw = (
 const token = (url: string, user: string, scope = "mcp:basic") =>
   Effect.promise(() => issueToken(as, { user, resource: url, scope }))
 
-const call = (name: string, extra: Record<string, unknown> = {}) => request("tools/call", { name, arguments: {}, ...extra })
+const call = (name: string, extra: Record<string, unknown> = {}) =>
+  request("tools/call", { name, arguments: {}, ...extra })
 
 describe("Authorization (server, protected resource)", () => {
   it.live("serves Protected Resource Metadata at the path-inserted well-known URI, without a token", () =>
@@ -189,7 +195,11 @@ describe("Authorization (server, protected resource)", () => {
       const preflight = yield* Effect.promise(() =>
         fetch(url, {
           method: "OPTIONS",
-          headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization" }
+          headers: {
+            origin,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "authorization"
+          }
         })
       )
       expect(preflight.status).toBe(204)
@@ -223,7 +233,9 @@ describe("Authorization (server, protected resource)", () => {
       expect(denied.status).toBe(403)
       expect(denied.challenge).toContain(`error="insufficient_scope"`)
       expect(denied.challenge).toContain(`scope="mcp:basic mcp:write"`)
-      expect(denied.challenge).toContain(`resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`)
+      expect(denied.challenge).toContain(
+        `resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`
+      )
       const stepped = yield* token(url, "alice", "mcp:basic mcp:write")
       const ok = yield* post(url, call("publish"), stepped)
       expect(ok.json.result.content[0].text).toBe("published")
@@ -246,7 +258,11 @@ describe("Authorization (server, protected resource)", () => {
       const state1 = round1.json.result.requestState
       const answer = (text: string) => ({ action: "accept", content: { answer: text } })
 
-      const stolen = yield* post(url, call("survey", { inputResponses: { first: answer("x") }, requestState: state1 }), bob)
+      const stolen = yield* post(
+        url,
+        call("survey", { inputResponses: { first: answer("x") }, requestState: state1 }),
+        bob
+      )
       // The frozen error (its HTTP status is the transport's table's, not authorization's).
       expect(stolen.json.error.code).toBe(-32602)
       expect(stolen.json.error.message).toMatch(/requestState/i)
@@ -254,7 +270,11 @@ describe("Authorization (server, protected resource)", () => {
 
       // Alice's refreshed / stepped-up token (another jti, more scopes) continues the conversation.
       const aliceAgain = yield* token(url, "alice", "mcp:basic mcp:write")
-      const round2 = yield* post(url, call("survey", { inputResponses: { first: answer("a") }, requestState: state1 }), aliceAgain)
+      const round2 = yield* post(
+        url,
+        call("survey", { inputResponses: { first: answer("a") }, requestState: state1 }),
+        aliceAgain
+      )
       expect(round2.json.result.resultType).toBe("input_required")
       const round3 = yield* post(
         url,
@@ -286,14 +306,20 @@ describe("Authorization (server, protected resource)", () => {
         ["unknown kid", yield* mint(claims, { kid: "other-key" }, otherKey)],
         ["wrong key, known kid", yield* mint(claims, {}, otherKey)],
         ["not an access token (typ)", yield* mint(claims, { typ: "JWT" })],
-        ["HS256", yield* Effect.promise(() =>
-          new Jose.SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "at+jwt" }).sign(new Uint8Array(32)))]
+        [
+          "HS256",
+          yield* Effect.promise(() =>
+            new Jose.SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "at+jwt" }).sign(new Uint8Array(32))
+          )
+        ]
       ]
       for (const [what, bad] of cases) {
         expect(logged.some((line) => line.includes(bad)), what).toBe(false)
         const reply = yield* post(url, request("tools/list"), bad)
         expect(reply.status, what).toBe(401)
-        expect(reply.challenge, what).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata=/)
+        expect(reply.challenge, what).toMatch(
+          /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata=/
+        )
         expect(JSON.stringify(reply), what).not.toContain(bad)
         expect((yield* post(url, request("tools/list"), good)).status).toBe(200)
       }
@@ -350,7 +376,8 @@ describe("Authorization (server, protected resource)", () => {
       mode = "hang"
       expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
       // The outage was logged, without the token.
-      expect(logged.some((line) => line.includes("Authorization: the authorization server's keys are unavailable"))).toBe(true)
+      expect(logged.some((line) => line.includes("Authorization: the authorization server's keys are unavailable")))
+        .toBe(true)
       expect(logged.some((line) => line.includes(alice))).toBe(false)
     }))
 
@@ -387,7 +414,9 @@ describe("Authorization (server, protected resource)", () => {
           timeoutMillis: 1000
         })
       const url = yield* startMcp({ verifier: verifier(opaqueAs.introspectionEndpoint) })
-      const opaque = yield* Effect.promise(() => issueToken(opaqueAs, { user: "carol", resource: url, scope: "mcp:basic" }))
+      const opaque = yield* Effect.promise(() =>
+        issueToken(opaqueAs, { user: "carol", resource: url, scope: "mcp:basic" })
+      )
       expect(opaque.split(".").length).not.toBe(3)
       const me = yield* post(url, call("whoami"), opaque)
       expect(me.json.result.content[0].text).toBe("carol mcp:basic")
@@ -407,11 +436,15 @@ describe("Authorization (server, protected resource)", () => {
     Effect.gen(function*() {
       const fromConfig = (env: Record<string, string>) =>
         Authorization.layerConfig.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))
-      const url = yield* startMcp({}, undefined, fromConfig({
-        MCP_AUTH_ISSUER: as.issuer,
-        MCP_AUTH_JWKS_URL: as.jwksUri,
-        MCP_AUTH_SCOPES: "mcp:basic"
-      }))
+      const url = yield* startMcp(
+        {},
+        undefined,
+        fromConfig({
+          MCP_AUTH_ISSUER: as.issuer,
+          MCP_AUTH_JWKS_URL: as.jwksUri,
+          MCP_AUTH_SCOPES: "mcp:basic"
+        })
+      )
       const refused = yield* post(url, request("tools/list"))
       expect(refused.challenge).toContain(`scope="mcp:basic"`)
       expect((yield* post(url, request("tools/list"), yield* token(url, "alice"))).status).toBe(200)
@@ -462,7 +495,11 @@ describe("Authorization (server, protected resource)", () => {
       expect(failed.message).toContain("bound to 0.0.0.0")
       // Mounted on a router of one's own (no bound address known): the same refusal, and handleRequest answers 500.
       const mounted = yield* Layer.build(
-        HttpTransport.routes().pipe(Layer.provide(HttpRouter.layer), Layer.provide(resourceServer), Layer.provide(server))
+        HttpTransport.routes().pipe(
+          Layer.provide(HttpRouter.layer),
+          Layer.provide(resourceServer),
+          Layer.provide(server)
+        )
       ).pipe(Effect.flip)
       expect(mounted._tag).toBe("ResourceRequired")
       expect(mounted.message).toContain("no bound address is known")

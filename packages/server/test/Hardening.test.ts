@@ -5,10 +5,10 @@
  * something the client sent.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, ConfigProvider, Effect, Layer, Schema } from "effect"
-import { TestClock } from "effect/testing"
 import { Elicitation, InvalidElicitationSchema, InvalidOption, RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Cause, ConfigProvider, Effect, Layer, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import {
   HttpStatus,
   HttpTransport,
@@ -68,7 +68,11 @@ const echo = Tool.make("echo", {
 const quote = Tool.make("quote", {
   handler: () =>
     Effect.gen(function*() {
-      const { name } = yield* Elicitation.form({ key: "name", message: "Your name?", schema: Schema.Struct({ name: Schema.String }) })
+      const { name } = yield* Elicitation.form({
+        key: "name",
+        message: "Your name?",
+        schema: Schema.Struct({ name: Schema.String })
+      })
       const { sure } = yield* Elicitation.form({
         key: "sure",
         message: `Really "${name}"?`,
@@ -124,27 +128,31 @@ describe("arguments canonical JSON cannot represent (issue 11, item 1)", () => {
       validateWire("InputRequiredResult", first)
       const inputResponses = { ok: { action: "accept", content: { ok: true } } }
       // the retry as a client sends it: JSON text, 1e400 parses to Infinity
-      const forged = JSON.parse(JSON.stringify(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState }))
-        .replace('"arguments":{"x":null}', '"arguments":{"x":1e400}'))
+      const forged = JSON.parse(
+        JSON.stringify(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState }))
+          .replace("\"arguments\":{\"x\":null}", "\"arguments\":{\"x\":1e400}")
+      )
       expect(forged.params.arguments.x).toBe(Infinity)
       const error = invalidParams(yield* handle(forged))
       expect(error.message).toContain("arguments/x")
       expect(error.message).toContain("Infinity")
       // the honest retry still completes
-      expect(ok(yield* handle(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState })))
-        .content[0].text).toBe("ok=true")
+      expect(
+        ok(yield* handle(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState })))
+          .content[0].text
+      ).toBe("ok=true")
     }).pipe(Effect.provide(server())))
 
   it.effect("-1e400 and lone surrogates as values or keys are -32602 with a clear message, never -32603", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [string, string]> = [
-        ['{"x":-1e400}', "-Infinity"],
-        ['{"x":"\\ud800"}', "lone surrogate"],
-        ['{"\\ud800":1}', "lone surrogate"],
-        ['{"x":[1,{"y":"a\\udc00b"}]}', "arguments/x/1/y"]
+        ["{\"x\":-1e400}", "-Infinity"],
+        ["{\"x\":\"\\ud800\"}", "lone surrogate"],
+        ["{\"\\ud800\":1}", "lone surrogate"],
+        ["{\"x\":[1,{\"y\":\"a\\udc00b\"}]}", "arguments/x/1/y"]
       ]
       for (const [text, words] of cases) {
-        const message = JSON.parse(JSON.stringify(call("echo", { arguments: "ARGS" })).replace('"ARGS"', text))
+        const message = JSON.parse(JSON.stringify(call("echo", { arguments: "ARGS" })).replace("\"ARGS\"", text))
         for (let i = 0; i < 2; i++) {
           // twice: the same answer whether or not anything was cached
           const error = invalidParams(yield* handle({ ...message, id: `${text}-${i}` }))
@@ -160,16 +168,18 @@ describe("an answer holding a lone surrogate (issue 11, item 2)", () => {
       const first = ok(yield* handle(call("quote")))
       const bad = JSON.parse(
         JSON.stringify(call("quote", { inputResponses: { name: "ANSWER" }, requestState: first.requestState }))
-          .replace('"ANSWER"', '{"action":"accept","content":{"name":"A\\ud800B"}}')
+          .replace("\"ANSWER\"", "{\"action\":\"accept\",\"content\":{\"name\":\"A\\ud800B\"}}")
       )
       const again = ok(yield* handle(bad))
       validateWire("InputRequiredResult", again)
       expect(Object.keys(again.inputRequests)).toEqual(["name"])
       expect(again.inputRequests.name.params.message).toContain("\"name\" holds text that is not valid Unicode")
-      const good = ok(yield* handle(call("quote", {
-        inputResponses: { name: { action: "accept", content: { name: "A\ud83d\ude00B" } } },
-        requestState: again.requestState
-      })))
+      const good = ok(
+        yield* handle(call("quote", {
+          inputResponses: { name: { action: "accept", content: { name: "A\ud83d\ude00B" } } },
+          requestState: again.requestState
+        }))
+      )
       expect(good.inputRequests.sure.params.message).toBe("Really \"A\ud83d\ude00B\"?")
     }).pipe(Effect.provide(server())))
 })
@@ -185,7 +195,7 @@ describe("__proto__, constructor and toString as input-request keys (issue 11, i
         `"constructor":{"action":"accept","content":{"v":"c"}},"toString":{"action":"accept","content":{"v":"t"}}}`
       const retry = JSON.parse(
         JSON.stringify(call("odd_keys", { inputResponses: "ANSWERS", requestState: first.requestState }))
-          .replace('"ANSWERS"', wire)
+          .replace("\"ANSWERS\"", wire)
       )
       const done = ok(yield* handle(retry))
       expect(done.resultType).toBe("complete")
@@ -200,10 +210,12 @@ describe("a refused form answer is asked again with the reason (issue 18)", () =
       const asked = first.inputRequests.who.params
       expect(asked.message).toBe("Who are you?")
       expect(asked.requestedSchema.properties.age).toEqual({ type: "number", minimum: 18, maximum: 120 })
-      const second = ok(yield* handle(call("sign_up", {
-        inputResponses: { who: { action: "accept", content: { email: "not-an-email", age: 2 } } },
-        requestState: first.requestState
-      })))
+      const second = ok(
+        yield* handle(call("sign_up", {
+          inputResponses: { who: { action: "accept", content: { email: "not-an-email", age: 2 } } },
+          requestState: first.requestState
+        }))
+      )
       validateWire("InputRequiredResult", second)
       const reasked = second.inputRequests.who.params
       expect(reasked.message).toBe(
@@ -212,10 +224,12 @@ describe("a refused form answer is asked again with the reason (issue 18)", () =
       )
       expect(reasked.requestedSchema).toEqual(asked.requestedSchema)
       // the next answer is accepted on replay: no ask-forever loop
-      const third = ok(yield* handle(call("sign_up", {
-        inputResponses: { who: { action: "accept", content: { email: "ada@example.org", age: 36 } } },
-        requestState: second.requestState
-      })))
+      const third = ok(
+        yield* handle(call("sign_up", {
+          inputResponses: { who: { action: "accept", content: { email: "ada@example.org", age: 36 } } },
+          requestState: second.requestState
+        }))
+      )
       expect(third.resultType).toBe("complete")
       expect(third.content[0].text).toBe("ada@example.org (36)")
     }).pipe(Effect.provide(server())))
@@ -239,11 +253,15 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
       yield* TestClock.adjust("1900 millis")
       expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
         .toBe("complete")
-      expect(invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState })))
-        .message).toBe("Invalid requestState")
+      expect(
+        invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState })))
+          .message
+      ).toBe("Invalid requestState")
       yield* TestClock.adjust("400 millis")
-      expect(invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })))
-        .message).toBe("Invalid requestState")
+      expect(
+        invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })))
+          .message
+      ).toBe("Invalid requestState")
     }).pipe(Effect.provide(configured({ MRTR_REQUEST_STATE_TTL: "2 seconds", MRTR_SINGLE_USE: "true" }))))
 
   it.effect("McpServer.layer reads nothing from the environment: ten minutes, not single use", () =>
@@ -255,9 +273,15 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
           .toBe("complete")
       }
     }).pipe(
-      Effect.provide(server().pipe(
-        Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_TTL: "2 seconds", MRTR_SINGLE_USE: "true" })))
-      ))
+      Effect.provide(
+        server().pipe(
+          Layer.provide(
+            ConfigProvider.layer(
+              ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_TTL: "2 seconds", MRTR_SINGLE_USE: "true" })
+            )
+          )
+        )
+      )
     ))
 
   it.effect("a full replay guard is its own error, not the tampering answer", () =>
@@ -266,25 +290,30 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
       const b = ok(yield* handle(call("sign_up")))
       expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
         .toBe("complete")
-      const error = failed(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })), -32603)
+      const error = failed(
+        yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })),
+        -32603
+      )
       expect(error.message).not.toBe("Invalid requestState")
       expect(error.message).toContain("replay guard")
     }).pipe(
       Effect.provide(
-        Layer.fresh(McpServer.tools(signUp).pipe(
-          Layer.provideMerge(McpServer.layer({
-            name: "hardening",
-            version: "1",
-            requestState: { keyRing, singleUse: true },
-            shared: Layer.mergeAll(
-              Layer.effect(RequestState.ReplayGuard, RequestState.ReplayGuard.makeMemory({ maxEntries: 1 })),
-              TaskStore.layerMemory(),
-              NotificationBus.NotificationBus.local,
-              SessionDirectory.SessionDirectory.local
-            )
-          })),
-          Layer.orDie
-        ))
+        Layer.fresh(
+          McpServer.tools(signUp).pipe(
+            Layer.provideMerge(McpServer.layer({
+              name: "hardening",
+              version: "1",
+              requestState: { keyRing, singleUse: true },
+              shared: Layer.mergeAll(
+                Layer.effect(RequestState.ReplayGuard, RequestState.ReplayGuard.makeMemory({ maxEntries: 1 })),
+                TaskStore.layerMemory(),
+                NotificationBus.NotificationBus.local,
+                SessionDirectory.SessionDirectory.local
+              )
+            })),
+            Layer.orDie
+          )
+        )
       )
     ))
 })
@@ -294,14 +323,32 @@ describe("bad options fail the layer with InvalidOption naming the option and th
     [{ name: "" }, `McpServer.layer: option name must be a non-empty string, got ""`],
     [{ maxRounds: 0 }, "McpServer.layer: option maxRounds must be a positive integer, got 0"],
     [{ maxJournalBytes: 1.5 }, "McpServer.layer: option maxJournalBytes must be a positive integer, got 1.5"],
-    [{ cache: { ttlMs: -1, cacheScope: "public" } }, "McpServer.layer: option cache.ttlMs must be a finite number ≥ 0, got -1"],
-    [{ cache: { ttlMs: 0, cacheScope: "shared" as any } }, `McpServer.layer: option cache.cacheScope must be "public" or "private", got "shared"`],
+    [
+      { cache: { ttlMs: -1, cacheScope: "public" } },
+      "McpServer.layer: option cache.ttlMs must be a finite number ≥ 0, got -1"
+    ],
+    [
+      { cache: { ttlMs: 0, cacheScope: "shared" as any } },
+      `McpServer.layer: option cache.cacheScope must be "public" or "private", got "shared"`
+    ],
     [{ tasks: { leaseMs: Number.NaN } }, "McpServer.layer: option tasks.leaseMs must be a finite number > 0, got NaN"],
     [{ legacy: { maxSessions: -3 } }, "McpServer.layer: option legacy.maxSessions must be a positive integer, got -3"],
-    [{ legacy: { maxSessionsPerPrincipal: 0 } }, "McpServer.layer: option legacy.maxSessionsPerPrincipal must be a positive integer, got 0"],
-    [{ legacy: { sessionIdleTimeout: "forever" as any } }, `McpServer.layer: option legacy.sessionIdleTimeout must be a finite, positive duration, got "forever"`],
-    [{ legacy: { inputTimeout: "0 seconds" } }, `McpServer.layer: option legacy.inputTimeout must be a finite, positive duration, got "0 seconds"`],
-    [{ requestState: { keyRing, ttl: "-1 seconds" } }, `RequestStateCodec: option ttl must be a finite, positive duration, got "-1 seconds"`]
+    [
+      { legacy: { maxSessionsPerPrincipal: 0 } },
+      "McpServer.layer: option legacy.maxSessionsPerPrincipal must be a positive integer, got 0"
+    ],
+    [
+      { legacy: { sessionIdleTimeout: "forever" as any } },
+      `McpServer.layer: option legacy.sessionIdleTimeout must be a finite, positive duration, got "forever"`
+    ],
+    [
+      { legacy: { inputTimeout: "0 seconds" } },
+      `McpServer.layer: option legacy.inputTimeout must be a finite, positive duration, got "0 seconds"`
+    ],
+    [
+      { requestState: { keyRing, ttl: "-1 seconds" } },
+      `RequestStateCodec: option ttl must be a finite, positive duration, got "-1 seconds"`
+    ]
   ]
   for (const [options, message] of cases) {
     it.effect(message, () =>
@@ -321,8 +368,14 @@ describe("bad options fail the layer with InvalidOption naming the option and th
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [InteractionPage.Options, string]> = [
         [{ path: "pages" as any }, `InteractionPage.layer: option path must be a path starting with "/", got "pages"`],
-        [{ publicBaseUrl: "mcp.example.com" }, `InteractionPage.layer: option publicBaseUrl must be an absolute http: or https: URL, got "mcp.example.com"`],
-        [{ publicBaseUrl: "https://mcp.example.com/?x=1" }, `InteractionPage.layer: option publicBaseUrl must be a URL without query or fragment, got "https://mcp.example.com/?x=1"`]
+        [
+          { publicBaseUrl: "mcp.example.com" },
+          `InteractionPage.layer: option publicBaseUrl must be an absolute http: or https: URL, got "mcp.example.com"`
+        ],
+        [
+          { publicBaseUrl: "https://mcp.example.com/?x=1" },
+          `InteractionPage.layer: option publicBaseUrl must be a URL without query or fragment, got "https://mcp.example.com/?x=1"`
+        ]
       ]
       for (const [options, message] of cases) {
         const error = yield* Effect.flip(Layer.build(InteractionPage.layer(options)))
@@ -346,7 +399,10 @@ describe("a form schema the spec does not allow is refused when defined (issue 1
   it("Tool.make, Prompt.make, Resource.make and Resource.template name the owner, the form and the field", () => {
     const cases: ReadonlyArray<readonly [() => unknown, string]> = [
       [() => Tool.make("book", { forms: { address: Nested }, handler: () => Effect.succeed("x") }), "tool \"book\""],
-      [() => Prompt.make("plan", { forms: { address: Nested }, handler: () => Effect.succeed("x") }), "prompt \"plan\""],
+      [
+        () => Prompt.make("plan", { forms: { address: Nested }, handler: () => Effect.succeed("x") }),
+        "prompt \"plan\""
+      ],
       [
         () => Resource.make({ name: "r", uri: "test://r", forms: { address: Nested }, handler: Effect.succeed("x") }),
         "resource \"test://r\""
@@ -369,7 +425,10 @@ describe("a form schema the spec does not allow is refused when defined (issue 1
       expect(error.message).toContain(`${owner}, form "address"`)
     }
     // a valid form is accepted
-    expect(Tool.make("fine", { forms: { who: Schema.Struct({ name: Schema.String }) }, handler: () => Effect.succeed("x") }).name)
+    expect(
+      Tool.make("fine", { forms: { who: Schema.Struct({ name: Schema.String }) }, handler: () => Effect.succeed("x") })
+        .name
+    )
       .toBe("fine")
   })
 
@@ -400,7 +459,7 @@ describe("over Streamable HTTP on 127.0.0.1 (issue 11, items 1 and 2)", () => {
         params === undefined
           ? JSON.stringify(call(name))
           : JSON.stringify(call(name)).replace(`"name":"${name}"`, `"name":"${name}",${params}`)
-      for (const args of ['{"x":1e400}', '{"x":-1e400}', '{"x":"\\ud800"}', '{"\\udfff":true}']) {
+      for (const args of ["{\"x\":1e400}", "{\"x\":-1e400}", "{\"x\":\"\\ud800\"}", "{\"\\udfff\":true}"]) {
         const reply = yield* post(url, raw("echo", `"arguments":${args}`), "echo")
         expect(reply.status, args).toBeLessThan(500)
         validateWire("JSONRPCErrorResponse", reply.json)
@@ -409,8 +468,11 @@ describe("over Streamable HTTP on 127.0.0.1 (issue 11, items 1 and 2)", () => {
       const first = yield* post(url, raw("quote"), "quote")
       const again = yield* post(
         url,
-        raw("quote", `"inputResponses":{"name":{"action":"accept","content":{"name":"A\\ud800B"}}},` +
-          `"requestState":${JSON.stringify(first.json.result.requestState)}`),
+        raw(
+          "quote",
+          `"inputResponses":{"name":{"action":"accept","content":{"name":"A\\ud800B"}}},` +
+            `"requestState":${JSON.stringify(first.json.result.requestState)}`
+        ),
         "quote"
       )
       expect(again.status).toBe(200)

@@ -14,9 +14,9 @@
  * is never skipped.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Layer, Schema, type Scope } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Deferred, Effect, Layer, Schema, type Scope } from "effect"
 import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
@@ -151,7 +151,9 @@ interface PageServer {
 }
 
 /** A static page server on a free port of 127.0.0.1: `GET /page?...` serves the page, `POST /report` resolves `report`. */
-const pageServer = (iframeOf: (query: URLSearchParams) => string | undefined): Effect.Effect<PageServer, never, Scope.Scope> =>
+const pageServer = (
+  iframeOf: (query: URLSearchParams) => string | undefined
+): Effect.Effect<PageServer, never, Scope.Scope> =>
   Effect.gen(function*() {
     const report = yield* Deferred.make<any>()
     const server = Http.createServer((req, res) => {
@@ -174,10 +176,11 @@ const pageServer = (iframeOf: (query: URLSearchParams) => string | undefined): E
       Effect.callback<void>((resume) => {
         server.listen(0, "127.0.0.1", () => resume(Effect.void))
       }),
-      () => Effect.callback<void>((resume) => {
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      })
+      () =>
+        Effect.callback<void>((resume) => {
+          server.closeAllConnections()
+          server.close(() => resume(Effect.void))
+        })
     )
     return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, report }
   })
@@ -233,42 +236,50 @@ const awaitReport = (server: PageServer, browser: { readonly stderr: () => strin
   )
 
 describe("HttpTransport CORS in a browser (headless Chromium)", () => {
-  it.live("a page on another origin holds a two-round conversation; no cors or a disallowed origin is blocked", () =>
-    Effect.gen(function*() {
-      requireChromium()
-      // The foreign frame and the page, each on its own port.
-      const foreign = yield* pageServer(() => undefined)
-      const app = yield* pageServer((query) =>
-        `${foreign.origin}/page?mcp=${encodeURIComponent(query.get("mcp") ?? "")}`
-      )
-      // Only the page's origin is allowed; the foreign origin is another port of the same host.
-      const corsUrl = yield* mcpServer({ cors: true, allowedOrigins: [app.origin] })
-      const plainUrl = yield* mcpServer({ allowedOrigins: [app.origin] })
-      const browser = yield* chromium(
-        `${app.origin}/page?mcp=${encodeURIComponent(corsUrl)}&plain=${encodeURIComponent(plainUrl)}`
-      )
+  it.live(
+    "a page on another origin holds a two-round conversation; no cors or a disallowed origin is blocked",
+    () =>
+      Effect.gen(function*() {
+        requireChromium()
+        // The foreign frame and the page, each on its own port.
+        const foreign = yield* pageServer(() => undefined)
+        const app = yield* pageServer((query) =>
+          `${foreign.origin}/page?mcp=${encodeURIComponent(query.get("mcp") ?? "")}`
+        )
+        // Only the page's origin is allowed; the foreign origin is another port of the same host.
+        const corsUrl = yield* mcpServer({ cors: true, allowedOrigins: [app.origin] })
+        const plainUrl = yield* mcpServer({ allowedOrigins: [app.origin] })
+        const browser = yield* chromium(
+          `${app.origin}/page?mcp=${encodeURIComponent(corsUrl)}&plain=${encodeURIComponent(plainUrl)}`
+        )
 
-      const report = yield* awaitReport(app, browser, "page")
-      assert.strictEqual(report.origin, app.origin)
-      assert.isUndefined(report.error, `the browser blocked the CORS server: ${report.error}`)
-      assert.strictEqual(report.rounds.length, 2)
-      const [first, second] = report.rounds
-      for (const round of report.rounds) {
-        validateWire("CallToolRequest", round.sent)
-        assert.strictEqual(round.status, 200)
-        validateWire("JSONRPCResultResponse", round.reply)
-      }
-      validateWire("InputRequiredResult", first.reply.result)
-      assert.strictEqual(first.reply.result.resultType, "input_required")
-      assert.strictEqual(first.reply.result.inputRequests.who.method, "elicitation/create")
-      validateWire("CallToolResult", second.reply.result)
-      assert.deepStrictEqual(second.reply.result.content, [{ type: "text", text: "Ada travels to eu-west" }])
-      // Without `cors` the browser does not let the page read anything.
-      assert.match(String(report.plain?.error), /TypeError/, `a server without cors was readable: ${JSON.stringify(report.plain)}`)
+        const report = yield* awaitReport(app, browser, "page")
+        assert.strictEqual(report.origin, app.origin)
+        assert.isUndefined(report.error, `the browser blocked the CORS server: ${report.error}`)
+        assert.strictEqual(report.rounds.length, 2)
+        const [first, second] = report.rounds
+        for (const round of report.rounds) {
+          validateWire("CallToolRequest", round.sent)
+          assert.strictEqual(round.status, 200)
+          validateWire("JSONRPCResultResponse", round.reply)
+        }
+        validateWire("InputRequiredResult", first.reply.result)
+        assert.strictEqual(first.reply.result.resultType, "input_required")
+        assert.strictEqual(first.reply.result.inputRequests.who.method, "elicitation/create")
+        validateWire("CallToolResult", second.reply.result)
+        assert.deepStrictEqual(second.reply.result.content, [{ type: "text", text: "Ada travels to eu-west" }])
+        // Without `cors` the browser does not let the page read anything.
+        assert.match(
+          String(report.plain?.error),
+          /TypeError/,
+          `a server without cors was readable: ${JSON.stringify(report.plain)}`
+        )
 
-      const blocked = yield* awaitReport(foreign, browser, "foreign frame")
-      assert.strictEqual(blocked.origin, foreign.origin)
-      assert.match(String(blocked.error), /TypeError/, `a disallowed origin got through: ${JSON.stringify(blocked)}`)
-      assert.deepStrictEqual(blocked.rounds, [])
-    }), { timeout: 90_000 })
+        const blocked = yield* awaitReport(foreign, browser, "foreign frame")
+        assert.strictEqual(blocked.origin, foreign.origin)
+        assert.match(String(blocked.error), /TypeError/, `a disallowed origin got through: ${JSON.stringify(blocked)}`)
+        assert.deepStrictEqual(blocked.rounds, [])
+      }),
+    { timeout: 90_000 }
+  )
 })

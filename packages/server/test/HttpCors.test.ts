@@ -7,14 +7,14 @@
  * `routes()` and `toWebHandler`. The browser's view is in
  * `HttpCors.browser.test.ts`.
  */
-import { assert, describe, it } from "@effect/vitest"
 import { NodeHttpServer } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { validateWire } from "@mrtr/test-support/wire"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import * as Http from "node:http"
-import { validateWire } from "@mrtr/test-support/wire"
 import { HttpTransport } from "../src/index.ts"
-import { McpHandler } from "../src/McpHandler.ts"
+import type { McpHandler } from "../src/McpHandler.ts"
 import { request, serverLayer } from "./fixtures.ts"
 
 const APP = "http://localhost:5173"
@@ -154,7 +154,10 @@ describe("HttpTransport CORS", () => {
       assert.strictEqual(res.headers["access-control-allow-origin"], APP)
       assert.includeMembers(list(res.headers["vary"]), ["origin", "access-control-request-headers"])
       assert.includeMembers(list(res.headers["access-control-allow-methods"]), ["post", "get", "delete"])
-      assert.includeMembers(list(res.headers["access-control-allow-headers"]), [...PROTOCOL_HEADERS, "mcp-param-region"])
+      assert.includeMembers(list(res.headers["access-control-allow-headers"]), [
+        ...PROTOCOL_HEADERS,
+        "mcp-param-region"
+      ])
       assert.strictEqual(res.headers["access-control-max-age"], "600")
       assert.isUndefined(res.headers["access-control-allow-credentials"])
     }))
@@ -247,12 +250,18 @@ describe("HttpTransport CORS", () => {
 
       assert.throws(() => HttpTransport.layer({ cors: { credentials: true }, allowedOrigins: "*" }), /credentials/)
       assert.throws(() => HttpTransport.routes({ cors: { maxAge: -1 } }), /maxAge/)
-      assert.throws(() => HttpTransport.toWebHandler(serverLayer(), { cors: { allowedHeaders: ["bad header"] } }), /allowedHeaders/)
+      assert.throws(
+        () => HttpTransport.toWebHandler(serverLayer(), { cors: { allowedHeaders: ["bad header"] } }),
+        /allowedHeaders/
+      )
     }))
 
   it.live("routes() in a user's router serves CORS the same way", () =>
     Effect.gen(function*() {
-      const app = HttpRouter.serve(HttpTransport.routes({ cors: true }), { disableListenLog: true, disableLogger: true }).pipe(
+      const app = HttpRouter.serve(HttpTransport.routes({ cors: true }), {
+        disableListenLog: true,
+        disableLogger: true
+      }).pipe(
         Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port: 0, host: "127.0.0.1" })),
         Layer.provide(serverLayer())
       )
@@ -265,10 +274,15 @@ describe("HttpTransport CORS", () => {
     Effect.gen(function*() {
       const web = HttpTransport.toWebHandler(serverLayer() as Layer.Layer<McpHandler>, { cors: true })
       yield* Effect.addFinalizer(() => Effect.promise(web.dispose))
-      const fetchIt = (init: RequestInit) => Effect.promise(() => web.handler(new Request("http://localhost:3000/mcp", init)))
+      const fetchIt = (init: RequestInit) =>
+        Effect.promise(() => web.handler(new Request("http://localhost:3000/mcp", init)))
       const pre = yield* fetchIt({
         method: "OPTIONS",
-        headers: { origin: APP, "access-control-request-method": "POST", "access-control-request-headers": "mcp-param-x" }
+        headers: {
+          origin: APP,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "mcp-param-x"
+        }
       })
       assert.strictEqual(pre.status, 204)
       assert.strictEqual(pre.headers.get("access-control-allow-origin"), APP)

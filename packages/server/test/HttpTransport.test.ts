@@ -4,17 +4,17 @@
  * disconnect, DNS-rebinding protection, and that the server keeps serving
  * after each rejected request.
  */
+import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
-import { NodeHttpServer } from "@effect/platform-node"
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
-import * as Http from "node:http"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
+import * as Http from "node:http"
 import * as Net from "node:net"
 import * as HttpTransport from "../src/HttpTransport.ts"
-import { McpHandler } from "../src/McpHandler.ts"
 import { watchedCount } from "../src/internal/http/sseKeepAlive.ts"
+import { McpHandler } from "../src/McpHandler.ts"
 import type { Handler, Incoming, Reply, WireMessage } from "../src/Transport.ts"
 
 // -----------------------------------------------------------------------------
@@ -60,7 +60,11 @@ const makeHandler = (streamExit?: Deferred.Deferred<Exit.Exit<unknown, unknown>>
         return Effect.succeed({
           _tag: "Stream",
           messages: Stream.concat(
-            Stream.make<Array<WireMessage>>({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 0 } }),
+            Stream.make<Array<WireMessage>>({
+              jsonrpc: "2.0",
+              method: "notifications/progress",
+              params: { progress: 0 }
+            }),
             Stream.fromEffect(Effect.as(Effect.sleep("450 millis"), response({ done: true })))
           )
         })
@@ -70,7 +74,11 @@ const makeHandler = (streamExit?: Deferred.Deferred<Exit.Exit<unknown, unknown>>
         return Effect.succeed({
           _tag: "Stream",
           messages: Stream.concat(
-            Stream.make<Array<WireMessage>>({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 0 } }),
+            Stream.make<Array<WireMessage>>({
+              jsonrpc: "2.0",
+              method: "notifications/progress",
+              params: { progress: 0 }
+            }),
             Stream.never
           ).pipe(Stream.onExit((exit) => streamExit ? Deferred.succeed(streamExit, exit) : Effect.void))
         })
@@ -310,11 +318,15 @@ describe("HttpTransport", () => {
       const url = yield* startServer({ sseKeepAlive: "10 minutes" })
       const before = watchedCount()
       // 20 clients open a stream that never ends and go away while it waits
-      yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => i), (i) =>
-        post(url, { jsonrpc: "2.0", id: 100 + i, method: "hang", params: {} }).pipe(
-          Effect.timeout("150 millis"),
-          Effect.ignore
-        ), { concurrency: "unbounded" })
+      yield* Effect.forEach(
+        Array.from({ length: 20 }, (_, i) => i),
+        (i) =>
+          post(url, { jsonrpc: "2.0", id: 100 + i, method: "hang", params: {} }).pipe(
+            Effect.timeout("150 millis"),
+            Effect.ignore
+          ),
+        { concurrency: "unbounded" }
+      )
       yield* Effect.sleep("200 millis")
       assert.strictEqual(watchedCount(), before)
     }))
@@ -338,7 +350,9 @@ describe("HttpTransport", () => {
       assert.isAtLeast(blocks.filter((block) => block === ": keep-alive").length, 2, res.body)
       assert.strictEqual(parseSse(blocks.filter((block) => !block.startsWith(":")).join("\n\n")).length, 2)
       // a large JSON answer is compressed: the middleware is at work
-      const json = yield* post(url, { ...echo(8), params: { name: "echo", pad: "x".repeat(4096) } }, { "accept-encoding": "gzip" })
+      const json = yield* post(url, { ...echo(8), params: { name: "echo", pad: "x".repeat(4096) } }, {
+        "accept-encoding": "gzip"
+      })
       assert.strictEqual(json.headers["content-encoding"], "gzip")
     }))
 
@@ -416,7 +430,11 @@ describe("HttpTransport", () => {
       const body = JSON.stringify(echo(1))
       expectJsonRpcError(yield* raw(url, { body, headers: { accept: MCP_HEADERS.accept } }), 415, -32600)
       yield* expectServing(url)
-      expectJsonRpcError(yield* raw(url, { body, headers: { ...MCP_HEADERS, "content-type": "text/plain" } }), 415, -32600)
+      expectJsonRpcError(
+        yield* raw(url, { body, headers: { ...MCP_HEADERS, "content-type": "text/plain" } }),
+        415,
+        -32600
+      )
       yield* expectServing(url)
     }))
 
@@ -436,15 +454,18 @@ describe("HttpTransport", () => {
       return Number(line.split(/\s+/)[2])
     })
 
-  it.live.skipIf(!hasSs)("the listen backlog is DEFAULT_BACKLOG (not Node's 511) and can be set", () =>
-    Effect.gen(function*() {
-      const somaxconn = Number(Fs.readFileSync("/proc/sys/net/core/somaxconn", "utf8"))
-      const url = yield* startServer()
-      assert.strictEqual(yield* listenBacklog(url.port), Math.min(HttpTransport.DEFAULT_BACKLOG, somaxconn))
-      const small = yield* startServer({ backlog: 77 })
-      assert.strictEqual(yield* listenBacklog(small.port), 77)
-      assert.throws(() => HttpTransport.layer({ backlog: 0 }), /backlog must be a positive integer/)
-    }))
+  it.live.skipIf(!hasSs)(
+    "the listen backlog is DEFAULT_BACKLOG (not Node's 511) and can be set",
+    () =>
+      Effect.gen(function*() {
+        const somaxconn = Number(Fs.readFileSync("/proc/sys/net/core/somaxconn", "utf8"))
+        const url = yield* startServer()
+        assert.strictEqual(yield* listenBacklog(url.port), Math.min(HttpTransport.DEFAULT_BACKLOG, somaxconn))
+        const small = yield* startServer({ backlog: 77 })
+        assert.strictEqual(yield* listenBacklog(small.port), 77)
+        assert.throws(() => HttpTransport.layer({ backlog: 0 }), /backlog must be a positive integer/)
+      })
+  )
 
   it.live("413 for a body with more JSON values than maxJsonValues, counted before parsing; strings are not counted", () =>
     Effect.gen(function*() {
@@ -462,7 +483,11 @@ describe("HttpTransport", () => {
       assert.strictEqual(JSON.parse(ok.body).result.params.text, text)
       // the bound is an option
       const strict = yield* startServer({ maxJsonValues: 10 })
-      expectJsonRpcError(yield* post(strict, { ...echo(3), params: { list: [1, 2, 3, 4, 5, 6, 7, 8, 9] } }), 413, -32600)
+      expectJsonRpcError(
+        yield* post(strict, { ...echo(3), params: { list: [1, 2, 3, 4, 5, 6, 7, 8, 9] } }),
+        413,
+        -32600
+      )
       const fits = yield* post(strict, { ...echo(4), params: { list: [1, 2] } })
       assert.strictEqual(fits.status, 200)
       assert.throws(() => HttpTransport.layer({ maxJsonValues: 0 }), /maxJsonValues must be a positive integer/)
@@ -653,7 +678,10 @@ describe("HttpTransport", () => {
           return Effect.sync(() => socket.destroy())
         }).pipe(Effect.timeout("5 seconds"))
       // a client that waits for "100 Continue" before sending its body
-      const continued = yield* exchange(head("Expect: 100-continue\r\n"), (received) => received.includes("100 Continue"))
+      const continued = yield* exchange(
+        head("Expect: 100-continue\r\n"),
+        (received) => received.includes("100 Continue")
+      )
       assert.match(continued, /^HTTP\/1\.1 100 Continue/)
       assert.match(continued, /HTTP\/1\.1 200 OK/)
       assert.strictEqual(JSON.parse(continued.slice(continued.indexOf("\r\n\r\n{") + 4)).id, 9)
@@ -737,7 +765,10 @@ describe("HttpTransport", () => {
 
   it.live("allowedHosts / allowedOrigins are configurable, and \"*\" disables them", () =>
     Effect.gen(function*() {
-      const custom = yield* startServer({ allowedHosts: ["mcp.example.com"], allowedOrigins: ["https://app.example.com"] })
+      const custom = yield* startServer({
+        allowedHosts: ["mcp.example.com"],
+        allowedOrigins: ["https://app.example.com"]
+      })
       assert.strictEqual((yield* post(custom, echo(1), { host: "mcp.example.com" })).status, 200)
       assert.strictEqual((yield* post(custom, echo(1))).status, 403) // 127.0.0.1 no longer listed
       assert.strictEqual(
@@ -749,7 +780,10 @@ describe("HttpTransport", () => {
         403
       )
       const open = yield* startServer({ allowedHosts: "*", allowedOrigins: "*" })
-      assert.strictEqual((yield* post(open, echo(1), { host: "anything.example", origin: "https://x.example" })).status, 200)
+      assert.strictEqual(
+        (yield* post(open, echo(1), { host: "anything.example", origin: "https://x.example" })).status,
+        200
+      )
     }))
 
   it.effect("toWebHandler serves the endpoint as a fetch handler", () =>

@@ -8,9 +8,9 @@
  * messages are checked against the official JSON Schema.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
 import { InvalidOption } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Layer } from "effect"
 import { InteractionPage, McpServer } from "../src/index.ts"
 import { ACCEPT, callConnect, connect, startServer, URL_CAPS } from "./interactionFixtures.ts"
 
@@ -26,10 +26,16 @@ const get = (url: string, headers: Record<string, string> = {}): Effect.Effect<P
     return { status: response.status, headers: response.headers, html: await response.text() }
   })
 
-const post = (url: string, form: Record<string, string | ReadonlyArray<string>>, headers: Record<string, string> = {}) =>
+const post = (
+  url: string,
+  form: Record<string, string | ReadonlyArray<string>>,
+  headers: Record<string, string> = {}
+) =>
   Effect.promise(async (): Promise<Page> => {
     const body = new URLSearchParams()
-    for (const [k, v] of Object.entries(form)) for (const value of typeof v === "string" ? [v] : v) body.append(k, value)
+    for (const [k, v] of Object.entries(form)) {
+      for (const value of typeof v === "string" ? [v] : v) body.append(k, value)
+    }
     const response = await fetch(url, {
       method: "POST",
       body: body.toString(),
@@ -79,7 +85,7 @@ describe("InteractionPage over HTTP", () => {
   it.live("a conversation retried before the page is completed is asked again, then completes with the value", () =>
     Effect.scoped(Effect.gen(function*() {
       const mcp = yield* startServer()
-      const { url, requestState } = yield* start(mcp)
+      const { requestState, url } = yield* start(mcp)
       assert.match(url, new RegExp(`^${new URL(mcp).origin}/mrtr/interactions/[A-Za-z0-9_-]{43}$`))
 
       // consented, not completed: the same URL elicitation again
@@ -158,7 +164,9 @@ describe("InteractionPage over HTTP", () => {
       assert.include(noCookie.html, "could not be verified")
       const noToken = yield* post(url, values, { cookie })
       assert.strictEqual(noToken.status, 403)
-      const otherToken = yield* post(url, { csrf: "A".repeat(43), ...values }, { cookie: "mrtr_csrf=" + "A".repeat(43) })
+      const otherToken = yield* post(url, { csrf: "A".repeat(43), ...values }, {
+        cookie: "mrtr_csrf=" + "A".repeat(43)
+      })
       assert.strictEqual(otherToken.status, 403)
       const crossOrigin = yield* post(url, { csrf: token, ...values }, { cookie, origin: "https://evil.example.com" })
       assert.strictEqual(crossOrigin.status, 403)
@@ -279,7 +287,11 @@ describe("InteractionPage over HTTP", () => {
       assert.strictEqual(page.status, 200)
       assert.include(page.headers.get("set-cookie") ?? "", "Secure")
       const id = url.slice(url.lastIndexOf("/") + 1)
-      assert.include(page.headers.get("set-cookie") ?? "", `Path=/acme/mrtr/interactions/${id};`, "the cookie's path is the public one")
+      assert.include(
+        page.headers.get("set-cookie") ?? "",
+        `Path=/acme/mrtr/interactions/${id};`,
+        "the cookie's path is the public one"
+      )
       assert.include(page.html, `<form method="post" novalidate>`, "the form posts to the page's own (public) URL")
       const { cookie, token } = formSecrets(page)
       const wrongOrigin = yield* post(local, { csrf: token, api_key: "sk-12345678", region: "eu" }, {
@@ -303,9 +315,10 @@ describe("InteractionPage.serve (a server whose MCP transport is not HTTP)", () 
         InteractionPage.serve({ port: 0 }).pipe(Layer.provide(interactions), Layer.provideMerge(server), Layer.orDie)
       )
       const handle = (params: Record<string, unknown>) =>
-        McpServer.McpServer.use((server) =>
-          server.handle({ message: rpc(params) })
-        ).pipe(Effect.provide(context), Effect.map((reply) => (reply as { message: any }).message))
+        McpServer.McpServer.use((server) => server.handle({ message: rpc(params) })).pipe(
+          Effect.provide(context),
+          Effect.map((reply) => (reply as { message: any }).message)
+        )
       const first = yield* handle({})
       validateWire("InputRequiredResult", first.result)
       const url: string = first.result.inputRequests.api_key.params.url
@@ -314,10 +327,16 @@ describe("InteractionPage.serve (a server whose MCP transport is not HTTP)", () 
       assert.strictEqual(page.status, 200)
       assert.include(page.html, "stdio-acme")
       const { cookie, token } = formSecrets(page)
-      assert.strictEqual((yield* post(url, { csrf: token, api_key: "sk-12345678", region: "eu" }, { cookie })).status, 200)
+      assert.strictEqual(
+        (yield* post(url, { csrf: token, api_key: "sk-12345678", region: "eu" }, { cookie })).status,
+        200
+      )
       const done = yield* handle({ inputResponses: ACCEPT, requestState: first.result.requestState })
       validateWire("CallToolResult", done.result)
-      assert.deepStrictEqual(done.result.content, [{ type: "text", text: "connected to eu with a key of 11 characters" }])
+      assert.deepStrictEqual(done.result.content, [{
+        type: "text",
+        text: "connected to eu with a key of 11 characters"
+      }])
       assert.strictEqual((yield* get(`${new URL(url).origin}/mcp`)).status, 404, "only the pages are served there")
     })))
 })

@@ -6,9 +6,9 @@
  * JSON Schema.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { RequestState } from "@mrtr/core"
+import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { Effect, Layer } from "effect"
 import { McpServer } from "../src/index.ts"
 import { greet, keys, request as modernRequest } from "./fixtures.ts"
 import { CAPS, initialize, post, rpc, sseReader, withLayer, withServer } from "./legacy-helpers.ts"
@@ -29,7 +29,7 @@ const answer = (url: string, headers: Record<string, string>, id: unknown, resul
 describe("2025-11-25 lifecycle on Streamable HTTP", () => {
   it("initialize negotiates a handshake-era version and opens a session; ping, setLevel and lists answer exactly the legacy shapes", async () => {
     await withServer({}, async (url) => {
-      const { result, headers } = await initialize(url)
+      const { headers, result } = await initialize(url)
       legacy("InitializeResult", result)
       expect(result.protocolVersion).toBe("2025-11-25")
       expect(result.serverInfo).toEqual({ name: "test-server", version: "1.0.0" })
@@ -54,10 +54,14 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       expect(tools.result._meta).toBeUndefined()
       const missing = await (await post(url, rpc("resources/read", { uri: "test://nowhere" }), headers)).json() as any
       expect(missing.error).toMatchObject({ code: -32002, data: { uri: "test://nowhere" } })
-      const completion = await (await post(url, rpc("completion/complete", {
-        ref: { type: "ref/prompt", name: "topic" },
-        argument: { name: "subject", value: "ca" }
-      }), headers)).json() as any
+      const completion = await (await post(
+        url,
+        rpc("completion/complete", {
+          ref: { type: "ref/prompt", name: "topic" },
+          argument: { name: "subject", value: "ca" }
+        }),
+        headers
+      )).json() as any
       legacy("CompleteResult", completion.result)
       expect(completion.result.completion.values).toEqual(["cats", "cars"])
     })
@@ -70,15 +74,23 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       validateWire("ListToolsResult", first.result)
       const { headers } = await initialize(url)
       // a modern request carrying a legacy session id is still served statelessly
-      const beside = await (await post(url, modernRequest("tools/list"), { ...modernHeaders, ...headers })).json() as any
+      const beside = await (await post(url, modernRequest("tools/list"), { ...modernHeaders, ...headers }))
+        .json() as any
       expect(beside).toEqual({ ...first, id: beside.id })
-      const init = await post(url, modernRequest("initialize"), { "mcp-protocol-version": "2026-07-28", "mcp-method": "initialize" })
+      const init = await post(url, modernRequest("initialize"), {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "initialize"
+      })
       expect(init.status).toBe(404)
       expect(((await init.json()) as any).error.code).toBe(-32601)
       // initialize without a claim but with a 2026-07-28 header: the header contradicts the lifecycle
-      const mixed = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }), {
-        "mcp-protocol-version": "2026-07-28"
-      })
+      const mixed = await post(
+        url,
+        rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }),
+        {
+          "mcp-protocol-version": "2026-07-28"
+        }
+      )
       expect(mixed.status).toBe(400)
       expect(((await mixed.json()) as any).error.code).toBe(-32020)
     })
@@ -90,7 +102,11 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       expect(unknown.status).toBe(404)
       expect(((await unknown.json()) as any).error.code).toBe(-32001)
       const { headers } = await initialize(url)
-      const again = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }), headers)
+      const again = await post(
+        url,
+        rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }),
+        headers
+      )
       expect(again.status).toBe(400)
       expect(((await again.json()) as any).error.code).toBe(-32600)
       expect((await post(url, rpc("ping"), headers)).status).toBe(200)
@@ -100,11 +116,17 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       const ended = await post(url, rpc("ping"), headers)
       expect(ended.status).toBe(404)
       expect((await fetch(url, { method: "DELETE", headers })).status).toBe(404)
-      const badVersion = await post(url, rpc("ping"), { ...(await initialize(url)).headers, "mcp-protocol-version": "1999-01-01" })
+      const badVersion = await post(url, rpc("ping"), {
+        ...(await initialize(url)).headers,
+        "mcp-protocol-version": "1999-01-01"
+      })
       expect(badVersion.status).toBe(400)
       // a header that is no version at all (not a date) is refused the same way, naming it
       for (const garbage of ["garbage", "latest", "2026-07-28x"]) {
-        const refused = await post(url, rpc("ping"), { ...(await initialize(url)).headers, "mcp-protocol-version": garbage })
+        const refused = await post(url, rpc("ping"), {
+          ...(await initialize(url)).headers,
+          "mcp-protocol-version": garbage
+        })
         expect(refused.status).toBe(400)
         const body = await refused.json() as any
         legacy("JSONRPCErrorResponse", body)
@@ -136,61 +158,83 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
   it("a session id is bound to the principal that opened it: another user presenting it finds no session", async () => {
     await withServer({}, async (url) => {
       const alice = { "x-user": "alice" }
-      const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }), alice)
+      const response = await post(
+        url,
+        rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }),
+        alice
+      )
       const session = response.headers.get("mcp-session-id")!
       expect((await post(url, rpc("ping"), { ...alice, "mcp-session-id": session })).status).toBe(200)
       const mallory = await post(url, rpc("ping"), { "x-user": "mallory", "mcp-session-id": session })
       expect(mallory.status).toBe(404)
       expect(((await mallory.json()) as any).error.code).toBe(-32001)
-      expect((await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status).toBe(404)
-      expect((await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status).toBe(200)
+      expect(
+        (await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status
+      ).toBe(404)
+      expect((await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status).toBe(
+        200
+      )
     }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
   })
 
-  it("params nested too deeply are -32602 before any handler or digest recurses; subscriptions per session are bounded", async () => {
-    await withServer({}, async (url) => {
-      const { headers } = await initialize(url)
-      let deep: unknown = "x"
-      for (let i = 0; i < 100; i++) deep = [deep]
-      const refused = await (await post(url, rpc("tools/call", { name: "fallback", arguments: { extra: deep } }), headers)).json() as any
-      legacy("JSONRPCErrorResponse", refused)
-      expect(refused.error.code).toBe(-32602)
-      expect(refused.error.message).toMatch(/nested more than 64 levels/)
-      const subscribe = async (i: number) => {
-        const body = await (await post(url, rpc("resources/subscribe", { uri: `test://r/${i}` }), headers)).json() as any
-        return body.error?.code ?? 0
-      }
-      for (let batch = 0; batch < 1000; batch += 100) {
-        const codes = await Promise.all(Array.from({ length: 100 }, (_, i) => subscribe(batch + i)))
-        expect(codes.every((code) => code === 0)).toBe(true)
-      }
-      expect(await subscribe(1000)).toBe(-32602)
-      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
-    })
-  }, 60_000)
+  it(
+    "params nested too deeply are -32602 before any handler or digest recurses; subscriptions per session are bounded",
+    async () => {
+      await withServer({}, async (url) => {
+        const { headers } = await initialize(url)
+        let deep: unknown = "x"
+        for (let i = 0; i < 100; i++) deep = [deep]
+        const refused =
+          await (await post(url, rpc("tools/call", { name: "fallback", arguments: { extra: deep } }), headers))
+            .json() as any
+        legacy("JSONRPCErrorResponse", refused)
+        expect(refused.error.code).toBe(-32602)
+        expect(refused.error.message).toMatch(/nested more than 64 levels/)
+        const subscribe = async (i: number) => {
+          const body = await (await post(url, rpc("resources/subscribe", { uri: `test://r/${i}` }), headers))
+            .json() as any
+          return body.error?.code ?? 0
+        }
+        for (let batch = 0; batch < 1000; batch += 100) {
+          const codes = await Promise.all(Array.from({ length: 100 }, (_, i) => subscribe(batch + i)))
+          expect(codes.every((code) => code === 0)).toBe(true)
+        }
+        expect(await subscribe(1000)).toBe(-32602)
+        expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+      })
+    },
+    60_000
+  )
 
-  it("what a session keeps is bounded: declarations over 16 KiB, URIs over 2,048 characters, subscriptions over 64 Ki characters are -32602", async () => {
-    await withServer({}, async (url) => {
-      const huge = await (await post(url, rpc("initialize", {
-        protocolVersion: "2025-11-25",
-        capabilities: { experimental: { pad: { x: "x".repeat(20_000) } } },
-        clientInfo: { name: "raw", version: "1" }
-      }))).json() as any
-      legacy("JSONRPCErrorResponse", huge)
-      expect(huge.error.code).toBe(-32602)
-      expect(huge.error.message).toMatch(/more than 16384 characters/)
-      const { headers } = await initialize(url)
-      const subscribe = async (uri: string) =>
-        (await (await post(url, rpc("resources/subscribe", { uri }), headers)).json() as any).error?.code ?? 0
-      expect(await subscribe(`test://r/${"u".repeat(2_100)}`)).toBe(-32602)
-      const codes: Array<number> = []
-      for (let i = 0; i < 40; i++) codes.push(await subscribe(`test://r/${i}/${"u".repeat(1_990)}`))
-      // 2,000 characters each: 32 fit in 65,536, the 33rd does not.
-      expect(codes.slice(0, 32).every((code) => code === 0)).toBe(true)
-      expect(codes.slice(32).every((code) => code === -32602)).toBe(true)
-      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
-    })
-  }, 60_000)
+  it(
+    "what a session keeps is bounded: declarations over 16 KiB, URIs over 2,048 characters, subscriptions over 64 Ki characters are -32602",
+    async () => {
+      await withServer({}, async (url) => {
+        const huge = await (await post(
+          url,
+          rpc("initialize", {
+            protocolVersion: "2025-11-25",
+            capabilities: { experimental: { pad: { x: "x".repeat(20_000) } } },
+            clientInfo: { name: "raw", version: "1" }
+          })
+        )).json() as any
+        legacy("JSONRPCErrorResponse", huge)
+        expect(huge.error.code).toBe(-32602)
+        expect(huge.error.message).toMatch(/more than 16384 characters/)
+        const { headers } = await initialize(url)
+        const subscribe = async (uri: string) =>
+          (await (await post(url, rpc("resources/subscribe", { uri }), headers)).json() as any).error?.code ?? 0
+        expect(await subscribe(`test://r/${"u".repeat(2_100)}`)).toBe(-32602)
+        const codes: Array<number> = []
+        for (let i = 0; i < 40; i++) codes.push(await subscribe(`test://r/${i}/${"u".repeat(1_990)}`))
+        // 2,000 characters each: 32 fit in 65,536, the 33rd does not.
+        expect(codes.slice(0, 32).every((code) => code === 0)).toBe(true)
+        expect(codes.slice(32).every((code) => code === -32602)).toBe(true)
+        expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+      })
+    },
+    60_000
+  )
 
   it("a flood of initialize calls is bounded: the least recently active idle sessions end, the server keeps serving", async () => {
     await withServer({ legacy: { maxSessions: 3 } }, async (url, server) => {
@@ -209,7 +253,10 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       const { headers } = await initialize(url)
       const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
       const ask = await events.message()
-      const refused = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }))
+      const refused = await post(
+        url,
+        rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } })
+      )
       expect(refused.status).toBe(503)
       legacy("JSONRPCErrorResponse", await refused.json())
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
@@ -217,7 +264,14 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       // once it is idle again (its call's fiber has ended), a new client may take its place
       let status = 0
       for (let i = 0; i < 50 && status !== 200; i++) {
-        const response = await post(url, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "y", version: "1" } }))
+        const response = await post(
+          url,
+          rpc("initialize", {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "y", version: "1" }
+          })
+        )
         status = response.status
         await response.text()
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
@@ -272,7 +326,10 @@ describe("the legacy shim on Streamable HTTP", () => {
       expect(first?.id).toBeDefined()
       const ask = JSON.parse(first!.data)
       expect(ask.method).toBe("elicitation/create")
-      await answer(url, { ...headers, "mcp-protocol-version": "2025-03-26" }, ask.id, { action: "accept", content: { name: "Ada" } })
+      await answer(url, { ...headers, "mcp-protocol-version": "2025-03-26" }, ask.id, {
+        action: "accept",
+        content: { name: "Ada" }
+      })
       expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
     })
   })
@@ -300,7 +357,12 @@ describe("the legacy shim on Streamable HTTP", () => {
       await answer(url, headers, confirm.id, { action: "accept", content: { ok: true } })
       const done = await events.message()
       legacy("CallToolResult", done.result)
-      expect(done.result.structuredContent).toMatchObject({ who: "Ada", city: "Rome", idea: "See the Colosseum", roots: 2 })
+      expect(done.result.structuredContent).toMatchObject({
+        who: "Ada",
+        city: "Rome",
+        idea: "See the Colosseum",
+        roots: 2
+      })
     })
   })
 
@@ -336,12 +398,21 @@ describe("the legacy shim on Streamable HTTP", () => {
       const ask = await events.message()
       const malformed: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
         [{ error: "boom" }, "error must be"],
-        [{ result: { action: "accept", content: { name: "Eve" } }, error: { code: -1, message: "no" } }, "exactly one of result and error"],
+        [
+          { result: { action: "accept", content: { name: "Eve" } }, error: { code: -1, message: "no" } },
+          "exactly one of result and error"
+        ],
         [{ error: { code: 1.5, message: "x" } }, "error must be"],
         [{ result: "accept" }, "result must be an object"],
-        [{ id: [ask.id], result: { action: "accept", content: { name: "Mallory" } } }, "id must be a string or an integer"],
+        [
+          { id: [ask.id], result: { action: "accept", content: { name: "Mallory" } } },
+          "id must be a string or an integer"
+        ],
         // a method of another type makes it no response, whatever else it carries
-        [{ method: null, params: {}, result: { action: "accept", content: { name: "Mallory" } } }, "method must be a string"],
+        [
+          { method: null, params: {}, result: { action: "accept", content: { name: "Mallory" } } },
+          "method must be a string"
+        ],
         [{ method: 42, result: { action: "accept", content: { name: "Mallory" } } }, "method must be a string"]
       ]
       for (const [members, problem] of malformed) {
@@ -365,13 +436,21 @@ describe("the legacy shim on Streamable HTTP", () => {
       const events = await stream(url, rpc("tools/call", { name: "needs_sampling" }), headers)
       const ask = await events.message()
       legacy("CreateMessageRequest", ask)
-      const rejected = await post(url, { jsonrpc: "2.0", id: ask.id, error: { code: -1, message: "User rejected sampling" } }, headers)
+      const rejected = await post(url, {
+        jsonrpc: "2.0",
+        id: ask.id,
+        error: { code: -1, message: "User rejected sampling" }
+      }, headers)
       expect(rejected.status).toBe(202)
       const done = await events.message()
       legacy("JSONRPCErrorResponse", done)
       expect(done.error).toMatchObject({
         code: -32603,
-        data: { reason: "input_failed", method: "sampling/createMessage", error: { code: -1, message: "User rejected sampling" } }
+        data: {
+          reason: "input_failed",
+          method: "sampling/createMessage",
+          error: { code: -1, message: "User rejected sampling" }
+        }
       })
     })
   })
@@ -428,13 +507,16 @@ describe("the legacy shim on Streamable HTTP", () => {
     await withServer({}, async (url) => {
       const { headers } = await initialize(url, { sampling: {} })
       // a tool: an isError result the model reads, naming what the client lacks
-      const tool = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)).json() as any
+      const tool = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers))
+        .json() as any
       legacy("JSONRPCResultResponse", tool)
       legacy("CallToolResult", tool.result)
       expect(tool.result.isError).toBe(true)
       expect(tool.result.content[0].text).toContain("did not declare (elicitation.form)")
       // a prompt has no error result: a JSON-RPC error with the capabilities
-      const refused = await (await post(url, rpc("prompts/get", { name: "topic", arguments: { subject: "cats" } }), headers)).json() as any
+      const refused =
+        await (await post(url, rpc("prompts/get", { name: "topic", arguments: { subject: "cats" } }), headers))
+          .json() as any
       legacy("JSONRPCErrorResponse", refused)
       expect(refused.error).toMatchObject({
         code: -32600,
@@ -456,7 +538,8 @@ describe("the legacy shim on Streamable HTTP", () => {
       const body = await json.json() as any
       legacy("JSONRPCErrorResponse", body)
       expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
-      const outside = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }))).json() as any
+      const outside = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } })))
+        .json() as any
       expect(outside.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
       // a legacy request outside any session is otherwise served
       const tools = await (await post(url, rpc("tools/list"))).json() as any
@@ -473,7 +556,9 @@ describe("the legacy shim on Streamable HTTP", () => {
       legacy("JSONRPCErrorResponse", body)
       expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
       // what needs no input is served as usual
-      const plain = await (await post(url, rpc("tools/call", { name: "progress", _meta: { progressToken: 1 } }), headers)).json() as any
+      const plain =
+        await (await post(url, rpc("tools/call", { name: "progress", _meta: { progressToken: 1 } }), headers))
+          .json() as any
       expect(plain.result.content[0].text).toBe("done")
     }, { jsonResponse: true })
   })
@@ -523,12 +608,15 @@ describe("the legacy shim on Streamable HTTP", () => {
     // A ttl far shorter than the time the user takes, and single use on through a guard that is always unavailable
     // (a Redis down): the state of a 2025-11-25 call never leaves the server, so nothing is sealed or redeemed.
     let redemptions = 0
-    const unavailable = Layer.succeed(RequestState.ReplayGuard, RequestState.ReplayGuard.of({
-      redeem: () => {
-        redemptions++
-        return Effect.fail(new RequestState.ReplayGuardUnavailable({ store: "test", reason: "down" }))
-      }
-    }))
+    const unavailable = Layer.succeed(
+      RequestState.ReplayGuard,
+      RequestState.ReplayGuard.of({
+        redeem: () => {
+          redemptions++
+          return Effect.fail(new RequestState.ReplayGuardUnavailable({ store: "test", reason: "down" }))
+        }
+      })
+    )
     const layer = McpServer.tools(greet).pipe(
       Layer.provideMerge(McpServer.layer({
         name: "short-ttl",
@@ -554,17 +642,22 @@ describe("the legacy shim on Streamable HTTP", () => {
       expect(done.result.content[0].text).toBe("Hi, Ada!")
       expect(redemptions).toBe(0)
       // the same server's 2026-07-28 retries still go through the guard (and are refused while it is down)
-      const first = await (await post(url, modernRequest("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), {
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "greet"
-      })).json() as any
-      const retry = await (await post(url, modernRequest("tools/call", {
-        name: "greet",
-        arguments: { greeting: "Hi" },
-        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
-        requestState: first.result.requestState
-      }), { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "greet" })).json() as any
+      const first =
+        await (await post(url, modernRequest("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), {
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "greet"
+        })).json() as any
+      const retry = await (await post(
+        url,
+        modernRequest("tools/call", {
+          name: "greet",
+          arguments: { greeting: "Hi" },
+          inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+          requestState: first.result.requestState
+        }),
+        { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "greet" }
+      )).json() as any
       expect(retry.error.code).toBe(-32603)
       expect(redemptions).toBe(1)
     })
@@ -575,7 +668,9 @@ describe("the legacy shim on Streamable HTTP", () => {
       const { headers } = await initialize(url)
       const first = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
       const ask = await first.message()
-      const second = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)).json() as any
+      const second =
+        await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers))
+          .json() as any
       expect(second.error).toMatchObject({ code: -32600, data: { reason: "too_many_pending_inputs" } })
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
       expect((await first.message()).result.content[0].text).toBe("Hi, Ada!")
@@ -588,7 +683,11 @@ describe("the legacy shim on Streamable HTTP", () => {
       const call = rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
       const events = await stream(url, call, headers)
       const ask = await events.message()
-      const cancel = await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: call.id } }, headers)
+      const cancel = await post(url, {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: call.id }
+      }, headers)
       expect(cancel.status).toBe(202)
       // the stream ends without a response; the leg is withdrawn (its late answer is ignored)
       const rest = []
@@ -612,7 +711,12 @@ describe("the legacy shim on Streamable HTTP", () => {
       expect(priming?.id).toMatch(/\.0$/)
       expect(await post1.next()).toBeUndefined() // the server closed the connection, not the call
       const get = await fetch(url, {
-        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": priming!.id! }
+        headers: {
+          ...headers,
+          accept: "text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          "last-event-id": priming!.id!
+        }
       })
       expect(get.status).toBe(200)
       const resumed = sseReader(get)
@@ -638,7 +742,12 @@ describe("the legacy shim on Streamable HTTP", () => {
       expect(ask.method).toBe("elicitation/create")
       // the client believes its POST stream broke (it is still open) and resumes it
       const getting = fetch(url, {
-        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": asked!.id! }
+        headers: {
+          ...headers,
+          accept: "text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          "last-event-id": asked!.id!
+        }
       })
       // the POST connection gets no more messages
       expect(await post1.next()).toBeUndefined()
@@ -664,7 +773,14 @@ describe("the legacy shim on Streamable HTTP", () => {
       await first.cancel()
       await new Promise((resolve) => setTimeout(resolve, 100))
       const resume = (lastEventId: string) =>
-        fetch(url, { headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", "last-event-id": lastEventId } })
+        fetch(url, {
+          headers: {
+            ...headers,
+            accept: "text/event-stream",
+            "mcp-protocol-version": "2025-11-25",
+            "last-event-id": lastEventId
+          }
+        })
       const get = await resume(asked!.id!)
       expect(get.status).toBe(200)
       const lost = sseReader(get)
@@ -684,7 +800,9 @@ describe("the legacy shim on Streamable HTTP", () => {
     await withServer({}, async (url, server) => {
       const { headers } = await initialize(url)
       await post(url, rpc("resources/subscribe", { uri: "test://readme" }), headers)
-      const get = await fetch(url, { headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" } })
+      const get = await fetch(url, {
+        headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" }
+      })
       expect(get.status).toBe(200)
       const events = sseReader(get)
       const priming = await events.next()
@@ -701,7 +819,9 @@ describe("the legacy shim on Streamable HTTP", () => {
       expect((await fetch(url, { headers: { ...headers, accept: "text/event-stream" } })).status).toBe(409)
       await events.cancel()
       await new Promise((resolve) => setTimeout(resolve, 100))
-      const resumed = await fetch(url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": changed!.id! } })
+      const resumed = await fetch(url, {
+        headers: { ...headers, accept: "text/event-stream", "last-event-id": changed!.id! }
+      })
       expect(resumed.status).toBe(200)
       const replay = sseReader(resumed)
       const first = await replay.next()

@@ -10,16 +10,20 @@
  * is validated against the official 2025-11-25 schema.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Scope } from "effect"
-import { fileURLToPath } from "node:url"
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client"
+import { StdioClientTransport as V2Stdio } from "@modelcontextprotocol/client/stdio"
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport as V1Stdio } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client"
-import { StdioClientTransport as V2Stdio } from "@modelcontextprotocol/client/stdio"
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { Effect, Exit, Layer, Scope } from "effect"
+import { fileURLToPath } from "node:url"
 import { layer as demo } from "../../../examples/demo/server.ts"
 import { HttpTransport } from "../src/index.ts"
 
@@ -33,7 +37,14 @@ const elicit = (params: any) => {
   if (fields.includes("traveller")) {
     return {
       action: "accept" as const,
-      content: { traveller: "Ada", email: "ada@example.com", date: "2026-05-01", passengers: 2, firstClass: true, seat: "window" }
+      content: {
+        traveller: "Ada",
+        email: "ada@example.com",
+        date: "2026-05-01",
+        passengers: 2,
+        firstClass: true,
+        seat: "window"
+      }
     }
   }
   if (fields.includes("book")) return { action: "accept" as const, content: { book: true } }
@@ -42,7 +53,11 @@ const elicit = (params: any) => {
 }
 const sample = (params: any) => {
   validateWire("CreateMessageRequestParams", params, LEGACY_SCHEMA_ID)
-  return { role: "assistant" as const, content: { type: "text" as const, text: "Rails and views." }, model: "test-model" }
+  return {
+    role: "assistant" as const,
+    content: { type: "text" as const, text: "Rails and views." },
+    model: "test-model"
+  }
 }
 const roots = () => ({ roots: [{ uri: "file:///trips", name: "Trips" }] })
 
@@ -85,7 +100,10 @@ const v1 = (thinkMillis = 0) => {
 
 const v2 = (thinkMillis = 0) => {
   const client = new V2Client({ name: "v2-interop", version: "1.0.0" }, { capabilities: CAPABILITIES })
-  client.setRequestHandler("elicitation/create", async (request: any) => after(thinkMillis, () => elicit(request.params)) as any)
+  client.setRequestHandler(
+    "elicitation/create",
+    async (request: any) => after(thinkMillis, () => elicit(request.params)) as any
+  )
   client.setRequestHandler("sampling/createMessage", async (request: any) => sample(request.params) as any)
   client.setRequestHandler("roots/list", async () => roots() as any)
   return client
@@ -110,7 +128,10 @@ const withHttpDemo = async (body: (url: string) => Promise<void>, options: HttpT
  * `fetch`, which counts the comments on the SSE answers it hands on): the calls complete, and comments were sent.
  */
 const withKeepAlive = (
-  connect: (url: URL, fetch: typeof globalThis.fetch) => Promise<Parameters<typeof driveDemo>[0] & { close(): Promise<void> }>
+  connect: (
+    url: URL,
+    fetch: typeof globalThis.fetch
+  ) => Promise<Parameters<typeof driveDemo>[0] & { close(): Promise<void> }>
 ) =>
   withHttpDemo(async (url) => {
     let comments = 0
@@ -124,12 +145,16 @@ const withKeepAlive = (
       void (async () => {
         const reader = mine.pipeThrough(new TextDecoderStream()).getReader()
         for (;;) {
-          const { value, done } = await reader.read()
+          const { done, value } = await reader.read()
           if (done) return
           comments += (value.match(/^: keep-alive$/gm) ?? []).length
         }
       })().catch(() => undefined)
-      return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers })
+      return new Response(theirs, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers
+      })
     }
     const client = await connect(new URL(url), counting)
     await driveDemo(client)
@@ -137,7 +162,12 @@ const withKeepAlive = (
     expect(comments).toBeGreaterThan(0)
   }, { sseKeepAlive: "40 millis" })
 
-const stdioParams = { command: process.execPath, args: [...sourceNodeArgs, STDIO_ENTRY], cwd: ROOT, stderr: "pipe" as const }
+const stdioParams = {
+  command: process.execPath,
+  args: [...sourceNodeArgs, STDIO_ENTRY],
+  cwd: ROOT,
+  stderr: "pipe" as const
+}
 
 describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-25 wire", () => {
   it("drives every asking tool, prompt and resource of the demo over Streamable HTTP", async () => {
@@ -153,13 +183,17 @@ describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-
     })
   }, 60_000)
 
-  it("SSE keep-alive comments on the streams (every 40 ms) while the user takes 150 ms per form: the calls complete", async () => {
-    await withKeepAlive(async (url, fetch) => {
-      const client = v1(150)
-      await client.connect(new V1Http(url, { fetch }))
-      return client
-    })
-  }, 60_000)
+  it(
+    "SSE keep-alive comments on the streams (every 40 ms) while the user takes 150 ms per form: the calls complete",
+    async () => {
+      await withKeepAlive(async (url, fetch) => {
+        const client = v1(150)
+        await client.connect(new V1Http(url, { fetch }))
+        return client
+      })
+    },
+    60_000
+  )
 
   it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
     const client = v1()
@@ -180,13 +214,17 @@ describe("the official v2 client (@modelcontextprotocol/client 2.x, default mode
     })
   }, 60_000)
 
-  it("SSE keep-alive comments on the streams (every 40 ms) while the user takes 150 ms per form: the calls complete", async () => {
-    await withKeepAlive(async (url, fetch) => {
-      const client = v2(150)
-      await client.connect(new V2Http(url, { fetch }))
-      return client
-    })
-  }, 60_000)
+  it(
+    "SSE keep-alive comments on the streams (every 40 ms) while the user takes 150 ms per form: the calls complete",
+    async () => {
+      await withKeepAlive(async (url, fetch) => {
+        const client = v2(150)
+        await client.connect(new V2Http(url, { fetch }))
+        return client
+      })
+    },
+    60_000
+  )
 
   it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
     const client = v2()

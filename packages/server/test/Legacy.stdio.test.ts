@@ -8,9 +8,9 @@
  * against the official 2025-11-25 schema.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Fiber, Queue, Stream } from "effect"
-import { TestClock } from "effect/testing"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import { McpServer, StdioTransport } from "../src/index.ts"
 import { request as modernRequest } from "./fixtures.ts"
 import { CAPS, legacyServer, rpc } from "./legacy-helpers.ts"
@@ -81,7 +81,11 @@ describe("2025-11-25 on stdio", () => {
       const call = rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
       yield* io.send(call)
       const ask = yield* io.next
-      yield* io.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: call.id, reason: "user" } })
+      yield* io.send({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: call.id, reason: "user" }
+      })
       // a late answer to the withdrawn leg is ignored; the next request is served
       yield* io.send({ jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { name: "late" } } })
       yield* io.send(rpc("ping"))

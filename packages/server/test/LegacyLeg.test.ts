@@ -8,8 +8,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { awaitLeg } from "../src/internal/v2025_11_25/shim.ts"
 import { LegRejected } from "../src/internal/v2025_11_25/session.ts"
+import { awaitLeg } from "../src/internal/v2025_11_25/shim.ts"
 
 const timedOut = () => Effect.fail("timed out" as const)
 

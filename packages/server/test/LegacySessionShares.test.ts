@@ -13,11 +13,15 @@ const from = (address: string) => ({ "x-forwarded-for": address })
 
 /** `initialize` + `notifications/initialized` from `address`: the session's headers, or the HTTP status of a refusal. */
 const initializeFrom = async (url: string, address: string): Promise<Record<string, string> | number> => {
-  const response = await post(url, rpc("initialize", {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" }
-  }), from(address))
+  const response = await post(
+    url,
+    rpc("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" }
+    }),
+    from(address)
+  )
   await response.text()
   const session = response.headers.get("mcp-session-id")
   if (response.status !== 200 || session === null) return response.status
@@ -31,7 +35,11 @@ const initializeFrom = async (url: string, address: string): Promise<Record<stri
 const openGet = async (url: string, headers: Record<string, string>, abort: AbortController) => {
   const response = await fetch(url, {
     method: "GET",
-    headers: { accept: "text/event-stream", "mcp-protocol-version": LEGACY_HEADERS["mcp-protocol-version"], ...headers },
+    headers: {
+      accept: "text/event-stream",
+      "mcp-protocol-version": LEGACY_HEADERS["mcp-protocol-version"],
+      ...headers
+    },
     signal: abort.signal
   })
   expect(response.status).toBe(200)
@@ -45,59 +53,71 @@ const ping = async (url: string, headers: Record<string, string>) => {
 }
 
 describe("2025-11-25 session shares", () => {
-  it("one address holding GET streams ends only its own sessions; another's idle session and newcomers are served", async () => {
-    const abort = new AbortController()
-    try {
-      await withServer({ legacy: { maxSessions: 6, maxSessionsPerPrincipal: 3 } }, async (url, server) => {
-        const other = await initializeFrom(url, "203.0.113.2")
-        if (typeof other === "number") throw new Error(`initialize: HTTP ${other}`)
-        const flood: Array<Record<string, string>> = []
-        for (let i = 0; i < 10; i++) {
-          const headers = await initializeFrom(url, "203.0.113.1")
-          if (typeof headers === "number") throw new Error(`flood initialize ${i}: HTTP ${headers}`)
-          await openGet(url, headers, abort)
-          flood.push(headers)
-        }
-        // The other address's idle session survives the flood.
-        expect(await ping(url, other)).toBe(200)
-        // The flooding address keeps its newest three (its share), its older ones are ended.
-        const alive = []
-        for (const headers of flood) alive.push(await ping(url, headers))
-        expect(alive).toEqual([404, 404, 404, 404, 404, 404, 404, 200, 200, 200])
-        // Newcomers from other addresses are served.
-        for (const address of ["198.51.100.1", "198.51.100.2"]) {
-          expect(typeof (await initializeFrom(url, address))).toBe("object")
-        }
-        expect(await Effect.runPromise(server.legacySessions)).toBe(6)
+  it(
+    "one address holding GET streams ends only its own sessions; another's idle session and newcomers are served",
+    async () => {
+      const abort = new AbortController()
+      try {
+        await withServer({ legacy: { maxSessions: 6, maxSessionsPerPrincipal: 3 } }, async (url, server) => {
+          const other = await initializeFrom(url, "203.0.113.2")
+          if (typeof other === "number") throw new Error(`initialize: HTTP ${other}`)
+          const flood: Array<Record<string, string>> = []
+          for (let i = 0; i < 10; i++) {
+            const headers = await initializeFrom(url, "203.0.113.1")
+            if (typeof headers === "number") throw new Error(`flood initialize ${i}: HTTP ${headers}`)
+            await openGet(url, headers, abort)
+            flood.push(headers)
+          }
+          // The other address's idle session survives the flood.
+          expect(await ping(url, other)).toBe(200)
+          // The flooding address keeps its newest three (its share), its older ones are ended.
+          const alive = []
+          for (const headers of flood) alive.push(await ping(url, headers))
+          expect(alive).toEqual([404, 404, 404, 404, 404, 404, 404, 200, 200, 200])
+          // Newcomers from other addresses are served.
+          for (const address of ["198.51.100.1", "198.51.100.2"]) {
+            expect(typeof (await initializeFrom(url, address))).toBe("object")
+          }
+          expect(await Effect.runPromise(server.legacySessions)).toBe(6)
+          abort.abort()
+        }, { trustedProxies: ["127.0.0.1"] })
+      } finally {
         abort.abort()
-      }, { trustedProxies: ["127.0.0.1"] })
-    } finally {
-      abort.abort()
-    }
-  }, 30_000)
-
-  it("sessions of a principal count in its share, whatever the address: twenty of one user leave another's idle session", async () => {
-    await withServer({ legacy: { maxSessions: 6, maxSessionsPerPrincipal: 3 } }, async (url) => {
-      const as = (user: string) => async () => {
-        const response = await post(url, rpc("initialize", {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" }
-        }), { "x-user": user })
-        await response.text()
-        expect(response.status).toBe(200)
-        return { "mcp-session-id": response.headers.get("mcp-session-id")!, "x-user": user }
       }
-      const alice = await as("alice")()
-      const bob: Array<Record<string, string>> = []
-      for (let i = 0; i < 20; i++) bob.push(await as("bob")())
-      expect(await ping(url, alice)).toBe(200)
-      const alive = []
-      for (const headers of bob) alive.push(await ping(url, headers))
-      expect(alive.filter((status) => status === 200)).toHaveLength(3)
-      expect(alive.slice(17)).toEqual([200, 200, 200])
-    }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
-  }, 30_000)
+    },
+    30_000
+  )
+
+  it(
+    "sessions of a principal count in its share, whatever the address: twenty of one user leave another's idle session",
+    async () => {
+      await withServer({ legacy: { maxSessions: 6, maxSessionsPerPrincipal: 3 } }, async (url) => {
+        const as = (user: string) => async () => {
+          const response = await post(
+            url,
+            rpc("initialize", {
+              protocolVersion: "2025-11-25",
+              capabilities: {},
+              clientInfo: { name: "raw", version: "1" }
+            }),
+            { "x-user": user }
+          )
+          await response.text()
+          expect(response.status).toBe(200)
+          return { "mcp-session-id": response.headers.get("mcp-session-id")!, "x-user": user }
+        }
+        const alice = await as("alice")()
+        const bob: Array<Record<string, string>> = []
+        for (let i = 0; i < 20; i++) bob.push(await as("bob")())
+        expect(await ping(url, alice)).toBe(200)
+        const alive = []
+        for (const headers of bob) alive.push(await ping(url, headers))
+        expect(alive.filter((status) => status === 200)).toHaveLength(3)
+        expect(alive.slice(17)).toEqual([200, 200, 200])
+      }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
+    },
+    30_000
+  )
 
   it("with the store full, the largest share gives up a session, never a smaller share", async () => {
     await withServer({ legacy: { maxSessions: 4, maxSessionsPerPrincipal: 3 } }, async (url) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, type Duration, Effect, Exit, Fiber, Layer, Scheduler, Schema, Stream } from "effect"
-import { TestClock } from "effect/testing"
 import { Elicitation, Mrtr, RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Context, type Duration, Effect, Exit, Fiber, Layer, Scheduler, Schema, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import { McpServer, Prompt, StdioTransport, Tool, type Transport } from "../src/index.ts"
 import { greet, Name, request, serverLayer } from "./fixtures.ts"
 
@@ -95,7 +95,8 @@ describe("McpServer dispatch", () => {
         expect(bareSchema).toEqual({ type: "object", properties: {}, additionalProperties: false })
         expect(tagsSchema.additionalProperties).toEqual({ type: "string" })
 
-        const call = (name: string, args: Record<string, unknown>) => handle(request("tools/call", { name, arguments: args }))
+        const call = (name: string, args: Record<string, unknown>) =>
+          handle(request("tools/call", { name, arguments: args }))
         expect(result(yield* call("book", { city: "Rome", passengers: 2, seat: { row: 3 } })).content)
           .toEqual([{ type: "text", text: "Rome 2 3" }])
         // a misspelt optional argument is an error the caller sees, not an argument silently ignored
@@ -117,12 +118,14 @@ describe("McpServer dispatch", () => {
       expect(r1.resultType).toBe("input_required")
       expect(r1.ttlMs).toBeUndefined()
       expect(r1.inputRequests.name.method).toBe("elicitation/create")
-      const r2 = result(yield* handle(request("tools/call", {
-        name: "greet",
-        arguments: { greeting: "Hi" },
-        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
-        requestState: r1.requestState
-      })))
+      const r2 = result(
+        yield* handle(request("tools/call", {
+          name: "greet",
+          arguments: { greeting: "Hi" },
+          inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+          requestState: r1.requestState
+        }))
+      )
       validateWire("CallToolResult", r2)
       expect(r2.content).toEqual([{ type: "text", text: "Hi, Ada!" }])
       expect(r2.resultType).toBe("complete")
@@ -135,7 +138,11 @@ describe("McpServer dispatch", () => {
         request("tools/call", { name: "greet", arguments: { greeting: "Yo" }, requestState: r1.requestState }),
         request("tools/call", { name: "plan", arguments: { city: "Rome" }, requestState: r1.requestState }),
         request("prompts/get", { name: "topic", arguments: { subject: "x" }, requestState: r1.requestState }),
-        request("tools/call", { name: "greet", arguments: { greeting: "Hi" }, requestState: r1.requestState + "-TAMPERED" })
+        request("tools/call", {
+          name: "greet",
+          arguments: { greeting: "Hi" },
+          requestState: r1.requestState + "-TAMPERED"
+        })
       ]
       for (const attempt of attempts) {
         const e = error(yield* handle(attempt), -32602, 200)
@@ -145,7 +152,11 @@ describe("McpServer dispatch", () => {
 
   it.effect("a missing capability is -32021 with data.requiredCapabilities", () =>
     Effect.gen(function*() {
-      const e = error(yield* handle(request("tools/call", { name: "needs_sampling" }, { elicitation: {} })), -32021, 400)
+      const e = error(
+        yield* handle(request("tools/call", { name: "needs_sampling" }, { elicitation: {} })),
+        -32021,
+        400
+      )
       expect(e.data).toEqual({ requiredCapabilities: { sampling: {} } })
     }).pipe(Effect.provide(layer)))
 
@@ -158,11 +169,23 @@ describe("McpServer dispatch", () => {
   it.effect("unknown tools, bad arguments and bad params are -32602", () =>
     Effect.gen(function*() {
       error(yield* handle(request("tools/call", { name: "nope" })), -32602, 200)
-      const bad = error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: 1 } })), -32602, 200)
+      const bad = error(
+        yield* handle(request("tools/call", { name: "greet", arguments: { greeting: 1 } })),
+        -32602,
+        200
+      )
       expect(bad.message).toMatch(/Invalid arguments for tool greet/)
       error(yield* handle(request("tools/call", { name: "greet", arguments: "x" })), -32602, 200)
-      error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, inputResponses: null })), -32602, 200)
-      error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, requestState: 5 })), -32602, 200)
+      error(
+        yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, inputResponses: null })),
+        -32602,
+        200
+      )
+      error(
+        yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, requestState: 5 })),
+        -32602,
+        200
+      )
       error(yield* handle(request("resources/read", { uri: "test://nowhere" })), -32602, 200)
     }).pipe(Effect.provide(layer)))
 
@@ -215,30 +238,40 @@ describe("McpServer dispatch", () => {
     Effect.gen(function*() {
       const p1 = result(yield* handle(request("prompts/get", { name: "topic", arguments: { subject: "cats" } })))
       expect(p1.resultType).toBe("input_required")
-      const p2 = result(yield* handle(request("prompts/get", {
-        name: "topic",
-        arguments: { subject: "cats" },
-        inputResponses: { name: { action: "accept", content: { name: "Bo" } } },
-        requestState: p1.requestState
-      })))
+      const p2 = result(
+        yield* handle(request("prompts/get", {
+          name: "topic",
+          arguments: { subject: "cats" },
+          inputResponses: { name: { action: "accept", content: { name: "Bo" } } },
+          requestState: p1.requestState
+        }))
+      )
       validateWire("GetPromptResult", p2)
       expect(p2.messages[0].content.text).toBe("Write about cats for Bo")
 
       const f1 = result(yield* handle(request("resources/read", { uri: "test://files/a/b.txt" })))
       expect(Object.keys(f1.inputRequests)).toEqual(["roots"])
-      const f2 = result(yield* handle(request("resources/read", {
-        uri: "test://files/a/b.txt",
-        inputResponses: { roots: { roots: [{ uri: "file:///home" }] } },
-        requestState: f1.requestState
-      })))
+      const f2 = result(
+        yield* handle(request("resources/read", {
+          uri: "test://files/a/b.txt",
+          inputResponses: { roots: { roots: [{ uri: "file:///home" }] } },
+          requestState: f1.requestState
+        }))
+      )
       validateWire("ReadResourceResult", f2)
-      expect(f2.contents).toEqual([{ uri: "test://files/a/b.txt", mimeType: "text/plain", text: "a/b.txt under file:///home" }])
+      expect(f2.contents).toEqual([{
+        uri: "test://files/a/b.txt",
+        mimeType: "text/plain",
+        text: "a/b.txt under file:///home"
+      }])
       expect(f2).toMatchObject({ ttlMs: 0, cacheScope: "private" })
 
-      const c = result(yield* handle(request("completion/complete", {
-        ref: { type: "ref/prompt", name: "topic" },
-        argument: { name: "subject", value: "ca" }
-      })))
+      const c = result(
+        yield* handle(request("completion/complete", {
+          ref: { type: "ref/prompt", name: "topic" },
+          argument: { name: "subject", value: "ca" }
+        }))
+      )
       validateWire("CompleteResult", c)
       expect(c.completion.values).toEqual(["cats", "cars"])
     }).pipe(Effect.provide(layer)))
@@ -382,14 +415,19 @@ const withExtras = () => {
 
 describe("McpServer.layer options", () => {
   const configured = (requestState: { readonly ttl?: Duration.Input; readonly singleUse?: boolean }) =>
-    Layer.fresh(McpServer.tools(greet).pipe(Layer.provideMerge(McpServer.layer({
-      name: "configured",
-      version: "1",
-      requestState: {
-        keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(3) }]),
-        ...requestState
-      }
-    })), Layer.orDie))
+    Layer.fresh(
+      McpServer.tools(greet).pipe(
+        Layer.provideMerge(McpServer.layer({
+          name: "configured",
+          version: "1",
+          requestState: {
+            keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(3) }]),
+            ...requestState
+          }
+        })),
+        Layer.orDie
+      )
+    )
 
   const start = request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
   const retry = (requestState: string) =>
@@ -423,12 +461,20 @@ describe("McpServer hostile input", () => {
     Effect.gen(function*() {
       let deep: unknown = "x"
       for (let i = 0; i < 5000; i++) deep = [deep]
-      const e = error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", deep } })), -32602, 400)
+      const e = error(
+        yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", deep } })),
+        -32602,
+        400
+      )
       expect(e.message).toMatch(/nested more than 64 levels/)
       let ok: unknown = "x"
       for (let i = 0; i < 40; i++) ok = { a: ok }
       // 40 levels pass the envelope: the tool's parameters (which declare no "ok") are what refuse it
-      const decoded = error(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", ok } })), -32602, 200)
+      const decoded = error(
+        yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi", ok } })),
+        -32602,
+        200
+      )
       expect(decoded.message).toMatch(/excess property[\s\S]*"ok"/)
     }).pipe(Effect.provide(layer)))
 
@@ -452,15 +498,29 @@ describe("McpServer hostile input", () => {
       for (
         const [key, value, expected] of [
           ["io.modelcontextprotocol/protocolVersion", 5, /Invalid _meta\["io.modelcontextprotocol\/protocolVersion"\]/],
-          ["io.modelcontextprotocol/protocolVersion", undefined, /Missing _meta\["io.modelcontextprotocol\/protocolVersion"\]/],
-          ["io.modelcontextprotocol/clientCapabilities", "all", /Invalid _meta\["io.modelcontextprotocol\/clientCapabilities"\]/],
-          ["io.modelcontextprotocol/clientCapabilities", undefined, /Missing _meta\["io.modelcontextprotocol\/clientCapabilities"\]/]
+          [
+            "io.modelcontextprotocol/protocolVersion",
+            undefined,
+            /Missing _meta\["io.modelcontextprotocol\/protocolVersion"\]/
+          ],
+          [
+            "io.modelcontextprotocol/clientCapabilities",
+            "all",
+            /Invalid _meta\["io.modelcontextprotocol\/clientCapabilities"\]/
+          ],
+          [
+            "io.modelcontextprotocol/clientCapabilities",
+            undefined,
+            /Missing _meta\["io.modelcontextprotocol\/clientCapabilities"\]/
+          ]
         ] as const
       ) {
         const message = request("tools/list")
         if (value === undefined) delete meta(message)[key]
         else meta(message)[key] = value
-        expect(error(yield* handle(message, { "mcp-protocol-version": "2026-07-28" }), -32602, 400).message).toMatch(expected)
+        expect(error(yield* handle(message, { "mcp-protocol-version": "2026-07-28" }), -32602, 400).message).toMatch(
+          expected
+        )
       }
     }).pipe(Effect.provide(layer)))
 
@@ -479,10 +539,12 @@ describe("McpServer hostile input", () => {
   it.effect("completion of an argument named like an Object.prototype member completes nothing", () =>
     Effect.gen(function*() {
       for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
-        const r = result(yield* handle(request("completion/complete", {
-          ref: { type: "ref/prompt", name: "topic" },
-          argument: { name, value: "x" }
-        })))
+        const r = result(
+          yield* handle(request("completion/complete", {
+            ref: { type: "ref/prompt", name: "topic" },
+            argument: { name, value: "x" }
+          }))
+        )
         expect(r.completion.values).toEqual([])
       }
     }).pipe(Effect.provide(layer)))
@@ -496,19 +558,25 @@ describe("McpServer hostile input", () => {
   it.effect("answers that outgrow the journal cap are the client's error (-32602), without internals", () =>
     Effect.gen(function*() {
       const r1 = result(yield* handle(request("tools/call", { name: "plan", arguments: { city: "Rome" } })))
-      const e = error(yield* handle(request("tools/call", {
-        name: "plan",
-        arguments: { city: "Rome" },
-        requestState: r1.requestState,
-        inputResponses: { who: { action: "accept", content: { name: "x".repeat(40_000) } } }
-      })), -32602, 200)
+      const e = error(
+        yield* handle(request("tools/call", {
+          name: "plan",
+          arguments: { city: "Rome" },
+          requestState: r1.requestState,
+          inputResponses: { who: { action: "accept", content: { name: "x".repeat(40_000) } } }
+        })),
+        -32602,
+        200
+      )
       expect(e.message).not.toMatch(/\d+ bytes/)
     }).pipe(Effect.provide(layer)))
 
   it.effect("a prompt's own failure is -32603 Internal error, its message stays in the log", () =>
     Effect.gen(function*() {
       class Secret extends Schema.TaggedError<Secret>()("Secret", { message: Schema.String }) {}
-      const leaky = Prompt.make("leaky", { handler: () => Effect.fail(new Secret({ message: "db password is hunter2" })) })
+      const leaky = Prompt.make("leaky", {
+        handler: () => Effect.fail(new Secret({ message: "db password is hunter2" }))
+      })
       const server = yield* McpServer.McpServer
       yield* server.addPrompt(leaky as any)
       const e = error(yield* handle(request("prompts/get", { name: "leaky" })), -32603, 200)
@@ -519,12 +587,18 @@ describe("McpServer hostile input", () => {
 describe("McpServer and the user's no", () => {
   it.effect("a prompt whose elicitation is declined or cancelled answers -32603 with what happened", () =>
     Effect.gen(function*() {
-      for (const [answer, text] of [[{ action: "decline" }, "declined"], [{ action: "cancel" }, "cancelled"]] as const) {
-        const e = error(yield* handle(request("prompts/get", {
-          name: "topic",
-          arguments: { subject: "cats" },
-          inputResponses: { name: answer }
-        })), -32603, 200)
+      for (
+        const [answer, text] of [[{ action: "decline" }, "declined"], [{ action: "cancel" }, "cancelled"]] as const
+      ) {
+        const e = error(
+          yield* handle(request("prompts/get", {
+            name: "topic",
+            arguments: { subject: "cats" },
+            inputResponses: { name: answer }
+          })),
+          -32603,
+          200
+        )
         expect(e.message).toBe(`The user ${text} the elicitation "name"`)
       }
     }).pipe(Effect.provide(layer)))
@@ -533,12 +607,17 @@ describe("McpServer and the user's no", () => {
 describe("McpServer and the user's no, in a tool", () => {
   it.effect("a tool whose elicitation is declined reports a tool execution error (isError), not a protocol error", () =>
     Effect.gen(function*() {
-      const r = result(yield* handle(request("tools/call", {
-        name: "greet",
-        arguments: { greeting: "Hi" },
-        inputResponses: { name: { action: "decline" } }
-      })))
-      expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: `The user declined the elicitation "name"` }] })
+      const r = result(
+        yield* handle(request("tools/call", {
+          name: "greet",
+          arguments: { greeting: "Hi" },
+          inputResponses: { name: { action: "decline" } }
+        }))
+      )
+      expect(r).toMatchObject({
+        isError: true,
+        content: [{ type: "text", text: `The user declined the elicitation "name"` }]
+      })
     }).pipe(Effect.provide(layer)))
 })
 
@@ -566,12 +645,14 @@ describe("McpServer and the services of handlers", () => {
     Effect.gen(function*() {
       const r1 = result(yield* handle(request("tools/call", { name: tool, arguments: {} })))
       expect(r1.resultType).toBe("input_required")
-      const r2 = result(yield* handle(request("tools/call", {
-        name: tool,
-        arguments: {},
-        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
-        requestState: r1.requestState
-      })))
+      const r2 = result(
+        yield* handle(request("tools/call", {
+          name: tool,
+          arguments: {},
+          inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+          requestState: r1.requestState
+        }))
+      )
       return r2.content[0].text
     })
 
@@ -630,7 +711,9 @@ describe("McpServer and the services of handlers", () => {
       // on stdio, each request has its Scope too
       released.length = 0
       const lines: Array<string> = []
-      const input = Stream.make(new TextEncoder().encode(JSON.stringify(request("tools/call", { name: "scoped", arguments: {} })) + "\n"))
+      const input = Stream.make(
+        new TextEncoder().encode(JSON.stringify(request("tools/call", { name: "scoped", arguments: {} })) + "\n")
+      )
       yield* StdioTransport.run(input, (line) => Effect.sync(() => lines.push(line))).pipe(Effect.provide(server))
       expect(JSON.parse(lines[0]!).result.content[0].text).toBe("done")
       expect(released).toEqual(["round"])

@@ -78,7 +78,11 @@ describe("MemoryTransport", () => {
         { "MCP-Protocol-Version": "2026-07-28" },
         "alice"
       )
-      assert.deepStrictEqual(messages, [{ jsonrpc: "2.0", id: 2, result: { version: "2026-07-28", principal: "alice" } }])
+      assert.deepStrictEqual(messages, [{
+        jsonrpc: "2.0",
+        id: 2,
+        result: { version: "2026-07-28", principal: "alice" }
+      }])
       const [incoming] = yield* Ref.get(fake.received)
       assert.deepStrictEqual(incoming!.message, {
         jsonrpc: "2.0",
@@ -105,7 +109,10 @@ describe("MemoryTransport", () => {
     Effect.gen(function*() {
       const fake = yield* makeFake
       const channel = MemoryTransport.fromHandler(fake.handler)
-      assert.deepStrictEqual(yield* channel.request({ jsonrpc: "2.0", method: "notifications/cancelled", params: {} }), [])
+      assert.deepStrictEqual(
+        yield* channel.request({ jsonrpc: "2.0", method: "notifications/cancelled", params: {} }),
+        []
+      )
     }))
 
   it.effect("send dies on a message that is not JSON-serializable", () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Exit, Fiber, Layer, Stream } from "effect"
 import { RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Context, Effect, Exit, Fiber, Layer, Stream } from "effect"
 import { McpServer, Mount, Tool, type Transport } from "../src/index.ts"
 import { file, greet, keys, readme, request, topic } from "./fixtures.ts"
 
@@ -27,10 +27,17 @@ const base = McpServer.layer({
 })
 
 const readOnly = Tool.make("lookup", { annotations: { readOnlyHint: true }, handler: () => Effect.succeed("found") })
-const writes = Tool.make("write_note", { annotations: { readOnlyHint: false }, handler: () => Effect.succeed("written") })
+const writes = Tool.make("write_note", {
+  annotations: { readOnlyHint: false },
+  handler: () => Effect.succeed("written")
+})
 const ping = Tool.make("ping", { handler: () => Effect.succeed("pong") })
 
-const mounted = Layer.mergeAll(McpServer.tools(greet, readOnly, writes), McpServer.prompts(topic), McpServer.resources(readme, file))
+const mounted = Layer.mergeAll(
+  McpServer.tools(greet, readOnly, writes),
+  McpServer.prompts(topic),
+  McpServer.resources(readme, file)
+)
 
 const names = (listed: Record<string, any>, key: string, field = "name") => listed[key].map((item: any) => item[field])
 
@@ -55,12 +62,14 @@ describe("McpServer.mount", () => {
       const first = result(yield* handle(request("tools/call", { name: "notes_greet", arguments: { greeting: "Hi" } })))
       validateWire("InputRequiredResult", first)
       expect(Object.keys(first.inputRequests)).toEqual(["name"])
-      const done = result(yield* handle(request("tools/call", {
-        name: "notes_greet",
-        arguments: { greeting: "Hi" },
-        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
-        requestState: first.requestState
-      })))
+      const done = result(
+        yield* handle(request("tools/call", {
+          name: "notes_greet",
+          arguments: { greeting: "Hi" },
+          inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+          requestState: first.requestState
+        }))
+      )
       expect(done.content).toEqual([{ type: "text", text: "Hi, Ada!" }])
       // the original name is not served
       const unknown = body(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })))
@@ -73,12 +82,18 @@ describe("McpServer.mount", () => {
       expect(read.contents).toEqual([{ uri: "test://notes/readme", mimeType: "text/plain", text: "hello" }])
       const templated = result(yield* handle(request("resources/read", { uri: "test://notes/files/a/b.txt" })))
       expect(templated.resultType).toBe("input_required")
-      const done = result(yield* handle(request("resources/read", {
+      const done = result(
+        yield* handle(request("resources/read", {
+          uri: "test://notes/files/a/b.txt",
+          inputResponses: { roots: { roots: [{ uri: "file:///home" }] } },
+          requestState: templated.requestState
+        }))
+      )
+      expect(done.contents).toEqual([{
         uri: "test://notes/files/a/b.txt",
-        inputResponses: { roots: { roots: [{ uri: "file:///home" }] } },
-        requestState: templated.requestState
-      })))
-      expect(done.contents).toEqual([{ uri: "test://notes/files/a/b.txt", mimeType: "text/plain", text: "a/b.txt under file:///home" }])
+        mimeType: "text/plain",
+        text: "a/b.txt under file:///home"
+      }])
       const missing = body(yield* handle(request("resources/read", { uri: "test://readme" })))
       expect(missing.error.code).toBe(-32602)
     }).pipe(Effect.provide(layer)))
@@ -118,18 +133,25 @@ describe("McpServer.mount", () => {
       expect(adaTools).toEqual(["notes_greet", "notes_lookup", "notes_write_note"])
       const bobTools = names(result(yield* handle(request("tools/list"), "bob")), "tools").sort()
       expect(bobTools).toEqual(["notes_greet", "notes_lookup"])
-      expect(names(result(yield* handle(request("tools/list"))), "tools").sort()).toEqual(["notes_greet", "notes_lookup"])
+      expect(names(result(yield* handle(request("tools/list"))), "tools").sort()).toEqual([
+        "notes_greet",
+        "notes_lookup"
+      ])
       const refused = body(yield* handle(request("tools/call", { name: "notes_write_note" }), "bob"))
       expect(refused.error).toMatchObject({ code: -32602, message: "Unknown tool: notes_write_note" })
       const allowed = result(yield* handle(request("tools/call", { name: "notes_write_note" }), "ada"))
       expect(allowed.content[0].text).toBe("written")
       // resources: hidden from the list and unreadable
       expect(result(yield* handle(request("resources/list"), "bob")).resources).toEqual([])
-      expect(body(yield* handle(request("resources/read", { uri: "test://notes/readme" }), "bob")).error.code).toBe(-32602)
-      expect(result(yield* handle(request("resources/read", { uri: "test://notes/readme" }), "ada")).contents).toHaveLength(1)
+      expect(body(yield* handle(request("resources/read", { uri: "test://notes/readme" }), "bob")).error.code).toBe(
+        -32602
+      )
+      expect(result(yield* handle(request("resources/read", { uri: "test://notes/readme" }), "ada")).contents)
+        .toHaveLength(1)
     }).pipe(Effect.provide(
       McpServer.mount("notes", mounted, {
-        visible: (principal, item) => principal === "ada" || (item.kind === "tool" && item.annotations?.readOnlyHint !== false)
+        visible: (principal, item) =>
+          principal === "ada" || (item.kind === "tool" && item.annotations?.readOnlyHint !== false)
       }).pipe(Layer.provideMerge(base))
     )))
 
@@ -141,7 +163,7 @@ describe("McpServer.mount", () => {
       ).pipe(Effect.scoped, Effect.flip) as Effect.Effect<unknown>
       expect(twice).toBeInstanceOf(Mount.NameCollision)
       expect(twice).toMatchObject({ kind: "tool", name: "a_ping" })
-      expect((twice as Mount.NameCollision).sources).toEqual(['mount "a"', 'mount "a"'])
+      expect((twice as Mount.NameCollision).sources).toEqual(["mount \"a\"", "mount \"a\""])
 
       const ownFirst: any = yield* Layer.build(
         McpServer.mount("x", McpServer.tools(ping)).pipe(
@@ -150,7 +172,7 @@ describe("McpServer.mount", () => {
         )
       ).pipe(Effect.scoped, Effect.flip) as Effect.Effect<unknown>
       expect(ownFirst).toMatchObject({ _tag: "NameCollision", kind: "tool", name: "x_ping" })
-      expect((ownFirst as Mount.NameCollision).sources).toEqual(["the server's own registrations", 'mount "x"'])
+      expect((ownFirst as Mount.NameCollision).sources).toEqual(["the server's own registrations", "mount \"x\""])
       expect(ownFirst.message).toContain("mount \"x\"")
 
       const mountFirst = yield* Layer.build(
@@ -159,11 +181,14 @@ describe("McpServer.mount", () => {
           Layer.provideMerge(base)
         )
       ).pipe(Effect.scoped, Effect.flip) as Effect.Effect<unknown>
-      expect((mountFirst as Mount.NameCollision).sources).toEqual(['mount "x"', "the server's own registrations"])
+      expect((mountFirst as Mount.NameCollision).sources).toEqual(["mount \"x\"", "the server's own registrations"])
 
       // resources collide by URI
       const uris = yield* Layer.build(
-        Layer.mergeAll(McpServer.mount("y", McpServer.resources(readme)), McpServer.mount("y", McpServer.resources(readme)))
+        Layer.mergeAll(
+          McpServer.mount("y", McpServer.resources(readme)),
+          McpServer.mount("y", McpServer.resources(readme))
+        )
           .pipe(Layer.provideMerge(base))
       ).pipe(Effect.scoped, Effect.exit) as Effect.Effect<Exit.Exit<unknown, unknown>>
       expect(Exit.isFailure(uris)).toBe(true)

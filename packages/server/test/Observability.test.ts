@@ -5,9 +5,9 @@
  * outcome — from a real server's dispatcher.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Metric, Tracer } from "effect"
 import { RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Metric, Tracer } from "effect"
 import { McpServer, Observability } from "../src/index.ts"
 import { request, serverLayer } from "./fixtures.ts"
 
@@ -60,15 +60,18 @@ describe("Observability", () => {
       expect(yield* count(Observability.conversationsStarted, { method: "tools/call" })).toBe(started + 1)
       expect(yield* count(Observability.conversationsCompleted, { method: "tools/call" })).toBe(completed + 1)
       expect(yield* count(RequestState.rejectionsTotal, { reason: "decryption-failed" })).toBe(rejected + 1)
-      const rounds: any = yield* Metric.value(Metric.withAttributes(Observability.conversationRounds, { method: "tools/call" }))
+      const rounds: any = yield* Metric.value(
+        Metric.withAttributes(Observability.conversationRounds, { method: "tools/call" })
+      )
       expect(rounds.count).toBeGreaterThanOrEqual(1)
 
       const roundSpans = spans.filter((span) => span.name === "mrtr.round")
-      expect(roundSpans.map((span) => [span.attributes.get("mrtr.round"), span.attributes.get("mrtr.outcome")])).toEqual([
-        [1, "input_required"],
-        [1, "complete"],
-        [undefined, undefined]
-      ])
+      expect(roundSpans.map((span) => [span.attributes.get("mrtr.round"), span.attributes.get("mrtr.outcome")]))
+        .toEqual([
+          [1, "input_required"],
+          [1, "complete"],
+          [undefined, undefined]
+        ])
       expect(roundSpans.every((span) => span.attributes.get("mrtr.target") === "greet")).toBe(true)
       // Both rounds of the conversation carry the same id (sealed in the state, so any instance reads it back).
       const conversationId = roundSpans[0]!.attributes.get("mrtr.conversation.id")

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { Effect, Layer } from "effect"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Layer } from "effect"
 import { HttpStatus, HttpTransport } from "../src/index.ts"
 import { request, serverLayer } from "./fixtures.ts"
 
@@ -39,7 +39,10 @@ describe("HTTP statuses as the official client reads them", () => {
   it.live("a declined elicitation in a prompt, an unknown tool, a missing capability: JSON-RPC errors, not transport failures", () =>
     Effect.gen(function*() {
       const url = yield* serve
-      const declined = yield* withOfficialClient(url, (c) => c.getPrompt({ name: "topic", arguments: { subject: "cats" } }))
+      const declined = yield* withOfficialClient(
+        url,
+        (c) => c.getPrompt({ name: "topic", arguments: { subject: "cats" } })
+      )
       const unknown = yield* withOfficialClient(url, (c) => c.callTool({ name: "no_such_tool" }))
       const capability = yield* withOfficialClient(url, (c) => c.callTool({ name: "needs_sampling" }))
       for (const [outcome, code] of [[declined, -32603], [unknown, -32602], [capability, -32021]] as const) {
@@ -56,7 +59,10 @@ describe("HTTP statuses as the official client reads them", () => {
   it.live("raw statuses: 200 for errors of a running method, 400/404 for the envelope, as in the table", () =>
     Effect.gen(function*() {
       const url = yield* serve
-      const post = (message: { readonly method: string; readonly params: Record<string, unknown> }, headers: Record<string, string> = {}) =>
+      const post = (
+        message: { readonly method: string; readonly params: Record<string, unknown> },
+        headers: Record<string, string> = {}
+      ) =>
         Effect.promise(async () => {
           const response = await fetch(url, {
             method: "POST",
@@ -77,7 +83,16 @@ describe("HTTP statuses as the official client reads them", () => {
       const cases = [
         [request("tools/call", { name: "no_such_tool" }), undefined, -32602, 200],
         [request("tools/call", { name: "greet", arguments: { greeting: 1 } }), undefined, -32602, 200],
-        [request("prompts/get", { name: "topic", arguments: { subject: "x" }, inputResponses: { name: { action: "decline" } } }), undefined, -32603, 200],
+        [
+          request("prompts/get", {
+            name: "topic",
+            arguments: { subject: "x" },
+            inputResponses: { name: { action: "decline" } }
+          }),
+          undefined,
+          -32603,
+          200
+        ],
         [request("tools/call", { name: "needs_sampling" }, { elicitation: {} }), undefined, -32021, 400],
         [request("tools/list"), { "mcp-protocol-version": "2025-11-25" }, -32020, 400],
         [request("nope/nope"), undefined, -32601, 404]

@@ -8,10 +8,10 @@
  * limit.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import * as RedisService from "effect/persistence/Redis"
 import { InteractionStore } from "@mrtr/core"
 import { redisPerFile } from "@mrtr/test-support/infra"
+import { Effect, Layer } from "effect"
+import * as RedisService from "effect/persistence/Redis"
 import type { TaskStore } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 
@@ -64,49 +64,64 @@ const form = {
 }
 
 describe("Redis stores past maxmemory (noeviction)", () => {
-  it.live("the task store refuses an insert and a growing write whole, and still removes and shrinks", () =>
-    Effect.gen(function*() {
-      const client = yield* Layer.build(Redis.layerClient({ url: redis.url }))
-      const store = yield* Effect.provide(Redis.makeTaskStore({ prefix: "oom:task:" }), client)
-      yield* store.insert(task("kept"))
-      yield* pastMaxmemory(Effect.gen(function*() {
-        const error = yield* Effect.flip(store.insert(task("refused", "y".repeat(64 * 1024))))
-        assert.strictEqual(error._tag, "TaskStoreUnavailable")
-        assert.strictEqual(yield* send<number>("EXISTS", "oom:task:refused"), 0)
-        assert.strictEqual(yield* send<number>("ZCARD", "oom:task:index:anonymous"), 1)
-        const grown = yield* Effect.flip(
-          store.modify("kept", (record) => [true, { ...record, statusMessage: "z".repeat(64 * 1024) }] as const)
-        )
-        assert.strictEqual(grown._tag, "TaskStoreUnavailable")
-        // Settling (a record no larger) and removing still work: they free memory.
-        const settled = yield* store.modify("kept", (record) =>
-          [true, { ...record, status: "cancelled", owner: undefined, leaseExpiresAt: undefined }] as const)
-        assert.isTrue(settled)
-        assert.strictEqual((yield* store.get("kept"))?.status, "cancelled")
-        yield* store.remove("kept")
-        assert.isUndefined(yield* store.get("kept"))
-      }))
-    }).pipe(Effect.scoped), 30_000)
+  it.live(
+    "the task store refuses an insert and a growing write whole, and still removes and shrinks",
+    () =>
+      Effect.gen(function*() {
+        const client = yield* Layer.build(Redis.layerClient({ url: redis.url }))
+        const store = yield* Effect.provide(Redis.makeTaskStore({ prefix: "oom:task:" }), client)
+        yield* store.insert(task("kept"))
+        yield* pastMaxmemory(Effect.gen(function*() {
+          const error = yield* Effect.flip(store.insert(task("refused", "y".repeat(64 * 1024))))
+          assert.strictEqual(error._tag, "TaskStoreUnavailable")
+          assert.strictEqual(yield* send<number>("EXISTS", "oom:task:refused"), 0)
+          assert.strictEqual(yield* send<number>("ZCARD", "oom:task:index:anonymous"), 1)
+          const grown = yield* Effect.flip(
+            store.modify("kept", (record) => [true, { ...record, statusMessage: "z".repeat(64 * 1024) }] as const)
+          )
+          assert.strictEqual(grown._tag, "TaskStoreUnavailable")
+          // Settling (a record no larger) and removing still work: they free memory.
+          const settled = yield* store.modify(
+            "kept",
+            (record) => [true, { ...record, status: "cancelled", owner: undefined, leaseExpiresAt: undefined }] as const
+          )
+          assert.isTrue(settled)
+          assert.strictEqual((yield* store.get("kept"))?.status, "cancelled")
+          yield* store.remove("kept")
+          assert.isUndefined(yield* store.get("kept"))
+        }))
+      }).pipe(Effect.scoped),
+    30_000
+  )
 
-  it.live("the interaction store refuses create and complete whole, and still hands a value out", () =>
-    Effect.gen(function*() {
-      const context = yield* Layer.build(
-        Redis.layerInteractionStore({ prefix: "oom:interaction:" }).pipe(Layer.provide(Redis.layerClient({ url: redis.url })))
-      )
-      const store = yield* Effect.provide(Effect.service(InteractionStore.InteractionStore), context)
-      const done = yield* store.create(form, 60_000)
-      assert.strictEqual(yield* store.complete(done.id, { key: "k" }), "completed")
-      const pending = yield* store.create(form, 60_000)
-      yield* pastMaxmemory(Effect.gen(function*() {
-        const error = yield* Effect.flip(store.create(form, 60_000))
-        assert.strictEqual(error._tag, "InteractionStoreUnavailable")
-        // Only the two interactions made before: nothing of the refused one was written.
-        assert.strictEqual(yield* send<number>("ZCARD", "oom:interaction:count:anonymous"), 2)
-        const keys = yield* send<Array<string>>("KEYS", "oom:interaction:*")
-        assert.strictEqual(keys.filter((key) => !key.includes(":count:")).length, 2)
-        assert.strictEqual((yield* Effect.flip(store.complete(pending.id, { key: "v".repeat(1024) })))._tag, "InteractionStoreUnavailable")
-        assert.strictEqual((yield* store.get(pending.id))?.state, "pending")
-        assert.deepStrictEqual(yield* store.take(done.id), { key: "k" })
-      }))
-    }).pipe(Effect.scoped), 30_000)
+  it.live(
+    "the interaction store refuses create and complete whole, and still hands a value out",
+    () =>
+      Effect.gen(function*() {
+        const context = yield* Layer.build(
+          Redis.layerInteractionStore({ prefix: "oom:interaction:" }).pipe(
+            Layer.provide(Redis.layerClient({ url: redis.url }))
+          )
+        )
+        const store = yield* Effect.provide(Effect.service(InteractionStore.InteractionStore), context)
+        const done = yield* store.create(form, 60_000)
+        assert.strictEqual(yield* store.complete(done.id, { key: "k" }), "completed")
+        const pending = yield* store.create(form, 60_000)
+        yield* pastMaxmemory(Effect.gen(function*() {
+          const error = yield* Effect.flip(store.create(form, 60_000))
+          assert.strictEqual(error._tag, "InteractionStoreUnavailable")
+          // Only the two interactions made before: nothing of the refused one was written.
+          assert.strictEqual(yield* send<number>("ZCARD", "oom:interaction:count:anonymous"), 2)
+          const keys = yield* send<Array<string>>("KEYS", "oom:interaction:*")
+          assert.strictEqual(keys.filter((key) => !key.includes(":count:")).length, 2)
+          assert.strictEqual(
+            (yield* Effect.flip(store.complete(pending.id, { key: "v".repeat(1024) })))._tag,
+            "InteractionStoreUnavailable"
+          )
+          assert.strictEqual((yield* store.get(pending.id))?.state, "pending")
+          assert.deepStrictEqual(yield* store.take(done.id), { key: "k" })
+        }))
+      }).pipe(Effect.scoped),
+    30_000
+  )
 })

@@ -9,10 +9,10 @@
  * `mrtr_replay_guard_entries` gauge of both guards.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, Metric } from "effect"
-import * as RedisService from "effect/persistence/Redis"
 import { RequestState } from "@mrtr/core"
 import { redisPerFile } from "@mrtr/test-support/infra"
+import { Effect, Layer, Logger, Metric } from "effect"
+import * as RedisService from "effect/persistence/Redis"
 import { TaskStore } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 
@@ -51,24 +51,28 @@ const storeOn = (options?: Redis.TaskStoreOptions) =>
 const twoStores = (options?: Redis.TaskStoreOptions) => Effect.all([storeOn(options), storeOn(options)])
 
 describe("Redis TaskStore", () => {
-  it.live("a record and its journal round-trip; insert is visible on another connection; remove deletes", () =>
-    Effect.gen(function*() {
-      const [a, b] = yield* twoStores({ prefix: "t1:" })
-      const task = record()
-      yield* a.insert(task)
-      expect(yield* b.get(task.taskId)).toEqual(task)
-      expect(yield* b.get("unknown")).toBeUndefined()
-      yield* b.remove(task.taskId)
-      expect(yield* a.get(task.taskId)).toBeUndefined()
-      expect(yield* a.modify(task.taskId, (r) => ["x", r] as const)).toBeUndefined()
-      // Ids from the wire that name the store's own keys, or no task at all, are unknown tasks (not Redis errors).
-      yield* a.insert(record())
-      for (const id of ["index", "../index", "a b", "x".repeat(129), ""]) {
-        expect(yield* a.get(id)).toBeUndefined()
-        expect(yield* a.modify(id, (r) => ["x", r] as const)).toBeUndefined()
-        yield* a.remove(id)
-      }
-    }).pipe(Effect.scoped), 30_000)
+  it.live(
+    "a record and its journal round-trip; insert is visible on another connection; remove deletes",
+    () =>
+      Effect.gen(function*() {
+        const [a, b] = yield* twoStores({ prefix: "t1:" })
+        const task = record()
+        yield* a.insert(task)
+        expect(yield* b.get(task.taskId)).toEqual(task)
+        expect(yield* b.get("unknown")).toBeUndefined()
+        yield* b.remove(task.taskId)
+        expect(yield* a.get(task.taskId)).toBeUndefined()
+        expect(yield* a.modify(task.taskId, (r) => ["x", r] as const)).toBeUndefined()
+        // Ids from the wire that name the store's own keys, or no task at all, are unknown tasks (not Redis errors).
+        yield* a.insert(record())
+        for (const id of ["index", "../index", "a b", "x".repeat(129), ""]) {
+          expect(yield* a.get(id)).toBeUndefined()
+          expect(yield* a.modify(id, (r) => ["x", r] as const)).toBeUndefined()
+          yield* a.remove(id)
+        }
+      }).pipe(Effect.scoped),
+    30_000
+  )
 
   it.live("each record expires at createdAt + ttlMs (PEXPIREAT); ttlMs null is kept", () =>
     Effect.gen(function*() {
@@ -90,83 +94,95 @@ describe("Redis TaskStore", () => {
       expect(yield* redisClient.send("PEXPIRETIME", `t2:${timed.taskId}`)).toBe(timed.createdAt + timed.ttlMs!)
     }).pipe(Effect.provide(client())), 30_000)
 
-  it.live("modify is atomic: 100 concurrent increments from two connections all land; f may run more than once", () =>
-    Effect.gen(function*() {
-      const [a, b] = yield* twoStores({ prefix: "t3:" })
-      const task = record({ statusMessage: "0" })
-      yield* a.insert(task)
-      let runs = 0
-      const increment = (store: typeof a) =>
-        store.modify(task.taskId, (r) => {
-          runs++
-          const next = Number(r.statusMessage) + 1
-          return [next, { ...r, statusMessage: String(next) }] as const
+  it.live(
+    "modify is atomic: 100 concurrent increments from two connections all land; f may run more than once",
+    () =>
+      Effect.gen(function*() {
+        const [a, b] = yield* twoStores({ prefix: "t3:" })
+        const task = record({ statusMessage: "0" })
+        yield* a.insert(task)
+        let runs = 0
+        const increment = (store: typeof a) =>
+          store.modify(task.taskId, (r) => {
+            runs++
+            const next = Number(r.statusMessage) + 1
+            return [next, { ...r, statusMessage: String(next) }] as const
+          })
+        const seen = yield* Effect.all(
+          Array.from({ length: 100 }, (_, i) => increment(i % 2 === 0 ? a : b)),
+          { concurrency: "unbounded" }
+        )
+        expect((yield* a.get(task.taskId))!.statusMessage).toBe("100")
+        // Each increment saw a distinct value: none was lost or applied twice.
+        expect(new Set(seen).size).toBe(100)
+        expect(runs).toBeGreaterThanOrEqual(100)
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
+  it.live(
+    "maxTasks bounds the live tasks fleet-wide: TaskStoreFull past it, room again after a remove or an expiry",
+    () =>
+      Effect.gen(function*() {
+        const [a, b] = yield* twoStores({ prefix: "t4:", maxTasks: 2 })
+        const first = record()
+        yield* a.insert(first)
+        const short = record({ ttlMs: 300 })
+        yield* b.insert(short)
+        const refused = yield* Effect.flip(a.insert(record()))
+        expect(refused).toBeInstanceOf(TaskStore.TaskStoreFull)
+        expect(refused.message).toContain("maximum of 2 tasks")
+        yield* Effect.sleep("500 millis")
+        yield* b.insert(record()) // the expired one no longer counts
+        expect((yield* Effect.flip(b.insert(record())))._tag).toBe("TaskStoreFull")
+        yield* a.remove(first.taskId)
+        yield* a.insert(record())
+        expect(yield* Effect.exit(Redis.makeTaskStore({ maxTasks: 0 }).pipe(Effect.provide(client())))).toMatchObject({
+          _tag: "Failure"
         })
-      const seen = yield* Effect.all(
-        Array.from({ length: 100 }, (_, i) => increment(i % 2 === 0 ? a : b)),
-        { concurrency: "unbounded" }
-      )
-      expect((yield* a.get(task.taskId))!.statusMessage).toBe("100")
-      // Each increment saw a distinct value: none was lost or applied twice.
-      expect(new Set(seen).size).toBe(100)
-      expect(runs).toBeGreaterThanOrEqual(100)
-    }).pipe(Effect.scoped), 60_000)
+      }).pipe(Effect.scoped),
+    30_000
+  )
 
-  it.live("maxTasks bounds the live tasks fleet-wide: TaskStoreFull past it, room again after a remove or an expiry", () =>
-    Effect.gen(function*() {
-      const [a, b] = yield* twoStores({ prefix: "t4:", maxTasks: 2 })
-      const first = record()
-      yield* a.insert(first)
-      const short = record({ ttlMs: 300 })
-      yield* b.insert(short)
-      const refused = yield* Effect.flip(a.insert(record()))
-      expect(refused).toBeInstanceOf(TaskStore.TaskStoreFull)
-      expect(refused.message).toContain("maximum of 2 tasks")
-      yield* Effect.sleep("500 millis")
-      yield* b.insert(record()) // the expired one no longer counts
-      expect((yield* Effect.flip(b.insert(record())))._tag).toBe("TaskStoreFull")
-      yield* a.remove(first.taskId)
-      yield* a.insert(record())
-      expect(yield* Effect.exit(Redis.makeTaskStore({ maxTasks: 0 }).pipe(Effect.provide(client())))).toMatchObject({
-        _tag: "Failure"
-      })
-    }).pipe(Effect.scoped), 30_000)
-
-  it.live("Redis stopped: every operation fails with TaskStoreUnavailable (counted, logged), no hang; restarted: works", () =>
-    Effect.gen(function*() {
-      const logs: Array<string> = []
-      const store = yield* storeOn({ prefix: "t5:" })
-      const task = record()
-      yield* store.insert(task)
-      yield* Effect.promise(() => redis.stop())
-      const errors = Metric.withAttributes(Redis.redisErrorsTotal, { operation: "task" })
-      const before = (yield* Metric.value(errors)).count
-      const logged = Effect.provide(Logger.layer([Logger.make((options) => {
-        logs.push(`${options.logLevel} ${String(options.message)}`)
-      })]))
-      // Each one ends (typed failure) rather than hangs: the 10 s bound is only a guard against a hang.
-      const failures = yield* Effect.all([
-        Effect.flip(store.get(task.taskId)),
-        Effect.flip(store.insert(record())),
-        Effect.flip(store.modify(task.taskId, (r) => [1, { ...r, statusMessage: "x" }] as const)),
-        Effect.flip(store.remove(task.taskId))
-      ]).pipe(logged, Effect.timeout("10 seconds"))
-      for (const failure of failures) {
-        expect(failure).toBeInstanceOf(TaskStore.TaskStoreUnavailable)
-        expect(failure.message).toBe("The server's task store is unavailable; retry later")
-      }
-      expect((yield* Metric.value(errors)).count).toBe(before + 4)
-      expect(logs.filter((line) => line.includes("Redis is unavailable")).length).toBe(4)
-      yield* Effect.promise(() => redis.start())
-      // Redis kept nothing (no persistence); the client reconnects by itself (backoff up to 2 s).
-      let back = yield* Effect.result(store.insert(task))
-      for (let i = 0; i < 50 && back._tag === "Failure"; i++) {
-        yield* Effect.sleep("100 millis")
-        back = yield* Effect.result(store.insert(task))
-      }
-      expect(back._tag).toBe("Success")
-      expect(yield* store.get(task.taskId)).toEqual(task)
-    }).pipe(Effect.scoped), 60_000)
+  it.live(
+    "Redis stopped: every operation fails with TaskStoreUnavailable (counted, logged), no hang; restarted: works",
+    () =>
+      Effect.gen(function*() {
+        const logs: Array<string> = []
+        const store = yield* storeOn({ prefix: "t5:" })
+        const task = record()
+        yield* store.insert(task)
+        yield* Effect.promise(() => redis.stop())
+        const errors = Metric.withAttributes(Redis.redisErrorsTotal, { operation: "task" })
+        const before = (yield* Metric.value(errors)).count
+        const logged = Effect.provide(Logger.layer([Logger.make((options) => {
+          logs.push(`${options.logLevel} ${String(options.message)}`)
+        })]))
+        // Each one ends (typed failure) rather than hangs: the 10 s bound is only a guard against a hang.
+        const failures = yield* Effect.all([
+          Effect.flip(store.get(task.taskId)),
+          Effect.flip(store.insert(record())),
+          Effect.flip(store.modify(task.taskId, (r) => [1, { ...r, statusMessage: "x" }] as const)),
+          Effect.flip(store.remove(task.taskId))
+        ]).pipe(logged, Effect.timeout("10 seconds"))
+        for (const failure of failures) {
+          expect(failure).toBeInstanceOf(TaskStore.TaskStoreUnavailable)
+          expect(failure.message).toBe("The server's task store is unavailable; retry later")
+        }
+        expect((yield* Metric.value(errors)).count).toBe(before + 4)
+        expect(logs.filter((line) => line.includes("Redis is unavailable")).length).toBe(4)
+        yield* Effect.promise(() => redis.start())
+        // Redis kept nothing (no persistence); the client reconnects by itself (backoff up to 2 s).
+        let back = yield* Effect.result(store.insert(task))
+        for (let i = 0; i < 50 && back._tag === "Failure"; i++) {
+          yield* Effect.sleep("100 millis")
+          back = yield* Effect.result(store.insert(task))
+        }
+        expect(back._tag).toBe("Success")
+        expect(yield* store.get(task.taskId)).toEqual(task)
+      }).pipe(Effect.scoped),
+    60_000
+  )
 })
 
 describe("mrtr_replay_guard_entries", () => {

@@ -4,10 +4,10 @@
  * stderr), an MRTR round trip works, and the process exits when stdin ends.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { validateWire } from "@mrtr/test-support/wire"
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
 
 const script = fileURLToPath(new URL("./stdio-main.ts", import.meta.url))
 const meta = {
@@ -30,27 +30,31 @@ describe("StdioTransport.main", () => {
     const waitFor = async (count: number) => {
       for (let i = 0; i < 400 && lines().length < count; i++) await new Promise((r) => setTimeout(r, 50))
     }
-    child.stdin.write(JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "greet", arguments: { greeting: "Hi" }, _meta: meta }
-    }) + "\n")
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "greet", arguments: { greeting: "Hi" }, _meta: meta }
+      }) + "\n"
+    )
     await waitFor(1)
     const first = JSON.parse(lines()[0]!)
     expect(first.result.resultType).toBe("input_required")
-    child.stdin.write(JSON.stringify({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: {
-        name: "greet",
-        arguments: { greeting: "Hi" },
-        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
-        requestState: first.result.requestState,
-        _meta: meta
-      }
-    }) + "\n")
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: {
+          name: "greet",
+          arguments: { greeting: "Hi" },
+          inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+          requestState: first.result.requestState,
+          _meta: meta
+        }
+      }) + "\n"
+    )
     await waitFor(2)
     child.stdin.end()
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
@@ -75,12 +79,14 @@ describe("StdioTransport.main", () => {
       })
     )
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
-    child.stdin.write(JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "subscriptions/listen",
-      params: { notifications: { toolsListChanged: true }, _meta: meta }
-    }) + "\n")
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "subscriptions/listen",
+        params: { notifications: { toolsListChanged: true }, _meta: meta }
+      }) + "\n"
+    )
     await acknowledged
     const ack = JSON.parse(stdout.split("\n")[0]!)
     validateWire("SubscriptionsAcknowledgedNotification", ack)

@@ -4,7 +4,8 @@
  * and an output queue, plus one `serve` test over a fake `Stdio` service.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Logger, Queue, Ref, Sink, Stdio, Stream } from "effect"
+import type { Cause } from "effect"
+import { Deferred, Effect, Exit, Fiber, Layer, Logger, Queue, Ref, Sink, Stdio, Stream } from "effect"
 import { McpHandler } from "../src/McpHandler.ts"
 import * as StdioTransport from "../src/StdioTransport.ts"
 import type { Handler, Reply, WireMessage } from "../src/Transport.ts"
@@ -150,11 +151,13 @@ describe("StdioTransport.run", () => {
     Effect.gen(function*() {
       const t = yield* start()
       yield* t.write(req("abc", "hang"))
-      yield* t.write(JSON.stringify({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId: "abc", reason: "user" }
-      }) + "\n")
+      yield* t.write(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: "abc", reason: "user" }
+        }) + "\n"
+      )
       const exit = yield* Deferred.await(t.fake.hangExit)
       assert.isTrue(Exit.hasInterrupts(exit))
       yield* t.write(req(5, "echo"))
@@ -166,7 +169,9 @@ describe("StdioTransport.run", () => {
     Effect.gen(function*() {
       const t = yield* start()
       yield* t.write(req(1, "slow"))
-      yield* t.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "1" } }) + "\n")
+      yield* t.write(
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "1" } }) + "\n"
+      )
       yield* t.write(req(2, "echo"))
       assert.strictEqual((yield* t.next).id, 2)
       yield* Deferred.succeed(t.fake.gate, undefined)
@@ -219,11 +224,12 @@ describe("StdioTransport.serve", () => {
       const written: Array<string> = []
       const stdio = Stdio.layerTest({
         stdin: Stream.make(bytes(req(1, "echo") + "oops\n" + req(2, "stream"))),
-        stdout: () => Sink.forEach((chunk: string | Uint8Array) =>
-          Effect.sync(() => {
-            written.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk))
-          })
-        )
+        stdout: () =>
+          Sink.forEach((chunk: string | Uint8Array) =>
+            Effect.sync(() => {
+              written.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk))
+            })
+          )
       })
       yield* StdioTransport.serve().pipe(Effect.provide([Layer.succeed(McpHandler, fake.handler), stdio]))
       const out = written.join("")

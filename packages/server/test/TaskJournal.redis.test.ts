@@ -6,10 +6,10 @@
  * another instance too) to its result.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Schema } from "effect"
-import * as RedisService from "effect/persistence/Redis"
 import { Elicitation, Mrtr, Task } from "@mrtr/core"
 import { redisPerFile } from "@mrtr/test-support/infra"
+import { ConfigProvider, Effect, Layer, Schema } from "effect"
+import * as RedisService from "effect/persistence/Redis"
 import { HttpTransport, InteractionPage, McpServer, Tool } from "../src/index.ts"
 import * as Redis from "../src/Redis.ts"
 
@@ -29,7 +29,11 @@ const vault = Tool.make("vault", {
       })
       yield* Task.detach
       const token = yield* Mrtr.step("token", Effect.succeed(`token-for-${api_key}`), Schema.String)
-      const { ok } = yield* Elicitation.form({ key: "confirm", message: "Go on?", schema: Schema.Struct({ ok: Schema.Boolean }) })
+      const { ok } = yield* Elicitation.form({
+        key: "confirm",
+        message: "Go on?",
+        schema: Schema.Struct({ ok: Schema.Boolean })
+      })
       return `${ok ? "used" : "kept"} a key of ${api_key.length} characters (${token.length})`
     })
 })
@@ -37,15 +41,26 @@ const vault = Tool.make("vault", {
 const redis = redisPerFile()
 
 const instance = () => {
-  const config = ConfigProvider.layer(ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: redis.url }))
+  const config = ConfigProvider.layer(
+    ConfigProvider.fromUnknown({ MRTR_REQUEST_STATE_KEYS: KEYS, MRTR_REDIS_URL: redis.url })
+  )
   // One public origin for the fleet (the pages' URLs are part of the questions a journal pins).
   const interactions = InteractionPage.layer({ publicBaseUrl: "https://vault.example.com", singleUser: true })
   return Layer.build(Layer.fresh(
     HttpTransport.layer({ port: 0, mount: InteractionPage.routes }).pipe(
-      Layer.provide(McpServer.tools(vault).pipe(
-        Layer.provide(interactions),
-        Layer.provideMerge(McpServer.layerConfig({ name: "vault", version: "1", tasks: { pollIntervalMs: 100 }, shared: Redis.layerFleetConfig() }))
-      )),
+      Layer.provide(
+        McpServer.tools(vault).pipe(
+          Layer.provide(interactions),
+          Layer.provideMerge(
+            McpServer.layerConfig({
+              name: "vault",
+              version: "1",
+              tasks: { pollIntervalMs: 100 },
+              shared: Redis.layerFleetConfig()
+            })
+          )
+        )
+      ),
       Layer.provide(interactions),
       Layer.provide(config),
       Layer.orDie
@@ -112,37 +127,49 @@ const pollUntil = (url: string, taskId: string, status: string) =>
   })
 
 describe("a task's journal in Redis", () => {
-  it.live("a secure value asked before Task.detach is sealed in the record, and the task replays from it elsewhere", () =>
-    Effect.gen(function*() {
-      const a = yield* instance()
-      const b = yield* instance()
-      const first = yield* call(a, "tools/call", { name: "vault", arguments: {} })
-      assert.strictEqual(first.resultType, "input_required")
-      yield* submitPage(a, first.inputRequests.api_key.params.url, { api_key: SECRET })
-      const created = yield* call(a, "tools/call", {
-        name: "vault",
-        arguments: {},
-        inputResponses: { api_key: { action: "accept" } },
-        requestState: first.requestState
-      })
-      assert.strictEqual(created.resultType, "task")
-      const waiting = yield* pollUntil(a, created.taskId, "input_required")
-      assert.deepStrictEqual(Object.keys(waiting.inputRequests), ["confirm"])
+  it.live(
+    "a secure value asked before Task.detach is sealed in the record, and the task replays from it elsewhere",
+    () =>
+      Effect.gen(function*() {
+        const a = yield* instance()
+        const b = yield* instance()
+        const first = yield* call(a, "tools/call", { name: "vault", arguments: {} })
+        assert.strictEqual(first.resultType, "input_required")
+        yield* submitPage(a, first.inputRequests.api_key.params.url, { api_key: SECRET })
+        const created = yield* call(a, "tools/call", {
+          name: "vault",
+          arguments: {},
+          inputResponses: { api_key: { action: "accept" } },
+          requestState: first.requestState
+        })
+        assert.strictEqual(created.resultType, "task")
+        const waiting = yield* pollUntil(a, created.taskId, "input_required")
+        assert.deepStrictEqual(Object.keys(waiting.inputRequests), ["confirm"])
 
-      const raw = yield* Effect.flatMap(Effect.service(RedisService.Redis), (r) =>
-        r.send<string | null>("HGET", `mrtr:task:${created.taskId}`, "r")).pipe(
+        const raw = yield* Effect.flatMap(
+          Effect.service(RedisService.Redis),
+          (r) => r.send<string | null>("HGET", `mrtr:task:${created.taskId}`, "r")
+        ).pipe(
           Effect.provide(Redis.layerClient({ url: redis.url })),
           Effect.orDie
         )
-      assert.isString(raw)
-      assert.notInclude(raw!, SECRET, "the secure value is not in the record in clear")
-      assert.notInclude(raw!, "token-for-", "nor a step's result")
-      const journal = JSON.parse(raw!).journal
-      assert.match(journal, /^v2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+        assert.isString(raw)
+        assert.notInclude(raw!, SECRET, "the secure value is not in the record in clear")
+        assert.notInclude(raw!, "token-for-", "nor a step's result")
+        const journal = JSON.parse(raw!).journal
+        assert.match(journal, /^v2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
 
-      // Answered on B: B unseals the journal and replays the handler to its end.
-      yield* call(b, "tasks/update", { taskId: created.taskId, inputResponses: { confirm: { action: "accept", content: { ok: true } } } })
-      const done = yield* pollUntil(b, created.taskId, "completed")
-      assert.deepStrictEqual(done.result.content, [{ type: "text", text: `used a key of ${SECRET.length} characters (${`token-for-${SECRET}`.length})` }])
-    }).pipe(Effect.scoped), 30_000)
+        // Answered on B: B unseals the journal and replays the handler to its end.
+        yield* call(b, "tasks/update", {
+          taskId: created.taskId,
+          inputResponses: { confirm: { action: "accept", content: { ok: true } } }
+        })
+        const done = yield* pollUntil(b, created.taskId, "completed")
+        assert.deepStrictEqual(done.result.content, [{
+          type: "text",
+          text: `used a key of ${SECRET.length} characters (${`token-for-${SECRET}`.length})`
+        }])
+      }).pipe(Effect.scoped),
+    30_000
+  )
 })

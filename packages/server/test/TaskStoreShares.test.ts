@@ -66,7 +66,10 @@ describe("the memory TaskStore's shares", () => {
       assert.strictEqual(large._tag, "TaskTooLarge")
       assert.strictEqual(large.scope, "task")
       // Multi-byte characters count as their UTF-8 bytes.
-      assert.strictEqual((yield* refusal(store.insert(record({ principal: "alice" }, "é".repeat(1_000)))))._tag, "TaskTooLarge")
+      assert.strictEqual(
+        (yield* refusal(store.insert(record({ principal: "alice" }, "é".repeat(1_000)))))._tag,
+        "TaskTooLarge"
+      )
       const first = record({ principal: "alice" }, "x".repeat(1_500))
       yield* store.insert(first)
       yield* store.insert(record({ principal: "alice" }, "x".repeat(1_500)))
@@ -74,7 +77,9 @@ describe("the memory TaskStore's shares", () => {
       assert.strictEqual(share.scope, "principal")
       yield* store.insert(record({ principal: "bob" }, "x".repeat(1_500)))
       // A change that outgrows the record's bound is refused, nothing written.
-      const grown = yield* refusal(store.modify(first.taskId, (r) => [true, { ...r, answers: { a: "y".repeat(1_000) } }] as const))
+      const grown = yield* refusal(
+        store.modify(first.taskId, (r) => [true, { ...r, answers: { a: "y".repeat(1_000) } }] as const)
+      )
       assert.strictEqual(grown.scope, "task")
       assert.deepStrictEqual((yield* store.get(first.taskId))?.answers, {})
       // A change that shrinks it is taken, and frees the share's bytes.
@@ -97,7 +102,9 @@ describe("the memory TaskStore's shares", () => {
       assert.include(anonymous.message, "of unauthenticated callers")
       // Calls without any address known count there too; a change that grows past it is refused.
       assert.strictEqual((yield* refusal(store.insert(record({}, "x".repeat(1_500)))))._tag, "TaskTooLarge")
-      const grown = yield* refusal(store.modify(first.taskId, (r) => [true, { ...r, answers: { a: "y".repeat(1_000) } }] as const))
+      const grown = yield* refusal(
+        store.modify(first.taskId, (r) => [true, { ...r, answers: { a: "y".repeat(1_000) } }] as const)
+      )
       assert.strictEqual(grown.scope, "anonymous")
       // Principals are not held back by it; room comes back as anonymous tasks go.
       yield* store.insert(record({ principal: "alice" }, "x".repeat(1_500)))
@@ -106,7 +113,11 @@ describe("the memory TaskStore's shares", () => {
     })))
 
   it("bounds that are no positive integers are refused", () => {
-    for (const options of [{ maxTasksPerPrincipal: 0 }, { maxTaskBytes: 1.5 }, { maxBytesPerPrincipal: -1 }, { maxAnonymousBytes: 0 }]) {
+    for (
+      const options of [{ maxTasksPerPrincipal: 0 }, { maxTaskBytes: 1.5 }, { maxBytesPerPrincipal: -1 }, {
+        maxAnonymousBytes: 0
+      }]
+    ) {
       assert.throws(() => Effect.runSync(Effect.scoped(TaskStore.makeMemory(options))), /positive integer/)
     }
   })

@@ -9,9 +9,9 @@
  * serving. Task messages are validated against the ext-tasks schema.
  */
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling, Task } from "@mrtr/core"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
+import { Effect, Fiber, Layer, Schema } from "effect"
 import { HttpTransport, McpServer, NotificationBus, SessionDirectory, TaskStore, Tool } from "../src/index.ts"
 import { keys, request } from "./fixtures.ts"
 
@@ -200,7 +200,8 @@ const listen = (url: string, message: ReturnType<typeof body>, done: (messages: 
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const event = buffer.slice(0, end)
         buffer = buffer.slice(end + 2)
-        const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim()).join("")
+        const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim())
+          .join("")
         if (data !== "") messages.push(JSON.parse(data))
       }
     }
@@ -209,205 +210,240 @@ const listen = (url: string, message: ReturnType<typeof body>, done: (messages: 
   })
 
 describe("Tasks over Streamable HTTP", () => {
-  it.live("subscriptions/listen with notifications.taskIds streams notifications/tasks for the task's changes", () =>
-    withStore((store) =>
-      Effect.gen(function*() {
-        const url = yield* startInstance(store)
-        const taskId = yield* createTask(url, "ask_once", { run: "notify" })
-        const collected = yield* Effect.forkChild(listen(
-          url,
-          body("subscriptions/listen", { notifications: { taskIds: [taskId] } }),
-          (messages) => messages.some((m) => m.params?.status === "completed")
-        ))
-        yield* pollUntil(url, taskId, waitingFor("name"))
-        yield* Effect.sleep("100 millis") // the stream is open
-        yield* update(url, taskId, { name: { action: "accept", content: { name: "Nia" } } })
-        const messages = yield* Fiber.join(collected)
-        const [ack, ...notifications] = messages
-        expect(ack.method).toBe("notifications/subscriptions/acknowledged")
-        expect(ack.params.notifications).toEqual({ taskIds: [taskId] })
-        for (const notification of notifications) {
-          validateTaskWire("TaskStatusNotification", notification)
-          expect(notification.params.taskId).toBe(taskId)
-        }
-        const last = notifications.at(-1)
-        expect(last.params.status).toBe("completed")
-        expect(last.params.result.content).toEqual([{ type: "text", text: "Hello, Nia (notify)!" }])
-        // Without the declaration, taskIds are refused.
-        const refused = yield* rpc(url, body("subscriptions/listen", { notifications: { taskIds: [taskId] } }, { elicitation: {} }))
-        expect(refused.json.error.code).toBe(-32021)
-      }).pipe(Effect.scoped)
-    ), { timeout: 30_000 })
+  it.live(
+    "subscriptions/listen with notifications.taskIds streams notifications/tasks for the task's changes",
+    () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const url = yield* startInstance(store)
+          const taskId = yield* createTask(url, "ask_once", { run: "notify" })
+          const collected = yield* Effect.forkChild(listen(
+            url,
+            body("subscriptions/listen", { notifications: { taskIds: [taskId] } }),
+            (messages) => messages.some((m) => m.params?.status === "completed")
+          ))
+          yield* pollUntil(url, taskId, waitingFor("name"))
+          yield* Effect.sleep("100 millis") // the stream is open
+          yield* update(url, taskId, { name: { action: "accept", content: { name: "Nia" } } })
+          const messages = yield* Fiber.join(collected)
+          const [ack, ...notifications] = messages
+          expect(ack.method).toBe("notifications/subscriptions/acknowledged")
+          expect(ack.params.notifications).toEqual({ taskIds: [taskId] })
+          for (const notification of notifications) {
+            validateTaskWire("TaskStatusNotification", notification)
+            expect(notification.params.taskId).toBe(taskId)
+          }
+          const last = notifications.at(-1)
+          expect(last.params.status).toBe("completed")
+          expect(last.params.result.content).toEqual([{ type: "text", text: "Hello, Nia (notify)!" }])
+          // Without the declaration, taskIds are refused.
+          const refused = yield* rpc(
+            url,
+            body("subscriptions/listen", { notifications: { taskIds: [taskId] } }, { elicitation: {} })
+          )
+          expect(refused.json.error.code).toBe(-32021)
+        }).pipe(Effect.scoped)
+      ),
+    { timeout: 30_000 }
+  )
 
-  it.live("a task asking three times after Task.detach is resumed by replay on a fresh instance sharing the TaskStore", () =>
-    withStore((store) =>
-      Effect.gen(function*() {
-        const scopeA = yield* Effect.scope
-        const a = yield* startInstance(store)
-        // Round 1 (MRTR, before Task.detach): input_required with no taskId.
-        const r1 = yield* result(a, "tools/call", { name: "survey", arguments: { run: "replay" } })
-        validateWire("InputRequiredResult", r1)
-        expect(Object.keys(r1.inputRequests)).toEqual(["name"])
-        expect(r1).not.toHaveProperty("taskId")
-        // Final MRTR round: CreateTaskResult, no requestState.
-        const created = yield* result(a, "tools/call", {
-          name: "survey",
-          arguments: { run: "replay" },
-          requestState: r1.requestState,
-          inputResponses: { name: { action: "accept", content: { name: "Ada" } } }
-        })
-        validateTaskWire("CreateTaskResult", created)
-        expect(created).not.toHaveProperty("requestState")
-        expect(created).not.toHaveProperty("inputRequests")
-        const taskId: string = created.taskId
-        expect(taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
-        // First task ask on A.
-        const first = yield* pollUntil(a, taskId, waitingFor("ok"))
-        expect(first.inputRequests.ok.method).toBe("elicitation/create")
-        expect(first).not.toHaveProperty("requestState")
-        yield* update(a, taskId, { ok: { action: "accept", content: { ok: true } } })
-        yield* pollUntil(a, taskId, waitingFor("idea"))
-        void scopeA
-        return taskId
-      }).pipe(
-        Effect.scoped, // instance A stops here
-        Effect.flatMap((taskId) =>
-          Effect.gen(function*() {
-            const b = yield* startInstance(store)
-            const second = yield* getTask(b, taskId)
-            expect(second.status).toBe("input_required")
-            expect(Object.keys(second.inputRequests)).toEqual(["idea"])
-            yield* update(b, taskId, {
-              idea: { role: "assistant", content: { type: "text", text: "tea" }, model: "m" }
-            })
-            const third = yield* pollUntil(b, taskId, waitingFor("roots"))
-            expect(third.inputRequests.roots.method).toBe("roots/list")
-            yield* update(b, taskId, { roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } })
-            const done = yield* pollUntil(b, taskId, terminal)
-            expect(done.status).toBe("completed")
-            expect(done.result.content).toEqual([{ type: "text", text: "Ada ok=true idea=tea roots=2 ticket=42" }])
-            expect(done.result).not.toHaveProperty("_meta.io.modelcontextprotocol/related-task")
-            // The step ran once, on A; every replay (on A and on B) took its journaled value.
-            expect(stepRuns.get("replay")).toBe(1)
-          }).pipe(Effect.scoped)
-        )
-      )
-    ), { timeout: 30_000 })
-
-  it.live("a working task whose instance stops is resumed by replay on the next tasks/get elsewhere", () =>
-    withStore((store) =>
-      Effect.gen(function*() {
-        const taskId = yield* Effect.scoped(Effect.gen(function*() {
+  it.live(
+    "a task asking three times after Task.detach is resumed by replay on a fresh instance sharing the TaskStore",
+    () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const scopeA = yield* Effect.scope
           const a = yield* startInstance(store)
-          const id = yield* createTask(a, "sleepy", { run: "orphan", ms: 500 })
-          expect((yield* getTask(a, id)).status).toBe("working")
-          return id
-        })) // instance A stops: its fiber is interrupted, the task released
-        expect(finalized.has("orphan")).toBe(true)
-        finalized.delete("orphan")
-        expect((yield* store.get(taskId))?.owner).toBeUndefined()
-        const b = yield* startInstance(store)
-        const done = yield* pollUntil(b, taskId, terminal)
-        expect(done.status).toBe("completed")
-        expect(done.result.content).toEqual([{ type: "text", text: "slept orphan" }])
-        expect(finalized.has("orphan")).toBe(true)
-      }).pipe(Effect.scoped)
-    ), { timeout: 30_000 })
+          // Round 1 (MRTR, before Task.detach): input_required with no taskId.
+          const r1 = yield* result(a, "tools/call", { name: "survey", arguments: { run: "replay" } })
+          validateWire("InputRequiredResult", r1)
+          expect(Object.keys(r1.inputRequests)).toEqual(["name"])
+          expect(r1).not.toHaveProperty("taskId")
+          // Final MRTR round: CreateTaskResult, no requestState.
+          const created = yield* result(a, "tools/call", {
+            name: "survey",
+            arguments: { run: "replay" },
+            requestState: r1.requestState,
+            inputResponses: { name: { action: "accept", content: { name: "Ada" } } }
+          })
+          validateTaskWire("CreateTaskResult", created)
+          expect(created).not.toHaveProperty("requestState")
+          expect(created).not.toHaveProperty("inputRequests")
+          const taskId: string = created.taskId
+          expect(taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+          // First task ask on A.
+          const first = yield* pollUntil(a, taskId, waitingFor("ok"))
+          expect(first.inputRequests.ok.method).toBe("elicitation/create")
+          expect(first).not.toHaveProperty("requestState")
+          yield* update(a, taskId, { ok: { action: "accept", content: { ok: true } } })
+          yield* pollUntil(a, taskId, waitingFor("idea"))
+          void scopeA
+          return taskId
+        }).pipe(
+          Effect.scoped, // instance A stops here
+          Effect.flatMap((taskId) =>
+            Effect.gen(function*() {
+              const b = yield* startInstance(store)
+              const second = yield* getTask(b, taskId)
+              expect(second.status).toBe("input_required")
+              expect(Object.keys(second.inputRequests)).toEqual(["idea"])
+              yield* update(b, taskId, {
+                idea: { role: "assistant", content: { type: "text", text: "tea" }, model: "m" }
+              })
+              const third = yield* pollUntil(b, taskId, waitingFor("roots"))
+              expect(third.inputRequests.roots.method).toBe("roots/list")
+              yield* update(b, taskId, { roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } })
+              const done = yield* pollUntil(b, taskId, terminal)
+              expect(done.status).toBe("completed")
+              expect(done.result.content).toEqual([{ type: "text", text: "Ada ok=true idea=tea roots=2 ticket=42" }])
+              expect(done.result).not.toHaveProperty("_meta.io.modelcontextprotocol/related-task")
+              // The step ran once, on A; every replay (on A and on B) took its journaled value.
+              expect(stepRuns.get("replay")).toBe(1)
+            }).pipe(Effect.scoped)
+          )
+        )
+      ),
+    { timeout: 30_000 }
+  )
 
-  it.live("a task keeps only the arguments its tool's parameters decode to; an answer that outgrows its record fails it", () =>
-    Effect.gen(function*() {
-      const store = yield* TaskStore.makeMemory({ maxTaskBytes: 32_000 })
-      const url = yield* startInstance(store)
-      // Arguments the parameters refuse (a key they do not declare, a wrong type): -32602 at the call, no task kept.
-      for (const args of [{ run: "junk", junk: "x".repeat(200_000) }, { run: 42 }]) {
-        const refused = yield* rpc(url, body("tools/call", { name: "ask_once", arguments: args }))
-        assert.strictEqual(refused.json.error.code, -32602)
-      }
-      const taskId = yield* createTask(url, "ask_once", { run: "kept" })
-      yield* pollUntil(url, taskId, waitingFor("name"))
-      assert.deepStrictEqual((yield* store.get(taskId))?.call.arguments, { run: "kept" })
-      // An answer too large for the record: the task fails, saying why.
-      yield* update(url, taskId, { name: { action: "accept", content: { name: "y".repeat(40_000) } } })
-      const failed = yield* pollUntil(url, taskId, terminal)
-      assert.strictEqual(failed.status, "failed")
-      assert.include(failed.error.message, "32000 bytes per task")
-    }).pipe(Effect.scoped), { timeout: 30_000 })
+  it.live(
+    "a working task whose instance stops is resumed by replay on the next tasks/get elsewhere",
+    () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const taskId = yield* Effect.scoped(Effect.gen(function*() {
+            const a = yield* startInstance(store)
+            const id = yield* createTask(a, "sleepy", { run: "orphan", ms: 500 })
+            expect((yield* getTask(a, id)).status).toBe("working")
+            return id
+          })) // instance A stops: its fiber is interrupted, the task released
+          expect(finalized.has("orphan")).toBe(true)
+          finalized.delete("orphan")
+          expect((yield* store.get(taskId))?.owner).toBeUndefined()
+          const b = yield* startInstance(store)
+          const done = yield* pollUntil(b, taskId, terminal)
+          expect(done.status).toBe("completed")
+          expect(done.result.content).toEqual([{ type: "text", text: "slept orphan" }])
+          expect(finalized.has("orphan")).toBe(true)
+        }).pipe(Effect.scoped)
+      ),
+    { timeout: 30_000 }
+  )
 
-  it.live("a key asked again after its answer (refused by the form) is published under a fresh suffix, unique over the task's life", () =>
-    withStore((store) =>
+  it.live(
+    "a task keeps only the arguments its tool's parameters decode to; an answer that outgrows its record fails it",
+    () =>
       Effect.gen(function*() {
+        const store = yield* TaskStore.makeMemory({ maxTaskBytes: 32_000 })
         const url = yield* startInstance(store)
-        const taskId = yield* createTask(url, "ask_once", { run: "re-asked" })
-        yield* pollUntil(url, taskId, waitingFor("name"))
-        // An answer the form refuses: the handler asks the same question again.
-        yield* update(url, taskId, { name: { action: "accept", content: { name: 42 } } })
-        const again = yield* pollUntil(url, taskId, waitingFor("name#2"))
-        expect(Object.keys(again.inputRequests)).toEqual(["name#2"])
-        expect(again.inputRequests["name#2"].params.message).toMatch(/^Your answer was not accepted/)
-        // The key answered before is no longer outstanding: an answer to it is ignored.
-        yield* update(url, taskId, { name: { action: "accept", content: { name: "Eve" } } })
-        yield* Effect.sleep("100 millis")
-        expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name#2"])
-        yield* update(url, taskId, { "name#2": { action: "accept", content: { name: 7 } } })
-        const third = yield* pollUntil(url, taskId, waitingFor("name#3"))
-        expect(Object.keys(third.inputRequests)).toEqual(["name#3"])
-        yield* update(url, taskId, { "name#3": { action: "accept", content: { name: "Ada" } } })
-        const done = yield* pollUntil(url, taskId, terminal)
-        expect(done.status).toBe("completed")
-        expect(done.result.content).toEqual([{ type: "text", text: "Hello, Ada (re-asked)!" }])
-      }).pipe(Effect.scoped)
-    ), { timeout: 30_000 })
-
-  it.live("a task cancelled while waiting for input ends cancelled; later answers are acked and ignored", () =>
-    withStore((store) =>
-      Effect.gen(function*() {
-        const url = yield* startInstance(store)
-        const taskId = yield* createTask(url, "ask_once", { run: "cancel-waiting" })
-        yield* pollUntil(url, taskId, waitingFor("name"))
-        const ack = yield* result(url, "tasks/cancel", { taskId })
-        validateTaskWire("CancelTaskResult", ack)
-        expect(Object.keys(ack).filter((key) => key !== "_meta")).toEqual(["resultType"])
-        const cancelled = yield* getTask(url, taskId)
-        expect(cancelled.status).toBe("cancelled")
-        expect(cancelled).not.toHaveProperty("inputRequests")
-        yield* update(url, taskId, { name: { action: "accept", content: { name: "late" } } })
-        yield* Effect.sleep("100 millis")
-        expect((yield* getTask(url, taskId)).status).toBe("cancelled")
-        // Cancelling again (a terminal task) is the same ack.
-        expect((yield* result(url, "tasks/cancel", { taskId })).resultType).toBe("complete")
-      }).pipe(Effect.scoped)
-    ), { timeout: 30_000 })
-
-  it.live("a task cancelled while working is interrupted and its finalizers have run by the ack", () =>
-    withStore((store) =>
-      Effect.gen(function*() {
-        const url = yield* startInstance(store)
-        const taskId = yield* createTask(url, "sleepy", { run: "cancel-working", ms: 60_000 })
-        expect((yield* getTask(url, taskId)).status).toBe("working")
-        yield* result(url, "tasks/cancel", { taskId })
-        expect(finalized.has("cancel-working")).toBe(true)
-        expect((yield* getTask(url, taskId)).status).toBe("cancelled")
-      }).pipe(Effect.scoped)
-    ), { timeout: 30_000 })
-
-  it.live("a task whose TTL passes is interrupted and gone: every task method answers -32602", () =>
-    withStore((store) =>
-      Effect.gen(function*() {
-        const url = yield* startInstance(store, { tasks: { ttlMs: 300, pollIntervalMs: 25 } })
-        const taskId = yield* createTask(url, "sleepy", { run: "ttl", ms: 60_000 })
-        const seed = yield* getTask(url, taskId)
-        expect(seed.ttlMs).toBe(300)
-        expect(seed.pollIntervalMs).toBe(25)
-        yield* Effect.sleep("600 millis")
-        expect(finalized.has("ttl")).toBe(true)
-        for (const method of ["tasks/get", "tasks/cancel"]) {
-          const reply = yield* rpc(url, body(method, { taskId }))
-          expect(reply.json.error.code).toBe(-32602)
+        // Arguments the parameters refuse (a key they do not declare, a wrong type): -32602 at the call, no task kept.
+        for (const args of [{ run: "junk", junk: "x".repeat(200_000) }, { run: 42 }]) {
+          const refused = yield* rpc(url, body("tools/call", { name: "ask_once", arguments: args }))
+          assert.strictEqual(refused.json.error.code, -32602)
         }
-        const reply = yield* rpc(url, body("tasks/update", { taskId, inputResponses: {} }))
-        expect(reply.json.error.code).toBe(-32602)
-      }).pipe(Effect.scoped)
-    ), { timeout: 30_000 })
+        const taskId = yield* createTask(url, "ask_once", { run: "kept" })
+        yield* pollUntil(url, taskId, waitingFor("name"))
+        assert.deepStrictEqual((yield* store.get(taskId))?.call.arguments, { run: "kept" })
+        // An answer too large for the record: the task fails, saying why.
+        yield* update(url, taskId, { name: { action: "accept", content: { name: "y".repeat(40_000) } } })
+        const failed = yield* pollUntil(url, taskId, terminal)
+        assert.strictEqual(failed.status, "failed")
+        assert.include(failed.error.message, "32000 bytes per task")
+      }).pipe(Effect.scoped),
+    { timeout: 30_000 }
+  )
+
+  it.live(
+    "a key asked again after its answer (refused by the form) is published under a fresh suffix, unique over the task's life",
+    () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const url = yield* startInstance(store)
+          const taskId = yield* createTask(url, "ask_once", { run: "re-asked" })
+          yield* pollUntil(url, taskId, waitingFor("name"))
+          // An answer the form refuses: the handler asks the same question again.
+          yield* update(url, taskId, { name: { action: "accept", content: { name: 42 } } })
+          const again = yield* pollUntil(url, taskId, waitingFor("name#2"))
+          expect(Object.keys(again.inputRequests)).toEqual(["name#2"])
+          expect(again.inputRequests["name#2"].params.message).toMatch(/^Your answer was not accepted/)
+          // The key answered before is no longer outstanding: an answer to it is ignored.
+          yield* update(url, taskId, { name: { action: "accept", content: { name: "Eve" } } })
+          yield* Effect.sleep("100 millis")
+          expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name#2"])
+          yield* update(url, taskId, { "name#2": { action: "accept", content: { name: 7 } } })
+          const third = yield* pollUntil(url, taskId, waitingFor("name#3"))
+          expect(Object.keys(third.inputRequests)).toEqual(["name#3"])
+          yield* update(url, taskId, { "name#3": { action: "accept", content: { name: "Ada" } } })
+          const done = yield* pollUntil(url, taskId, terminal)
+          expect(done.status).toBe("completed")
+          expect(done.result.content).toEqual([{ type: "text", text: "Hello, Ada (re-asked)!" }])
+        }).pipe(Effect.scoped)
+      ),
+    { timeout: 30_000 }
+  )
+
+  it.live(
+    "a task cancelled while waiting for input ends cancelled; later answers are acked and ignored",
+    () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const url = yield* startInstance(store)
+          const taskId = yield* createTask(url, "ask_once", { run: "cancel-waiting" })
+          yield* pollUntil(url, taskId, waitingFor("name"))
+          const ack = yield* result(url, "tasks/cancel", { taskId })
+          validateTaskWire("CancelTaskResult", ack)
+          expect(Object.keys(ack).filter((key) => key !== "_meta")).toEqual(["resultType"])
+          const cancelled = yield* getTask(url, taskId)
+          expect(cancelled.status).toBe("cancelled")
+          expect(cancelled).not.toHaveProperty("inputRequests")
+          yield* update(url, taskId, { name: { action: "accept", content: { name: "late" } } })
+          yield* Effect.sleep("100 millis")
+          expect((yield* getTask(url, taskId)).status).toBe("cancelled")
+          // Cancelling again (a terminal task) is the same ack.
+          expect((yield* result(url, "tasks/cancel", { taskId })).resultType).toBe("complete")
+        }).pipe(Effect.scoped)
+      ),
+    { timeout: 30_000 }
+  )
+
+  it.live(
+    "a task cancelled while working is interrupted and its finalizers have run by the ack",
+    () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const url = yield* startInstance(store)
+          const taskId = yield* createTask(url, "sleepy", { run: "cancel-working", ms: 60_000 })
+          expect((yield* getTask(url, taskId)).status).toBe("working")
+          yield* result(url, "tasks/cancel", { taskId })
+          expect(finalized.has("cancel-working")).toBe(true)
+          expect((yield* getTask(url, taskId)).status).toBe("cancelled")
+        }).pipe(Effect.scoped)
+      ),
+    { timeout: 30_000 }
+  )
+
+  it.live(
+    "a task whose TTL passes is interrupted and gone: every task method answers -32602",
+    () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const url = yield* startInstance(store, { tasks: { ttlMs: 300, pollIntervalMs: 25 } })
+          const taskId = yield* createTask(url, "sleepy", { run: "ttl", ms: 60_000 })
+          const seed = yield* getTask(url, taskId)
+          expect(seed.ttlMs).toBe(300)
+          expect(seed.pollIntervalMs).toBe(25)
+          yield* Effect.sleep("600 millis")
+          expect(finalized.has("ttl")).toBe(true)
+          for (const method of ["tasks/get", "tasks/cancel"]) {
+            const reply = yield* rpc(url, body(method, { taskId }))
+            expect(reply.json.error.code).toBe(-32602)
+          }
+          const reply = yield* rpc(url, body("tasks/update", { taskId, inputResponses: {} }))
+          expect(reply.json.error.code).toBe(-32602)
+        }).pipe(Effect.scoped)
+      ),
+    { timeout: 30_000 }
+  )
 
   it.live("200 concurrent tasks each get their own answers", () =>
     withStore((store) =>
@@ -424,80 +460,98 @@ describe("Tasks over Streamable HTTP", () => {
       }).pipe(Effect.scoped)
     ), { timeout: 60_000 })
 
-  it.live("an ask the creating request cannot answer fails the task with -32021; a full store answers -32603", () =>
-    Effect.flatMap(TaskStore.makeMemory({ maxTasks: 2 }), (store) =>
-      Effect.gen(function*() {
-        const url = yield* startInstance(store)
-        const created = yield* result(url, "tools/call", { name: "needs_model" }, { elicitation: {}, extensions: { [TASKS]: {} } })
-        const failed = yield* pollUntil(url, created.taskId, terminal)
-        expect(failed.status).toBe("failed")
-        expect(failed.error.code).toBe(-32021)
-        expect(failed.error.data.requiredCapabilities).toEqual({ sampling: {} })
-        expect(failed).not.toHaveProperty("result")
-        yield* createTask(url, "sleepy", { run: "full-1", ms: 60_000 })
-        const full = yield* rpc(url, body("tools/call", { name: "sleepy", arguments: { run: "full-2", ms: 60_000 } }))
-        validateWire("JSONRPCErrorResponse", full.json)
-        expect(full.json.error.code).toBe(-32603)
-        // Still serving: the tasks it holds answer.
-        expect((yield* getTask(url, created.taskId)).status).toBe("failed")
-      }).pipe(Effect.scoped)
-    ), { timeout: 30_000 })
+  it.live(
+    "an ask the creating request cannot answer fails the task with -32021; a full store answers -32603",
+    () =>
+      Effect.flatMap(TaskStore.makeMemory({ maxTasks: 2 }), (store) =>
+        Effect.gen(function*() {
+          const url = yield* startInstance(store)
+          const created = yield* result(url, "tools/call", { name: "needs_model" }, {
+            elicitation: {},
+            extensions: { [TASKS]: {} }
+          })
+          const failed = yield* pollUntil(url, created.taskId, terminal)
+          expect(failed.status).toBe("failed")
+          expect(failed.error.code).toBe(-32021)
+          expect(failed.error.data.requiredCapabilities).toEqual({ sampling: {} })
+          expect(failed).not.toHaveProperty("result")
+          yield* createTask(url, "sleepy", { run: "full-1", ms: 60_000 })
+          const full = yield* rpc(url, body("tools/call", { name: "sleepy", arguments: { run: "full-2", ms: 60_000 } }))
+          validateWire("JSONRPCErrorResponse", full.json)
+          expect(full.json.error.code).toBe(-32603)
+          // Still serving: the tasks it holds answer.
+          expect((yield* getTask(url, created.taskId)).status).toBe("failed")
+        }).pipe(Effect.scoped)),
+    { timeout: 30_000 }
+  )
 
-  it.live("bad input gets the spec's answer and the server keeps serving", () =>
-    withStore((store) =>
-      Effect.gen(function*() {
-        const url = yield* startInstance(store)
-        // Unknown ids: -32602 on all three methods.
-        for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
-          const reply = yield* rpc(url, body(method, { taskId: "no-such-task", inputResponses: {} }))
-          validateWire("JSONRPCErrorResponse", reply.json)
-          expect(reply.json.error.code).toBe(-32602)
-        }
-        // Without the declaration: -32021 with requiredCapabilities, before the id is looked up.
-        const undeclared = yield* rpc(url, body("tasks/get", { taskId: "no-such-task" }, { elicitation: {} }))
-        expect(undeclared.status).toBe(400)
-        expect(undeclared.json.error.code).toBe(-32021)
-        expect(undeclared.json.error.data.requiredCapabilities.extensions[TASKS]).toEqual({})
-        const required = yield* rpc(url, body("tools/call", { name: "ask_once", arguments: { run: "x" } }, { elicitation: {} }))
-        expect(required.json.error.code).toBe(-32021)
-        validateWire("JSONRPCErrorResponse", required.json)
-        // The removed methods: -32601.
-        for (const method of ["tasks/result", "tasks/list"]) {
-          expect((yield* rpc(url, body(method, { taskId: "x" }))).json.error.code).toBe(-32601)
-        }
-        // Malformed params: -32602.
-        expect((yield* rpc(url, body("tasks/get", { taskId: 7 }))).json.error.code).toBe(-32602)
-        const taskId = yield* createTask(url, "ask_once", { run: "bad" })
-        expect((yield* rpc(url, body("tasks/update", { taskId, inputResponses: "yes" }))).json.error.code).toBe(-32602)
-        // Mcp-Name must mirror the taskId.
-        const mismatch = yield* rpc(url, body("tasks/get", { taskId }), { "mcp-name": "another-task" })
-        expect(mismatch.status).toBe(400)
-        expect(mismatch.json.error.code).toBe(-32020)
-        // An update for a task not waiting (still working, or before its first ask) is acked and changes nothing.
-        const working = yield* createTask(url, "sleepy", { run: "not-waiting", ms: 60_000 })
-        yield* update(url, working, { name: { action: "accept", content: { name: "x" } } })
-        expect((yield* getTask(url, working)).status).toBe("working")
-        // A wrong-kind answer (a sampling result for a form) counts as missing: the question is asked again, under a new key.
-        yield* pollUntil(url, taskId, waitingFor("name"))
-        yield* update(url, taskId, { name: { role: "assistant", content: { type: "text", text: "?" }, model: "m" } })
-        const again = yield* pollUntil(url, taskId, waitingFor("name#2"))
-        expect(again.inputRequests["name#2"].method).toBe("elicitation/create")
-        // A flood of updates with unknown keys: all acked, the task still waits, nothing else changes.
-        const acks = yield* Effect.forEach(Array.from({ length: 300 }, (_, i) => i), (i) =>
-          result(url, "tasks/update", { taskId, inputResponses: { [`junk-${i}`]: { ignored: true } } }), {
-          concurrency: 50
-        })
-        expect(acks.every((ack) => ack.resultType === "complete")).toBe(true)
-        expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name#2"])
-        // Declining is the handler's typed failure: a tool error, so the task completes with isError.
-        yield* update(url, taskId, { "name#2": { action: "decline" } })
-        const declined = yield* pollUntil(url, taskId, terminal)
-        expect(declined.status).toBe("completed")
-        expect(declined.result.isError).toBe(true)
-        // And the server keeps serving.
-        yield* result(url, "tasks/cancel", { taskId: working })
-        const fresh = yield* createTask(url, "ask_once", { run: "after" })
-        expect((yield* pollUntil(url, fresh, waitingFor("name"))).status).toBe("input_required")
-      }).pipe(Effect.scoped)
-    ), { timeout: 60_000 })
+  it.live(
+    "bad input gets the spec's answer and the server keeps serving",
+    () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const url = yield* startInstance(store)
+          // Unknown ids: -32602 on all three methods.
+          for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
+            const reply = yield* rpc(url, body(method, { taskId: "no-such-task", inputResponses: {} }))
+            validateWire("JSONRPCErrorResponse", reply.json)
+            expect(reply.json.error.code).toBe(-32602)
+          }
+          // Without the declaration: -32021 with requiredCapabilities, before the id is looked up.
+          const undeclared = yield* rpc(url, body("tasks/get", { taskId: "no-such-task" }, { elicitation: {} }))
+          expect(undeclared.status).toBe(400)
+          expect(undeclared.json.error.code).toBe(-32021)
+          expect(undeclared.json.error.data.requiredCapabilities.extensions[TASKS]).toEqual({})
+          const required = yield* rpc(
+            url,
+            body("tools/call", { name: "ask_once", arguments: { run: "x" } }, { elicitation: {} })
+          )
+          expect(required.json.error.code).toBe(-32021)
+          validateWire("JSONRPCErrorResponse", required.json)
+          // The removed methods: -32601.
+          for (const method of ["tasks/result", "tasks/list"]) {
+            expect((yield* rpc(url, body(method, { taskId: "x" }))).json.error.code).toBe(-32601)
+          }
+          // Malformed params: -32602.
+          expect((yield* rpc(url, body("tasks/get", { taskId: 7 }))).json.error.code).toBe(-32602)
+          const taskId = yield* createTask(url, "ask_once", { run: "bad" })
+          expect((yield* rpc(url, body("tasks/update", { taskId, inputResponses: "yes" }))).json.error.code).toBe(
+            -32602
+          )
+          // Mcp-Name must mirror the taskId.
+          const mismatch = yield* rpc(url, body("tasks/get", { taskId }), { "mcp-name": "another-task" })
+          expect(mismatch.status).toBe(400)
+          expect(mismatch.json.error.code).toBe(-32020)
+          // An update for a task not waiting (still working, or before its first ask) is acked and changes nothing.
+          const working = yield* createTask(url, "sleepy", { run: "not-waiting", ms: 60_000 })
+          yield* update(url, working, { name: { action: "accept", content: { name: "x" } } })
+          expect((yield* getTask(url, working)).status).toBe("working")
+          // A wrong-kind answer (a sampling result for a form) counts as missing: the question is asked again, under a new key.
+          yield* pollUntil(url, taskId, waitingFor("name"))
+          yield* update(url, taskId, { name: { role: "assistant", content: { type: "text", text: "?" }, model: "m" } })
+          const again = yield* pollUntil(url, taskId, waitingFor("name#2"))
+          expect(again.inputRequests["name#2"].method).toBe("elicitation/create")
+          // A flood of updates with unknown keys: all acked, the task still waits, nothing else changes.
+          const acks = yield* Effect.forEach(
+            Array.from({ length: 300 }, (_, i) => i),
+            (i) => result(url, "tasks/update", { taskId, inputResponses: { [`junk-${i}`]: { ignored: true } } }),
+            {
+              concurrency: 50
+            }
+          )
+          expect(acks.every((ack) => ack.resultType === "complete")).toBe(true)
+          expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name#2"])
+          // Declining is the handler's typed failure: a tool error, so the task completes with isError.
+          yield* update(url, taskId, { "name#2": { action: "decline" } })
+          const declined = yield* pollUntil(url, taskId, terminal)
+          expect(declined.status).toBe("completed")
+          expect(declined.result.isError).toBe(true)
+          // And the server keeps serving.
+          yield* result(url, "tasks/cancel", { taskId: working })
+          const fresh = yield* createTask(url, "ask_once", { run: "after" })
+          expect((yield* pollUntil(url, fresh, waitingFor("name"))).status).toBe("input_required")
+        }).pipe(Effect.scoped)
+      ),
+    { timeout: 60_000 }
+  )
 })

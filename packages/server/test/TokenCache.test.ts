@@ -17,7 +17,9 @@ const counting = (exp = 3600) => {
     verify: (token, resource) => {
       calls.push(`${token}@${resource}`)
       if (token === "down") return Effect.fail({ _tag: "Unavailable", description: "down", cause: undefined } as never)
-      if (!token.startsWith("good-")) return Effect.fail({ _tag: "Rejected", description: "The access token is invalid" } as never)
+      if (!token.startsWith("good-")) {
+        return Effect.fail({ _tag: "Rejected", description: "The access token is invalid" } as never)
+      }
       return Effect.succeed({
         issuer: "https://as.example",
         subject: token.slice(5),
@@ -32,11 +34,15 @@ const counting = (exp = 3600) => {
 }
 
 const request = (token: string) =>
-  HttpServerRequest.fromWeb(new Request("http://mcp.example/mcp", { method: "POST", headers: { authorization: `Bearer ${token}` } }))
+  HttpServerRequest.fromWeb(
+    new Request("http://mcp.example/mcp", { method: "POST", headers: { authorization: `Bearer ${token}` } })
+  )
 
 const authenticate = (server: Authorization.ResourceServer["Service"], token: string, host = "mcp.example") =>
-  Effect.map(server.authenticate(request(token), `http://${host}/mcp`), (outcome) =>
-    outcome._tag === "Authenticated" ? outcome.auth.subject : outcome.response.status)
+  Effect.map(
+    server.authenticate(request(token), `http://${host}/mcp`),
+    (outcome) => outcome._tag === "Authenticated" ? outcome.auth.subject : outcome.response.status
+  )
 
 describe("Authorization tokenCache", () => {
   it.effect("a token that verified is checked once; another token, or the same for another resource, again", () =>
@@ -46,7 +52,11 @@ describe("Authorization tokenCache", () => {
       for (let i = 0; i < 5; i++) assert.strictEqual(yield* authenticate(server, "good-alice"), "alice")
       assert.strictEqual(yield* authenticate(server, "good-bob"), "bob")
       assert.strictEqual(yield* authenticate(server, "good-alice", "other.example"), "alice")
-      assert.deepStrictEqual(calls, ["good-alice@http://mcp.example/mcp", "good-bob@http://mcp.example/mcp", "good-alice@http://other.example/mcp"])
+      assert.deepStrictEqual(calls, [
+        "good-alice@http://mcp.example/mcp",
+        "good-bob@http://mcp.example/mcp",
+        "good-alice@http://other.example/mcp"
+      ])
     }))
 
   it.effect("refused and unavailable tokens are checked every time", () =>

@@ -5,9 +5,9 @@
  * logged; and `onError` maps a tool's errors to results of the user's choice.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Data, Effect, Layer, Logger, Schema } from "effect"
 import { RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Data, Effect, Layer, Logger, Schema } from "effect"
 import { McpServer, Tool, ToolError } from "../src/index.ts"
 import { request } from "./fixtures.ts"
 
@@ -32,7 +32,9 @@ const mappedNotAnError = Tool.make("mapped_soft", {
 })
 
 const logs: Array<string> = []
-const capture = Logger.layer([Logger.make(({ message }) => void logs.push(Array.isArray(message) ? message.join(" ") : String(message)))])
+const capture = Logger.layer([
+  Logger.make(({ message }) => void logs.push(Array.isArray(message) ? message.join(" ") : String(message)))
+])
 
 const layer = McpServer.tools(lookup, busy, described, mapped, mappedNotAnError).pipe(
   Layer.provideMerge(McpServer.layer({
@@ -46,13 +48,14 @@ const layer = McpServer.tools(lookup, busy, described, mapped, mappedNotAnError)
 )
 
 const call = (name: string, args: Record<string, unknown> = {}) =>
-  McpServer.McpServer.use((server) => server.handle({ message: request("tools/call", { name, arguments: args }) })).pipe(
-    Effect.map((reply) => {
-      if (reply._tag !== "Response") throw new Error(`expected a Response, got ${reply._tag}`)
-      validateWire("JSONRPCResultResponse", reply.message)
-      return reply.message.result as { content: Array<{ text: string }>; isError?: boolean }
-    })
-  )
+  McpServer.McpServer.use((server) => server.handle({ message: request("tools/call", { name, arguments: args }) }))
+    .pipe(
+      Effect.map((reply) => {
+        if (reply._tag !== "Response") throw new Error(`expected a Response, got ${reply._tag}`)
+        validateWire("JSONRPCResultResponse", reply.message)
+        return reply.message.result as { content: Array<{ text: string }>; isError?: boolean }
+      })
+    )
 
 describe("tool execution errors", () => {
   it.effect("a typed failure without a message says its tag and fields, and is logged", () =>
@@ -61,7 +64,9 @@ describe("tool execution errors", () => {
       const result = yield* call("lookup", { id: 42 })
       expect(result.isError).toBe(true)
       expect(result.content[0]!.text).toBe("NotFound {\"id\":42,\"table\":\"users\"}")
-      expect(logs.some((line) => line.includes("Tool lookup failed: NotFound {\"id\":42,\"table\":\"users\"}"))).toBe(true)
+      expect(logs.some((line) => line.includes("Tool lookup failed: NotFound {\"id\":42,\"table\":\"users\"}"))).toBe(
+        true
+      )
       const tagOnly = yield* call("busy")
       expect(tagOnly).toMatchObject({ isError: true, content: [{ text: "Busy" }] })
       const withMessage = yield* call("described")
@@ -72,7 +77,10 @@ describe("tool execution errors", () => {
     Effect.gen(function*() {
       logs.length = 0
       const result = yield* call("mapped", { id: 7 })
-      expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: "No user with id 7; try another id" }] })
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: "text", text: "No user with id 7; try another id" }]
+      })
       expect(logs.some((line) => line.includes("Tool mapped failed"))).toBe(true)
       const soft = yield* call("mapped_soft")
       expect(soft.isError).toBe(false)
@@ -80,7 +88,18 @@ describe("tool execution errors", () => {
     }).pipe(Effect.provide(layer)))
 
   it("describe is never empty, whatever was failed with", () => {
-    for (const failure of [new NotFound({ id: 1, table: "t" }), new Busy(), "", undefined, null, 0, { a: 1n }, Object.create(null)]) {
+    for (
+      const failure of [
+        new NotFound({ id: 1, table: "t" }),
+        new Busy(),
+        "",
+        undefined,
+        null,
+        0,
+        { a: 1n },
+        Object.create(null)
+      ]
+    ) {
       expect(ToolError.describe(failure).length).toBeGreaterThan(0)
     }
     expect(ToolError.describe({ _tag: "Oops", reason: "x" })).toBe("Oops {\"reason\":\"x\"}")

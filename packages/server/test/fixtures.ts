@@ -1,5 +1,5 @@
-import { Effect, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling } from "@mrtr/core"
+import { Effect, Layer, Schema } from "effect"
 import { McpServer, Prompt, RequestContext, Resource, Tool } from "../src/index.ts"
 
 export const Name = Schema.Struct({ name: Schema.String })
@@ -17,16 +17,30 @@ export const greet = Tool.make("greet", {
 export const plan = Tool.make("plan", {
   description: "Three rounds: name, then sampling and roots together, then a confirmation",
   parameters: Schema.Struct({ city: Schema.String }),
-  output: Schema.Struct({ who: Schema.String, city: Schema.String, idea: Schema.String, roots: Schema.Number, ticket: Schema.Number }),
+  output: Schema.Struct({
+    who: Schema.String,
+    city: Schema.String,
+    idea: Schema.String,
+    roots: Schema.Number,
+    ticket: Schema.Number
+  }),
   handler: ({ city }) =>
     Effect.gen(function*() {
       const ticket = yield* Mrtr.step("ticket", Effect.sync(() => Math.floor(Math.random() * 1e9)), Schema.Number)
       const { name } = yield* Elicitation.form({ key: "who", message: `Who travels to ${city}?`, schema: Name })
       const [idea, roots] = yield* Mrtr.all([
-        Sampling.createMessage({ key: "idea", messages: [{ role: "user", content: { type: "text", text: `Idea for ${city}` } }], maxTokens: 50 }),
+        Sampling.createMessage({
+          key: "idea",
+          messages: [{ role: "user", content: { type: "text", text: `Idea for ${city}` } }],
+          maxTokens: 50
+        }),
         Roots.list({ key: "roots" })
       ])
-      yield* Elicitation.form({ key: "confirm", message: `Book for ${name}?`, schema: Schema.Struct({ ok: Schema.Boolean }) })
+      yield* Elicitation.form({
+        key: "confirm",
+        message: `Book for ${name}?`,
+        schema: Schema.Struct({ ok: Schema.Boolean })
+      })
       return { who: name, city, idea: (idea.content as { text: string }).text, roots: roots.length, ticket }
     })
 })

@@ -4,9 +4,9 @@
  * loopback port with `InteractionPage.routes` mounted, plus raw JSON-RPC and
  * page helpers over `fetch`.
  */
-import { Effect, Layer, Schema, type Scope } from "effect"
 import { Elicitation, RequestState } from "@mrtr/core"
 import { mcpPost, request } from "@mrtr/test-support/http"
+import { Effect, Layer, Schema, type Scope } from "effect"
 import { HttpTransport, InteractionPage, McpServer, Tool } from "../src/index.ts"
 import { keys } from "./fixtures.ts"
 
@@ -55,11 +55,12 @@ export const startServer = (
     }))
   )
   return Layer.build(
-    HttpTransport.layer({ port: 0, gracefulShutdownTimeout: "1 second", mount: InteractionPage.routes, ...endpoint }).pipe(
-      Layer.provide(server),
-      Layer.provide(interactions),
-      Layer.orDie
-    )
+    HttpTransport.layer({ port: 0, gracefulShutdownTimeout: "1 second", mount: InteractionPage.routes, ...endpoint })
+      .pipe(
+        Layer.provide(server),
+        Layer.provide(interactions),
+        Layer.orDie
+      )
   ).pipe(Effect.flatMap((context) => Effect.provide(HttpTransport.url, context)))
 }
 

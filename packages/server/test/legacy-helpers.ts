@@ -5,8 +5,8 @@
  * fixtures plus the legacy-only ones (a URL-mode elicitation, a tool that
  * falls back when the client cannot elicit).
  */
-import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { Elicitation, MissingClientCapability } from "@mrtr/core"
+import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { HttpTransport, type McpHandler, McpServer, RequestContext, Tool } from "../src/index.ts"
 import { serverLayer } from "./fixtures.ts"
 
@@ -15,7 +15,11 @@ export const signIn = Tool.make("sign_in", {
   handler: () =>
     Effect.gen(function*() {
       yield* Elicitation.url({ key: "login", message: "Sign in", url: "https://example.com/login" })
-      const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Schema.Struct({ name: Schema.String }) })
+      const { name } = yield* Elicitation.form({
+        key: "name",
+        message: "Name?",
+        schema: Schema.Struct({ name: Schema.String })
+      })
       return `signed in as ${name}`
     })
 })
@@ -25,7 +29,9 @@ export const fallback = Tool.make("fallback", {
   handler: () =>
     Elicitation.form({ key: "name", message: "Name?", schema: Schema.Struct({ name: Schema.String }) }).pipe(
       Effect.map(({ name }) => `hello ${name}`),
-      Effect.catch((error) => error instanceof MissingClientCapability ? Effect.succeed("hello stranger") : Effect.fail(error))
+      Effect.catch((error) =>
+        error instanceof MissingClientCapability ? Effect.succeed("hello stranger") : Effect.fail(error)
+      )
     )
 })
 
@@ -34,7 +40,11 @@ export const reconnect = Tool.make("reconnect", {
   handler: () =>
     Effect.gen(function*() {
       yield* RequestContext.closeStream
-      const { name } = yield* Elicitation.form({ key: "name", message: "Name?", schema: Schema.Struct({ name: Schema.String }) })
+      const { name } = yield* Elicitation.form({
+        key: "name",
+        message: "Name?",
+        schema: Schema.Struct({ name: Schema.String })
+      })
       return `reconnected as ${name}`
     })
 })
@@ -93,11 +103,14 @@ export const initialize = async (
   capabilities: object = CAPS,
   protocolVersion = "2025-11-25"
 ): Promise<{ readonly session: string; readonly result: any; readonly headers: Record<string, string> }> => {
-  const response = await post(url, rpc("initialize", {
-    protocolVersion,
-    capabilities,
-    clientInfo: { name: "raw", version: "1" }
-  }))
+  const response = await post(
+    url,
+    rpc("initialize", {
+      protocolVersion,
+      capabilities,
+      clientInfo: { name: "raw", version: "1" }
+    })
+  )
   if (response.status !== 200) throw new Error(`initialize: HTTP ${response.status} ${await response.text()}`)
   const session = response.headers.get("mcp-session-id")
   if (session === null) throw new Error("initialize: no Mcp-Session-Id")

@@ -57,10 +57,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Ref, Stream } from "effect"
 import { ClientTransport, McpClient, MemoryTransport } from "@mrtr/client"
 import { McpHandler } from "@mrtr/server"
 import type { Transport } from "@mrtr/server"
+import { Clock, Context, Effect, Layer, Ref, Stream } from "effect"
 
 /**
  * One logged message on the in-memory wire: `direction` (`"request"` for a
@@ -241,7 +241,11 @@ export const layer = <RS, ES, RSIn, RU = never, EU = never, RUIn = never>(
   const server = options.clock === "test"
     ? options.server
     : options.server.pipe(Layer.provide(Layer.succeed(Clock.Clock, liveClock)))
-  return withUser.pipe(Layer.provideMerge(server)) as unknown as Layer.Layer<McpClient.McpClient | Wire | RS | McpHandler | RU, ES | EU, RSIn | RUIn>
+  return withUser.pipe(Layer.provideMerge(server)) as unknown as Layer.Layer<
+    McpClient.McpClient | Wire | RS | McpHandler | RU,
+    ES | EU,
+    RSIn | RUIn
+  >
 }
 
 /**

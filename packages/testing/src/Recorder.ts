@@ -9,9 +9,9 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Ref } from "effect"
 import type { InputContext as InputContextModule } from "@mrtr/client"
 import type { InputRequest, InputResponse } from "@mrtr/protocol/Schema"
+import { Context, Effect, Layer, Ref } from "effect"
 
 /**
  * One recorded question:

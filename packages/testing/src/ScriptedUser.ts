@@ -43,8 +43,6 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer, Schema } from "effect"
-import { isDeepStrictEqual } from "node:util"
 import { ElicitationHandler, Errors, type InputContext, Refusal, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type {
   CreateMessageRequestParams,
@@ -56,6 +54,8 @@ import type {
   InputResponse,
   Root
 } from "@mrtr/protocol/Schema"
+import { Effect, Layer, Schema } from "effect"
+import { isDeepStrictEqual } from "node:util"
 import * as Page from "./internal/interactionPage.ts"
 import * as Recorder from "./Recorder.ts"
 
@@ -232,19 +232,26 @@ export const completePage = (
 (params: ElicitRequestParams, context: Context): Effect.Effect<ElicitResult, Errors.InputHandlerError> => {
   if (params.mode !== "url") {
     return Effect.fail(
-      new Errors.InputHandlerError({ kind: "elicitation", key: context.key, reason: "completePage answers URL-mode elicitations only" })
+      new Errors.InputHandlerError({
+        kind: "elicitation",
+        key: context.key,
+        reason: "completePage answers URL-mode elicitations only"
+      })
     )
   }
-  return Effect.flatMap(Page.complete(params.url, values, options.fetch ?? globalThis.fetch), (submitted) =>
-    submitted.status === 200
-      ? Effect.succeed(accept())
-      : Effect.fail(
-        new Errors.InputHandlerError({
-          kind: "elicitation",
-          key: context.key,
-          reason: `the interaction page answered ${submitted.status}: ${submitted.text}`
-        })
-      ))
+  return Effect.flatMap(
+    Page.complete(params.url, values, options.fetch ?? globalThis.fetch),
+    (submitted) =>
+      submitted.status === 200
+        ? Effect.succeed(accept())
+        : Effect.fail(
+          new Errors.InputHandlerError({
+            kind: "elicitation",
+            key: context.key,
+            reason: `the interaction page answered ${submitted.status}: ${submitted.text}`
+          })
+        )
+  )
 }
 
 /**
@@ -351,7 +358,10 @@ const recorded = <A extends InputResponse>(
 export const layer = (
   script: Script
 ): Layer.Layer<
-  Recorder.Recorder | ElicitationHandler.ElicitationHandler | SamplingHandler.SamplingHandler | RootsHandler.RootsHandler
+  | Recorder.Recorder
+  | ElicitationHandler.ElicitationHandler
+  | SamplingHandler.SamplingHandler
+  | RootsHandler.RootsHandler
 > =>
   Layer.unwrap(Effect.gen(function*() {
     const recorder = yield* Recorder.make

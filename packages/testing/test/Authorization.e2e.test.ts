@@ -10,15 +10,15 @@
  * plays the slow person). Source: MCP 2026-07-28 basic/authorization.
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { Authorization as ClientAuth, HttpTransport as ClientHttp, McpClient, TokenStore } from "@mrtr/client"
+import { Elicitation, RequestState } from "@mrtr/core"
+import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
+import { type AuthorizationServer, headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { Deferred, type Duration, Effect, Fiber, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Authorization as ClientAuth, HttpTransport as ClientHttp, McpClient, TokenStore } from "@mrtr/client"
-import { Elicitation, RequestState } from "@mrtr/core"
-import { Authorization, HttpTransport, McpServer, Tool } from "@mrtr/server"
-import { type AuthorizationServer, headlessBrowser, startAuthorizationServer } from "@mrtr/test-support/oauth"
 import { ScriptedUser } from "../src/index.ts"
 
 const Answer = Schema.Struct({ answer: Schema.String })
@@ -50,16 +50,18 @@ const mcpServer = () =>
       requiredScopes: ["mcp:basic"],
       scopesSupported: ["mcp:basic"]
     })),
-    Layer.provide(McpServer.tools(survey, publish, ping).pipe(
-      Layer.provideMerge(McpServer.layer({
-        name: "auth-e2e",
-        version: "1.0.0",
-        requestState: RequestState.RequestStateCodec.layer({
-          keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(3) }])
-        }).pipe(Layer.orDie)
-      })),
-      Layer.orDie
-    )),
+    Layer.provide(
+      McpServer.tools(survey, publish, ping).pipe(
+        Layer.provideMerge(McpServer.layer({
+          name: "auth-e2e",
+          version: "1.0.0",
+          requestState: RequestState.RequestStateCodec.layer({
+            keyRing: RequestState.KeyRing.fromBytes([{ bytes: new Uint8Array(32).fill(3) }])
+          }).pipe(Layer.orDie)
+        })),
+        Layer.orDie
+      )
+    ),
     Layer.orDie
   )
 
@@ -84,68 +86,72 @@ const answers = ScriptedUser.layer({
 })
 
 describe("authorization end to end (oidc-provider)", () => {
-  it.live("signs in with code + PKCE, runs three rounds, steps up on 403 and keeps the tokens in a 0600 file", () =>
-    Effect.gen(function*() {
-      const url = yield* HttpTransport.url
-      const dir = mkdtempSync(join(tmpdir(), "mrtr-auth-"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-      const file = join(dir, "config", "tokens.json")
-      const opened: Array<string> = []
-      const client = McpClient.layer({}).pipe(
-        Layer.provide(ClientHttp.layerNode({ url })),
-        Layer.provide(ClientAuth.layerWithStore({ clientName: "e2e" })),
-        Layer.provide(browserOf("alice", opened)),
-        Layer.provideMerge(TokenStore.layerFile(file)),
-        Layer.provideMerge(answers)
-      )
-      const outcome = yield* Effect.gen(function*() {
-        const mcp = yield* McpClient.McpClient
-        const surveyed = yield* mcp.callTool({ name: "survey" })
-        const published = yield* mcp.callTool({ name: "publish" })
-        const store = yield* TokenStore.TokenStore
-        return { surveyed, published, tokens: yield* store.getTokens(url) }
-      }).pipe(Effect.provide(client))
-
-      assert.strictEqual((outcome.surveyed.content[0] as { text: string }).text, "alice: a+b")
-      assert.strictEqual((outcome.published.content[0] as { text: string }).text, "published")
-      // One sign-in with the challenge's scope, one step-up with the union.
-      assert.strictEqual(opened.length, 2)
-      const first = new URL(opened[0]!).searchParams
-      const second = new URL(opened[1]!).searchParams
-      // The authorization server lists offline_access: it is added (SEP-2207).
-      assert.strictEqual(first.get("scope"), "mcp:basic offline_access")
-      assert.strictEqual(second.get("scope"), "mcp:basic offline_access mcp:write")
-      assert.strictEqual(first.get("resource"), url)
-      assert.strictEqual(first.get("code_challenge_method"), "S256")
-      const tokens = Option.getOrThrow(outcome.tokens)
-      assert.strictEqual(tokens.issuer, as.issuer)
-      assert.isTrue(Redacted.isRedacted(tokens.accessToken))
-      assert.notInclude(String(tokens.accessToken), Redacted.value(tokens.accessToken))
-      assert.isDefined(tokens.refreshToken)
-      assert.strictEqual(statSync(file).mode & 0o777, 0o600)
-
-      // A new process with the same file signs in no more; its expired access token is refreshed.
-      const saved = JSON.parse(readFileSync(file, "utf8"))
-      saved.tokens[url].expiresAt = 1
-      writeFileSync(file, JSON.stringify(saved))
-      const reopened: Array<string> = []
-      const again = yield* Effect.gen(function*() {
-        const mcp = yield* McpClient.McpClient
-        return yield* mcp.callTool({ name: "publish" })
-      }).pipe(Effect.provide(
-        McpClient.layer({}).pipe(
+  it.live(
+    "signs in with code + PKCE, runs three rounds, steps up on 403 and keeps the tokens in a 0600 file",
+    () =>
+      Effect.gen(function*() {
+        const url = yield* HttpTransport.url
+        const dir = mkdtempSync(join(tmpdir(), "mrtr-auth-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+        const file = join(dir, "config", "tokens.json")
+        const opened: Array<string> = []
+        const client = McpClient.layer({}).pipe(
           Layer.provide(ClientHttp.layerNode({ url })),
-          Layer.provide(ClientAuth.layerWithStore({})),
-          Layer.provide(browserOf("alice", reopened)),
-          Layer.provide(TokenStore.layerFile(file))
+          Layer.provide(ClientAuth.layerWithStore({ clientName: "e2e" })),
+          Layer.provide(browserOf("alice", opened)),
+          Layer.provideMerge(TokenStore.layerFile(file)),
+          Layer.provideMerge(answers)
         )
-      ))
-      assert.strictEqual((again.content[0] as { text: string }).text, "published")
-      assert.strictEqual(reopened.length, 0)
-      const refreshed = JSON.parse(readFileSync(file, "utf8")).tokens[url]
-      assert.notStrictEqual(refreshed.accessToken, saved.tokens[url].accessToken)
-      assert.isAbove(refreshed.expiresAt, Date.now())
-    }).pipe(Effect.provide(mcpServer())), { timeout: 30_000 })
+        const outcome = yield* Effect.gen(function*() {
+          const mcp = yield* McpClient.McpClient
+          const surveyed = yield* mcp.callTool({ name: "survey" })
+          const published = yield* mcp.callTool({ name: "publish" })
+          const store = yield* TokenStore.TokenStore
+          return { surveyed, published, tokens: yield* store.getTokens(url) }
+        }).pipe(Effect.provide(client))
+
+        assert.strictEqual((outcome.surveyed.content[0] as { text: string }).text, "alice: a+b")
+        assert.strictEqual((outcome.published.content[0] as { text: string }).text, "published")
+        // One sign-in with the challenge's scope, one step-up with the union.
+        assert.strictEqual(opened.length, 2)
+        const first = new URL(opened[0]!).searchParams
+        const second = new URL(opened[1]!).searchParams
+        // The authorization server lists offline_access: it is added (SEP-2207).
+        assert.strictEqual(first.get("scope"), "mcp:basic offline_access")
+        assert.strictEqual(second.get("scope"), "mcp:basic offline_access mcp:write")
+        assert.strictEqual(first.get("resource"), url)
+        assert.strictEqual(first.get("code_challenge_method"), "S256")
+        const tokens = Option.getOrThrow(outcome.tokens)
+        assert.strictEqual(tokens.issuer, as.issuer)
+        assert.isTrue(Redacted.isRedacted(tokens.accessToken))
+        assert.notInclude(String(tokens.accessToken), Redacted.value(tokens.accessToken))
+        assert.isDefined(tokens.refreshToken)
+        assert.strictEqual(statSync(file).mode & 0o777, 0o600)
+
+        // A new process with the same file signs in no more; its expired access token is refreshed.
+        const saved = JSON.parse(readFileSync(file, "utf8"))
+        saved.tokens[url].expiresAt = 1
+        writeFileSync(file, JSON.stringify(saved))
+        const reopened: Array<string> = []
+        const again = yield* Effect.gen(function*() {
+          const mcp = yield* McpClient.McpClient
+          return yield* mcp.callTool({ name: "publish" })
+        }).pipe(Effect.provide(
+          McpClient.layer({}).pipe(
+            Layer.provide(ClientHttp.layerNode({ url })),
+            Layer.provide(ClientAuth.layerWithStore({})),
+            Layer.provide(browserOf("alice", reopened)),
+            Layer.provide(TokenStore.layerFile(file))
+          )
+        ))
+        assert.strictEqual((again.content[0] as { text: string }).text, "published")
+        assert.strictEqual(reopened.length, 0)
+        const refreshed = JSON.parse(readFileSync(file, "utf8")).tokens[url]
+        assert.notStrictEqual(refreshed.accessToken, saved.tokens[url].accessToken)
+        assert.isAbove(refreshed.expiresAt, Date.now())
+      }).pipe(Effect.provide(mcpServer())),
+    { timeout: 30_000 }
+  )
 
   it.live("concurrent first requests share one sign-in", () =>
     Effect.gen(function*() {
@@ -153,13 +159,22 @@ describe("authorization end to end (oidc-provider)", () => {
       const opened: Array<string> = []
       const results = yield* Effect.gen(function*() {
         const mcp = yield* McpClient.McpClient
-        return yield* Effect.all(Array.from({ length: 4 }, () => mcp.callTool({ name: "ping" })), { concurrency: "unbounded" })
-      }).pipe(Effect.provide(McpClient.layer({}).pipe(
-        Layer.provide(ClientHttp.layerNode({ url })),
-        Layer.provide(ClientAuth.layer({})),
-        Layer.provide(browserOf("alice", opened))
-      )))
-      assert.deepStrictEqual(results.map((r) => (r.content[0] as { text: string }).text), ["pong", "pong", "pong", "pong"])
+        return yield* Effect.all(Array.from({ length: 4 }, () => mcp.callTool({ name: "ping" })), {
+          concurrency: "unbounded"
+        })
+      }).pipe(Effect.provide(
+        McpClient.layer({}).pipe(
+          Layer.provide(ClientHttp.layerNode({ url })),
+          Layer.provide(ClientAuth.layer({})),
+          Layer.provide(browserOf("alice", opened))
+        )
+      ))
+      assert.deepStrictEqual(results.map((r) => (r.content[0] as { text: string }).text), [
+        "pong",
+        "pong",
+        "pong",
+        "pong"
+      ])
       assert.strictEqual(opened.length, 1)
     }).pipe(Effect.provide(mcpServer())), { timeout: 30_000 })
 
@@ -177,12 +192,14 @@ describe("authorization end to end (oidc-provider)", () => {
         const mcp = yield* McpClient.McpClient
         return yield* mcp.callTool({ name: "survey" })
       }).pipe(
-        Effect.provide(McpClient.layer({}).pipe(
-          Layer.provide(ClientHttp.layerNode({ url })),
-          Layer.provide(ClientAuth.layer({})),
-          Layer.provide(refusing),
-          Layer.provideMerge(answers)
-        )),
+        Effect.provide(
+          McpClient.layer({}).pipe(
+            Layer.provide(ClientHttp.layerNode({ url })),
+            Layer.provide(ClientAuth.layer({})),
+            Layer.provide(refusing),
+            Layer.provideMerge(answers)
+          )
+        ),
         Effect.flip
       )
       assert.strictEqual(error._tag, "TransportError")
@@ -226,11 +243,13 @@ describe("a slow sign-in is the user's time, not the server's", () => {
         const mcp = yield* McpClient.McpClient
         return yield* mcp.callTool({ name: "ping" })
       }).pipe(
-        Effect.provide(McpClient.layer(options).pipe(
-          Layer.provide(ClientHttp.layerNode({ url })),
-          Layer.provide(ClientAuth.layer({})),
-          Layer.provide(slowBrowser(reading, opened))
-        )),
+        Effect.provide(
+          McpClient.layer(options).pipe(
+            Layer.provide(ClientHttp.layerNode({ url })),
+            Layer.provide(ClientAuth.layer({})),
+            Layer.provide(slowBrowser(reading, opened))
+          )
+        ),
         Effect.forkChild
       )
       yield* Deferred.await(opened)
@@ -239,25 +258,41 @@ describe("a slow sign-in is the user's time, not the server's", () => {
       return yield* Fiber.join(call)
     })
 
-  it.effect("era detection: a sign-in of 15 s behind the server/discover probe (probeTimeout 10 s) completes", () =>
-    Effect.gen(function*() {
-      const result = yield* slowCall({}, "15 seconds", "20 seconds")
-      assert.strictEqual((result.content[0] as { text: string }).text, "pong")
-    }), { timeout: 30_000 })
+  it.effect(
+    "era detection: a sign-in of 15 s behind the server/discover probe (probeTimeout 10 s) completes",
+    () =>
+      Effect.gen(function*() {
+        const result = yield* slowCall({}, "15 seconds", "20 seconds")
+        assert.strictEqual((result.content[0] as { text: string }).text, "pong")
+      }),
+    { timeout: 30_000 }
+  )
 
-  it.effect("pinned to 2026-07-28: a sign-in of 90 s on the first request (requestTimeout 60 s) completes", () =>
-    Effect.gen(function*() {
-      const result = yield* slowCall({ protocol: "2026-07-28" }, "90 seconds", "100 seconds")
-      assert.strictEqual((result.content[0] as { text: string }).text, "pong")
-    }), { timeout: 30_000 })
+  it.effect(
+    "pinned to 2026-07-28: a sign-in of 90 s on the first request (requestTimeout 60 s) completes",
+    () =>
+      Effect.gen(function*() {
+        const result = yield* slowCall({ protocol: "2026-07-28" }, "90 seconds", "100 seconds")
+        assert.strictEqual((result.content[0] as { text: string }).text, "pong")
+      }),
+    { timeout: 30_000 }
+  )
 
-  it.effect("the whole-call callTimeout counts the sign-in, as it counts answering a form", () =>
-    Effect.gen(function*() {
-      // callTimeout, the whole-call bound, counts the sign-in (as it counts answering a form).
-      const error = yield* slowCall({ protocol: "2026-07-28", callTimeout: "30 seconds" }, "90 seconds", "100 seconds").pipe(
-        Effect.flip
-      )
-      assert.strictEqual(error._tag, "RequestTimeout")
-      assert.include(error.message, "callTimeout")
-    }), { timeout: 30_000 })
+  it.effect(
+    "the whole-call callTimeout counts the sign-in, as it counts answering a form",
+    () =>
+      Effect.gen(function*() {
+        // callTimeout, the whole-call bound, counts the sign-in (as it counts answering a form).
+        const error = yield* slowCall(
+          { protocol: "2026-07-28", callTimeout: "30 seconds" },
+          "90 seconds",
+          "100 seconds"
+        ).pipe(
+          Effect.flip
+        )
+        assert.strictEqual(error._tag, "RequestTimeout")
+        assert.include(error.message, "callTimeout")
+      }),
+    { timeout: 30_000 }
+  )
 })

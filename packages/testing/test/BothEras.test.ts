@@ -9,12 +9,12 @@
  * Source: MCP 2026-07-28, basic/patterns/mrtr; MCP 2025-11-25, basic/lifecycle.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling } from "@mrtr/core"
 import { MetaKey } from "@mrtr/protocol/Meta"
 import { McpServer, Tool } from "@mrtr/server"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
+import { Effect, Layer, Schema } from "effect"
 import { Harness, Recorder, ScriptedUser } from "../src/index.ts"
 
 /** Keyless asks: who, then a model idea and the roots at once, then a confirmation. */
@@ -22,13 +22,24 @@ const trip = Tool.make("trip", {
   parameters: Schema.Struct({ city: Schema.String }),
   handler: ({ city }) =>
     Effect.gen(function*() {
-      const { name } = yield* Elicitation.form({ message: `Who travels to ${city}?`, schema: Schema.Struct({ name: Schema.String }) })
+      const { name } = yield* Elicitation.form({
+        message: `Who travels to ${city}?`,
+        schema: Schema.Struct({ name: Schema.String })
+      })
       const [idea, roots] = yield* Mrtr.all([
-        Sampling.createMessage({ messages: [{ role: "user", content: { type: "text", text: `Idea for ${city}` } }], maxTokens: 30 }),
+        Sampling.createMessage({
+          messages: [{ role: "user", content: { type: "text", text: `Idea for ${city}` } }],
+          maxTokens: 30
+        }),
         Roots.list()
       ])
-      const { ok } = yield* Elicitation.form({ message: `Book it for ${name}?`, schema: Schema.Struct({ ok: Schema.Boolean }) })
-      return `${name}: ${(idea.content as { readonly text: string }).text}, ${roots.length} roots, ${ok ? "booked" : "not booked"}`
+      const { ok } = yield* Elicitation.form({
+        message: `Book it for ${name}?`,
+        schema: Schema.Struct({ ok: Schema.Boolean })
+      })
+      return `${name}: ${(idea.content as { readonly text: string }).text}, ${roots.length} roots, ${
+        ok ? "booked" : "not booked"
+      }`
     })
 })
 

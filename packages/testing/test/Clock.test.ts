@@ -7,12 +7,12 @@
  * `TestClock.adjust`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Result, Schema } from "effect"
-import { TestClock } from "effect/testing"
 import { McpClient } from "@mrtr/client"
 import { Elicitation, Mrtr, RequestState } from "@mrtr/core"
 import { McpServer, Tool } from "@mrtr/server"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Clock, Effect, Fiber, Layer, Result, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import { Harness, ScriptedUser } from "../src/index.ts"
 
 /** A two-round tool that sleeps in a step, then between the asks, and reads the clock. */

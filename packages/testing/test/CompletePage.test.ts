@@ -8,10 +8,10 @@
  * the call with the page's reason. Source: MCP 2026-07-28, client/elicitation (URL mode).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
 import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
 import { Elicitation } from "@mrtr/core"
 import { HttpTransport, InteractionPage, McpServer, Tool } from "@mrtr/server"
+import { Effect, Layer, Schema } from "effect"
 import { Recorder, ScriptedUser } from "../src/index.ts"
 
 const connect = Tool.make("connect", {
@@ -54,7 +54,7 @@ const call = (user: Layer.Layer<any>) =>
 describe("ScriptedUser.completePage", () => {
   it.live("completes the interaction page; the retry resumes the handler with the value", () =>
     Effect.gen(function*() {
-      const { result, questions } = yield* call(ScriptedUser.layer({
+      const { questions, result } = yield* call(ScriptedUser.layer({
         elicitation: {
           modes: ["url"],
           byKey: { api_key: ScriptedUser.completePage({ api_key: "sk-test-12345", plan: "pro", seats: 3 }) }
@@ -70,7 +70,7 @@ describe("ScriptedUser.completePage", () => {
 
   it.live("a consent before the page is completed is asked again; urlWait completes it, then the call resumes", () =>
     Effect.gen(function*() {
-      const { result, questions } = yield* call(ScriptedUser.layer({
+      const { questions, result } = yield* call(ScriptedUser.layer({
         elicitation: {
           modes: ["url"],
           byKey: { api_key: ScriptedUser.accept() },
@@ -88,7 +88,10 @@ describe("ScriptedUser.completePage", () => {
   it.live("a value the page refuses fails the call with the page's reason", () =>
     Effect.gen(function*() {
       const { result } = yield* call(ScriptedUser.layer({
-        elicitation: { modes: ["url"], otherwise: ScriptedUser.completePage({ api_key: "short", plan: "pro", seats: 1 }) }
+        elicitation: {
+          modes: ["url"],
+          otherwise: ScriptedUser.completePage({ api_key: "short", plan: "pro", seats: 1 })
+        }
       }))
       assert.strictEqual(result._tag, "Failure")
       if (result._tag === "Failure") {

@@ -7,12 +7,12 @@
  * basic/transports, basic/patterns/mrtr; MCP 2025-11-25, basic/lifecycle.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Ref } from "effect"
-import { fileURLToPath } from "node:url"
 import { HttpTransport as ClientHttp, McpClient, StdioTransport as ClientStdio } from "@mrtr/client"
 import { HttpTransport } from "@mrtr/server"
-import { Recorder, ScriptedUser } from "../src/index.ts"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { Effect, Layer, Ref } from "effect"
+import { fileURLToPath } from "node:url"
+import { Recorder, ScriptedUser } from "../src/index.ts"
 import { server } from "./fixtures.ts"
 
 const user = ScriptedUser.layer({
@@ -78,7 +78,9 @@ describe("end to end", () => {
       const outcome = yield* scenario.pipe(
         Effect.provide(
           McpClient.layer({ logLevel: "info" }).pipe(
-            Layer.provide(ClientStdio.layerNode({ command: process.execPath, args: [...sourceNodeArgs, script], cwd: root })),
+            Layer.provide(
+              ClientStdio.layerNode({ command: process.execPath, args: [...sourceNodeArgs, script], cwd: root })
+            ),
             Layer.provideMerge(user)
           )
         )
@@ -91,7 +93,10 @@ describe("end to end", () => {
 /** The same user for the 2025-11-25 wire, where questions carry the keys the engine derives (explicit keys do not travel). */
 const legacyUser = ScriptedUser.layer({
   elicitation: {
-    byKey: { "elicitation-1": ScriptedUser.accept({ name: "Kim" }), "elicitation-2": ScriptedUser.accept({ ok: false }) }
+    byKey: {
+      "elicitation-1": ScriptedUser.accept({ name: "Kim" }),
+      "elicitation-2": ScriptedUser.accept({ ok: false })
+    }
   },
   sampling: { byKey: { "sampling-1": ScriptedUser.text("eat pastries") } },
   roots: [{ uri: "file:///srv" }]
@@ -108,7 +113,10 @@ describe("end to end, 2025-11-25 (initialize, the server's legacy shim, in-fligh
   it.live("over Streamable HTTP", () =>
     Effect.gen(function*() {
       const url = yield* HttpTransport.url
-      const { outcome, connection } = yield* Effect.all({ outcome: scenario, connection: McpClient.McpClient.use((c) => c.connection) }).pipe(
+      const { connection, outcome } = yield* Effect.all({
+        outcome: scenario,
+        connection: McpClient.McpClient.use((c) => c.connection)
+      }).pipe(
         Effect.provide(
           McpClient.layer({ logLevel: "info", protocol: "2025-11-25" }).pipe(
             Layer.provide(ClientHttp.layerNode({ url })),
@@ -133,7 +141,9 @@ describe("end to end, 2025-11-25 (initialize, the server's legacy shim, in-fligh
       const outcome = yield* scenario.pipe(
         Effect.provide(
           McpClient.layer({ logLevel: "info", protocol: "2025-11-25" }).pipe(
-            Layer.provide(ClientStdio.layerNode({ command: process.execPath, args: [...sourceNodeArgs, script], cwd: root })),
+            Layer.provide(
+              ClientStdio.layerNode({ command: process.execPath, args: [...sourceNodeArgs, script], cwd: root })
+            ),
             Layer.provideMerge(legacyUser)
           )
         )

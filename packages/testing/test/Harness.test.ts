@@ -7,12 +7,12 @@
  * Source: MCP 2026-07-28, basic/patterns/mrtr.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Ref, Schema } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Elicitation, RequestState } from "@mrtr/core"
-import { McpServer, Tool } from "@mrtr/server"
 import { MetaKey } from "@mrtr/protocol/Meta"
+import { McpServer, Tool } from "@mrtr/server"
 import { validateWire } from "@mrtr/test-support/wire"
+import { Effect, Layer, Ref, Schema } from "effect"
 import { Harness, Recorder, ScriptedUser } from "../src/index.ts"
 import { server } from "./fixtures.ts"
 
@@ -95,9 +95,9 @@ describe("Harness + ScriptedUser", () => {
 
     it.effect("prompts and resources run the loop as well", () =>
       Effect.gen(function*() {
-        const prompt = yield* client.use((c) =>
-          c.getPrompt({ name: "topic", arguments: { subject: "cats" } })
-        ).pipe(Effect.provide(ScriptedUser.layer({ elicitation: { byKey: { name: ScriptedUser.accept({ name: "Bo" }) } } })))
+        const prompt = yield* client.use((c) => c.getPrompt({ name: "topic", arguments: { subject: "cats" } })).pipe(
+          Effect.provide(ScriptedUser.layer({ elicitation: { byKey: { name: ScriptedUser.accept({ name: "Bo" }) } } }))
+        )
         assert.deepStrictEqual((prompt.messages[0]!.content as any).text, "Write about cats for Bo")
         const resource = yield* client.use((c) => c.readResource({ uri: "test://files/a/b.txt" }))
         assert.deepStrictEqual((resource.contents[0] as any).text, "a/b.txt under file:///home/alice,file:///tmp")
@@ -126,7 +126,9 @@ describe("Harness + ScriptedUser", () => {
   it.effect("a question without a scripted answer fails the call with InputHandlerError and is recorded", () =>
     Effect.gen(function*() {
       const [error, questions] = yield* Effect.gen(function*() {
-        const error = yield* Effect.flip(client.use((c) => c.callTool({ name: "greet", arguments: { greeting: "Hi" } })))
+        const error = yield* Effect.flip(
+          client.use((c) => c.callTool({ name: "greet", arguments: { greeting: "Hi" } }))
+        )
         return [error, yield* Recorder.questions] as const
       }).pipe(Effect.provide(Harness.layer({ server, user: ScriptedUser.layer({ elicitation: {} }) })))
       assert.strictEqual(error._tag, "InputHandlerError")
@@ -158,7 +160,9 @@ describe("Harness + ScriptedUser", () => {
     Effect.gen(function*() {
       const call = client.use((c) => c.callTool({ name: "sign_in" }))
       const formOnly = yield* call.pipe(
-        Effect.provide(Harness.layer({ server, user: ScriptedUser.layer({ elicitation: { otherwise: ScriptedUser.accept() } }) })),
+        Effect.provide(
+          Harness.layer({ server, user: ScriptedUser.layer({ elicitation: { otherwise: ScriptedUser.accept() } }) })
+        ),
         Effect.flip
       )
       // The server does not even ask: the client did not declare elicitation.url.
@@ -207,28 +211,33 @@ describe("Harness + ScriptedUser", () => {
       }))
   })
 
-  it.layer(Harness.layer({ server, simulateHttp: true, user: fullUser }))("with HTTP headers checked by the server", (it) => {
-    it.effect("mirrors x-mcp-header arguments into Mcp-Param headers the server validates", () =>
-      Effect.gen(function*() {
-        const wire = yield* Harness.Wire
-        yield* wire.clear
-        const result = yield* client.use((c) => c.callTool({ name: "regional", arguments: { region: "eu wést", query: "q" } }))
-        assert.strictEqual(textOf(result), "q in eu wést")
-        // tools/list first (to learn the annotations), then the call with its headers
-        const sent = (yield* Harness.entries).filter((e) => e.direction === "request")
-        assert.deepStrictEqual(sent.map((e) => (e.message as any).method), ["tools/list", "tools/call"])
-        assert.deepStrictEqual(sent[1]!.headers, {
-          "MCP-Protocol-Version": "2026-07-28",
-          "Mcp-Method": "tools/call",
-          "Mcp-Name": "regional",
-          "Mcp-Param-Region": `=?base64?${Buffer.from("eu wést").toString("base64")}?=`
-        })
-        const tool = yield* client.use((c) => c.tool("regional"))
-        assert.strictEqual(tool._tag, "Some")
-        const multi = yield* client.use((c) => c.callTool({ name: "plan", arguments: { city: "Köln" } }))
-        assert.include(textOf(multi), "Alice")
-      }))
-  })
+  it.layer(Harness.layer({ server, simulateHttp: true, user: fullUser }))(
+    "with HTTP headers checked by the server",
+    (it) => {
+      it.effect("mirrors x-mcp-header arguments into Mcp-Param headers the server validates", () =>
+        Effect.gen(function*() {
+          const wire = yield* Harness.Wire
+          yield* wire.clear
+          const result = yield* client.use((c) =>
+            c.callTool({ name: "regional", arguments: { region: "eu wést", query: "q" } })
+          )
+          assert.strictEqual(textOf(result), "q in eu wést")
+          // tools/list first (to learn the annotations), then the call with its headers
+          const sent = (yield* Harness.entries).filter((e) => e.direction === "request")
+          assert.deepStrictEqual(sent.map((e) => (e.message as any).method), ["tools/list", "tools/call"])
+          assert.deepStrictEqual(sent[1]!.headers, {
+            "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "regional",
+            "Mcp-Param-Region": `=?base64?${Buffer.from("eu wést").toString("base64")}?=`
+          })
+          const tool = yield* client.use((c) => c.tool("regional"))
+          assert.strictEqual(tool._tag, "Some")
+          const multi = yield* client.use((c) => c.callTool({ name: "plan", arguments: { city: "Köln" } }))
+          assert.include(textOf(multi), "Alice")
+        }))
+    }
+  )
 })
 
 describe("keys named like Object.prototype members, end to end (issue 11, item 5)", () => {
@@ -279,7 +288,9 @@ describe("a scripted answer the server refuses (issue 18)", () => {
       Elicitation.form({
         key: "seats",
         message: "How many seats?",
-        schema: Schema.Struct({ seats: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4 })).annotate({ title: "Seats" }) })
+        schema: Schema.Struct({
+          seats: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4 })).annotate({ title: "Seats" })
+        })
       }).pipe(Effect.map(({ seats }) => `booked ${seats}`))
   })
   const bookingServer = McpServer.tools(book).pipe(

@@ -5,9 +5,9 @@
  * client/roots.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
 import { ElicitationHandler, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type { ElicitRequestFormParams } from "@mrtr/protocol/Schema"
+import { Effect, Option } from "effect"
 import { Recorder, ScriptedUser } from "../src/index.ts"
 
 const form = (message: string): ElicitRequestFormParams => ({
@@ -70,9 +70,16 @@ describe("ScriptedUser", () => {
       const sampling = yield* SamplingHandler.SamplingHandler
       const roots = yield* RootsHandler.RootsHandler
       const sampled = yield* sampling.createMessage({ messages: [], maxTokens: 5 }, context("s"))
-      assert.deepStrictEqual(sampled, { role: "assistant", content: { type: "text", text: "hi" }, model: "scripted-model", stopReason: "endTurn" })
+      assert.deepStrictEqual(sampled, {
+        role: "assistant",
+        content: { type: "text", text: "hi" },
+        model: "scripted-model",
+        stopReason: "endTurn"
+      })
       assert.deepStrictEqual(yield* roots.listRoots(context("r")), [{ uri: "file:///r/t" }])
-      assert.deepStrictEqual((yield* Recorder.questionsOf("roots")).map((q) => q.answer), [{ roots: [{ uri: "file:///r/t" }] }])
+      assert.deepStrictEqual((yield* Recorder.questionsOf("roots")).map((q) => q.answer), [{
+        roots: [{ uri: "file:///r/t" }]
+      }])
     }).pipe(Effect.provide(ScriptedUser.layer({
       sampling: { byKey: { s: ScriptedUser.text("hi") } },
       roots: (ctx) => [{ uri: `file:///${ctx.key}/${ctx.target}` }]

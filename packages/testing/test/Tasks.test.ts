@@ -10,12 +10,12 @@
  * is validated against the ext-tasks schema and carries `Mcp-Name: <taskId>`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber, Layer, Ref, Schema } from "effect"
+import { HttpTransport as ClientHttp, McpClient, TaskDriver } from "@mrtr/client"
 import { Elicitation, RequestState, Roots, Sampling, Task } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol/ErrorCode"
-import { HttpTransport as ClientHttp, McpClient, TaskDriver } from "@mrtr/client"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
 import { validateTaskWire } from "@mrtr/test-support/wire"
+import { Deferred, Effect, Exit, Fiber, Layer, Ref, Schema } from "effect"
 import { Harness, Recorder, ScriptedUser } from "../src/index.ts"
 
 const Name = Schema.Struct({ name: Schema.String })
@@ -101,28 +101,35 @@ const user = ScriptedUser.layer({
 const textOf = (result: { readonly content: ReadonlyArray<unknown> }) => (result.content[0] as { text: string }).text
 
 describe("the client's task driver", () => {
-  it.live("over Streamable HTTP: MRTR round, then the task's input answered by the same handlers, then the result", () =>
-    Effect.gen(function*() {
-      const url = yield* HttpTransport.url
-      const statuses = yield* Ref.make<ReadonlyArray<string>>([])
-      const result = yield* Effect.gen(function*() {
-        const client = yield* McpClient.McpClient
-        const done = yield* client.callTool({ name: "trip" }, {
-          onTaskStatus: (change) => Ref.update(statuses, (all) => [...all, change.status])
-        })
-        return { text: textOf(done), questions: (yield* Recorder.questions).map((q) => q.key) }
-      }).pipe(
-        Effect.provide(
-          McpClient.layer({ tasks: "auto" }).pipe(Layer.provide(ClientHttp.layerNode({ url })), Layer.provideMerge(user))
+  it.live(
+    "over Streamable HTTP: MRTR round, then the task's input answered by the same handlers, then the result",
+    () =>
+      Effect.gen(function*() {
+        const url = yield* HttpTransport.url
+        const statuses = yield* Ref.make<ReadonlyArray<string>>([])
+        const result = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          const done = yield* client.callTool({ name: "trip" }, {
+            onTaskStatus: (change) => Ref.update(statuses, (all) => [...all, change.status])
+          })
+          return { text: textOf(done), questions: (yield* Recorder.questions).map((q) => q.key) }
+        }).pipe(
+          Effect.provide(
+            McpClient.layer({ tasks: "auto" }).pipe(
+              Layer.provide(ClientHttp.layerNode({ url })),
+              Layer.provideMerge(user)
+            )
+          )
         )
-      )
-      assert.strictEqual(result.text, "Kim: booked (2 roots)")
-      assert.deepStrictEqual(result.questions, ["name", "ok", "roots"])
-      const seen = yield* Ref.get(statuses)
-      assert.strictEqual(seen[0], "working")
-      assert.include(seen, "input_required")
-      assert.strictEqual(seen.at(-1), "completed")
-    }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server)))), { timeout: 30_000 })
+        assert.strictEqual(result.text, "Kim: booked (2 roots)")
+        assert.deepStrictEqual(result.questions, ["name", "ok", "roots"])
+        const seen = yield* Ref.get(statuses)
+        assert.strictEqual(seen[0], "working")
+        assert.include(seen, "input_required")
+        assert.strictEqual(seen.at(-1), "completed")
+      }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server)))),
+    { timeout: 30_000 }
+  )
 
   // On the live clock (the client sleeps between polls); one harness per test.
   const harness = Harness.layer({ server, user, client: { tasks: "auto" }, simulateHttp: true })
@@ -190,7 +197,9 @@ describe("the client's task driver", () => {
     it.live("manual mode hands over the task; getTask / cancelTask drive it", () =>
       Effect.gen(function*() {
         const client = yield* McpClient.McpClient
-        const started = yield* Effect.flip(client.callTool({ name: "slow", arguments: { run: "manual" } }, { tasks: "manual" }))
+        const started = yield* Effect.flip(
+          client.callTool({ name: "slow", arguments: { run: "manual" } }, { tasks: "manual" })
+        )
         assert.instanceOf(started, TaskDriver.TaskStarted)
         const taskId = (started as TaskDriver.TaskStarted).taskId
         yield* handlerStarted("manual")

@@ -58,27 +58,33 @@ const withProject = <A>(config: string, f: (dir: string) => Effect.Effect<A>) =>
   )
 
 describe("@mrtr/testing/vitest", () => {
-  it.live("a consumer's config with the kit's defineConfig reports a failing test with its own message", () =>
-    Effect.gen(function*() {
-      const kit = yield* withProject(
-        `import { defineConfig } from ${JSON.stringify(kitConfig)}\nexport default defineConfig({ test: { include: ["*.test.ts"] } })\n`,
-        runVitest
-      )
-      assert.strictEqual(kit.code, 1, kit.output)
-      assert.include(kit.output, "the real reason", kit.output)
-      assert.include(kit.output, "1 failed", kit.output)
-      assert.notInclude(kit.output, "groupBy", kit.output)
-      assert.notInclude(kit.output, "Unhandled Error", kit.output)
-
-      // What the kit spares the consumer: on a Node without Map.groupBy, vitest's own defineConfig hides the failure.
-      if (typeof (Map as { groupBy?: unknown }).groupBy !== "function") {
-        const plain = yield* withProject(
-          `import { defineConfig } from "vitest/config"\nexport default defineConfig({ test: { include: ["*.test.ts"] } })\n`,
+  it.live(
+    "a consumer's config with the kit's defineConfig reports a failing test with its own message",
+    () =>
+      Effect.gen(function*() {
+        const kit = yield* withProject(
+          `import { defineConfig } from ${
+            JSON.stringify(kitConfig)
+          }\nexport default defineConfig({ test: { include: ["*.test.ts"] } })\n`,
           runVitest
         )
-        assert.include(plain.output, "Map.groupBy is not a function", plain.output)
-      }
-    }), { timeout: 60_000 })
+        assert.strictEqual(kit.code, 1, kit.output)
+        assert.include(kit.output, "the real reason", kit.output)
+        assert.include(kit.output, "1 failed", kit.output)
+        assert.notInclude(kit.output, "groupBy", kit.output)
+        assert.notInclude(kit.output, "Unhandled Error", kit.output)
+
+        // What the kit spares the consumer: on a Node without Map.groupBy, vitest's own defineConfig hides the failure.
+        if (typeof (Map as { groupBy?: unknown }).groupBy !== "function") {
+          const plain = yield* withProject(
+            `import { defineConfig } from "vitest/config"\nexport default defineConfig({ test: { include: ["*.test.ts"] } })\n`,
+            runVitest
+          )
+          assert.include(plain.output, "Map.groupBy is not a function", plain.output)
+        }
+      }),
+    { timeout: 60_000 }
+  )
 
   it("the polyfills behave as the built-ins (only installed where missing)", () => {
     const saved = {

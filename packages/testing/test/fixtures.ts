@@ -1,9 +1,10 @@
 /**
  * A small `@mrtr/server` server for the testing package's own tests.
  */
-import { Effect, Layer, Schema } from "effect"
-import { Elicitation, ElicitationCancelled, ElicitationDeclined, Mrtr, RequestState, Roots, Sampling } from "@mrtr/core"
+import type { ElicitationCancelled, ElicitationDeclined } from "@mrtr/core"
+import { Elicitation, Mrtr, RequestState, Roots, Sampling } from "@mrtr/core"
 import { McpServer, Prompt, RequestContext, Resource, Tool } from "@mrtr/server"
+import { Effect, Layer, Schema } from "effect"
 
 const Name = Schema.Struct({ name: Schema.String })
 
@@ -51,7 +52,7 @@ export const regional = Tool.make("regional", {
     region: Schema.String.annotate({ "x-mcp-header": "Region" } as Record<string, unknown>),
     query: Schema.String
   }),
-  handler: ({ region, query }) => Effect.succeed(`${query} in ${region}`)
+  handler: ({ query, region }) => Effect.succeed(`${query} in ${region}`)
 })
 
 /** Sends the user to a URL (URL-mode elicitation). */

@@ -1,16 +1,23 @@
 /** Drives `book_trip` on the server at `process.argv[2]` with scripted handler Layers; prints the tool's text. */
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
 import { ElicitationHandler, HttpTransport, McpClient, RootsHandler, SamplingHandler } from "@mrtr/client"
+import { Console, Effect, Layer } from "effect"
 
 const url = process.argv[2]
 if (url === undefined) throw new Error("usage: client.js <url>")
 
 const user = Layer.mergeAll(
-  ElicitationHandler.layer({ form: () => Effect.succeed(ElicitationHandler.accept({ departure: "2026-12-24", nights: 3 })) }),
+  ElicitationHandler.layer({
+    form: () => Effect.succeed(ElicitationHandler.accept({ departure: "2026-12-24", nights: 3 }))
+  }),
   SamplingHandler.layer({
     createMessage: () =>
-      Effect.succeed({ role: "assistant", content: { type: "text", text: "MR107" }, model: "scripted", stopReason: "endTurn" })
+      Effect.succeed({
+        role: "assistant",
+        content: { type: "text", text: "MR107" },
+        model: "scripted",
+        stopReason: "endTurn"
+      })
   }),
   RootsHandler.layerStatic([{ uri: "file:///home/me/trips", name: "trips" }])
 )

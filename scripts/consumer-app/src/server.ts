@@ -1,7 +1,7 @@
 /** Serves `trips.ts` over Streamable HTTP on a free port of 127.0.0.1 and prints `listening <url>`. */
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
 import { HttpTransport } from "@mrtr/server"
+import { Console, Effect, Layer } from "effect"
 import { server } from "./trips.js"
 
 Effect.gen(function*() {

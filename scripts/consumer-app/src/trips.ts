@@ -2,9 +2,9 @@
  * A consumer's server module, written as an app outside this repository writes it (NodeNext, `.js` specifiers): one
  * tool that asks a form, then a model and the client's roots in one round.
  */
-import { Effect, Layer, Schema } from "effect"
 import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
 import { McpServer, Tool } from "@mrtr/server"
+import { Effect, Layer, Schema } from "effect"
 
 const Dates = Schema.Struct({
   departure: Schema.String.annotate({ title: "Departure", format: "date" }),
@@ -28,11 +28,16 @@ export const bookTrip = Tool.make("book_trip", {
         Sampling.createMessage({
           key: "pick",
           maxTokens: 200,
-          messages: [{ role: "user", content: { type: "text", text: `Pick one: ${offers.map((o) => o.flight).join(", ")}` } }]
+          messages: [{
+            role: "user",
+            content: { type: "text", text: `Pick one: ${offers.map((o) => o.flight).join(", ")}` }
+          }]
         }),
         Roots.list({ key: "roots" })
       ])
-      return `Booked ${Sampling.textOf(pick)} for ${dates.nights} nights; receipt filed under ${roots[0]?.uri ?? "(no root)"}`
+      return `Booked ${Sampling.textOf(pick)} for ${dates.nights} nights; receipt filed under ${
+        roots[0]?.uri ?? "(no root)"
+      }`
     })
 })
 

@@ -1,8 +1,8 @@
 /** A consumer's vitest test of its tool with `@mrtr/testing`: a scripted user, in memory. */
 import { assert, it } from "@effect/vitest"
-import { Effect } from "effect"
 import { McpClient } from "@mrtr/client"
 import { Harness, Recorder, ScriptedUser } from "@mrtr/testing"
+import { Effect } from "effect"
 import { server } from "../src/trips.js"
 
 const TestLayer = Harness.layer({

@@ -17,7 +17,9 @@ export const http = Flag.String("http").pipe(
 
 export const stdio = Flag.String("stdio").pipe(
   Flag.withMetavar("command"),
-  Flag.withDescription("Spawn a stdio server with this command line, e.g. \"npx tsx server.ts\" (quoted as one argument)"),
+  Flag.withDescription(
+    "Spawn a stdio server with this command line, e.g. \"npx tsx server.ts\" (quoted as one argument)"
+  ),
   Flag.optional
 )
 
@@ -63,7 +65,9 @@ export const clientSecret = Flag.String("client-secret").pipe(
 )
 
 export const callbackPort = Flag.Int("callback-port").pipe(
-  Flag.withDescription(`The loopback port the sign-in redirect comes back to (default ${SignIn.DEFAULT_CALLBACK_PORT})`),
+  Flag.withDescription(
+    `The loopback port the sign-in redirect comes back to (default ${SignIn.DEFAULT_CALLBACK_PORT})`
+  ),
   Flag.optional
 )
 
@@ -99,4 +103,3 @@ export interface AnswerFlags {
   readonly samplingReply: Option.Option<string>
   readonly maxRounds: number
 }
-

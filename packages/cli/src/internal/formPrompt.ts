@@ -13,9 +13,9 @@
  * Source: MCP 2026-07-28, client/elicitation (the requested schema's
  * primitive types).
  */
+import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
 import { Effect, Option } from "effect"
 import { Prompt } from "effect/cli"
-import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
 import { clean } from "../Report.ts"
 import * as TypedText from "./typedText.ts"
 
@@ -101,7 +101,9 @@ export const fieldKind = (schema: PrimitiveSchemaDefinition): FieldKind => {
  *
  * @since 0.1.0
  */
-export const choicesOf = (schema: PrimitiveSchemaDefinition): ReadonlyArray<{ readonly title: string; readonly value: string }> => {
+export const choicesOf = (
+  schema: PrimitiveSchemaDefinition
+): ReadonlyArray<{ readonly title: string; readonly value: string }> => {
   if (schema.type === "array") {
     const items = schema.items
     return "anyOf" in items
@@ -219,7 +221,9 @@ export const fieldPrompt = (
           if (s.maxLength !== undefined && value.length > s.maxLength) {
             return Effect.fail(`At most ${s.maxLength} characters${units}`)
           }
-          if (kind === "email" && !EMAIL.test(value)) return Effect.fail("Expected an email address, e.g. ada@example.com")
+          if (kind === "email" && !EMAIL.test(value)) {
+            return Effect.fail("Expected an email address, e.g. ada@example.com")
+          }
           if (kind === "uri" && !canParseUrl(value)) return Effect.fail("Expected a URI, e.g. https://example.com/")
           return Effect.succeed(value)
         }
@@ -237,7 +241,9 @@ export const fieldPrompt = (
         default: fallback ?? (withTime ? TypedText.formatLocalDateTime(now) : TypedText.formatLocalDate(now)),
         validate: (text) => check(read(text))
       })
-      return required || fallback !== undefined ? date.pipe(Prompt.map(Option.some)) : gate(clean(schema.title ?? name), date)
+      return required || fallback !== undefined
+        ? date.pipe(Prompt.map(Option.some))
+        : gate(clean(schema.title ?? name), date)
     }
     case "integer":
     case "number": {
@@ -255,7 +261,9 @@ export const fieldPrompt = (
         ...(s.default === undefined ? {} : { default: String(s.default) }),
         validate: (text) => check(read(text)).pipe(Effect.flatMap(inBounds), Effect.as(text.trim()))
       }).pipe(Prompt.map((text) => Number(text)))
-      return required || s.default !== undefined ? number.pipe(Prompt.map(Option.some)) : gate(clean(schema.title ?? name), number)
+      return required || s.default !== undefined
+        ? number.pipe(Prompt.map(Option.some))
+        : gate(clean(schema.title ?? name), number)
     }
     case "boolean": {
       const fallback = (schema as { readonly default?: boolean }).default
@@ -286,7 +294,11 @@ export const fieldPrompt = (
       })
     }
     case "multi-select": {
-      const s = schema as { readonly minItems?: number; readonly maxItems?: number; readonly default?: ReadonlyArray<string> }
+      const s = schema as {
+        readonly minItems?: number
+        readonly maxItems?: number
+        readonly default?: ReadonlyArray<string>
+      }
       const fallback = new Set(s.default ?? [])
       const choices = choicesOf(schema).map((choice) => ({
         title: choice.title,
@@ -336,4 +348,3 @@ export const formPrompt = (schema: RequestedSchema): Prompt.Prompt<Record<string
     Prompt.succeed({})
   )
 }
-

@@ -7,8 +7,6 @@
  * Gotcha: `--stdio` takes one quoted command line, split here with shell-like
  * quoting only (no variables, globs or pipes).
  */
-import { Effect, Layer, Option } from "effect"
-import type { Prompt } from "effect/cli"
 import {
   type ClientTransport,
   type ElicitationHandler,
@@ -19,11 +17,12 @@ import {
   StdioTransport
 } from "@mrtr/client"
 import type { Root } from "@mrtr/protocol/Schema"
+import { Effect, Layer, Option } from "effect"
+import type { Prompt } from "effect/cli"
 import * as AnswersFile from "../AnswersFile.ts"
 import { UsageError } from "../Failure.ts"
 import * as SignIn from "../SignIn.ts"
 import * as TerminalUser from "../TerminalUser.ts"
-
 
 /**
  * Splits a command line into words, honouring single and double quotes and
@@ -169,4 +168,3 @@ export const handlersLayer = (options: {
 /** `--root` URIs as roots; none given: the working directory. */
 export const rootsFrom = (uris: ReadonlyArray<string>): ReadonlyArray<Root> =>
   uris.length === 0 ? [TerminalUser.workingDirectory()] : uris.map((uri) => ({ uri }))
-

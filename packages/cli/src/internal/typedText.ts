@@ -23,7 +23,9 @@
  */
 import { fullFormats } from "ajv-formats/dist/formats.js"
 
-type FormatDefinition = RegExp | ((value: string) => boolean) | { readonly validate: RegExp | ((value: string) => boolean) }
+type FormatDefinition = RegExp | ((value: string) => boolean) | {
+  readonly validate: RegExp | ((value: string) => boolean)
+}
 
 const checkOf = (definition: FormatDefinition): (value: string) => boolean => {
   const validate = typeof definition === "object" && "validate" in definition ? definition.validate : definition

@@ -106,19 +106,27 @@ export const bounded = <A, E, E2>(
           }
           const onTimer = () => {
             const remaining = left(clock.currentTimeMillisUnsafe())
-            if (remaining > 0) return arm(remaining)
+            if (remaining > 0) {
+              return arm(remaining)
+            }
             removeObserver()
             child.interruptUnsafe(parent.id)
             resume(Effect.fail(expired()))
           }
           const removeObserver = child.addObserver((exit) => {
-            if (timer !== undefined) clearTimeout(timer)
+            if (timer !== undefined) {
+              clearTimeout(timer)
+            }
             resume(exit)
           })
           // a child done at once (its effect synchronous) already resumed through the observer
-          if (child.pollUnsafe() === undefined) arm(firstMs)
+          if (child.pollUnsafe() === undefined) {
+            arm(firstMs)
+          }
           return Effect.sync(() => {
-            if (timer !== undefined) clearTimeout(timer)
+            if (timer !== undefined) {
+              clearTimeout(timer)
+            }
             removeObserver()
             child.interruptUnsafe(parent.id)
           })

@@ -18,9 +18,9 @@
  * Source: MCP 2026-07-28, basic/versioning, basic/lifecycle; MCP 2025-11-25,
  * basic/lifecycle, basic/transports.
  */
-import type { ClientCapabilities, DiscoverResult, Implementation, ProgressToken, Tool } from "@mrtr/protocol/Schema"
-import type { LoggingLevel } from "@mrtr/protocol/Meta"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { LoggingLevel } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities, DiscoverResult, Implementation, ProgressToken, Tool } from "@mrtr/protocol/Schema"
 import type { Duration, Effect, Option, Scope } from "effect"
 import type { ClientTransport } from "../ClientTransport.ts"
 import type { InputHandlerError, RequestError } from "../Errors.ts"

@@ -19,9 +19,9 @@
  * Source: MCP 2026-07-28, basic/versioning, basic/transports/streamable-http
  * (backward compatibility), basic/transports/stdio; SEP-2575.
  */
-import { DiscoverResult } from "@mrtr/protocol/Schema"
 import { ErrorCode } from "@mrtr/protocol/ErrorCode"
 import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
+import { DiscoverResult } from "@mrtr/protocol/Schema"
 import { Effect, Exit, Option, Schema } from "effect"
 import type { RequestError } from "../Errors.ts"
 import { LEGACY_PROTOCOL_VERSIONS } from "./v2025_11_25/lifecycle.ts"

@@ -31,8 +31,8 @@
  * basic/transports/streamable-http (backward compatibility); SEP-2575.
  */
 import { ErrorCode } from "@mrtr/protocol/ErrorCode"
-import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { type RequestId } from "@mrtr/protocol/JsonRpc"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { Duration, Effect, Option, Semaphore } from "effect"
 import { type RequestError, TransportError } from "../Errors.ts"
 import type { Protocol } from "../Models.ts"

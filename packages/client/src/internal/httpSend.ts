@@ -37,7 +37,13 @@
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import { ByteSize, Effect, Stream, Tracer } from "effect"
 import { constTrue } from "effect/Function"
-import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse, HttpIncomingMessage } from "effect/http"
+import {
+  HttpClient,
+  type HttpClientError,
+  HttpClientRequest,
+  type HttpClientResponse,
+  HttpIncomingMessage
+} from "effect/http"
 import * as Http from "node:http"
 import * as Https from "node:https"
 import { urlToHttpOptions } from "node:url"
@@ -128,7 +134,9 @@ const replyOf = (response: HttpClientResponse.HttpClientResponse): Reply => ({
       }
       return response.arrayBuffer.pipe(
         Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes)),
-        Effect.mapError((cause) => isOverflow(cause) ? tooLarge(maxBytes, response.status) : unreadable(response.status, cause)),
+        Effect.mapError((cause) =>
+          isOverflow(cause) ? tooLarge(maxBytes, response.status) : unreadable(response.status, cause)
+        ),
         Effect.map((body) => utf8.decode(body))
       )
     }),
@@ -204,7 +212,9 @@ export const mediaType = (reply: Pick<Reply, "headers">): string | undefined =>
   reply.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
 
 /** Resumes on the next tick of the event loop's tick queue. */
-const nextTick: Effect.Effect<void> = Effect.callback<void>((resume) => void process.nextTick(() => resume(Effect.void)))
+const nextTick: Effect.Effect<void> = Effect.callback<void>((resume) =>
+  void process.nextTick(() => resume(Effect.void))
+)
 
 /** How long a reply given up may take to end in the background (its connection is closed past it), in ms. */
 const LINGER_MS = 5_000
@@ -317,7 +327,9 @@ class NodeReply implements Reply {
     // also a connection closed before the body's end ("aborted": emitted because a listener exists)
     response.on("error", (cause) => finish(Effect.fail(unreadable(status, cause))))
     response.on("close", () => {
-      if (!response.complete) finish(Effect.fail(unreadable(status, new Error("the connection closed before the end of the body"))))
+      if (!response.complete) {
+        finish(Effect.fail(unreadable(status, new Error("the connection closed before the end of the body"))))
+      }
     })
     return close
   }
@@ -347,9 +359,11 @@ class NodeReply implements Reply {
     }).pipe(
       // Left after its end arrived, or after its response (`answered`): drained, the connection is
       // reused. Left before (a call given up, a hanging server): closed, the server sees it cancelled.
-      Stream.ensuring(Effect.suspend(() =>
-        response.complete || this.isAnswered ? release(response, () => this.close()) : Effect.sync(() => this.close())
-      ))
+      Stream.ensuring(
+        Effect.suspend(() =>
+          response.complete || this.isAnswered ? release(response, () => this.close()) : Effect.sync(() => this.close())
+        )
+      )
     )
   }
   answered(): void {

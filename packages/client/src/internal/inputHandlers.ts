@@ -12,7 +12,6 @@
  * Source: MCP 2026-07-28, client/elicitation, client/sampling, client/roots,
  * basic/patterns/mrtr.
  */
-import { Effect, Option, Schema } from "effect"
 import { mergeCapabilities, missingCapabilities, requiredCapabilities } from "@mrtr/protocol/Capabilities"
 import {
   type ClientCapabilities,
@@ -22,6 +21,7 @@ import {
   type InputResponse,
   ListRootsResult
 } from "@mrtr/protocol/Schema"
+import { Effect, Option, Schema } from "effect"
 import * as Elicitation from "../ElicitationHandler.ts"
 import { InputHandlerError } from "../Errors.ts"
 import type { InputContext } from "../InputContext.ts"
@@ -169,4 +169,3 @@ export const canAnswer = (request: InputRequest, handlers: Handlers, capabilitie
       return Option.isSome(handlers.roots)
   }
 }
-

@@ -124,7 +124,9 @@ export const discoverResource = async (
 }
 
 /** The authorization server metadata URLs for `issuer`, in the MCP order. */
-export const metadataUrls = (issuer: string): ReadonlyArray<{ readonly url: URL; readonly algorithm: "oauth2" | "oidc" }> => {
+export const metadataUrls = (
+  issuer: string
+): ReadonlyArray<{ readonly url: URL; readonly algorithm: "oauth2" | "oidc" }> => {
   const parsed = new URL(issuer)
   const path = parsed.pathname === "/" ? "" : parsed.pathname.replace(/\/$/, "")
   if (path === "") {

@@ -17,8 +17,8 @@
  * security-considerations); RFC 7591, RFC 7636, RFC 8707, RFC 9207; spec
  * digest A3-A6, B4.
  */
-import * as oauth from "oauth4webapi"
 import { Redacted } from "effect"
+import * as oauth from "oauth4webapi"
 import type { Registration, Tokens } from "../TokenStore.ts"
 import { requestOptions } from "./oauthDiscovery.ts"
 
@@ -38,7 +38,11 @@ export interface ClientConfig {
 const supports = (as: oauth.AuthorizationServer, method: string) =>
   (as.token_endpoint_auth_methods_supported ?? ["client_secret_basic"]).includes(method)
 
-const chooseMethod = (as: oauth.AuthorizationServer, secret: string | undefined, answered?: unknown): Registration["authMethod"] => {
+const chooseMethod = (
+  as: oauth.AuthorizationServer,
+  secret: string | undefined,
+  answered?: unknown
+): Registration["authMethod"] => {
   if (
     (answered === "client_secret_basic" || answered === "client_secret_post" || answered === "none") &&
     (as.token_endpoint_auth_methods_supported === undefined || supports(as, answered))
@@ -181,7 +185,12 @@ export const authorizationRequest = async (
   return { url, state, verifier }
 }
 
-const toTokens = (issuer: string, scope: string | undefined, response: oauth.TokenEndpointResponse, previous?: Tokens): Tokens => ({
+const toTokens = (
+  issuer: string,
+  scope: string | undefined,
+  response: oauth.TokenEndpointResponse,
+  previous?: Tokens
+): Tokens => ({
   issuer,
   accessToken: Redacted.make(response.access_token),
   refreshToken: typeof response.refresh_token === "string"

@@ -6,15 +6,14 @@
  *
  * Source: MCP 2026-07-28, basic (resultType), basic/patterns/mrtr.
  */
-import { Effect, Result, Schema } from "effect"
 import { SafeText } from "@mrtr/protocol"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { JsonRpcErrorObject } from "@mrtr/protocol/JsonRpc"
 import { InputRequest, type InputRequests } from "@mrtr/protocol/Schema"
+import { Effect, Result, Schema } from "effect"
 import { ProtocolViolation } from "../Errors.ts"
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const decodeErrorObject = Schema.decodeUnknownResult(JsonRpcErrorObject)
 
@@ -114,8 +113,11 @@ export const decodeWith = <A>(method: string, schema: Schema.Codec<A, any>) => {
   return (raw: Record<string, unknown>): Effect.Effect<A, ProtocolViolation> =>
     decode(raw).pipe(
       Effect.mapError((issue) =>
-        new ProtocolViolation({ method, reason: `the result does not decode: ${SafeText.lines(issue.message)}`, result: raw })
+        new ProtocolViolation({
+          method,
+          reason: `the result does not decode: ${SafeText.lines(issue.message)}`,
+          result: raw
+        })
       )
     ) as Effect.Effect<A, ProtocolViolation>
 }
-

@@ -21,9 +21,9 @@
  *
  * @internal
  */
+import { SafeText } from "@mrtr/protocol"
 import { headerAnnotationError, headerAnnotations } from "@mrtr/protocol/Headers"
 import { type ListToolsResult, type Tool } from "@mrtr/protocol/Schema"
-import { SafeText } from "@mrtr/protocol"
 import { Effect, Option } from "effect"
 import { InvalidToolDefinition, type McpClientError, type RequestError, type RequestTimeout } from "../Errors.ts"
 import type { CallOptions, ListParams } from "../Models.ts"

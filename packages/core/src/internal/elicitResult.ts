@@ -11,8 +11,8 @@
  * other than `Object.prototype` or none, a `__proto__` key, a non-finite
  * number, an array hole) goes to the schema.
  */
-import { Option, Schema } from "effect"
 import { ElicitResult, type ElicitValue } from "@mrtr/protocol/Schema"
+import { Option, Schema } from "effect"
 
 const decodeWithSchema = Schema.decodeUnknownOption(ElicitResult)
 

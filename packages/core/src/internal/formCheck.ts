@@ -14,10 +14,12 @@
  * surrogate included); they name the field and the rule.
  * Source: MCP 2026-07-28, client/elicitation ("Requested Schema").
  */
-import { fullFormats } from "ajv-formats/dist/formats.js"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
+import { fullFormats } from "ajv-formats/dist/formats.js"
 
-type FormatDefinition = RegExp | ((value: string) => boolean) | { readonly validate: RegExp | ((value: string) => boolean) }
+type FormatDefinition = RegExp | ((value: string) => boolean) | {
+  readonly validate: RegExp | ((value: string) => boolean)
+}
 
 const checkOf = (definition: FormatDefinition): (value: string) => boolean => {
   const validate = typeof definition === "object" && "validate" in definition ? definition.validate : definition
@@ -25,15 +27,22 @@ const checkOf = (definition: FormatDefinition): (value: string) => boolean => {
 }
 
 /** The string formats of the form subset, each with its check and how to say it. */
-export const FORMATS: Readonly<Record<string, { readonly check: (value: string) => boolean; readonly words: string }>> = {
-  email: { check: checkOf(fullFormats.email as FormatDefinition), words: "an email address (such as name@example.com)" },
-  uri: { check: checkOf(fullFormats.uri as FormatDefinition), words: "an absolute URI (such as https://example.com/page)" },
-  date: { check: checkOf(fullFormats.date as FormatDefinition), words: "a calendar date written YYYY-MM-DD" },
-  "date-time": {
-    check: checkOf(fullFormats["date-time"] as FormatDefinition),
-    words: "a date and time such as 2026-07-28T09:30:00Z"
+export const FORMATS: Readonly<Record<string, { readonly check: (value: string) => boolean; readonly words: string }>> =
+  {
+    email: {
+      check: checkOf(fullFormats.email as FormatDefinition),
+      words: "an email address (such as name@example.com)"
+    },
+    uri: {
+      check: checkOf(fullFormats.uri as FormatDefinition),
+      words: "an absolute URI (such as https://example.com/page)"
+    },
+    date: { check: checkOf(fullFormats.date as FormatDefinition), words: "a calendar date written YYYY-MM-DD" },
+    "date-time": {
+      check: checkOf(fullFormats["date-time"] as FormatDefinition),
+      words: "a date and time such as 2026-07-28T09:30:00Z"
+    }
   }
-}
 
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
@@ -51,7 +60,10 @@ const choicesOf = (field: PrimitiveSchemaDefinition): ReadonlyArray<string> | un
 
 const itemChoicesOf = (field: PrimitiveSchemaDefinition): ReadonlyArray<string> => {
   const items = (field as {
-    readonly items?: { readonly enum?: ReadonlyArray<string>; readonly anyOf?: ReadonlyArray<{ readonly const: string }> }
+    readonly items?: {
+      readonly enum?: ReadonlyArray<string>
+      readonly anyOf?: ReadonlyArray<{ readonly const: string }>
+    }
   }).items
   return items?.enum ?? items?.anyOf?.map((o) => o.const) ?? []
 }

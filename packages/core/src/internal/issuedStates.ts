@@ -86,7 +86,12 @@ export class IssuedStates<S> {
     }
     // A copy: the entry must not follow later changes to the caller's object.
     const fields: Binding = binding.principal === undefined
-      ? { method: binding.method, target: binding.target, argumentsDigest: binding.argumentsDigest, audience: binding.audience }
+      ? {
+        method: binding.method,
+        target: binding.target,
+        argumentsDigest: binding.argumentsDigest,
+        audience: binding.audience
+      }
       : {
         method: binding.method,
         target: binding.target,

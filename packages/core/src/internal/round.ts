@@ -15,10 +15,10 @@
  *
  * @internal
  */
-import { Effect, Option, Result, Schema } from "effect"
-import type { Digest } from "effect/crypto"
 import { missingCapabilities, requiredCapabilities } from "@mrtr/protocol/Capabilities"
 import type { ClientCapabilities, InputRequest, InputResponses } from "@mrtr/protocol/Schema"
+import { Effect, Option, Result, Schema } from "effect"
+import type { Digest } from "effect/crypto"
 import { canonicalProblem, digestWith, knownDigest } from "../Canonical.ts"
 import { type Ask, Conversation } from "../Conversation.ts"
 import { MissingClientCapability } from "../Errors.ts"
@@ -144,7 +144,9 @@ class RoundState {
       ask: (ask) =>
         Effect.die(
           new Error(
-            `The ask "${ask.key ?? ask.kind}" runs inside Mrtr.step; a step is work between asks: ask before or after it`
+            `The ask "${
+              ask.key ?? ask.kind
+            }" runs inside Mrtr.step; a step is work between asks: ask before or after it`
           )
         )
     })
@@ -204,7 +206,9 @@ class RoundState {
       if (watch.isStopped()) {
         return Effect.die(
           new Error(
-            `The ask "${ask.key ?? ask.kind}" runs after its round was decided (in a finalizer or an interruption handler); ask in the handler's body`
+            `The ask "${
+              ask.key ?? ask.kind
+            }" runs after its round was decided (in a finalizer or an interruption handler); ask in the handler's body`
           )
         )
       }
@@ -235,7 +239,11 @@ class RoundState {
       }
       return Effect.flatMap(digested, (digest): Effect.Effect<A, E> => {
         const outcome = this.answerFor(ask, askKey, digest)
-        if (outcome !== undefined) return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
+        if (outcome !== undefined) {
+          return Result.isSuccess(outcome)
+            ? Effect.succeed(outcome.success)
+            : Effect.fail(outcome.failure)
+        }
         return this.waitFor(ask, askKey, digest)
       })
     })
@@ -286,7 +294,11 @@ class RoundState {
   }
 
   /** `Conversation.step`: the journaled result (this round's or an earlier one's), else `effect`'s, journaled. */
-  step<A, E, R>(name: string, effect: Effect.Effect<A, E, R>, schema: Schema.Codec<A, any, never, never>): Effect.Effect<A, E, R> {
+  step<A, E, R>(
+    name: string,
+    effect: Effect.Effect<A, E, R>,
+    schema: Schema.Codec<A, any, never, never>
+  ): Effect.Effect<A, E, R> {
     return Effect.suspend(() => {
       const codec = Schema.toCodecJson(schema)
       const replay = (encoded: unknown) => Schema.decodeUnknownOption(codec)(encoded)
@@ -321,7 +333,7 @@ class RoundState {
 
   /** See `Round.nextJournal`. */
   nextJournal(round: number, asked: ReadonlyMap<string, PendingAsk>, waited: number): Journal.Journal {
-    const { journal, incoming, answers } = this
+    const { answers, incoming, journal } = this
     const pendingDigests: Record<string, string> = dictionary()
     for (const [key, ask] of asked) pendingDigests[key] = ask.digest
     // Answers the handler did not reach this round (its path changed before

@@ -27,16 +27,7 @@ import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { Duration } from "effect"
 import { Effect, Schema } from "effect"
 import type * as HeldCalls from "../HeldCalls.ts"
-import {
-  ask,
-  callOnce,
-  handlersFor,
-  type Held,
-  isConnectionFailure,
-  own,
-  stripMeta,
-  toMcpError
-} from "./forward.ts"
+import { ask, callOnce, handlersFor, type Held, isConnectionFailure, own, stripMeta, toMcpError } from "./forward.ts"
 import { canonical } from "./pool.ts"
 
 /** Most times one conversation starts its held upstream call anew (holder lost) before it fails. */

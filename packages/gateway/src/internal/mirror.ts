@@ -8,7 +8,6 @@
  * Gotcha: a list method the upstream does not serve (-32601, or a capability
  * it does not declare) mirrors as empty.
  */
-import { Effect } from "effect"
 import type { McpClient } from "@mrtr/client"
 import type {
   Prompt as WirePrompt,
@@ -17,13 +16,13 @@ import type {
   Tool as WireTool
 } from "@mrtr/protocol/Schema"
 import { type McpServer, type Prompt, Resource, type Tool } from "@mrtr/server"
+import { Effect } from "effect"
 import { forward, type Held } from "./forward.ts"
 import type { Pool } from "./pool.ts"
 
 const MAX_PAGES = 100
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** Every page of one list (at most `MAX_PAGES`); an unsupported method lists nothing. */
 const listAll = <A>(
@@ -36,7 +35,7 @@ const listAll = <A>(
     for (let n = 0; n < MAX_PAGES; n++) {
       const result = yield* page(cursor)
       const items = result[key]
-      if (Array.isArray(items)) all.push(...items as Array<A>)
+      if (Array.isArray(items)) { for (const item of items as Array<A>) all.push(item) }
       cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined
       if (cursor === undefined) break
     }
@@ -60,7 +59,10 @@ export interface Lists {
 export const list = (client: McpClient.McpClient["Service"]): Effect.Effect<Lists, unknown> =>
   Effect.all({
     tools: listAll<WireTool>((cursor) => client.listTools(cursor === undefined ? {} : { cursor }) as any, "tools"),
-    prompts: listAll<WirePrompt>((cursor) => client.listPrompts(cursor === undefined ? {} : { cursor }) as any, "prompts"),
+    prompts: listAll<WirePrompt>(
+      (cursor) => client.listPrompts(cursor === undefined ? {} : { cursor }) as any,
+      "prompts"
+    ),
     resources: listAll<WireResource>(
       (cursor) => client.listResources(cursor === undefined ? {} : { cursor }) as any,
       "resources"
@@ -98,7 +100,8 @@ export const make = (
   const promptOf = (wire: WirePrompt): AnyPrompt => ({
     name: wire.name,
     definition: wire,
-    get: (args: unknown) => forward(pool, name, "prompts/get", { name: wire.name, arguments: args ?? {} }, maxExchanges, held) as any,
+    get: (args: unknown) =>
+      forward(pool, name, "prompts/get", { name: wire.name, arguments: args ?? {} }, maxExchanges, held) as any,
     completions: {}
   })
   const resourceOf = (wire: WireResource): AnyResource => ({
@@ -164,7 +167,8 @@ export const make = (
             [r.uriTemplate, { template: r }] as const
           )
         ] as ReadonlyArray<readonly [string, { resource?: WireResource; template?: WireTemplate }]>,
-        (_key, wire) => server.addResource(wire.resource !== undefined ? resourceOf(wire.resource) : templateOf(wire.template!)),
+        (_key, wire) =>
+          server.addResource(wire.resource !== undefined ? resourceOf(wire.resource) : templateOf(wire.template!)),
         server.removeResource
       )
     ], { discard: true })

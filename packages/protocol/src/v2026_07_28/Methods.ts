@@ -7,7 +7,6 @@
  * @since 0.2.0
  */
 
-
 /**
  * Method names of MCP 2026-07-28.
  *

@@ -12,8 +12,8 @@
 import * as Schema from "effect/Schema"
 import { RequestMeta, ResultMeta } from "../Meta.ts"
 import { ElicitRequest, ElicitResult } from "./Elicitation.ts"
-import { CreateMessageRequest, CreateMessageResult } from "./Sampling.ts"
 import { ListRootsRequest, ListRootsResult } from "./Roots.ts"
+import { CreateMessageRequest, CreateMessageResult } from "./Sampling.ts"
 
 /**
  * One server→client request embedded in an `InputRequiredResult`:
@@ -194,7 +194,9 @@ export const makeInputRequiredResult = (fields: InputRequiredResultFields): Inpu
     throw new TypeError(INPUT_REQUIRED_MESSAGE)
   }
   // Built in place: spreading conditional parts is slow on a hot path.
-  const result: { -readonly [K in keyof InputRequiredResult]: InputRequiredResult[K] } = { resultType: "input_required" }
+  const result: { -readonly [K in keyof InputRequiredResult]: InputRequiredResult[K] } = {
+    resultType: "input_required"
+  }
   if (inputRequests !== undefined) result.inputRequests = inputRequests
   if (requestState !== undefined) result.requestState = requestState
   if (_meta !== undefined) result._meta = _meta

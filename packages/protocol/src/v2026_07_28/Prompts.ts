@@ -7,10 +7,10 @@
 import * as Schema from "effect/Schema"
 import { Icon } from "../internal/base.ts"
 import { RequestMeta } from "../Meta.ts"
-import { cacheableFields, resultFields } from "./Results.ts"
 import { ContentBlock, MetaObject, Role } from "./Content.ts"
-import { InputRequiredResult, inputResponseFields } from "./Mrtr.ts"
 import { Cursor } from "./Lifecycle.ts"
+import { InputRequiredResult, inputResponseFields } from "./Mrtr.ts"
+import { cacheableFields, resultFields } from "./Results.ts"
 
 /**
  * An argument a prompt accepts: `{ name, title?, description?, required? }`.

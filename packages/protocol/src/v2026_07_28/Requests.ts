@@ -6,14 +6,14 @@
  */
 import * as Schema from "effect/Schema"
 import { RequestId } from "../JsonRpc.ts"
-import { Method } from "./Methods.ts"
+import { CompleteRequestParams } from "./Completion.ts"
 import { PaginatedRequestParams, RequestParams } from "./Lifecycle.ts"
-import { CallToolRequestParams } from "./Tools.ts"
+import { Method } from "./Methods.ts"
+import { jsonrpc } from "./Notifications.ts"
 import { GetPromptRequestParams } from "./Prompts.ts"
 import { ReadResourceRequestParams } from "./Resources.ts"
-import { CompleteRequestParams } from "./Completion.ts"
 import { SubscriptionsListenRequestParams } from "./Subscriptions.ts"
-import { jsonrpc } from "./Notifications.ts"
+import { CallToolRequestParams } from "./Tools.ts"
 
 const request = <M extends string, P extends Schema.Top>(method: M, params: P) =>
   Schema.Struct({

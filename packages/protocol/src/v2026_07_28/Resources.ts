@@ -8,10 +8,10 @@
 import * as Schema from "effect/Schema"
 import { Icon } from "../internal/base.ts"
 import { RequestMeta } from "../Meta.ts"
-import { cacheableFields, resultFields } from "./Results.ts"
 import { Annotations, MetaObject, ResourceContents, resourceDescriptorFields } from "./Content.ts"
-import { InputRequiredResult, inputResponseFields } from "./Mrtr.ts"
 import { Cursor } from "./Lifecycle.ts"
+import { InputRequiredResult, inputResponseFields } from "./Mrtr.ts"
+import { cacheableFields, resultFields } from "./Results.ts"
 
 /**
  * A resource: `{ uri, name, title?, description?, mimeType?, size? (bytes), icons?, annotations?, _meta? }`.

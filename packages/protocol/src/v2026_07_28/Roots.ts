@@ -5,8 +5,8 @@
  * @since 0.2.0
  */
 import * as Schema from "effect/Schema"
-import { Method } from "./Methods.ts"
 import { MetaObject } from "./Content.ts"
+import { Method } from "./Methods.ts"
 
 /**
  * A root the client exposes: `{ uri (file://), name?, _meta? }`.

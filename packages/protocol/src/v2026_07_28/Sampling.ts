@@ -7,8 +7,8 @@
  */
 import * as Schema from "effect/Schema"
 import { JsonObject } from "../internal/base.ts"
-import { Method } from "./Methods.ts"
 import { MetaObject, Role, SamplingMessageContentBlock } from "./Content.ts"
+import { Method } from "./Methods.ts"
 import { Tool } from "./Tool.ts"
 
 /**

@@ -7,11 +7,11 @@
 import * as Schema from "effect/Schema"
 import { JsonObject } from "../internal/base.ts"
 import { RequestMeta } from "../Meta.ts"
-import { cacheableFields, resultFields } from "./Results.ts"
 import { ContentBlock } from "./Content.ts"
-import { Tool } from "./Tool.ts"
-import { InputRequiredResult, inputResponseFields } from "./Mrtr.ts"
 import { Cursor } from "./Lifecycle.ts"
+import { InputRequiredResult, inputResponseFields } from "./Mrtr.ts"
+import { cacheableFields, resultFields } from "./Results.ts"
+import { Tool } from "./Tool.ts"
 
 /**
  * Result of `tools/list` (cacheable): `{ tools, nextCursor?, ttlMs, cacheScope, resultType, _meta? }`.

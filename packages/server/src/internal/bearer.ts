@@ -80,7 +80,7 @@ export const missingScopes = (
     const scope = queue.pop()!
     if (covered.has(scope)) continue
     covered.add(scope)
-    if (Object.hasOwn(implies, scope)) for (const implied of implies[scope]!) queue.push(implied)
+    if (Object.hasOwn(implies, scope)) { for (const implied of implies[scope]!) queue.push(implied) }
   }
   return needed.filter((scope) => !covered.has(scope))
 }

@@ -149,7 +149,10 @@ export const make = (
     throw new Error(`HttpTransport: cors.maxAge must be a non-negative integer (seconds), got ${maxAge}`)
   }
   const extra = (options.allowedHeaders ?? []).map((name) => checkedName(name, "allowedHeaders"))
-  const exposed = [...EXPOSED_HEADERS, ...(options.exposedHeaders ?? []).map((name) => checkedName(name, "exposedHeaders"))]
+  const exposed = [
+    ...EXPOSED_HEADERS,
+    ...(options.exposedHeaders ?? []).map((name) => checkedName(name, "exposedHeaders"))
+  ]
   const fixed = [...REQUEST_HEADERS, ...extra]
   const fixedLower = new Set(fixed.map((name) => name.toLowerCase()))
   const base = {

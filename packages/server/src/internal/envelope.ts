@@ -9,13 +9,13 @@
  * expected in (the conformance suite checks several).
  * Source: MCP 2026-07-28, basic (request metadata), basic/transports/streamable-http.
  */
-import { Exit, Schema } from "effect"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { validateRequestHeaders } from "@mrtr/protocol/Headers"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
 import { ClientCapabilities, type Tool as WireTool } from "@mrtr/protocol/Schema"
 import { TaskMethod } from "@mrtr/protocol/Tasks"
+import { Exit, Schema } from "effect"
 import type { Incoming, Reply } from "../Transport.ts"
 import { errorReply, isRecord } from "./errors.ts"
 import { isRequestId } from "./jsonRpc.ts"
@@ -49,7 +49,9 @@ export const nestedDeeperThan = (value: unknown, max: number, depth = 1): boolea
     return false
   }
   for (const key in value) {
-    if (Object.hasOwn(value, key) && nestedDeeperThan((value as Record<string, unknown>)[key], max, depth + 1)) return true
+    if (Object.hasOwn(value, key) && nestedDeeperThan((value as Record<string, unknown>)[key], max, depth + 1)) {
+      return true
+    }
   }
   return false
 }
@@ -79,9 +81,14 @@ export const parse = (
 ): Parsed | Reply => {
   const message = incoming.message
   if (!isRecord(message)) {
-    return errorReply(undefined, McpError.invalidRequest(Array.isArray(message)
-      ? "Batches are not supported"
-      : "A JSON-RPC message must be an object"))
+    return errorReply(
+      undefined,
+      McpError.invalidRequest(
+        Array.isArray(message)
+          ? "Batches are not supported"
+          : "A JSON-RPC message must be an object"
+      )
+    )
   }
   const id = isRequestId(message.id) ? message.id : undefined
   if (message.jsonrpc !== "2.0") return errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\""))
@@ -93,7 +100,9 @@ export const parse = (
   const method = message.method
   if (!METHODS.has(method)) return errorReply(id, McpError.methodNotFound(method))
   const params = message.params
-  if (params !== undefined && !isRecord(params)) return errorReply(id, McpError.invalidParams("params must be an object"))
+  if (params !== undefined && !isRecord(params)) {
+    return errorReply(id, McpError.invalidParams("params must be an object"))
+  }
   const meta = params?._meta
   if (!isRecord(meta)) return errorReply(id, McpError.invalidParams("Missing params._meta"))
   const version = meta[MetaKey.protocolVersion]

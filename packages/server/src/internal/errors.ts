@@ -10,10 +10,6 @@
  * Source: MCP 2026-07-28, basic (error codes); basic/patterns/mrtr; MCP
  * 2025-11-25, basic (JSON-RPC errors).
  */
-import { Cause, Effect, Option, Predicate } from "effect"
-import { describeCapabilities } from "@mrtr/protocol/Capabilities"
-import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
-import type { JsonRpcErrorObject, RequestId } from "@mrtr/protocol/JsonRpc"
 import {
   ElicitationCancelled,
   ElicitationDeclined,
@@ -26,6 +22,10 @@ import {
   RoundLimitExceeded,
   UserIdentityRequired
 } from "@mrtr/core"
+import { describeCapabilities } from "@mrtr/protocol/Capabilities"
+import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
+import type { JsonRpcErrorObject, RequestId } from "@mrtr/protocol/JsonRpc"
+import { Cause, Effect, Option, Predicate } from "effect"
 import * as HttpStatus from "../HttpStatus.ts"
 import type { Reply, WireMessage } from "../Transport.ts"
 
@@ -103,7 +103,8 @@ const legacyCapabilityError = (error: MissingClientCapability, inSession: boolea
     })
     : new McpError({
       code: ErrorCode.InvalidRequest,
-      message: "This request needs input from the client, which a 2025-11-25 request outside any session cannot carry: initialize a session first",
+      message:
+        "This request needs input from the client, which a 2025-11-25 request outside any session cannot carry: initialize a session first",
       data: { reason: "input_undeliverable", requiredCapabilities: error.requiredCapabilities }
     })
 
@@ -140,5 +141,9 @@ export const errorOf = Effect.fnUntraced(function*(cause: Cause.Cause<unknown>, 
 })
 
 /** The JSON-RPC error response to request `id` whose run failed with `cause`; see {@link errorOf}. */
-export const toErrorResponse = (id: RequestId, cause: Cause.Cause<unknown>, context: FailureContext): Effect.Effect<WireMessage> =>
+export const toErrorResponse = (
+  id: RequestId,
+  cause: Cause.Cause<unknown>,
+  context: FailureContext
+): Effect.Effect<WireMessage> =>
   Effect.map(errorOf(cause, context), (error): WireMessage => ({ jsonrpc: "2.0", id, error }))

@@ -11,9 +11,9 @@
  * text that comes from the schema, the message or the user is HTML-escaped;
  * plain string fields are password inputs whose values are never sent back.
  */
-import { createHash } from "node:crypto"
-import { UrlParams } from "effect/http"
 import type { ElicitationSchema } from "@mrtr/core"
+import { UrlParams } from "effect/http"
+import { createHash } from "node:crypto"
 
 type Field = Readonly<Record<string, unknown>>
 type RequestedSchema = ElicitationSchema.RequestedSchema
@@ -75,7 +75,9 @@ const choicesOf = (field: Field): ReadonlyArray<{ readonly value: string; readon
   return undefined
 }
 
-const multiChoicesOf = (field: Field): ReadonlyArray<{ readonly value: string; readonly label: string }> | undefined => {
+const multiChoicesOf = (
+  field: Field
+): ReadonlyArray<{ readonly value: string; readonly label: string }> | undefined => {
   if (field.type !== "array") return undefined
   const items = field.items as Field | undefined
   if (items === undefined) return []
@@ -85,7 +87,11 @@ const multiChoicesOf = (field: Field): ReadonlyArray<{ readonly value: string; r
 const INPUT_TYPES: Readonly<Record<string, string>> = { email: "email", uri: "url", date: "date" }
 
 const attribute = (name: string, value: unknown): string =>
-  value === undefined || value === null || value === false ? "" : value === true ? ` ${name}` : ` ${name}="${escape(String(value))}"`
+  value === undefined || value === null || value === false
+    ? ""
+    : value === true
+    ? ` ${name}`
+    : ` ${name}="${escape(String(value))}"`
 
 /** The values to show in the form: the user's last submission (minus secrets), else the fields' defaults. */
 export type Shown = Readonly<Record<string, unknown>>
@@ -93,7 +99,9 @@ export type Shown = Readonly<Record<string, unknown>>
 const fieldHtml = (name: string, field: Field, required: boolean, shown: Shown): string => {
   const id = `f-${name.replace(/[^A-Za-z0-9_-]/g, "_")}`
   const label = escape(String(field.title ?? name))
-  const hint = typeof field.description === "string" ? `<p class="hint" id="${id}-hint">${escape(field.description)}</p>` : ""
+  const hint = typeof field.description === "string"
+    ? `<p class="hint" id="${id}-hint">${escape(field.description)}</p>`
+    : ""
   const described = hint === "" ? "" : ` aria-describedby="${id}-hint"`
   const value = Object.hasOwn(shown, name) ? shown[name] : field.default
   const multi = multiChoicesOf(field)
@@ -204,7 +212,10 @@ export const contentOf = (requestedSchema: RequestedSchema, params: UrlParams.Ur
 }
 
 /** What the form shows again after a refusal: the submission, minus password fields. */
-export const shownAfterRefusal = (requestedSchema: RequestedSchema, content: Readonly<Record<string, unknown>>): Shown => {
+export const shownAfterRefusal = (
+  requestedSchema: RequestedSchema,
+  content: Readonly<Record<string, unknown>>
+): Shown => {
   const shown: Record<string, unknown> = Object.create(null)
   for (const [name, raw] of Object.entries(requestedSchema.properties)) {
     const field = raw as Field

@@ -11,11 +11,11 @@
  * GET stream instead (`legacy/broadcast.ts`).
  * Source: MCP 2026-07-28, basic/patterns/subscriptions.
  */
-import { Effect, Exit, PubSub, Schema, Stream } from "effect"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { MetaKey } from "@mrtr/protocol/Meta"
 import { SubscriptionFilter } from "@mrtr/protocol/Schema"
 import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
+import { Effect, Exit, PubSub, Schema, Stream } from "effect"
 import type { Reply, WireMessage } from "../Transport.ts"
 import type { Parsed } from "./envelope.ts"
 import { errorReply } from "./errors.ts"
@@ -80,21 +80,22 @@ export const listen = (
   return {
     _tag: "Stream",
     // Subscribed before the acknowledgement is sent: a change the client makes once acknowledged is never missed.
-    messages: Stream.unwrap(Effect.map(PubSub.subscribe(changes), (subscription) => Stream.concat(
-      Stream.succeed(ack),
-      Stream.merge(
-        Stream.fromSubscription(subscription).pipe(
-          Stream.filter(wanted),
-          Stream.map((kind): WireMessage => ({
-            jsonrpc: "2.0",
-            method: `notifications/${kind}/list_changed`,
-            params: { _meta: subscriptionMeta }
-          }))
-        ),
-        taskIds.length === 0 || taskNotifications === undefined
-          ? Stream.empty
-          : taskNotifications(new Set(taskIds), principal, subscriptionMeta) as Stream.Stream<WireMessage>
-      )
-    )))
+    messages: Stream.unwrap(Effect.map(PubSub.subscribe(changes), (subscription) =>
+      Stream.concat(
+        Stream.succeed(ack),
+        Stream.merge(
+          Stream.fromSubscription(subscription).pipe(
+            Stream.filter(wanted),
+            Stream.map((kind): WireMessage => ({
+              jsonrpc: "2.0",
+              method: `notifications/${kind}/list_changed`,
+              params: { _meta: subscriptionMeta }
+            }))
+          ),
+          taskIds.length === 0 || taskNotifications === undefined
+            ? Stream.empty
+            : taskNotifications(new Set(taskIds), principal, subscriptionMeta) as Stream.Stream<WireMessage>
+        )
+      )))
   }
 }

@@ -17,12 +17,12 @@
  *
  * @internal
  */
-import { Effect, Predicate } from "effect"
-import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
-import { type InputResponses } from "@mrtr/protocol/Schema"
-import { McpError } from "@mrtr/protocol/ErrorCode"
 import { ClientAddress, RequestState } from "@mrtr/core"
 import { Engine, Journal } from "@mrtr/core/engine"
+import { McpError } from "@mrtr/protocol/ErrorCode"
+import { type InputResponses } from "@mrtr/protocol/Schema"
+import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
+import { Effect, Predicate } from "effect"
 import * as Observability from "../Observability.ts"
 import type * as Envelope from "./envelope.ts"
 import * as Registry from "./registry.ts"

@@ -12,8 +12,8 @@
  * Source: MCP 2026-07-28 / 2025-11-25, server/tools, server/prompts,
  * server/resources, server/utilities/completion.
  */
-import { Effect, PubSub } from "effect"
 import { McpError } from "@mrtr/protocol/ErrorCode"
+import { Effect, PubSub } from "effect"
 import type { Completer, Prompt } from "../Prompt.ts"
 import type { Resource } from "../Resource.ts"
 import type { Tool } from "../Tool.ts"
@@ -112,9 +112,13 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>): Registry => {
         const text = ToolError.describe(error)
         return Effect.logWarning(`Tool ${name} failed: ${text}`).pipe(
           Effect.annotateLogs({ tool: name }),
-          Effect.andThen(Effect.sync(() =>
-            tool.onError === undefined ? { content: [{ type: "text" as const, text }], isError: true } : tool.onError(error)
-          ))
+          Effect.andThen(
+            Effect.sync(() =>
+              tool.onError === undefined
+                ? { content: [{ type: "text" as const, text }], isError: true }
+                : tool.onError(error)
+            )
+          )
         )
       })
     )
@@ -128,7 +132,12 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>): Registry => {
     if (prompt === undefined) return McpError.invalidParams(`Unknown prompt: ${name}`)
     const args = params.arguments
     if (args !== undefined && !isRecord(args)) return McpError.invalidParams("prompts/get arguments must be an object")
-    return { method: "prompts/get", target: name, arguments: args ?? {}, handler: prompt.get(args ?? {}) as Call["handler"] }
+    return {
+      method: "prompts/get",
+      target: name,
+      arguments: args ?? {},
+      handler: prompt.get(args ?? {}) as Call["handler"]
+    }
   }
 
   const readResource = (params: Record<string, unknown>): Call | McpError | ResourceNotFound => {
@@ -186,7 +195,9 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>): Registry => {
   const complete = (params: Record<string, unknown>) => {
     const ref = params.ref
     const argument = params.argument
-    if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
+    if (
+      !isRecord(ref) || !isRecord(argument) || typeof argument.name !== "string" || typeof argument.value !== "string"
+    ) {
       return Effect.fail(McpError.invalidParams("completion/complete needs ref and argument { name, value }"))
     }
     let completer: Completer | undefined
@@ -206,15 +217,17 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>): Registry => {
       : {}
     const value = argument.value
     const found = completer
-    return (found === undefined ? Effect.succeed([] as ReadonlyArray<string>) : Effect.suspend(() => found(value, context))).pipe(
-      Effect.map((values): Record<string, unknown> => ({
-        completion: {
-          values: values.slice(0, 100),
-          total: values.length,
-          hasMore: values.length > 100
-        }
-      }))
-    )
+    return (found === undefined
+      ? Effect.succeed([] as ReadonlyArray<string>)
+      : Effect.suspend(() => found(value, context))).pipe(
+        Effect.map((values): Record<string, unknown> => ({
+          completion: {
+            values: values.slice(0, 100),
+            total: values.length,
+            hasMore: values.length > 100
+          }
+        }))
+      )
   }
 
   return {

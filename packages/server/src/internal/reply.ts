@@ -12,9 +12,9 @@
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP), basic/utilities/progress,
  * server/utilities/logging.
  */
-import { type Cause, Effect, Fiber, Predicate, Queue, Stream } from "effect"
 import { type LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
 import type { Implementation } from "@mrtr/protocol/Schema"
+import { type Cause, Effect, Fiber, Predicate, Queue, Stream } from "effect"
 import * as HttpStatus from "../HttpStatus.ts"
 import { McpRequest } from "../RequestContext.ts"
 import type { Incoming, Reply, WireMessage } from "../Transport.ts"
@@ -80,6 +80,8 @@ const streamed = Effect.fnUntraced(function*(
     ? { _tag: "Response", message: first, httpStatus: statusOf(first) } satisfies Reply
     : {
       _tag: "Stream",
-      messages: Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(Stream.ensuring(Fiber.interrupt(fiber)))
+      messages: Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(
+        Stream.ensuring(Fiber.interrupt(fiber))
+      )
     } satisfies Reply
 })

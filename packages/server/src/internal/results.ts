@@ -22,9 +22,9 @@
  *
  * @internal
  */
-import { Effect, Predicate } from "effect"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { InputRequiredResult } from "@mrtr/protocol/Schema"
+import { Effect, Predicate } from "effect"
 import type { WireMessage } from "../Transport.ts"
 import { type FailureContext, toErrorResponse } from "./errors.ts"
 
@@ -89,7 +89,10 @@ export const encodeInputRequired = (encoding: Encoding, result: InputRequiredRes
 })
 
 /** The `CreateTaskResult` of a call that became a task (flat: `resultType: "task"`, the task's fields, the server's `_meta`). */
-export const encodeCreateTask = (encoding: Encoding, task: Readonly<Record<string, unknown>>): Record<string, unknown> => ({
+export const encodeCreateTask = (
+  encoding: Encoding,
+  task: Readonly<Record<string, unknown>>
+): Record<string, unknown> => ({
   resultType: "task",
   ...task,
   _meta: encoding.serverMeta

@@ -5,8 +5,8 @@
  * `RequestState.ttlFromConfig`), single use, and the task lease. The Redis
  * URL of a fleet is `Redis.layerFleetConfig`'s.
  */
-import { Config, Duration, Effect } from "effect"
 import { RequestState } from "@mrtr/core"
+import { Config, Duration, Effect } from "effect"
 
 /** `MRTR_SINGLE_USE` (a boolean: `true`/`false`, `yes`/`no`, `1`/`0`; default false). */
 export const singleUseConfigName = "MRTR_SINGLE_USE"

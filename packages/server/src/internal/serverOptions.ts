@@ -4,8 +4,8 @@
  * the value) rather than a throw, a NaN bound or a server that never expires
  * anything. Durations are parsed here, once.
  */
-import { Duration, Effect } from "effect"
 import { InvalidOption } from "@mrtr/core"
+import { Duration, Effect } from "effect"
 import type { TaskOptions } from "./taskRunner.ts"
 
 const LAYER = "McpServer.layer"
@@ -17,13 +17,16 @@ export interface CheckedOptions {
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" } | undefined
   readonly maxRounds?: number | undefined
   readonly maxJournalBytes?: number | undefined
-  readonly legacy?: {
-    readonly maxSessions?: number | undefined
-    readonly maxSessionsPerPrincipal?: number | undefined
-    readonly sessionIdleTimeout?: Duration.Input | undefined
-    readonly maxPendingInputs?: number | undefined
-    readonly inputTimeout?: Duration.Input | undefined
-  } | false | undefined
+  readonly legacy?:
+    | {
+      readonly maxSessions?: number | undefined
+      readonly maxSessionsPerPrincipal?: number | undefined
+      readonly sessionIdleTimeout?: Duration.Input | undefined
+      readonly maxPendingInputs?: number | undefined
+      readonly inputTimeout?: Duration.Input | undefined
+    }
+    | false
+    | undefined
   readonly tasks?: TaskOptions | undefined
 }
 

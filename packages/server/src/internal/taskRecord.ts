@@ -141,7 +141,8 @@ export const unowned = (record: TaskRecord, now: number): boolean =>
   record.owner === undefined || (record.leaseExpiresAt !== undefined && record.leaseExpiresAt <= now)
 
 /** A `working` task whose fiber is gone at `now`: released by a stopped instance, or its owner's lease expired. */
-export const orphaned = (record: TaskRecord, now: number): boolean => record.status === "working" && unowned(record, now)
+export const orphaned = (record: TaskRecord, now: number): boolean =>
+  record.status === "working" && unowned(record, now)
 
 /**
  * `owner` runs the task's next round, holding it for `leaseMs`: `working`,

@@ -26,17 +26,24 @@
  * logged; the lease then lapses and the task is resumed like a crashed one.
  * Source: ext-tasks `specification/draft/tasks.md` §Task Creation, §Task Status.
  */
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Schedule, type Scope } from "effect"
-import * as SecureRandom from "effect/crypto/SecureRandom"
+import type { RequestState } from "@mrtr/core"
+import { Engine, Journal } from "@mrtr/core/engine"
 import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { InputResponses } from "@mrtr/protocol/Schema"
 import { isTerminalStatus } from "@mrtr/protocol/Tasks"
-import type { RequestState } from "@mrtr/core"
-import { Engine, Journal } from "@mrtr/core/engine"
-import { McpRequest } from "../RequestContext.ts"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Schedule, type Scope } from "effect"
+import * as SecureRandom from "effect/crypto/SecureRandom"
 import { tasksTotal } from "../Observability.ts"
-import type { TaskCall, TaskRecord, TaskStore, TaskStoreFull, TaskStoreUnavailable, TaskTooLarge } from "../TaskStore.ts"
+import { McpRequest } from "../RequestContext.ts"
+import type {
+  TaskCall,
+  TaskRecord,
+  TaskStore,
+  TaskStoreFull,
+  TaskStoreUnavailable,
+  TaskTooLarge
+} from "../TaskStore.ts"
 import { errorOf } from "./errors.ts"
 import { encodeCreateTask, encodeResult, type Encoding } from "./results.ts"
 import { claimed, dictionary, released, renewed, settled, taskFields, waiting } from "./taskRecord.ts"
@@ -82,7 +89,10 @@ export interface Runner {
     transition: (record: TaskRecord, now: number) => TaskRecord | undefined
   ) => Effect.Effect<TaskRecord | undefined, TaskStoreUnavailable>
   /** Ends a task not yet terminal with `patch` (its status and result or error), releasing its lease (see `apply`). */
-  readonly settle: (taskId: string, patch: Partial<TaskRecord>) => Effect.Effect<TaskRecord | undefined, TaskStoreUnavailable>
+  readonly settle: (
+    taskId: string,
+    patch: Partial<TaskRecord>
+  ) => Effect.Effect<TaskRecord | undefined, TaskStoreUnavailable>
   /**
    * Creates the task for a `tools/call` (its journal so far), starts it and
    * returns the `CreateTaskResult`; a full store is -32603.
@@ -101,7 +111,7 @@ const countStatus = (status: string) => Metric.update(Metric.withAttributes(task
 
 /** Builds the runner of one server instance; `announce` receives every record this instance changes. */
 export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Effect.Effect<void>): Runner => {
-  const { store, engine, audience } = host
+  const { audience, engine, store } = host
   const ttlMs = host.options.ttlMs === undefined ? 300_000 : host.options.ttlMs
   const pollIntervalMs = host.options.pollIntervalMs ?? 1_000
   const leaseMs = Math.max(1, host.options.leaseMs ?? 15_000)
@@ -137,10 +147,11 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
                   journal: undefined,
                   keyAliases: undefined
                 }, now)
-                return next === undefined ? [undefined, record] as const : [{ next, from: record.status }, next] as const
+                return next === undefined
+                  ? [undefined, record] as const
+                  : [{ next, from: record.status }, next] as const
               }).pipe(Effect.catchTag("TaskTooLarge", () => Effect.succeed(undefined))))
-          )
-        ),
+          )),
         Effect.flatMap((change) =>
           change === undefined ? Effect.succeed(undefined) : Effect.as(
             Effect.andThen(
@@ -170,7 +181,8 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
   const failedWith = (taskId: string, cause: Cause.Cause<unknown>) =>
     Effect.flatMap(
       errorOf(cause, { era: "2026-07-28", log: "Task failed", annotations: { taskId } }),
-      (error) => ended(taskId, (record, now) => settled(record, { status: "failed", statusMessage: error.message, error }, now))
+      (error) =>
+        ended(taskId, (record, now) => settled(record, { status: "failed", statusMessage: error.message, error }, now))
     )
 
   /**
@@ -184,7 +196,9 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
       : { method: "tasks/journal", target: taskId, argumentsDigest: "", audience, principal: call.principal }
 
   const sealJournal = (taskId: string, call: TaskCall, journal: Journal.Journal): Effect.Effect<string | undefined> =>
-    journal === Journal.empty ? Effect.succeed(undefined) : engine.codec.sealStored(journal, journalBinding(taskId, call))
+    journal === Journal.empty
+      ? Effect.succeed(undefined)
+      : engine.codec.sealStored(journal, journalBinding(taskId, call))
 
   // Our own output once the AEAD verified it: trusted as a journal.
   const openJournal = (record: TaskRecord) =>
@@ -294,7 +308,10 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
     )
     if (record.ttlMs === null) return checked
     const expiry = record.createdAt + record.ttlMs
-    const expired = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sleep(Duration.millis(Math.max(0, expiry - now))))
+    const expired = Effect.flatMap(
+      Clock.currentTimeMillis,
+      (now) => Effect.sleep(Duration.millis(Math.max(0, expiry - now)))
+    )
     return Effect.raceFirst(checked, expired)
   }
 
@@ -332,7 +349,10 @@ export const makeRunner = (host: TaskHost, announce: (record: TaskRecord) => Eff
               // Interrupted without a cancel (this instance stops): release the task for another instance.
               Exit.isFailure(exit)
                 ? apply(record.taskId, (current) => released(current, instanceId)).pipe(
-                  Effect.catchTag("TaskStoreUnavailable", logUnavailable(record.taskId, "not released (its lease will lapse)"))
+                  Effect.catchTag(
+                    "TaskStoreUnavailable",
+                    logUnavailable(record.taskId, "not released (its lease will lapse)")
+                  )
                 )
                 : Effect.void
             )

@@ -27,10 +27,10 @@
  * Source: ext-tasks `specification/draft/tasks.md` §Task Polling, §Task
  * Update Requests, §Task Cancellation, §Task Status Notifications.
  */
-import { Clock, Effect, PubSub, Stream } from "effect"
 import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
 import type { ClientCapabilities } from "@mrtr/protocol/Schema"
 import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
+import { Clock, Effect, PubSub, Stream } from "effect"
 import type { TaskStatus } from "../NotificationBus.ts"
 import type { TaskRecord, TaskStoreUnavailable } from "../TaskStore.ts"
 import { allAnswered, answered, detailedTask, orphaned, unknownTask } from "./taskRecord.ts"
@@ -38,8 +38,7 @@ import { makeRunner, type Runner, type TaskHost } from "./taskRunner.ts"
 
 export type { TaskHost, TaskOptions } from "./taskRunner.ts"
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** A task's change as the `subscriptions/listen` streams see it: its `DetailedTask`, and who may see it. */
 type TaskChange = Omit<TaskStatus, "_tag">
@@ -107,7 +106,8 @@ export const makeTasks = (
 
     const update = (taskId: string, principal: string | undefined, inputResponses: Record<string, unknown>) =>
       lookup(taskId, principal).pipe(
-        Effect.andThen(runner.apply(taskId, (record, now) => answered(record, inputResponses, now))),
+        Effect.andThen(runner.apply(taskId, (record, now) =>
+          answered(record, inputResponses, now))),
         Effect.flatMap((next) =>
           next !== undefined && allAnswered(next)
             ? runner.resume(taskId, allAnswered)
@@ -142,7 +142,9 @@ export const makeTasks = (
         return Effect.fail(McpError.missingRequiredClientCapability(tasksRequiredCapabilities))
       }
       const taskId = params.taskId
-      if (typeof taskId !== "string") return Effect.fail(McpError.invalidParams(`${method} needs a string taskId`))
+      if (typeof taskId !== "string") {
+        return Effect.fail(McpError.invalidParams(`${method} needs a string taskId`))
+      }
       const answer = (): Effect.Effect<Record<string, unknown>, McpError | TaskStoreUnavailable> => {
         switch (method) {
           case "tasks/get":
@@ -160,7 +162,8 @@ export const makeTasks = (
             return Effect.fail(McpError.methodNotFound(method))
         }
       }
-      return Effect.mapError(answer(), (error) => error instanceof McpError ? error : unavailable(error))
+      return Effect.mapError(answer(), (error) =>
+        error instanceof McpError ? error : unavailable(error))
     }
 
     /**

@@ -16,8 +16,8 @@
  * `ttl` (set `tokenCache: false` where revocation must take effect at once).
  * Source: RFC 7662 §4 (caching introspection responses); RFC 9068 §4.
  */
-import { createHash } from "node:crypto"
 import { Cache, Duration, Effect, Exit, Option } from "effect"
+import { createHash } from "node:crypto"
 import type { VerifiedToken, Verifier } from "./tokenVerifier.ts"
 
 /** Options of {@link cached}: `ttl` (default 1 minute), `capacity` (entries, default 10,000). */

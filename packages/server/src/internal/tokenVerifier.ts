@@ -104,8 +104,7 @@ export interface JwtOptions {
 // no authorization) never loads it, which keeps its start-up short.
 let jose: typeof JoseModule | undefined
 let loading: Promise<typeof JoseModule> | undefined
-const loadJose = (): Promise<typeof JoseModule> =>
-  loading ??= import("jose").then((module) => (jose = module))
+const loadJose = (): Promise<typeof JoseModule> => loading ??= import("jose").then((module) => (jose = module))
 
 export const jwt = (options: JwtOptions): Verifier => {
   const jwksUri = new URL(options.jwksUri)
@@ -137,51 +136,52 @@ export const jwt = (options: JwtOptions): Verifier => {
     issuer: options.issuer,
     verify: (token, resource) =>
       // The time is the Clock's, for jose's checks (exp, nbf) and ours (iat) alike.
-      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.tryPromise({
-        try: async () => {
-          const Jose = await loadJose()
-          return Jose.jwtVerify(token, await keysOf(Jose), {
-            currentDate: new Date(now),
-            issuer: options.issuer,
-            algorithms: [...algorithms],
-            clockTolerance: tolerance,
-            requiredClaims: ["sub", "exp"],
-            ...(options.requireAtJwtType === false ? {} : { typ: "at+jwt" })
-          })
-        },
-        catch: (error): Rejected | Unavailable =>
-          jose === undefined
-            ? new Unavailable("the JWT library could not be loaded", error)
-            : error instanceof KeysUnavailable
-            ? new Unavailable("the authorization server's keys are unavailable", error.reason)
-            : error instanceof jose.errors.JWTExpired
-            ? new Rejected("The access token expired")
-            : error instanceof jose.errors.JWTClaimValidationFailed
-            ? new Rejected(`The access token's ${error.claim} claim is not acceptable`)
-            : error instanceof jose.errors.JWKSNoMatchingKey
-            ? new Rejected("The access token is signed with an unknown key")
-            : error instanceof jose.errors.JOSEAlgNotAllowed
-            ? new Rejected("The access token's signing algorithm is not allowed")
-            : new Rejected("The access token is invalid")
-      }).pipe(
-        Effect.flatMap(({ payload }) =>
-          issuedInFuture(payload.iat, now, tolerance)
-            ? Effect.fail(new Rejected("The access token's iat claim is not acceptable"))
-            // jose checks only that `sub` is present: the principal needs a non-empty string (RFC 7519 4.1.2).
-            : !isSubject(payload.sub)
-            ? Effect.fail(new Rejected("The access token's sub claim is not acceptable"))
-            : audienceMatches(payload.aud, resource)
-            ? Effect.succeed<VerifiedToken>({
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.tryPromise({
+          try: async () => {
+            const Jose = await loadJose()
+            return Jose.jwtVerify(token, await keysOf(Jose), {
+              currentDate: new Date(now),
               issuer: options.issuer,
-              subject: payload.sub,
-              clientId: typeof payload["client_id"] === "string" ? payload["client_id"] : undefined,
-              scopes: scopesOf(payload),
-              expiresAt: payload.exp,
-              claims: payload
+              algorithms: [...algorithms],
+              clockTolerance: tolerance,
+              requiredClaims: ["sub", "exp"],
+              ...(options.requireAtJwtType === false ? {} : { typ: "at+jwt" })
             })
-            : Effect.fail(new Rejected("The access token was not issued for this resource"))
-        )
-      ))
+          },
+          catch: (error): Rejected | Unavailable =>
+            jose === undefined
+              ? new Unavailable("the JWT library could not be loaded", error)
+              : error instanceof KeysUnavailable
+              ? new Unavailable("the authorization server's keys are unavailable", error.reason)
+              : error instanceof jose.errors.JWTExpired
+              ? new Rejected("The access token expired")
+              : error instanceof jose.errors.JWTClaimValidationFailed
+              ? new Rejected(`The access token's ${error.claim} claim is not acceptable`)
+              : error instanceof jose.errors.JWKSNoMatchingKey
+              ? new Rejected("The access token is signed with an unknown key")
+              : error instanceof jose.errors.JOSEAlgNotAllowed
+              ? new Rejected("The access token's signing algorithm is not allowed")
+              : new Rejected("The access token is invalid")
+        }).pipe(
+          Effect.flatMap(({ payload }) =>
+            issuedInFuture(payload.iat, now, tolerance)
+              ? Effect.fail(new Rejected("The access token's iat claim is not acceptable"))
+              // jose checks only that `sub` is present: the principal needs a non-empty string (RFC 7519 4.1.2).
+              : !isSubject(payload.sub)
+              ? Effect.fail(new Rejected("The access token's sub claim is not acceptable"))
+              : audienceMatches(payload.aud, resource)
+              ? Effect.succeed<VerifiedToken>({
+                issuer: options.issuer,
+                subject: payload.sub,
+                clientId: typeof payload["client_id"] === "string" ? payload["client_id"] : undefined,
+                scopes: scopesOf(payload),
+                expiresAt: payload.exp,
+                claims: payload
+              })
+              : Effect.fail(new Rejected("The access token was not issued for this resource"))
+          )
+        ))
   }
 }
 
@@ -219,7 +219,8 @@ export const introspection = (options: IntrospectionOptions): Verifier => {
       }).pipe(
         Effect.timeoutOrElse({
           duration: options.timeoutMillis ?? 5_000,
-          orElse: () => Effect.fail(new Unavailable("the token introspection endpoint did not answer in time", undefined))
+          orElse: () =>
+            Effect.fail(new Unavailable("the token introspection endpoint did not answer in time", undefined))
         }),
         Effect.flatMap((result) => Effect.map(Clock.currentTimeMillis, (now) => ({ result, now }))),
         Effect.flatMap(({ now, result }): Effect.Effect<VerifiedToken, Rejected> => {

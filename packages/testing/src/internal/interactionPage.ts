@@ -40,7 +40,7 @@ export const complete = (
       const cookie = page.headers.get("set-cookie")?.split(";")[0] ?? ""
       const body = new URLSearchParams({ csrf: token })
       for (const [name, value] of Object.entries(values)) {
-        if (Array.isArray(value)) for (const choice of value) body.append(name, choice)
+        if (Array.isArray(value)) { for (const choice of value) body.append(name, choice) }
         else body.append(name, String(value))
       }
       const submitted = await fetcher(url, {

@@ -19,7 +19,10 @@
  */
 
 type GroupBy = <K, V>(items: Iterable<V>, key: (item: V, index: number) => K) => Map<K, Array<V>>
-type ObjectGroupBy = <V>(items: Iterable<V>, key: (item: V, index: number) => PropertyKey) => Record<PropertyKey, Array<V>>
+type ObjectGroupBy = <V>(
+  items: Iterable<V>,
+  key: (item: V, index: number) => PropertyKey
+) => Record<PropertyKey, Array<V>>
 type WithResolvers = <T>() => {
   promise: Promise<T>
   resolve: (value: T | PromiseLike<T>) => void

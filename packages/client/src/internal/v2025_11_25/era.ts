@@ -39,9 +39,9 @@
  * management), basic/utilities/cancellation, client/roots,
  * server/utilities/logging.
  */
-import type { ClientCapabilities } from "@mrtr/protocol/Schema"
-import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import { ErrorCode } from "@mrtr/protocol/ErrorCode"
+import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
 import { Deferred, Effect, Option, Semaphore, Stream } from "effect"
 import type { OutgoingRequest } from "../../ClientTransport.ts"
 import { type InputHandlerError, type RequestError, RequestTimeout } from "../../Errors.ts"

@@ -13,8 +13,8 @@
  * Source: MCP 2025-11-25, basic/lifecycle (initialization, version
  * negotiation); schema `InitializeRequestParams`, `InitializeResult`.
  */
-import { type ClientCapabilities, type DiscoverResult, type Implementation } from "@mrtr/protocol/Schema"
 import { Legacy, SafeText } from "@mrtr/protocol"
+import { type ClientCapabilities, type DiscoverResult, type Implementation } from "@mrtr/protocol/Schema"
 import { Effect, Schema } from "effect"
 import { ProtocolViolation } from "../../Errors.ts"
 

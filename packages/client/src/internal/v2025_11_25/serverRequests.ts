@@ -22,9 +22,9 @@
  * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
  * basic/utilities/ping; schema `JSONRPCError`.
  */
-import { type ClientCapabilities, InputRequest, type InputResponse } from "@mrtr/protocol/Schema"
 import { ErrorCode } from "@mrtr/protocol/ErrorCode"
 import { type RequestId } from "@mrtr/protocol/JsonRpc"
+import { type ClientCapabilities, InputRequest, type InputResponse } from "@mrtr/protocol/Schema"
 import { Effect, Option, Schema } from "effect"
 import type { OutgoingResponse } from "../../ClientTransport.ts"
 import type { InputHandlerError } from "../../Errors.ts"

@@ -20,10 +20,10 @@
  * Source: MCP 2026-07-28, basic (request `_meta`), basic/versioning,
  * basic/transports/streamable-http, basic/transports/stdio.
  */
-import { type ClientCapabilities, type DiscoverResult, type ProgressToken, type Tool } from "@mrtr/protocol/Schema"
 import { ErrorCode, type McpError } from "@mrtr/protocol/ErrorCode"
-import { makeRequestMeta, PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { requestHeaders } from "@mrtr/protocol/Headers"
+import { makeRequestMeta, PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
+import { type ClientCapabilities, type DiscoverResult, type ProgressToken, type Tool } from "@mrtr/protocol/Schema"
 import { type Duration, Effect, Option } from "effect"
 import type { OutgoingRequest } from "../../ClientTransport.ts"
 import type { RequestError } from "../../Errors.ts"

@@ -12,9 +12,9 @@
 import { Duration, Option, Result } from "effect"
 import { HttpMiddleware, type HttpRouter } from "effect/http"
 import { IpNetwork } from "effect/net"
-import type { EndpointOptions } from "./options.ts"
 import * as Cors from "../cors.ts"
 import { type HostRule, originMatches, type OriginRule, parseHostRule, parseOriginRule } from "./hostGuard.ts"
+import type { EndpointOptions } from "./options.ts"
 
 export interface Config {
   readonly path: HttpRouter.PathInput
@@ -74,7 +74,9 @@ const keepAliveMillis = (option: EndpointOptions["sseKeepAlive"]): number | unde
   // The sweeper's timer runs every half interval; Node's timers hold at most 2^31 - 1 ms.
   if (!(millis >= 1) || !(millis <= MAX_TIMER_MILLIS)) {
     throw new Error(
-      `HttpTransport: sseKeepAlive must be a positive, finite duration of at most ${MAX_TIMER_MILLIS} ms (about 24 days) or false, got ${String(option)}`
+      `HttpTransport: sseKeepAlive must be a positive, finite duration of at most ${MAX_TIMER_MILLIS} ms (about 24 days) or false, got ${
+        String(option)
+      }`
     )
   }
   return Math.round(millis)
@@ -83,9 +85,13 @@ const keepAliveMillis = (option: EndpointOptions["sseKeepAlive"]): number | unde
 const trustedProxies = (option: EndpointOptions["trustedProxies"]) => {
   if (option === undefined || option.length === 0) return undefined
   const networks = option.map((entry) => {
-    const network = IpNetwork.fromString(entry.includes("/") ? entry : entry.includes(":") ? `${entry}/128` : `${entry}/32`)
+    const network = IpNetwork.fromString(
+      entry.includes("/") ? entry : entry.includes(":") ? `${entry}/128` : `${entry}/32`
+    )
     if (Result.isFailure(network)) {
-      throw new Error(`HttpTransport: trustedProxies entries must be IP addresses or CIDR networks, got ${JSON.stringify(entry)}`)
+      throw new Error(
+        `HttpTransport: trustedProxies entries must be IP addresses or CIDR networks, got ${JSON.stringify(entry)}`
+      )
     }
     return network.success
   })
@@ -127,7 +133,11 @@ export const resolve = (
   const originRules = origins === "*" ? "*" : origins.map(parseOriginRule)
   const cors = options.cors === undefined || options.cors === false
     ? undefined
-    : Cors.make(options.cors === true ? {} : options.cors, (origin) => originMatches(originRules, origin), origins === "*")
+    : Cors.make(
+      options.cors === true ? {} : options.cors,
+      (origin) => originMatches(originRules, origin),
+      origins === "*"
+    )
   return {
     path: options.path ?? defaults.path,
     maxBodyBytes,

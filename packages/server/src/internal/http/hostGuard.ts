@@ -60,7 +60,8 @@ const splitAuthority = (authority: string): HostRule | undefined => {
   return { hostname: value.slice(0, colon), port }
 }
 
-const hasExplicitPort = (origin: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^:/?#]*):\d+/i.test(origin.trim())
+const hasExplicitPort = (origin: string): boolean =>
+  /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^:/?#]*):\d+/i.test(origin.trim())
 
 /** Parses an `allowedOrigins` entry; throws an `Error` naming the entry when it is not a URL. */
 export const parseOriginRule = (entry: string): OriginRule => {
@@ -86,7 +87,11 @@ export interface GuardRules {
 }
 
 /** True when the request's `Host` (or, for web requests, its URL's authority) matches a rule; verdicts are cached per value. */
-export const hostAllowed = (config: GuardRules, request: HttpServerRequest.HttpServerRequest, headers: Headers.Headers): boolean => {
+export const hostAllowed = (
+  config: GuardRules,
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Headers.Headers
+): boolean => {
   if (config.hosts === "*") return true
   const host = headers["host"] ?? hostFromUrl(request.originalUrl)
   if (host === undefined) return false
@@ -94,9 +99,10 @@ export const hostAllowed = (config: GuardRules, request: HttpServerRequest.HttpS
   const known = config.hostVerdicts.get(host)
   if (known !== undefined) return known
   const parsed = splitAuthority(host)
-  const allowed = parsed !== undefined && config.hosts.some((rule) =>
-    rule.hostname === parsed.hostname && (rule.port === undefined || rule.port === parsed.port)
-  )
+  const allowed = parsed !== undefined &&
+    config.hosts.some((rule) =>
+      rule.hostname === parsed.hostname && (rule.port === undefined || rule.port === parsed.port)
+    )
   if (config.hostVerdicts.size >= 64) config.hostVerdicts.clear()
   config.hostVerdicts.set(host, allowed)
   return allowed

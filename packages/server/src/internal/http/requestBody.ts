@@ -107,11 +107,14 @@ export const readBody = (
 export const tooLarge = (config: Config, request: HttpServerRequest.HttpServerRequest) => {
   const source = request.source
   if (source instanceof IncomingMessage) LingeringClose.drain(source)
-  return HttpServerResponse.text(errorJson(ErrorCode.InvalidRequest, `Request body exceeds ${config.maxBodyBytes} bytes`), {
-    status: 413,
-    contentType: "application/json",
-    headers: { connection: "close" }
-  })
+  return HttpServerResponse.text(
+    errorJson(ErrorCode.InvalidRequest, `Request body exceeds ${config.maxBodyBytes} bytes`),
+    {
+      status: 413,
+      contentType: "application/json",
+      headers: { connection: "close" }
+    }
+  )
 }
 
 /**

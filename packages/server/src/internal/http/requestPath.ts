@@ -15,9 +15,9 @@
  * @internal
  */
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import { ClientAddress } from "@mrtr/core"
 import { Cause, Effect, Option } from "effect"
 import { type Headers, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { ClientAddress } from "@mrtr/core"
 import { IncomingMessage } from "node:http"
 import type { Authentication, ResourceServer } from "../../Authorization.ts"
 import type { Handler, Incoming } from "../../Transport.ts"
@@ -52,10 +52,16 @@ export const handleWith = (
   // The client's address, for the stores' shares of unauthenticated callers: the socket's peer, or what trusted
   // proxies forwarded (Effect's `xForwardedHeaders`; the request itself is served unchanged).
   const served = (address: Option.Option<string>) =>
-    Effect.provideService(handleAddressed(handler, config, request, authorization), ClientAddress.ClientAddress, Option.getOrUndefined(address))
+    Effect.provideService(
+      handleAddressed(handler, config, request, authorization),
+      ClientAddress.ClientAddress,
+      Option.getOrUndefined(address)
+    )
   if (config.forwarded === undefined) return served(request.remoteAddress)
   return Effect.provideService(
-    config.forwarded(Effect.flatMap(HttpServerRequest.HttpServerRequest, (forwarded) => served(forwarded.remoteAddress))),
+    config.forwarded(
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (forwarded) => served(forwarded.remoteAddress))
+    ),
     HttpServerRequest.HttpServerRequest,
     request
   )
@@ -90,10 +96,13 @@ const handleAdmitted = (
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   // Every request to the endpoint is authenticated first, whatever its method (MCP 2026-07-28 basic/authorization).
   if (authorization === undefined) return handleAuthorized(handler, config, request, headers, undefined, undefined)
-  return Effect.flatMap(authorization.server.authenticate(request, authorization.resource), (authentication) =>
-    authentication._tag === "Refused"
-      ? Effect.succeed(authentication.response)
-      : handleAuthorized(handler, config, request, headers, authorization.server, authentication))
+  return Effect.flatMap(
+    authorization.server.authenticate(request, authorization.resource),
+    (authentication) =>
+      authentication._tag === "Refused"
+        ? Effect.succeed(authentication.response)
+        : handleAuthorized(handler, config, request, headers, authorization.server, authentication)
+  )
 }
 
 /** The request once authenticated (when authorization is on): method, media type, body, JSON, scopes, dispatch. */
@@ -121,7 +130,15 @@ const handleAuthorized = (
       if (authorization !== undefined && authentication !== undefined) {
         const denied = authorization.authorize(authentication, [])
         if (denied !== undefined) return Effect.succeed(denied)
-        return dispatch(handler, headers, undefined, authentication.auth.principal, sse, request.method, authentication.auth)
+        return dispatch(
+          handler,
+          headers,
+          undefined,
+          authentication.auth.principal,
+          sse,
+          request.method,
+          authentication.auth
+        )
       }
       return config.principal === undefined
         ? dispatch(handler, headers, undefined, undefined, sse, request.method)
@@ -169,19 +186,29 @@ const handleAuthorized = (
         if (authorization !== undefined && authentication !== undefined) {
           const denied = authorization.authorize(authentication, handler.requiredScopes?.(message) ?? [])
           if (denied !== undefined) return Effect.succeed(denied)
-          const authorized = dispatch(handler, headers, message, authentication.auth.principal, sse, "POST", authentication.auth)
+          const authorized = dispatch(
+            handler,
+            headers,
+            message,
+            authentication.auth.principal,
+            sse,
+            "POST",
+            authentication.auth
+          )
           return large ? Effect.andThen(Effect.yieldNow, authorized) : authorized
         }
         const handle = config.principal === undefined
           ? dispatch(handler, headers, message, undefined, sse)
-          : Effect.flatMap(config.principal(request), (principal) => dispatch(handler, headers, message, principal, sse))
+          : Effect.flatMap(
+            config.principal(request),
+            (principal) => dispatch(handler, headers, message, principal, sse)
+          )
         return large ? Effect.andThen(Effect.yieldNow, handle) : handle
       })
       return large ? Effect.andThen(Effect.yieldNow, parsed) : parsed
     }
   })
 }
-
 
 /** How this request's SSE answer is written: the keep-alive goes to its Node response (none off Node). */
 const sseOf = (config: Config, request: HttpServerRequest.HttpServerRequest): Sse =>

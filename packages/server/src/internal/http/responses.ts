@@ -87,7 +87,9 @@ export const toResponse = (
     case "Response": {
       const encoded = encodeMessage(reply.message, id)
       const response = jsonResponse(encoded.body, encoded.ok ? reply.httpStatus : 200)
-      return Effect.succeed(reply.headers === undefined ? response : HttpServerResponse.setHeaders(response, reply.headers))
+      return Effect.succeed(
+        reply.headers === undefined ? response : HttpServerResponse.setHeaders(response, reply.headers)
+      )
     }
     case "Stream": {
       const messages = reply.messages.pipe(Stream.takeUntil(isFinalFor(id)))

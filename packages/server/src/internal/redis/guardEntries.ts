@@ -7,8 +7,8 @@
  * the states' TTL. Approximate: the fleet's sum is the keys Redis holds,
  * except the share of an instance that restarted.
  */
-import { Effect, Metric, Schedule, Scope } from "effect"
 import { RequestState } from "@mrtr/core"
+import { Effect, Metric, Schedule, Scope } from "effect"
 
 const entries = Metric.withAttributes(RequestState.replayGuardEntries, { store: "redis" })
 

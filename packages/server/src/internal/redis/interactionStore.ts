@@ -14,10 +14,10 @@
  *
  * @internal
  */
-import { Duration, Effect } from "effect"
-import * as Redis from "effect/persistence/Redis"
 import { InteractionStore } from "@mrtr/core"
+import { Duration, Effect } from "effect"
 import { SecureRandom } from "effect/crypto"
+import * as Redis from "effect/persistence/Redis"
 import * as RedisMetrics from "./metrics.ts"
 
 /** Options of the store: see `Redis.InteractionStoreOptions`. */
@@ -120,7 +120,11 @@ export const makeInteractionStore = (
     const timeout = Duration.fromInputUnsafe(options?.timeout ?? "1 second")
     const failed = (reason: string, cause: unknown) =>
       Effect.andThen(
-        RedisMetrics.reportFailure("interaction", `Redis is unavailable (${reason}): the interaction store cannot answer`, cause),
+        RedisMetrics.reportFailure(
+          "interaction",
+          `Redis is unavailable (${reason}): the interaction store cannot answer`,
+          cause
+        ),
         Effect.fail(new InteractionStore.InteractionStoreUnavailable({ reason }))
       )
     const send = RedisMetrics.boundedSend(redis, timeout, failed)
@@ -167,7 +171,10 @@ export const makeInteractionStore = (
         }
         const forgetAt = at + ttl + Math.max(ttl, 60_000)
         const sets = form.principal === undefined
-          ? [prefix + "count:anonymous", ...(form.address === undefined ? [] : [prefix + "count:address:" + form.address])]
+          ? [
+            prefix + "count:anonymous",
+            ...(form.address === undefined ? [] : [prefix + "count:address:" + form.address])
+          ]
           : [prefix + "count:principals", prefix + "count:principal:" + form.principal]
         const reply = yield* run<string>(createScript, [key(interaction.id), ...sets], [
           String(at),
@@ -204,18 +211,25 @@ export const makeInteractionStore = (
     return InteractionStore.InteractionStore.of({
       create,
       get: (id) =>
-        !wellFormed(id) ? Effect.succeed(undefined) : Effect.flatMap(now, (at) => run<unknown>(getScript, [key(id)], [String(at)])).pipe(
-          Effect.map((reply) => toInteraction(id, reply))
-        ),
+        !wellFormed(id) ?
+          Effect.succeed(undefined) :
+          Effect.flatMap(now, (at) => run<unknown>(getScript, [key(id)], [String(at)])).pipe(
+            Effect.map((reply) => toInteraction(id, reply))
+          ),
       complete: (id, content) =>
-        !wellFormed(id) ? Effect.succeed("unknown" as const) : Effect.flatMap(now, (at) => run<string>(completeScript, [key(id)], [String(at), JSON.stringify(content)])).pipe(
-          Effect.map((reply) => reply as InteractionStore.CompleteOutcome)
-        ),
+        !wellFormed(id) ?
+          Effect.succeed("unknown" as const) :
+          Effect.flatMap(now, (at) => run<string>(completeScript, [key(id)], [String(at), JSON.stringify(content)]))
+            .pipe(
+              Effect.map((reply) => reply as InteractionStore.CompleteOutcome)
+            ),
       take: (id) =>
-        !wellFormed(id) ? Effect.succeed(undefined) : Effect.flatMap(now, (at) => run<string | null>(takeScript, [key(id)], [String(at)])).pipe(
-          Effect.map((reply) =>
-            typeof reply === "string" ? JSON.parse(reply) as Readonly<Record<string, unknown>> : undefined
+        !wellFormed(id) ?
+          Effect.succeed(undefined) :
+          Effect.flatMap(now, (at) => run<string | null>(takeScript, [key(id)], [String(at)])).pipe(
+            Effect.map((reply) =>
+              typeof reply === "string" ? JSON.parse(reply) as Readonly<Record<string, unknown>> : undefined
+            )
           )
-        )
     })
   })

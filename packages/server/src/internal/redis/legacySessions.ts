@@ -90,7 +90,12 @@ const RoutedSchema = Schema.Union([
     resume: Schema.String,
     replyTo: Schema.String
   }),
-  Schema.Struct({ _tag: Schema.Literal("StreamEvent"), resume: Schema.String, eventId: Schema.String, message: Schema.Unknown }),
+  Schema.Struct({
+    _tag: Schema.Literal("StreamEvent"),
+    resume: Schema.String,
+    eventId: Schema.String,
+    message: Schema.Unknown
+  }),
   Schema.Struct({ _tag: Schema.Literal("StreamEnd"), resume: Schema.String, found: Schema.Boolean }),
   Schema.Struct({ _tag: Schema.Literal("StreamStart"), resume: Schema.String })
 ])
@@ -168,7 +173,11 @@ export const makeSessionDirectory = (
     const broadcastChannel = `${prefix}broadcast`
     const unavailable = (reason: string, cause: unknown) =>
       Effect.andThen(
-        reportFailure("session", `Redis is unavailable (${reason}): the 2025-11-25 session directory cannot answer`, cause),
+        reportFailure(
+          "session",
+          `Redis is unavailable (${reason}): the 2025-11-25 session directory cannot answer`,
+          cause
+        ),
         Effect.fail(new SessionDirectoryUnavailable({ reason }))
       )
     const send = boundedSend(redis, timeout, unavailable)
@@ -180,8 +189,10 @@ export const makeSessionDirectory = (
       shared: true,
       create: (record, ttlMs) => Effect.asVoid(send("SET", key(record.id), toStored(record), "PX", ttl(ttlMs))),
       lookup: (id, ttlMs) =>
-        Effect.map(send<string | null>("GETEX", key(id), "PX", ttl(ttlMs)), (value) =>
-          value === null ? undefined : fromStored(id, value)),
+        Effect.map(
+          send<string | null>("GETEX", key(id), "PX", ttl(ttlMs)),
+          (value) => value === null ? undefined : fromStored(id, value)
+        ),
       change: (id, change, ttlMs) =>
         send<string | null>(
           "EVAL",
@@ -203,24 +214,31 @@ export const makeSessionDirectory = (
         ),
       remove: (id) =>
         Effect.andThen(send("DEL", key(id)), Effect.asVoid(publish(broadcastChannel, { _tag: "Ended", session: id }))),
-      send: (instance, message) => Effect.map(publish(instanceChannel(instance), message), (listeners) => listeners > 0),
+      send: (instance, message) =>
+        Effect.map(publish(instanceChannel(instance), message), (listeners) => listeners > 0),
       broadcast: (message) => Effect.asVoid(publish(broadcastChannel, message)),
       listen: (deliver) =>
-        Effect.forEach([instanceChannel(instanceId), broadcastChannel], (channel) =>
-          Effect.flatMap(redis.subscribe(channel), (queue) =>
-            Effect.forkScoped(
-              Effect.forever(Effect.flatMap(Queue.take(queue), (message) => {
-                const decoded = decodeEnvelope(message.message)
-                if (decoded._tag === "None" || decoded.value.origin === instanceId) return Effect.void
-                // One message that cannot be handled must not end the subscription.
-                return deliver(decoded.value.message as Routed).pipe(
-                  Effect.catchCause((cause) => Effect.logWarning("A session directory message could not be handled", cause))
+        Effect.forEach(
+          [instanceChannel(instanceId), broadcastChannel],
+          (channel) =>
+            Effect.flatMap(redis.subscribe(channel), (queue) =>
+              Effect.forkScoped(
+                Effect.forever(Effect.flatMap(Queue.take(queue), (message) => {
+                  const decoded = decodeEnvelope(message.message)
+                  if (decoded._tag === "None" || decoded.value.origin === instanceId) return Effect.void
+                  // One message that cannot be handled must not end the subscription.
+                  return deliver(decoded.value.message as Routed).pipe(
+                    Effect.catchCause((cause) =>
+                      Effect.logWarning("A session directory message could not be handled", cause)
+                    )
+                  )
+                })).pipe(
+                  Effect.catch((error) =>
+                    reportFailure("subscribe", "Redis subscription of the session directory ended", error)
+                  )
                 )
-              })).pipe(
-                Effect.catch((error) =>
-                  reportFailure("subscribe", "Redis subscription of the session directory ended", error)
-                )
-              )
-            )), { discard: true })
+              )),
+          { discard: true }
+        )
     })
   })

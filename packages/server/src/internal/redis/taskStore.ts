@@ -38,7 +38,6 @@
 import { Clock, Duration, Effect } from "effect"
 import * as Redis from "effect/persistence/Redis"
 // A cycle with ../../Redis.ts (which re-exports this module), used only inside functions.
-import { boundedSend, reportFailure } from "./metrics.ts"
 import {
   expired,
   type TaskRecord,
@@ -48,6 +47,7 @@ import {
   TaskTooLarge
 } from "../../TaskStore.ts"
 import { shareOf } from "../taskShare.ts"
+import { boundedSend, reportFailure } from "./metrics.ts"
 
 /**
  * Options of the Redis `TaskStore`.
@@ -124,7 +124,9 @@ export const makeTaskStore = (
     const maxPerShare = options?.maxTasksPerPrincipal ?? 1_000
     const maxTaskBytes = options?.maxTaskBytes ?? 1_048_576
     for (const [name, value] of [["maxTasksPerPrincipal", maxPerShare], ["maxTaskBytes", maxTaskBytes]] as const) {
-      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`Redis.makeTaskStore: ${name} must be a positive integer`)
+      if (!Number.isSafeInteger(value) || value < 1) {
+        throw new RangeError(`Redis.makeTaskStore: ${name} must be a positive integer`)
+      }
     }
     const timeout = Duration.fromInputUnsafe(options?.timeout ?? "1 second")
     const index = prefix + "index"
@@ -144,17 +146,19 @@ export const makeTaskStore = (
 
     /** The live record and its version, or `undefined` (unknown, or expired at `now`). */
     const read = (taskId: string, now: number) =>
-      !wellFormed(taskId) ? Effect.succeed(undefined) : Effect.flatMap(send<ReadonlyArray<string | null>>("HMGET", key(taskId), "v", "r"), (reply) => {
-        const [version, json] = Array.isArray(reply) ? reply : []
-        if (typeof version !== "string" || typeof json !== "string") return Effect.succeed(undefined)
-        let record: TaskRecord
-        try {
-          record = JSON.parse(json) as TaskRecord
-        } catch (cause) {
-          return failed("a malformed record", cause)
-        }
-        return Effect.succeed(expired(record, now) ? undefined : { version, record, length: json.length })
-      })
+      !wellFormed(taskId) ?
+        Effect.succeed(undefined) :
+        Effect.flatMap(send<ReadonlyArray<string | null>>("HMGET", key(taskId), "v", "r"), (reply) => {
+          const [version, json] = Array.isArray(reply) ? reply : []
+          if (typeof version !== "string" || typeof json !== "string") return Effect.succeed(undefined)
+          let record: TaskRecord
+          try {
+            record = JSON.parse(json) as TaskRecord
+          } catch (cause) {
+            return failed("a malformed record", cause)
+          }
+          return Effect.succeed(expired(record, now) ? undefined : { version, record, length: json.length })
+        })
 
     const modify = <A>(
       taskId: string,
@@ -162,39 +166,53 @@ export const makeTaskStore = (
     ): Effect.Effect<A | undefined, TaskStoreUnavailable | TaskTooLarge> => {
       const attempt = (n: number): Effect.Effect<A | undefined, TaskStoreUnavailable | TaskTooLarge> =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.flatMap(read(taskId, now), (current): Effect.Effect<A | undefined, TaskStoreUnavailable | TaskTooLarge> => {
-            if (current === undefined) return Effect.succeed(undefined)
-            const [value, next] = f(current.record)
-            if (next === current.record) return Effect.succeed(value)
-            const json = JSON.stringify(next)
-            if (json.length > current.length && Buffer.byteLength(json) > maxTaskBytes) {
-              return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
+          Effect.flatMap(
+            read(taskId, now),
+            (current): Effect.Effect<A | undefined, TaskStoreUnavailable | TaskTooLarge> => {
+              if (current === undefined) return Effect.succeed(undefined)
+              const [value, next] = f(current.record)
+              if (next === current.record) {
+                return Effect.succeed(value)
+              }
+              const json = JSON.stringify(next)
+              if (json.length > current.length && Buffer.byteLength(json) > maxTaskBytes) {
+                return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
+              }
+              // A record that does not grow is written past `maxmemory` too (a cancel, a task settling).
+              const script = json.length > current.length ? compareAndSetScript : compareAndSetShrinkingScript
+              return Effect.flatMap(
+                evalScript<number>(script, [key(taskId)], [current.version, json]),
+                (written) =>
+                  written === 1
+                    ? Effect.succeed(value)
+                    : n + 1 < MAX_ATTEMPTS
+                    // Lost the race: read again after a jittered backoff (up to 50 ms), so writers spread out.
+                    ? Effect.andThen(
+                      Effect.sleep(Duration.millis(Math.random() * Math.min(50, 2 ** n))),
+                      attempt(n + 1)
+                    )
+                    : failed("contention", undefined)
+              )
             }
-            // A record that does not grow is written past `maxmemory` too (a cancel, a task settling).
-            const script = json.length > current.length ? compareAndSetScript : compareAndSetShrinkingScript
-            return Effect.flatMap(
-              evalScript<number>(script, [key(taskId)], [current.version, json]),
-              (written) =>
-                written === 1
-                  ? Effect.succeed(value)
-                  : n + 1 < MAX_ATTEMPTS
-                  // Lost the race: read again after a jittered backoff (up to 50 ms), so writers spread out.
-                  ? Effect.andThen(Effect.sleep(Duration.millis(Math.random() * Math.min(50, 2 ** n))), attempt(n + 1))
-                  : failed("contention", undefined)
-            )
-          }))
+          ))
       return attempt(0)
     }
 
     return TaskStore.of({
       insert: (record) => {
         const json = JSON.stringify(record)
-        if (Buffer.byteLength(json) > maxTaskBytes) return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
+        if (Buffer.byteLength(json) > maxTaskBytes) {
+          return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
+        }
         const share = shareOf(record)
         // Tasks without a principal and those of principals are two pools, each of `maxTasks`.
         const pool = record.call.principal === undefined ? index + ":anonymous" : index
         return Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          evalScript<string>(insertScript, [key(record.taskId), pool, ...(share === undefined ? [] : [prefix + "share:" + share])], [
+          evalScript<string>(insertScript, [
+            key(record.taskId),
+            pool,
+            ...(share === undefined ? [] : [prefix + "share:" + share])
+          ], [
             String(now),
             String(maxTasks),
             json,
@@ -206,7 +224,12 @@ export const makeTaskStore = (
               reply === "OK"
                 ? Effect.void
                 : reply === "fullShare"
-                ? Effect.fail(new TaskStoreFull({ maxTasks: maxPerShare, scope: record.call.principal === undefined ? "address" : "principal" }))
+                ? Effect.fail(
+                  new TaskStoreFull({
+                    maxTasks: maxPerShare,
+                    scope: record.call.principal === undefined ? "address" : "principal"
+                  })
+                )
                 : reply === "full"
                 ? Effect.fail(new TaskStoreFull({ maxTasks }))
                 : failed(`unexpected reply to insert: ${String(reply)}`, undefined)

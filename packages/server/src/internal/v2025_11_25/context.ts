@@ -15,14 +15,14 @@
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session
  * management).
  */
+import type { Engine } from "@mrtr/core/engine"
 import type { Legacy } from "@mrtr/protocol"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { Implementation } from "@mrtr/protocol/Schema"
+import type { SessionDirectory } from "../../SessionDirectory.ts"
 import type { Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
-import type { SessionDirectory } from "../../SessionDirectory.ts"
-import type { Engine } from "@mrtr/core/engine"
 import type { Registry } from "../registry.ts"
 import type * as Resume from "./resume.ts"
 import type * as Session from "./session.ts"

@@ -36,18 +36,14 @@
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
  * server/*; `docs/architecture.md` (the 2025-11-25 walk).
  */
-import { Effect, type Scope } from "effect"
-import { type Implementation } from "@mrtr/protocol/Schema"
 import { Legacy } from "@mrtr/protocol"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { type RequestId } from "@mrtr/protocol/JsonRpc"
-import type { Engine } from "@mrtr/core/engine"
+import { Effect, type Scope } from "effect"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { MAX_PARAMS_DEPTH, nestedDeeperThan } from "../envelope.ts"
 import { errorReply, isRecord } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"
-import type { Registry } from "../registry.ts"
-import type { SessionDirectory } from "../../SessionDirectory.ts"
 import * as Broadcast from "./broadcast.ts"
 import { type Core, type DispatcherState, SESSION_ERROR, SESSION_NOT_FOUND, sessionError } from "./context.ts"
 import * as Fleet from "./fleet.ts"
@@ -128,17 +124,27 @@ const unsupportedVersion = (incoming: Incoming, id?: RequestId): Reply | undefin
     : sessionError(SESSION_ERROR, `Bad Request: Unsupported protocol version: ${version}`, 400, id)
 }
 
-const dispatchIn = (ctx: DispatcherState, incoming: Incoming, session: Session.Session | undefined): Effect.Effect<Reply> => {
+const dispatchIn = (
+  ctx: DispatcherState,
+  incoming: Incoming,
+  session: Session.Session | undefined
+): Effect.Effect<Reply> => {
   if (session !== undefined) session.lastActive = Date.now()
   if (incoming.httpMethod === "GET" || incoming.httpMethod === "DELETE") {
-    if (session === undefined) return Effect.succeed(sessionError(SESSION_ERROR, "Bad Request: Mcp-Session-Id required", 400))
+    if (session === undefined) {
+      return Effect.succeed(sessionError(SESSION_ERROR, "Bad Request: Mcp-Session-Id required", 400))
+    }
     const refused = unsupportedVersion(incoming)
     return refused === undefined ? getOrDelete(ctx, incoming, session) : Effect.succeed(refused)
   }
   const message = incoming.message
-  if (!isRecord(message)) return Effect.succeed(errorReply(undefined, McpError.invalidRequest("A JSON-RPC message must be an object")))
+  if (!isRecord(message)) {
+    return Effect.succeed(errorReply(undefined, McpError.invalidRequest("A JSON-RPC message must be an object")))
+  }
   const id = isRequestId(message.id) ? message.id : undefined
-  if (message.jsonrpc !== "2.0") return Effect.succeed(errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\"")))
+  if (message.jsonrpc !== "2.0") {
+    return Effect.succeed(errorReply(id, McpError.invalidRequest("jsonrpc must be \"2.0\"")))
+  }
   if (typeof message.method !== "string") return answer(ctx, session, message)
   const refused = message.method === "initialize" ? undefined : unsupportedVersion(incoming, id)
   if (refused !== undefined) return Effect.succeed(refused)
@@ -150,7 +156,8 @@ const dispatchIn = (ctx: DispatcherState, incoming: Incoming, session: Session.S
     )
   }
   if (!("id" in message)) return notification(ctx, session, message.method, params)
-  if (id === undefined) return Effect.succeed(errorReply(undefined, McpError.invalidRequest("id must be a string or an integer")))
+  if (id === undefined) {
+    return Effect.succeed(errorReply(undefined, McpError.invalidRequest("id must be a string or an integer")))
+  }
   return request(ctx, incoming, session, id, message.method, params)
 }
-

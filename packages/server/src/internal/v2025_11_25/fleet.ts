@@ -26,11 +26,11 @@
  * Source: MCP 2025-11-25, basic/transports (session management,
  * resumability and redelivery, multiple connections).
  */
-import { Deferred, Effect, Fiber, Metric } from "effect"
 import { ClientAddress } from "@mrtr/core"
 import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { LoggingLevel } from "@mrtr/protocol/Meta"
+import { Deferred, Effect, Fiber, Metric } from "effect"
 import * as Observability from "../../Observability.ts"
 import type { Routed, SessionDirectory, SessionDirectoryUnavailable, SessionRecord } from "../../SessionDirectory.ts"
 import type { Reply } from "../../Transport.ts"
@@ -68,7 +68,15 @@ export const legInstance = (id: unknown): string | undefined => {
 
 /** HTTP 503, JSON-RPC -32603: the directory cannot answer now. */
 export const unavailableReply = (error: SessionDirectoryUnavailable, id: RequestId | undefined): Reply =>
-  errorReply(id, new McpError({ code: ErrorCode.InternalError, message: error.message, data: { reason: "session_directory_unavailable" } }), 503)
+  errorReply(
+    id,
+    new McpError({
+      code: ErrorCode.InternalError,
+      message: error.message,
+      data: { reason: "session_directory_unavailable" }
+    }),
+    503
+  )
 
 const SESSION_ID = /^[\x21-\x7e]{1,128}$/
 
@@ -85,38 +93,49 @@ export const resolve = (
   principal: string | undefined
 ): Effect.Effect<Session.Session | "unknown" | "full", SessionDirectoryUnavailable> =>
   // An id no instance would mint (visible ASCII, at most 128) costs no Redis round trip.
-  !SESSION_ID.test(id) ? Effect.succeed("unknown" as const) : Effect.flatMap(directory.lookup(id, store.limits.idleTimeoutMs), (record): Effect.Effect<Session.Session | "unknown" | "full"> => {
-    const local = store.get(id)
-    if (record === undefined) {
-      return local === undefined ? Effect.succeed("unknown" as const) : Effect.as(store.remove(local), "unknown" as const)
-    }
-    if (record.principal !== principal) return Effect.succeed("unknown" as const)
-    if (local !== undefined && !local.ended) {
-      apply(local, record)
-      return Effect.succeed(local)
-    }
-    return Effect.flatMap(ClientAddress.currentGroup, (address) =>
-      Effect.map(store.makeRoom(Session.shareOf(record.principal, address)), (room) =>
-      room
-        ? store.create({
-          protocolVersion: record.protocolVersion,
-          clientCapabilities: record.clientCapabilities,
-          clientInfo: record.clientInfo as Session.Session["clientInfo"],
-          principal: record.principal,
-          address,
-          stored: true,
-          replica: {
-            id: record.id,
-            initialized: record.initialized,
-            logLevel: record.logLevel as LoggingLevel | undefined,
-            subscriptions: record.subscriptions
-          }
-        })
-        : "full" as const))
-  })
+  !SESSION_ID.test(id) ?
+    Effect.succeed("unknown" as const) :
+    Effect.flatMap(
+      directory.lookup(id, store.limits.idleTimeoutMs),
+      (record): Effect.Effect<Session.Session | "unknown" | "full"> => {
+        const local = store.get(id)
+        if (record === undefined) {
+          return local === undefined
+            ? Effect.succeed("unknown" as const)
+            : Effect.as(store.remove(local), "unknown" as const)
+        }
+        if (record.principal !== principal) return Effect.succeed("unknown" as const)
+        if (local !== undefined && !local.ended) {
+          apply(local, record)
+          return Effect.succeed(local)
+        }
+        return Effect.flatMap(ClientAddress.currentGroup, (address) =>
+          Effect.map(store.makeRoom(Session.shareOf(record.principal, address)), (room) =>
+            room
+              ? store.create({
+                protocolVersion: record.protocolVersion,
+                clientCapabilities: record.clientCapabilities,
+                clientInfo: record.clientInfo as Session.Session["clientInfo"],
+                principal: record.principal,
+                address,
+                stored: true,
+                replica: {
+                  id: record.id,
+                  initialized: record.initialized,
+                  logLevel: record.logLevel as LoggingLevel | undefined,
+                  subscriptions: record.subscriptions
+                }
+              })
+              : "full" as const))
+      }
+    )
 
 /** Settles a leg of `session` held here with a posted answer; unknown ids are ignored. */
-export const settleLeg = (session: Session.Session, id: RequestId, message: { readonly result?: unknown; readonly error?: unknown }) =>
+export const settleLeg = (
+  session: Session.Session,
+  id: RequestId,
+  message: { readonly result?: unknown; readonly error?: unknown }
+) =>
   Effect.suspend(() => {
     const leg = session.legs.get(id)
     if (leg === undefined) return Effect.void
@@ -145,7 +164,9 @@ export const forwardAnswer = (
     }),
     (delivered) =>
       Metric.update(
-        Metric.withAttributes(Observability.legacyAnswersForwarded, { outcome: delivered ? "delivered" : "owner_gone" }),
+        Metric.withAttributes(Observability.legacyAnswersForwarded, {
+          outcome: delivered ? "delivered" : "owner_gone"
+        }),
         1
       )
   )
@@ -155,28 +176,29 @@ export const forwardAnswer = (
  * refreshes a replica; what belongs to a resumption goes to `resumption`
  * (`resume.ts`).
  */
-export const receive = (store: Session.Store, resumption: (message: Routed) => Effect.Effect<void>) =>
-(message: Routed): Effect.Effect<void> =>
-  Effect.suspend(() => {
-    switch (message._tag) {
-      case "Answer": {
-        const session = store.get(message.session)
-        return session === undefined ? Effect.void : settleLeg(session, message.id, message)
+export const receive =
+  (store: Session.Store, resumption: (message: Routed) => Effect.Effect<void>) =>
+  (message: Routed): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      switch (message._tag) {
+        case "Answer": {
+          const session = store.get(message.session)
+          return session === undefined ? Effect.void : settleLeg(session, message.id, message)
+        }
+        case "Cancel": {
+          const fiber = store.get(message.session)?.inflight.get(message.requestId)
+          return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+        }
+        case "Ended": {
+          const session = store.get(message.session)
+          return session === undefined ? Effect.void : store.remove(session)
+        }
+        case "Updated": {
+          const session = store.get(message.record.id)
+          if (session !== undefined && session.principal === message.record.principal) apply(session, message.record)
+          return Effect.void
+        }
+        default:
+          return resumption(message)
       }
-      case "Cancel": {
-        const fiber = store.get(message.session)?.inflight.get(message.requestId)
-        return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
-      }
-      case "Ended": {
-        const session = store.get(message.session)
-        return session === undefined ? Effect.void : store.remove(session)
-      }
-      case "Updated": {
-        const session = store.get(message.record.id)
-        if (session !== undefined && session.principal === message.record.principal) apply(session, message.record)
-        return Effect.void
-      }
-      default:
-        return resumption(message)
-    }
-  })
+    })

@@ -22,15 +22,15 @@
  * management, listening for messages from the server, resumability and
  * redelivery); `docs/architecture.md` (the 2025-11-25 walk).
  */
-import { Effect, Exit, Schema } from "effect"
 import { ClientAddress } from "@mrtr/core"
 import { Legacy } from "@mrtr/protocol"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import { ClientCapabilities } from "@mrtr/protocol/Schema"
+import { Effect, Exit, Schema } from "effect"
+import type { SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
-import type { SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
 import { type DispatcherState, result, SESSION_ERROR, SESSION_NOT_FOUND, sessionError } from "./context.ts"
 import * as Fleet from "./fleet.ts"
 import * as Session from "./session.ts"
@@ -43,7 +43,7 @@ const decodeInitialize = Schema.decodeUnknownExit(Legacy.InitializeRequestParams
 const MAX_DECLARATION_CHARS = 16_384
 
 export const initialize = (
-  { core, directory, shared, store, ttl, byConnection, capabilities }: DispatcherState,
+  { byConnection, capabilities, core, directory, shared, store, ttl }: DispatcherState,
   incoming: Incoming,
   id: RequestId,
   params: unknown
@@ -80,7 +80,9 @@ export const initialize = (
     return Effect.flatMap(
       Effect.flatMap(ClientAddress.currentGroup, (address) =>
         Effect.map(
-          connection === undefined ? store.makeRoom(Session.shareOf(incoming.principal, address)) : Effect.succeed(true),
+          connection === undefined
+            ? store.makeRoom(Session.shareOf(incoming.principal, address))
+            : Effect.succeed(true),
           (room) => ({ room, address })
         )),
       ({ address, room }): Effect.Effect<Reply> => {
@@ -123,7 +125,7 @@ export const initialize = (
  * (HTTP; with a shared directory, looked up there: see `fleet.ts`).
  */
 export const sessionOf = (
-  { directory, shared, store, byConnection }: DispatcherState,
+  { byConnection, directory, shared, store }: DispatcherState,
   incoming: Incoming
 ): Effect.Effect<Session.Session | undefined | "unknown" | "full", SessionDirectoryUnavailable> => {
   if (incoming.connection !== undefined) return Effect.succeed(byConnection.get(incoming.connection))
@@ -159,7 +161,7 @@ export const shareChange = (
 
 /** GET (the session's stream, or a resumption) and DELETE (the end of the session, fleet-wide). */
 export const getOrDelete = (
-  { directory, shared, store, resumption }: DispatcherState,
+  { directory, resumption, shared, store }: DispatcherState,
   incoming: Incoming,
   session: Session.Session
 ): Effect.Effect<Reply> => {
@@ -173,7 +175,9 @@ export const getOrDelete = (
   const lastEventId = incoming.headers?.("last-event-id")
   if (lastEventId === undefined) return getStream(session, undefined)
   return resumption.resumeElsewhere(session, lastEventId, RETRY_MS).pipe(
-    Effect.flatMap((elsewhere) => elsewhere === undefined ? getStream(session, lastEventId) : Effect.succeed(elsewhere)),
+    Effect.flatMap((elsewhere) =>
+      elsewhere === undefined ? getStream(session, lastEventId) : Effect.succeed(elsewhere)
+    ),
     Effect.catch((error) => Effect.succeed(Fleet.unavailableReply(error, undefined)))
   )
 }

@@ -24,9 +24,9 @@
  * basic/utilities/cancellation, basic/transports (sending messages to the
  * server, multiple connections).
  */
-import { Effect, Fiber, Result, Schema } from "effect"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { JsonRpcErrorResponse, JsonRpcSuccess } from "@mrtr/protocol/JsonRpc"
+import { Effect, Fiber, Result, Schema } from "effect"
 import type { Incoming, Reply } from "../../Transport.ts"
 import { errorReply, isRecord } from "../errors.ts"
 import { isRequestId } from "../jsonRpc.ts"
@@ -126,14 +126,21 @@ export const answer = (
  * session is held here for the same principal, and settling the leg needs nothing shared. `undefined` for anything
  * else, which waits for the directory (503).
  */
-export const localAnswer = ({ directory, store }: DispatcherState, incoming: Incoming): Effect.Effect<Reply> | undefined => {
+export const localAnswer = (
+  { directory, store }: DispatcherState,
+  incoming: Incoming
+): Effect.Effect<Reply> | undefined => {
   const message = incoming.message
   if (incoming.httpMethod !== undefined || incoming.connection !== undefined) return undefined
-  if (!isRecord(message) || message.jsonrpc !== "2.0" || "method" in message || !isRequestId(message.id)) return undefined
+  if (!isRecord(message) || message.jsonrpc !== "2.0" || "method" in message || !isRequestId(message.id)) {
+    return undefined
+  }
   if (Fleet.legInstance(message.id) !== directory.instanceId) return undefined
   const id = incoming.headers?.("mcp-session-id")
   const session = id === undefined ? undefined : store.get(id)
-  if (session === undefined || session.ended || session.principal !== incoming.principal || !session.legs.has(message.id)) {
+  if (
+    session === undefined || session.ended || session.principal !== incoming.principal || !session.legs.has(message.id)
+  ) {
     return undefined
   }
   const problem = responseProblem(message)

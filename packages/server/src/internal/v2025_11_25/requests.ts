@@ -24,12 +24,12 @@
  * server/prompts, server/resources, server/utilities (completion, logging);
  * `docs/architecture.md` (the 2025-11-25 walk).
  */
-import { Effect, Schema } from "effect"
+import { MissingClientCapability } from "@mrtr/core"
 import { describeCapabilities } from "@mrtr/protocol/Capabilities"
 import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import { LoggingLevel } from "@mrtr/protocol/Meta"
-import { MissingClientCapability } from "@mrtr/core"
+import { Effect, Schema } from "effect"
 import { McpRequest } from "../../RequestContext.ts"
 import type { Incoming, Reply, WireMessage } from "../../Transport.ts"
 import { errorReply, isRecord } from "../errors.ts"
@@ -81,7 +81,8 @@ const sessionLost = (
       if (record === undefined) {
         return yield* new McpError({
           code: ErrorCode.InternalError,
-          message: "The session is gone from the fleet's session directory (ended, expired, or lost by it): initialize a new session",
+          message:
+            "The session is gone from the fleet's session directory (ended, expired, or lost by it): initialize a new session",
           data: { reason: "session_lost" }
         })
       }
@@ -167,18 +168,21 @@ const call: Handler = (ctx, incoming, session, id, method, params) => {
         legTimeoutMs: ctx.core.limits.legTimeoutMs,
         sessionLost: sessionLost(ctx, session)
       }, found).pipe(
-        Effect.provideService(McpRequest, McpRequest.of({
-          id,
-          method,
-          clientCapabilities: session?.clientCapabilities ?? {},
-          clientInfo: session?.clientInfo,
-          logLevel: session === undefined ? undefined : session.logLevel ?? "debug",
-          progressToken,
-          principal: incoming.principal,
-          auth: incoming.auth,
-          notify: emit,
-          closeStream
-        }))
+        Effect.provideService(
+          McpRequest,
+          McpRequest.of({
+            id,
+            method,
+            clientCapabilities: session?.clientCapabilities ?? {},
+            clientInfo: session?.clientInfo,
+            logLevel: session === undefined ? undefined : session.logLevel ?? "debug",
+            progressToken,
+            principal: incoming.principal,
+            auth: incoming.auth,
+            notify: emit,
+            closeStream
+          })
+        )
       ) as Effect.Effect<Record<string, unknown>>,
       session !== undefined
     ), touch(ctx, session))
@@ -189,12 +193,16 @@ export const request: Handler = (ctx, incoming, session, id, method, params) => 
     case "initialize":
       return session === undefined
         ? initialize(ctx, incoming, id, params)
-        : Effect.succeed(sessionError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized", 400, id))
+        : Effect.succeed(
+          sessionError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized", 400, id)
+        )
     case "ping":
       return Effect.succeed(result(id, {}))
     case "logging/setLevel": {
       if (!isLoggingLevel(params.level)) {
-        return Effect.succeed(errorReply(id, McpError.invalidParams(`Invalid log level: one of ${LEVELS.join(", ")}`), 200))
+        return Effect.succeed(
+          errorReply(id, McpError.invalidParams(`Invalid log level: one of ${LEVELS.join(", ")}`), 200)
+        )
       }
       if (session === undefined) return Effect.succeed(result(id, {}))
       session.logLevel = params.level
@@ -246,7 +254,10 @@ export const request: Handler = (ctx, incoming, session, id, method, params) => 
     case "prompts/list":
     case "resources/list":
     case "resources/templates/list":
-      return Effect.map(respond(id, method, ctx.core.registry.listMethod(method, params, incoming.principal)), (message) => reply(message))
+      return Effect.map(
+        respond(id, method, ctx.core.registry.listMethod(method, params, incoming.principal)),
+        (message) => reply(message)
+      )
     case "completion/complete":
       return Effect.map(respond(id, method, ctx.core.registry.complete(params)), (message) => reply(message))
     case "tools/call":

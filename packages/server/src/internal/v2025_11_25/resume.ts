@@ -37,9 +37,9 @@
  * Source: MCP 2025-11-25, basic/transports (resumability and redelivery);
  * SEP-1699.
  */
-import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
 import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
 import type { Routed, SessionDirectory, SessionDirectoryUnavailable } from "../../SessionDirectory.ts"
 import type { Reply, WireMessage } from "../../Transport.ts"
 import * as Session from "./session.ts"
@@ -118,15 +118,22 @@ export const make = (store: Session.Store, directory: Directory): Resumption => 
         const pump = Stream.fromQueue(queue).pipe(
           Stream.runForEach((message) =>
             Effect.flatMap(
-              reply({ _tag: "StreamEvent", resume: request.resume, eventId: session.eventIds.get(message) ?? "", message }),
+              reply({
+                _tag: "StreamEvent",
+                resume: request.resume,
+                eventId: session.eventIds.get(message) ?? "",
+                message
+              }),
               (delivered) => delivered ? Effect.void : Effect.fail("gone" as const)
             )
           ),
           Effect.andThen(reply({ _tag: "StreamEnd", resume: request.resume, found: true })),
           // The receiver is gone (or Redis is): the stream waits for another resumption.
-          Effect.catch(() => Effect.sync(() => {
-            if (stream.subscriber === queue) stream.subscriber = undefined
-          })),
+          Effect.catch(() =>
+            Effect.sync(() => {
+              if (stream.subscriber === queue) stream.subscriber = undefined
+            })
+          ),
           Effect.asVoid
         )
         // The receiver hears at once that the stream is held here, however long the handler stays quiet.
@@ -180,7 +187,9 @@ export const make = (store: Session.Store, directory: Directory): Resumption => 
       if (seq === LOST) return Effect.succeed<Reply>({ _tag: "Accepted", httpStatus: 405 })
       const parsed = Session.parseStreamId(streamId)
       const after = Number(seq)
-      if (parsed === undefined || parsed.requestId === undefined || !Number.isSafeInteger(after)) return Effect.undefined
+      if (parsed === undefined || parsed.requestId === undefined || !Number.isSafeInteger(after)) {
+        return Effect.undefined
+      }
       const { instance: owner, requestId } = parsed
       if (owner === directory.instanceId) {
         if (session.streams.has(streamId)) return Effect.undefined
@@ -223,7 +232,10 @@ export const make = (store: Session.Store, directory: Directory): Resumption => 
                   return Effect.as(Effect.andThen(forget, cancel), lostReply(streamId, requestId, retryMs, streamEnded))
                 }
                 const ids = new WeakMap<WireMessage, string>()
-                const messages = Stream.concat(first._tag === "Start" ? Stream.empty : Stream.succeed(first), Stream.fromQueue(queue)).pipe(
+                const messages = Stream.concat(
+                  first._tag === "Start" ? Stream.empty : Stream.succeed(first),
+                  Stream.fromQueue(queue)
+                ).pipe(
                   Stream.takeWhile((item): item is Extract<Item, { readonly _tag: "Event" }> => item._tag === "Event"),
                   Stream.map((item) => {
                     ids.set(item.message, item.eventId)

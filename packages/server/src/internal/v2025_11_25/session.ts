@@ -42,10 +42,10 @@
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports (session management,
  * resumability).
  */
-import { type Cause, Deferred, Effect, Fiber, Queue } from "effect"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { LoggingLevel } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
+import { type Cause, Deferred, Effect, Fiber, Queue } from "effect"
 import type { WireMessage } from "../../Transport.ts"
 
 /** The bounds of the session store; see the module header. */
@@ -130,7 +130,9 @@ const MAX_ENCODED_ID = 128
  */
 export const openStream = (session: Session, kind: "post" | "get" = "get", requestId?: RequestId): EventStream => {
   const json = requestId === undefined ? undefined : JSON.stringify(requestId)
-  const encoded = json === undefined || json.length > MAX_ENCODED_ID ? "" : `:${Buffer.from(json).toString("base64url")}`
+  const encoded = json === undefined || json.length > MAX_ENCODED_ID
+    ? ""
+    : `:${Buffer.from(json).toString("base64url")}`
   const stream: EventStream = {
     id: `${session.instanceId}:${session.nextStream++}${kind === "post" ? encoded : ""}`,
     kind,
@@ -217,7 +219,9 @@ export const parseStreamId = (
   streamId: string
 ): { readonly instance: string; readonly requestId: RequestId | undefined } | undefined => {
   const [instance, n, encoded, ...rest] = streamId.split(":")
-  if (instance === undefined || n === undefined || rest.length > 0 || !/^[0-9a-f]{1,32}$/.test(instance)) return undefined
+  if (instance === undefined || n === undefined || rest.length > 0 || !/^[0-9a-f]{1,32}$/.test(instance)) {
+    return undefined
+  }
   if (encoded === undefined) return { instance, requestId: undefined }
   try {
     const id: unknown = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"))
@@ -325,7 +329,9 @@ export const makeStore = (limits: Limits, instanceId: string): Store => {
     const expired: Array<Session> = []
     for (const session of sessions.values()) {
       // A stdio session (`send`) lasts as long as its connection.
-      if (session.send === undefined && session.inflight.size === 0 && now - session.lastActive > limits.idleTimeoutMs) {
+      if (
+        session.send === undefined && session.inflight.size === 0 && now - session.lastActive > limits.idleTimeoutMs
+      ) {
         expired.push(session)
       }
     }
@@ -361,7 +367,8 @@ export const makeStore = (limits: Limits, instanceId: string): Store => {
       if (
         victim === undefined ||
         (victim.getStream !== undefined && session.getStream === undefined) ||
-        ((victim.getStream === undefined) === (session.getStream === undefined) && session.lastActive < victim.lastActive)
+        ((victim.getStream === undefined) === (session.getStream === undefined) &&
+          session.lastActive < victim.lastActive)
       ) victim = session
     }
     return victim
@@ -435,4 +442,3 @@ export const makeStore = (limits: Limits, instanceId: string): Store => {
     remove
   }
 }
-

@@ -44,12 +44,12 @@
  * Source: MCP 2025-11-25, client/elicitation, client/sampling, client/roots,
  * basic/utilities/cancellation; `docs/architecture.md` (the 2025-11-25 walk).
  */
-import { Clock, Deferred, Effect, Metric } from "effect"
+import { Engine } from "@mrtr/core/engine"
 import { Legacy } from "@mrtr/protocol"
 import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { InputRequest, InputResponses } from "@mrtr/protocol/Schema"
-import { Engine } from "@mrtr/core/engine"
+import { type Clock, Deferred, Effect, Metric } from "effect"
 import * as Observability from "../../Observability.ts"
 import type { WireMessage } from "../../Transport.ts"
 import type { Call } from "../registry.ts"
@@ -214,8 +214,12 @@ export const runCall = (context: CallSite, call: Call): Effect.Effect<Record<str
       return Effect.fail(failure(
         ErrorCode.InvalidRequest,
         session === undefined
-          ? `This request needs input from the client (${methodsOf(requests)}), which a 2025-11-25 request outside any session cannot carry: initialize a session first`
-          : `This request needs input from the client (${methodsOf(requests)}), which this reply cannot carry: accept text/event-stream`,
+          ? `This request needs input from the client (${
+            methodsOf(requests)
+          }), which a 2025-11-25 request outside any session cannot carry: initialize a session first`
+          : `This request needs input from the client (${
+            methodsOf(requests)
+          }), which this reply cannot carry: accept text/event-stream`,
         { reason: "input_undeliverable", inputRequests: Object.keys(requests) }
       ))
     }

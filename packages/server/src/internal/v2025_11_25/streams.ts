@@ -7,9 +7,9 @@
  * Source: MCP 2025-11-25, basic/transports (SSE, resumability and
  * redelivery).
  */
-import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
+import { type Cause, Effect, Fiber, Queue, Stream } from "effect"
 import type { EventIds, Reply, WireMessage } from "../../Transport.ts"
 import { errorReply } from "../errors.ts"
 import * as Session from "./session.ts"
@@ -125,7 +125,11 @@ export const getStream = (session: Session.Session, lastEventId: string | undefi
       return { _tag: "Stream", messages: Stream.fromQueue(queue), events: eventsOf(session, stream, false) }
     }
     if (session.getStream !== undefined) {
-      return errorReply(undefined, new McpError({ code: -32000, message: "Conflict: only one GET stream per session" }), 409)
+      return errorReply(
+        undefined,
+        new McpError({ code: -32000, message: "Conflict: only one GET stream per session" }),
+        409
+      )
     }
     const stream = resumed?.stream ?? Session.openStream(session, "get")
     session.getStream = queue
