@@ -42,7 +42,8 @@
  * - The tool list is cached: listed again after `notifications/tools/list_changed`,
  *   when the list's `ttlMs` (2026-07-28) has passed, or on `refresh`. Pass
  *   `toolkit` (an Effect) to `generateText` to use the current list on each
- *   turn.
+ *   turn. A listing reads at most 100 pages (a server handing out cursors
+ *   without end is cut there, logged).
  * - Model names: `prefix + name`, characters outside `[a-zA-Z0-9_-]` as
  *   `_`; a tool whose model name is too long or taken is skipped (logged).
  *
@@ -261,6 +262,9 @@ export const suspended = (
  */
 export const suspendedIn = (prompt: Prompt.Prompt): ReadonlyArray<McpToolInputRequired> =>
   suspended(prompt.content.flatMap((message) => message.role === "tool" ? message.content : []))
+
+/** How many `tools/list` pages one listing reads at most (as the gateway's mirror and the CLI). */
+const MAX_LIST_PAGES = 100
 
 const decodeSuspension = Schema.decodeUnknownOption(McpToolInputRequired)
 const encodeOutcome = Schema.encodeSync(McpToolOutcome)
@@ -482,7 +486,13 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     // A 2025-11-25 list has no ttlMs (it decodes as 0): it holds until notifications/tools/list_changed.
     const legacy = (yield* client.connection).era === "2025-11-25"
     const seen = new Set<string>()
+    let pages = 0
     do {
+      if (pages++ === MAX_LIST_PAGES) {
+        // A server handing out cursors without end would grow the list (and this client) without bound.
+        yield* Effect.logWarning(`tools/list: more than ${MAX_LIST_PAGES} pages; the tools of the first ones are kept`)
+        break
+      }
       const page = yield* client.listTools(cursor === undefined ? {} : { cursor })
       for (const tool of page.tools) all.push(tool)
       const pageTtl = (page as { readonly ttlMs?: unknown }).ttlMs

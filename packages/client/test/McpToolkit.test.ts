@@ -420,3 +420,26 @@ describe("McpToolkit against a server that breaks the rules", () => {
       assert.strictEqual(server.received.filter((r) => r.method === "tools/call").length, calls)
     }).pipe(Effect.provide(layer)))
 })
+
+describe("McpToolkit against a server whose list never ends", () => {
+  const server = fakeServer((request) =>
+    request.method === "tools/list"
+      ? {
+        resultType: "complete",
+        ttlMs: 60_000,
+        cacheScope: "private",
+        tools: [{ name: `tool_${String((request.params as any).cursor ?? "0")}`, inputSchema: { type: "object" } }],
+        nextCursor: String(Number((request.params as any).cursor ?? "0") + 1)
+      }
+      : { resultType: "complete", content: [{ type: "text", text: "ok" }] }
+  )
+  const layer = McpToolkit.layer().pipe(Layer.provideMerge(clientLayer(server)))
+
+  it.effect("stops after 100 pages and keeps the tools of those pages", () =>
+    Effect.gen(function*() {
+      const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
+      assert.strictEqual(server.received.filter((r) => r.method === "tools/list").length, 100)
+      assert.strictEqual(Object.keys(toolkit.tools).length, 100)
+      assert.isDefined(toolkit.tools["tool_99"])
+    }).pipe(Effect.provide(layer)))
+})
