@@ -7,13 +7,14 @@
  * override the file's `gateway.port` / `gateway.host`), printing
  * `listening <url>` on stdout once it serves; with `--transport stdio`, MCP on
  * stdin/stdout (so a stdio-only host reaches remote servers through it) and
- * `listening stdio` on stderr. Logs go to stderr. It runs until interrupted.
+ * `listening stdio` on stderr, until stdin ends. Logs go to stderr. Over HTTP it runs until interrupted.
  * The file's `gateway.authorization` guards the HTTP endpoint (stdio takes
  * no credentials); `gateway.redis` makes it one instance of a fleet.
  *
  * @since 0.3.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import { Gateway } from "@mrtr/gateway"
 import { HttpTransport, StdioTransport } from "@mrtr/server"
 import { Console, Effect, FileSystem, Layer, Option } from "effect"
@@ -89,10 +90,11 @@ export const gateway = Command.make(
     const server = Gateway.layer(settings)
     const authorization = Gateway.authorization(settings)
     if (flags.transport === "stdio") {
+      // Served as the main effect: the end of stdin ends the gateway (and its upstreams' processes).
       return yield* Effect.gen(function*() {
         yield* Console.error("listening stdio")
-        return yield* Effect.never
-      }).pipe(Effect.provide(StdioTransport.layerNode().pipe(Layer.provide(server))), Effect.mapError(cannotServe))
+        return yield* StdioTransport.serve()
+      }).pipe(Effect.provide(Layer.merge(server, NodeStdio.layer)), Effect.mapError(cannotServe))
     }
     return yield* Effect.gen(function*() {
       yield* Console.log(`listening ${yield* HttpTransport.url}`)

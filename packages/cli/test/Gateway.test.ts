@@ -141,6 +141,40 @@ describe("mrtr gateway", () => {
     })
   }, 90_000)
 
+  it("--transport stdio: answers on stdout, and exits once stdin ends", async () => {
+    const config = writeConfig("stdio.json", { mcpServers: { official: { url: v2.url } } })
+    const child = spawn(process.execPath, [BIN, "gateway", "--config", config, "--transport", "stdio"], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    children.push(child)
+    let stdout = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)))
+    const discover = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "server/discover",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {}
+        }
+      }
+    }
+    child.stdin.write(`${JSON.stringify(discover)}\n`)
+    await new Promise<void>((resolve) => {
+      const check = () => (stdout.includes("\n") ? resolve() : setTimeout(check, 50))
+      check()
+    })
+    child.stdin.end()
+    expect(await exited).toBe(0)
+    const answer = JSON.parse(stdout.split("\n")[0]!)
+    expect(answer.id).toBe(1)
+    expect(answer.result.supportedVersions).toContain("2026-07-28")
+  }, 60_000)
+
   it("--help documents the command and its file; a bad file is a usage error (exit 2) saying where", async () => {
     const help = await run(["gateway", "--help"])
     expect(help.code).toBe(0)
