@@ -21,7 +21,9 @@
  *   replays, as above.
  *
  * Bounds: at most `maxHeld` calls held by the instance and `maxPerPrincipal`
- * per principal (the anonymous one counts as one principal); past either,
+ * per principal (the gateway holds a call without a principal in the share
+ * of its client address's group, IPv6 by /64; the store counts it as one
+ * principal, as it does calls with no address at all); past either,
  * starting a call fails with {@link HeldCallsFull} (the forwarded request is
  * refused with -32603, `data.reason: "held_calls_full"`). A call no retry has
  * reached for `timeout` (keep it at the gateway's `requestState` TTL: a state

@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
 import { Elicitation, Mrtr } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol/ErrorCode"
-import { McpServer, Tool } from "@mrtr/server"
+import { HttpTransport, McpServer, Tool } from "@mrtr/server"
 import * as ServerRedis from "@mrtr/server/Redis"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import { Harness } from "@mrtr/testing"
-import { Context, Deferred, Effect, Exit, Layer, Schema } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { HeldCalls, Upstream } from "../src/index.ts"
 import { gatewayKeys, serve, upstreamServer, user } from "./fixtures.ts"
 
@@ -273,4 +273,57 @@ describe("held calls in a fleet (two gateways, one Redis)", () => {
       }),
     30_000
   )
+})
+
+describe("held calls without a principal", () => {
+  const body = (id: number) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: {
+        name: "survey",
+        arguments: { topic: "shares" },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+          "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
+        }
+      }
+    })
+  const call = (url: string, from: string, id: number) =>
+    fetch(url, {
+      method: "POST",
+      body: body(id),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "survey",
+        "x-forwarded-for": from
+      }
+    }).then((response) => response.json() as Promise<any>)
+
+  it("are held in the share of their client address's group: one caller cannot fill it for another", async () => {
+    const scope = Effect.runSync(Scope.make())
+    const context = await Effect.runPromise(Layer.buildWithScope(
+      HttpTransport.layer({ port: 0, trustedProxies: ["127.0.0.1"] }).pipe(
+        Layer.provideMerge(gateway(HeldCalls.layerMemory({ maxPerPrincipal: 1 })))
+      ),
+      scope
+    ))
+    try {
+      const url = Effect.runSync(Effect.provide(HttpTransport.url, context))
+      expect((await call(url, "203.0.113.1", 1)).result.resultType).toBe("input_required")
+      const full = await call(url, "203.0.113.1", 2)
+      expect(full.error.data.reason).toBe("held_calls_full")
+      expect((await call(url, "203.0.113.2", 3)).result.resultType).toBe("input_required")
+      expect((await call(url, "2001:db8:0:1::1", 4)).result.resultType).toBe("input_required")
+      // the same /64: the same share
+      expect((await call(url, "2001:db8:0:1::2", 5)).error.data.reason).toBe("held_calls_full")
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 60_000)
 })

@@ -397,7 +397,7 @@ const ownerOf = (conversation: Conversation["Service"]) =>
       conversation.principal !== undefined
         ? `principal:${conversation.principal}`
         : address !== undefined
-        ? `address:${address}`
+        ? `address:${ClientAddress.group(address)}`
         : "anonymous"
   )
 

@@ -22,7 +22,7 @@
  * interrupted when the round ends; a handler failure (a capability the client
  * lacks) cancels it.
  */
-import { Mrtr } from "@mrtr/core"
+import { ClientAddress, Mrtr } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { Duration } from "effect"
 import { Effect, Schema } from "effect"
@@ -40,7 +40,12 @@ const failedError = (error: { readonly code: number; readonly message: string; r
 export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Duration): Held => ({
   forward: ({ client, conversation, drop, method, params, retain, upstream }) =>
     Effect.gen(function*() {
-      const principal = conversation.principal
+      // Without a principal, a call is held in the share of its client address's group (IPv6 by /64), as the
+      // server's other shares: one anonymous caller cannot fill the store for every other one.
+      const principal = conversation.principal ?? (yield* Effect.map(
+        ClientAddress.currentGroup,
+        (group) => group === undefined ? undefined : `\u0000address ${group}`
+      ))
       const capabilities = canonical(conversation.clientCapabilities)
       const target = method === "resources/read" ? String(params.uri) : String(params.name)
       const run = (answer: HeldCalls.Answer) =>
