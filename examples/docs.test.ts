@@ -16,6 +16,15 @@ describe("docs", () => {
     assert.deepStrictEqual(brokenLinks(), [])
   })
 
+  it("no page carries a merge's conflict markers", () => {
+    const pages = [
+      "README.md",
+      ...fs.readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)
+    ]
+    const marked = pages.filter((page) => /^(<{7} |={7}$|>{7} )/m.test(fs.readFileSync(path.join(root, page), "utf8")))
+    assert.deepStrictEqual(marked, [])
+  })
+
   it("the README is under 200 lines and every page of docs/ at most 300", () => {
     const lines = (file: string) => fs.readFileSync(path.join(root, file), "utf8").split("\n").length - 1
     assert.isBelow(lines("README.md"), 200)
