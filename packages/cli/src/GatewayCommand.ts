@@ -28,7 +28,8 @@ const config = Flag.String("config").pipe(
       "\"gateway\": {...}} (the file Claude Desktop, Cursor and VS Code use). Per server, optionally: \"namespace\" " +
       "(a string, or false for none; default the server's name, none with a single server), \"include\" / \"exclude\" " +
       "(names, globs, or {\"annotations\": {...}}), \"protocol\" (auto, 2026-07-28, 2025-11-25), \"disabled\", and for a url " +
-      "server \"oauth\": {\"clientId\", \"clientSecret\"} (the gateway's own client at that server's authorization server, " +
+      "server \"oauth\": {\"issuer\", \"clientId\", \"clientSecret\"} (the gateway's own client at that server's authorization server " +
+      "issuer, and sent to no other; " +
       "client credentials grant). \"gateway\": \"name\", \"port\" (default 3000), \"host\" (default 127.0.0.1), \"separator\" " +
       "(default _), \"refreshInterval\", \"callTimeout\"; \"requestState\": {\"keys\" (the key ring, as " +
       "MRTR_REQUEST_STATE_KEYS: id:base64url-32-bytes, comma-separated, current first), \"ttl\", \"singleUse\"} (what it leaves " +

@@ -133,7 +133,7 @@ describe("mrtr gateway --config: gateway settings", () => {
     "gateway.authorization guards the endpoint; an upstream's oauth gets the gateway's own token, never the caller's",
     async () => {
       const url = await startGateway("auth.json", {
-        mcpServers: { secured: { url: secured.url, oauth: GATEWAY_CLIENT } },
+        mcpServers: { secured: { url: secured.url, oauth: { ...GATEWAY_CLIENT, issuer: as.issuer } } },
         gateway: { authorization: { issuer: as.issuer, jwksUri: as.jwksUri, requiredScopes: ["mcp:basic"] } }
       })
       const anonymous = await fetch(url, {

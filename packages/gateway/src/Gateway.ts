@@ -24,7 +24,7 @@
  * - Namespaces: by default each server's items are served under its name
  *   (`files_read_file`), except when there is only one server: then
  *   unprefixed.
- * - Per HTTP server, optionally: `oauth` (`{ clientId, clientSecret }`):
+ * - Per HTTP server, optionally: `oauth` (`{ issuer, clientId, clientSecret }`):
  *   the gateway's own OAuth client at that server's
  *   authorization server (client credentials grant, see `Upstream.Http`).
  * - `gateway` (all optional): `name` (default `"mrtr-gateway"`), `port`
@@ -88,6 +88,7 @@ export const HttpServer = Schema.Struct({
   url: Schema.String,
   headers: Schema.optionalKey(Strings),
   oauth: Schema.optionalKey(Schema.Struct({
+    issuer: Schema.String,
     clientId: Schema.String,
     clientSecret: Schema.String
   })),

@@ -76,10 +76,17 @@ export interface Http {
    * server (Protected Resource Metadata) and gets a token for it by the
    * client credentials grant (with `resource`, RFC 8707), refreshed the same
    * way (`@mrtr/client`'s `Authorization` with `grant: "client_credentials"`).
-   * The downstream caller's token is never sent upstream.
+   * The downstream caller's token is never sent upstream, and the client
+   * secret is sent only to `issuer`: an upstream naming another authorization
+   * server does not get it (the gateway then registers there, if it can).
    * @default none
    */
-  readonly oauth?: { readonly clientId: string; readonly clientSecret: string } | undefined
+  readonly oauth?: {
+    /** The authorization server these credentials were issued by: they are sent to no other. */
+    readonly issuer: string
+    readonly clientId: string
+    readonly clientSecret: string
+  } | undefined
 }
 
 /**
@@ -229,7 +236,9 @@ const authorizationOf = (
         grant: "client_credentials",
         clientName: "mrtr-gateway",
         clientId: upstream.oauth.clientId,
-        clientSecret: upstream.oauth.clientSecret
+        clientSecret: upstream.oauth.clientSecret,
+        // The credentials go only to their own authorization server, never to whichever one the upstream names.
+        clientIssuer: upstream.oauth.issuer
       }).pipe(Layer.provide(Layer.succeed(
         Authorization.UserAgent,
         Authorization.UserAgent.of({

@@ -56,7 +56,7 @@ afterAll(async () => {
   await as?.close()
 })
 
-const gateway = (oauth?: { clientId: string; clientSecret: string }) =>
+const gateway = (oauth?: { issuer: string; clientId: string; clientSecret: string }) =>
   McpServer.mount(
     "",
     Upstream.layer(Upstream.http({ name: "secured", url: upstream.url, ...(oauth === undefined ? {} : { oauth }) }), {
@@ -83,7 +83,7 @@ describe("OAuth to upstreams", () => {
         // the token is kept: a second call needs no new sign-in and still works
         const second = yield* client.callTool({ name: "whoami" })
         expect((second.content[0] as { text: string }).text).toBe(text)
-      }).pipe(Effect.provide(Harness.layer({ server: gateway(GATEWAY_CLIENT), user }))),
+      }).pipe(Effect.provide(Harness.layer({ server: gateway({ ...GATEWAY_CLIENT, issuer: as.issuer }), user }))),
     30_000
   )
 
@@ -105,7 +105,26 @@ describe("OAuth to upstreams", () => {
       expect(listed.tools).toEqual([])
     }).pipe(
       Effect.provide(
-        Harness.layer({ server: gateway({ clientId: GATEWAY_CLIENT.clientId, clientSecret: "wrong" }), user })
+        Harness.layer({
+          server: gateway({ issuer: as.issuer, clientId: GATEWAY_CLIENT.clientId, clientSecret: "wrong" }),
+          user
+        })
       )
     ), 30_000)
+
+  it.effect(
+    "credentials for another issuer are not sent to the authorization server the upstream names",
+    () =>
+      Effect.gen(function*() {
+        const client = yield* McpClient.McpClient
+        // With its secret the gateway would get a token and serve `whoami`; without it, it cannot sign in there.
+        const listed = yield* client.listTools()
+        expect(listed.tools).toEqual([])
+      }).pipe(
+        Effect.provide(
+          Harness.layer({ server: gateway({ ...GATEWAY_CLIENT, issuer: "https://auth.example" }), user })
+        )
+      ),
+    30_000
+  )
 })
