@@ -59,7 +59,12 @@ describe("Gateway configuration", () => {
   it.effect("gateway settings: requestState, redis, heldCalls, authorization, an upstream's oauth", () =>
     Effect.gen(function*() {
       const config = yield* Gateway.parse(JSON.stringify({
-        mcpServers: { crm: { url: "https://crm.example/mcp", oauth: { clientId: "gw", clientSecret: "s" } } },
+        mcpServers: {
+          crm: {
+            url: "https://crm.example/mcp",
+            oauth: { issuer: "https://auth.crm.example", clientId: "gw", clientSecret: "s" }
+          }
+        },
         gateway: {
           requestState: { keys: "k1:x", ttl: "5 minutes", singleUse: true },
           redis: { url: "redis://127.0.0.1:6379" },
@@ -72,7 +77,7 @@ describe("Gateway configuration", () => {
       }))
       expect(Gateway.upstreams(config)[0]!.upstream).toMatchObject({
         _tag: "Http",
-        oauth: { clientId: "gw", clientSecret: "s" }
+        oauth: { issuer: "https://auth.crm.example", clientId: "gw", clientSecret: "s" }
       })
       expect(Gateway.authorization(config)).toBeDefined()
       expect(Gateway.authorization(yield* Gateway.parse(JSON.stringify({ mcpServers: {} })))).toBeUndefined()
