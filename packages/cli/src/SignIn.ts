@@ -183,9 +183,13 @@ export const loopbackUserAgent = (options: {
  * @since 0.1.0
  */
 export interface SignInOptions {
+  /** A pre-registered client id (`--client-id`), or `undefined` to register at the authorization server. */
   readonly clientId: string | undefined
+  /** The secret of the pre-registered client (`--client-secret`), or `undefined` for a public client. */
   readonly clientSecret: string | undefined
+  /** The loopback port of the sign-in's callback, or `undefined` for {@link DEFAULT_CALLBACK_PORT}. */
   readonly callbackPort: number | undefined
+  /** Whether a person is at the terminal: the sign-in asks before opening the browser, and opens it. */
   readonly interactive: boolean
 }
 

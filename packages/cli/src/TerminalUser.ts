@@ -378,18 +378,27 @@ export const workingDirectory = (): Root => {
 /**
  * Options of the terminal user.
  *
- * - `samplingReply`: answer every sampling request with this text (model
- *   `"mrtr"`) instead of asking.
- * - `roots`: the roots to answer `roots/list` with (default: the working
- *   directory).
- * - `openUrl`: how an accepted URL is opened (default `openInBrowser`).
- *
  * @category models
  * @since 0.1.0
  */
 export interface Options {
+  /**
+   * Answers every sampling request with this text (model `"mrtr"`) instead of asking.
+   *
+   * @default undefined (the user is asked)
+   */
   readonly samplingReply?: string | undefined
+  /**
+   * The roots to answer `roots/list` with.
+   *
+   * @default the working directory (`workingDirectory()`)
+   */
   readonly roots?: ReadonlyArray<Root> | undefined
+  /**
+   * How an accepted URL is opened.
+   *
+   * @default openInBrowser
+   */
   readonly openUrl?: ((url: string) => Effect.Effect<void>) | undefined
 }
 

@@ -117,38 +117,69 @@ export const layerHeadlessUserAgent = (redirectUri = "http://localhost:3000/call
 /**
  * Options of {@link layer}.
  *
- * - `clientName`: `client_name` at registration; default `"mrtr"`.
- * - `applicationType`: `"native"` (CLI, desktop, localhost; the default) or
- *   `"web"` (SEP-837).
- * - `clientMetadataUrl`: this client's Client ID Metadata Document URL
- *   (`https`, with a path), used as `client_id` where the authorization
- *   server supports CIMD.
- * - `clientId`, `clientSecret`, `clientIssuer`: pre-registered credentials
- *   (for `clientIssuer` only, when given); they come first.
- * - `maxAuthorizations`: authorization requests in a row without an
- *   accepted request before giving up; default 3.
- * - `timeout`: bound of each OAuth HTTP exchange, in milliseconds; default 30000.
- * - `grant`: `"auto"` (the default: the authorization code flow, or the
- *   client credentials grant when the authorization server offers only that
- *   one) or `"client_credentials"`: always the client credentials grant
- *   with `clientId` / `clientSecret`, never a user (a machine client such as
- *   a gateway; without a `clientSecret`, `AuthorizationError`).
- *
  * Source: MCP 2026-07-28 basic/authorization/client-registration.
  *
  * @category models
  * @since 0.1.0
  */
 export interface Options {
+  /**
+   * The `client_name` sent at registration.
+   *
+   * @default "mrtr"
+   */
   readonly clientName?: string | undefined
+  /**
+   * `"native"` (CLI, desktop, localhost) or `"web"` (SEP-837).
+   *
+   * @default "native"
+   */
   readonly applicationType?: "native" | "web" | undefined
+  /**
+   * This client's Client ID Metadata Document URL (`https`, with a path), used as `client_id` where the authorization
+   * server supports CIMD.
+   *
+   * @default undefined (registration instead)
+   */
   readonly clientMetadataUrl?: string | undefined
+  /**
+   * A pre-registered client id, tried before CIMD and registration (for `clientIssuer` only, when given).
+   *
+   * @default undefined (none)
+   */
   readonly clientId?: string | undefined
+  /**
+   * The secret of the pre-registered `clientId`.
+   *
+   * @default undefined (a public client)
+   */
   readonly clientSecret?: string | undefined
+  /**
+   * The authorization server the pre-registered `clientId` belongs to.
+   *
+   * @default undefined (any)
+   */
   readonly clientIssuer?: string | undefined
+  /**
+   * Authorization requests in a row without an accepted request before giving up.
+   *
+   * @default 3
+   */
   readonly maxAuthorizations?: number | undefined
+  /**
+   * Bound of each OAuth HTTP exchange, in milliseconds.
+   *
+   * @default 30_000
+   */
   readonly timeout?: number | undefined
-  /** @since 0.3.0 @default "auto" */
+  /**
+   * `"auto"`: the authorization code flow, or the client credentials grant when the authorization server offers only
+   * that one. `"client_credentials"`: always the client credentials grant with `clientId` / `clientSecret`, never a
+   * user (a machine client such as a gateway; without a `clientSecret`, `AuthorizationError`).
+   *
+   * @default "auto"
+   * @since 0.3.0
+   */
   readonly grant?: "auto" | "client_credentials" | undefined
 }
 

@@ -65,25 +65,33 @@ import { fromHttpClient, mediaType, nodeSend, type Outgoing, type Reply, type Se
 /**
  * Options of the HTTP transport.
  *
- * - `url`: the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
- * - `headers`: extra headers sent with every request (POST, and a
- *   2025-11-25 session's GET and DELETE), e.g. `Authorization`;
- *   the MCP headers the client computes take precedence.
- * - `maxEventBytes`: largest SSE event accepted, in UTF-16 code units
- *   (default 16 MiB); a larger one fails the request with `TransportError`.
- * - `maxBodyBytes`: largest JSON response body accepted, in bytes (default
- *   16 MiB); a larger one fails the request with `TransportError` without
- *   reading the rest.
- *
  * MCP 2026-07-28, basic/transports/streamable-http.
  *
  * @category models
  * @since 0.1.0
  */
 export interface Options {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string | URL
+  /**
+   * Extra headers sent with every request (POST, and a 2025-11-25 session's GET and DELETE), e.g. `Authorization`; the
+   * MCP headers the client computes take precedence.
+   *
+   * @default {}
+   */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * Largest SSE event accepted, in UTF-16 code units; a larger one fails the request with `TransportError`.
+   *
+   * @default 16_777_216 (16 MiB)
+   */
   readonly maxEventBytes?: number | undefined
+  /**
+   * Largest JSON response body accepted, in bytes; a larger one fails the request with `TransportError` without reading
+   * the rest.
+   *
+   * @default 16_777_216 (16 MiB)
+   */
   readonly maxBodyBytes?: number | undefined
 }
 
@@ -91,17 +99,18 @@ export interface Options {
  * Options of {@link layerNode}: the transport's, and the `node:http` /
  * `node:https` agents to send with.
  *
- * - `agents.http`, `agents.https`: agents of the caller's (a private CA or
- *   a client certificate in `https.Agent` options, a proxy agent, a socket
- *   limit); each one not given is a keep-alive agent the layer makes and
- *   destroys with its scope. Given agents are the caller's to destroy, and
- *   should keep connections alive (`keepAlive: true`): an MRTR conversation
- *   reuses its connection round after round.
- *
  * @category models
  * @since 0.1.0
  */
 export interface NodeOptions extends Options {
+  /**
+   * The agents to send with, `http` and `https`: the caller's (a private CA or a client certificate in `https.Agent`
+   * options, a proxy agent, a socket limit). Each one not given is a keep-alive agent the layer makes and destroys with
+   * its scope. Given agents are the caller's to destroy, and should keep connections alive (`keepAlive: true`): an MRTR
+   * conversation reuses its connection round after round.
+   *
+   * @default {} (keep-alive agents of the layer's own)
+   */
   readonly agents?: {
     readonly http?: Http.Agent | undefined
     readonly https?: Https.Agent | undefined

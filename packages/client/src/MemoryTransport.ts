@@ -86,10 +86,7 @@ export interface Handler {
 }
 
 /**
- * Options: `simulateHttp` (default `false`) passes the client's HTTP headers
- * to the handler and makes the client compute them (`usesHeaders`), so the
- * server validates `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
- * `Mcp-Param-*` exactly as on Streamable HTTP.
+ * Options of the in-memory transport.
  *
  * MCP 2026-07-28, basic/transports.
  *
@@ -97,6 +94,12 @@ export interface Handler {
  * @since 0.1.0
  */
 export interface Options {
+  /**
+   * Passes the client's HTTP headers to the handler and makes the client compute them (`usesHeaders`), so the server
+   * validates `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` exactly as on Streamable HTTP.
+   *
+   * @default false
+   */
   readonly simulateHttp?: boolean | undefined
 }
 

@@ -86,63 +86,6 @@ export interface Connection {
 /**
  * Client options; all optional.
  *
- * - `clientInfo`: sent as `_meta["io.modelcontextprotocol/clientInfo"]`
- *   (default `{ name: "@mrtr/client", version: "0.1.0" }`).
- * - `maxRounds`: the most requests one `tools/call` / `prompts/get` /
- *   `resources/read` may send in its `input_required` loop, the first one
- *   included (default 10, at least 1; `NaN` or a value that is no number is
- *   a defect). Past it: `MaxRoundsExceeded`. Rounds
- *   that only ask again URLs the user accepted (`ElicitationHandler.urlWait`)
- *   are not counted.
- * - `stateOnlyBackoff`: spaces consecutive rounds whose result carried only
- *   a `requestState` (nothing to answer), stepped once per such round and
- *   reset by a round with input requests. Default: exponential from 100 ms,
- *   doubling, capped at 5 s.
- * - `logLevel`: sent as `_meta["io.modelcontextprotocol/logLevel"]`; without
- *   it servers send no `notifications/message`.
- * - `onNotification`: called for every notification received (see also
- *   `McpClient.notifications` and the per-call option).
- * - `requestTimeout`: the longest wait for the next message of the answer to
- *   one request (its response, or a notification about it: each progress
- *   notification restarts the wait, so a long tool that reports progress is
- *   not cut off). Default `DEFAULT_REQUEST_TIMEOUT` (60 seconds);
- *   `"Infinity"` disables it. Past it the request is cancelled and the call
- *   fails with `RequestTimeout` (`bound: "request"`). The time spent signing
- *   in (a `401` answered through `Authorization`: the user's consent, and
- *   the authorization server's exchanges, bounded on their own) is not
- *   counted: it bounds the MCP server's answers only.
- * - `callTimeout`: the longest a whole call may take: every round of a
- *   `tools/call` / `prompts/get` / `resources/read`, the time its input
- *   handlers take to answer included (and the connection, and for a
- *   `tools/call` the listing of tools before a first call; a sign-in too, as
- *   the answering of a form). Default `DEFAULT_CALL_TIMEOUT` (10
- *   minutes); `"Infinity"` disables it. Past it: `RequestTimeout`
- *   (`bound: "call"`). For both, a zero or negative duration (`-Infinity`
- *   included) expires at once; a value that is no duration is a defect.
- * - `capabilities`: capabilities to declare in addition to the ones derived
- *   from the input handlers (merged with them): `experimental` /
- *   `extensions` entries, or e.g. `{ elicitation: {} }` to receive
- *   elicitation requests without a handler and answer them by hand (manual
- *   mode: the call fails with `InputRequiredError`).
- * - `protocol`: the revision to speak: `"auto"` (default) probes the server
- *   once with `server/discover` and speaks 2026-07-28 when it is modern
- *   (a `DiscoverResult`, or a -32020 / -32021 / -32022 error), 2025-11-25
- *   otherwise (`initialize`, a session, in-flight server requests answered
- *   by the same input handlers); `"2026-07-28"` or `"2025-11-25"` pin one
- *   and send no probe. See `Protocol`. Any other value is a defect when the
- *   client is built.
- * - `probeTimeout`: how long the `server/discover` probe waits (default 10
- *   seconds); no answer in time means legacy on stdio and a
- *   `TransportError` on HTTP. The sign-in a `401` to the probe starts is not
- *   counted (the user's time, not the server's).
- * - `tasks`: the Tasks extension (SEP-2663). `"auto"` declares it on every
- *   `tools/call` and drives a task result to its end (`TaskDriver.drive`:
- *   polls at the server's `pollIntervalMs`, answers its input with the same
- *   handlers, returns the final result; interrupting the call cancels the
- *   task); `"manual"` declares it and fails the call with
- *   `TaskDriver.TaskStarted` (drive it with `getTask` / `updateTask` /
- *   `cancelTask`). Absent: not declared.
- *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr,
  * basic/versioning; MCP 2025-11-25, basic/lifecycle.
  *
@@ -150,16 +93,91 @@ export interface Connection {
  * @since 0.1.0
  */
 export interface Options {
+  /**
+   * The revision to speak: `"auto"` probes the server once with `server/discover` and speaks 2026-07-28 when
+   * it is modern (a `DiscoverResult`, or a -32020 / -32021 / -32022 error), 2025-11-25 otherwise (`initialize`, a
+   * session, in-flight server requests answered by the same input handlers); `"2026-07-28"` or `"2025-11-25"` pin one
+   * and send no probe. See `Protocol`. Any other value is a defect when the client is built.
+   *
+   * @default "auto"
+   */
   readonly protocol?: Protocol | undefined
+  /**
+   * How long the `server/discover` probe waits; no answer in time means legacy on stdio and a `TransportError` on HTTP.
+   * The sign-in a `401` to the probe starts is not counted (the user's time, not the server's).
+   *
+   * @default "10 seconds"
+   */
   readonly probeTimeout?: Duration.Input | undefined
+  /**
+   * Sent as `_meta["io.modelcontextprotocol/clientInfo"]`.
+   *
+   * @default { name: "@mrtr/client", version: "0.1.0" }
+   */
   readonly clientInfo?: Implementation | undefined
+  /**
+   * The most requests one `tools/call` / `prompts/get` / `resources/read` may send in its `input_required` loop, the
+   * first one included, at least 1 (`NaN` or a value that is no number is a defect). Past it: `MaxRoundsExceeded`.
+   * Rounds that only ask again URLs the user accepted (`ElicitationHandler.urlWait`) are not counted.
+   *
+   * @default 10
+   */
   readonly maxRounds?: number | undefined
+  /**
+   * Spaces consecutive rounds whose result carried only a `requestState` (nothing to answer), stepped once per such
+   * round and reset by a round with input requests.
+   *
+   * @default exponential from 100 ms, doubling, capped at 5 seconds
+   */
   readonly stateOnlyBackoff?: Schedule.Schedule<unknown> | undefined
+  /**
+   * Sent as `_meta["io.modelcontextprotocol/logLevel"]`; without it servers send no `notifications/message`.
+   *
+   * @default undefined (no log messages)
+   */
   readonly logLevel?: LoggingLevel | undefined
+  /**
+   * Called for every notification received (see also `McpClient.notifications` and the per-call option).
+   *
+   * @default undefined
+   */
   readonly onNotification?: ((notification: Notification) => Effect.Effect<void>) | undefined
+  /**
+   * Capabilities to declare in addition to the ones derived from the input handlers (merged with them): `experimental`
+   * / `extensions` entries, or e.g. `{ elicitation: {} }` to receive elicitation requests without a handler and answer
+   * them by hand (manual mode: the call fails with `InputRequiredError`).
+   *
+   * @default {} (only what the input handlers imply)
+   */
   readonly capabilities?: ClientCapabilities | undefined
+  /**
+   * The Tasks extension (SEP-2663). `"auto"` declares it on every `tools/call` and drives a task result to its end
+   * (`TaskDriver.drive`: polls at the server's `pollIntervalMs`, answers its input with the same handlers, returns the
+   * final result; interrupting the call cancels the task); `"manual"` declares it and fails the call with
+   * `TaskDriver.TaskStarted` (drive it with `getTask` / `updateTask` / `cancelTask`).
+   *
+   * @default undefined (the extension is not declared)
+   */
   readonly tasks?: TaskDriver.TasksMode | undefined
+  /**
+   * The longest wait for the next message of the answer to one request (its response, or a notification about it: each
+   * progress notification restarts the wait, so a long tool that reports progress is not cut off). Past it the request
+   * is cancelled and the call fails with `RequestTimeout` (`bound: "request"`). The time spent signing in (a `401`
+   * answered through `Authorization`: the user's consent, and the authorization server's exchanges, bounded on their
+   * own) is not counted: it bounds the MCP server's answers only. `"Infinity"` disables it.
+   *
+   * @default "60 seconds" (`DEFAULT_REQUEST_TIMEOUT`)
+   */
   readonly requestTimeout?: Duration.Input | undefined
+  /**
+   * The longest a whole call may take: every round of a `tools/call` / `prompts/get` / `resources/read`, the time its
+   * input handlers take to answer included (and the connection, and for a `tools/call` the listing of tools before a
+   * first call; a sign-in too, as the answering of a form). Past it: `RequestTimeout` (`bound: "call"`). For both, a
+   * zero or negative duration (`-Infinity` included) expires at once; a value that is no duration is a defect.
+   * `"Infinity"` disables it.
+   *
+   * @default "10 minutes" (`DEFAULT_CALL_TIMEOUT`)
+   */
   readonly callTimeout?: Duration.Input | undefined
 }
 
@@ -188,39 +206,68 @@ export const DEFAULT_CALL_TIMEOUT: Duration.Duration = Duration.minutes(10)
 /**
  * Per-call options.
  *
- * - `onNotification`: called for each notification carried by this call's
- *   response streams (all rounds).
- * - `progressToken`: sent as `_meta.progressToken`, asking the server for
- *   `notifications/progress`.
- * - `maxRounds`: overrides the client's `maxRounds` for this call.
- * - `onRound`: called once per `input_required` round, after the round's
- *   answers are gathered and before the retry is sent (see `Round`); not
- *   called for the final, complete result, nor when the round cap or a
- *   missing handler ends the call first. The callback cannot fail
- *   (`Effect<void>`); a slow one delays the retry.
- * - `tasks`: overrides the client's `tasks` mode for this call.
- * - `onTaskStatus`: called once per status change of the task a `tools/call`
- *   became (Tasks extension), e.g. to show it to the user.
- * - `requestTimeout`, `callTimeout`: override the client's (see `Options`).
- * - `onServerRequest`: called for each request a 2025-11-25 server sent
- *   while serving this call, once a handler answered it (see
- *   `ServerRequest`); the in-flight counterpart of `onRound`, which a
- *   2025-11-25 call never calls.
- *
  * MCP 2026-07-28, basic (request `_meta`), basic/patterns/mrtr.
  *
  * @category models
  * @since 0.1.0
  */
 export interface CallOptions {
+  /**
+   * Called for each notification carried by this call's response streams (all rounds).
+   *
+   * @default undefined
+   */
   readonly onNotification?: ((notification: Notification) => Effect.Effect<void>) | undefined
+  /**
+   * Sent as `_meta.progressToken`, asking the server for `notifications/progress`.
+   *
+   * @default undefined (no progress asked)
+   */
   readonly progressToken?: ProgressToken | undefined
+  /**
+   * Overrides the client's `maxRounds` for this call.
+   *
+   * @default the client's `maxRounds`
+   */
   readonly maxRounds?: number | undefined
+  /**
+   * Called once per `input_required` round, after the round's answers are gathered and before the retry is sent (see
+   * `Round`); not called for the final, complete result, nor when the round cap or a missing handler ends the call
+   * first. The callback cannot fail (`Effect<void>`); a slow one delays the retry.
+   *
+   * @default undefined
+   */
   readonly onRound?: ((round: Round) => Effect.Effect<void>) | undefined
+  /**
+   * Overrides the client's `tasks` mode for this call.
+   *
+   * @default the client's `tasks`
+   */
   readonly tasks?: TaskDriver.TasksMode | undefined
+  /**
+   * Called once per status change of the task a `tools/call` became (Tasks extension), e.g. to show it to the user.
+   *
+   * @default undefined
+   */
   readonly onTaskStatus?: ((change: TaskDriver.TaskStatusChange) => Effect.Effect<void>) | undefined
+  /**
+   * Overrides the client's `requestTimeout` for this call.
+   *
+   * @default the client's `requestTimeout`
+   */
   readonly requestTimeout?: Duration.Input | undefined
+  /**
+   * Overrides the client's `callTimeout` for this call.
+   *
+   * @default the client's `callTimeout`
+   */
   readonly callTimeout?: Duration.Input | undefined
+  /**
+   * Called for each request a 2025-11-25 server sent while serving this call, once a handler answered it (see
+   * `ServerRequest`); the in-flight counterpart of `onRound`, which a 2025-11-25 call never calls.
+   *
+   * @default undefined
+   */
   readonly onServerRequest?: ((request: ServerRequest) => Effect.Effect<void>) | undefined
 }
 

@@ -38,33 +38,54 @@ import { systemCode } from "./internal/systemCode.ts"
 /**
  * Options of the stdio transport.
  *
- * - `command` + `args`: the program to spawn (no shell), e.g.
- *   `{ command: "node", args: ["server.js"] }`; or `command` as a ready
- *   `ChildProcess.Command` from `effect/process`.
- * - `cwd`, `env`: working directory and extra environment variables (merged
- *   into the parent's environment).
- * - `shutdownTimeout`: grace period between closing stdin and killing the
- *   process when the scope closes (default 2 seconds).
- * - `maxLineBytes`: longest line accepted from the server, in UTF-16 code
- *   units (default 16 MiB); a longer one ends the connection with
- *   `TransportError` (every pending request fails with it).
- * - `onStderr`: called with each piece of text the server writes to its
- *   stderr (its log), e.g. to show it; default: drained. Either way the
- *   last lines are kept for the `TransportError` that reports the process's
- *   end (`stderr`).
- *
  * MCP 2026-07-28, basic/transports (stdio).
  *
  * @category models
  * @since 0.1.0
  */
 export interface Options {
+  /**
+   * The program to spawn (no shell), with `args`: `{ command: "node", args: ["server.js"] }`; or a ready
+   * `ChildProcess.Command` from `effect/process`.
+   */
   readonly command: string | ChildProcess.Command
+  /**
+   * The arguments of `command` (a string `command`).
+   *
+   * @default []
+   */
   readonly args?: ReadonlyArray<string> | undefined
+  /**
+   * The working directory of the process.
+   *
+   * @default undefined (this process's working directory)
+   */
   readonly cwd?: string | undefined
+  /**
+   * Extra environment variables, merged into this process's environment.
+   *
+   * @default {}
+   */
   readonly env?: Readonly<Record<string, string>> | undefined
+  /**
+   * Grace period between closing stdin and killing the process when the scope closes.
+   *
+   * @default "2 seconds"
+   */
   readonly shutdownTimeout?: Duration.Input | undefined
+  /**
+   * Longest line accepted from the server, in UTF-16 code units; a longer one ends the connection with `TransportError`
+   * (every pending request fails with it).
+   *
+   * @default 16_777_216 (16 MiB)
+   */
   readonly maxLineBytes?: number | undefined
+  /**
+   * Called with each piece of text the server writes to its stderr (its log), e.g. to show it. Either way the last
+   * lines are kept for the `TransportError` that reports the process's end (`stderr`).
+   *
+   * @default undefined (drained)
+   */
   readonly onStderr?: ((text: string) => Effect.Effect<void>) | undefined
 }
 

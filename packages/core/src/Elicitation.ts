@@ -88,18 +88,21 @@ const recordAnswer = (response: unknown, fields: ReadonlyArray<string>): unknown
 /**
  * The options of a form elicitation.
  *
- * - `key`: the `inputRequests` key (default `elicitation-<n>` by program order);
- *   fixed keys keep answers stable when code between asks changes.
- * - `message`: the text shown to the user.
- * - `schema`: an Effect Schema of a flat struct of primitives, or a
- *   `FormSchema` made with {@link formSchema} at module level.
- *
  * @category models
  * @since 0.1.0
  */
 export interface FormOptions<A> {
+  /**
+   * The `inputRequests` key; fixed keys keep answers stable when code between asks changes.
+   *
+   * @default "elicitation-<n>" (by program order)
+   */
   readonly key?: string | undefined
+  /** The text shown to the user. */
   readonly message: string
+  /**
+   * An Effect Schema of a flat struct of primitives, or a `FormSchema` made with {@link formSchema} at module level.
+   */
   readonly schema: ElicitationSchema.FormSchemaInput<A> | ElicitationSchema.FormSchema<A>
 }
 
@@ -289,15 +292,22 @@ const explainRefusal = (requestedSchema: ElicitationSchema.RequestedSchema, resp
 }
 
 /**
- * The options of a URL-mode elicitation: `key` (default `elicitation-<n>`),
- * `message` (why the user should go there) and `url` (an absolute URI).
+ * The options of a URL-mode elicitation.
+
  *
  * @category models
  * @since 0.1.0
  */
 export interface UrlOptions {
+  /**
+   * The `inputRequests` key; fixed keys keep answers stable when code between asks changes.
+   *
+   * @default "elicitation-<n>" (by program order)
+   */
   readonly key?: string | undefined
+  /** Why the user should go to the URL, shown to the user. */
   readonly message: string
+  /** Where the user goes: an absolute URI. */
   readonly url: string
 }
 
@@ -333,21 +343,25 @@ export const url = (
 /**
  * The options of a secure elicitation.
  *
- * - `key`: the `inputRequests` key (required: it also names the interaction
- *   in the journal, so it must be stable across rounds).
- * - `message`: shown to the user both in the client (why to open the page) and
- *   on the page itself.
- * - `schema`: the form, as for {@link form} (an Effect Schema of a flat
- *   struct of primitives, or a `FormSchema`).
- * - `ttl`: how long the page may be completed (default 10 minutes).
- *
  * @category models
  * @since 0.1.0
  */
 export interface SecureOptions<A> {
+  /**
+   * The `inputRequests` key (required: it also names the interaction in the journal, so it must be stable across
+   * rounds).
+   */
   readonly key: string
+  /** Shown to the user both in the client (why to open the page) and on the page itself. */
   readonly message: string
+  /** The form, as for {@link form} (an Effect Schema of a flat struct of primitives, or a `FormSchema`). */
   readonly schema: ElicitationSchema.FormSchemaInput<A> | ElicitationSchema.FormSchema<A>
+  /**
+   * How long the page may be completed.
+   *
+   * @default "10 minutes"
+   */
+
   readonly ttl?: Duration.Input | undefined
 }
 

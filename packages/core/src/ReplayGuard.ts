@@ -81,18 +81,6 @@ export class ReplayGuardUnavailable extends Schema.TaggedError<ReplayGuardUnavai
 /**
  * Options of {@link ReplayGuard.makeMemory}.
  *
- * - `maxEntries`: most live (unexpired) redeemed ids kept for requests
- *   without a principal, and, separately, for all principals together
- *   (default 100,000 each; some 90–110 bytes of bookkeeping per id plus the
- *   id string, see `bench/replayGuard.ts`, so about 15 MB each when full).
- *   Unauthenticated traffic therefore never takes the room of
- *   authenticated users.
- * - `maxEntriesPerPrincipal`: most live ids of one principal (default
- *   10,000), so one authenticated client cannot fill the guard for others;
- *   and, among requests without a principal, of one client address (the
- *   `ClientAddress` the transport provides), so one unauthenticated client
- *   cannot lock every other one out.
- *
  * An id is kept only until its state's own expiry; expired ids are evicted on
  * use. At a bound, redemption fails with {@link ReplayGuardFull} rather than
  * forget a live id that could then be replayed.
@@ -101,7 +89,21 @@ export class ReplayGuardUnavailable extends Schema.TaggedError<ReplayGuardUnavai
  * @since 0.1.0
  */
 export interface ReplayGuardMemoryOptions {
+  /**
+   * Most live (unexpired) redeemed ids kept for requests without a principal, and, separately, for all principals
+   * together, so unauthenticated traffic never takes the room of authenticated users. An id costs some 90-110 bytes
+   * of bookkeeping plus the id string: about 15 MB for each when full.
+   *
+   * @default 100_000 (each)
+   */
   readonly maxEntries?: number | undefined
+  /**
+   * Most live ids of one principal, so one authenticated client cannot fill the guard for others; and, among requests
+   * without a principal, of one client address (the `ClientAddress` the transport provides), so one unauthenticated
+   * client cannot lock every other one out.
+   *
+   * @default 10_000
+   */
   readonly maxEntriesPerPrincipal?: number | undefined
 }
 

@@ -207,36 +207,46 @@ export const ttlConfigName = "MRTR_REQUEST_STATE_TTL"
 /**
  * Options of {@link RequestStateCodec.make} and {@link RequestStateCodec.layer}.
  *
- * - `keyRing`: the keys, or an effect producing them (e.g. `KeyRing.fromConfig`).
- * - `ttl`: lifetime of a sealed state, finite and positive; default
- *   {@link defaultTtl} (10 minutes).
- * - `maxSize`: cap on the sealed string, in bytes (it is ASCII), default
- *   65,536. Sealing above it fails with {@link RequestStateTooLarge}; a longer
- *   state is rejected at unseal before any decoding.
- * - `singleUse`: embed a random `jti` and redeem it through {@link ReplayGuard}
- *   at unseal, so a state unseals at most once. The guard is taken from the
- *   context when one is provided, otherwise an in-memory one is created.
- * - `issuedCacheBytes`: how much heap (an estimate, in bytes) the codec may
- *   spend keeping the states it sealed, with their plaintext, until their
- *   retry; default {@link defaultIssuedCacheBytes} (512 KiB); `0` keeps none.
- *   A retry that comes back to the codec that sealed its state skips the
- *   base64url decoding and the decryption (its plaintext is parsed again, so
- *   it gets a value of its own, as from a decryption); the binding, the
- *   expiry and single use are checked exactly as for any other state. Other
- *   instances decrypt as usual, so a fleet without affinity gains less. Must
- *   be a non-negative safe integer.
- *
  * An option out of range fails the codec's construction with {@link InvalidOption}.
  *
  * @category models
  * @since 0.1.0
  */
 export interface RequestStateCodecOptions<E = never> {
+  /**
+   * The keys, or an effect producing them (e.g. `KeyRing.fromConfig`).
+   */
   readonly keyRing: KeyRing | Effect.Effect<KeyRing, E>
+  /**
+   * Lifetime of a sealed state, finite and positive.
+   *
+   * @default "10 minutes" ({@link defaultTtl})
+   */
   readonly ttl?: Duration.Input | undefined
+  /**
+   * Cap on the sealed string, in bytes (it is ASCII). Sealing above it fails with {@link RequestStateTooLarge}; a
+   * longer state is rejected at unseal before any decoding.
+   *
+   * @default 65_536
+   */
   readonly maxSize?: number | undefined
+  /**
+   * Embed a random `jti` and redeem it through {@link ReplayGuard} at unseal, so a state unseals at most once. The
+   * guard is taken from the context when one is provided, otherwise an in-memory one is created.
+   *
+   * @default false
+   */
   readonly singleUse?: boolean | undefined
-  /** @since 0.3.0 */
+  /**
+   * How much heap (an estimate, in bytes) the codec may spend keeping the states it sealed, with their plaintext,
+   * until their retry; `0` keeps none. A retry that comes back to the codec that sealed its state skips the base64url
+   * decoding and the decryption (its plaintext is parsed again, so it gets a value of its own); the binding, the
+   * expiry and single use are checked exactly as for any other state. Other instances decrypt as usual, so a fleet
+   * without affinity gains less. A non-negative safe integer.
+   *
+   * @default 524_288 (512 KiB, {@link defaultIssuedCacheBytes})
+   * @since 0.3.0
+   */
   readonly issuedCacheBytes?: number | undefined
 }
 

@@ -91,20 +91,6 @@ export type TokenVerifier = Verifier.Verifier
 
 /**
  * Options of {@link jwt}: JWT access tokens (RFC 9068) verified with `jose`.
- *
- * - `issuer`: the authorization server's issuer; `iss` must be identical.
- * - `jwksUri`: its JSON Web Key Set (`jwks_uri` of its metadata).
- * - `algorithms`: accepted signature algorithms; default the asymmetric
- *   JOSE ones. `none` and `HS*` are always removed.
- * - `clockToleranceSeconds`: clock skew allowed between this server and the
- *   issuer, on `exp`, `nbf` and `iat` (a token issued more than this in the
- *   future is refused: `The access token's iat claim is not acceptable`);
- *   default 30.
- * - `jwksTimeoutMillis` (default 5000), `jwksCooldownMillis` (default
- *   30000: at most one refetch per period for an unknown `kid`),
- *   `jwksCacheMaxAgeMillis` (default 600000).
- * - `requireAtJwtType`: require the `typ: at+jwt` header; default `true`.
- *
  * The audience (`aud`) must name the server's canonical resource URI.
  *
  * Source: RFC 9068 §4; RFC 8707; MCP 2026-07-28 basic/authorization (Token Handling).
@@ -124,10 +110,9 @@ export const jwt: (options: JwtOptions) => TokenVerifier = Verifier.jwt
 
 /**
  * Options of {@link introspection}: the authorization server's
- * `introspectionEndpoint`, its `issuer`, and this server's client
- * credentials there (`client_secret_basic`); `timeoutMillis` bounds each
- * call (default 5000); `clockToleranceSeconds` is the clock skew allowed on
- * `exp` and `iat` (default 30). `active: false`, another `iss`, an expired
+ * introspection endpoint and this server's client credentials there.
+ * `active: false`, another `iss`, an expired
+
  * `exp`, an `iat` in the future or an `aud` that does not name this
  * resource are `invalid_token`.
  *
@@ -149,45 +134,72 @@ export const introspection: (options: IntrospectionOptions) => TokenVerifier = V
 /**
  * Options of {@link layer}.
  *
- * - `verifier`: how tokens are checked ({@link jwt} or {@link introspection}).
- * - `resource`: the canonical resource URI (RFC 8707), e.g.
- *   `"https://mcp.example.com/mcp"`: tokens' audience, PRM `resource`.
- *   Default: the URL of the address `HttpTransport.layer` is bound to
- *   (`http://127.0.0.1:<port><path>`); required when it is bound to all
- *   interfaces, behind a proxy, and with `HttpTransport.routes` /
- *   `handleRequest` / `toWebHandler` (else {@link ResourceRequired}). Never
- *   taken from a request's `Host`.
- * - `authorizationServers`: PRM `authorization_servers`; default `[verifier.issuer]`.
- * - `scopesSupported`: PRM `scopes_supported` (never `offline_access`).
- * - `requiredScopes`: scopes every request needs (the 401 challenge's `scope`).
- * - `scopeHierarchy`: scopes that include others, e.g.
- *   `{ "mcp:admin": ["mcp:write"], "mcp:write": ["mcp:read"] }`.
- * - `resourceName`, `resourceDocumentation`: optional PRM fields.
- * - `maxTokenLength`: longest accepted token, in characters; default 8192
- *   (longer: 400 `invalid_request`).
- * - `tokenCache`: tokens that verified are remembered, so a client sending
- *   the same token on every request pays for its signature check (or its
- *   introspection) once: `{ ttl, capacity }`, default 1 minute (never past
- *   the token's `exp`) and 10,000 tokens, keyed by a SHA-256 of token and
- *   resource (no token is kept); refused tokens are never cached. A key
- *   removed from the JWKS or a revoked token is honoured for at most `ttl`;
- *   `false` checks every request.
- *
  * Source: RFC 9728 §2; MCP 2026-07-28 basic/authorization.
  *
  * @category models
  * @since 0.1.0
  */
 export interface Options {
+  /** How tokens are checked ({@link jwt} or {@link introspection}). */
   readonly verifier: TokenVerifier
+  /**
+   * The canonical resource URI (RFC 8707), e.g. `"https://mcp.example.com/mcp"`: tokens' audience, PRM `resource`.
+   * Never taken from a request's `Host`. Required when the server is bound to all interfaces, behind a proxy, and
+   * with `HttpTransport.routes` / `handleRequest` / `toWebHandler` (else {@link ResourceRequired}).
+   *
+   * @default the URL of the address `HttpTransport.layer` is bound to (`http://127.0.0.1:<port><path>`)
+   */
   readonly resource?: string | undefined
+  /**
+   * PRM `authorization_servers`.
+   *
+   * @default [verifier.issuer]
+   */
   readonly authorizationServers?: ReadonlyArray<string> | undefined
+  /**
+   * PRM `scopes_supported` (never `offline_access`).
+   *
+   * @default undefined (not published)
+   */
   readonly scopesSupported?: ReadonlyArray<string> | undefined
+  /**
+   * Scopes every request needs (the 401 challenge's `scope`).
+   *
+   * @default []
+   */
   readonly requiredScopes?: ReadonlyArray<string> | undefined
+  /**
+   * Scopes that include others, e.g. `{ "mcp:admin": ["mcp:write"], "mcp:write": ["mcp:read"] }`.
+   *
+   * @default {} (a scope includes only itself)
+   */
   readonly scopeHierarchy?: Readonly<Record<string, ReadonlyArray<string>>> | undefined
+  /**
+   * PRM `resource_name`, a name for people.
+   *
+   * @default undefined (not published)
+   */
   readonly resourceName?: string | undefined
+  /**
+   * PRM `resource_documentation`, a URL of the server's documentation.
+   *
+   * @default undefined (not published)
+   */
   readonly resourceDocumentation?: string | undefined
+  /**
+   * Longest accepted token, in characters; a longer one gets 400 `invalid_request`.
+   *
+   * @default 8192
+   */
   readonly maxTokenLength?: number | undefined
+  /**
+   * Tokens that verified are remembered, so a client sending the same token on every request pays for its signature
+   * check (or its introspection) once: `{ ttl, capacity }`, keyed by a SHA-256 of token and resource (no token is
+   * kept), never past the token's `exp`; refused tokens are never cached. A key removed from the JWKS or a revoked
+   * token is honoured for at most `ttl`; `false` checks every request.
+   *
+   * @default { ttl: "1 minute", capacity: 10_000 }
+   */
   readonly tokenCache?: TokenCacheOptions | false | undefined
 }
 

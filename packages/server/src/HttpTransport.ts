@@ -88,49 +88,62 @@ export type {
 /**
  * Options of `layer`: the endpoint options plus where to listen.
  *
- * - `port`: TCP port. Default `3000`; `0` picks a free ephemeral port (read it
- *   back with `url` / `HttpEndpoint`).
- * - `host`: interface to bind. Default `"127.0.0.1"` (loopback only, as the
- *   spec recommends for local servers). When binding another interface, also
- *   set `allowedHosts` (and `allowedOrigins`, with `cors`, for browser
- *   clients), otherwise remote requests get `403`.
- * - `logRequests`: log one line per HTTP request with Effect's
- *   `HttpMiddleware.logger`. Default `false`.
- * - `gracefulShutdownTimeout`: how long closing the layer waits for open
- *   connections (for example SSE streams) before giving up. Default: Node
- *   platform default (20 seconds).
- * - `requestTimeout`: how long a client may take to send a whole request
- *   (headers and body; not the response, so SSE answers are unaffected)
- *   before the connection is closed with 408, against slow-body clients
- *   holding buffers open. Default 30 seconds; headers alone get at most 10
- *   seconds (or `requestTimeout`, when shorter). The body of a request that
- *   offers an `Upgrade` (say `h2c`, as `curl --http2` does), which Node hands
- *   over with the socket and no longer times, must arrive within the same
- *   time, else `408` with a JSON-RPC -32600 error body (30 seconds at
- *   endpoints mounted with `routes`, `handleRequest`, `httpApp`).
- * - `backlog`: the listen queue length, in connections (a positive integer;
- *   anything else throws when `layer` is called): connections the kernel
- *   accepts before the server takes them. Default `DEFAULT_BACKLOG` (4096;
- *   Node's own default is 511, which a burst of a few thousand clients
- *   overflows, and each overflow costs the client a connect retry of a
- *   second or more). The kernel caps it at `net.core.somaxconn` (Linux).
- * - `mount`: more routes served beside the endpoint, as a layer on the
- *   `HttpRouter` that may read the bound `HttpEndpoint` (e.g.
- *   `InteractionPage.routes`, the pages of secure elicitations). Its
- *   requirements become the layer's.
- *
  * Source: MCP 2026-07-28, basic/transports.
  *
  * @category models
  * @since 0.1.0
  */
 export interface LayerOptions<R = never> extends EndpointOptions {
+  /**
+   * More routes served beside the endpoint, as a layer on the `HttpRouter` that may read the bound `HttpEndpoint`
+   * (for example `InteractionPage.routes`, the pages of secure elicitations). Its requirements become the layer's.
+   *
+   * @default undefined (nothing but the endpoint)
+   */
   readonly mount?: Layer.Layer<never, never, HttpRouter.HttpRouter | HttpEndpoint | R> | undefined
+  /**
+   * The TCP port; `0` picks a free ephemeral port (read it back with `url` / `HttpEndpoint`).
+   *
+   * @default 3000
+   */
   readonly port?: number | undefined
+  /**
+   * The interface to bind: loopback only by default, as the spec recommends for local servers. When binding another
+   * interface, also set `allowedHosts` (and `allowedOrigins`, with `cors`, for browser clients), otherwise remote
+   * requests get `403`.
+   *
+   * @default "127.0.0.1"
+   */
   readonly host?: string | undefined
+  /**
+   * Logs one line per HTTP request with Effect's `HttpMiddleware.logger`.
+   *
+   * @default false
+   */
   readonly logRequests?: boolean | undefined
+  /**
+   * How long closing the layer waits for open connections (SSE streams, for example) before giving up.
+   *
+   * @default "20 seconds" (the Node platform's default)
+   */
   readonly gracefulShutdownTimeout?: Duration.Input | undefined
+  /**
+   * How long a client may take to send a whole request (headers and body; not the response, so SSE answers are
+   * unaffected) before the connection is closed with 408, against slow-body clients holding buffers open. Headers
+   * alone get at most 10 seconds (or this, when shorter). The body of a request that offers an `Upgrade` (say `h2c`,
+   * as `curl --http2` does) must arrive within the same time, else `408` with a JSON-RPC -32600 error body.
+   *
+   * @default "30 seconds"
+   */
   readonly requestTimeout?: Duration.Input | undefined
+  /**
+   * The listen queue length, in connections (a positive integer; anything else throws when `layer` is called): the
+   * connections the kernel accepts before the server takes them. Node's own default, 511, overflows under a burst of
+   * a few thousand clients, each overflow costing the client a connect retry of a second or more. The kernel caps it
+   * at `net.core.somaxconn` (Linux).
+   *
+   * @default 4096 (`DEFAULT_BACKLOG`)
+   */
   readonly backlog?: number | undefined
 }
 

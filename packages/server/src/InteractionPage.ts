@@ -68,31 +68,6 @@ import { McpServer } from "./McpServer.ts"
 /**
  * Options of {@link layer}.
  *
- * - `path`: where the pages live (default `"/mrtr/interactions"`); a page is
- *   `<path>/<id>`.
- * - `publicBaseUrl`: the origin (and path prefix, if any) browsers reach the
- *   server at, e.g. `"https://mcp.example.com"` behind a proxy. Default: the
- *   address `HttpTransport.layer` is bound to (`http://127.0.0.1:<port>`).
- *   Submits whose `Origin` is not this origin are refused.
- * - `principal`: who the browser's user is (e.g. from your sign-in cookie);
- *   required to complete interactions of authenticated conversations
- *   (without it, secure asks of authenticated requests are refused).
- * - `singleUser`: acknowledges that the server has a single user, the person
- *   at this machine (a local server, a stdio server, a demo): a page of an
- *   unauthenticated conversation is then served to whoever opens its URL.
- *   Default `false`: without authorization every secure ask is refused with
- *   `UserIdentityRequired`, since nothing verifies who opens the page (an
- *   attacker could start the ask and send the link to a victim). Never set
- *   it on a server that other people can reach.
- * - `serverName`: shown on the page (default: the server's `title`, else its
- *   `name`).
- * - `maxBodyBytes`: largest accepted form body (default 65,536 bytes).
- * - `store`: the `InteractionStore` layer, default
- *   `InteractionStore.layerMemory()`. A fleet gives `Redis.layerFleet(...)`
- *   (the same Layer value it gives `McpServer.layer` as `shared`, so one
- *   connection serves both): a page submitted on one instance then resumes
- *   the conversation on any other.
- *
  * Invalid options (a `publicBaseUrl` that is not an absolute `http(s)` URL,
  * a `path` not starting with `/`) fail the Layer with `InvalidOption`.
  *
@@ -100,14 +75,57 @@ import { McpServer } from "./McpServer.ts"
  * @since 0.1.0
  */
 export interface Options<ES = never> {
+  /**
+   * Where the pages live; a page is `<path>/<id>`.
+   *
+   * @default "/mrtr/interactions"
+   */
   readonly path?: `/${string}` | undefined
+  /**
+   * The origin (and path prefix, if any) browsers reach the server at, e.g. `"https://mcp.example.com"` behind a proxy.
+   * Submits whose `Origin` is not this origin are refused.
+   *
+   * @default the address `HttpTransport.layer` is bound to (`http://127.0.0.1:<port>`)
+   */
   readonly publicBaseUrl?: string | undefined
+  /**
+   * Who the browser's user is (e.g. from your sign-in cookie); required to complete interactions of authenticated
+   * conversations (without it, secure asks of authenticated requests are refused).
+   *
+   * @default undefined (no user known: only `singleUser` pages open)
+   */
   readonly principal?:
     | ((request: HttpServerRequest.HttpServerRequest) => Effect.Effect<string | undefined>)
     | undefined
+  /**
+   * Acknowledges that the server has a single user, the person at this machine (a local server, a stdio server, a
+   * demo): a page of an unauthenticated conversation is then served to whoever opens its URL. Never set it on a server
+   * that other people can reach. When `false`, without authorization every secure ask is refused with
+   * `UserIdentityRequired`, since nothing verifies who opens the page (an attacker could start the ask and send the
+   * link to a victim).
+   *
+   * @default false
+   */
   readonly singleUser?: boolean | undefined
+  /**
+   * Shown on the page.
+   *
+   * @default the server's `title`, else its `name`
+   */
   readonly serverName?: string | undefined
+  /**
+   * Largest accepted form body.
+   *
+   * @default 65_536
+   */
   readonly maxBodyBytes?: number | undefined
+  /**
+   * The `InteractionStore` layer. A fleet gives `Redis.layerFleet(...)` (the same Layer value it gives
+   * `McpServer.layer` as `shared`, so one connection serves both): a page submitted on one instance then resumes the
+   * conversation on any other.
+   *
+   * @default InteractionStore.layerMemory()
+   */
   readonly store?: Layer.Layer<InteractionStore.InteractionStore, ES> | undefined
 }
 

@@ -65,56 +65,71 @@ export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [PROTOCOL_VERSION]
 /**
  * Server options. Everything but `name` and `version` has a default.
  *
- * - `title`, `instructions`: shown to clients (`server/discover`).
- * - `audience`: the identity sealed states are bound to (default `name`);
- *   instances sharing a key ring must share it.
- * - `cache`: `ttlMs` (milliseconds, ≥ 0) and `cacheScope` stamped on complete
- *   results of `server/discover`, the list methods and `resources/read`
- *   (default `{ ttlMs: 0, cacheScope: "private" }`: clients must revalidate).
- * - `maxRounds`, `maxJournalBytes`: bounds of one MRTR conversation
- *   (defaults 16 rounds and 32 KiB); on a 2025-11-25 session `maxRounds`
- *   bounds the rounds the legacy shim runs for one request.
- * - `legacy`: the 2025-11-25 wire on the same endpoint (on by default; see
- *   {@link LegacyOptions}); `false` serves 2026-07-28 only.
- * - `tasks`: defaults of the tasks this server creates (Tasks extension,
- *   SEP-2663, 2026-07-28 only): `ttlMs` (milliseconds from creation, `null` =
- *   unlimited; default 300 000), `pollIntervalMs` (default 1 000), `leaseMs`
- *   (how long a running task's owner holds it without renewal, default
- *   15 000) and `heartbeatMs` (its renewal,
- *   default `leaseMs / 3`): past the lease of a crashed owner, any instance
- *   resumes the task.
- *
  * @category models
  * @since 0.1.0
  */
 export interface Options {
+  /** The server's name, shown to clients (`server/discover`, `serverInfo`). */
   readonly name: string
+  /** The server's version, shown to clients with its name. */
   readonly version: string
+  /**
+   * A title for people, shown to clients (`server/discover`).
+   *
+   * @default undefined (none sent)
+   */
   readonly title?: string | undefined
+  /**
+   * Instructions for the client's model, shown to clients (`server/discover`).
+   *
+   * @default undefined (none sent)
+   */
   readonly instructions?: string | undefined
+  /**
+   * The identity sealed states are bound to; instances sharing a key ring must share it.
+   *
+   * @default the server's `name`
+   */
   readonly audience?: string | undefined
+  /**
+   * `ttlMs` (milliseconds, ≥ 0) and `cacheScope` stamped on complete results of `server/discover`, the list methods and
+   * `resources/read`. The default makes clients revalidate.
+   *
+   * @default { ttlMs: 0, cacheScope: "private" }
+   */
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" } | undefined
+  /**
+   * The most rounds of one MRTR conversation; on a 2025-11-25 session, the most rounds the legacy shim runs for one
+   * request.
+   *
+   * @default 16
+   */
   readonly maxRounds?: number | undefined
+  /**
+   * The largest journal of one MRTR conversation (the answers and step results its `requestState` carries), in bytes.
+   *
+   * @default 32_768 (32 KiB)
+   */
   readonly maxJournalBytes?: number | undefined
+  /**
+   * The 2025-11-25 wire on the same endpoint (see {@link LegacyOptions}); `false` serves 2026-07-28 only.
+   *
+   * @default {} (on, with the defaults of `LegacyOptions`)
+   */
   readonly legacy?: LegacyOptions | false | undefined
+  /**
+   * Defaults of the tasks this server creates (Tasks extension, SEP-2663, 2026-07-28 only): `ttlMs` (milliseconds from
+   * creation, `null` = unlimited; default 300_000), `pollIntervalMs` (default 1_000), `leaseMs` (how long a running
+   * task's owner holds it without renewal, default 15_000) and `heartbeatMs` (its renewal, default `leaseMs / 3`):
+   * past the lease of a crashed owner, any instance resumes the task.
+   *
+   * @default { ttlMs: 300_000, pollIntervalMs: 1_000, leaseMs: 15_000, heartbeatMs: 5_000 }
+   */
   readonly tasks?: TaskOptions | undefined
 }
 
 /**
- * Bounds of the 2025-11-25 wire (sessions created by `initialize`):
- *
- * - `maxSessions`: most sessions at once (default 1000).
- * - `maxSessionsPerPrincipal`: most sessions of one principal, or, without
- *   authorization, of one client address (default 100).
- * - `sessionIdleTimeout`: a session without any message for this long ends
- *   (default 30 minutes); its id then answers 404 (-32001).
- * - `maxPendingInputs`: most unanswered server-to-client requests per
- *   session (default 64); past it a request needing input fails at once
- *   (-32600, `data.reason: "too_many_pending_inputs"`).
- * - `inputTimeout`: how long one server-to-client request (an elicitation,
- *   a sampling, a roots listing) may wait for its answer (default 5 minutes);
- *   then it is cancelled and the request fails (-32603,
- *   `data.reason: "input_timeout"`).
+ * Bounds of the 2025-11-25 wire (sessions created by `initialize`).
  *
  * A principal (or address) at its cap makes room by ending its own least
  * recently active session (a session with an open GET stream too), and gets
@@ -146,11 +161,21 @@ export interface LegacyOptions {
    * for sessions without a principal; at most `maxSessions`. @default 100
    */
   readonly maxSessionsPerPrincipal?: number | undefined
-  /** A session without any message for this long ends. @default 30 minutes */
+  /** A session without any message for this long ends; its id then answers 404 (-32001). @default "30 minutes" */
   readonly sessionIdleTimeout?: Duration.Input | undefined
-  /** Most unanswered server-to-client requests per session. @default 64 */
+  /**
+   * Most unanswered server-to-client requests per session; past it a request needing input fails at once (-32600,
+   * `data.reason: "too_many_pending_inputs"`).
+   *
+   * @default 64
+   */
   readonly maxPendingInputs?: number | undefined
-  /** How long one server-to-client request may wait for its answer. @default 5 minutes */
+  /**
+   * How long one server-to-client request (an elicitation, a sampling, a roots listing) may wait for its answer; then
+   * it is cancelled and the request fails (-32603, `data.reason: "input_timeout"`).
+   *
+   * @default "5 minutes"
+   */
   readonly inputTimeout?: Duration.Input | undefined
 }
 

@@ -86,25 +86,51 @@ export class InvalidPromptArguments extends Schema.TaggedError<InvalidPromptArgu
 type Arguments = Schema.Codec<any, any, never, never>
 
 /**
- * The options of {@link make}: `arguments` (a struct of string fields,
- * default none), `completions` per argument name, and the `handler`.
- * - `forms`: the form schemas the handler asks, by form name (e.g. the
- *   ask's key): checked against the elicitation subset when this is defined,
- *   so a form the spec does not allow (a nested struct) throws
- *   `InvalidElicitationSchema` naming the prompt, the form and the field
- *   instead of failing when called. Optional; unchecked forms are checked at the ask.
+ * The options of {@link make}.
  *
  * @category models
  * @since 0.1.0
  */
 export interface Options<A extends Arguments, E, R> {
+  /**
+   * A title for people, shown by clients instead of the name.
+   *
+   * @default undefined (none sent)
+   */
   readonly title?: string | undefined
+  /**
+   * What the prompt is for.
+   *
+   * @default undefined (none sent)
+   */
   readonly description?: string | undefined
+  /**
+   * A struct of string fields: the prompt's arguments, listed with the prompt and decoded before the handler runs.
+   *
+   * @default undefined (no arguments)
+   */
   readonly arguments?: A | undefined
+  /**
+   * Completers of argument values, by argument name (`completion/complete`).
+   *
+   * @default {} (no completions)
+   */
   readonly completions?: Readonly<Record<string, Completer>> | undefined
-  /** OAuth scopes needed to get the prompt on an authorizing HTTP transport (see `Authorization`). */
+  /**
+   * OAuth scopes needed to get the prompt on an HTTP transport with `Authorization.layer` (see `Authorization`).
+   *
+   * @default [] (no scope needed)
+   */
   readonly scopes?: ReadonlyArray<string> | undefined
+  /** Makes the prompt's messages from the decoded arguments (it may ask the user, a model, the roots). */
   readonly handler: (args: A["Type"]) => Effect.Effect<PromptOutput, E, R>
+  /**
+   * The form schemas the handler asks, by form name (e.g. the ask's key): checked against the elicitation subset when
+   * the prompt is defined, so a form the spec does not allow (a nested struct) throws `InvalidElicitationSchema` naming
+   * the prompt, the form and the field instead of failing when called.
+   *
+   * @default undefined (forms are checked at the ask)
+   */
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
 }
 

@@ -51,20 +51,25 @@ import type { Connection, Handler, WireMessage } from "./Transport.ts"
 /**
  * Options of the stdio transport.
  *
- * - `maxLineBytes`: longest accepted line, in bytes, without the line break.
- *   Default 4 MiB (4_194_304). Longer lines are answered with a `-32600`
- *   error line and skipped.
- * - `drainTimeout`: how long in-flight requests may run after the end of
- *   input before they are interrupted (what waits for the client does not
- *   wait for it: see the module header). Default 10 seconds.
- *
  * Source: MCP 2026-07-28, basic/transports.
  *
  * @category models
  * @since 0.1.0
  */
 export interface Options {
+  /**
+   * Longest accepted line, in bytes, without the line break. Longer lines are answered with a `-32600` error line and
+   * skipped.
+   *
+   * @default 4_194_304 (4 MiB)
+   */
   readonly maxLineBytes?: number | undefined
+  /**
+   * How long in-flight requests may run after the end of input before they are interrupted (what waits for the client
+   * does not wait for it: see the module header).
+   *
+   * @default "10 seconds"
+   */
   readonly drainTimeout?: Duration.Input | undefined
 }
 

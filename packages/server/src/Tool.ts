@@ -112,52 +112,80 @@ export interface TaskPolicy {
 /**
  * The options of {@link make}.
  *
- * - `parameters`: an Effect Schema of the arguments object (default: no
- *   parameters). Fields annotated `{ "x-mcp-header": "Name" }` are mirrored
- *   by clients into an `Mcp-Param-Name` HTTP header. A struct is closed: its
- *   `inputSchema` says `additionalProperties: false` (nested structs too), and
- *   arguments with a key it does not declare are refused (-32602 naming the
- *   key), never silently dropped; a `Schema.Record` or `StructWithRest`
- *   admits the keys it models.
- * - `output`: optional Effect Schema of the structured result.
- * - `scopes`: OAuth scopes a caller needs (HTTP with `Authorization.layer`;
- *   403 `insufficient_scope` before the handler runs otherwise).
- * - `handler`: receives the decoded arguments.
- * - `forms`: the form schemas the handler asks, by form name (e.g. the
- *   ask's key): checked against the elicitation subset when this is defined,
- *   so a form the spec does not allow (a nested struct) throws
- *   `InvalidElicitationSchema` naming the tool, the form and the field
- *   instead of failing when called. Optional; unchecked forms are checked at the ask.
- * - `task`: the task policy (Tasks extension): `"forbidden"` (default),
- *   `"optional"`, `"required"`, or `{ support, start }` where `start` is
- *   `"call"` (default: the task starts before the handler) or `"detach"`
- *   (it starts at the handler's `yield* Task.detach`; asks before it are MRTR
- *   rounds of the `tools/call`).
- * - `onError`: maps a typed failure of the handler to the tool's result,
- *   as a handler's return value (a string, content blocks, or a
- *   `CallToolResult`; `isError: true` unless it sets `isError`). Without it
- *   the result is `isError: true` with `ToolError.describe(error)`: the
- *   error's message, else its tag and fields (`NotFound {"id":42}`). Either
- *   way the failure is logged (warning). Protocol failures (bad arguments,
- *   a missing client capability, an `McpError`) never reach it.
- *
  * @category models
  * @since 0.1.0
  */
 export interface Options<P extends Parameters, O, E, R> {
+  /**
+   * A title for people, shown by clients instead of the name.
+   *
+   * @default undefined (none sent)
+   */
   readonly title?: string | undefined
+  /**
+   * What the tool does, for the client's model.
+   *
+   * @default undefined (none sent)
+   */
   readonly description?: string | undefined
+  /**
+   * Hints about the tool's behaviour (`readOnlyHint`, `destructiveHint`, ...), sent as they are.
+   *
+   * @default undefined (none sent)
+   */
   readonly annotations?: ToolAnnotations | undefined
+  /**
+   * An Effect Schema of the arguments object. Fields annotated `{ "x-mcp-header": "Name" }` are mirrored by clients
+   * into an `Mcp-Param-Name` HTTP header. A struct is closed: its `inputSchema` says `additionalProperties: false`
+   * (nested structs too), and arguments with a key it does not declare are refused (-32602 naming the key), never
+   * silently dropped; a `Schema.Record` or `StructWithRest` admits the keys it models.
+   *
+   * @default undefined (no parameters)
+   */
   readonly parameters?: P | undefined
+  /**
+   * An Effect Schema of the structured result: the handler returns its type, sent as `structuredContent`, and the
+   * schema is the tool's `outputSchema`.
+
+   *
+   * @default undefined (the handler returns text, content blocks or a `CallToolResult`)
+   */
   readonly output?: Schema.Codec<O, any, never, never> | undefined
-  /** OAuth scopes needed to call the tool on an authorizing HTTP transport (see `Authorization`). */
+  /**
+   * OAuth scopes a caller needs, on an HTTP transport with `Authorization.layer` (see `Authorization`); a caller
+   * without them gets 403 `insufficient_scope` before the handler runs.
+   *
+   * @default [] (no scope needed)
+   */
   readonly scopes?: ReadonlyArray<string> | undefined
+  /** Runs a call: receives the decoded arguments, returns the result (it may ask the user, a model, the roots). */
   readonly handler: (params: P["Type"]) => Effect.Effect<[O] extends [never] ? ToolOutput : O, E, R>
+  /**
+   * The form schemas the handler asks, by form name (e.g. the ask's key): checked against the elicitation subset when
+   * the tool is defined, so a form the spec does not allow (a nested struct) throws `InvalidElicitationSchema` naming
+   * the tool, the form and the field instead of failing when called.
+   *
+   * @default undefined (forms are checked at the ask)
+   */
   readonly forms?: ElicitationSchema.DeclaredForms | undefined
+  /**
+   * The task policy (Tasks extension): `"forbidden"`, `"optional"`, `"required"`, or `{ support, start }` where
+   * `start` is `"call"` (the default: the task starts before the handler) or `"detach"` (it starts at the handler's
+   * `yield* Task.detach`; asks before it are MRTR rounds of the `tools/call`).
+   *
+   * @default "forbidden"
+   */
   readonly task?:
     | Task.TaskSupport
     | { readonly support: Task.TaskSupport; readonly start?: Task.TaskStart | undefined }
     | undefined
+  /**
+   * Maps a typed failure of the handler to the tool's result, as a handler's return value (a string, content blocks, or
+   * a `CallToolResult`; `isError: true` unless it sets `isError`). Either way the failure is logged (warning).
+   * Protocol failures (bad arguments, a missing client capability, an `McpError`) never reach it.
+   *
+   * @default undefined (`isError: true` with `ToolError.describe(error)`: the error's message, else its tag and fields)
+   */
   readonly onError?: ((error: E) => ToolOutput) | undefined
 }
 

@@ -162,11 +162,11 @@ export interface Outcome {
 export interface Options<E = never> {
   /** The server: any Layer that provides its `McpHandler` (e.g. `McpServer.tools(...)` on `McpServer.layer(...)`). */
   readonly server: Layer.Layer<McpHandler, E, never> | Layer.Layer<any, E, never>
-  /** The tool to call (or `prompt`, or `resource`). */
+  /** The tool to call (or `prompt`, or `resource`: exactly one of them). @default undefined */
   readonly tool?: string | undefined
-  /** The prompt to get. */
+  /** The prompt to get. @default undefined */
   readonly prompt?: string | undefined
-  /** The resource URI to read. */
+  /** The resource URI to read. @default undefined */
   readonly resource?: string | undefined
   /**
    * The arguments: a fixed value, an `Arbitrary` of them, or a `Schema` of
@@ -498,10 +498,15 @@ export const formatCoverage: (coverage: Coverage) => string = Report.formatCover
  * @since 0.1.0
  */
 export interface ReplayOptions<E, EU> {
+  /** The server, as in {@link check}. */
   readonly server: Layer.Layer<McpHandler, E, never> | Layer.Layer<any, E, never>
+  /** The tool to call (or `prompt`, or `resource`: exactly one of them). @default undefined */
   readonly tool?: string | undefined
+  /** The prompt to get. @default undefined */
   readonly prompt?: string | undefined
+  /** The resource URI to read. @default undefined */
   readonly resource?: string | undefined
+
   /** The arguments. @default {} */
   readonly arguments?: unknown
   /** The era to replay on ("task": a 2026-07-28 client with the Tasks extension). @default "2026-07-28" */

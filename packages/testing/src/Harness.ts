@@ -164,37 +164,51 @@ const onLiveClock = (handler: Transport.Handler): Transport.Handler => ({
 /**
  * Options of the harness.
  *
- * - `server`: a Layer providing the server's `McpHandler` (e.g.
- *   `McpServer.tools(...)` merged with `McpServer.layer(...)`); its other
- *   outputs (e.g. `McpServer`) are exposed to the test too.
- * - `user`: a Layer providing input handlers (usually `ScriptedUser.layer`);
- *   its outputs (e.g. `Recorder`) are exposed to the test. Without it the
- *   client declares no capabilities and runs in manual mode.
- * - `client`: `McpClient` options (`maxRounds`, `stateOnlyBackoff`, ...).
- * - `simulateHttp`: pass the client's HTTP headers to the server, which then
- *   checks them as on Streamable HTTP (default `false`).
- * - `protocol`: the revision the client speaks (`McpClient.Options.protocol`):
- *   `"2026-07-28"` (default: no probe, so the wire log holds only the test's
- *   own requests), `"2025-11-25"` (`initialize`, then the server's in-flight
- *   requests answered by the same `user` Layer, keys derived as the server
- *   derives them) or `"auto"`. Overrides `client.protocol`.
- * - `clock`: the clock the server side runs on. `"live"` (default): the real
- *   clock, whatever the test runs on (`it.effect`'s `TestClock` included), so
- *   sleeps and timeouts in handlers take their real (short) time. `"test"`:
- *   the clock of the fiber that makes the call (under `it.effect` the
- *   `TestClock`: fork the call, then `TestClock.adjust`).
- *
  * MCP 2026-07-28, basic/transports, basic/patterns/mrtr; MCP 2025-11-25, basic/lifecycle.
  *
  * @category models
  * @since 0.1.0
  */
 export interface Options<RS, ES, RSIn, RU, EU, RUIn> {
+  /**
+   * A Layer providing the server's `McpHandler` (e.g. `McpServer.tools(...)` merged with `McpServer.layer(...)`); its
+   * other outputs (e.g. `McpServer`) are exposed to the test too.
+   */
   readonly server: Layer.Layer<RS | McpHandler, ES, RSIn>
+  /**
+   * A Layer providing input handlers (usually `ScriptedUser.layer`); its outputs (e.g. `Recorder`) are exposed to the
+   * test. Without it the client declares no capabilities and runs in manual mode.
+   *
+   * @default undefined (no handlers: manual mode)
+   */
   readonly user?: Layer.Layer<RU, EU, RUIn> | undefined
+  /**
+   * `McpClient` options (`maxRounds`, `stateOnlyBackoff`, ...).
+   *
+   * @default {}
+   */
   readonly client?: McpClient.Options | undefined
+  /**
+   * Pass the client's HTTP headers to the server, which then checks them as on Streamable HTTP.
+   *
+   * @default false
+   */
   readonly simulateHttp?: boolean | undefined
+  /**
+   * The revision the client speaks (`McpClient.Options.protocol`): `"2026-07-28"` (no probe, so the wire log holds
+   * only the test's own requests), `"2025-11-25"` (`initialize`, then the server's in-flight requests answered by the
+   * same `user` Layer, keys derived as the server derives them) or `"auto"`. Overrides `client.protocol`.
+   *
+   * @default "2026-07-28"
+   */
   readonly protocol?: McpClient.Protocol | undefined
+  /**
+   * The clock the server side runs on. `"live"`: the real clock, whatever the test runs on (`it.effect`'s `TestClock`
+   * included), so sleeps and timeouts in handlers take their real (short) time. `"test"`: the clock of the fiber that
+   * makes the call (under `it.effect` the `TestClock`: fork the call, then `TestClock.adjust`).
+   *
+   * @default "live"
+   */
   readonly clock?: "live" | "test" | undefined
 }
 

@@ -24,10 +24,23 @@ import { requestOptions } from "./oauthDiscovery.ts"
 
 /** How the client registers, in priority order (each used only when it fits the authorization server). */
 export interface ClientConfig {
+  /** The `client_name` sent at registration. */
   readonly clientName: string
+  /** Where the authorization server sends the user back (the user agent's callback). */
   readonly redirectUri: string
+  /** The `application_type` of the registration (SEP-837). */
   readonly applicationType: "native" | "web"
+  /**
+   * This client's Client ID Metadata Document URL, used as `client_id` where the authorization server supports CIMD.
+   *
+   * @default undefined (no CIMD)
+   */
   readonly clientMetadataUrl?: string | undefined
+  /**
+   * Pre-registered credentials, tried first (for `issuer` only, when given).
+   *
+   * @default undefined (none)
+   */
   readonly preRegistered?: {
     readonly clientId: string
     readonly clientSecret?: string | undefined

@@ -40,30 +40,41 @@ import { Effect } from "effect"
 import { HttpMiddleware, HttpServerRequest, HttpServerResponse } from "effect/http"
 
 /**
- * CORS options of the HTTP endpoint (`EndpointOptions.cors`). Every field is
- * optional; `cors: true` is `cors: {}`.
- *
- * - `credentials`: send `Access-Control-Allow-Credentials: true`, so that the
- *   browser includes cookies / HTTP authentication and lets the page read the
- *   answer. Default `false`. Not allowed with `allowedOrigins: "*"` (throws an
- *   `Error` when the endpoint is made).
- * - `maxAge`: how long, in seconds, a browser may cache a preflight answer
- *   (`Access-Control-Max-Age`; a non-negative integer, `0` sends no header).
- *   Default `600`. Browsers cap it (Chromium at 7200).
- * - `allowedHeaders`: request headers to allow besides the protocol's own
- *   (for example `"X-Api-Key"` read by your auth middleware). Names,
- *   case-insensitive.
- * - `exposedHeaders`: response headers the page may read besides
- *   `Mcp-Session-Id` and `WWW-Authenticate`.
+ * CORS options of the HTTP endpoint (`EndpointOptions.cors`; `cors: true` is `cors: {}`). A header name that is not
+ * an HTTP token throws an `Error` when the endpoint is made.
  *
  * Source: Fetch Standard, CORS protocol.
  *
  * @since 0.1.0
  */
 export interface CorsOptions {
+  /**
+   * Sends `Access-Control-Allow-Credentials: true`, so that the browser includes cookies / HTTP authentication and
+   * lets the page read the answer. Not allowed with `allowedOrigins: "*"` (throws an `Error` when the endpoint is
+   * made).
+   *
+   * @default false
+   */
   readonly credentials?: boolean | undefined
+  /**
+   * How long, in seconds, a browser may cache a preflight answer (`Access-Control-Max-Age`; a non-negative integer,
+   * `0` sends no header). Browsers cap it (Chromium at 7200).
+   *
+   * @default 600
+   */
   readonly maxAge?: number | undefined
+  /**
+   * Request headers to allow besides the protocol's own (for example `"X-Api-Key"` read by your auth middleware).
+   * Names, case-insensitive.
+   *
+   * @default []
+   */
   readonly allowedHeaders?: ReadonlyArray<string> | undefined
+  /**
+   * Response headers the page may read besides `Mcp-Session-Id` and `WWW-Authenticate`.
+   *
+   * @default []
+   */
   readonly exposedHeaders?: ReadonlyArray<string> | undefined
 }
 

@@ -16,9 +16,13 @@ export const taskLeaseConfigName = "MRTR_TASK_LEASE"
 
 /** What `McpServer.layerConfig` configures from the environment. */
 export interface ServerConfig {
+  /** The request-state keys (`MRTR_REQUEST_STATE_KEYS`; a random key ring when absent). */
   readonly keyRing: RequestState.KeyRing
+  /** The lifetime of a sealed state (`MRTR_REQUEST_STATE_TTL`). */
   readonly ttl: Duration.Duration
+  /** Whether a state unseals at most once (`MRTR_SINGLE_USE`). */
   readonly singleUse: boolean
+
   /** `undefined` when the variable is absent. */
   readonly taskLeaseMs: number | undefined
 }

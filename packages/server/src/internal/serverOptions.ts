@@ -12,11 +12,17 @@ const LAYER = "McpServer.layer"
 
 /** The options checked here (a subset of `McpServer.Options`, so this module needs nothing of `McpServer.ts`). */
 export interface CheckedOptions {
+  /** `McpServer.Options.name`: a non-empty string. */
   readonly name: string
+  /** `McpServer.Options.version`: a non-empty string. */
   readonly version: string
+  /** `McpServer.Options.cache`. @default { ttlMs: 0, cacheScope: "private" } */
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" } | undefined
+  /** `McpServer.Options.maxRounds`. @default 16 */
   readonly maxRounds?: number | undefined
+  /** `McpServer.Options.maxJournalBytes`. @default 32_768 */
   readonly maxJournalBytes?: number | undefined
+  /** `McpServer.Options.legacy` (see `McpServer.LegacyOptions`). @default {} */
   readonly legacy?:
     | {
       readonly maxSessions?: number | undefined
@@ -27,6 +33,7 @@ export interface CheckedOptions {
     }
     | false
     | undefined
+  /** `McpServer.Options.tasks`. @default {} */
   readonly tasks?: TaskOptions | undefined
 }
 

@@ -48,17 +48,31 @@ import { errorOf } from "./errors.ts"
 import { encodeCreateTask, encodeResult, type Encoding } from "./results.ts"
 import { claimed, dictionary, released, renewed, settled, taskFields, waiting } from "./taskRecord.ts"
 
-/**
- * Task defaults of a server: `ttlMs` (milliseconds from creation, `null` =
- * unlimited; default 300 000), `pollIntervalMs` (default 1 000), `leaseMs`
- * (how long an owner's claim on a running task holds without renewal,
- * default 15 000) and `heartbeatMs` (how often the owner renews it, default
- * `leaseMs / 3`; keep it well below `leaseMs`).
- */
+/** Task defaults of a server (Tasks extension): past the lease of a crashed owner, any instance resumes the task. */
 export interface TaskOptions {
+  /**
+   * How long a task is kept, in milliseconds from its creation; `null`: no limit.
+   *
+   * @default 300_000
+   */
   readonly ttlMs?: number | null | undefined
+  /**
+   * The `pollIntervalMs` a task tells its client to poll at.
+   *
+   * @default 1_000
+   */
   readonly pollIntervalMs?: number | undefined
+  /**
+   * How long an owner's claim on a running task holds without renewal, in milliseconds.
+   *
+   * @default 15_000
+   */
   readonly leaseMs?: number | undefined
+  /**
+   * How often the owner renews its claim, in milliseconds; keep it well below `leaseMs`.
+   *
+   * @default leaseMs / 3
+   */
   readonly heartbeatMs?: number | undefined
 }
 

@@ -20,9 +20,19 @@ import { Cache, Duration, Effect, Exit, Option } from "effect"
 import { createHash } from "node:crypto"
 import type { VerifiedToken, Verifier } from "./tokenVerifier.ts"
 
-/** Options of {@link cached}: `ttl` (default 1 minute), `capacity` (entries, default 10,000). */
+/** Options of {@link cached}. */
 export interface TokenCacheOptions {
+  /**
+   * How long a verified token is remembered (never past its `exp`): a revoked token is honoured for at most this.
+   *
+   * @default "1 minute"
+   */
   readonly ttl?: Duration.Input | undefined
+  /**
+   * The most tokens remembered.
+   *
+   * @default 10_000
+   */
   readonly capacity?: number | undefined
 }
 

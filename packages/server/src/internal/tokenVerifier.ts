@@ -89,14 +89,46 @@ class KeysUnavailable extends Error {
 
 /** Options of {@link jwt}. */
 export interface JwtOptions {
+  /** The authorization server's issuer; a token's `iss` must be identical. */
   readonly issuer: string
+  /** Its JSON Web Key Set (`jwks_uri` of its metadata). */
   readonly jwksUri: string | URL
+  /**
+   * The signature algorithms accepted; `none` and `HS*` are always removed.
+   *
+   * @default the asymmetric JOSE algorithms (RS*, PS*, ES*, EdDSA, Ed25519)
+   */
   readonly algorithms?: ReadonlyArray<string> | undefined
+  /**
+   * The clock skew allowed between this server and the issuer, in seconds, on `exp`, `nbf` and `iat` (a token issued
+   * more than this in the future is refused: `The access token's iat claim is not acceptable`).
+   *
+   * @default 30
+   */
   readonly clockToleranceSeconds?: number | undefined
+  /**
+   * How long a fetch of the key set may take, in milliseconds.
+   *
+   * @default 5_000
+   */
   readonly jwksTimeoutMillis?: number | undefined
+  /**
+   * The least time between two fetches of the key set for an unknown `kid`, in milliseconds.
+   *
+   * @default 30_000
+   */
   readonly jwksCooldownMillis?: number | undefined
+  /**
+   * How long a fetched key set is used before it is fetched again, in milliseconds.
+   *
+   * @default 600_000
+   */
   readonly jwksCacheMaxAgeMillis?: number | undefined
-  /** Require `typ: at+jwt` (RFC 9068). Default `true`. */
+  /**
+   * Requires the `typ: at+jwt` header (RFC 9068).
+   *
+   * @default true
+   */
   readonly requireAtJwtType?: boolean | undefined
 }
 
@@ -187,12 +219,25 @@ export const jwt = (options: JwtOptions): Verifier => {
 
 /** Options of {@link introspection}. */
 export interface IntrospectionOptions {
+  /** The authorization server's issuer; an introspected token's `iss`, when given, must be identical. */
   readonly issuer: string
+  /** The authorization server's introspection endpoint (RFC 7662). */
   readonly introspectionEndpoint: string | URL
+  /** This server's client id at the authorization server (`client_secret_basic`). */
   readonly clientId: string
+  /** This server's client secret at the authorization server. */
   readonly clientSecret: string
+  /**
+   * How long one introspection call may take, in milliseconds.
+   *
+   * @default 5_000
+   */
   readonly timeoutMillis?: number | undefined
-  /** Clock skew allowed on `exp` and `iat`, in seconds. Default 30. */
+  /**
+   * The clock skew allowed on `exp` and `iat`, in seconds.
+   *
+   * @default 30
+   */
   readonly clockToleranceSeconds?: number | undefined
 }
 

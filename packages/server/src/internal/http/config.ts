@@ -17,12 +17,19 @@ import { type HostRule, originMatches, type OriginRule, parseHostRule, parseOrig
 import type { EndpointOptions } from "./options.ts"
 
 export interface Config {
+  /** The endpoint's path (`EndpointOptions.path`). */
   readonly path: HttpRouter.PathInput
+  /** The largest body accepted, in bytes. */
   readonly maxBodyBytes: number
+  /** The most JSON values a body may hold. */
   readonly maxJsonValues: number
+  /** The parsed `allowedHosts`, or `"*"`: no check. */
   readonly hosts: ReadonlyArray<HostRule> | "*"
+  /** The parsed `allowedOrigins`, or `"*"`: no check. */
   readonly origins: ReadonlyArray<OriginRule> | "*"
+  /** The hook that derives a request's principal, if any. */
   readonly principal: EndpointOptions["principal"]
+
   /** `X-Forwarded-For` from the proxies of `trustedProxies` (Effect's middleware); none: the socket's peer. */
   readonly forwarded: ReturnType<typeof HttpMiddleware.xForwardedHeaders> | undefined
   /** The CORS wrapper, when `cors` is on. */

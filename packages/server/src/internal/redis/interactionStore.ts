@@ -20,11 +20,34 @@ import { SecureRandom } from "effect/crypto"
 import * as Redis from "effect/persistence/Redis"
 import * as RedisMetrics from "./metrics.ts"
 
-/** Options of the store: see `Redis.InteractionStoreOptions`. */
+/** Options of the store (the layout and the bounds are in `Redis.makeInteractionStore`'s docstring). */
 export interface InteractionStoreOptions {
+  /**
+   * Prefix of the keys; every instance of a fleet must share it (a page completed on one instance resumes the
+   * conversation on another).
+   *
+   * @default "mrtr:interaction:"
+   */
   readonly prefix?: string | undefined
+  /**
+   * Most live pages kept for conversations without a principal, and, separately, for all principals together,
+   * fleet-wide.
+
+   *
+   * @default 10_000
+   */
   readonly maxEntries?: number | undefined
+  /**
+   * Most live pages of one principal, or, without a principal, of one client address.
+   *
+   * @default 100
+   */
   readonly maxEntriesPerPrincipal?: number | undefined
+  /**
+   * Most time one operation may wait for Redis; past it the operation fails with `InteractionStoreUnavailable`.
+   *
+   * @default "1 second"
+   */
   readonly timeout?: Duration.Input | undefined
 }
 

@@ -30,11 +30,11 @@ import { boundedSend, reportFailure } from "./metrics.ts"
 
 /** Options of the Redis session directory. */
 export interface SessionDirectoryOptions {
-  /** Prefix of keys and channels, default `"mrtr:legacy:"`; one fleet shares it. */
+  /** Prefix of keys and channels; one fleet shares it. @default "mrtr:legacy:" */
   readonly prefix?: string | undefined
-  /** Most time one operation may wait for Redis, default 1 second. */
+  /** Most time one operation may wait for Redis. @default "1 second" */
   readonly timeout?: Duration.Input | undefined
-  /** This instance's id (default: random). */
+  /** This instance's id, which routes answers to the instance running a request. @default a random id */
   readonly instanceId?: string | undefined
 }
 

@@ -51,20 +51,29 @@ import { boundedSend, reportFailure } from "./metrics.ts"
 
 /**
  * Options of the Redis `TaskStore`.
- *
- * - `prefix`: prefix of the keys, default `"mrtr:task:"`; every instance of
- *   a fleet must share it.
- * - `maxTasks`: most live tasks in the store, fleet-wide (default 10,000);
- *   past it creating a task fails with `TaskStoreFull` (-32603).
- * - `timeout`: most time one Redis command may take, default 1 second.
  */
 export interface TaskStoreOptions {
+  /**
+   * Prefix of the keys; every instance of a fleet must share it.
+   *
+   * @default "mrtr:task:"
+   */
   readonly prefix?: string | undefined
+  /**
+   * Most live tasks in the store, fleet-wide; past it creating a task fails with `TaskStoreFull` (-32603).
+   *
+   * @default 10_000
+   */
   readonly maxTasks?: number | undefined
   /** Most live tasks of one principal, or of one client address without a principal, fleet-wide. @default 1000 */
   readonly maxTasksPerPrincipal?: number | undefined
   /** Most bytes of one task's record (its JSON). @default 1048576 (1 MiB) */
   readonly maxTaskBytes?: number | undefined
+  /**
+   * Most time one Redis command may take.
+   *
+   * @default "1 second"
+   */
   readonly timeout?: Duration.Input | undefined
 }
 

@@ -86,9 +86,13 @@ export interface User {
 
 /** The options of one conversation. */
 export interface Options {
+  /** The most rounds of the conversation (`Explore.Options.maxRounds`). */
   readonly maxRounds: number
+  /** Whether a decline the handler does not catch fails the run (`Explore.Options.uncaughtDeclines`). @default "fail" */
   readonly uncaughtDeclines?: "fail" | "allow" | undefined
+  /** Whether each round is replayed to check the handler is deterministic. */
   readonly determinism: boolean
+  /** Validates each wire message against the official schema. @default undefined (not validated) */
   readonly validate?: Validate | undefined
 }
 
