@@ -12,8 +12,9 @@
  *   once it is back, every conversation completes, none crossed, and a
  *   redeemed state is refused on every instance.
  */
+import { mcpHeaders } from "@mrtr/test-support/http"
 import { validateWire } from "@mrtr/test-support/wire"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, assert, describe, it } from "vitest"
 import { type Fleet, INSTANCES, newKey, startFleet, toolsCall } from "./fleet.ts"
 
 interface Reply {
@@ -35,13 +36,7 @@ const post = async (url: string, params: Record<string, unknown>, stats: { retri
       const response = await fetch(url, {
         method: "POST",
         body: JSON.stringify(message),
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": String(params.name)
-        }
+        headers: mcpHeaders(message)
       })
       if (response.status >= 502 && response.status <= 504 && attempt < 50) {
         await response.arrayBuffer()
@@ -115,9 +110,9 @@ const converse = async (url: string, i: number, stats: { retries: number }): Pro
 }
 
 const expectOwnAnswers = (text: string, i: number) => {
-  expect(text).toContain(`Booked for T${i} <t${i}@example.com>`)
-  expect(text).toContain(`"tag-${i}"`)
-  expect(text).toContain(`file:///trips/${i}.`)
+  assert.include(text, `Booked for T${i} <t${i}@example.com>`)
+  assert.include(text, `"tag-${i}"`)
+  assert.include(text, `file:///trips/${i}.`)
 }
 
 const fleets: Array<Fleet> = []
@@ -185,16 +180,16 @@ describe("the fleet behind haproxy", () => {
         }
       }
       await Promise.all([...Array.from({ length: 12 }, worker), ops])
-      expect(opsDone).toBe(true)
+      assert.isTrue(opsDone)
       for (let i = 0; i < total; i++) expectOwnAnswers(outcomes[i]!.text, i)
       const all = outcomes as Array<Outcome>
       // Every conversation completed (0 lost), each with its own answers (0 crossed), its rounds spread over the fleet.
-      expect(all.length).toBe(total)
-      expect(new Set(all.flatMap((o) => o.instances))).toEqual(new Set(INSTANCES))
-      expect(all.filter((o) => new Set(o.instances).size > 1).length).toBeGreaterThan(total / 2)
+      assert.strictEqual(all.length, total)
+      assert.deepStrictEqual(new Set(all.flatMap((o) => o.instances)), new Set(INSTANCES))
+      assert.isAbove(all.filter((o) => new Set(o.instances).size > 1).length, total / 2)
       // Sealed with k1 before the rotation, with k2 after it.
-      expect(all[0]!.states[0]!.startsWith("v2.k1.")).toBe(true)
-      expect(all[total - 1]!.states.every((s) => s.startsWith("v2.k2."))).toBe(true)
+      assert.isTrue(all[0]!.states[0]!.startsWith("v2.k1."))
+      assert.isTrue(all[total - 1]!.states.every((s) => s.startsWith("v2.k2.")))
       console.log(
         `fleet: ${total} conversations, ${stats.retries} requests retried by the client; ${operations.join("; ")}`
       )
@@ -217,16 +212,16 @@ describe("the fleet behind haproxy", () => {
         requestState: first.json.result.requestState,
         inputResponses: { details: answerFor("details", 7) }
       }
-      expect((await post(fleet.url, params, stats)).json.result.resultType).toBe("input_required")
+      assert.strictEqual((await post(fleet.url, params, stats)).json.result.resultType, "input_required")
       for (const name of INSTANCES) {
         const direct = await post(`http://127.0.0.1:${fleet.ports[name]}/mcp`, params, stats)
-        expect(direct.json.error).toEqual({ code: -32602, message: "Invalid requestState" })
+        assert.deepStrictEqual(direct.json.error, { code: -32602, message: "Invalid requestState" })
       }
 
       await fleet.redis.stop()
       // Down: a first round works (nothing to redeem); its retry fails at once with -32603, on any instance.
       const down = await post(fleet.url, { name: "plan_trip", arguments: { from: "Paris", to: "Milan" } }, stats)
-      expect(down.json.result.resultType).toBe("input_required")
+      assert.strictEqual(down.json.result.resultType, "input_required")
       const retryParams = {
         name: "plan_trip",
         arguments: { from: "Paris", to: "Milan" },
@@ -236,10 +231,10 @@ describe("the fleet behind haproxy", () => {
       for (let n = 0; n < 3; n++) {
         const startedAt = Date.now()
         const refused = await post(fleet.url, retryParams, stats)
-        expect(Date.now() - startedAt).toBeLessThan(3_000)
+        assert.isBelow(Date.now() - startedAt, 3_000)
         validateWire("JSONRPCErrorResponse", refused.json)
-        expect(refused.json.error.code).toBe(-32603)
-        expect(refused.json.error.message).toContain("replay guard is unavailable")
+        assert.strictEqual(refused.json.error.code, -32603)
+        assert.include(refused.json.error.message, "replay guard is unavailable")
       }
 
       await fleet.redis.start()
@@ -249,7 +244,7 @@ describe("the fleet behind haproxy", () => {
         await new Promise((r) => setTimeout(r, 100))
         resumed = await post(fleet.url, retryParams, stats)
       }
-      expect(resumed.json.result.resultType).toBe("input_required")
+      assert.strictEqual(resumed.json.result.resultType, "input_required")
       // The replay is refused everywhere: as replayed (-32602) by an instance that has reconnected, as "retry later"
       // (-32603) by one whose client is still reconnecting (round-robin may send it there); never redeemed twice.
       let replayed = await post(fleet.url, retryParams, stats)
@@ -257,7 +252,7 @@ describe("the fleet behind haproxy", () => {
         await new Promise((r) => setTimeout(r, 100))
         replayed = await post(fleet.url, retryParams, stats)
       }
-      expect(replayed.json.error).toEqual({ code: -32602, message: "Invalid requestState" })
+      assert.deepStrictEqual(replayed.json.error, { code: -32602, message: "Invalid requestState" })
       // Each instance is back on its own once its client has reconnected.
       for (const name of INSTANCES) {
         const direct = `http://127.0.0.1:${fleet.ports[name]}/mcp`
@@ -265,7 +260,7 @@ describe("the fleet behind haproxy", () => {
           const opened = await post(direct, { name: "plan_trip", arguments: { from: "Paris", to: "Milan" } }, stats)
           const retried = await post(direct, { ...retryParams, requestState: opened.json.result.requestState }, stats)
           if (retried.json.error === undefined) break
-          expect(retried.json.error.code).toBe(-32603)
+          assert.strictEqual(retried.json.error.code, -32603)
           if (n > 100) throw new Error(`instance ${name} did not reconnect to Redis`)
           await new Promise((r) => setTimeout(r, 100))
         }

@@ -14,6 +14,8 @@
  * SIGKILL; `logsOf(name)` is everything the instance's processes printed
  * (those stopped or killed included). Everything started here is stopped by `stop`, by pid.
  */
+import { makeRequestMeta } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
 import { freePort, type Proc, type RedisServer, spawnReady, startHaproxy, startRedis } from "@mrtr/test-support/infra"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { randomBytes } from "node:crypto"
@@ -44,10 +46,7 @@ export const request = (
   method,
   params: {
     ...params,
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": capabilities
-    }
+    _meta: makeRequestMeta({ clientCapabilities: capabilities as ClientCapabilities })
   }
 })
 

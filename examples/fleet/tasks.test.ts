@@ -16,8 +16,9 @@
  *   stream on another, and so does a list change (an instance restarting
  *   announces its tools).
  */
+import { mcpHeaders } from "@mrtr/test-support/http"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { CLIENT_CAPABILITIES, type Fleet, type InstanceName, INSTANCES, request, startFleet } from "./fleet.ts"
 
 const TASKS = "io.modelcontextprotocol/tasks"
@@ -30,26 +31,16 @@ interface Reply {
 
 let ids = 1
 const envelope = (method: string, params: Record<string, unknown>) => request(ids++, method, params, CAPS)
-const headers = (method: string, params: Record<string, unknown>) => ({
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": method,
-  "mcp-name": String(params.taskId ?? params.name ?? "")
-})
 
 /**
  * One request; a request the balancer could not complete (a connection reset
  * by a dying instance, haproxy's 502/503/504) is retried, as a client does.
  */
 const call = async (url: string, method: string, params: Record<string, unknown>): Promise<Reply> => {
+  const message = envelope(method, params)
   for (let attempt = 0;; attempt++) {
     try {
-      const response = await fetch(url, {
-        method: "POST",
-        body: JSON.stringify(envelope(method, params)),
-        headers: headers(method, params)
-      })
+      const response = await fetch(url, { method: "POST", body: JSON.stringify(message), headers: mcpHeaders(message) })
       if (response.status >= 502 && response.status <= 504 && attempt < 50) {
         await response.arrayBuffer()
         await new Promise((r) => setTimeout(r, 100))
@@ -86,7 +77,7 @@ const pollUntil = async (url: string, taskId: string, done: (task: any) => boole
 const startBooking = async (url: string, passenger: string) => {
   const args = { from: "Paris", to: "Milan" }
   const first = await result(url, "tools/call", { name: "book_tickets", arguments: args })
-  expect(first.result.resultType).toBe("input_required")
+  assert.strictEqual(first.result.resultType, "input_required")
   const created = await result(url, "tools/call", {
     name: "book_tickets",
     arguments: args,
@@ -104,11 +95,11 @@ const countsOf = (fleet: Fleet, needle: string) =>
 /** Opens `subscriptions/listen` on `url`; `next()` is its next message (the acknowledgement first). */
 const openListen = async (url: string, notifications: Record<string, unknown>) => {
   const controller = new AbortController()
-  const params = { notifications }
+  const message = envelope("subscriptions/listen", { notifications })
   const response = await fetch(url, {
     method: "POST",
-    body: JSON.stringify(envelope("subscriptions/listen", params)),
-    headers: headers("subscriptions/listen", params),
+    body: JSON.stringify(message),
+    headers: mcpHeaders(message),
     signal: controller.signal
   })
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
@@ -129,7 +120,7 @@ const openListen = async (url: string, notifications: Record<string, unknown>) =
     }
   }
   const ack = await next()
-  expect(ack.method).toBe("notifications/subscriptions/acknowledged")
+  assert.strictEqual(ack.method, "notifications/subscriptions/acknowledged")
   return { next, close: () => controller.abort() }
 }
 
@@ -152,10 +143,10 @@ describe("tasks on the fleet", () => {
     async () => {
       const { owner, taskId } = await startBooking(fleet.url, "Grace")
       const waiting = await pollUntil(fleet.url, taskId, (task) => task.status === "input_required")
-      expect(Object.keys(waiting.inputRequests)).toEqual(["confirm_booking"])
+      assert.deepStrictEqual(Object.keys(waiting.inputRequests), ["confirm_booking"])
       // The reservation step ran once, on the instance that created the task.
       const reserve = `step reserve ran for task:${taskId}`
-      expect(countsOf(fleet, reserve)).toEqual({ a: 0, b: 0, c: 0, [owner]: 1 })
+      assert.deepStrictEqual(countsOf(fleet, reserve), { a: 0, b: 0, c: 0, [owner]: 1 })
 
       await fleet.kill(owner)
       const ack = await result(fleet.url, "tasks/update", {
@@ -164,11 +155,11 @@ describe("tasks on the fleet", () => {
       })
       validateTaskWire("UpdateTaskResult", ack.result)
       // The instance that took the last answer runs the next round (by replay): not the dead one.
-      expect(ack.instance).not.toBe(owner)
+      assert.notStrictEqual(ack.instance, owner)
       const done = await pollUntil(fleet.url, taskId, (task) => task.status === "completed")
-      expect(done.result.content[0].text).toMatch(/^Booked seat \S+ for Grace: Paris → .* → Milan\.$/)
+      assert.match(done.result.content[0].text, /^Booked seat \S+ for Grace: Paris → .* → Milan\.$/)
       // Its earlier steps came from the journal in Redis: the reservation never ran again, anywhere.
-      expect(countsOf(fleet, reserve)).toEqual({ a: 0, b: 0, c: 0, [owner]: 1 })
+      assert.deepStrictEqual(countsOf(fleet, reserve), { a: 0, b: 0, c: 0, [owner]: 1 })
       await restartKilled()
     },
     120_000
@@ -189,23 +180,24 @@ describe("tasks on the fleet", () => {
       for (let i = 0; i < 300 && count(fleet.logsOf(owner), started) === 0; i++) {
         await new Promise((r) => setTimeout(r, 50))
       }
-      expect(count(fleet.logsOf(owner), started)).toBe(1)
+      assert.strictEqual(count(fleet.logsOf(owner), started), 1)
 
       await fleet.kill(owner)
       // Polled through haproxy: `working` while the dead owner's lease holds; then an instance resumes it.
       const done = await pollUntil(fleet.url, taskId, (task) => task.status === "completed")
-      expect(done.result.content[0].text).toBe(
+      assert.strictEqual(
+        done.result.content[0].text,
         "Timetables checked: Lyon → Geneva → Zurich → Milan → Rome, 647 minutes."
       )
       const starts = countsOf(fleet, started)
       const ends = countsOf(fleet, finished)
       // The step never finished on the killed owner; it ran again, once and to its end, on exactly one other instance.
-      expect(starts[owner]).toBe(1)
-      expect(ends[owner]).toBe(0)
+      assert.strictEqual(starts[owner], 1)
+      assert.strictEqual(ends[owner], 0)
       const others = INSTANCES.filter((name) => name !== owner)
-      expect(others.map((name) => starts[name]).sort()).toEqual([0, 1])
-      expect(others.map((name) => ends[name]).sort()).toEqual([0, 1])
-      expect(others.find((name) => starts[name] === 1)).toBe(others.find((name) => ends[name] === 1))
+      assert.deepStrictEqual(others.map((name) => starts[name]).sort(), [0, 1])
+      assert.deepStrictEqual(others.map((name) => ends[name]).sort(), [0, 1])
+      assert.strictEqual(others.find((name) => starts[name] === 1), others.find((name) => ends[name] === 1))
       await restartKilled()
     },
     120_000
@@ -227,11 +219,11 @@ describe("tasks on the fleet", () => {
       while (last?.params.status !== "completed") {
         last = await stream.next()
         validateTaskWire("TaskStatusNotification", last)
-        expect(last.params.taskId).toBe(taskId)
+        assert.strictEqual(last.params.taskId, taskId)
         statuses.push(last.params.status)
       }
-      expect(statuses).toContain("working")
-      expect(last.params.result.content[0].text).toMatch(/^Booked seat \S+ for Hedy:/)
+      assert.include(statuses, "working")
+      assert.match(last.params.result.content[0].text, /^Booked seat \S+ for Hedy:/)
     } finally {
       stream.close()
     }
@@ -246,7 +238,7 @@ describe("tasks on the fleet", () => {
         await fleet.restart("c")
         const changed = await stream.next()
         validateWire("JSONRPCNotification", changed)
-        expect(changed.method).toBe("notifications/tools/list_changed")
+        assert.strictEqual(changed.method, "notifications/tools/list_changed")
       } finally {
         stream.close()
       }

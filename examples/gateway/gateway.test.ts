@@ -3,7 +3,7 @@
  * it, two stdio upstreams of different eras, called through the gateway by
  * `@mrtr/client` on both revisions.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mrtr/client"
 import { Gateway } from "@mrtr/gateway"
 import { Harness, ScriptedUser } from "@mrtr/testing"
@@ -55,13 +55,21 @@ const EXPECTED = {
 }
 
 describe("the example gateway", () => {
-  it.live("a 2026-07-28 client", () =>
-    Effect.map(scenario, (outcome) => expect(outcome).toEqual(EXPECTED)).pipe(
-      Effect.provide(Harness.layer({ server: gateway, user }))
-    ), 90_000)
+  it.live(
+    "a 2026-07-28 client",
+    () =>
+      Effect.map(scenario, (outcome) => assert.deepStrictEqual(outcome, EXPECTED)).pipe(
+        Effect.provide(Harness.layer({ server: gateway, user }))
+      ),
+    90_000
+  )
 
-  it.live("a 2025-11-25 client", () =>
-    Effect.map(scenario, (outcome) => expect(outcome).toEqual(EXPECTED)).pipe(
-      Effect.provide(Harness.layer({ server: gateway, user, protocol: "2025-11-25" }))
-    ), 90_000)
+  it.live(
+    "a 2025-11-25 client",
+    () =>
+      Effect.map(scenario, (outcome) => assert.deepStrictEqual(outcome, EXPECTED)).pipe(
+        Effect.provide(Harness.layer({ server: gateway, user, protocol: "2025-11-25" }))
+      ),
+    90_000
+  )
 })

@@ -20,7 +20,10 @@ export const allCapabilities: ClientCapabilities = { elicitation: { form: {}, ur
 
 let nextId = 1
 
-/** A JSON-RPC request of 2026-07-28: `params._meta` carries the protocol version and the client's capabilities. */
+/**
+ * A JSON-RPC request of 2026-07-28: `params._meta` carries the protocol version, the client's capabilities and a
+ * `clientInfo` naming the test.
+ */
 export const request = (
   method: string,
   params: Record<string, unknown> = {},
@@ -32,7 +35,10 @@ export const request = (
   params: {
     ...params,
     _meta: {
-      ...makeRequestMeta({ clientCapabilities: options.clientCapabilities ?? allCapabilities }),
+      ...makeRequestMeta({
+        clientCapabilities: options.clientCapabilities ?? allCapabilities,
+        clientInfo: { name: "test", version: "0" }
+      }),
       ...params._meta as object
     }
   }

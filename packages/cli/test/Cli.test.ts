@@ -8,7 +8,9 @@
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic/transports.
  */
 import { HttpTransport } from "@mrtr/server"
+import { stdioServerScript } from "@mrtr/test-support/fixtures"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { serve } from "@mrtr/test-support/travel"
 import { Console, Effect, Layer, ManagedRuntime, References } from "effect"
 import { spawn } from "node:child_process"
 import { Console as NodeConsole } from "node:console"
@@ -18,14 +20,12 @@ import { join } from "node:path"
 import { Writable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { serve } from "../../../examples/demo/server.ts"
 import * as Cli from "../src/Cli.ts"
 import { inProcess } from "./inProcess.ts"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 const BIN = fileURLToPath(new URL("../bin/mrtr.js", import.meta.url))
-const STDIO_SERVER = fileURLToPath(new URL("./stdio-server.ts", import.meta.url))
-const STDIO = [process.execPath, ...sourceNodeArgs, STDIO_SERVER].map((part) => JSON.stringify(part)).join(" ")
+const STDIO = [process.execPath, ...sourceNodeArgs, stdioServerScript].map((part) => JSON.stringify(part)).join(" ")
 
 interface Run {
   readonly code: number | null
@@ -445,13 +445,18 @@ describe.concurrent("mrtr over stdio", () => {
       "call",
       "--stdio",
       STDIO,
-      "greet",
-      "{\"greeting\":\"Hello\"}",
+      "plan",
+      "{\"city\":\"Rome\"}",
       "--answers",
-      answersFile("greet.json", { name: { name: "Kim" }, idea: "Take the night train.", roots: ["file:///kim"] })
+      answersFile("plan.json", {
+        who: { name: "Kim" },
+        idea: "Take the night train.",
+        roots: ["file:///kim"],
+        confirm: { ok: true }
+      })
     ])
     assert.strictEqual(run.code, 0, run.stderr)
-    assert.strictEqual(text(json(run)), "Hello, Kim! Take the night train. (roots: file:///kim)")
+    assert.strictEqual(text(json(run)), "Kim: Take the night train. (1 roots) booked")
     assert.include(run.stderr, "stdio:")
     assert.include(run.stderr, "round 2")
   })

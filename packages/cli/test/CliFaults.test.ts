@@ -1,10 +1,10 @@
 /**
  * `mrtr` (in process, `Cli.run`) against real servers on loopback, for what
- * newcomers and a break-it pass hit: progress on stderr while a call runs;
+ * a newcomer meets, and what a hostile server tries: progress on stderr while a call runs;
  * "connection refused", "no MCP endpoint at this URL (HTTP 404)", a missing
  * answers file in one line; `-q` / `--timeout` on every command; the usage
  * hint naming the command; a default time bound; and server text that tries
- * to fake `mrtr`'s own lines or drive the terminal (issue 11, item 13).
+ * to fake `mrtr`'s own lines or drive the terminal.
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic/utilities/progress.
  */
 import { Elicitation, RequestState } from "@mrtr/core"
@@ -215,7 +215,7 @@ describe("mrtr, what newcomers hit", () => {
   })
 })
 
-describe("mrtr and a hostile server's text (issue 11, item 13)", () => {
+describe("mrtr and a hostile server's text", () => {
   const raw = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u2028\u2029]/
 
   it("every server string is shown on one line, controls and bidi overrides escaped visibly; stdout is exact JSON", async () => {

@@ -11,11 +11,11 @@ import { ElicitationHandler, McpClient, MemoryTransport, SamplingHandler } from 
 import { Elicitation, RequestState } from "@mrtr/core"
 import type { PrimitiveSchemaDefinition } from "@mrtr/protocol/Schema"
 import { McpServer, Tool } from "@mrtr/server"
+import { TripDetails } from "@mrtr/test-support/travel"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Effect, Fiber, Layer, Option, Result, Schema } from "effect"
 import type { Prompt } from "effect/cli"
 import { TestClock } from "effect/testing"
-import { TripDetails } from "../../../examples/demo/server.ts"
 import * as Cli from "../src/Cli.ts"
 import { clean } from "../src/Report.ts"
 import * as TerminalUser from "../src/TerminalUser.ts"
@@ -661,7 +661,7 @@ describe("hostile servers", () => {
     }))
 })
 
-describe("a form asked again after a refused answer (issue 18)", () => {
+describe("a form asked again after a refused answer", () => {
   const signUp = Tool.make("sign_up", {
     handler: () =>
       Elicitation.form({
@@ -720,7 +720,7 @@ describe("a form asked again after a refused answer (issue 18)", () => {
       assert.strictEqual(output.split("Who are you?").length - 1, 1, output)
     }).pipe(Effect.provide(server)))
 
-  // issue 18: the README's order is "answers file, then flags, then you at the terminal"
+  // the README's order is "answers file, then flags, then you at the terminal"
   const signUpWith = (interactive: boolean, keys: Parameters<typeof scripted>[0]) =>
     Effect.gen(function*() {
       const mcp = yield* McpServer.McpServer

@@ -594,7 +594,7 @@ describe("input_required loop", () => {
     }))
 })
 
-describe("input-request keys named like Object.prototype members (issue 11, item 5)", () => {
+describe("input-request keys named like Object.prototype members", () => {
   const oddRequests = () =>
     JSON.parse(
       `{"__proto__":${JSON.stringify(elicit("p?"))},"constructor":${JSON.stringify(elicit("c?"))},` +

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import { Canonical } from "../src/engine/index.ts"
@@ -22,7 +22,8 @@ const question = (n: number) => ({
 
 describe("Canonical", () => {
   it("canonicalJson sorts keys and drops whitespace (RFC 8785)", () => {
-    expect(Canonical.canonicalJson({ b: 1, a: [true, null, { d: "x", c: 2.5 }] })).toBe(
+    assert.strictEqual(
+      Canonical.canonicalJson({ b: 1, a: [true, null, { d: "x", c: 2.5 }] }),
       "{\"a\":[true,null,{\"c\":2.5,\"d\":\"x\"}],\"b\":1}"
     )
   })
@@ -32,35 +33,35 @@ describe("Canonical", () => {
       const a = yield* Canonical.digestOf({ x: 1, y: [1, 2] })
       const b = yield* Canonical.digestOf({ y: [1, 2], x: 1 })
       const c = yield* Canonical.digestOf({ x: 1, y: [2, 1] })
-      expect(a).toBe(b)
-      expect(a).not.toBe(c)
-      expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      assert.strictEqual(a, b)
+      assert.notStrictEqual(a, c)
+      assert.match(a, /^[A-Za-z0-9_-]{43}$/)
       const short = yield* Canonical.digestOf({ x: 1, y: [1, 2] }, 16)
-      expect(short).toMatch(/^[A-Za-z0-9_-]{22}$/)
-      expect(short.slice(0, 21)).toBe(a.slice(0, 21))
+      assert.match(short, /^[A-Za-z0-9_-]{22}$/)
+      assert.strictEqual(short.slice(0, 21), a.slice(0, 21))
     }).pipe(Effect.provide(digestLayer)))
 
   describe("freezeJson", () => {
     it("deep-freezes every object and array and returns the same value", () => {
       const value = question(1)
       const frozen = Canonical.freezeJson(value)
-      expect(frozen).toBe(value)
-      expect(Canonical.isFrozenJson(frozen)).toBe(true)
-      expect(Object.isFrozen(frozen.params)).toBe(true)
-      expect(Object.isFrozen(frozen.params.requestedSchema.properties.tags.items.enum)).toBe(true)
-      expect(Canonical.isFrozenJson(frozen.params.requestedSchema.required)).toBe(true)
-      expect(() => {
+      assert.strictEqual(frozen, value)
+      assert.isTrue(Canonical.isFrozenJson(frozen))
+      assert.isTrue(Object.isFrozen(frozen.params))
+      assert.isTrue(Object.isFrozen(frozen.params.requestedSchema.properties.tags.items.enum))
+      assert.isTrue(Canonical.isFrozenJson(frozen.params.requestedSchema.required))
+      assert.throws(() => {
         ;(frozen.params.requestedSchema.properties.name as { type: string }).type = "number"
-      }).toThrow(TypeError)
-      expect(Canonical.isFrozenJson(question(1))).toBe(false)
-      expect(Canonical.isFrozenJson(Object.freeze({ shallow: {} }))).toBe(false)
+      }, TypeError)
+      assert.isFalse(Canonical.isFrozenJson(question(1)))
+      assert.isFalse(Canonical.isFrozenJson(Object.freeze({ shallow: {} })))
       // scalars and null pass through; a value shared twice (not a cycle) is fine
-      expect(Canonical.freezeJson(7)).toBe(7)
-      expect(Canonical.freezeJson(null)).toBe(null)
+      assert.strictEqual(Canonical.freezeJson(7), 7)
+      assert.isNull(Canonical.freezeJson(null))
       const shared = { k: 1 }
       const twice = Canonical.freezeJson({ a: shared, b: [shared] })
-      expect(Canonical.isFrozenJson(twice.b)).toBe(true)
-      expect(Object.isFrozen(shared)).toBe(true)
+      assert.isTrue(Canonical.isFrozenJson(twice.b))
+      assert.isTrue(Object.isFrozen(shared))
     })
 
     it("refuses anything but plain JSON with a TypeError, and leaves such a value as it was", () => {
@@ -95,42 +96,42 @@ describe("Canonical", () => {
           { inner: {}, toJSON: () => ({ n: ++n }) }
         ] as ReadonlyArray<any>
       ) {
-        expect(() => Canonical.freezeJson(value)).toThrow(TypeError)
-        expect(Canonical.isFrozenJson(value)).toBe(false)
-        expect(Object.isFrozen(value)).toBe(false)
+        assert.throws(() => Canonical.freezeJson(value), TypeError)
+        assert.isFalse(Canonical.isFrozenJson(value))
+        assert.isFalse(Object.isFrozen(value))
         const inner = Array.isArray(value) ? value[0] : value.inner
-        expect(Object.isFrozen(inner)).toBe(false)
-        expect(Canonical.isFrozenJson(inner)).toBe(false)
+        assert.isFalse(Object.isFrozen(inner))
+        assert.isFalse(Canonical.isFrozenJson(inner))
       }
       // a cycle is not JSON either
       const cyclic: Record<string, unknown> = { inner: {} }
       ;(cyclic.inner as Record<string, unknown>).back = cyclic
-      expect(() => Canonical.freezeJson(cyclic)).toThrow(TypeError)
-      expect(Object.isFrozen(cyclic)).toBe(false)
-      expect(Canonical.isFrozenJson(cyclic.inner)).toBe(false)
+      assert.throws(() => Canonical.freezeJson(cyclic), TypeError)
+      assert.isFalse(Object.isFrozen(cyclic))
+      assert.isFalse(Canonical.isFrozenJson(cyclic.inner))
       // objects without a prototype are plain
       const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: [1] })
-      expect(Canonical.isFrozenJson(Canonical.freezeJson(bare))).toBe(true)
+      assert.isTrue(Canonical.isFrozenJson(Canonical.freezeJson(bare)))
     })
 
     it.effect("a frozen value has the digests of an equal unfrozen one, for every length, remembered with it", () =>
       Effect.gen(function*() {
         const digest = yield* Digest.Digest
         const frozen = Canonical.freezeJson(question(2))
-        expect(Canonical.knownDigest(frozen, 16)).toBeUndefined()
+        assert.isUndefined(Canonical.knownDigest(frozen, 16))
         const long = yield* Canonical.digestWith(digest, frozen)
         const short = yield* Canonical.digestWith(digest, frozen, 16)
-        expect(long).toBe(yield* Canonical.digestWith(digest, question(2)))
-        expect(short).toBe(yield* Canonical.digestWith(digest, question(2), 16))
+        assert.strictEqual(long, yield* Canonical.digestWith(digest, question(2)))
+        assert.strictEqual(short, yield* Canonical.digestWith(digest, question(2), 16))
         // the short digest is the long one truncated (16 of 32 bytes: 21 whole base64url characters)
-        expect(short.slice(0, 21)).toBe(long.slice(0, 21))
-        expect(Canonical.knownDigest(frozen, 16)).toBe(short)
-        expect(Canonical.knownDigest(frozen)).toBe(long)
+        assert.strictEqual(short.slice(0, 21), long.slice(0, 21))
+        assert.strictEqual(Canonical.knownDigest(frozen, 16), short)
+        assert.strictEqual(Canonical.knownDigest(frozen), long)
         // a frozen value digested before it was frozen (through an equal value) is known too
         const before = question(3)
         const expected = yield* Canonical.digestWith(digest, before, 16)
         const later = Canonical.freezeJson(question(3))
-        expect(Canonical.knownDigest(later, 16)).toBe(expected)
+        assert.strictEqual(Canonical.knownDigest(later, 16), expected)
       }).pipe(Effect.provide(digestLayer)))
 
     it.effect("a frozen value's digest is found without serializing it again", () =>
@@ -146,12 +147,12 @@ describe("Canonical", () => {
           return stringify(...args)
         }) as typeof JSON.stringify
         try {
-          expect(Canonical.knownDigest(frozen, 16)).toBe(first)
-          expect(yield* Canonical.digestWith(digest, frozen, 16)).toBe(first)
+          assert.strictEqual(Canonical.knownDigest(frozen, 16), first)
+          assert.strictEqual(yield* Canonical.digestWith(digest, frozen, 16), first)
         } finally {
           JSON.stringify = stringify
         }
-        expect(calls).toBe(0)
+        assert.strictEqual(calls, 0)
       }).pipe(Effect.provide(digestLayer)))
   })
 
@@ -160,11 +161,11 @@ describe("Canonical", () => {
     const form = ElicitationSchema.makeUnsafe(Schema.Struct({
       tags: Schema.Array(Schema.Literals(["a", "b"])).annotate({ default: tagsDefault })
     }))
-    expect((form.requestedSchema.properties.tags as { default?: unknown }).default).toEqual(["a"])
-    expect(Canonical.isFrozenJson(form.requestedSchema.properties.tags)).toBe(true)
+    assert.deepStrictEqual((form.requestedSchema.properties.tags as { default?: unknown }).default, ["a"])
+    assert.isTrue(Canonical.isFrozenJson(form.requestedSchema.properties.tags))
     tagsDefault.push("b")
-    expect(tagsDefault).toEqual(["a", "b"])
-    expect((form.requestedSchema.properties.tags as { default?: unknown }).default).toEqual(["a"])
+    assert.deepStrictEqual(tagsDefault, ["a", "b"])
+    assert.deepStrictEqual((form.requestedSchema.properties.tags as { default?: unknown }).default, ["a"])
   })
 
   it("a generated requestedSchema is deep-frozen", () => {
@@ -173,15 +174,15 @@ describe("Canonical", () => {
       size: Schema.Literals(["s", "m"]),
       tags: Schema.optionalKey(Schema.Array(Schema.Literals(["a", "b"])))
     }))
-    expect(Canonical.isFrozenJson(form.requestedSchema)).toBe(true)
-    expect(Object.isFrozen(form.requestedSchema.required)).toBe(true)
-    expect(() => {
+    assert.isTrue(Canonical.isFrozenJson(form.requestedSchema))
+    assert.isTrue(Object.isFrozen(form.requestedSchema.required))
+    assert.throws(() => {
       ;(form.requestedSchema.properties as Record<string, unknown>).extra = { type: "string" }
-    }).toThrow(TypeError)
+    }, TypeError)
   })
 })
 
-describe("values canonical JSON cannot represent (issue 11, item 1)", () => {
+describe("values canonical JSON cannot represent", () => {
   it("canonicalProblem locates non-finite numbers, lone surrogates in values and keys, bigints and cycles", () => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
@@ -200,7 +201,7 @@ describe("values canonical JSON cannot represent (issue 11, item 1)", () => {
       [{ ok: "\ud83d\ude00", n: -0, list: [shared, shared] }, undefined]
     ]
     for (const [value, path] of cases) {
-      expect(Canonical.canonicalProblem(value)?.path).toBe(path)
+      assert.strictEqual(Canonical.canonicalProblem(value)?.path, path)
     }
   })
 
@@ -208,11 +209,11 @@ describe("values canonical JSON cannot represent (issue 11, item 1)", () => {
     Effect.gen(function*() {
       yield* Canonical.digestOf({ x: null })
       const exit = yield* Effect.exit(Canonical.digestOf({ x: Infinity }))
-      expect(Exit.isFailure(exit)).toBe(true)
-      expect(Canonical.knownDigest({ x: Infinity })).toBeUndefined()
+      assert.isTrue(Exit.isFailure(exit))
+      assert.isUndefined(Canonical.knownDigest({ x: Infinity }))
       // "\ud800" would encode to the bytes of "\ufffd": it is refused, not digested alike
       yield* Canonical.digestOf("\ufffd")
-      expect(Exit.isFailure(yield* Effect.exit(Canonical.digestOf("\ud800")))).toBe(true)
-      expect(() => Canonical.freezeJson({ x: "\ud800" })).toThrow(/lone surrogate/)
+      assert.isTrue(Exit.isFailure(yield* Effect.exit(Canonical.digestOf("\ud800"))))
+      assert.throws(() => Canonical.freezeJson({ x: "\ud800" }), /lone surrogate/)
     }).pipe(Effect.provide(Digest.layerWebCrypto)))
 })

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import type { ClientCapabilities, InputRequiredResult, InputResponses } from "@mrtr/protocol/Schema"
 import { makeInputRequiredResult } from "@mrtr/protocol/Schema"
 import { validateWire } from "@mrtr/test-support/wire"
@@ -43,14 +43,14 @@ const round = <A, E>(
   ) as Effect.Effect<Engine.Outcome<A>, E | Engine.RunError>
 
 const expectInputRequired = <A>(outcome: Engine.Outcome<A>): InputRequiredResult => {
-  expect(outcome._tag).toBe("InputRequired")
+  assert.strictEqual(outcome._tag, "InputRequired")
   if (outcome._tag !== "InputRequired") throw new Error("unreachable")
   validateWire("InputRequiredResult", outcome.result)
   return outcome.result
 }
 
 const expectComplete = <A>(outcome: Engine.Outcome<A>): A => {
-  expect(outcome._tag).toBe("Complete")
+  assert.strictEqual(outcome._tag, "Complete")
   if (outcome._tag !== "Complete") throw new Error("unreachable")
   return outcome.value
 }
@@ -64,7 +64,7 @@ describe("Engine.run", () => {
   it.effect("completes at once when the handler asks nothing", () =>
     Effect.gen(function*() {
       const outcome = yield* round(Effect.succeed(42))
-      expect(outcome).toEqual({ _tag: "Complete", value: 42, round: 0 })
+      assert.deepStrictEqual(outcome, { _tag: "Complete", value: 42, round: 0 })
     }))
 
   it.effect("a three-round handler resumes across rounds, each on a fresh engine", () =>
@@ -76,26 +76,26 @@ describe("Engine.run", () => {
         return `${name}:${color}:${ok}`
       })
       const r1 = expectInputRequired(yield* round(handler))
-      expect(Object.keys(r1.inputRequests ?? {})).toEqual(["name"])
-      expect(r1.inputRequests?.name?.method).toBe("elicitation/create")
+      assert.deepStrictEqual(Object.keys(r1.inputRequests ?? {}), ["name"])
+      assert.strictEqual(r1.inputRequests?.name?.method, "elicitation/create")
 
       const r2 = expectInputRequired(
         yield* round(handler, { requestState: r1.requestState, inputResponses: { name: accept({ name: "Ada" }) } })
       )
-      expect(Object.keys(r2.inputRequests ?? {})).toEqual(["color"])
-      expect((r2.inputRequests?.color?.params as any).message).toBe("Color, Ada?")
-      expect(r2.requestState).not.toBe(r1.requestState)
+      assert.deepStrictEqual(Object.keys(r2.inputRequests ?? {}), ["color"])
+      assert.strictEqual((r2.inputRequests?.color?.params as any).message, "Color, Ada?")
+      assert.notStrictEqual(r2.requestState, r1.requestState)
 
       const r3 = expectInputRequired(
         yield* round(handler, { requestState: r2.requestState, inputResponses: { color: accept({ color: "blue" }) } })
       )
-      expect(Object.keys(r3.inputRequests ?? {})).toEqual(["ok"])
+      assert.deepStrictEqual(Object.keys(r3.inputRequests ?? {}), ["ok"])
 
       const done = yield* round(handler, {
         requestState: r3.requestState,
         inputResponses: { ok: accept({ ok: true }) }
       })
-      expect(done).toEqual({ _tag: "Complete", value: "Ada:blue:true", round: 3 })
+      assert.deepStrictEqual(done, { _tag: "Complete", value: "Ada:blue:true", round: 3 })
     }))
 
   it.effect("a step before the first ask runs exactly once over a five-round conversation", () =>
@@ -118,8 +118,8 @@ describe("Engine.run", () => {
           inputResponses: { [`q${i}`]: accept({ name: `n${i}` }) } as InputResponses
         })
       }
-      expect(expectComplete(outcome)).toEqual({ ticket: 100, answers: ["n1", "n2", "n3", "n4", "n5"] })
-      expect(runs).toBe(1)
+      assert.deepStrictEqual(expectComplete(outcome), { ticket: 100, answers: ["n1", "n2", "n3", "n4", "n5"] })
+      assert.strictEqual(runs, 1)
     }))
 
   it.effect(
@@ -137,7 +137,7 @@ describe("Engine.run", () => {
           )
         ])
         const r1 = expectInputRequired(yield* round(handler))
-        expect(Object.keys(r1.inputRequests ?? {})).toEqual(["kept"])
+        assert.deepStrictEqual(Object.keys(r1.inputRequests ?? {}), ["kept"])
       }),
     5_000
   )
@@ -149,9 +149,9 @@ describe("Engine.run", () => {
       const bad = expectInputRequired(
         yield* round(handler, { inputResponses: { contact: accept({ email: "<script>" }) } })
       )
-      expect(Object.keys(bad.inputRequests ?? {})).toEqual(["contact"])
+      assert.deepStrictEqual(Object.keys(bad.inputRequests ?? {}), ["contact"])
       const good = yield* round(handler, { inputResponses: { contact: accept({ email: "ada@example.org" }) } })
-      expect(expectComplete(good)).toEqual({ email: "ada@example.org" })
+      assert.deepStrictEqual(expectComplete(good), { email: "ada@example.org" })
     }))
 
   it.effect("two concurrent asks make one round with two keys", () =>
@@ -168,7 +168,7 @@ describe("Engine.run", () => {
         return `${a.name}/${(b.content as any).text}`
       })
       const r1 = expectInputRequired(yield* round(handler))
-      expect(Object.keys(r1.inputRequests ?? {}).sort()).toEqual(["a", "b"])
+      assert.deepStrictEqual(Object.keys(r1.inputRequests ?? {}).sort(), ["a", "b"])
       const done = yield* round(handler, {
         requestState: r1.requestState,
         inputResponses: {
@@ -176,7 +176,7 @@ describe("Engine.run", () => {
           b: { role: "assistant", content: { type: "text", text: "y" }, model: "m" }
         }
       })
-      expect(done).toEqual({ _tag: "Complete", value: "x/y", round: 1 })
+      assert.deepStrictEqual(done, { _tag: "Complete", value: "x/y", round: 1 })
     }))
 
   it.effect("Effect.all with unbounded concurrency also batches, and derived keys follow program order", () =>
@@ -187,9 +187,9 @@ describe("Engine.run", () => {
         Roots.list()
       ], { concurrency: "unbounded" })
       const r1 = expectInputRequired(yield* round(handler))
-      expect(Object.keys(r1.inputRequests ?? {}).sort()).toEqual(["elicitation-1", "elicitation-2", "roots-1"])
-      expect((r1.inputRequests?.["elicitation-1"]?.params as any).message).toBe("A?")
-      expect((r1.inputRequests?.["elicitation-2"]?.params as any).message).toBe("B?")
+      assert.deepStrictEqual(Object.keys(r1.inputRequests ?? {}).sort(), ["elicitation-1", "elicitation-2", "roots-1"])
+      assert.strictEqual((r1.inputRequests?.["elicitation-1"]?.params as any).message, "A?")
+      assert.strictEqual((r1.inputRequests?.["elicitation-2"]?.params as any).message, "B?")
     }))
 
   it.effect("sequential asks make two rounds", () =>
@@ -200,16 +200,16 @@ describe("Engine.run", () => {
         return a.name + b.name
       })
       const r1 = expectInputRequired(yield* round(handler))
-      expect(Object.keys(r1.inputRequests ?? {})).toEqual(["a"])
+      assert.deepStrictEqual(Object.keys(r1.inputRequests ?? {}), ["a"])
       const r2 = expectInputRequired(
         yield* round(handler, { requestState: r1.requestState, inputResponses: { a: accept({ name: "1" }) } })
       )
-      expect(Object.keys(r2.inputRequests ?? {})).toEqual(["b"])
+      assert.deepStrictEqual(Object.keys(r2.inputRequests ?? {}), ["b"])
       const done = yield* round(handler, {
         requestState: r2.requestState,
         inputResponses: { b: accept({ name: "2" }) }
       })
-      expect(expectComplete(done)).toBe("12")
+      assert.strictEqual(expectComplete(done), "12")
     }))
 
   it.effect("a step running concurrently with an ask finishes before the round closes", () =>
@@ -231,14 +231,14 @@ describe("Engine.run", () => {
         }).pipe(Effect.andThen(Elicitation.form({ key: "late", message: "Late?", schema: Name })))
       ])
       const r1 = expectInputRequired(yield* round(real))
-      expect(runs).toBe(1)
-      expect(Object.keys(r1.inputRequests ?? {}).sort()).toEqual(["a", "late"])
+      assert.strictEqual(runs, 1)
+      assert.deepStrictEqual(Object.keys(r1.inputRequests ?? {}).sort(), ["a", "late"])
       const done = yield* round(real, {
         requestState: r1.requestState,
         inputResponses: { a: accept({ name: "x" }), late: accept({ name: "y" }) }
       })
-      expect(expectComplete(done)).toEqual([{ name: "x" }, 1, { name: "y" }])
-      expect(runs).toBe(1)
+      assert.deepStrictEqual(expectComplete(done), [{ name: "x" }, 1, { name: "y" }])
+      assert.strictEqual(runs, 1)
     }))
 
   it.effect("a changed question is asked again instead of reusing the stale answer", () =>
@@ -253,23 +253,23 @@ describe("Engine.run", () => {
       const r2 = expectInputRequired(
         yield* round(handler, { requestState: r1.requestState, inputResponses: { q: accept({ name: "Tom" }) } })
       )
-      expect(Object.keys(r2.inputRequests ?? {})).toEqual(["sure"])
+      assert.deepStrictEqual(Object.keys(r2.inputRequests ?? {}), ["sure"])
       topic = "dogs"
       const r3 = expectInputRequired(
         yield* round(handler, { requestState: r2.requestState, inputResponses: { sure: accept({ ok: true }) } })
       )
-      expect(Object.keys(r3.inputRequests ?? {})).toEqual(["q"])
-      expect((r3.inputRequests?.q?.params as any).message).toBe("Favourite dogs?")
+      assert.deepStrictEqual(Object.keys(r3.inputRequests ?? {}), ["q"])
+      assert.strictEqual((r3.inputRequests?.q?.params as any).message, "Favourite dogs?")
       // An answer sent for the old question in the same retry is not taken either.
       const r4 = expectInputRequired(
         yield* round(handler, { requestState: r3.requestState, inputResponses: {} })
       )
-      expect(Object.keys(r4.inputRequests ?? {})).toEqual(["q"])
+      assert.deepStrictEqual(Object.keys(r4.inputRequests ?? {}), ["q"])
       const done = yield* round(handler, {
         requestState: r4.requestState,
         inputResponses: { q: accept({ name: "Rex" }) }
       })
-      expect(expectComplete(done)).toBe("Rex:true")
+      assert.strictEqual(expectComplete(done), "Rex:true")
     }))
 
   it.effect("a form's question is built once per message and frozen; a changed message or schema is a new question", () =>
@@ -283,28 +283,29 @@ describe("Engine.run", () => {
           (outcome) => expectInputRequired(outcome).inputRequests!.q!
         )
       const first = yield* ask()
-      expect(Canonical.isFrozenJson(first)).toBe(true)
-      expect(yield* ask()).toBe(first)
+      assert.isTrue(Canonical.isFrozenJson(first))
+      assert.strictEqual(yield* ask(), first)
       message = "Your name?"
       const renamed = yield* ask()
-      expect(renamed).not.toBe(first)
-      expect((renamed.params as { message: string }).message).toBe("Your name?")
+      assert.notStrictEqual(renamed, first)
+      assert.strictEqual((renamed.params as { message: string }).message, "Your name?")
       schema = Color
       const recolored = yield* ask()
-      expect((recolored.params as { requestedSchema: unknown }).requestedSchema).toEqual(
+      assert.deepStrictEqual(
+        (recolored.params as { requestedSchema: unknown }).requestedSchema,
         ElicitationSchema.makeUnsafe(Color).requestedSchema
       )
       // more messages than a form keeps: still the right question each time
       for (let i = 0; i < 70; i++) {
         message = `Question ${i}?`
-        expect(((yield* ask()).params as { message: string }).message).toBe(`Question ${i}?`)
+        assert.strictEqual(((yield* ask()).params as { message: string }).message, `Question ${i}?`)
       }
       // a long message (it may quote the request's arguments) is not kept: a fresh question each time
       message = `Delete ${"x".repeat(2000)}?`
       const long = yield* ask()
-      expect(Canonical.isFrozenJson(long)).toBe(false)
-      expect(yield* ask()).not.toBe(long)
-      expect((long.params as { message: string }).message).toBe(message)
+      assert.isFalse(Canonical.isFrozenJson(long))
+      assert.notStrictEqual(yield* ask(), long)
+      assert.strictEqual((long.params as { message: string }).message, message)
       // a hand-made FormSchema (not frozen by the runtime) is not frozen for it
       const handMade = {
         schema: Name,
@@ -315,8 +316,8 @@ describe("Engine.run", () => {
         }
       }
       const outcome = yield* round(Elicitation.form({ key: "q", message: "Hand?", schema: handMade }))
-      expect(Canonical.isFrozenJson(expectInputRequired(outcome).inputRequests!.q)).toBe(false)
-      expect(Object.isFrozen(handMade.requestedSchema)).toBe(false)
+      assert.isFalse(Canonical.isFrozenJson(expectInputRequired(outcome).inputRequests!.q))
+      assert.isFalse(Object.isFrozen(handMade.requestedSchema))
     }))
 
   it.effect("an answer of the wrong kind or shape is asked again", () =>
@@ -340,23 +341,23 @@ describe("Engine.run", () => {
             inputResponses: { user_name: response } as InputResponses
           })
         )
-        expect(Object.keys(again.inputRequests ?? {})).toEqual(["user_name"])
+        assert.deepStrictEqual(Object.keys(again.inputRequests ?? {}), ["user_name"])
         // and also without any state, as a first request
         const fresh = expectInputRequired(
           yield* round(handler, { inputResponses: { user_name: response } as InputResponses })
         )
-        expect(Object.keys(fresh.inputRequests ?? {})).toEqual(["user_name"])
+        assert.deepStrictEqual(Object.keys(fresh.inputRequests ?? {}), ["user_name"])
       }
       const sampling = Sampling.createMessage({ key: "s", messages: [], maxTokens: 5 })
       const s1 = expectInputRequired(
         yield* round(sampling, { inputResponses: { s: accept({ name: "not a sample" }) } as InputResponses })
       )
-      expect(Object.keys(s1.inputRequests ?? {})).toEqual(["s"])
+      assert.deepStrictEqual(Object.keys(s1.inputRequests ?? {}), ["s"])
       const roots = Roots.list({ key: "r" })
       const x1 = expectInputRequired(
         yield* round(roots, { inputResponses: { r: { roots: "nope" } } as unknown as InputResponses })
       )
-      expect(Object.keys(x1.inputRequests ?? {})).toEqual(["r"])
+      assert.deepStrictEqual(Object.keys(x1.inputRequests ?? {}), ["r"])
     }))
 
   it.effect("unknown keys in inputResponses are ignored", () =>
@@ -369,7 +370,7 @@ describe("Engine.run", () => {
           another_unexpected: { roots: [] }
         } as InputResponses
       })
-      expect(expectComplete(done)).toEqual({ name: "Alice" })
+      assert.deepStrictEqual(expectComplete(done), { name: "Alice" })
     }))
 
   it.effect("keys of an accepted answer that nothing decodes are not kept: the state stays small, replays the same", () =>
@@ -393,7 +394,7 @@ describe("Engine.run", () => {
           }
         })
       )
-      expect(Object.keys(r2.inputRequests ?? {})).toEqual(["login"])
+      assert.deepStrictEqual(Object.keys(r2.inputRequests ?? {}), ["login"])
       const r3 = expectInputRequired(
         yield* round(handler, {
           clientCapabilities,
@@ -401,14 +402,14 @@ describe("Engine.run", () => {
           inputResponses: { login: { action: "accept", content: { junk }, junk } as never }
         })
       )
-      expect(Object.keys(r3.inputRequests ?? {})).toEqual(["sure"])
-      expect(r3.requestState!.length).toBeLessThan(1_000)
+      assert.deepStrictEqual(Object.keys(r3.inputRequests ?? {}), ["sure"])
+      assert.isBelow(r3.requestState!.length, 1_000)
       const done = yield* round(handler, {
         clientCapabilities,
         requestState: r3.requestState,
         inputResponses: { sure: accept({ ok: true }) }
       })
-      expect(expectComplete(done)).toBe("Ada:true")
+      assert.strictEqual(expectComplete(done), "Ada:true")
     }))
 
   it.effect("decline and cancel reach the handler as typed failures; a decline carrying content is a decline", () =>
@@ -419,22 +420,22 @@ describe("Engine.run", () => {
         Effect.catchTag("ElicitationCancelled", (e) => Effect.succeed(`cancelled ${e.key}`))
       )
       const declined = yield* round(handler, { inputResponses: { k: { action: "decline" } } })
-      expect(expectComplete(declined)).toBe("declined k undefined")
+      assert.strictEqual(expectComplete(declined), "declined k undefined")
       const declinedWithContent = yield* round(handler, {
         inputResponses: { k: { action: "decline", content: { name: "Eve" } } }
       })
-      expect(expectComplete(declinedWithContent)).toBe(`declined k {"name":"Eve"}`)
+      assert.strictEqual(expectComplete(declinedWithContent), `declined k {"name":"Eve"}`)
       const cancelled = yield* round(handler, { inputResponses: { k: { action: "cancel" } } })
-      expect(expectComplete(cancelled)).toBe("cancelled k")
+      assert.strictEqual(expectComplete(cancelled), "cancelled k")
 
       const uncaught = yield* Effect.exit(round(Elicitation.form({ key: "k", message: "Name?", schema: Name }), {
         inputResponses: { k: { action: "decline", content: { name: "Eve" } } }
       }))
-      expect(uncaught).toEqual(Exit.fail(new ElicitationDeclined({ key: "k", content: { name: "Eve" } })))
+      assert.deepStrictEqual(uncaught, Exit.fail(new ElicitationDeclined({ key: "k", content: { name: "Eve" } })))
       const uncaughtCancel = yield* Effect.exit(round(Elicitation.form({ key: "k", message: "Name?", schema: Name }), {
         inputResponses: { k: { action: "cancel" } }
       }))
-      expect(uncaughtCancel).toEqual(Exit.fail(new ElicitationCancelled({ key: "k" })))
+      assert.deepStrictEqual(uncaughtCancel, Exit.fail(new ElicitationCancelled({ key: "k" })))
     }))
 
   it.effect("a decline is replayed from the journal in later rounds", () =>
@@ -451,12 +452,12 @@ describe("Engine.run", () => {
       const r2 = expectInputRequired(
         yield* round(handler, { requestState: r1.requestState, inputResponses: { a: { action: "decline" } } })
       )
-      expect((r2.inputRequests?.b?.params as any).message).toBe("B for anonymous?")
+      assert.strictEqual((r2.inputRequests?.b?.params as any).message, "B for anonymous?")
       const done = yield* round(handler, {
         requestState: r2.requestState,
         inputResponses: { b: accept({ name: "z" }) }
       })
-      expect(expectComplete(done)).toBe("anonymous/z")
+      assert.strictEqual(expectComplete(done), "anonymous/z")
     }))
 
   it.effect("a missing capability is a typed failure the handler may catch, and fails the request when uncaught", () =>
@@ -468,12 +469,13 @@ describe("Engine.run", () => {
         Sampling.createMessage({ key: "sample_input", messages: [], maxTokens: 5 })
       ])
       const r1 = expectInputRequired(yield* round(fallback, { clientCapabilities: { sampling: {} } }))
-      expect(Object.keys(r1.inputRequests ?? {})).toEqual(["sample_input"])
+      assert.deepStrictEqual(Object.keys(r1.inputRequests ?? {}), ["sample_input"])
 
       const uncaught = yield* Effect.exit(
         round(Sampling.createMessage({ key: "s", messages: [], maxTokens: 5 }), { clientCapabilities: {} })
       )
-      expect(uncaught).toEqual(
+      assert.deepStrictEqual(
+        uncaught,
         Exit.fail(new MissingClientCapability({ key: "s", requiredCapabilities: { sampling: {} } }))
       )
       const url = yield* Effect.exit(
@@ -481,7 +483,8 @@ describe("Engine.run", () => {
           clientCapabilities: { elicitation: {} }
         })
       )
-      expect(url).toEqual(
+      assert.deepStrictEqual(
+        url,
         Exit.fail(new MissingClientCapability({ key: "login", requiredCapabilities: { elicitation: { url: {} } } }))
       )
       const tools = yield* Effect.exit(
@@ -495,7 +498,8 @@ describe("Engine.run", () => {
           { clientCapabilities: { sampling: {} } }
         )
       )
-      expect(tools).toEqual(
+      assert.deepStrictEqual(
+        tools,
         Exit.fail(new MissingClientCapability({ key: "t", requiredCapabilities: { sampling: { tools: {} } } }))
       )
     }))
@@ -507,7 +511,7 @@ describe("Engine.run", () => {
       )
       const caps = { elicitation: { form: {}, url: {} } }
       const r1 = expectInputRequired(yield* round(handler, { clientCapabilities: caps }))
-      expect(r1.inputRequests?.login).toEqual({
+      assert.deepStrictEqual(r1.inputRequests?.login, {
         method: "elicitation/create",
         params: { mode: "url", message: "Sign in", url: "https://example.com/login" }
       })
@@ -516,7 +520,7 @@ describe("Engine.run", () => {
         requestState: r1.requestState,
         inputResponses: { login: { action: "accept" } }
       })
-      expect(expectComplete(done)).toBe("signed in")
+      assert.strictEqual(expectComplete(done), "signed in")
     }))
 
   it.effect("roots and sampling answers are decoded and returned", () =>
@@ -532,7 +536,7 @@ describe("Engine.run", () => {
           s: { role: "assistant", content: { type: "text", text: "hi" }, model: "m1", stopReason: "endTurn" }
         }
       })
-      expect(expectComplete(done)).toEqual({ roots: ["file:///a"], model: "m1" })
+      assert.deepStrictEqual(expectComplete(done), { roots: ["file:///a"], model: "m1" })
     }))
 
   it.effect("the round cap ends a conversation with a clear error", () =>
@@ -553,7 +557,7 @@ describe("Engine.run", () => {
       const exit = yield* Effect.exit(
         limited(round(endless, { requestState: irr.requestState, inputResponses: { q2: accept({ name: "x" }) } }))
       )
-      expect(exit).toEqual(Exit.fail(new RoundLimitExceeded({ maxRounds: 3 })))
+      assert.deepStrictEqual(exit, Exit.fail(new RoundLimitExceeded({ maxRounds: 3 })))
     }))
 
   it.effect("the journal size cap ends a conversation with a clear error", () =>
@@ -565,8 +569,8 @@ describe("Engine.run", () => {
       const error = yield* Effect.flip(
         Effect.provideService(round(big), Engine.Limits, { maxRounds: 16, maxJournalBytes: 1024 })
       )
-      expect(error).toBeInstanceOf(JournalTooLarge)
-      expect(error.message).toMatch(/exceeds the cap of 1024 bytes/)
+      assert.instanceOf(error, JournalTooLarge)
+      assert.match(error.message, /exceeds the cap of 1024 bytes/)
     }))
 
   it.effect("seal: false: no requestState, the journal carries the conversation round to round; caps still hold", () =>
@@ -578,8 +582,8 @@ describe("Engine.run", () => {
       })
       const first = yield* round(two, { seal: false })
       const firstResult = expectInputRequired(first)
-      expect(firstResult.requestState).toBeUndefined()
-      expect(Object.keys(firstResult.inputRequests ?? {})).toEqual(["name"])
+      assert.isUndefined(firstResult.requestState)
+      assert.deepStrictEqual(Object.keys(firstResult.inputRequests ?? {}), ["name"])
       if (first._tag !== "InputRequired") return
       const second = yield* round(two, {
         seal: false,
@@ -587,24 +591,24 @@ describe("Engine.run", () => {
         inputResponses: { name: accept({ name: "Ada" }) }
       })
       const secondResult = expectInputRequired(second)
-      expect(secondResult.requestState).toBeUndefined()
-      expect(Object.keys(secondResult.inputRequests ?? {})).toEqual(["color"])
+      assert.isUndefined(secondResult.requestState)
+      assert.deepStrictEqual(Object.keys(secondResult.inputRequests ?? {}), ["color"])
       if (second._tag !== "InputRequired") return
-      expect(
+      assert.strictEqual(
         expectComplete(
           yield* round(two, {
             seal: false,
             journal: second.journal,
             inputResponses: { color: accept({ color: "red" }) }
           })
-        )
+        ),
+        "Ada likes red"
       )
-        .toBe("Ada likes red")
       // the same journal, sealed, is what a sealing round would have sent
       const sealed = expectInputRequired(
         yield* round(two, { journal: first.journal, inputResponses: { name: accept({ name: "Ada" }) } })
       )
-      expect(typeof sealed.requestState).toBe("string")
+      assert.strictEqual(typeof sealed.requestState, "string")
       const big = Effect.gen(function*() {
         yield* Mrtr.step("blob", Effect.succeed("x".repeat(5000)), Schema.String)
         return yield* Elicitation.form({ key: "q", message: "Q", schema: Name })
@@ -612,7 +616,7 @@ describe("Engine.run", () => {
       const error = yield* Effect.flip(
         Effect.provideService(round(big, { seal: false }), Engine.Limits, { maxRounds: 16, maxJournalBytes: 1024 })
       )
-      expect(error).toBeInstanceOf(JournalTooLarge)
+      assert.instanceOf(error, JournalTooLarge)
     }))
 
   it.effect("a forged or foreign requestState is rejected before the handler runs", () =>
@@ -636,18 +640,18 @@ describe("Engine.run", () => {
         ]
       ) {
         const exit = yield* Effect.exit(round(handler, request))
-        expect(exit._tag).toBe("Failure")
-        expect(JSON.stringify(exit)).toContain("InvalidRequestState")
+        assert.strictEqual(exit._tag, "Failure")
+        assert.include(JSON.stringify(exit), "InvalidRequestState")
       }
-      expect(ran).toBe(0)
+      assert.strictEqual(ran, 0)
     }))
 
   it("an InputRequiredResult with neither inputRequests nor requestState cannot be built", () => {
     // @ts-expect-error neither field
-    expect(() => makeInputRequiredResult({})).toThrow()
+    assert.throws(() => makeInputRequiredResult({}))
     // an empty map and no state: the type allows an (empty) map, the constructor refuses it
-    expect(() => makeInputRequiredResult({ inputRequests: {} })).toThrow()
-    expect(makeInputRequiredResult({ requestState: "s" }).resultType).toBe("input_required")
+    assert.throws(() => makeInputRequiredResult({ inputRequests: {} }))
+    assert.strictEqual(makeInputRequiredResult({ requestState: "s" }).resultType, "input_required")
   })
 })
 
@@ -709,15 +713,17 @@ describe("Engine.run against mutated states", () => {
           }))
           errors.add(JSON.stringify({ tag: (error as any)._tag, message: (error as any).message }))
         }
-        expect(attempts).toBeGreaterThan(1900)
-        expect(ran).toBe(0)
-        expect([...errors]).toEqual([JSON.stringify({ tag: "InvalidRequestState", message: "Invalid requestState" })])
+        assert.isAbove(attempts, 1900)
+        assert.strictEqual(ran, 0)
+        assert.deepStrictEqual([...errors], [
+          JSON.stringify({ tag: "InvalidRequestState", message: "Invalid requestState" })
+        ])
       }),
     { timeout: 60_000 }
   )
 })
 
-describe("Engine: a refused form answer is asked again with the reason (issue 18)", () => {
+describe("Engine: a refused form answer is asked again with the reason", () => {
   const Form = Schema.Struct({
     name: Schema.String.check(Schema.isMinLength(2), Schema.isMaxLength(5)),
     email: Schema.optionalKey(Schema.String.annotate({ format: "email" })),
@@ -775,16 +781,16 @@ describe("Engine: a refused form answer is asked again with the reason (issue 18
           yield* round(handler, { inputResponses: { f: answer }, requestState: first.requestState } as any)
         )
         const reasked = second.inputRequests!.f! as { params: { message: string; requestedSchema: unknown } }
-        expect(reasked.params.message).toContain(reason)
-        expect(reasked.params.message.startsWith(Elicitation.refusedPrefix)).toBe(true)
-        expect(reasked.params.message.endsWith("\n\nFill in")).toBe(true)
-        expect(reasked.params.requestedSchema).toEqual((asked as any).params.requestedSchema)
+        assert.include(reasked.params.message, reason)
+        assert.isTrue(reasked.params.message.startsWith(Elicitation.refusedPrefix))
+        assert.isTrue(reasked.params.message.endsWith("\n\nFill in"))
+        assert.deepStrictEqual(reasked.params.requestedSchema, (asked as any).params.requestedSchema)
         // not part of the digest: the handler's question on replay takes the next answer
         const third = yield* round(handler, {
           inputResponses: { f: accept({ name: "Ada" }) },
           requestState: second.requestState
         })
-        expect(expectComplete(third)).toEqual({ name: "Ada" })
+        assert.deepStrictEqual(expectComplete(third), { name: "Ada" })
       }))
   }
 })

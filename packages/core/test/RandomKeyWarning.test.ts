@@ -1,9 +1,9 @@
 /**
  * The random-key warning (no `MRTR_REQUEST_STATE_KEYS`) as a real process
  * sees it: on stderr, never stdout (a stdio server's stdout carries the
- * protocol), and once per process however many codecs are built (issue 10).
+ * protocol), and once per process however many codecs are built.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
@@ -21,8 +21,8 @@ describe("the random per-process key warning", () => {
     child.stdout.on("data", (chunk) => (stdout += chunk))
     child.stderr.on("data", (chunk) => (stderr += chunk))
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
-    expect(code).toBe(0)
-    expect(stdout).toBe("done\n")
-    expect(stderr.match(/random per-process key/g)).toHaveLength(1)
+    assert.strictEqual(code, 0)
+    assert.strictEqual(stdout, "done\n")
+    assert.lengthOf(stderr.match(/random per-process key/g) ?? [], 1)
   }, 30_000)
 })

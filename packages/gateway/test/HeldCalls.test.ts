@@ -5,12 +5,13 @@
  * gateways on a real Redis, the retry landing on the instance that does not
  * hold the call, and the holder gone (replay).
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { HttpTransport as ClientHttp, McpClient } from "@mrtr/client"
 import { Elicitation, Mrtr } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { HttpTransport, McpServer, Tool } from "@mrtr/server"
 import * as ServerRedis from "@mrtr/server/Redis"
+import { mcpPost, request } from "@mrtr/test-support/http"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import { Harness } from "@mrtr/testing"
 import { Context, Deferred, Effect, Exit, Layer, Schema, Scope } from "effect"
@@ -73,9 +74,9 @@ describe("held upstream calls (2026-07-28 client, 2025-11-25 upstream)", () => {
       const result = yield* client.callTool({ name: "survey", arguments: { topic: "tea" } }, {
         onRound: (round) => Effect.sync(() => rounds.push(Object.keys(round.inputRequests)))
       })
-      expect(textOf(result)).toBe("Kim on tea: true")
-      expect(rounds).toEqual([["legacy/elicitation-1"], ["legacy/elicitation-2"]])
-      expect(counted.work - before).toBe(1)
+      assert.strictEqual(textOf(result), "Kim on tea: true")
+      assert.deepStrictEqual(rounds, [["legacy/elicitation-1"], ["legacy/elicitation-2"]])
+      assert.strictEqual(counted.work - before, 1)
     }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))))
 
   it.effect("a full store refuses the call with -32603 held_calls_full; a finished call frees its place", () =>
@@ -84,12 +85,12 @@ describe("held upstream calls (2026-07-28 client, 2025-11-25 upstream)", () => {
       const first: any = yield* client.callTool({ name: "survey", arguments: { topic: "a" } }, { maxRounds: 1 }).pipe(
         Effect.flip
       )
-      expect(first._tag).toBe("MaxRoundsExceeded")
+      assert.strictEqual(first._tag, "MaxRoundsExceeded")
       const refused: any = yield* client.callTool({ name: "survey", arguments: { topic: "b" } }, { maxRounds: 1 }).pipe(
         Effect.flip
       )
-      expect(refused.code ?? refused.error?.code).toBe(-32603)
-      expect(refused.data?.reason ?? refused.error?.data?.reason).toBe("held_calls_full")
+      assert.strictEqual(refused.code ?? refused.error?.code, -32603)
+      assert.strictEqual(refused.data?.reason ?? refused.error?.data?.reason, "held_calls_full")
       // the first conversation goes on and ends; then there is room again
       const state = first.lastResult.requestState as string
       const second: any = yield* client.callTool({
@@ -104,8 +105,11 @@ describe("held upstream calls (2026-07-28 client, 2025-11-25 upstream)", () => {
         requestState: second.lastResult.requestState,
         inputResponses: { "legacy/elicitation-2": confirm }
       })
-      expect(textOf(done)).toBe("Kim on a: true")
-      expect(textOf(yield* client.callTool({ name: "survey", arguments: { topic: "c" } }))).toBe("Kim on c: true")
+      assert.strictEqual(textOf(done), "Kim on a: true")
+      assert.strictEqual(
+        textOf(yield* client.callTool({ name: "survey", arguments: { topic: "c" } })),
+        "Kim on c: true"
+      )
     }).pipe(Effect.provide(Harness.layer({ server: gateway(HeldCalls.layerMemory({ maxPerPrincipal: 1 })), user }))))
 
   it.live("a call no retry reached within the timeout is ended; the late retry replays and still completes", () =>
@@ -121,9 +125,9 @@ describe("held upstream calls (2026-07-28 client, 2025-11-25 upstream)", () => {
         requestState: first.lastResult.requestState,
         inputResponses: { "legacy/elicitation-1": who }
       })
-      expect(textOf(result)).toBe("Kim on late: true")
+      assert.strictEqual(textOf(result), "Kim on late: true")
       // held once, then called again (replay) after the time-out
-      expect(counted.work - before).toBe(2)
+      assert.strictEqual(counted.work - before, 2)
     }).pipe(Effect.provide(Harness.layer({ server: gateway(HeldCalls.layerMemory({ timeout: "200 millis" })), user }))))
 })
 
@@ -140,18 +144,21 @@ describe("HeldCalls store", () => {
       const id = yield* store.newId
       yield* store.start(id, "alice", asking)
       const first = yield* store.advance(id, "alice", {})
-      expect(first).toEqual({
+      assert.deepStrictEqual(first, {
         _tag: "Ask",
-        questions: [{ key: "elicitation-1", request: { method: "elicitation/create", params: { message: "?" } } }]
+        questions: [{
+          key: "elicitation-1",
+          request: { method: "elicitation/create", params: { message: "?" } } as any
+        }]
       })
-      expect(yield* store.advance(id, "mallory", { "elicitation-1": "stolen" })).toEqual({ _tag: "Unknown" })
-      expect(yield* store.advance(id, undefined, { "elicitation-1": "stolen" })).toEqual({ _tag: "Unknown" })
-      expect(yield* store.advance(id, "alice", { "elicitation-1": "mine" })).toEqual({
+      assert.deepStrictEqual(yield* store.advance(id, "mallory", { "elicitation-1": "stolen" }), { _tag: "Unknown" })
+      assert.deepStrictEqual(yield* store.advance(id, undefined, { "elicitation-1": "stolen" }), { _tag: "Unknown" })
+      assert.deepStrictEqual(yield* store.advance(id, "alice", { "elicitation-1": "mine" }), {
         _tag: "Done",
         result: { answer: "mine" }
       })
-      expect(yield* store.size).toBe(0)
-      expect(yield* store.advance(id, "alice", {})).toEqual({ _tag: "Unknown" })
+      assert.strictEqual(yield* store.size, 0)
+      assert.deepStrictEqual(yield* store.advance(id, "alice", {}), { _tag: "Unknown" })
     }).pipe(Effect.provide(HeldCalls.layerMemory())))
 
   it.effect("bounds per principal and in total are typed refusals", () =>
@@ -159,12 +166,12 @@ describe("HeldCalls store", () => {
       const store = yield* HeldCalls.HeldCalls
       yield* store.start(yield* store.newId, "alice", asking)
       const perPrincipal = yield* Effect.flip(store.start(yield* store.newId, "alice", asking))
-      expect(perPrincipal).toBeInstanceOf(HeldCalls.HeldCallsFull)
-      expect(perPrincipal.scope).toBe("principal")
+      assert.instanceOf(perPrincipal, HeldCalls.HeldCallsFull)
+      assert.strictEqual(perPrincipal.scope, "principal")
       yield* store.start(yield* store.newId, "bob", asking)
       const total = yield* Effect.flip(store.start(yield* store.newId, "carol", asking))
-      expect(total.scope).toBe("instance")
-      expect(total.toMcpError().data).toEqual({ reason: "held_calls_full", scope: "instance" })
+      assert.strictEqual(total.scope, "instance")
+      assert.deepStrictEqual(total.toMcpError().data, { reason: "held_calls_full", scope: "instance" })
     }).pipe(Effect.provide(HeldCalls.layerMemory({ maxHeld: 2, maxPerPrincipal: 1 }))))
 
   it.effect("an upstream failure is the call's JSON-RPC error; cancel interrupts the call", () =>
@@ -172,7 +179,7 @@ describe("HeldCalls store", () => {
       const store = yield* HeldCalls.HeldCalls
       const failing = yield* store.newId
       yield* store.start(failing, undefined, () => Effect.fail(new McpError({ code: -32602, message: "no such tool" })))
-      expect(yield* store.advance(failing, undefined, {})).toEqual({
+      assert.deepStrictEqual(yield* store.advance(failing, undefined, {}), {
         _tag: "Failed",
         error: { code: -32602, message: "no such tool" }
       })
@@ -183,10 +190,10 @@ describe("HeldCalls store", () => {
         undefined,
         (answer) => asking(answer).pipe(Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)))
       )
-      expect((yield* store.advance(cancelled, undefined, {}))._tag).toBe("Ask")
+      assert.strictEqual((yield* store.advance(cancelled, undefined, {}))._tag, "Ask")
       yield* store.cancel(cancelled, undefined)
       yield* Deferred.await(interrupted)
-      expect(yield* store.size).toBe(0)
+      assert.strictEqual(yield* store.size, 0)
     }).pipe(Effect.provide(HeldCalls.layerMemory())))
 })
 
@@ -228,20 +235,20 @@ describe("held calls in a fleet (two gateways, one Redis)", () => {
       const before = counted.work
       const args = { arguments: { topic: "fleet" } }
       const r1: any = yield* round(a.url, args)
-      expect(r1.keys).toEqual(["legacy/elicitation-1"])
+      assert.deepStrictEqual(r1.keys, ["legacy/elicitation-1"])
       const r2: any = yield* round(b.url, {
         ...args,
         requestState: r1.state,
         inputResponses: { "legacy/elicitation-1": who }
       })
-      expect(r2.keys).toEqual(["legacy/elicitation-2"])
+      assert.deepStrictEqual(r2.keys, ["legacy/elicitation-2"])
       const r3: any = yield* round(b.url, {
         ...args,
         requestState: r2.state,
         inputResponses: { "legacy/elicitation-2": confirm }
       })
-      expect(r3.text).toBe("Kim on fleet: true")
-      expect(counted.work - before).toBe(1)
+      assert.strictEqual(r3.text, "Kim on fleet: true")
+      assert.strictEqual(counted.work - before, 1)
       yield* Effect.promise(() => Promise.all([a.close(), b.close()]))
     }), 30_000)
 
@@ -260,15 +267,15 @@ describe("held calls in a fleet (two gateways, one Redis)", () => {
           requestState: r1.state,
           inputResponses: { "legacy/elicitation-1": who }
         })
-        expect(r2.keys).toEqual(["legacy/elicitation-2"])
+        assert.deepStrictEqual(r2.keys, ["legacy/elicitation-2"])
         const r3: any = yield* round(b.url, {
           ...args,
           requestState: r2.state,
           inputResponses: { "legacy/elicitation-2": confirm }
         })
-        expect(r3.text).toBe("Kim on lost: true")
+        assert.strictEqual(r3.text, "Kim on lost: true")
         // once on the lost instance, once more on the survivor (held there from then on)
-        expect(counted.work - before).toBe(2)
+        assert.strictEqual(counted.work - before, 2)
         yield* Effect.promise(() => b.close())
       }),
     30_000
@@ -276,34 +283,17 @@ describe("held calls in a fleet (two gateways, one Redis)", () => {
 })
 
 describe("held calls without a principal", () => {
-  const body = (id: number) =>
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id,
-      method: "tools/call",
-      params: {
-        name: "survey",
-        arguments: { topic: "shares" },
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-          "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
-        }
-      }
-    })
   const call = (url: string, from: string, id: number) =>
-    fetch(url, {
-      method: "POST",
-      body: body(id),
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "survey",
-        "x-forwarded-for": from
-      }
-    }).then((response) => response.json() as Promise<any>)
+    Effect.runPromise(
+      mcpPost(
+        url,
+        request("tools/call", { name: "survey", arguments: { topic: "shares" } }, {
+          id,
+          clientCapabilities: { elicitation: { form: {} } }
+        }),
+        { "x-forwarded-for": from }
+      )
+    ).then((reply) => reply.json)
 
   it("are held in the share of their client address's group: one caller cannot fill it for another", async () => {
     const scope = Effect.runSync(Scope.make())
@@ -315,13 +305,13 @@ describe("held calls without a principal", () => {
     ))
     try {
       const url = Effect.runSync(Effect.provide(HttpTransport.url, context))
-      expect((await call(url, "203.0.113.1", 1)).result.resultType).toBe("input_required")
+      assert.strictEqual((await call(url, "203.0.113.1", 1)).result.resultType, "input_required")
       const full = await call(url, "203.0.113.1", 2)
-      expect(full.error.data.reason).toBe("held_calls_full")
-      expect((await call(url, "203.0.113.2", 3)).result.resultType).toBe("input_required")
-      expect((await call(url, "2001:db8:0:1::1", 4)).result.resultType).toBe("input_required")
+      assert.strictEqual(full.error.data.reason, "held_calls_full")
+      assert.strictEqual((await call(url, "203.0.113.2", 3)).result.resultType, "input_required")
+      assert.strictEqual((await call(url, "2001:db8:0:1::1", 4)).result.resultType, "input_required")
       // the same /64: the same share
-      expect((await call(url, "2001:db8:0:1::2", 5)).error.data.reason).toBe("held_calls_full")
+      assert.strictEqual((await call(url, "2001:db8:0:1::2", 5)).error.data.reason, "held_calls_full")
     } finally {
       await Effect.runPromise(Scope.close(scope, Exit.void))
     }

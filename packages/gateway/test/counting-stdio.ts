@@ -2,7 +2,7 @@
  * Test fixture: a stdio upstream that appends its pid to the file named by
  * `SPAWN_LOG` when it starts (so a test counts the processes a gateway
  * spawned), then runs the official v1 server (`--v1`, 2025-11-25) or the
- * gateway example's 2026-07-28 server.
+ * stdio fixture server of @mrtr/test-support (2026-07-28).
  */
 import { appendFileSync } from "node:fs"
 
@@ -10,5 +10,5 @@ appendFileSync(process.env.SPAWN_LOG!, `${process.pid}\n`)
 if (process.argv.includes("--v1")) {
   await import("../../client/test/v1-server.ts")
 } else {
-  await import("../../../examples/gateway/modern.ts")
+  await import("../../test-support/stdio-server.ts")
 }

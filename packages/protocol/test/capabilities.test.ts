@@ -1,7 +1,7 @@
 /**
  * (d) requiredCapabilities / isSatisfiedBy / missingCapabilities / mergeCapabilities tables.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { validateWire } from "@mrtr/test-support/wire"
 import * as P from "../src/index.ts"
 
@@ -48,23 +48,23 @@ describe("requiredCapabilities", () => {
   for (const [label, request, expected] of table) {
     it(label, () => {
       const required = P.Capabilities.requiredCapabilities(request)
-      expect(required).toEqual(expected)
+      assert.deepStrictEqual(required, expected)
       validateWire("ClientCapabilities", required)
     })
   }
 
   it("requiredCapabilitiesForAll unions a whole InputRequests map", () => {
-    expect(
+    assert.deepStrictEqual(
       P.Capabilities.requiredCapabilitiesForAll({
         a: formRequest,
         b: urlRequest,
         c: sampling({ tools: [tool] }),
         d: rootsRequest
-      })
+      }),
+      { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} }
     )
-      .toEqual({ elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} })
-    expect(P.Capabilities.requiredCapabilitiesForAll({})).toEqual({})
-    expect(P.Capabilities.requiredCapabilitiesForAll([formRequest, formRequest])).toEqual({ elicitation: {} })
+    assert.deepStrictEqual(P.Capabilities.requiredCapabilitiesForAll({}), {})
+    assert.deepStrictEqual(P.Capabilities.requiredCapabilitiesForAll([formRequest, formRequest]), { elicitation: {} })
   })
 })
 
@@ -145,37 +145,35 @@ describe("isSatisfiedBy / missingCapabilities", () => {
   ]
   for (const [label, required, declared, missing] of table) {
     it(label, () => {
-      expect(P.Capabilities.missingCapabilities(required, declared)).toEqual(missing)
-      expect(P.Capabilities.isSatisfiedBy(required, declared)).toBe(missing === undefined)
+      assert.deepStrictEqual(P.Capabilities.missingCapabilities(required, declared), missing)
+      assert.strictEqual(P.Capabilities.isSatisfiedBy(required, declared), missing === undefined)
       if (missing !== undefined) validateWire("ClientCapabilities", missing)
     })
   }
 
   it("requirements computed from input requests against declarations", () => {
     const declared: P.Schema.ClientCapabilities = { elicitation: {}, sampling: {} }
-    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(formRequest), declared)).toBe(true)
-    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(urlRequest), declared)).toBe(false)
-    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling()), declared)).toBe(true)
-    expect(
-      P.Capabilities.isSatisfiedBy(
-        P.Capabilities.requiredCapabilities(sampling({ toolChoice: { mode: "auto" } })),
-        declared
-      )
-    ).toBe(false)
-    expect(
+    assert.isTrue(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(formRequest), declared))
+    assert.isFalse(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(urlRequest), declared))
+    assert.isTrue(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling()), declared))
+    assert.isFalse(P.Capabilities.isSatisfiedBy(
+      P.Capabilities.requiredCapabilities(sampling({ toolChoice: { mode: "auto" } })),
+      declared
+    ))
+    assert.isTrue(
       P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(sampling({ includeContext: "none" })), declared)
-    ).toBe(true)
-    expect(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(rootsRequest), declared)).toBe(false)
+    )
+    assert.isFalse(P.Capabilities.isSatisfiedBy(P.Capabilities.requiredCapabilities(rootsRequest), declared))
   })
 
   it("missingCapabilities feeds a -32021 error that validates against the schema", () => {
     const missing = P.Capabilities.missingCapabilities(P.Capabilities.requiredCapabilities(formRequest), {
       sampling: {}
     })
-    expect(missing).toEqual({ elicitation: {} })
+    assert.deepStrictEqual(missing, { elicitation: {} })
     const error = P.ErrorCode.McpError.missingRequiredClientCapability(missing!)
-    expect(error.code).toBe(-32021)
-    expect(error.data).toEqual({ requiredCapabilities: { elicitation: {} } })
+    assert.strictEqual(error.code, -32021)
+    assert.deepStrictEqual(error.data, { requiredCapabilities: { elicitation: {} } })
     validateWire("MissingRequiredClientCapabilityError", P.JsonRpc.failure(1, error))
   })
 })
@@ -200,57 +198,64 @@ describe("mergeCapabilities", () => {
   ]
   for (const [label, a, b, expected] of table) {
     it(label, () => {
-      expect(P.Capabilities.mergeCapabilities(a, b)).toEqual(expected)
-      expect(P.Capabilities.mergeCapabilities(b, a)).toEqual(expected)
+      assert.deepStrictEqual(P.Capabilities.mergeCapabilities(a, b), expected)
+      assert.deepStrictEqual(P.Capabilities.mergeCapabilities(b, a), expected)
       // The merge is satisfied exactly by declarations that satisfy both sides.
-      expect(P.Capabilities.isSatisfiedBy(a, expected)).toBe(true)
-      expect(P.Capabilities.isSatisfiedBy(b, expected)).toBe(true)
+      assert.isTrue(P.Capabilities.isSatisfiedBy(a, expected))
+      assert.isTrue(P.Capabilities.isSatisfiedBy(b, expected))
     })
   }
 
   it("isEmptyCapabilities", () => {
-    expect(P.Capabilities.isEmptyCapabilities({})).toBe(true)
-    expect(P.Capabilities.isEmptyCapabilities({ roots: {} })).toBe(false)
+    assert.isTrue(P.Capabilities.isEmptyCapabilities({}))
+    assert.isFalse(P.Capabilities.isEmptyCapabilities({ roots: {} }))
   })
 })
 
-describe("extension names like Object.prototype members (issue 11, item 5)", () => {
+describe("extension names like Object.prototype members", () => {
   it("are kept by mergeCapabilities and checked by missingCapabilities like any other name", () => {
     const odd = JSON.parse(
       "{\"extensions\":{\"__proto__\":{\"v\":1},\"constructor\":{},\"toString\":{}}}"
     ) as P.Schema.ClientCapabilities
     const merged = P.Capabilities.mergeCapabilities(odd, { extensions: { other: {} } })
-    expect(Object.keys(merged.extensions ?? {}).sort()).toEqual(["__proto__", "constructor", "other", "toString"])
-    expect(Object.hasOwn(merged.extensions ?? {}, "__proto__")).toBe(true)
+    assert.deepStrictEqual(Object.keys(merged.extensions ?? {}).sort(), [
+      "__proto__",
+      "constructor",
+      "other",
+      "toString"
+    ])
+    assert.isTrue(Object.hasOwn(merged.extensions ?? {}, "__proto__"))
     // declaring nothing does not count as declaring "constructor" or "toString"
     const missing = P.Capabilities.missingCapabilities({ extensions: { constructor: {}, toString: {} } }, {})
-    expect(Object.keys(missing?.extensions ?? {}).sort()).toEqual(["constructor", "toString"])
-    expect(P.Capabilities.isSatisfiedBy({ extensions: { toString: {} } }, { extensions: {} })).toBe(false)
-    expect(P.Capabilities.isSatisfiedBy({ extensions: { toString: {} } }, odd)).toBe(true)
+    assert.deepStrictEqual(Object.keys(missing?.extensions ?? {}).sort(), ["constructor", "toString"])
+    assert.isFalse(P.Capabilities.isSatisfiedBy({ extensions: { toString: {} } }, { extensions: {} }))
+    assert.isTrue(P.Capabilities.isSatisfiedBy({ extensions: { toString: {} } }, odd))
   })
 })
 
 describe("describeCapabilities", () => {
   it("names each capability with its sub-capabilities, form mode for an empty elicitation, odd keys quoted", () => {
-    expect(P.Capabilities.describeCapabilities({ elicitation: {} })).toBe("elicitation.form")
-    expect(P.Capabilities.describeCapabilities({ elicitation: { url: {} } })).toBe("elicitation.url")
-    expect(P.Capabilities.describeCapabilities({ elicitation: { form: {}, url: {} }, roots: {} })).toBe(
+    assert.strictEqual(P.Capabilities.describeCapabilities({ elicitation: {} }), "elicitation.form")
+    assert.strictEqual(P.Capabilities.describeCapabilities({ elicitation: { url: {} } }), "elicitation.url")
+    assert.strictEqual(
+      P.Capabilities.describeCapabilities({ elicitation: { form: {}, url: {} }, roots: {} }),
       "elicitation.form, elicitation.url, roots"
     )
-    expect(P.Capabilities.describeCapabilities({ sampling: { tools: {}, context: {} } })).toBe(
+    assert.strictEqual(
+      P.Capabilities.describeCapabilities({ sampling: { tools: {}, context: {} } }),
       "sampling.tools, sampling.context"
     )
-    expect(P.Capabilities.describeCapabilities({ sampling: {} })).toBe("sampling")
-    expect(P.Capabilities.describeCapabilities({ ["x\ny"]: { ["a b"]: {} } } as never)).toBe("\"x\\ny\".\"a b\"")
-    expect(P.Capabilities.describeCapabilities({})).toBe("")
+    assert.strictEqual(P.Capabilities.describeCapabilities({ sampling: {} }), "sampling")
+    assert.strictEqual(P.Capabilities.describeCapabilities({ ["x\ny"]: { ["a b"]: {} } } as never), "\"x\\ny\".\"a b\"")
+    assert.strictEqual(P.Capabilities.describeCapabilities({}), "")
     const shown = P.Capabilities.describeCapabilities({ extensions: { "x\u2028y\u202e\u0085\u009b": {} } } as never)
-    expect(shown).toBe("extensions.\"x\\u2028y\\u202e\\u0085\\u009b\"")
-    expect(shown).not.toMatch(/[\u2028\u202e\u0085\u009b]/)
+    assert.strictEqual(shown, "extensions.\"x\\u2028y\\u202e\\u0085\\u009b\"")
+    assert.notMatch(shown, /[\u2028\u202e\u0085\u009b]/)
   })
 
   it("is what -32021 MissingRequiredClientCapability says", () => {
     const error = P.ErrorCode.McpError.missingRequiredClientCapability({ elicitation: { url: {} } })
-    expect(error.message).toBe("Missing required client capability: elicitation.url")
-    expect(error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } })
+    assert.strictEqual(error.message, "Missing required client capability: elicitation.url")
+    assert.deepStrictEqual(error.data, { requiredCapabilities: { elicitation: { url: {} } } })
   })
 })

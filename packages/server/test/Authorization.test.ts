@@ -6,8 +6,9 @@
  * token (the server keeps serving after each), and `requestState` bound to
  * the principal (`iss` + `sub`).
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Elicitation, RequestState } from "@mrtr/core"
+import { mcpHeaders, mcpPost } from "@mrtr/test-support/http"
 import {
   type AuthorizationServer,
   INTROSPECTION_CLIENT,
@@ -99,27 +100,15 @@ const startMcp = (
   })
 
 const post = (url: string, message: any, token?: string, extra: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(url, {
-      method: "POST",
-      body: JSON.stringify(message),
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": message.method,
-        ...(typeof message.params?.name === "string" ? { "mcp-name": message.params.name } : {}),
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        ...extra
-      }
-    })
-    const text = await response.text()
-    return {
-      status: response.status,
-      challenge: response.headers.get("www-authenticate"),
-      json: text === "" ? undefined : JSON.parse(text)
-    }
-  })
+  mcpPost(url, message, {
+    accept: "application/json",
+    ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    ...extra
+  }).pipe(Effect.map((reply) => ({
+    status: reply.status,
+    challenge: reply.headers.get("www-authenticate"),
+    json: reply.json
+  })))
 
 /** A request by node:http, which sends the `Host` it is given (fetch does not); an SSE answer is not read. */
 const raw = (
@@ -173,9 +162,9 @@ describe("Authorization (server, protected resource)", () => {
       const url = yield* startMcp()
       const origin = new URL(url).origin
       const response = yield* Effect.promise(() => fetch(`${origin}/.well-known/oauth-protected-resource/mcp`))
-      expect(response.status).toBe(200)
-      expect(response.headers.get("access-control-allow-origin")).toBeNull()
-      expect(yield* Effect.promise(() => response.json())).toEqual({
+      assert.strictEqual(response.status, 200)
+      assert.isNull(response.headers.get("access-control-allow-origin"))
+      assert.deepStrictEqual(yield* Effect.promise(() => response.json()), {
         resource: url,
         authorization_servers: [as.issuer],
         scopes_supported: ["mcp:basic", "mcp:write"],
@@ -190,8 +179,8 @@ describe("Authorization (server, protected resource)", () => {
       const metadata = yield* Effect.promise(() =>
         fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`, { headers: { origin } })
       )
-      expect(metadata.status).toBe(200)
-      expect(metadata.headers.get("access-control-allow-origin")).toBe(origin)
+      assert.strictEqual(metadata.status, 200)
+      assert.strictEqual(metadata.headers.get("access-control-allow-origin"), origin)
       const preflight = yield* Effect.promise(() =>
         fetch(url, {
           method: "OPTIONS",
@@ -202,9 +191,9 @@ describe("Authorization (server, protected resource)", () => {
           }
         })
       )
-      expect(preflight.status).toBe(204)
+      assert.strictEqual(preflight.status, 204)
       const refused = yield* post(url, request("tools/list"), undefined, { origin })
-      expect(refused.status).toBe(401)
+      assert.strictEqual(refused.status, 401)
     }))
 
   it.live("401 without a token, with resource_metadata and the needed scope; 200 with a real token", () =>
@@ -212,17 +201,18 @@ describe("Authorization (server, protected resource)", () => {
       const url = yield* startMcp()
       const origin = new URL(url).origin
       const refused = yield* post(url, request("tools/list"))
-      expect(refused.status).toBe(401)
-      expect(refused.challenge).toBe(
+      assert.strictEqual(refused.status, 401)
+      assert.strictEqual(
+        refused.challenge,
         `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:basic"`
       )
-      expect(refused.json.error).toBe("invalid_token")
+      assert.strictEqual(refused.json.error, "invalid_token")
       const alice = yield* token(url, "alice")
       const ok = yield* post(url, request("tools/list"), alice)
-      expect(ok.status).toBe(200)
+      assert.strictEqual(ok.status, 200)
       validateWire("JSONRPCResultResponse", ok.json)
       const me = yield* post(url, call("whoami"), alice)
-      expect(me.json.result.content[0].text).toBe("alice mcp:basic")
+      assert.strictEqual(me.json.result.content[0].text, "alice mcp:basic")
     }))
 
   it.live("403 insufficient_scope naming every scope needed, before the tool runs; a stepped-up token passes", () =>
@@ -230,22 +220,23 @@ describe("Authorization (server, protected resource)", () => {
       const url = yield* startMcp()
       const basic = yield* token(url, "alice")
       const denied = yield* post(url, call("publish"), basic)
-      expect(denied.status).toBe(403)
-      expect(denied.challenge).toContain(`error="insufficient_scope"`)
-      expect(denied.challenge).toContain(`scope="mcp:basic mcp:write"`)
-      expect(denied.challenge).toContain(
+      assert.strictEqual(denied.status, 403)
+      assert.include(denied.challenge, `error="insufficient_scope"`)
+      assert.include(denied.challenge, `scope="mcp:basic mcp:write"`)
+      assert.include(
+        denied.challenge,
         `resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`
       )
       const stepped = yield* token(url, "alice", "mcp:basic mcp:write")
       const ok = yield* post(url, call("publish"), stepped)
-      expect(ok.json.result.content[0].text).toBe("published")
+      assert.strictEqual(ok.json.result.content[0].text, "published")
     }))
 
   it.live("scope hierarchies: a scope that includes the needed one is enough", () =>
     Effect.gen(function*() {
       const url = yield* startMcp({ scopeHierarchy: { "mcp:write": ["mcp:basic"] } })
       const writer = yield* token(url, "alice", "mcp:write")
-      expect((yield* post(url, call("publish"), writer)).status).toBe(200)
+      assert.strictEqual((yield* post(url, call("publish"), writer)).status, 200)
     }))
 
   it.live("a requestState issued to one user is the frozen -32602 for another; a new token of the same user keeps it", () =>
@@ -254,7 +245,7 @@ describe("Authorization (server, protected resource)", () => {
       const alice = yield* token(url, "alice")
       const bob = yield* token(url, "bob")
       const round1 = yield* post(url, call("survey"), alice)
-      expect(round1.json.result.resultType).toBe("input_required")
+      assert.strictEqual(round1.json.result.resultType, "input_required")
       const state1 = round1.json.result.requestState
       const answer = (text: string) => ({ action: "accept", content: { answer: text } })
 
@@ -264,8 +255,8 @@ describe("Authorization (server, protected resource)", () => {
         bob
       )
       // The frozen error (its HTTP status is the transport's table's, not authorization's).
-      expect(stolen.json.error.code).toBe(-32602)
-      expect(stolen.json.error.message).toMatch(/requestState/i)
+      assert.strictEqual(stolen.json.error.code, -32602)
+      assert.match(stolen.json.error.message, /requestState/i)
       validateWire("JSONRPCErrorResponse", stolen.json)
 
       // Alice's refreshed / stepped-up token (another jti, more scopes) continues the conversation.
@@ -275,13 +266,13 @@ describe("Authorization (server, protected resource)", () => {
         call("survey", { inputResponses: { first: answer("a") }, requestState: state1 }),
         aliceAgain
       )
-      expect(round2.json.result.resultType).toBe("input_required")
+      assert.strictEqual(round2.json.result.resultType, "input_required")
       const round3 = yield* post(
         url,
         call("survey", { inputResponses: { second: answer("b") }, requestState: round2.json.result.requestState }),
         alice
       )
-      expect(round3.json.result.content[0].text).toBe("a+b")
+      assert.strictEqual(round3.json.result.content[0].text, "a+b")
       validateWire("JSONRPCResultResponse", round3.json)
     }))
 
@@ -314,26 +305,28 @@ describe("Authorization (server, protected resource)", () => {
         ]
       ]
       for (const [what, bad] of cases) {
-        expect(logged.some((line) => line.includes(bad)), what).toBe(false)
+        assert.isFalse(logged.some((line) => line.includes(bad)), what)
         const reply = yield* post(url, request("tools/list"), bad)
-        expect(reply.status, what).toBe(401)
-        expect(reply.challenge, what).toMatch(
-          /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata=/
+        assert.strictEqual(reply.status, 401, what)
+        assert.match(
+          String(reply.challenge),
+          /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata=/,
+          what
         )
-        expect(JSON.stringify(reply), what).not.toContain(bad)
-        expect((yield* post(url, request("tools/list"), good)).status).toBe(200)
+        assert.notInclude(JSON.stringify(reply), bad, what)
+        assert.strictEqual((yield* post(url, request("tools/list"), good)).status, 200)
       }
       const malformed = [`${"a".repeat(9000)}`, "two words", "tok\u00e9n"]
       for (const bad of malformed) {
         const reply = yield* post(url, request("tools/list"), undefined, { authorization: `Bearer ${bad}` })
-        expect(reply.status).toBe(400)
-        expect(reply.json.error).toBe("invalid_request")
-        expect((yield* post(url, request("tools/list"), good)).status).toBe(200)
+        assert.strictEqual(reply.status, 400)
+        assert.strictEqual(reply.json.error, "invalid_request")
+        assert.strictEqual((yield* post(url, request("tools/list"), good)).status, 200)
       }
       // Another scheme is no credentials at all.
       const basic = yield* post(url, request("tools/list"), undefined, { authorization: "Basic YTpi" })
-      expect(basic.status).toBe(401)
-      expect(basic.challenge).not.toContain("error=")
+      assert.strictEqual(basic.status, 401)
+      assert.notInclude(basic.challenge, "error=")
     }))
 
   it.live("a JWKS endpoint that is down or hangs: a bounded wait and a clean 503, then it recovers", () =>
@@ -364,38 +357,37 @@ describe("Authorization (server, protected resource)", () => {
       const alice = yield* token(url, "alice")
       const started = Date.now()
       const hung = yield* post(url, request("tools/list"), alice)
-      expect(hung.status).toBe(503)
-      expect(Date.now() - started).toBeLessThan(5_000)
+      assert.strictEqual(hung.status, 503)
+      assert.isBelow(Date.now() - started, 5_000)
       mode = "down"
-      expect((yield* post(url, request("tools/list"), alice)).status).toBe(503)
+      assert.strictEqual((yield* post(url, request("tools/list"), alice)).status, 503)
       mode = "proxy"
-      expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      assert.strictEqual((yield* post(url, request("tools/list"), alice)).status, 200)
       // Once fetched, the keys are cached: the JWKS going down again does not matter for known keys.
       mode = "down"
-      expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      assert.strictEqual((yield* post(url, request("tools/list"), alice)).status, 200)
       mode = "hang"
-      expect((yield* post(url, request("tools/list"), alice)).status).toBe(200)
+      assert.strictEqual((yield* post(url, request("tools/list"), alice)).status, 200)
       // The outage was logged, without the token.
-      expect(logged.some((line) => line.includes("Authorization: the authorization server's keys are unavailable")))
-        .toBe(true)
-      expect(logged.some((line) => line.includes(alice))).toBe(false)
+      assert.isTrue(
+        logged.some((line) => line.includes("Authorization: the authorization server's keys are unavailable"))
+      )
+      assert.isFalse(logged.some((line) => line.includes(alice)))
     }))
 
   it.live("lists and resources/read answered to an authenticated caller are never cacheScope public", () =>
     Effect.gen(function*() {
       const url = yield* startMcp({}, { ttlMs: 60_000, cacheScope: "public" })
       const listed = yield* post(url, request("tools/list"), yield* token(url, "alice"))
-      expect(listed.json.result.cacheScope).toBe("private")
-      expect(listed.json.result.ttlMs).toBe(60_000)
+      assert.strictEqual(listed.json.result.cacheScope, "private")
+      assert.strictEqual(listed.json.result.ttlMs, 60_000)
       validateWire("JSONRPCResultResponse", listed.json)
       // resources/read is an MRTR method and cacheable: its complete result is stamped for the caller too.
-      const read = yield* post(url, request("resources/read", { uri: "test://readme" }), yield* token(url, "alice"), {
-        "mcp-name": "test://readme"
-      })
-      expect(read.json.error).toBeUndefined()
-      expect(read.json.result.contents[0].text).toBe("hello")
-      expect(read.json.result.cacheScope).toBe("private")
-      expect(read.json.result.ttlMs).toBe(60_000)
+      const read = yield* post(url, request("resources/read", { uri: "test://readme" }), yield* token(url, "alice"))
+      assert.isUndefined(read.json.error)
+      assert.strictEqual(read.json.result.contents[0].text, "hello")
+      assert.strictEqual(read.json.result.cacheScope, "private")
+      assert.strictEqual(read.json.result.ttlMs, 60_000)
       validateWire("JSONRPCResultResponse", read.json)
     }))
 
@@ -417,19 +409,19 @@ describe("Authorization (server, protected resource)", () => {
       const opaque = yield* Effect.promise(() =>
         issueToken(opaqueAs, { user: "carol", resource: url, scope: "mcp:basic" })
       )
-      expect(opaque.split(".").length).not.toBe(3)
+      assert.notStrictEqual(opaque.split(".").length, 3)
       const me = yield* post(url, call("whoami"), opaque)
-      expect(me.json.result.content[0].text).toBe("carol mcp:basic")
+      assert.strictEqual(me.json.result.content[0].text, "carol mcp:basic")
       const unknown = yield* post(url, request("tools/list"), "an-opaque-token-nobody-issued")
-      expect(unknown.status).toBe(401)
-      expect(unknown.challenge).toContain(`error="invalid_token"`)
+      assert.strictEqual(unknown.status, 401)
+      assert.include(unknown.challenge, `error="invalid_token"`)
       // A token for another resource is refused too.
       const elsewhere = yield* Effect.promise(() =>
         issueToken(opaqueAs, { user: "carol", resource: "http://127.0.0.1:1/other", scope: "mcp:basic" })
       )
-      expect((yield* post(url, request("tools/list"), elsewhere)).status).toBe(401)
+      assert.strictEqual((yield* post(url, request("tools/list"), elsewhere)).status, 401)
       const down = yield* startMcp({ verifier: verifier("http://127.0.0.1:1/introspect") })
-      expect((yield* post(down, request("tools/list"), opaque)).status).toBe(503)
+      assert.strictEqual((yield* post(down, request("tools/list"), opaque)).status, 503)
     }))
 
   it.live("from configuration (effect/Config): MCP_AUTH_ISSUER, MCP_AUTH_JWKS_URL, MCP_AUTH_SCOPES; a clear ConfigError without keys", () =>
@@ -446,11 +438,11 @@ describe("Authorization (server, protected resource)", () => {
         })
       )
       const refused = yield* post(url, request("tools/list"))
-      expect(refused.challenge).toContain(`scope="mcp:basic"`)
-      expect((yield* post(url, request("tools/list"), yield* token(url, "alice"))).status).toBe(200)
+      assert.include(refused.challenge, `scope="mcp:basic"`)
+      assert.strictEqual((yield* post(url, request("tools/list"), yield* token(url, "alice"))).status, 200)
       const missing = yield* Layer.build(fromConfig({ MCP_AUTH_ISSUER: as.issuer })).pipe(Effect.flip)
-      expect(missing._tag).toBe("ConfigError")
-      expect(String(missing)).toContain("MCP_AUTH_JWKS_URL or MCP_AUTH_INTROSPECTION_URL is required")
+      assert.strictEqual(missing._tag, "ConfigError")
+      assert.include(String(missing), "MCP_AUTH_JWKS_URL or MCP_AUTH_INTROSPECTION_URL is required")
     }))
 
   it.live("the audience is never taken from Host: a real token for another port's resource, sent with that Host, is 401", () =>
@@ -464,21 +456,23 @@ describe("Authorization (server, protected resource)", () => {
       )
       const forged = { host: new URL(elsewhere).host }
       const reply = yield* raw(url, "POST", forged, stolen, call("publish"))
-      expect(reply.status).toBe(401)
-      expect(reply.challenge).toBe(
+      assert.strictEqual(reply.status, 401)
+      assert.strictEqual(
+        reply.challenge,
         `Bearer error="invalid_token", error_description="The access token was not issued for this resource", ` +
           `resource_metadata="${here.origin}/.well-known/oauth-protected-resource/mcp"`
       )
-      expect(JSON.parse(reply.body)).toEqual({
+      assert.deepStrictEqual(JSON.parse(reply.body), {
         error: "invalid_token",
         error_description: "The access token was not issued for this resource"
       })
       // The metadata names the bound address whatever the Host says.
       const metadata = yield* raw(`${here.origin}/.well-known/oauth-protected-resource/mcp`, "GET", forged)
-      expect(JSON.parse(metadata.body).resource).toBe(url)
+      assert.strictEqual(JSON.parse(metadata.body).resource, url)
       // A token for this server still passes, forged Host or not.
-      const modern = { ...forged, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }
-      expect((yield* raw(url, "POST", modern, yield* token(url, "alice"), request("tools/list"))).status).toBe(200)
+      const list = request("tools/list")
+      const modern = { ...forged, ...mcpHeaders(list), accept: "application/json" }
+      assert.strictEqual((yield* raw(url, "POST", modern, yield* token(url, "alice"), list)).status, 200)
     }))
 
   it.live("no resource and no single bound address: the endpoint refuses to start with ResourceRequired", () =>
@@ -490,9 +484,9 @@ describe("Authorization (server, protected resource)", () => {
       const failed = yield* Layer.build(
         HttpTransport.layer({ port: 0, host: "0.0.0.0" }).pipe(Layer.provide(resourceServer), Layer.provide(server))
       ).pipe(Effect.flip)
-      expect(failed._tag).toBe("ResourceRequired")
-      expect(failed.message).toContain("set the resource option (MCP_AUTH_RESOURCE with layerConfig)")
-      expect(failed.message).toContain("bound to 0.0.0.0")
+      assert.strictEqual(failed._tag, "ResourceRequired")
+      assert.include(failed.message, "set the resource option (MCP_AUTH_RESOURCE with layerConfig)")
+      assert.include(failed.message, "bound to 0.0.0.0")
       // Mounted on a router of one's own (no bound address known): the same refusal, and handleRequest answers 500.
       const mounted = yield* Layer.build(
         HttpTransport.routes().pipe(
@@ -501,12 +495,12 @@ describe("Authorization (server, protected resource)", () => {
           Layer.provide(server)
         )
       ).pipe(Effect.flip)
-      expect(mounted._tag).toBe("ResourceRequired")
-      expect(mounted.message).toContain("no bound address is known")
+      assert.strictEqual(mounted._tag, "ResourceRequired")
+      assert.include(mounted.message, "no bound address is known")
       const handled = yield* HttpTransport.handleRequest()(
         HttpServerRequest.fromWeb(new Request("http://127.0.0.1/mcp", { method: "POST", body: "{}" }))
       ).pipe(Effect.provide(Layer.merge(resourceServer, server)), Effect.provide(Logger.layer([])))
-      expect(handled.status).toBe(500)
+      assert.strictEqual(handled.status, 500)
       // With `resource` set, the same bind starts, and that URI is the audience.
       const configured = "https://mcp.example.com/mcp"
       const context = yield* Layer.build(
@@ -521,8 +515,8 @@ describe("Authorization (server, protected resource)", () => {
       const port = new URL(yield* Effect.provide(HttpTransport.url, context)).port
       const served = `http://127.0.0.1:${port}/mcp`
       const forThisUrl = yield* token(served, "alice")
-      expect((yield* post(served, request("tools/list"), forThisUrl)).status).toBe(401)
-      expect((yield* post(served, request("tools/list"), yield* token(configured, "alice"))).status).toBe(200)
+      assert.strictEqual((yield* post(served, request("tools/list"), forThisUrl)).status, 401)
+      assert.strictEqual((yield* post(served, request("tools/list"), yield* token(configured, "alice"))).status, 200)
     }))
 
   it.live("scopes on every method: a token without the required scope is 403 on a session's GET and DELETE too", () =>
@@ -535,21 +529,27 @@ describe("Authorization (server, protected resource)", () => {
         method: "initialize",
         params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } }
       })
-      expect(init.status).toBe(200)
+      assert.strictEqual(init.status, 200)
       const session = { "mcp-session-id": init.session!, "mcp-protocol-version": "2025-11-25" }
       // The same user, a token without `mcp:basic` (the scope every request needs).
       const writeOnly = yield* token(url, "alice", "mcp:write")
-      expect((yield* raw(url, "POST", session, writeOnly, { jsonrpc: "2.0", id: 2, method: "ping" })).status).toBe(403)
+      assert.strictEqual(
+        (yield* raw(url, "POST", session, writeOnly, { jsonrpc: "2.0", id: 2, method: "ping" })).status,
+        403
+      )
       for (const method of ["GET", "DELETE"] as const) {
         const denied = yield* raw(url, method, { ...session, accept: "text/event-stream" }, writeOnly)
-        expect(denied.status, method).toBe(403)
-        expect(denied.challenge, method).toContain(`error="insufficient_scope"`)
-        expect(denied.challenge, method).toContain(`scope="mcp:basic"`)
-        expect(JSON.parse(denied.body).error, method).toBe("insufficient_scope")
+        assert.strictEqual(denied.status, 403, method)
+        assert.include(denied.challenge, `error="insufficient_scope"`, method)
+        assert.include(denied.challenge, `scope="mcp:basic"`, method)
+        assert.strictEqual(JSON.parse(denied.body).error, "insufficient_scope", method)
       }
       // The session lives on for a token with the scope.
-      expect((yield* raw(url, "POST", session, basic, { jsonrpc: "2.0", id: 3, method: "ping" })).status).toBe(200)
-      expect((yield* raw(url, "DELETE", session, basic)).status).toBe(200)
+      assert.strictEqual(
+        (yield* raw(url, "POST", session, basic, { jsonrpc: "2.0", id: 3, method: "ping" })).status,
+        200
+      )
+      assert.strictEqual((yield* raw(url, "DELETE", session, basic)).status, 200)
     }))
 
   it.live("iat in the future: refused past the clock tolerance (default 30 s), accepted within it", () =>
@@ -559,17 +559,17 @@ describe("Authorization (server, protected resource)", () => {
       const claims = { iss: as.issuer, sub: "alice", aud: url, scope: "mcp:basic", exp: now + 7200 }
       const future = yield* Effect.promise(() => mintToken(as, { ...claims, iat: now + 3600 }))
       const refused = yield* post(url, request("tools/list"), future)
-      expect(refused.status).toBe(401)
-      expect(refused.challenge).toContain(`error_description="The access token's iat claim is not acceptable"`)
-      expect(refused.json.error_description).toBe("The access token's iat claim is not acceptable")
+      assert.strictEqual(refused.status, 401)
+      assert.include(refused.challenge, `error_description="The access token's iat claim is not acceptable"`)
+      assert.strictEqual(refused.json.error_description, "The access token's iat claim is not acceptable")
       const skewed = yield* Effect.promise(() => mintToken(as, { ...claims, iat: now + 10 }))
-      expect((yield* post(url, request("tools/list"), skewed)).status).toBe(200)
+      assert.strictEqual((yield* post(url, request("tools/list"), skewed)).status, 200)
       // A tolerance of its own: 10 s ahead is then too far.
       const strict = yield* startMcp({
         verifier: Authorization.jwt({ issuer: as.issuer, jwksUri: as.jwksUri, clockToleranceSeconds: 2 })
       })
       const strictSkewed = yield* Effect.promise(() => mintToken(as, { ...claims, aud: strict, iat: now + 10 }))
-      expect((yield* post(strict, request("tools/list"), strictSkewed)).status).toBe(401)
+      assert.strictEqual((yield* post(strict, request("tools/list"), strictSkewed)).status, 401)
     }))
 
   it.live("a JWT whose sub is empty, not a string or absent: 401 invalid_token naming the sub claim", () =>
@@ -588,16 +588,16 @@ describe("Authorization (server, protected resource)", () => {
       for (const [what, sub] of subjects) {
         const bad = yield* Effect.promise(() => mintToken(as, { ...claims, ...sub } as Jose.JWTPayload))
         const refused = yield* post(url, request("tools/list"), bad)
-        expect(refused.status, what).toBe(401)
-        expect(refused.challenge, what).toMatch(/^Bearer error="invalid_token", /)
-        expect(refused.challenge, what).toContain(`error_description="The access token's sub claim is not acceptable"`)
-        expect(refused.json, what).toMatchObject({
+        assert.strictEqual(refused.status, 401, what)
+        assert.match(String(refused.challenge), /^Bearer error="invalid_token", /, what)
+        assert.include(refused.challenge, `error_description="The access token's sub claim is not acceptable"`, what)
+        assert.containSubset(refused.json, {
           error: "invalid_token",
           error_description: "The access token's sub claim is not acceptable"
-        })
+        }, what)
       }
       const good = yield* Effect.promise(() => mintToken(as, { ...claims, sub: "alice" }))
-      expect((yield* post(url, request("tools/list"), good)).status).toBe(200)
+      assert.strictEqual((yield* post(url, request("tools/list"), good)).status, 200)
     }))
 
   it.live("only HTTP: the 401 comes before any MCP check (no headers, no _meta)", () =>
@@ -606,11 +606,11 @@ describe("Authorization (server, protected resource)", () => {
       const response = yield* Effect.promise(() =>
         fetch(url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } })
       )
-      expect(response.status).toBe(401)
+      assert.strictEqual(response.status, 401)
       // Other methods too: nothing of the endpoint is served without a token.
       for (const method of ["GET", "DELETE", "PUT"]) {
         const other = yield* Effect.promise(() => fetch(url, { method, headers: { "mcp-session-id": "s" } }))
-        expect(other.status, method).toBe(401)
+        assert.strictEqual(other.status, 401, method)
       }
       void ALL_CAPS
     }))

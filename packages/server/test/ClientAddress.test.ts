@@ -7,6 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { ClientAddress, RequestState } from "@mrtr/core"
+import { mcpPost } from "@mrtr/test-support/http"
 import { Effect, Layer } from "effect"
 import { HttpTransport, McpServer, Tool } from "../src/index.ts"
 import { keys, request } from "./fixtures.ts"
@@ -32,22 +33,9 @@ const start = (endpoint: HttpTransport.EndpointOptions) =>
   ).pipe(Effect.flatMap((context) => Effect.provide(HttpTransport.url, context)))
 
 const ask = (url: string, headers: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const response = await fetch(url, {
-      method: "POST",
-      body: JSON.stringify(request("tools/call", { name: "who_am_i", arguments: {} })),
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "who_am_i",
-        ...headers
-      }
-    })
-    const reply = await response.json() as any
-    return reply.result.content[0].text as string
-  })
+  mcpPost(url, request("tools/call", { name: "who_am_i", arguments: {} }), headers).pipe(
+    Effect.map((reply) => reply.json.result.content[0].text as string)
+  )
 
 describe("the client address of a request", () => {
   it.live(

@@ -1,11 +1,12 @@
 /**
- * Hostile and unlucky input at the MRTR methods (issue 11, items 1, 2, 3, 4,
- * 5; issue 18, "an answer refused in silence"): every reply is the spec's
+ * Hostile and unlucky input at the MRTR methods (unrepresentable numbers, lone
+ * surrogates, expired and reused states, odd keys, a refused answer): every reply is the spec's
  * answer, validated against the official JSON Schema, never -32603 for
  * something the client sent.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Elicitation, InvalidElicitationSchema, InvalidOption, RequestState } from "@mrtr/core"
+import { mcpHeaders, mcpPost } from "@mrtr/test-support/http"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Cause, ConfigProvider, Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
@@ -27,14 +28,14 @@ import { request } from "./fixtures.ts"
 const handle = (message: unknown) => McpServer.McpServer.use((server) => server.handle({ message }))
 
 const reply = (r: Transport.Reply) => {
-  expect(r._tag).toBe("Response")
+  assert.strictEqual(r._tag, "Response")
   if (r._tag !== "Response") throw new Error("unreachable")
   return r
 }
 const ok = (r: Transport.Reply) => {
   const res = reply(r)
-  expect(res.message.error).toBeUndefined()
-  expect(res.httpStatus).toBe(200)
+  assert.isUndefined(res.message.error)
+  assert.strictEqual(res.httpStatus, 200)
   return res.message.result as Record<string, any>
 }
 /**
@@ -44,15 +45,15 @@ const ok = (r: Transport.Reply) => {
 const failed = (r: Transport.Reply, code: number) => {
   const res = reply(r)
   validateWire("JSONRPCErrorResponse", res.message)
-  expect(res.message.error).toMatchObject({ code })
-  expect(res.httpStatus).toBe(HttpStatus.ofError(code, "method"))
+  assert.containSubset(res.message.error, { code })
+  assert.strictEqual(res.httpStatus, HttpStatus.ofError(code, "method"))
   return res.message.error as { code: number; message: string }
 }
 
 /** The client's fault: -32602, never a server error status. */
 const invalidParams = (r: Transport.Reply) => {
   const error = failed(r, -32602)
-  expect(HttpStatus.ofError(-32602, "method")).toBeLessThan(500)
+  assert.isBelow(HttpStatus.ofError(-32602, "method"), 500)
   return error
 }
 
@@ -121,7 +122,7 @@ const server = (requestState: RequestState.RequestStateCodecOptions<any> = { key
 
 const call = (name: string, params: Record<string, unknown> = {}) => request("tools/call", { name, ...params })
 
-describe("arguments canonical JSON cannot represent (issue 11, item 1)", () => {
+describe("arguments canonical JSON cannot represent", () => {
   it.effect("a state issued for {x: null} is not accepted for {x: 1e400}, whatever the digest cache holds", () =>
     Effect.gen(function*() {
       const first = ok(yield* handle(call("echo", { arguments: { x: null } })))
@@ -132,15 +133,16 @@ describe("arguments canonical JSON cannot represent (issue 11, item 1)", () => {
         JSON.stringify(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState }))
           .replace("\"arguments\":{\"x\":null}", "\"arguments\":{\"x\":1e400}")
       )
-      expect(forged.params.arguments.x).toBe(Infinity)
+      assert.strictEqual(forged.params.arguments.x, Infinity)
       const error = invalidParams(yield* handle(forged))
-      expect(error.message).toContain("arguments/x")
-      expect(error.message).toContain("Infinity")
+      assert.include(error.message, "arguments/x")
+      assert.include(error.message, "Infinity")
       // the honest retry still completes
-      expect(
+      assert.strictEqual(
         ok(yield* handle(call("echo", { arguments: { x: null }, inputResponses, requestState: first.requestState })))
-          .content[0].text
-      ).toBe("ok=true")
+          .content[0].text,
+        "ok=true"
+      )
     }).pipe(Effect.provide(server())))
 
   it.effect("-1e400 and lone surrogates as values or keys are -32602 with a clear message, never -32603", () =>
@@ -156,13 +158,13 @@ describe("arguments canonical JSON cannot represent (issue 11, item 1)", () => {
         for (let i = 0; i < 2; i++) {
           // twice: the same answer whether or not anything was cached
           const error = invalidParams(yield* handle({ ...message, id: `${text}-${i}` }))
-          expect(error.message, text).toContain(words)
+          assert.include(error.message, words, text)
         }
       }
     }).pipe(Effect.provide(server())))
 })
 
-describe("an answer holding a lone surrogate (issue 11, item 2)", () => {
+describe("an answer holding a lone surrogate", () => {
   it.effect("is refused and asked again with the reason; the next round never answers 500", () =>
     Effect.gen(function*() {
       const first = ok(yield* handle(call("quote")))
@@ -172,25 +174,25 @@ describe("an answer holding a lone surrogate (issue 11, item 2)", () => {
       )
       const again = ok(yield* handle(bad))
       validateWire("InputRequiredResult", again)
-      expect(Object.keys(again.inputRequests)).toEqual(["name"])
-      expect(again.inputRequests.name.params.message).toContain("\"name\" holds text that is not valid Unicode")
+      assert.deepStrictEqual(Object.keys(again.inputRequests), ["name"])
+      assert.include(again.inputRequests.name.params.message, "\"name\" holds text that is not valid Unicode")
       const good = ok(
         yield* handle(call("quote", {
           inputResponses: { name: { action: "accept", content: { name: "A\ud83d\ude00B" } } },
           requestState: again.requestState
         }))
       )
-      expect(good.inputRequests.sure.params.message).toBe("Really \"A\ud83d\ude00B\"?")
+      assert.strictEqual(good.inputRequests.sure.params.message, "Really \"A\ud83d\ude00B\"?")
     }).pipe(Effect.provide(server())))
 })
 
-describe("__proto__, constructor and toString as input-request keys (issue 11, item 5)", () => {
+describe("__proto__, constructor and toString as input-request keys", () => {
   it.effect("are asked, answered and completed like any other key", () =>
     Effect.gen(function*() {
       const first = ok(yield* handle(call("odd_keys")))
       validateWire("InputRequiredResult", first)
-      expect(Object.keys(first.inputRequests).sort()).toEqual(["__proto__", "constructor", "toString"])
-      expect(Object.hasOwn(first.inputRequests, "__proto__")).toBe(true)
+      assert.deepStrictEqual(Object.keys(first.inputRequests).sort(), ["__proto__", "constructor", "toString"])
+      assert.isTrue(Object.hasOwn(first.inputRequests, "__proto__"))
       const wire = `{"__proto__":{"action":"accept","content":{"v":"p"}},` +
         `"constructor":{"action":"accept","content":{"v":"c"}},"toString":{"action":"accept","content":{"v":"t"}}}`
       const retry = JSON.parse(
@@ -198,18 +200,18 @@ describe("__proto__, constructor and toString as input-request keys (issue 11, i
           .replace("\"ANSWERS\"", wire)
       )
       const done = ok(yield* handle(retry))
-      expect(done.resultType).toBe("complete")
-      expect(done.content[0].text).toBe("p,c,t")
+      assert.strictEqual(done.resultType, "complete")
+      assert.strictEqual(done.content[0].text, "p,c,t")
     }).pipe(Effect.provide(server())))
 })
 
-describe("a refused form answer is asked again with the reason (issue 18)", () => {
+describe("a refused form answer is asked again with the reason", () => {
   it.effect("the reason names the field and the rule; it is not part of the digest, so the next answer is taken", () =>
     Effect.gen(function*() {
       const first = ok(yield* handle(call("sign_up")))
       const asked = first.inputRequests.who.params
-      expect(asked.message).toBe("Who are you?")
-      expect(asked.requestedSchema.properties.age).toEqual({ type: "number", minimum: 18, maximum: 120 })
+      assert.strictEqual(asked.message, "Who are you?")
+      assert.deepStrictEqual(asked.requestedSchema.properties.age, { type: "number", minimum: 18, maximum: 120 })
       const second = ok(
         yield* handle(call("sign_up", {
           inputResponses: { who: { action: "accept", content: { email: "not-an-email", age: 2 } } },
@@ -218,11 +220,12 @@ describe("a refused form answer is asked again with the reason (issue 18)", () =
       )
       validateWire("InputRequiredResult", second)
       const reasked = second.inputRequests.who.params
-      expect(reasked.message).toBe(
+      assert.strictEqual(
+        reasked.message,
         "Your answer was not accepted: \"email\" must be an email address (such as name@example.com); " +
           "\"age\" must be at least 18. Please answer again.\n\nWho are you?"
       )
-      expect(reasked.requestedSchema).toEqual(asked.requestedSchema)
+      assert.deepStrictEqual(reasked.requestedSchema, asked.requestedSchema)
       // the next answer is accepted on replay: no ask-forever loop
       const third = ok(
         yield* handle(call("sign_up", {
@@ -230,12 +233,12 @@ describe("a refused form answer is asked again with the reason (issue 18)", () =
           requestState: second.requestState
         }))
       )
-      expect(third.resultType).toBe("complete")
-      expect(third.content[0].text).toBe("ada@example.org (36)")
+      assert.strictEqual(third.resultType, "complete")
+      assert.strictEqual(third.content[0].text, "ada@example.org (36)")
     }).pipe(Effect.provide(server())))
 })
 
-describe("requestState expiry and single use through McpServer.layer (issue 11, items 3 and 4)", () => {
+describe("requestState expiry and single use through McpServer.layer", () => {
   const answer = { who: { action: "accept", content: { email: "ada@example.org", age: 36 } } }
   const configured = (env: Record<string, string>) =>
     Layer.fresh(
@@ -251,17 +254,21 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
       const a = ok(yield* handle(call("sign_up")))
       const b = ok(yield* handle(call("sign_up")))
       yield* TestClock.adjust("1900 millis")
-      expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
-        .toBe("complete")
-      expect(
+      assert.strictEqual(
+        ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType,
+        "complete"
+      )
+      assert.strictEqual(
         invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState })))
-          .message
-      ).toBe("Invalid requestState")
+          .message,
+        "Invalid requestState"
+      )
       yield* TestClock.adjust("400 millis")
-      expect(
+      assert.strictEqual(
         invalidParams(yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })))
-          .message
-      ).toBe("Invalid requestState")
+          .message,
+        "Invalid requestState"
+      )
     }).pipe(Effect.provide(configured({ MRTR_REQUEST_STATE_TTL: "2 seconds", MRTR_SINGLE_USE: "true" }))))
 
   it.effect("McpServer.layer reads nothing from the environment: ten minutes, not single use", () =>
@@ -269,8 +276,10 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
       const a = ok(yield* handle(call("sign_up")))
       yield* TestClock.adjust("9 minutes")
       for (let i = 0; i < 2; i++) {
-        expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
-          .toBe("complete")
+        assert.strictEqual(
+          ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType,
+          "complete"
+        )
       }
     }).pipe(
       Effect.provide(
@@ -288,14 +297,16 @@ describe("requestState expiry and single use through McpServer.layer (issue 11, 
     Effect.gen(function*() {
       const a = ok(yield* handle(call("sign_up")))
       const b = ok(yield* handle(call("sign_up")))
-      expect(ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType)
-        .toBe("complete")
+      assert.strictEqual(
+        ok(yield* handle(call("sign_up", { inputResponses: answer, requestState: a.requestState }))).resultType,
+        "complete"
+      )
       const error = failed(
         yield* handle(call("sign_up", { inputResponses: answer, requestState: b.requestState })),
         -32603
       )
-      expect(error.message).not.toBe("Invalid requestState")
-      expect(error.message).toContain("replay guard")
+      assert.notStrictEqual(error.message, "Invalid requestState")
+      assert.include(error.message, "replay guard")
     }).pipe(
       Effect.provide(
         Layer.fresh(
@@ -354,13 +365,13 @@ describe("bad options fail the layer with InvalidOption naming the option and th
     it.effect(message, () =>
       Effect.gen(function*() {
         const exit = yield* Effect.exit(Layer.build(McpServer.layer({ name: "bad", version: "1", ...options })))
-        expect(exit._tag).toBe("Failure")
+        assert.strictEqual(exit._tag, "Failure")
         if (exit._tag !== "Failure") return
         const error = Cause.findErrorOption(exit.cause)
-        expect(error._tag).toBe("Some")
+        assert.strictEqual(error._tag, "Some")
         if (error._tag !== "Some") return
-        expect(error.value).toBeInstanceOf(InvalidOption)
-        expect((error.value as InvalidOption).message).toBe(message)
+        assert.instanceOf(error.value, InvalidOption)
+        assert.strictEqual((error.value as InvalidOption).message, message)
       }).pipe(Effect.scoped))
   }
 
@@ -379,13 +390,13 @@ describe("bad options fail the layer with InvalidOption naming the option and th
       ]
       for (const [options, message] of cases) {
         const error = yield* Effect.flip(Layer.build(InteractionPage.layer(options)))
-        expect(error).toBeInstanceOf(InvalidOption)
-        expect(error.message).toBe(message)
+        assert.instanceOf(error, InvalidOption)
+        assert.strictEqual(error.message, message)
       }
     }).pipe(Effect.scoped))
 })
 
-describe("a form schema the spec does not allow is refused when defined (issue 10)", () => {
+describe("a form schema the spec does not allow is refused when defined", () => {
   const Nested = Schema.Struct({ street: Schema.Struct({ line: Schema.String }), city: Schema.String })
   const thrown = (define: () => unknown): Error => {
     try {
@@ -420,37 +431,28 @@ describe("a form schema the spec does not allow is refused when defined (issue 1
     ]
     for (const [define, owner] of cases) {
       const error = thrown(define)
-      expect(error).toBeInstanceOf(InvalidElicitationSchema)
-      expect(error.message).toContain("at \"street\"")
-      expect(error.message).toContain(`${owner}, form "address"`)
+      assert.instanceOf(error, InvalidElicitationSchema)
+      assert.include(error.message, "at \"street\"")
+      assert.include(error.message, `${owner}, form "address"`)
     }
     // a valid form is accepted
-    expect(
+    assert.strictEqual(
       Tool.make("fine", { forms: { who: Schema.Struct({ name: Schema.String }) }, handler: () => Effect.succeed("x") })
-        .name
+        .name,
+      "fine"
     )
-      .toBe("fine")
   })
 
   it("Elicitation.formSchema names the form and the field", () => {
     const error = thrown(() => Elicitation.formSchema(Nested, "address"))
-    expect(error.message).toContain("at \"street\"")
-    expect(error.message).toContain("form \"address\"")
+    assert.include(error.message, "at \"street\"")
+    assert.include(error.message, "form \"address\"")
   })
 })
 
-describe("over Streamable HTTP on 127.0.0.1 (issue 11, items 1 and 2)", () => {
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "tools/call"
-  }
-  const post = (url: string, text: string, name: string) =>
-    Effect.promise(async () => {
-      const response = await fetch(url, { method: "POST", body: text, headers: { ...headers, "mcp-name": name } })
-      return { status: response.status, json: JSON.parse(await response.text()) }
-    })
+describe("unrepresentable arguments and lone surrogates over Streamable HTTP on 127.0.0.1", () => {
+  /** Posts `text` as it is (arguments no JSON encoder writes), with the headers of a call of the tool `name`. */
+  const post = (url: string, text: string, name: string) => mcpPost(url, text, mcpHeaders(call(name)))
 
   it.live("no argument or answer text makes a round answer a 5xx", () =>
     Effect.gen(function*() {
@@ -461,9 +463,9 @@ describe("over Streamable HTTP on 127.0.0.1 (issue 11, items 1 and 2)", () => {
           : JSON.stringify(call(name)).replace(`"name":"${name}"`, `"name":"${name}",${params}`)
       for (const args of ["{\"x\":1e400}", "{\"x\":-1e400}", "{\"x\":\"\\ud800\"}", "{\"\\udfff\":true}"]) {
         const reply = yield* post(url, raw("echo", `"arguments":${args}`), "echo")
-        expect(reply.status, args).toBeLessThan(500)
+        assert.isBelow(reply.status, 500, args)
         validateWire("JSONRPCErrorResponse", reply.json)
-        expect(reply.json.error.code, args).toBe(-32602)
+        assert.strictEqual(reply.json.error.code, -32602, args)
       }
       const first = yield* post(url, raw("quote"), "quote")
       const again = yield* post(
@@ -475,8 +477,8 @@ describe("over Streamable HTTP on 127.0.0.1 (issue 11, items 1 and 2)", () => {
         ),
         "quote"
       )
-      expect(again.status).toBe(200)
+      assert.strictEqual(again.status, 200)
       validateWire("InputRequiredResult", again.json.result)
-      expect(again.json.result.inputRequests.name.params.message).toContain("not valid Unicode")
+      assert.include(again.json.result.inputRequests.name.params.message, "not valid Unicode")
     }).pipe(Effect.provide(HttpTransport.layer({ port: 0 }).pipe(Layer.provide(server()), Layer.orDie))))
 })

@@ -15,6 +15,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Elicitation, RequestState } from "@mrtr/core"
+import { makeRequestMeta } from "@mrtr/protocol/Meta"
+import { mcpHeaders } from "@mrtr/test-support/http"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Deferred, Effect, Layer, Schema, type Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -79,14 +81,21 @@ const mcpServer = (options: HttpTransport.LayerOptions): Effect.Effect<string, n
 // The pages, on their own origins
 // -----------------------------------------------------------------------------
 
+/** The page's `_meta`, and the headers of its calls of `book` (the same in both rounds), as a client builds them. */
+const meta = makeRequestMeta({
+  clientCapabilities: { elicitation: {} },
+  clientInfo: { name: "browser-page", version: "1.0.0" }
+})
+const headers = mcpHeaders(
+  { method: "tools/call", params: { name: "book", arguments: { region: "eu-west" }, _meta: meta } },
+  book.definition
+)
+
 /** What runs in the browser: the conversation, then a report to the page's own origin. */
 const pageScript = String.raw`
 const params = new URLSearchParams(location.search)
-const meta = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-  "io.modelcontextprotocol/clientInfo": { name: "browser-page", version: "1.0.0" }
-}
+const meta = ${JSON.stringify(meta)}
+const headers = ${JSON.stringify(headers)}
 let nextId = 1
 async function call(url, extra) {
   const message = {
@@ -95,14 +104,7 @@ async function call(url, extra) {
   }
   const response = await fetch(url, {
     method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      "Accept": "application/json, text/event-stream",
-      "MCP-Protocol-Version": "2026-07-28",
-      "Mcp-Method": "tools/call",
-      "Mcp-Name": "book",
-      "Mcp-Param-Region": "eu-west"
-    },
+    headers,
     body: JSON.stringify(message)
   })
   const text = await response.text()

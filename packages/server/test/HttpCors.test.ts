@@ -9,6 +9,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { mcpHeaders } from "@mrtr/test-support/http"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -72,14 +73,7 @@ const call = (
   const message = request("tools/call", { name, arguments: args, _meta: meta })
   return raw(url, {
     body: JSON.stringify(message),
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": name,
-      ...headers
-    }
+    headers: { ...mcpHeaders(message), accept: "application/json", ...headers }
   })
 }
 
@@ -291,14 +285,7 @@ describe("HttpTransport CORS", () => {
       const ok = yield* fetchIt({
         method: "POST",
         body: JSON.stringify(message),
-        headers: {
-          origin: APP,
-          "content-type": "application/json",
-          accept: "application/json",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": "greet"
-        }
+        headers: { origin: APP, ...mcpHeaders(message), accept: "application/json" }
       })
       assert.strictEqual(ok.status, 200)
       assert.strictEqual(ok.headers.get("access-control-allow-origin"), APP)

@@ -6,6 +6,8 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { METHOD_HEADER, PROTOCOL_VERSION_HEADER } from "@mrtr/protocol/Headers"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { Cause, Context, Deferred, Effect, Exit, Layer, Logger, Stream } from "effect"
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
 import * as ChildProcess from "node:child_process"
@@ -161,10 +163,11 @@ const raw = (url: URL, request: RawRequest = {}): Effect.Effect<RawResponse> =>
     return Effect.sync(() => req.destroy())
   })
 
+/** A POST's transport headers and the era's version header (the fake dispatcher here reads nothing else). */
 const MCP_HEADERS = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28"
+  [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION
 }
 
 const post = (url: URL, message: unknown, headers: Record<string, string> = {}) =>
@@ -227,14 +230,19 @@ describe("HttpTransport", () => {
       const url = yield* startServer({ principal: () => Effect.succeed("alice") })
       const res = yield* post(url, echo(1), {
         "content-type": "application/json; charset=utf-8",
-        "Mcp-Method": "tools/call"
+        [METHOD_HEADER]: "tools/call"
       })
       assert.strictEqual(res.status, 200)
       assert.match(String(res.headers["content-type"]), /^application\/json/)
       assert.deepStrictEqual(JSON.parse(res.body), {
         jsonrpc: "2.0",
         id: 1,
-        result: { params: { name: "echo" }, protocolVersion: "2026-07-28", method: "tools/call", principal: "alice" }
+        result: {
+          params: { name: "echo" },
+          protocolVersion: PROTOCOL_VERSION,
+          method: "tools/call",
+          principal: "alice"
+        }
       })
     }))
 
@@ -651,7 +659,7 @@ describe("HttpTransport", () => {
       const body = JSON.stringify(echo(9))
       const head = (extra: string) =>
         `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\n` +
-        `Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n` +
+        `Accept: application/json, text/event-stream\r\n${PROTOCOL_VERSION_HEADER}: ${PROTOCOL_VERSION}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n`
       /** Sends `head`, then the body once `ready(received)` holds; resolves with all received at close. */
       const exchange = (request: string, ready: (received: string) => boolean) =>

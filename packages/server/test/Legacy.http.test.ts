@@ -5,21 +5,23 @@
  * and bad input. Every message is validated against the official 2025-11-25
  * JSON Schema.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { RequestState } from "@mrtr/core"
+import { PROTOCOL_VERSION_HEADER } from "@mrtr/protocol/Headers"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { Effect, Layer } from "effect"
 import { McpServer } from "../src/index.ts"
 import { greet, keys, request as modernRequest } from "./fixtures.ts"
-import { CAPS, initialize, post, rpc, sseReader, withLayer, withServer } from "./legacy-helpers.ts"
+import { CAPS, initialize, post, postModern, rpc, sseReader, withLayer, withServer } from "./legacy-helpers.ts"
 
 const legacy = (def: string, value: unknown) => validateWire(def, value, LEGACY_SCHEMA_ID)
 
 /** Posts `message` and returns its SSE reader (the response must be a stream). */
 const stream = async (url: string, message: unknown, headers: Record<string, string>) => {
   const response = await post(url, message, headers)
-  expect(response.status).toBe(200)
-  expect(response.headers.get("content-type")).toMatch(/text\/event-stream/)
+  assert.strictEqual(response.status, 200)
+  assert.match(String(response.headers.get("content-type")), /text\/event-stream/)
   return sseReader(response)
 }
 
@@ -31,29 +33,29 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
     await withServer({}, async (url) => {
       const { headers, result } = await initialize(url)
       legacy("InitializeResult", result)
-      expect(result.protocolVersion).toBe("2025-11-25")
-      expect(result.serverInfo).toEqual({ name: "test-server", version: "1.0.0" })
-      expect(result.capabilities.resources).toEqual({ subscribe: true, listChanged: true })
-      expect(result.resultType).toBeUndefined()
+      assert.strictEqual(result.protocolVersion, "2025-11-25")
+      assert.deepStrictEqual(result.serverInfo, { name: "test-server", version: "1.0.0" })
+      assert.deepStrictEqual(result.capabilities.resources, { subscribe: true, listChanged: true })
+      assert.isUndefined(result.resultType)
       // a 2026-07-28 client offering its version through initialize is counter-offered 2025-11-25
-      expect((await initialize(url, {}, "2026-07-28")).result.protocolVersion).toBe("2025-11-25")
-      expect((await initialize(url, {}, "2025-06-18")).result.protocolVersion).toBe("2025-06-18")
+      assert.strictEqual((await initialize(url, {}, "2026-07-28")).result.protocolVersion, "2025-11-25")
+      assert.strictEqual((await initialize(url, {}, "2025-06-18")).result.protocolVersion, "2025-06-18")
       for (const [method, params] of [["ping", undefined], ["logging/setLevel", { level: "info" }]] as const) {
         const response = await post(url, rpc(method, params), headers)
-        expect(response.status).toBe(200)
+        assert.strictEqual(response.status, 200)
         const body = await response.json() as any
         legacy("JSONRPCResultResponse", body)
-        expect(body.result).toEqual({})
+        assert.deepStrictEqual(body.result, {})
       }
       const bad = await (await post(url, rpc("logging/setLevel", { level: "loud" }), headers)).json() as any
-      expect(bad.error.code).toBe(-32602)
+      assert.strictEqual(bad.error.code, -32602)
       const tools = await (await post(url, rpc("tools/list"), headers)).json() as any
       legacy("ListToolsResult", tools.result)
-      expect(tools.result.resultType).toBeUndefined()
-      expect(tools.result.ttlMs).toBeUndefined()
-      expect(tools.result._meta).toBeUndefined()
+      assert.isUndefined(tools.result.resultType)
+      assert.isUndefined(tools.result.ttlMs)
+      assert.isUndefined(tools.result._meta)
       const missing = await (await post(url, rpc("resources/read", { uri: "test://nowhere" }), headers)).json() as any
-      expect(missing.error).toMatchObject({ code: -32002, data: { uri: "test://nowhere" } })
+      assert.containSubset(missing.error, { code: -32002, data: { uri: "test://nowhere" } })
       const completion = await (await post(
         url,
         rpc("completion/complete", {
@@ -63,74 +65,67 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
         headers
       )).json() as any
       legacy("CompleteResult", completion.result)
-      expect(completion.result.completion.values).toEqual(["cats", "cars"])
+      assert.deepStrictEqual(completion.result.completion.values, ["cats", "cars"])
     })
   })
 
   it("the 2026-07-28 wire is unchanged on the same endpoint, before, beside and after a legacy session", async () => {
     await withServer({}, async (url) => {
-      const modernHeaders = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }
-      const first = await (await post(url, modernRequest("tools/list"), modernHeaders)).json() as any
+      const first = await (await postModern(url, modernRequest("tools/list"))).json() as any
       validateWire("ListToolsResult", first.result)
       const { headers } = await initialize(url)
       // a modern request carrying a legacy session id is still served statelessly
-      const beside = await (await post(url, modernRequest("tools/list"), { ...modernHeaders, ...headers }))
-        .json() as any
-      expect(beside).toEqual({ ...first, id: beside.id })
-      const init = await post(url, modernRequest("initialize"), {
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "initialize"
-      })
-      expect(init.status).toBe(404)
-      expect(((await init.json()) as any).error.code).toBe(-32601)
+      const beside = await (await postModern(url, modernRequest("tools/list"), headers)).json() as any
+      assert.deepStrictEqual(beside, { ...first, id: beside.id })
+      const init = await postModern(url, modernRequest("initialize"))
+      assert.strictEqual(init.status, 404)
+      assert.strictEqual(((await init.json()) as any).error.code, -32601)
       // initialize without a claim but with a 2026-07-28 header: the header contradicts the lifecycle
       const mixed = await post(
         url,
         rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }),
-        {
-          "mcp-protocol-version": "2026-07-28"
-        }
+        { [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION }
       )
-      expect(mixed.status).toBe(400)
-      expect(((await mixed.json()) as any).error.code).toBe(-32020)
+      assert.strictEqual(mixed.status, 400)
+      assert.strictEqual(((await mixed.json()) as any).error.code, -32020)
     })
   })
 
   it("sessions: unknown and ended ids get 404 -32001, DELETE ends a session, a second initialize on a session is refused", async () => {
     await withServer({}, async (url, server) => {
       const unknown = await post(url, rpc("tools/list"), { "mcp-session-id": "no-such-session" })
-      expect(unknown.status).toBe(404)
-      expect(((await unknown.json()) as any).error.code).toBe(-32001)
+      assert.strictEqual(unknown.status, 404)
+      assert.strictEqual(((await unknown.json()) as any).error.code, -32001)
       const { headers } = await initialize(url)
       const again = await post(
         url,
         rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }),
         headers
       )
-      expect(again.status).toBe(400)
-      expect(((await again.json()) as any).error.code).toBe(-32600)
-      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+      assert.strictEqual(again.status, 400)
+      assert.strictEqual(((await again.json()) as any).error.code, -32600)
+      assert.strictEqual((await post(url, rpc("ping"), headers)).status, 200)
       const deleted = await fetch(url, { method: "DELETE", headers })
-      expect(deleted.status).toBe(200)
-      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
+      assert.strictEqual(deleted.status, 200)
+      assert.strictEqual(await Effect.runPromise(server.legacySessions), 0)
       const ended = await post(url, rpc("ping"), headers)
-      expect(ended.status).toBe(404)
-      expect((await fetch(url, { method: "DELETE", headers })).status).toBe(404)
+      assert.strictEqual(ended.status, 404)
+      assert.strictEqual((await fetch(url, { method: "DELETE", headers })).status, 404)
       const badVersion = await post(url, rpc("ping"), {
         ...(await initialize(url)).headers,
         "mcp-protocol-version": "1999-01-01"
       })
-      expect(badVersion.status).toBe(400)
+      assert.strictEqual(badVersion.status, 400)
       // a header that is no version at all (not a date) is refused the same way, naming it
       for (const garbage of ["garbage", "latest", "2026-07-28x"]) {
         const refused = await post(url, rpc("ping"), {
           ...(await initialize(url)).headers,
           "mcp-protocol-version": garbage
         })
-        expect(refused.status).toBe(400)
+        assert.strictEqual(refused.status, 400)
         const body = await refused.json() as any
         legacy("JSONRPCErrorResponse", body)
-        expect(body.error.message).toBe(`Bad Request: Unsupported protocol version: ${garbage}`)
+        assert.strictEqual(body.error.message, `Bad Request: Unsupported protocol version: ${garbage}`)
       }
       // GET and DELETE are refused too (the session lives on), and a GET stream that cannot be SSE is refused at once
       const open = (await initialize(url)).headers
@@ -140,18 +135,21 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
           headers: { ...open, accept: "text/event-stream", "mcp-protocol-version": "garbage" },
           signal: AbortSignal.timeout(5_000)
         })
-        expect(refused.status).toBe(400)
-        expect((await refused.json() as any).error.message).toBe("Bad Request: Unsupported protocol version: garbage")
+        assert.strictEqual(refused.status, 400)
+        assert.strictEqual(
+          (await refused.json() as any).error.message,
+          "Bad Request: Unsupported protocol version: garbage"
+        )
       }
       for (const accept of [undefined, "application/json"]) {
         const refused = await fetch(url, {
           headers: { ...open, ...(accept === undefined ? {} : { accept }) },
           signal: AbortSignal.timeout(5_000)
         })
-        expect(refused.status).toBe(406)
-        expect((await refused.json() as any).error.code).toBe(-32600)
+        assert.strictEqual(refused.status, 406)
+        assert.strictEqual((await refused.json() as any).error.code, -32600)
       }
-      expect((await post(url, rpc("ping"), open)).status).toBe(200)
+      assert.strictEqual((await post(url, rpc("ping"), open)).status, 200)
     })
   })
 
@@ -164,14 +162,16 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
         alice
       )
       const session = response.headers.get("mcp-session-id")!
-      expect((await post(url, rpc("ping"), { ...alice, "mcp-session-id": session })).status).toBe(200)
+      assert.strictEqual((await post(url, rpc("ping"), { ...alice, "mcp-session-id": session })).status, 200)
       const mallory = await post(url, rpc("ping"), { "x-user": "mallory", "mcp-session-id": session })
-      expect(mallory.status).toBe(404)
-      expect(((await mallory.json()) as any).error.code).toBe(-32001)
-      expect(
-        (await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status
-      ).toBe(404)
-      expect((await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status).toBe(
+      assert.strictEqual(mallory.status, 404)
+      assert.strictEqual(((await mallory.json()) as any).error.code, -32001)
+      assert.strictEqual(
+        (await fetch(url, { method: "DELETE", headers: { "x-user": "mallory", "mcp-session-id": session } })).status,
+        404
+      )
+      assert.strictEqual(
+        (await fetch(url, { method: "DELETE", headers: { ...alice, "mcp-session-id": session } })).status,
         200
       )
     }, { principal: (request) => Effect.succeed(request.headers["x-user"]) })
@@ -188,8 +188,8 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
           await (await post(url, rpc("tools/call", { name: "fallback", arguments: { extra: deep } }), headers))
             .json() as any
         legacy("JSONRPCErrorResponse", refused)
-        expect(refused.error.code).toBe(-32602)
-        expect(refused.error.message).toMatch(/nested more than 64 levels/)
+        assert.strictEqual(refused.error.code, -32602)
+        assert.match(refused.error.message, /nested more than 64 levels/)
         const subscribe = async (i: number) => {
           const body = await (await post(url, rpc("resources/subscribe", { uri: `test://r/${i}` }), headers))
             .json() as any
@@ -197,10 +197,10 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
         }
         for (let batch = 0; batch < 1000; batch += 100) {
           const codes = await Promise.all(Array.from({ length: 100 }, (_, i) => subscribe(batch + i)))
-          expect(codes.every((code) => code === 0)).toBe(true)
+          assert.isTrue(codes.every((code) => code === 0))
         }
-        expect(await subscribe(1000)).toBe(-32602)
-        expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+        assert.strictEqual(await subscribe(1000), -32602)
+        assert.strictEqual((await post(url, rpc("ping"), headers)).status, 200)
       })
     },
     60_000
@@ -219,18 +219,18 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
           })
         )).json() as any
         legacy("JSONRPCErrorResponse", huge)
-        expect(huge.error.code).toBe(-32602)
-        expect(huge.error.message).toMatch(/more than 16384 characters/)
+        assert.strictEqual(huge.error.code, -32602)
+        assert.match(huge.error.message, /more than 16384 characters/)
         const { headers } = await initialize(url)
         const subscribe = async (uri: string) =>
           (await (await post(url, rpc("resources/subscribe", { uri }), headers)).json() as any).error?.code ?? 0
-        expect(await subscribe(`test://r/${"u".repeat(2_100)}`)).toBe(-32602)
+        assert.strictEqual(await subscribe(`test://r/${"u".repeat(2_100)}`), -32602)
         const codes: Array<number> = []
         for (let i = 0; i < 40; i++) codes.push(await subscribe(`test://r/${i}/${"u".repeat(1_990)}`))
         // 2,000 characters each: 32 fit in 65,536, the 33rd does not.
-        expect(codes.slice(0, 32).every((code) => code === 0)).toBe(true)
-        expect(codes.slice(32).every((code) => code === -32602)).toBe(true)
-        expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+        assert.isTrue(codes.slice(0, 32).every((code) => code === 0))
+        assert.isTrue(codes.slice(32).every((code) => code === -32602))
+        assert.strictEqual((await post(url, rpc("ping"), headers)).status, 200)
       })
     },
     60_000
@@ -242,9 +242,9 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       for (let i = 0; i < 12; i++) sessions.push(await initialize(url))
       const alive = []
       for (const { headers } of sessions) alive.push((await post(url, rpc("ping"), headers)).status)
-      expect(alive.slice(0, 9).every((status) => status === 404)).toBe(true)
-      expect(alive.slice(9)).toEqual([200, 200, 200])
-      expect(await Effect.runPromise(server.legacySessions)).toBe(3)
+      assert.isTrue(alive.slice(0, 9).every((status) => status === 404))
+      assert.deepStrictEqual(alive.slice(9), [200, 200, 200])
+      assert.strictEqual(await Effect.runPromise(server.legacySessions), 3)
     })
   })
 
@@ -257,10 +257,10 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
         url,
         rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } })
       )
-      expect(refused.status).toBe(503)
+      assert.strictEqual(refused.status, 503)
       legacy("JSONRPCErrorResponse", await refused.json())
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
-      expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
+      assert.strictEqual((await events.message()).result.content[0].text, "Hi, Ada!")
       // once it is idle again (its call's fiber has ended), a new client may take its place
       let status = 0
       for (let i = 0; i < 50 && status !== 200; i++) {
@@ -276,7 +276,7 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
         await response.text()
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
       }
-      expect(status).toBe(200)
+      assert.strictEqual(status, 200)
     })
   })
 
@@ -285,9 +285,9 @@ describe("2025-11-25 lifecycle on Streamable HTTP", () => {
       const { headers } = await initialize(url)
       await new Promise((resolve) => setTimeout(resolve, 1300))
       await post(url, rpc("tools/list")) // any legacy traffic sweeps
-      expect((await post(url, rpc("ping"), headers)).status).toBe(404)
+      assert.strictEqual((await post(url, rpc("ping"), headers)).status, 404)
       // memory back to the baseline: no session left
-      expect(await Effect.runPromise(server.legacySessions)).toBe(0)
+      assert.strictEqual(await Effect.runPromise(server.legacySessions), 0)
     })
   })
 })
@@ -298,39 +298,39 @@ describe("the legacy shim on Streamable HTTP", () => {
       const { headers } = await initialize(url)
       const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
       const priming = await events.next()
-      expect(priming?.id).toBeDefined()
-      expect(priming?.data.trim()).toBe("")
+      assert.isDefined(priming?.id)
+      assert.strictEqual(priming?.data.trim(), "")
       const ask = await events.message()
       legacy("ElicitRequest", ask)
-      expect(ask.params).toMatchObject({ mode: "form", message: "Your name?" })
+      assert.containSubset(ask.params, { mode: "form", message: "Your name?" })
       const accepted = await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
-      expect(accepted.status).toBe(202)
+      assert.strictEqual(accepted.status, 202)
       const done = await events.message()
       legacy("JSONRPCResultResponse", done)
       legacy("CallToolResult", done.result)
-      expect(done.result).toEqual({ content: [{ type: "text", text: "Hi, Ada!" }] })
-      expect(await events.message()).toBeUndefined()
+      assert.deepStrictEqual(done.result, { content: [{ type: "text", text: "Hi, Ada!" }] })
+      assert.isUndefined(await events.message())
     })
   })
 
   it("a 2025-03-26 session gets no empty priming event (older clients cannot parse one); its legs still carry event ids", async () => {
     await withServer({}, async (url) => {
       const { headers, result } = await initialize(url, CAPS, "2025-03-26")
-      expect(result.protocolVersion).toBe("2025-03-26")
+      assert.strictEqual(result.protocolVersion, "2025-03-26")
       const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), {
         ...headers,
         "mcp-protocol-version": "2025-03-26"
       })
       const first = await events.next()
-      expect(first?.data.trim()).not.toBe("")
-      expect(first?.id).toBeDefined()
+      assert.notStrictEqual(first?.data.trim(), "")
+      assert.isDefined(first?.id)
       const ask = JSON.parse(first!.data)
-      expect(ask.method).toBe("elicitation/create")
+      assert.strictEqual(ask.method, "elicitation/create")
       await answer(url, { ...headers, "mcp-protocol-version": "2025-03-26" }, ask.id, {
         action: "accept",
         content: { name: "Ada" }
       })
-      expect((await events.message()).result.content[0].text).toBe("Hi, Ada!")
+      assert.strictEqual((await events.message()).result.content[0].text, "Hi, Ada!")
     })
   })
 
@@ -353,11 +353,11 @@ describe("the legacy shim on Streamable HTTP", () => {
         model: "m"
       })
       const confirm = await events.message()
-      expect(confirm.params.message).toBe("Book for Ada?")
+      assert.strictEqual(confirm.params.message, "Book for Ada?")
       await answer(url, headers, confirm.id, { action: "accept", content: { ok: true } })
       const done = await events.message()
       legacy("CallToolResult", done.result)
-      expect(done.result.structuredContent).toMatchObject({
+      assert.containSubset(done.result.structuredContent, {
         who: "Ada",
         city: "Rome",
         idea: "See the Colosseum",
@@ -369,25 +369,28 @@ describe("the legacy shim on Streamable HTTP", () => {
   it("responses to unknown ids, duplicates, wrong-kind and malformed answers: ignored or asked again, and the call still completes", async () => {
     await withServer({}, async (url) => {
       const { headers } = await initialize(url)
-      expect((await answer(url, headers, "never-sent", { action: "accept" })).status).toBe(202)
+      assert.strictEqual((await answer(url, headers, "never-sent", { action: "accept" })).status, 202)
       const events = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
       const first = await events.message()
       // an answer of the wrong kind (a sampling result to an elicitation): the question is asked again
       await answer(url, headers, first.id, { role: "assistant", content: { type: "text", text: "?" }, model: "m" })
       const second = await events.message()
-      expect(second.method).toBe("elicitation/create")
-      expect(second.id).not.toBe(first.id)
+      assert.strictEqual(second.method, "elicitation/create")
+      assert.notStrictEqual(second.id, first.id)
       // a duplicate of the first answer, now to an id that is no longer pending: ignored
-      expect((await answer(url, headers, first.id, { action: "accept", content: { name: "Eve" } })).status).toBe(202)
+      assert.strictEqual(
+        (await answer(url, headers, first.id, { action: "accept", content: { name: "Eve" } })).status,
+        202
+      )
       // malformed content: asked again
       await answer(url, headers, second.id, { action: "accept", content: { name: 42 } })
       const third = await events.message()
-      expect(third.method).toBe("elicitation/create")
+      assert.strictEqual(third.method, "elicitation/create")
       await answer(url, headers, third.id, { action: "accept", content: { name: "Ada" } })
       await answer(url, headers, third.id, { action: "accept", content: { name: "Duplicate" } })
       const done = await events.message()
-      expect(done.result.content[0].text).toBe("Yo, Ada!")
-      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+      assert.strictEqual(done.result.content[0].text, "Yo, Ada!")
+      assert.strictEqual((await post(url, rpc("ping"), headers)).status, 200)
     })
   })
 
@@ -417,16 +420,16 @@ describe("the legacy shim on Streamable HTTP", () => {
       ]
       for (const [members, problem] of malformed) {
         const response = await post(url, { jsonrpc: "2.0", id: ask.id, ...members }, headers)
-        expect(response.status).toBe(400)
+        assert.strictEqual(response.status, 400)
         const body = await response.json()
         legacy("JSONRPCErrorResponse", body)
-        expect(body.id).toBeUndefined()
-        expect(body.error.code).toBe(-32600)
-        expect(body.error.message).toContain(problem)
+        assert.isUndefined(body.id)
+        assert.strictEqual(body.error.code, -32600)
+        assert.include(body.error.message, problem)
       }
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
       const done = await events.message()
-      expect(done.result.content[0].text).toBe("Yo, Ada!")
+      assert.strictEqual(done.result.content[0].text, "Yo, Ada!")
     })
   })
 
@@ -441,10 +444,10 @@ describe("the legacy shim on Streamable HTTP", () => {
         id: ask.id,
         error: { code: -1, message: "User rejected sampling" }
       }, headers)
-      expect(rejected.status).toBe(202)
+      assert.strictEqual(rejected.status, 202)
       const done = await events.message()
       legacy("JSONRPCErrorResponse", done)
-      expect(done.error).toMatchObject({
+      assert.containSubset(done.error, {
         code: -32603,
         data: {
           reason: "input_failed",
@@ -463,12 +466,12 @@ describe("the legacy shim on Streamable HTTP", () => {
         const message = await events.message()
         if (message.method !== "elicitation/create") {
           legacy("JSONRPCErrorResponse", message)
-          expect(message.error.code).toBe(-32602)
+          assert.strictEqual(message.error.code, -32602)
           break
         }
         await answer(url, headers, message.id, { action: "accept", content: { wrong: true } })
       }
-      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+      assert.strictEqual((await post(url, rpc("ping"), headers)).status, 200)
     })
   })
 
@@ -480,7 +483,7 @@ describe("the legacy shim on Streamable HTTP", () => {
       await answer(url, headers, ask.id, { action: "decline" })
       const done = await events.message()
       legacy("CallToolResult", done.result)
-      expect(done.result.isError).toBe(true)
+      assert.isTrue(done.result.isError)
     })
   })
 
@@ -490,16 +493,16 @@ describe("the legacy shim on Streamable HTTP", () => {
       const events = await stream(url, rpc("tools/call", { name: "sign_in" }), headers)
       const login = await events.message()
       legacy("ElicitRequest", login)
-      expect(login.params).toMatchObject({ mode: "url", url: "https://example.com/login" })
-      expect(typeof login.params.elicitationId).toBe("string")
+      assert.containSubset(login.params, { mode: "url", url: "https://example.com/login" })
+      assert.strictEqual(typeof login.params.elicitationId, "string")
       await answer(url, headers, login.id, { action: "accept" })
       const complete = await events.message()
       legacy("ElicitationCompleteNotification", complete)
-      expect(complete.params.elicitationId).toBe(login.params.elicitationId)
+      assert.strictEqual(complete.params.elicitationId, login.params.elicitationId)
       const name = await events.message()
-      expect(name.params.mode).toBe("form")
+      assert.strictEqual(name.params.mode, "form")
       await answer(url, headers, name.id, { action: "accept", content: { name: "Ada" } })
-      expect((await events.message()).result.content[0].text).toBe("signed in as Ada")
+      assert.strictEqual((await events.message()).result.content[0].text, "signed in as Ada")
     })
   })
 
@@ -511,20 +514,20 @@ describe("the legacy shim on Streamable HTTP", () => {
         .json() as any
       legacy("JSONRPCResultResponse", tool)
       legacy("CallToolResult", tool.result)
-      expect(tool.result.isError).toBe(true)
-      expect(tool.result.content[0].text).toContain("did not declare (elicitation.form)")
+      assert.isTrue(tool.result.isError)
+      assert.include(tool.result.content[0].text, "did not declare (elicitation.form)")
       // a prompt has no error result: a JSON-RPC error with the capabilities
       const refused =
         await (await post(url, rpc("prompts/get", { name: "topic", arguments: { subject: "cats" } }), headers))
           .json() as any
       legacy("JSONRPCErrorResponse", refused)
-      expect(refused.error).toMatchObject({
+      assert.containSubset(refused.error, {
         code: -32600,
         data: { reason: "client_capability_missing", requiredCapabilities: { elicitation: {} } }
       })
-      expect(refused.error.message).toContain("did not declare in initialize (elicitation.form)")
+      assert.include(refused.error.message, "did not declare in initialize (elicitation.form)")
       const fallback = await (await post(url, rpc("tools/call", { name: "fallback" }), headers)).json() as any
-      expect(fallback.result.content[0].text).toBe("hello stranger")
+      assert.strictEqual(fallback.result.content[0].text, "hello stranger")
     })
   })
 
@@ -537,10 +540,10 @@ describe("the legacy shim on Streamable HTTP", () => {
       })
       const body = await json.json() as any
       legacy("JSONRPCErrorResponse", body)
-      expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      assert.containSubset(body.error, { code: -32600, data: { reason: "input_undeliverable" } })
       const outside = await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } })))
         .json() as any
-      expect(outside.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      assert.containSubset(outside.error, { code: -32600, data: { reason: "input_undeliverable" } })
       // a legacy request outside any session is otherwise served
       const tools = await (await post(url, rpc("tools/list"))).json() as any
       legacy("ListToolsResult", tools.result)
@@ -551,15 +554,15 @@ describe("the legacy shim on Streamable HTTP", () => {
     await withServer({ legacy: { inputTimeout: "10 minutes" } }, async (url) => {
       const { headers } = await initialize(url)
       const response = await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
-      expect(response.headers.get("content-type")).toMatch(/application\/json/)
+      assert.match(String(response.headers.get("content-type")), /application\/json/)
       const body = await response.json() as any
       legacy("JSONRPCErrorResponse", body)
-      expect(body.error).toMatchObject({ code: -32600, data: { reason: "input_undeliverable" } })
+      assert.containSubset(body.error, { code: -32600, data: { reason: "input_undeliverable" } })
       // what needs no input is served as usual
       const plain =
         await (await post(url, rpc("tools/call", { name: "progress", _meta: { progressToken: 1 } }), headers))
           .json() as any
-      expect(plain.result.content[0].text).toBe("done")
+      assert.strictEqual(plain.result.content[0].text, "done")
     }, { jsonResponse: true })
   })
 
@@ -568,7 +571,7 @@ describe("the legacy shim on Streamable HTTP", () => {
       const { headers } = await initialize(url)
       const first = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers)
       const ask = await first.message()
-      expect(ask.method).toBe("elicitation/create")
+      assert.strictEqual(ask.method, "elicitation/create")
       await first.cancel()
       // the one pending slot is free again: the next call gets its leg instead of too_many_pending_inputs
       let next: any
@@ -581,10 +584,10 @@ describe("the legacy shim on Streamable HTTP", () => {
         await response.text()
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
-      expect(next).toBeDefined()
+      assert.isDefined(next)
       const again = await next.message()
       await answer(url, headers, again.id, { action: "accept", content: { name: "Bo" } })
-      expect((await next.message()).result.content[0].text).toBe("Yo, Bo!")
+      assert.strictEqual((await next.message()).result.content[0].text, "Yo, Bo!")
     })
   })
 
@@ -595,12 +598,15 @@ describe("the legacy shim on Streamable HTTP", () => {
       const ask = await events.message()
       const cancelled = await events.message()
       legacy("CancelledNotification", cancelled)
-      expect(cancelled.params.requestId).toBe(ask.id)
+      assert.strictEqual(cancelled.params.requestId, ask.id)
       const done = await events.message()
       legacy("JSONRPCErrorResponse", done)
-      expect(done.error).toMatchObject({ code: -32603, data: { reason: "input_timeout", key: "name" } })
-      expect((await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status).toBe(202)
-      expect((await post(url, rpc("ping"), headers)).status).toBe(200)
+      assert.containSubset(done.error, { code: -32603, data: { reason: "input_timeout", key: "name" } })
+      assert.strictEqual(
+        (await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status,
+        202
+      )
+      assert.strictEqual((await post(url, rpc("ping"), headers)).status, 200)
     })
   })
 
@@ -639,27 +645,23 @@ describe("the legacy shim on Streamable HTTP", () => {
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
       const done = await events.message()
       legacy("JSONRPCResultResponse", done)
-      expect(done.result.content[0].text).toBe("Hi, Ada!")
-      expect(redemptions).toBe(0)
+      assert.strictEqual(done.result.content[0].text, "Hi, Ada!")
+      assert.strictEqual(redemptions, 0)
       // the same server's 2026-07-28 retries still go through the guard (and are refused while it is down)
       const first =
-        await (await post(url, modernRequest("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), {
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": "greet"
-        })).json() as any
-      const retry = await (await post(
+        await (await postModern(url, modernRequest("tools/call", { name: "greet", arguments: { greeting: "Hi" } })))
+          .json() as any
+      const retry = await (await postModern(
         url,
         modernRequest("tools/call", {
           name: "greet",
           arguments: { greeting: "Hi" },
           inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
           requestState: first.result.requestState
-        }),
-        { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "greet" }
+        })
       )).json() as any
-      expect(retry.error.code).toBe(-32603)
-      expect(redemptions).toBe(1)
+      assert.strictEqual(retry.error.code, -32603)
+      assert.strictEqual(redemptions, 1)
     })
   })
 
@@ -671,9 +673,9 @@ describe("the legacy shim on Streamable HTTP", () => {
       const second =
         await (await post(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Hi" } }), headers))
           .json() as any
-      expect(second.error).toMatchObject({ code: -32600, data: { reason: "too_many_pending_inputs" } })
+      assert.containSubset(second.error, { code: -32600, data: { reason: "too_many_pending_inputs" } })
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
-      expect((await first.message()).result.content[0].text).toBe("Hi, Ada!")
+      assert.strictEqual((await first.message()).result.content[0].text, "Hi, Ada!")
     })
   })
 
@@ -688,17 +690,20 @@ describe("the legacy shim on Streamable HTTP", () => {
         method: "notifications/cancelled",
         params: { requestId: call.id }
       }, headers)
-      expect(cancel.status).toBe(202)
+      assert.strictEqual(cancel.status, 202)
       // the stream ends without a response; the leg is withdrawn (its late answer is ignored)
       const rest = []
       for (let m = await events.message(); m !== undefined; m = await events.message()) rest.push(m)
-      expect(rest.every((m) => m.method === "notifications/cancelled" && m.params.requestId === ask.id)).toBe(true)
-      expect((await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status).toBe(202)
+      assert.isTrue(rest.every((m) => m.method === "notifications/cancelled" && m.params.requestId === ask.id))
+      assert.strictEqual(
+        (await answer(url, headers, ask.id, { action: "accept", content: { name: "late" } })).status,
+        202
+      )
       // the session serves the next call
       const next = await stream(url, rpc("tools/call", { name: "greet", arguments: { greeting: "Yo" } }), headers)
       const again = await next.message()
       await answer(url, headers, again.id, { action: "accept", content: { name: "Bo" } })
-      expect((await next.message()).result.content[0].text).toBe("Yo, Bo!")
+      assert.strictEqual((await next.message()).result.content[0].text, "Yo, Bo!")
     })
   })
 
@@ -707,9 +712,9 @@ describe("the legacy shim on Streamable HTTP", () => {
       const { headers } = await initialize(url)
       const post1 = await stream(url, rpc("tools/call", { name: "reconnect" }), headers)
       const priming = await post1.next()
-      expect(priming?.data.trim()).toBe("")
-      expect(priming?.id).toMatch(/\.0$/)
-      expect(await post1.next()).toBeUndefined() // the server closed the connection, not the call
+      assert.strictEqual(priming?.data.trim(), "")
+      assert.match(String(priming?.id), /\.0$/)
+      assert.isUndefined(await post1.next()) // the server closed the connection, not the call
       const get = await fetch(url, {
         headers: {
           ...headers,
@@ -718,17 +723,17 @@ describe("the legacy shim on Streamable HTTP", () => {
           "last-event-id": priming!.id!
         }
       })
-      expect(get.status).toBe(200)
+      assert.strictEqual(get.status, 200)
       const resumed = sseReader(get)
       const askEvent = await resumed.next()
       const ask = JSON.parse(askEvent!.data)
       legacy("ElicitRequest", ask)
-      expect(askEvent!.id).not.toBe(priming!.id)
+      assert.notStrictEqual(askEvent!.id, priming!.id)
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
       const done = await resumed.message()
       legacy("JSONRPCResultResponse", done)
-      expect(done.result.content[0].text).toBe("reconnected as Ada")
-      expect(await resumed.message()).toBeUndefined()
+      assert.strictEqual(done.result.content[0].text, "reconnected as Ada")
+      assert.isUndefined(await resumed.message())
     })
   })
 
@@ -739,7 +744,7 @@ describe("the legacy shim on Streamable HTTP", () => {
       await post1.next() // priming
       const asked = await post1.next()
       const ask = JSON.parse(asked!.data)
-      expect(ask.method).toBe("elicitation/create")
+      assert.strictEqual(ask.method, "elicitation/create")
       // the client believes its POST stream broke (it is still open) and resumes it
       const getting = fetch(url, {
         headers: {
@@ -750,15 +755,15 @@ describe("the legacy shim on Streamable HTTP", () => {
         }
       })
       // the POST connection gets no more messages
-      expect(await post1.next()).toBeUndefined()
+      assert.isUndefined(await post1.next())
       await answer(url, headers, ask.id, { action: "accept", content: { name: "Ada" } })
       const get = await getting
-      expect(get.status).toBe(200)
+      assert.strictEqual(get.status, 200)
       const resumed = sseReader(get)
       const done = await resumed.message()
       legacy("JSONRPCResultResponse", done)
-      expect(done.result.content[0].text).toBe("Hi, Ada!")
-      expect(await resumed.message()).toBeUndefined()
+      assert.strictEqual(done.result.content[0].text, "Hi, Ada!")
+      assert.isUndefined(await resumed.message())
     })
   })
 
@@ -769,7 +774,7 @@ describe("the legacy shim on Streamable HTTP", () => {
       const first = await stream(url, call, headers)
       await first.next() // priming
       const asked = await first.next()
-      expect(JSON.parse(asked!.data).method).toBe("elicitation/create")
+      assert.strictEqual(JSON.parse(asked!.data).method, "elicitation/create")
       await first.cancel()
       await new Promise((resolve) => setTimeout(resolve, 100))
       const resume = (lastEventId: string) =>
@@ -782,17 +787,17 @@ describe("the legacy shim on Streamable HTTP", () => {
           }
         })
       const get = await resume(asked!.id!)
-      expect(get.status).toBe(200)
+      assert.strictEqual(get.status, 200)
       const lost = sseReader(get)
       const event = await lost.next()
-      expect(event!.id).toBe(`${asked!.id!.slice(0, asked!.id!.lastIndexOf("."))}.lost`)
+      assert.strictEqual(event!.id, `${asked!.id!.slice(0, asked!.id!.lastIndexOf("."))}.lost`)
       const error = JSON.parse(event!.data)
       legacy("JSONRPCErrorResponse", error)
-      expect(error.id).toBe(call.id)
-      expect(error.error.code).toBe(-32603)
-      expect(error.error.data.reason).toBe("stream_ended")
-      expect(await lost.next()).toBeUndefined()
-      expect((await resume(event!.id!)).status).toBe(405)
+      assert.strictEqual(error.id, call.id)
+      assert.strictEqual(error.error.code, -32603)
+      assert.strictEqual(error.error.data.reason, "stream_ended")
+      assert.isUndefined(await lost.next())
+      assert.strictEqual((await resume(event!.id!)).status, 405)
     })
   })
 
@@ -803,32 +808,32 @@ describe("the legacy shim on Streamable HTTP", () => {
       const get = await fetch(url, {
         headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" }
       })
-      expect(get.status).toBe(200)
+      assert.strictEqual(get.status, 200)
       const events = sseReader(get)
       const priming = await events.next()
-      expect(priming?.id).toBeDefined()
+      assert.isDefined(priming?.id)
       await Effect.runPromise(server.removeTool("fails"))
       const changed = await events.next()
       legacy("ToolListChangedNotification", JSON.parse(changed!.data))
       await Effect.runPromise(server.resourceUpdated("test://readme"))
       const updated = await events.next()
       legacy("ResourceUpdatedNotification", JSON.parse(updated!.data))
-      expect(JSON.parse(updated!.data).params.uri).toBe("test://readme")
-      expect(new Set([priming!.id, changed!.id, updated!.id]).size).toBe(3)
+      assert.strictEqual(JSON.parse(updated!.data).params.uri, "test://readme")
+      assert.strictEqual(new Set([priming!.id, changed!.id, updated!.id]).size, 3)
       // a second GET stream on the same session is refused while the first is open
-      expect((await fetch(url, { headers: { ...headers, accept: "text/event-stream" } })).status).toBe(409)
+      assert.strictEqual((await fetch(url, { headers: { ...headers, accept: "text/event-stream" } })).status, 409)
       await events.cancel()
       await new Promise((resolve) => setTimeout(resolve, 100))
       const resumed = await fetch(url, {
         headers: { ...headers, accept: "text/event-stream", "last-event-id": changed!.id! }
       })
-      expect(resumed.status).toBe(200)
+      assert.strictEqual(resumed.status, 200)
       const replay = sseReader(resumed)
       const first = await replay.next()
-      expect(first?.id).toBe(updated!.id)
-      expect(JSON.parse(first!.data).method).toBe("notifications/resources/updated")
+      assert.strictEqual(first?.id, updated!.id)
+      assert.strictEqual(JSON.parse(first!.data).method, "notifications/resources/updated")
       await replay.cancel()
-      expect(CAPS.roots.listChanged).toBe(true)
+      assert.isTrue(CAPS.roots.listChanged)
     })
   })
 })

@@ -4,12 +4,12 @@
  * (`@modelcontextprotocol/sdk` 1.x, the installed base) and the v2 client
  * (`@modelcontextprotocol/client` 2.x) in its default mode both send
  * `initialize` and answer in-flight server-to-client requests. Each drives
- * every asking tool, prompt and resource of the demo (examples/demo/server.ts)
+ * every asking tool, prompt and resource of the trip planner (@mrtr/test-support/travel)
  * to completion, over Streamable HTTP (a real server on 127.0.0.1) and over
  * stdio (a real child process). Every server-to-client request they receive
  * is validated against the official 2025-11-25 schema.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client"
 import { StdioClientTransport as V2Stdio } from "@modelcontextprotocol/client/stdio"
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -20,15 +20,15 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
+import { stdioServerScript } from "@mrtr/test-support/fixtures"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
+import { layer as travel } from "@mrtr/test-support/travel"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { fileURLToPath } from "node:url"
-import { layer as demo } from "../../../examples/demo/server.ts"
 import { HttpTransport } from "../src/index.ts"
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url))
-const STDIO_ENTRY = fileURLToPath(new URL("../../../examples/demo/stdio.ts", import.meta.url))
 
 /** The answers a user gives, by the form's fields. */
 const elicit = (params: any) => {
@@ -63,7 +63,7 @@ const roots = () => ({ roots: [{ uri: "file:///trips", name: "Trips" }] })
 
 const CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} }
 
-/** Calls every asking tool, prompt and resource of the demo and checks each result. */
+/** Calls every asking tool, prompt and resource of the trip planner and checks each result. */
 const driveDemo = async (client: {
   callTool: (p: any) => Promise<any>
   getPrompt: (p: any) => Promise<any>
@@ -71,17 +71,18 @@ const driveDemo = async (client: {
 }) => {
   const trip = await client.callTool({ name: "plan_trip", arguments: { from: "Paris", to: "Milan" } })
   validateWire("CallToolResult", trip, LEGACY_SCHEMA_ID)
-  expect(trip.resultType).toBeUndefined()
-  expect(trip.content[0].text).toBe(
+  assert.isUndefined(trip.resultType)
+  assert.strictEqual(
+    trip.content[0].text,
     "Booked for Ada <ada@example.com>: Paris → Strasbourg → Zurich → Milan, 7h23, window seat, first class. " +
       "\"Rails and views.\" Plan filed under file:///trips."
   )
   const prompt = await client.getPrompt({ name: "packing_list", arguments: { city: "Rome" } })
   validateWire("GetPromptResult", prompt, LEGACY_SCHEMA_ID)
-  expect(prompt.messages[0].content.text).toBe("Write a minimal carry-on packing list for a trip to Rome.")
+  assert.strictEqual(prompt.messages[0].content.text, "Write a minimal carry-on packing list for a trip to Rome.")
   const weather = await client.readResource({ uri: "weather://Rome/2026-05-01" })
   validateWire("ReadResourceResult", weather, LEGACY_SCHEMA_ID)
-  expect(weather.contents[0].text).toMatch(/^Rome on 2026-05-01: .*°C$/)
+  assert.match(weather.contents[0].text, /^Rome on 2026-05-01: .*°C$/)
 }
 
 /** A user who takes `millis` to fill in each form (0: at once). */
@@ -109,12 +110,12 @@ const v2 = (thinkMillis = 0) => {
   return client
 }
 
-/** The demo on a free port for the length of `body`. */
+/** The trip planner on a free port for the length of `body`. */
 const withHttpDemo = async (body: (url: string) => Promise<void>, options: HttpTransport.LayerOptions = {}) => {
   const scope = Effect.runSync(Scope.make())
   try {
     const context = await Effect.runPromise(
-      Layer.buildWithScope(HttpTransport.layer({ port: 0, ...options }).pipe(Layer.provide(demo)), scope)
+      Layer.buildWithScope(HttpTransport.layer({ port: 0, ...options }).pipe(Layer.provide(travel)), scope)
     )
     const url = Effect.runSync(Effect.provide(HttpTransport.url, context))
     await body(url)
@@ -124,7 +125,7 @@ const withHttpDemo = async (body: (url: string) => Promise<void>, options: HttpT
 }
 
 /**
- * The demo with keep-alive comments every 40 ms, driven by the client `connect` returns (connected with the given
+ * The trip planner with keep-alive comments every 40 ms, driven by the client `connect` returns (connected with the given
  * `fetch`, which counts the comments on the SSE answers it hands on): the calls complete, and comments were sent.
  */
 const withKeepAlive = (
@@ -159,24 +160,24 @@ const withKeepAlive = (
     const client = await connect(new URL(url), counting)
     await driveDemo(client)
     await client.close()
-    expect(comments).toBeGreaterThan(0)
+    assert.isAbove(comments, 0)
   }, { sseKeepAlive: "40 millis" })
 
 const stdioParams = {
   command: process.execPath,
-  args: [...sourceNodeArgs, STDIO_ENTRY],
+  args: [...sourceNodeArgs, stdioServerScript, "travel"],
   cwd: ROOT,
   stderr: "pipe" as const
 }
 
 describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-25 wire", () => {
-  it("drives every asking tool, prompt and resource of the demo over Streamable HTTP", async () => {
+  it("drives every asking tool, prompt and resource of the trip planner over Streamable HTTP", async () => {
     await withHttpDemo(async (url) => {
       const client = v1()
       const transport = new V1Http(new URL(url))
       await client.connect(transport)
-      expect(client.getServerVersion()?.name).toBe("trip-planner")
-      expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/)
+      assert.strictEqual(client.getServerVersion()?.name, "trip-planner")
+      assert.match(String(transport.sessionId), /^[\x21-\x7e]+$/)
       await driveDemo(client)
       await transport.terminateSession()
       await client.close()
@@ -195,7 +196,7 @@ describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-
     60_000
   )
 
-  it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
+  it("drives every asking tool, prompt and resource of the trip planner over stdio", async () => {
     const client = v1()
     await client.connect(new V1Stdio(stdioParams))
     await driveDemo(client)
@@ -204,11 +205,11 @@ describe("the official v1 client (@modelcontextprotocol/sdk 1.x) on the 2025-11-
 })
 
 describe("the official v2 client (@modelcontextprotocol/client 2.x, default mode) on the 2025-11-25 wire", () => {
-  it("drives every asking tool, prompt and resource of the demo over Streamable HTTP", async () => {
+  it("drives every asking tool, prompt and resource of the trip planner over Streamable HTTP", async () => {
     await withHttpDemo(async (url) => {
       const client = v2()
       await client.connect(new V2Http(new URL(url)))
-      expect(client.getServerVersion()?.name).toBe("trip-planner")
+      assert.strictEqual(client.getServerVersion()?.name, "trip-planner")
       await driveDemo(client)
       await client.close()
     })
@@ -226,7 +227,7 @@ describe("the official v2 client (@modelcontextprotocol/client 2.x, default mode
     60_000
   )
 
-  it("drives every asking tool, prompt and resource of the demo over stdio", async () => {
+  it("drives every asking tool, prompt and resource of the trip planner over stdio", async () => {
     const client = v2()
     await client.connect(new V2Stdio(stdioParams))
     await driveDemo(client)

@@ -1,5 +1,8 @@
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Elicitation, Mrtr, RequestState } from "@mrtr/core"
+import { PROTOCOL_VERSION_HEADER } from "@mrtr/protocol/Headers"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
+import { mcpHeaders } from "@mrtr/test-support/http"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Context, type Duration, Effect, Exit, Fiber, Layer, Scheduler, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
@@ -15,24 +18,24 @@ const handle = (message: unknown, headers?: Record<string, string>) =>
   )
 
 const response = (reply: Transport.Reply) => {
-  expect(reply._tag).toBe("Response")
+  assert.strictEqual(reply._tag, "Response")
   if (reply._tag !== "Response") throw new Error("unreachable")
   return reply
 }
 
 const result = (reply: Transport.Reply) => {
   const r = response(reply)
-  expect(r.httpStatus).toBe(200)
-  expect(r.message.error).toBeUndefined()
+  assert.strictEqual(r.httpStatus, 200)
+  assert.isUndefined(r.message.error)
   return r.message.result as Record<string, any>
 }
 
 const error = (reply: Transport.Reply, code: number, status: number) => {
   const r = response(reply)
-  expect(r.httpStatus).toBe(status)
+  assert.strictEqual(r.httpStatus, status)
   validateWire("JSONRPCErrorResponse", r.message)
   const e = r.message.error as { code: number; message: string; data?: unknown }
-  expect(e.code).toBe(code)
+  assert.strictEqual(e.code, code)
   return e
 }
 
@@ -43,17 +46,23 @@ describe("McpServer dispatch", () => {
     Effect.gen(function*() {
       const r = result(yield* handle(request("server/discover")))
       validateWire("DiscoverResult", r)
-      expect(r.supportedVersions).toEqual(["2026-07-28"])
-      expect(r._meta["io.modelcontextprotocol/serverInfo"]).toEqual({ name: "test-server", version: "1.0.0" })
-      expect(r).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" })
+      assert.deepStrictEqual(r.supportedVersions, ["2026-07-28"])
+      assert.deepStrictEqual(r._meta["io.modelcontextprotocol/serverInfo"], { name: "test-server", version: "1.0.0" })
+      assert.containSubset(r, { resultType: "complete", ttlMs: 0, cacheScope: "private" })
     }).pipe(Effect.provide(layer)))
 
   it.effect("lists carry resultType, ttlMs and cacheScope and validate against the schema", () =>
     Effect.gen(function*() {
       const tools = result(yield* handle(request("tools/list")))
       validateWire("ListToolsResult", tools)
-      expect(tools.tools.map((t: any) => t.name)).toEqual(["greet", "plan", "fails", "needs_sampling", "progress"])
-      expect(tools.tools[0].inputSchema).toMatchObject({
+      assert.deepStrictEqual(tools.tools.map((t: any) => t.name), [
+        "greet",
+        "plan",
+        "fails",
+        "needs_sampling",
+        "progress"
+      ])
+      assert.containSubset(tools.tools[0].inputSchema, {
         type: "object",
         properties: { greeting: { type: "string" } },
         required: ["greeting"]
@@ -61,10 +70,10 @@ describe("McpServer dispatch", () => {
       validateWire("ListPromptsResult", result(yield* handle(request("prompts/list"))))
       const resources = result(yield* handle(request("resources/list")))
       validateWire("ListResourcesResult", resources)
-      expect(resources.resources.map((r: any) => r.uri)).toEqual(["test://readme"])
+      assert.deepStrictEqual(resources.resources.map((r: any) => r.uri), ["test://readme"])
       const templates = result(yield* handle(request("resources/templates/list")))
       validateWire("ListResourceTemplatesResult", templates)
-      expect(templates.resourceTemplates.map((r: any) => r.uriTemplate)).toEqual(["test://files/{+path}"])
+      assert.deepStrictEqual(templates.resourceTemplates.map((r: any) => r.uriTemplate), ["test://files/{+path}"])
     }).pipe(Effect.provide(layer)))
 
   it.effect("inputSchema advertises what the parameters decode: closed structs, and arguments beyond them refused", () =>
@@ -90,24 +99,25 @@ describe("McpServer dispatch", () => {
         const listed = result(yield* handle(request("tools/list")))
         validateWire("ListToolsResult", listed)
         const [bookSchema, bareSchema, tagsSchema] = listed.tools.map((t: any) => t.inputSchema)
-        expect(bookSchema.additionalProperties).toBe(false)
-        expect(bookSchema.properties.seat.additionalProperties).toBe(false)
-        expect(bareSchema).toEqual({ type: "object", properties: {}, additionalProperties: false })
-        expect(tagsSchema.additionalProperties).toEqual({ type: "string" })
+        assert.isFalse(bookSchema.additionalProperties)
+        assert.isFalse(bookSchema.properties.seat.additionalProperties)
+        assert.deepStrictEqual(bareSchema, { type: "object", properties: {}, additionalProperties: false })
+        assert.deepStrictEqual(tagsSchema.additionalProperties, { type: "string" })
 
         const call = (name: string, args: Record<string, unknown>) =>
           handle(request("tools/call", { name, arguments: args }))
-        expect(result(yield* call("book", { city: "Rome", passengers: 2, seat: { row: 3 } })).content)
-          .toEqual([{ type: "text", text: "Rome 2 3" }])
+        assert.deepStrictEqual(result(yield* call("book", { city: "Rome", passengers: 2, seat: { row: 3 } })).content, [
+          { type: "text", text: "Rome 2 3" }
+        ])
         // a misspelt optional argument is an error the caller sees, not an argument silently ignored
         const misspelt = error(yield* call("book", { city: "Rome", pasengers: 2, seat: { row: 3 } }), -32602, 200)
-        expect(misspelt.message).toContain("pasengers")
+        assert.include(misspelt.message, "pasengers")
         const nested = error(yield* call("book", { city: "Rome", seat: { row: 3, window: true } }), -32602, 200)
-        expect(nested.message).toContain("window")
+        assert.include(nested.message, "window")
         error(yield* call("bare", { extra: 1 }), -32602, 200)
-        expect(result(yield* call("bare", {})).content).toEqual([{ type: "text", text: "ok" }])
+        assert.deepStrictEqual(result(yield* call("bare", {})).content, [{ type: "text", text: "ok" }])
         // an index signature admits the keys it models
-        expect(result(yield* call("tags", { a: "x", b: "y" })).content).toEqual([{ type: "text", text: "a,b" }])
+        assert.deepStrictEqual(result(yield* call("tags", { a: "x", b: "y" })).content, [{ type: "text", text: "a,b" }])
       }).pipe(Effect.provide(tools))
     }))
 
@@ -115,9 +125,9 @@ describe("McpServer dispatch", () => {
     Effect.gen(function*() {
       const r1 = result(yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })))
       validateWire("InputRequiredResult", r1)
-      expect(r1.resultType).toBe("input_required")
-      expect(r1.ttlMs).toBeUndefined()
-      expect(r1.inputRequests.name.method).toBe("elicitation/create")
+      assert.strictEqual(r1.resultType, "input_required")
+      assert.isUndefined(r1.ttlMs)
+      assert.strictEqual(r1.inputRequests.name.method, "elicitation/create")
       const r2 = result(
         yield* handle(request("tools/call", {
           name: "greet",
@@ -127,8 +137,8 @@ describe("McpServer dispatch", () => {
         }))
       )
       validateWire("CallToolResult", r2)
-      expect(r2.content).toEqual([{ type: "text", text: "Hi, Ada!" }])
-      expect(r2.resultType).toBe("complete")
+      assert.deepStrictEqual(r2.content, [{ type: "text", text: "Hi, Ada!" }])
+      assert.strictEqual(r2.resultType, "complete")
     }).pipe(Effect.provide(layer)))
 
   it.effect("a state for one tool, arguments or method is refused by another with the one frozen -32602", () =>
@@ -146,7 +156,7 @@ describe("McpServer dispatch", () => {
       ]
       for (const attempt of attempts) {
         const e = error(yield* handle(attempt), -32602, 200)
-        expect(e).toEqual({ code: -32602, message: "Invalid requestState" })
+        assert.deepStrictEqual(e, { code: -32602, message: "Invalid requestState" })
       }
     }).pipe(Effect.provide(layer)))
 
@@ -157,13 +167,13 @@ describe("McpServer dispatch", () => {
         -32021,
         400
       )
-      expect(e.data).toEqual({ requiredCapabilities: { sampling: {} } })
+      assert.deepStrictEqual(e.data, { requiredCapabilities: { sampling: {} } })
     }).pipe(Effect.provide(layer)))
 
   it.effect("a tool's own failure is a tool execution error, not a protocol error", () =>
     Effect.gen(function*() {
       const r = result(yield* handle(request("tools/call", { name: "fails" })))
-      expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: "the tool broke" }] })
+      assert.containSubset(r, { isError: true, content: [{ type: "text", text: "the tool broke" }] })
     }).pipe(Effect.provide(layer)))
 
   it.effect("unknown tools, bad arguments and bad params are -32602", () =>
@@ -174,7 +184,7 @@ describe("McpServer dispatch", () => {
         -32602,
         200
       )
-      expect(bad.message).toMatch(/Invalid arguments for tool greet/)
+      assert.match(bad.message, /Invalid arguments for tool greet/)
       error(yield* handle(request("tools/call", { name: "greet", arguments: "x" })), -32602, 200)
       error(
         yield* handle(request("tools/call", { name: "greet", arguments: { greeting: "x" }, inputResponses: null })),
@@ -197,10 +207,10 @@ describe("McpServer dispatch", () => {
       error(yield* handle({ jsonrpc: "2.0", id: { x: 1 }, method: "tools/list" }), -32600, 400)
       // Without any claim of the 2026-07-28 wire a request is 2025-11-25 (the dual-era rule);
       // with a 2026-07-28 MCP-Protocol-Version header and no _meta it is refused, naming what is missing.
-      const modern = { "mcp-protocol-version": "2026-07-28" }
+      const modern = { [PROTOCOL_VERSION_HEADER.toLowerCase()]: PROTOCOL_VERSION }
       const missingMeta = response(yield* handle({ jsonrpc: "2.0", id: 7, method: "tools/list", params: {} }, modern))
-      expect(missingMeta.message.id).toBe(7)
-      expect(missingMeta.httpStatus).toBe(400)
+      assert.strictEqual(missingMeta.message.id, 7)
+      assert.strictEqual(missingMeta.httpStatus, 400)
       const noCaps = request("tools/list")
       delete (noCaps.params._meta as any)["io.modelcontextprotocol/clientCapabilities"]
       error(yield* handle(noCaps), -32602, 400)
@@ -209,25 +219,20 @@ describe("McpServer dispatch", () => {
       error(yield* handle(noVersion, modern), -32602, 400)
       const future = request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" } })
       const e = error(yield* handle(future), -32022, 400)
-      expect(e.data).toEqual({ supported: ["2026-07-28"], requested: "2099-01-01" })
+      assert.deepStrictEqual(e.data, { supported: ["2026-07-28"], requested: "2099-01-01" })
       for (const method of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "unknown/method"]) {
         const m = response(yield* handle(request(method)))
-        expect(m.httpStatus).toBe(404)
-        expect((m.message.error as any).code).toBe(-32601)
+        assert.strictEqual(m.httpStatus, 404)
+        assert.strictEqual((m.message.error as any).code, -32601)
       }
       const noted = yield* handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })
-      expect(noted._tag).toBe("Accepted")
+      assert.strictEqual(noted._tag, "Accepted")
     }).pipe(Effect.provide(layer)))
 
   it.effect("header mismatches are -32020", () =>
     Effect.gen(function*() {
       const message = request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
-      const good = {
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "greet",
-        accept: "application/json, text/event-stream"
-      }
+      const good = mcpHeaders(message)
       result(yield* handle(message, good))
       error(yield* handle(message, { ...good, "mcp-protocol-version": "2025-11-25" }), -32020, 400)
       error(yield* handle(message, { ...good, "mcp-method": "tools/list" }), -32020, 400)
@@ -237,7 +242,7 @@ describe("McpServer dispatch", () => {
   it.effect("prompts/get and a resource template run MRTR too; completion/complete completes", () =>
     Effect.gen(function*() {
       const p1 = result(yield* handle(request("prompts/get", { name: "topic", arguments: { subject: "cats" } })))
-      expect(p1.resultType).toBe("input_required")
+      assert.strictEqual(p1.resultType, "input_required")
       const p2 = result(
         yield* handle(request("prompts/get", {
           name: "topic",
@@ -247,10 +252,10 @@ describe("McpServer dispatch", () => {
         }))
       )
       validateWire("GetPromptResult", p2)
-      expect(p2.messages[0].content.text).toBe("Write about cats for Bo")
+      assert.strictEqual(p2.messages[0].content.text, "Write about cats for Bo")
 
       const f1 = result(yield* handle(request("resources/read", { uri: "test://files/a/b.txt" })))
-      expect(Object.keys(f1.inputRequests)).toEqual(["roots"])
+      assert.deepStrictEqual(Object.keys(f1.inputRequests), ["roots"])
       const f2 = result(
         yield* handle(request("resources/read", {
           uri: "test://files/a/b.txt",
@@ -259,12 +264,12 @@ describe("McpServer dispatch", () => {
         }))
       )
       validateWire("ReadResourceResult", f2)
-      expect(f2.contents).toEqual([{
+      assert.deepStrictEqual(f2.contents, [{
         uri: "test://files/a/b.txt",
         mimeType: "text/plain",
         text: "a/b.txt under file:///home"
       }])
-      expect(f2).toMatchObject({ ttlMs: 0, cacheScope: "private" })
+      assert.containSubset(f2, { ttlMs: 0, cacheScope: "private" })
 
       const c = result(
         yield* handle(request("completion/complete", {
@@ -273,7 +278,7 @@ describe("McpServer dispatch", () => {
         }))
       )
       validateWire("CompleteResult", c)
-      expect(c.completion.values).toEqual(["cats", "cars"])
+      assert.deepStrictEqual(c.completion.values, ["cats", "cars"])
     }).pipe(Effect.provide(layer)))
 
   it.effect("a request that emits progress and logs turns into a stream ending with the response", () =>
@@ -283,10 +288,10 @@ describe("McpServer dispatch", () => {
         _meta: { progressToken: "p1", "io.modelcontextprotocol/logLevel": "info" }
       })
       const reply = yield* handle(message)
-      expect(reply._tag).toBe("Stream")
+      assert.strictEqual(reply._tag, "Stream")
       if (reply._tag !== "Stream") return
       const messages = Array.from(yield* Stream.runCollect(reply.messages))
-      expect(messages.map((m) => m.method ?? "response")).toEqual([
+      assert.deepStrictEqual(messages.map((m) => m.method ?? "response"), [
         "notifications/progress",
         "notifications/message",
         "notifications/progress",
@@ -296,30 +301,30 @@ describe("McpServer dispatch", () => {
       validateWire("LoggingMessageNotification", messages[1])
       // without a token or a log level, nothing is emitted
       const quiet = yield* handle(request("tools/call", { name: "progress" }))
-      expect(result(quiet).content).toEqual([{ type: "text", text: "done" }])
+      assert.deepStrictEqual(result(quiet).content, [{ type: "text", text: "done" }])
     }).pipe(Effect.provide(layer)))
 
   it.live("subscriptions/listen acknowledges, then forwards only the list changes asked for", () =>
     Effect.gen(function*() {
       const server = yield* McpServer.McpServer
       const reply = yield* handle(request("subscriptions/listen", { notifications: { toolsListChanged: true } }))
-      expect(reply._tag).toBe("Stream")
+      assert.strictEqual(reply._tag, "Stream")
       if (reply._tag !== "Stream") return
       const collected = yield* reply.messages.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
       yield* Effect.sleep("10 millis")
       yield* server.removePrompt("topic")
       yield* server.removeTool("fails")
       const messages: Array<any> = Array.from(yield* Fiber.join(collected))
-      expect(messages[0].method).toBe("notifications/subscriptions/acknowledged")
-      expect(messages[0].params.notifications).toEqual({ toolsListChanged: true })
-      expect(messages[1].method).toBe("notifications/tools/list_changed")
-      expect(messages[1].params._meta["io.modelcontextprotocol/subscriptionId"]).toBeDefined()
+      assert.strictEqual(messages[0].method, "notifications/subscriptions/acknowledged")
+      assert.deepStrictEqual(messages[0].params.notifications, { toolsListChanged: true })
+      assert.strictEqual(messages[1].method, "notifications/tools/list_changed")
+      assert.isDefined(messages[1].params._meta["io.modelcontextprotocol/subscriptionId"])
     }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
 
   it.effect("subscriptions/listen refuses a missing or malformed notifications filter with -32602, ignores unknown opt-ins, needs a stream", () =>
     Effect.gen(function*() {
       const missing = error(yield* handle(request("subscriptions/listen", {})), -32602, 400)
-      expect(missing.message).toContain("needs params.notifications")
+      assert.include(missing.message, "needs params.notifications")
       for (
         const notifications of [
           "all",
@@ -332,22 +337,22 @@ describe("McpServer dispatch", () => {
         ]
       ) {
         const refused = error(yield* handle(request("subscriptions/listen", { notifications })), -32602, 400)
-        expect(refused.message).toContain("Invalid params.notifications")
+        assert.include(refused.message, "Invalid params.notifications")
       }
       // a reply that cannot stream (no text/event-stream in Accept) could never answer: refused at once
       const unstreamable = yield* McpServer.McpServer.use((server) =>
         server.handle({ message: request("subscriptions/listen", { notifications: {} }), canStream: false })
       )
       const refused = error(unstreamable, -32600, 406)
-      expect(refused.message).toContain("Accept: text/event-stream")
+      assert.include(refused.message, "Accept: text/event-stream")
       const reply = yield* handle(
         request("subscriptions/listen", { notifications: { promptsListChanged: true, laterRevisionOptIn: true } })
       )
-      expect(reply._tag).toBe("Stream")
+      assert.strictEqual(reply._tag, "Stream")
       if (reply._tag !== "Stream") return
       const [ack] = Array.from(yield* reply.messages.pipe(Stream.take(1), Stream.runCollect)) as Array<any>
       validateWire("SubscriptionsAcknowledgedNotification", ack)
-      expect(ack.params.notifications).toEqual({ promptsListChanged: true })
+      assert.deepStrictEqual(ack.params.notifications, { promptsListChanged: true })
     }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
 
   // Regression: Prompt.make without `arguments` (the default) threw at definition time, because Effect
@@ -356,14 +361,14 @@ describe("McpServer dispatch", () => {
     Effect.gen(function*() {
       const listed = result(yield* handle(request("prompts/list")))
       validateWire("ListPromptsResult", listed)
-      expect(listed.prompts.find((p: any) => p.name === "no_args")).toEqual({
+      assert.deepStrictEqual(listed.prompts.find((p: any) => p.name === "no_args"), {
         name: "no_args",
         description: "Takes no arguments",
         arguments: []
       })
       const got = result(yield* handle(request("prompts/get", { name: "no_args" })))
       validateWire("GetPromptResult", got)
-      expect(got.messages).toEqual([{ role: "user", content: { type: "text", text: "no arguments needed" } }])
+      assert.deepStrictEqual(got.messages, [{ role: "user", content: { type: "text", text: "no arguments needed" } }])
     }).pipe(Effect.provide(withExtras())))
 
   // Regression: the dispatcher did not pass the tool to the header check, so Mcp-Param-* headers of
@@ -371,14 +376,11 @@ describe("McpServer dispatch", () => {
   it.effect("tools/call checks the Mcp-Param-* headers of the tool's x-mcp-header parameters", () =>
     Effect.gen(function*() {
       const message = request("tools/call", { name: "regional", arguments: { region: "Hello" } })
-      const headers = {
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "regional",
-        accept: "application/json, text/event-stream"
-      }
-      expect(result(yield* handle(message, { ...headers, "mcp-param-region": "Hello" })).content)
-        .toEqual([{ type: "text", text: "region=Hello" }])
+      const headers = mcpHeaders(message)
+      assert.deepStrictEqual(result(yield* handle(message, { ...headers, "mcp-param-region": "Hello" })).content, [{
+        type: "text",
+        text: "region=Hello"
+      }])
       // the base64 form of the same value
       result(yield* handle(message, { ...headers, "mcp-param-region": "=?base64?SGVsbG8=?=" }))
       // missing, mismatching, non-canonical base64 (bad padding) and non-alphabet characters
@@ -390,7 +392,7 @@ describe("McpServer dispatch", () => {
       const absent = request("tools/call", { name: "regional", arguments: {} })
       error(yield* handle(absent, { ...headers, "mcp-param-region": "Hello" }), -32020, 400)
       // without HTTP headers (stdio, in-memory) there is nothing to check
-      expect(result(yield* handle(message)).content).toEqual([{ type: "text", text: "region=Hello" }])
+      assert.deepStrictEqual(result(yield* handle(message)).content, [{ type: "text", text: "region=Hello" }])
     }).pipe(Effect.provide(withExtras())))
 })
 
@@ -442,17 +444,17 @@ describe("McpServer.layer options", () => {
     Effect.gen(function*() {
       const r1 = result(yield* handle(start))
       yield* TestClock.adjust("59 seconds")
-      expect(result(yield* handle(retry(r1.requestState))).content[0].text).toBe("Hi, Ada!")
+      assert.strictEqual(result(yield* handle(retry(r1.requestState))).content[0].text, "Hi, Ada!")
       const r2 = result(yield* handle(start))
       yield* TestClock.adjust("61 seconds")
-      expect(error(yield* handle(retry(r2.requestState)), -32602, 200).message).toBe("Invalid requestState")
+      assert.strictEqual(error(yield* handle(retry(r2.requestState)), -32602, 200).message, "Invalid requestState")
     }).pipe(Effect.provide(configured({ ttl: "1 minute" }))))
 
   it.effect("single use: a state is redeemed once", () =>
     Effect.gen(function*() {
       const r1 = result(yield* handle(start))
-      expect(result(yield* handle(retry(r1.requestState))).content[0].text).toBe("Hi, Ada!")
-      expect(error(yield* handle(retry(r1.requestState)), -32602, 200).message).toBe("Invalid requestState")
+      assert.strictEqual(result(yield* handle(retry(r1.requestState))).content[0].text, "Hi, Ada!")
+      assert.strictEqual(error(yield* handle(retry(r1.requestState)), -32602, 200).message, "Invalid requestState")
     }).pipe(Effect.provide(configured({ singleUse: true }))))
 })
 
@@ -466,7 +468,7 @@ describe("McpServer hostile input", () => {
         -32602,
         400
       )
-      expect(e.message).toMatch(/nested more than 64 levels/)
+      assert.match(e.message, /nested more than 64 levels/)
       let ok: unknown = "x"
       for (let i = 0; i < 40; i++) ok = { a: ok }
       // 40 levels pass the envelope: the tool's parameters (which declare no "ok") are what refuse it
@@ -475,7 +477,7 @@ describe("McpServer hostile input", () => {
         -32602,
         200
       )
-      expect(decoded.message).toMatch(/excess property[\s\S]*"ok"/)
+      assert.match(decoded.message, /excess property[\s\S]*"ok"/)
     }).pipe(Effect.provide(layer)))
 
   it.effect("a _meta logLevel that is not a logging level is -32602, not \"log everything\"", () =>
@@ -484,7 +486,7 @@ describe("McpServer hostile input", () => {
         const message = request("tools/call", { name: "greet", arguments: { greeting: "Hi" } })
         ;(message.params._meta as Record<string, unknown>)["io.modelcontextprotocol/logLevel"] = level
         const e = error(yield* handle(message), -32602, 400)
-        expect(e.message).toMatch(/logLevel/)
+        assert.match(e.message, /logLevel/)
       }
       // a valid level is accepted
       const ok = request("tools/list")
@@ -518,7 +520,9 @@ describe("McpServer hostile input", () => {
         const message = request("tools/list")
         if (value === undefined) delete meta(message)[key]
         else meta(message)[key] = value
-        expect(error(yield* handle(message, { "mcp-protocol-version": "2026-07-28" }), -32602, 400).message).toMatch(
+        assert.match(
+          error(yield* handle(message, { [PROTOCOL_VERSION_HEADER.toLowerCase()]: PROTOCOL_VERSION }), -32602, 400)
+            .message,
           expected
         )
       }
@@ -532,7 +536,7 @@ describe("McpServer hostile input", () => {
           -32602,
           400
         )
-        expect(e.message).toMatch(/Invalid _meta\["io.modelcontextprotocol\/clientCapabilities"\]/)
+        assert.match(e.message, /Invalid _meta\["io.modelcontextprotocol\/clientCapabilities"\]/)
       }
     }).pipe(Effect.provide(layer)))
 
@@ -545,7 +549,7 @@ describe("McpServer hostile input", () => {
             argument: { name, value: "x" }
           }))
         )
-        expect(r.completion.values).toEqual([])
+        assert.deepStrictEqual(r.completion.values, [])
       }
     }).pipe(Effect.provide(layer)))
 
@@ -568,7 +572,7 @@ describe("McpServer hostile input", () => {
         -32602,
         200
       )
-      expect(e.message).not.toMatch(/\d+ bytes/)
+      assert.notMatch(e.message, /\d+ bytes/)
     }).pipe(Effect.provide(layer)))
 
   it.effect("a prompt's own failure is -32603 Internal error, its message stays in the log", () =>
@@ -580,7 +584,7 @@ describe("McpServer hostile input", () => {
       const server = yield* McpServer.McpServer
       yield* server.addPrompt(leaky as any)
       const e = error(yield* handle(request("prompts/get", { name: "leaky" })), -32603, 200)
-      expect(e).toEqual({ code: -32603, message: "Internal error" })
+      assert.deepStrictEqual(e, { code: -32603, message: "Internal error" })
     }).pipe(Effect.provide(Layer.fresh(serverLayer()))))
 })
 
@@ -599,7 +603,7 @@ describe("McpServer and the user's no", () => {
           -32603,
           200
         )
-        expect(e.message).toBe(`The user ${text} the elicitation "name"`)
+        assert.strictEqual(e.message, `The user ${text} the elicitation "name"`)
       }
     }).pipe(Effect.provide(layer)))
 })
@@ -614,7 +618,7 @@ describe("McpServer and the user's no, in a tool", () => {
           inputResponses: { name: { action: "decline" } }
         }))
       )
-      expect(r).toMatchObject({
+      assert.containSubset(r, {
         isError: true,
         content: [{ type: "text", text: `The user declined the elicitation "name"` }]
       })
@@ -644,7 +648,7 @@ describe("McpServer and the services of handlers", () => {
   const converse = (tool: string) =>
     Effect.gen(function*() {
       const r1 = result(yield* handle(request("tools/call", { name: tool, arguments: {} })))
-      expect(r1.resultType).toBe("input_required")
+      assert.strictEqual(r1.resultType, "input_required")
       const r2 = result(
         yield* handle(request("tools/call", {
           name: tool,
@@ -658,8 +662,8 @@ describe("McpServer and the services of handlers", () => {
 
   it.effect("each tool gets the services of the layer that registered it, in every round", () =>
     Effect.gen(function*() {
-      expect(yield* converse("hello")).toBe("Hello, Ada!")
-      expect(yield* converse("bonjour")).toBe("Bonjour, Ada!")
+      assert.strictEqual(yield* converse("hello"), "Hello, Ada!")
+      assert.strictEqual(yield* converse("bonjour"), "Bonjour, Ada!")
     }).pipe(Effect.provide(twoGreetings)))
 
   it.live("a Scheduler in the registering layer's context does not replace the engine's", () =>
@@ -678,13 +682,13 @@ describe("McpServer and the services of handlers", () => {
       )
       const r1 = yield* handle(request("tools/call", { name: "two", arguments: {} })).pipe(Effect.provide(server))
       // both concurrent asks in one round
-      expect(Object.keys(result(r1).inputRequests).sort()).toEqual(["a", "b"])
+      assert.deepStrictEqual(Object.keys(result(r1).inputRequests).sort(), ["a", "b"])
     }))
 
   it.effect("the registering layer's services win over the request's own", () =>
     Effect.gen(function*() {
-      expect(yield* converse("hello")).toBe("Hello, Ada!")
-      expect(yield* converse("bonjour")).toBe("Bonjour, Ada!")
+      assert.strictEqual(yield* converse("hello"), "Hello, Ada!")
+      assert.strictEqual(yield* converse("bonjour"), "Bonjour, Ada!")
     }).pipe(Effect.provide(twoGreetings), Effect.provideService(Greeting, { word: "Hi" })))
 
   it.effect("a handler's scoped resources are released with the request, not with the server", () =>
@@ -703,9 +707,9 @@ describe("McpServer and the services of handlers", () => {
       yield* Effect.gen(function*() {
         // as effect/http runs a request: in a Scope of its own
         yield* Effect.scoped(handle(request("tools/call", { name: "scoped", arguments: {} })))
-        expect(released).toEqual(["round"])
+        assert.deepStrictEqual(released, ["round"])
         yield* Effect.scoped(handle(request("tools/call", { name: "scoped", arguments: {} })))
-        expect(released).toEqual(["round", "round"])
+        assert.deepStrictEqual(released, ["round", "round"])
       }).pipe(Effect.provide(server))
 
       // on stdio, each request has its Scope too
@@ -715,8 +719,8 @@ describe("McpServer and the services of handlers", () => {
         new TextEncoder().encode(JSON.stringify(request("tools/call", { name: "scoped", arguments: {} })) + "\n")
       )
       yield* StdioTransport.run(input, (line) => Effect.sync(() => lines.push(line))).pipe(Effect.provide(server))
-      expect(JSON.parse(lines[0]!).result.content[0].text).toBe("done")
-      expect(released).toEqual(["round"])
+      assert.strictEqual(JSON.parse(lines[0]!).result.content[0].text, "done")
+      assert.deepStrictEqual(released, ["round"])
     }))
 
   it.live("a handler that needs a Scope still runs when the dispatcher is called outside any Scope", () =>
@@ -731,7 +735,7 @@ describe("McpServer and the services of handlers", () => {
       // types ask for a Scope, which `handle`'s own type does not show)
       const bare = handle(request("tools/call", { name: "scoped", arguments: {} })).pipe(Effect.provide(server))
       const exit = yield* Effect.promise(() => Effect.runPromiseExit(bare as Effect.Effect<Transport.Reply>))
-      expect(Exit.isSuccess(exit)).toBe(true)
-      if (Exit.isSuccess(exit)) expect(result(exit.value).content[0].text).toBe("done")
+      assert.isTrue(Exit.isSuccess(exit))
+      if (Exit.isSuccess(exit)) assert.strictEqual(result(exit.value).content[0].text, "done")
     }))
 })

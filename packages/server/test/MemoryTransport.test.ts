@@ -3,6 +3,8 @@
  * headers, and collecting the messages of a reply.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { PROTOCOL_VERSION_HEADER } from "@mrtr/protocol/Headers"
+import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { Effect, Exit, Layer, Ref, Stream } from "effect"
 import { McpHandler } from "../src/McpHandler.ts"
 import * as MemoryTransport from "../src/MemoryTransport.ts"
@@ -75,13 +77,13 @@ describe("MemoryTransport", () => {
       const params = { date: new Date(0), skip: undefined }
       const messages = yield* channel.request(
         { jsonrpc: "2.0", id: 2, method: "echo", params },
-        { "MCP-Protocol-Version": "2026-07-28" },
+        { [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION },
         "alice"
       )
       assert.deepStrictEqual(messages, [{
         jsonrpc: "2.0",
         id: 2,
-        result: { version: "2026-07-28", principal: "alice" }
+        result: { version: PROTOCOL_VERSION, principal: "alice" }
       }])
       const [incoming] = yield* Ref.get(fake.received)
       assert.deepStrictEqual(incoming!.message, {
@@ -90,7 +92,7 @@ describe("MemoryTransport", () => {
         method: "echo",
         params: { date: "1970-01-01T00:00:00.000Z" }
       })
-      assert.strictEqual(incoming!.headers?.("mcp-PROTOCOL-version"), "2026-07-28")
+      assert.strictEqual(incoming!.headers?.("mcp-PROTOCOL-version"), PROTOCOL_VERSION)
     }))
 
   it.effect("request: a Stream reply is collected up to and including the response", () =>

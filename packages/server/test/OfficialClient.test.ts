@@ -6,8 +6,9 @@
  * transport failure (`SdkHttpError`), and the raw statuses follow the table.
  * Source: MCP 2026-07-28, basic/transports/streamable-http.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import { mcpPost } from "@mrtr/test-support/http"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Effect, Layer } from "effect"
 import { HttpStatus, HttpTransport } from "../src/index.ts"
@@ -46,40 +47,24 @@ describe("HTTP statuses as the official client reads them", () => {
       const unknown = yield* withOfficialClient(url, (c) => c.callTool({ name: "no_such_tool" }))
       const capability = yield* withOfficialClient(url, (c) => c.callTool({ name: "needs_sampling" }))
       for (const [outcome, code] of [[declined, -32603], [unknown, -32602], [capability, -32021]] as const) {
-        expect(outcome.ok).toBe(false)
+        assert.isFalse(outcome.ok)
         if (outcome.ok) continue
-        expect(outcome.error).not.toBeInstanceOf(SdkHttpError)
-        expect(outcome.error.code).toBe(code)
+        assert.notInstanceOf(outcome.error, SdkHttpError)
+        assert.strictEqual(outcome.error.code, code)
       }
       // and the server keeps answering that client normally
       const listed = yield* withOfficialClient(url, (c) => c.listTools())
-      expect(listed.ok && listed.value.tools.length > 0).toBe(true)
+      assert.isTrue(listed.ok && listed.value.tools.length > 0)
     }).pipe(Effect.scoped))
 
   it.live("raw statuses: 200 for errors of a running method, 400/404 for the envelope, as in the table", () =>
     Effect.gen(function*() {
       const url = yield* serve
-      const post = (
-        message: { readonly method: string; readonly params: Record<string, unknown> },
-        headers: Record<string, string> = {}
-      ) =>
-        Effect.promise(async () => {
-          const response = await fetch(url, {
-            method: "POST",
-            body: JSON.stringify(message),
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json",
-              "mcp-protocol-version": "2026-07-28",
-              "mcp-method": message.method,
-              ...(typeof message.params.name === "string" ? { "mcp-name": message.params.name } : {}),
-              ...headers
-            }
-          })
-          const json = await response.json()
-          validateWire("JSONRPCErrorResponse", json)
-          return { status: response.status, code: json.error.code as number }
-        })
+      const post = (message: unknown, headers: Record<string, string> = {}) =>
+        mcpPost(url, message, { accept: "application/json", ...headers }).pipe(Effect.map((reply) => {
+          validateWire("JSONRPCErrorResponse", reply.json)
+          return { status: reply.status, code: reply.json.error.code as number }
+        }))
       const cases = [
         [request("tools/call", { name: "no_such_tool" }), undefined, -32602, 200],
         [request("tools/call", { name: "greet", arguments: { greeting: 1 } }), undefined, -32602, 200],
@@ -99,8 +84,8 @@ describe("HTTP statuses as the official client reads them", () => {
       ] as const
       for (const [message, headers, code, status] of cases) {
         const reply = yield* post(message, headers)
-        expect(reply).toEqual({ code, status })
-        expect(HttpStatus.ofError(code, "method")).toBe(status)
+        assert.deepStrictEqual(reply, { code, status })
+        assert.strictEqual(HttpStatus.ofError(code, "method"), status)
       }
     }).pipe(Effect.scoped))
 })

@@ -9,8 +9,9 @@
  * first rounds still work), then full service; and the notification bus:
  * a resource updated on one instance reaches a 2025-11-25 session on another.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Elicitation, RequestState } from "@mrtr/core"
+import { mcpPost, request } from "@mrtr/test-support/http"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
 import { ConfigProvider, Context, Effect, Layer, Logger, Metric, Schema } from "effect"
@@ -46,40 +47,17 @@ const instance = (env: Record<string, string>) =>
 const urlOf = (env: Record<string, string>) =>
   Effect.flatMap(Layer.build(instance(env)), (context) => Effect.provide(HttpTransport.url, context))
 
-let ids = 1
 const call = (url: string, params: Record<string, unknown>) =>
-  Effect.promise(async () => {
-    const message = {
-      jsonrpc: "2.0",
-      id: ids++,
-      method: "tools/call",
-      params: {
-        name: "greet",
-        arguments: { greeting: "Hi" },
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": { elicitation: {} }
-        }
-      }
-    }
-    const response = await fetch(url, {
-      method: "POST",
-      body: JSON.stringify(message),
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "greet"
-      }
+  mcpPost(
+    url,
+    request("tools/call", { name: "greet", arguments: { greeting: "Hi" }, ...params }, {
+      clientCapabilities: { elicitation: {} }
     })
-    return { status: response.status, json: await response.json() as any }
-  })
+  )
 
 const firstRound = (url: string) =>
   Effect.map(call(url, {}), (reply) => {
-    expect(reply.json.result.resultType).toBe("input_required")
+    assert.strictEqual(reply.json.result.resultType, "input_required")
     validateWire("JSONRPCResultResponse", reply.json)
     return reply.json.result.requestState as string
   })
@@ -106,9 +84,9 @@ describe("Redis ReplayGuard", () => {
           const replies = yield* Effect.all([answer(a, state, `A${i}`), answer(b, state, `B${i}`)], { concurrency: 2 })
           const complete = replies.filter((r) => r.json.result?.resultType === "complete")
           const refused = replies.filter((r) => r.json.error !== undefined)
-          expect(complete.length).toBe(1)
-          expect(refused.length).toBe(1)
-          expect(refused[0]!.json.error).toEqual({ code: -32602, message: "Invalid requestState" })
+          assert.strictEqual(complete.length, 1)
+          assert.strictEqual(refused.length, 1)
+          assert.deepStrictEqual(refused[0]!.json.error, { code: -32602, message: "Invalid requestState" })
           for (const reply of replies) validateWire("JSONRPCMessage", reply.json)
         }
       }).pipe(Effect.scoped),
@@ -123,7 +101,7 @@ describe("Redis ReplayGuard", () => {
         const [a, b] = yield* Effect.all([urlOf(env), urlOf(env)])
         const state = yield* firstRound(a)
         const replies = yield* Effect.all([answer(a, state), answer(b, state)])
-        expect(replies.map((r) => r.json.result.content[0].text)).toEqual(["Hi, Ada!", "Hi, Ada!"])
+        assert.deepStrictEqual(replies.map((r) => r.json.result.content[0].text), ["Hi, Ada!", "Hi, Ada!"])
       }).pipe(Effect.scoped),
     30_000
   )
@@ -132,11 +110,11 @@ describe("Redis ReplayGuard", () => {
     Effect.gen(function*() {
       const guard = yield* Redis.makeReplayGuard({ prefix: "test:expiry:" })
       const expiresAt = Date.now() + 600_000
-      expect(yield* guard.redeem("jti-1", expiresAt)).toBe(true)
-      expect(yield* guard.redeem("jti-1", expiresAt)).toBe(false)
+      assert.isTrue(yield* guard.redeem("jti-1", expiresAt))
+      assert.isFalse(yield* guard.redeem("jti-1", expiresAt))
       const { Redis: RedisService } = yield* Effect.promise(() => import("effect/persistence/Redis"))
       const redisService = yield* Effect.service(RedisService)
-      expect(yield* redisService.send("PEXPIRETIME", "test:expiry:jti-1")).toBe(expiresAt)
+      assert.strictEqual(yield* redisService.send("PEXPIRETIME", "test:expiry:jti-1"), expiresAt)
     }).pipe(Effect.provide(Redis.layerClient({ url: redis.url }))), 30_000)
 
   it.live(
@@ -150,11 +128,11 @@ describe("Redis ReplayGuard", () => {
         // Writes wait for 2.5 s: the guard's SET gets no answer within its 1 s, but runs when the pause ends.
         yield* redisService.send("CLIENT", "PAUSE", "2500", "WRITE")
         const stalled = yield* Effect.flip(guard.redeem("jti-stall", expiresAt))
-        expect(stalled).toBeInstanceOf(RequestState.ReplayGuardUnavailable)
+        assert.instanceOf(stalled, RequestState.ReplayGuardUnavailable)
         yield* Effect.sleep("3 seconds")
         // "retry later" held: the id was released after the late SET, so the retry redeems it, once.
-        expect(yield* guard.redeem("jti-stall", expiresAt)).toBe(true)
-        expect(yield* guard.redeem("jti-stall", expiresAt)).toBe(false)
+        assert.isTrue(yield* guard.redeem("jti-stall", expiresAt))
+        assert.isFalse(yield* guard.redeem("jti-stall", expiresAt))
       }).pipe(Effect.provide(Redis.layerClient({ url: redis.url }))),
     30_000
   )
@@ -175,14 +153,15 @@ describe("Redis ReplayGuard", () => {
         const countBefore = (yield* Metric.value(errors)).count
         const startedAt = Date.now()
         const down = yield* answer(url, before)
-        expect(Date.now() - startedAt).toBeLessThan(3_000)
+        assert.isBelow(Date.now() - startedAt, 3_000)
         validateWire("JSONRPCErrorResponse", down.json)
-        expect(down.json.error.code).toBe(-32603)
-        expect(down.json.error.message).toBe(
+        assert.strictEqual(down.json.error.code, -32603)
+        assert.strictEqual(
+          down.json.error.message,
           new RequestState.ReplayGuardUnavailable({ store: "redis", reason: "" }).message
         )
-        expect((yield* Metric.value(errors)).count).toBe(countBefore + 1)
-        expect(logs.some((line) => line.includes("Redis is unavailable"))).toBe(true)
+        assert.strictEqual((yield* Metric.value(errors)).count, countBefore + 1)
+        assert.isTrue(logs.some((line) => line.includes("Redis is unavailable")))
         // A first round needs no redemption: it still works.
         const sealedWhileDown = yield* firstRound(url)
         yield* Effect.promise(() => redis.start())
@@ -192,9 +171,12 @@ describe("Redis ReplayGuard", () => {
           yield* Effect.sleep("100 millis")
           up = yield* answer(url, before)
         }
-        expect(up.json.result.content[0].text).toBe("Hi, Ada!")
-        expect((yield* answer(url, before)).json.error).toEqual({ code: -32602, message: "Invalid requestState" })
-        expect((yield* answer(url, sealedWhileDown, "Bob")).json.result.content[0].text).toBe("Hi, Bob!")
+        assert.strictEqual(up.json.result.content[0].text, "Hi, Ada!")
+        assert.deepStrictEqual((yield* answer(url, before)).json.error, {
+          code: -32602,
+          message: "Invalid requestState"
+        })
+        assert.strictEqual((yield* answer(url, sealedWhileDown, "Bob")).json.result.content[0].text, "Hi, Bob!")
       }).pipe(Effect.scoped),
     60_000
   )
@@ -202,8 +184,8 @@ describe("Redis ReplayGuard", () => {
   it.live("Redis unreachable at start-up: the layer fails with a RedisError", () =>
     Effect.gen(function*() {
       const exit = yield* Effect.exit(urlOf({ ...fleetEnv(), MRTR_REDIS_URL: "redis://127.0.0.1:1" }))
-      expect(exit._tag).toBe("Failure")
-      expect(String(exit)).toContain("RedisError")
+      assert.strictEqual(exit._tag, "Failure")
+      assert.include(String(exit), "RedisError")
     }).pipe(Effect.scoped), 30_000)
 })
 
@@ -239,14 +221,14 @@ describe("Redis NotificationBus", () => {
         const get = yield* Effect.promise(() =>
           fetch(b.url, { headers: { ...headers, accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" } })
         )
-        expect(get.status).toBe(200)
+        assert.strictEqual(get.status, 200)
         const events = sseReader(get)
         yield* Effect.promise(() => events.next()) // priming event
         yield* a.server.resourceUpdated("test://readme")
         const updated = yield* Effect.promise(() => events.next(5_000))
         const message = JSON.parse(updated!.data)
         validateWire("ResourceUpdatedNotification", message, LEGACY_SCHEMA_ID)
-        expect(message.params.uri).toBe("test://readme")
+        assert.strictEqual(message.params.uri, "test://readme")
         yield* Effect.promise(() => events.cancel())
       }).pipe(Effect.scoped),
     30_000

@@ -11,8 +11,9 @@
  * too; Redis stopped: the task methods answer -32603 "retry later" at once,
  * then serve again once it is back; `mrtr_tasks_total` counts the statuses.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Elicitation, Mrtr } from "@mrtr/core"
+import { mcpHeaders } from "@mrtr/test-support/http"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import { LEGACY_SCHEMA_ID, validateTaskWire, validateWire } from "@mrtr/test-support/wire"
 import { ConfigProvider, Context, Effect, Layer, Metric, Schema } from "effect"
@@ -97,16 +98,7 @@ const instance = (vars: Record<string, string>) =>
 
 const message = (method: string, params: Record<string, unknown>, capabilities: object = CAPS) =>
   request(method, params, capabilities)
-const headersOf = (method: string, params: Record<string, unknown>) => {
-  const name = params.taskId ?? params.name
-  return {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": method,
-    ...(typeof name === "string" ? { "mcp-name": name } : {})
-  }
-}
+const headersOf = (method: string, params: Record<string, unknown>) => mcpHeaders(message(method, params))
 const rpc = (url: string, method: string, params: Record<string, unknown>) =>
   Effect.promise(async () => {
     const response = await fetch(url, {
@@ -154,7 +146,7 @@ const openListen = (url: string, notifications: Record<string, unknown>) =>
         return event === undefined ? undefined : JSON.parse(event.data)
       }
       const ack = await next()
-      expect(ack.method).toBe("notifications/subscriptions/acknowledged")
+      assert.strictEqual(ack.method, "notifications/subscriptions/acknowledged")
       return { next, cancel: events.cancel }
     }),
     (stream) => Effect.promise(() => stream.cancel().catch(() => undefined))
@@ -191,7 +183,7 @@ describe("tasks of a fleet on Redis", () => {
         const lapsed = `crashed-${Date.now()}`
         yield* store.insert(crashedRecord(lapsed, "lapsed", Date.now() - 1))
         const resumed = yield* pollUntil(a.url, lapsed, (task) => task.status === "completed")
-        expect(resumed.result.content).toEqual([{ type: "text", text: "finished lapsed" }])
+        assert.deepStrictEqual(resumed.result.content, [{ type: "text", text: "finished lapsed" }])
         // A lease that still holds: the owner may be alive; nobody takes the task.
         const held = `held-${Date.now()}`
         const until = Date.now() + 1_500
@@ -199,12 +191,12 @@ describe("tasks of a fleet on Redis", () => {
         const early = yield* result(a.url, "tasks/get", { taskId: held })
         const stored = yield* store.get(held)
         if (Date.now() < until) {
-          expect(early.status).toBe("working")
-          expect(stored!.owner).toBe("crashed-instance")
+          assert.strictEqual(early.status, "working")
+          assert.strictEqual(stored!.owner, "crashed-instance")
         }
         // Once it has lapsed, it is resumed.
         const late = yield* pollUntil(a.url, held, (task) => task.status === "completed")
-        expect(late.result.content).toEqual([{ type: "text", text: "finished held" }])
+        assert.deepStrictEqual(late.result.content, [{ type: "text", text: "finished held" }])
       }).pipe(Effect.scoped),
     30_000
   )
@@ -219,16 +211,16 @@ describe("tasks of a fleet on Redis", () => {
         const run = `beat-${Date.now()}`
         const taskId = yield* createTask(a.url, "step_then_ask", { run, ms: 2_500 })
         const waiting = yield* pollUntil(b.url, taskId, (task) => task.status === "input_required")
-        expect(Object.keys(waiting.inputRequests)).toEqual(["name"])
-        expect(stepRuns.get(run)).toBe(1)
+        assert.deepStrictEqual(Object.keys(waiting.inputRequests), ["name"])
+        assert.strictEqual(stepRuns.get(run), 1)
         // The answer reaches B: B runs the next round by replay, the step's result from the journal.
         yield* result(b.url, "tasks/update", {
           taskId,
           inputResponses: { name: { action: "accept", content: { name: "Ada" } } }
         })
         const done = yield* pollUntil(a.url, taskId, (task) => task.status === "completed")
-        expect(done.result.content).toEqual([{ type: "text", text: `work-${run} for Ada` }])
-        expect(stepRuns.get(run)).toBe(1)
+        assert.deepStrictEqual(done.result.content, [{ type: "text", text: `work-${run} for Ada` }])
+        assert.strictEqual(stepRuns.get(run), 1)
       }).pipe(Effect.scoped),
     30_000
   )
@@ -254,9 +246,9 @@ describe("tasks of a fleet on Redis", () => {
         for (let i = 0; i < 100 && stepRuns.get(run) !== 1; i++) yield* Effect.sleep("20 millis")
         yield* Effect.sleep("2 seconds")
         const record = yield* store.get(taskId)
-        expect(record!.status).toBe("working")
-        expect(record!.owner).toBe("usurper")
-        expect(record!.journal).toBeUndefined()
+        assert.strictEqual(record!.status, "working")
+        assert.strictEqual(record!.owner, "usurper")
+        assert.isUndefined(record!.journal)
       }).pipe(Effect.scoped),
     30_000
   )
@@ -281,13 +273,13 @@ describe("tasks of a fleet on Redis", () => {
           const next = yield* Effect.promise(() => stream.next())
           if (next === undefined) throw new Error("the stream ended")
           validateTaskWire("TaskStatusNotification", next)
-          expect(next.params.taskId).toBe(taskId)
+          assert.strictEqual(next.params.taskId, taskId)
           seen.push(next)
         }
         // A's changes in order: the answer taken (no key left outstanding), the next round claimed, its end.
-        expect(seen.map((n) => n.params.status)).toEqual(["input_required", "working", "completed"])
-        expect(seen[0].params.inputRequests).toEqual({})
-        expect(seen.at(-1).params.result.content).toEqual([{ type: "text", text: `work-${run} for Nia` }])
+        assert.deepStrictEqual(seen.map((n) => n.params.status), ["input_required", "working", "completed"])
+        assert.deepStrictEqual(seen[0].params.inputRequests, {})
+        assert.deepStrictEqual(seen.at(-1).params.result.content, [{ type: "text", text: `work-${run} for Nia` }])
       }).pipe(Effect.scoped),
     30_000
   )
@@ -309,13 +301,13 @@ describe("tasks of a fleet on Redis", () => {
         yield* a.server.addTool(added)
         const modern = yield* Effect.promise(() => stream.next())
         validateWire("JSONRPCNotification", modern)
-        expect(modern.method).toBe("notifications/tools/list_changed")
+        assert.strictEqual(modern.method, "notifications/tools/list_changed")
         const session = JSON.parse((yield* Effect.promise(() => legacy.next(5_000)))!.data)
         validateWire("ToolListChangedNotification", session, LEGACY_SCHEMA_ID)
         yield* Effect.promise(() => legacy.cancel())
         // The change is A's (each instance keeps its own registry).
         const listed = yield* result(a.url, "tools/list", {})
-        expect(listed.tools.map((t: any) => t.name)).toContain("added_later")
+        assert.include(listed.tools.map((t: any) => t.name), "added_later")
       }).pipe(Effect.scoped),
     30_000
   )
@@ -329,7 +321,7 @@ describe("tasks of a fleet on Redis", () => {
         const before = (yield* Metric.value(completed)).count
         const taskId = yield* createTask(a.url, "finish", { run: "down" })
         yield* pollUntil(a.url, taskId, (task) => task.status === "completed")
-        expect((yield* Metric.value(completed)).count).toBe(before + 1)
+        assert.strictEqual((yield* Metric.value(completed)).count, before + 1)
         yield* Effect.promise(() => redis.stop())
         for (
           const [method, params] of [
@@ -341,7 +333,10 @@ describe("tasks of a fleet on Redis", () => {
         ) {
           const reply = yield* rpc(a.url, method, params).pipe(Effect.timeout("10 seconds"))
           validateWire("JSONRPCErrorResponse", reply)
-          expect(reply.error).toEqual({ code: -32603, message: "The server's task store is unavailable; retry later" })
+          assert.deepStrictEqual(reply.error, {
+            code: -32603,
+            message: "The server's task store is unavailable; retry later"
+          })
         }
         yield* Effect.promise(() => redis.start())
         // Redis kept nothing (no persistence): a new task, once the client has reconnected.
@@ -351,7 +346,7 @@ describe("tasks of a fleet on Redis", () => {
           created = yield* rpc(a.url, "tools/call", { name: "finish", arguments: { run: "back" } })
         }
         const back = yield* pollUntil(a.url, created.result.taskId, (task) => task.status === "completed")
-        expect(back.result.content).toEqual([{ type: "text", text: "finished back" }])
+        assert.deepStrictEqual(back.result.content, [{ type: "text", text: "finished back" }])
       }).pipe(Effect.scoped),
     60_000
   )

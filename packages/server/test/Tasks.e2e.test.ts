@@ -8,8 +8,9 @@
  * answers, an update flood) answered as the spec says while the server keeps
  * serving. Task messages are validated against the ext-tasks schema.
  */
-import { assert, describe, expect, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Elicitation, Mrtr, RequestState, Roots, Sampling, Task } from "@mrtr/core"
+import { mcpHeaders, mcpPost } from "@mrtr/test-support/http"
 import { validateTaskWire, validateWire } from "@mrtr/test-support/wire"
 import { Effect, Fiber, Layer, Schema } from "effect"
 import { HttpTransport, McpServer, NotificationBus, SessionDirectory, TaskStore, Tool } from "../src/index.ts"
@@ -108,24 +109,7 @@ const body = (method: string, params: Record<string, unknown> = {}, capabilities
   request(method, params, capabilities)
 
 const rpc = (url: string, message: ReturnType<typeof body>, extra: Record<string, string> = {}) =>
-  Effect.promise(async () => {
-    const params: Record<string, unknown> = message.params
-    const name = params.taskId ?? params.name
-    const response = await fetch(url, {
-      method: "POST",
-      body: JSON.stringify(message),
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": message.method,
-        ...(typeof name === "string" ? { "mcp-name": name } : {}),
-        ...extra
-      }
-    })
-    const text = await response.text()
-    return { status: response.status, json: JSON.parse(text) }
-  })
+  mcpPost(url, message, extra)
 
 const result = (url: string, method: string, params: Record<string, unknown>, capabilities: object = CAPS) =>
   Effect.map(rpc(url, body(method, params, capabilities)), (reply) => {
@@ -143,7 +127,7 @@ const getTask = (url: string, taskId: string) =>
 const update = (url: string, taskId: string, inputResponses: Record<string, unknown>) =>
   Effect.map(result(url, "tasks/update", { taskId, inputResponses }), (ack) => {
     validateTaskWire("UpdateTaskResult", ack)
-    expect(Object.keys(ack).filter((key) => key !== "_meta")).toEqual(["resultType"])
+    assert.deepStrictEqual(Object.keys(ack).filter((key) => key !== "_meta"), ["resultType"])
     return ack
   })
 
@@ -164,8 +148,8 @@ const terminal = (task: any) => ["completed", "failed", "cancelled"].includes(ta
 const createTask = (url: string, name: string, args: Record<string, unknown>) =>
   Effect.map(result(url, "tools/call", { name, arguments: args }), (created) => {
     validateTaskWire("CreateTaskResult", created)
-    expect(created.resultType).toBe("task")
-    expect(created).not.toHaveProperty("requestState")
+    assert.strictEqual(created.resultType, "task")
+    assert.notProperty(created, "requestState")
     return created.taskId as string
   })
 
@@ -182,12 +166,7 @@ const listen = (url: string, message: ReturnType<typeof body>, done: (messages: 
       method: "POST",
       body: JSON.stringify(message),
       signal: controller.signal,
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": message.method
-      }
+      headers: mcpHeaders(message)
     })
     const messages: Array<any> = []
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
@@ -227,21 +206,21 @@ describe("Tasks over Streamable HTTP", () => {
           yield* update(url, taskId, { name: { action: "accept", content: { name: "Nia" } } })
           const messages = yield* Fiber.join(collected)
           const [ack, ...notifications] = messages
-          expect(ack.method).toBe("notifications/subscriptions/acknowledged")
-          expect(ack.params.notifications).toEqual({ taskIds: [taskId] })
+          assert.strictEqual(ack.method, "notifications/subscriptions/acknowledged")
+          assert.deepStrictEqual(ack.params.notifications, { taskIds: [taskId] })
           for (const notification of notifications) {
             validateTaskWire("TaskStatusNotification", notification)
-            expect(notification.params.taskId).toBe(taskId)
+            assert.strictEqual(notification.params.taskId, taskId)
           }
           const last = notifications.at(-1)
-          expect(last.params.status).toBe("completed")
-          expect(last.params.result.content).toEqual([{ type: "text", text: "Hello, Nia (notify)!" }])
+          assert.strictEqual(last.params.status, "completed")
+          assert.deepStrictEqual(last.params.result.content, [{ type: "text", text: "Hello, Nia (notify)!" }])
           // Without the declaration, taskIds are refused.
           const refused = yield* rpc(
             url,
             body("subscriptions/listen", { notifications: { taskIds: [taskId] } }, { elicitation: {} })
           )
-          expect(refused.json.error.code).toBe(-32021)
+          assert.strictEqual(refused.json.error.code, -32021)
         }).pipe(Effect.scoped)
       ),
     { timeout: 30_000 }
@@ -257,8 +236,8 @@ describe("Tasks over Streamable HTTP", () => {
           // Round 1 (MRTR, before Task.detach): input_required with no taskId.
           const r1 = yield* result(a, "tools/call", { name: "survey", arguments: { run: "replay" } })
           validateWire("InputRequiredResult", r1)
-          expect(Object.keys(r1.inputRequests)).toEqual(["name"])
-          expect(r1).not.toHaveProperty("taskId")
+          assert.deepStrictEqual(Object.keys(r1.inputRequests), ["name"])
+          assert.notProperty(r1, "taskId")
           // Final MRTR round: CreateTaskResult, no requestState.
           const created = yield* result(a, "tools/call", {
             name: "survey",
@@ -267,14 +246,14 @@ describe("Tasks over Streamable HTTP", () => {
             inputResponses: { name: { action: "accept", content: { name: "Ada" } } }
           })
           validateTaskWire("CreateTaskResult", created)
-          expect(created).not.toHaveProperty("requestState")
-          expect(created).not.toHaveProperty("inputRequests")
+          assert.notProperty(created, "requestState")
+          assert.notProperty(created, "inputRequests")
           const taskId: string = created.taskId
-          expect(taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+          assert.match(taskId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
           // First task ask on A.
           const first = yield* pollUntil(a, taskId, waitingFor("ok"))
-          expect(first.inputRequests.ok.method).toBe("elicitation/create")
-          expect(first).not.toHaveProperty("requestState")
+          assert.strictEqual(first.inputRequests.ok.method, "elicitation/create")
+          assert.notProperty(first, "requestState")
           yield* update(a, taskId, { ok: { action: "accept", content: { ok: true } } })
           yield* pollUntil(a, taskId, waitingFor("idea"))
           void scopeA
@@ -285,20 +264,23 @@ describe("Tasks over Streamable HTTP", () => {
             Effect.gen(function*() {
               const b = yield* startInstance(store)
               const second = yield* getTask(b, taskId)
-              expect(second.status).toBe("input_required")
-              expect(Object.keys(second.inputRequests)).toEqual(["idea"])
+              assert.strictEqual(second.status, "input_required")
+              assert.deepStrictEqual(Object.keys(second.inputRequests), ["idea"])
               yield* update(b, taskId, {
                 idea: { role: "assistant", content: { type: "text", text: "tea" }, model: "m" }
               })
               const third = yield* pollUntil(b, taskId, waitingFor("roots"))
-              expect(third.inputRequests.roots.method).toBe("roots/list")
+              assert.strictEqual(third.inputRequests.roots.method, "roots/list")
               yield* update(b, taskId, { roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } })
               const done = yield* pollUntil(b, taskId, terminal)
-              expect(done.status).toBe("completed")
-              expect(done.result.content).toEqual([{ type: "text", text: "Ada ok=true idea=tea roots=2 ticket=42" }])
-              expect(done.result).not.toHaveProperty("_meta.io.modelcontextprotocol/related-task")
+              assert.strictEqual(done.status, "completed")
+              assert.deepStrictEqual(done.result.content, [{
+                type: "text",
+                text: "Ada ok=true idea=tea roots=2 ticket=42"
+              }])
+              assert.notNestedProperty(done.result, "_meta.io.modelcontextprotocol/related-task")
               // The step ran once, on A; every replay (on A and on B) took its journaled value.
-              expect(stepRuns.get("replay")).toBe(1)
+              assert.strictEqual(stepRuns.get("replay"), 1)
             }).pipe(Effect.scoped)
           )
         )
@@ -314,17 +296,17 @@ describe("Tasks over Streamable HTTP", () => {
           const taskId = yield* Effect.scoped(Effect.gen(function*() {
             const a = yield* startInstance(store)
             const id = yield* createTask(a, "sleepy", { run: "orphan", ms: 500 })
-            expect((yield* getTask(a, id)).status).toBe("working")
+            assert.strictEqual((yield* getTask(a, id)).status, "working")
             return id
           })) // instance A stops: its fiber is interrupted, the task released
-          expect(finalized.has("orphan")).toBe(true)
+          assert.isTrue(finalized.has("orphan"))
           finalized.delete("orphan")
-          expect((yield* store.get(taskId))?.owner).toBeUndefined()
+          assert.isUndefined((yield* store.get(taskId))?.owner)
           const b = yield* startInstance(store)
           const done = yield* pollUntil(b, taskId, terminal)
-          expect(done.status).toBe("completed")
-          expect(done.result.content).toEqual([{ type: "text", text: "slept orphan" }])
-          expect(finalized.has("orphan")).toBe(true)
+          assert.strictEqual(done.status, "completed")
+          assert.deepStrictEqual(done.result.content, [{ type: "text", text: "slept orphan" }])
+          assert.isTrue(finalized.has("orphan"))
         }).pipe(Effect.scoped)
       ),
     { timeout: 30_000 }
@@ -364,19 +346,19 @@ describe("Tasks over Streamable HTTP", () => {
           // An answer the form refuses: the handler asks the same question again.
           yield* update(url, taskId, { name: { action: "accept", content: { name: 42 } } })
           const again = yield* pollUntil(url, taskId, waitingFor("name#2"))
-          expect(Object.keys(again.inputRequests)).toEqual(["name#2"])
-          expect(again.inputRequests["name#2"].params.message).toMatch(/^Your answer was not accepted/)
+          assert.deepStrictEqual(Object.keys(again.inputRequests), ["name#2"])
+          assert.match(again.inputRequests["name#2"].params.message, /^Your answer was not accepted/)
           // The key answered before is no longer outstanding: an answer to it is ignored.
           yield* update(url, taskId, { name: { action: "accept", content: { name: "Eve" } } })
           yield* Effect.sleep("100 millis")
-          expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name#2"])
+          assert.deepStrictEqual(Object.keys((yield* getTask(url, taskId)).inputRequests), ["name#2"])
           yield* update(url, taskId, { "name#2": { action: "accept", content: { name: 7 } } })
           const third = yield* pollUntil(url, taskId, waitingFor("name#3"))
-          expect(Object.keys(third.inputRequests)).toEqual(["name#3"])
+          assert.deepStrictEqual(Object.keys(third.inputRequests), ["name#3"])
           yield* update(url, taskId, { "name#3": { action: "accept", content: { name: "Ada" } } })
           const done = yield* pollUntil(url, taskId, terminal)
-          expect(done.status).toBe("completed")
-          expect(done.result.content).toEqual([{ type: "text", text: "Hello, Ada (re-asked)!" }])
+          assert.strictEqual(done.status, "completed")
+          assert.deepStrictEqual(done.result.content, [{ type: "text", text: "Hello, Ada (re-asked)!" }])
         }).pipe(Effect.scoped)
       ),
     { timeout: 30_000 }
@@ -392,15 +374,15 @@ describe("Tasks over Streamable HTTP", () => {
           yield* pollUntil(url, taskId, waitingFor("name"))
           const ack = yield* result(url, "tasks/cancel", { taskId })
           validateTaskWire("CancelTaskResult", ack)
-          expect(Object.keys(ack).filter((key) => key !== "_meta")).toEqual(["resultType"])
+          assert.deepStrictEqual(Object.keys(ack).filter((key) => key !== "_meta"), ["resultType"])
           const cancelled = yield* getTask(url, taskId)
-          expect(cancelled.status).toBe("cancelled")
-          expect(cancelled).not.toHaveProperty("inputRequests")
+          assert.strictEqual(cancelled.status, "cancelled")
+          assert.notProperty(cancelled, "inputRequests")
           yield* update(url, taskId, { name: { action: "accept", content: { name: "late" } } })
           yield* Effect.sleep("100 millis")
-          expect((yield* getTask(url, taskId)).status).toBe("cancelled")
+          assert.strictEqual((yield* getTask(url, taskId)).status, "cancelled")
           // Cancelling again (a terminal task) is the same ack.
-          expect((yield* result(url, "tasks/cancel", { taskId })).resultType).toBe("complete")
+          assert.strictEqual((yield* result(url, "tasks/cancel", { taskId })).resultType, "complete")
         }).pipe(Effect.scoped)
       ),
     { timeout: 30_000 }
@@ -413,10 +395,10 @@ describe("Tasks over Streamable HTTP", () => {
         Effect.gen(function*() {
           const url = yield* startInstance(store)
           const taskId = yield* createTask(url, "sleepy", { run: "cancel-working", ms: 60_000 })
-          expect((yield* getTask(url, taskId)).status).toBe("working")
+          assert.strictEqual((yield* getTask(url, taskId)).status, "working")
           yield* result(url, "tasks/cancel", { taskId })
-          expect(finalized.has("cancel-working")).toBe(true)
-          expect((yield* getTask(url, taskId)).status).toBe("cancelled")
+          assert.isTrue(finalized.has("cancel-working"))
+          assert.strictEqual((yield* getTask(url, taskId)).status, "cancelled")
         }).pipe(Effect.scoped)
       ),
     { timeout: 30_000 }
@@ -430,16 +412,16 @@ describe("Tasks over Streamable HTTP", () => {
           const url = yield* startInstance(store, { tasks: { ttlMs: 300, pollIntervalMs: 25 } })
           const taskId = yield* createTask(url, "sleepy", { run: "ttl", ms: 60_000 })
           const seed = yield* getTask(url, taskId)
-          expect(seed.ttlMs).toBe(300)
-          expect(seed.pollIntervalMs).toBe(25)
+          assert.strictEqual(seed.ttlMs, 300)
+          assert.strictEqual(seed.pollIntervalMs, 25)
           yield* Effect.sleep("600 millis")
-          expect(finalized.has("ttl")).toBe(true)
+          assert.isTrue(finalized.has("ttl"))
           for (const method of ["tasks/get", "tasks/cancel"]) {
             const reply = yield* rpc(url, body(method, { taskId }))
-            expect(reply.json.error.code).toBe(-32602)
+            assert.strictEqual(reply.json.error.code, -32602)
           }
           const reply = yield* rpc(url, body("tasks/update", { taskId, inputResponses: {} }))
-          expect(reply.json.error.code).toBe(-32602)
+          assert.strictEqual(reply.json.error.code, -32602)
         }).pipe(Effect.scoped)
       ),
     { timeout: 30_000 }
@@ -456,7 +438,7 @@ describe("Tasks over Streamable HTTP", () => {
             yield* update(url, taskId, { name: { action: "accept", content: { name: `user-${i}` } } })
             return (yield* pollUntil(url, taskId, terminal)).result.content[0].text
           }), { concurrency: "unbounded" })
-        results.forEach((text, i) => expect(text).toBe(`Hello, user-${i} (many-${i})!`))
+        results.forEach((text, i) => assert.strictEqual(text, `Hello, user-${i} (many-${i})!`))
       }).pipe(Effect.scoped)
     ), { timeout: 60_000 })
 
@@ -471,16 +453,16 @@ describe("Tasks over Streamable HTTP", () => {
             extensions: { [TASKS]: {} }
           })
           const failed = yield* pollUntil(url, created.taskId, terminal)
-          expect(failed.status).toBe("failed")
-          expect(failed.error.code).toBe(-32021)
-          expect(failed.error.data.requiredCapabilities).toEqual({ sampling: {} })
-          expect(failed).not.toHaveProperty("result")
+          assert.strictEqual(failed.status, "failed")
+          assert.strictEqual(failed.error.code, -32021)
+          assert.deepStrictEqual(failed.error.data.requiredCapabilities, { sampling: {} })
+          assert.notProperty(failed, "result")
           yield* createTask(url, "sleepy", { run: "full-1", ms: 60_000 })
           const full = yield* rpc(url, body("tools/call", { name: "sleepy", arguments: { run: "full-2", ms: 60_000 } }))
           validateWire("JSONRPCErrorResponse", full.json)
-          expect(full.json.error.code).toBe(-32603)
+          assert.strictEqual(full.json.error.code, -32603)
           // Still serving: the tasks it holds answer.
-          expect((yield* getTask(url, created.taskId)).status).toBe("failed")
+          assert.strictEqual((yield* getTask(url, created.taskId)).status, "failed")
         }).pipe(Effect.scoped)),
     { timeout: 30_000 }
   )
@@ -495,42 +477,43 @@ describe("Tasks over Streamable HTTP", () => {
           for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
             const reply = yield* rpc(url, body(method, { taskId: "no-such-task", inputResponses: {} }))
             validateWire("JSONRPCErrorResponse", reply.json)
-            expect(reply.json.error.code).toBe(-32602)
+            assert.strictEqual(reply.json.error.code, -32602)
           }
           // Without the declaration: -32021 with requiredCapabilities, before the id is looked up.
           const undeclared = yield* rpc(url, body("tasks/get", { taskId: "no-such-task" }, { elicitation: {} }))
-          expect(undeclared.status).toBe(400)
-          expect(undeclared.json.error.code).toBe(-32021)
-          expect(undeclared.json.error.data.requiredCapabilities.extensions[TASKS]).toEqual({})
+          assert.strictEqual(undeclared.status, 400)
+          assert.strictEqual(undeclared.json.error.code, -32021)
+          assert.deepStrictEqual(undeclared.json.error.data.requiredCapabilities.extensions[TASKS], {})
           const required = yield* rpc(
             url,
             body("tools/call", { name: "ask_once", arguments: { run: "x" } }, { elicitation: {} })
           )
-          expect(required.json.error.code).toBe(-32021)
+          assert.strictEqual(required.json.error.code, -32021)
           validateWire("JSONRPCErrorResponse", required.json)
           // The removed methods: -32601.
           for (const method of ["tasks/result", "tasks/list"]) {
-            expect((yield* rpc(url, body(method, { taskId: "x" }))).json.error.code).toBe(-32601)
+            assert.strictEqual((yield* rpc(url, body(method, { taskId: "x" }))).json.error.code, -32601)
           }
           // Malformed params: -32602.
-          expect((yield* rpc(url, body("tasks/get", { taskId: 7 }))).json.error.code).toBe(-32602)
+          assert.strictEqual((yield* rpc(url, body("tasks/get", { taskId: 7 }))).json.error.code, -32602)
           const taskId = yield* createTask(url, "ask_once", { run: "bad" })
-          expect((yield* rpc(url, body("tasks/update", { taskId, inputResponses: "yes" }))).json.error.code).toBe(
+          assert.strictEqual(
+            (yield* rpc(url, body("tasks/update", { taskId, inputResponses: "yes" }))).json.error.code,
             -32602
           )
           // Mcp-Name must mirror the taskId.
           const mismatch = yield* rpc(url, body("tasks/get", { taskId }), { "mcp-name": "another-task" })
-          expect(mismatch.status).toBe(400)
-          expect(mismatch.json.error.code).toBe(-32020)
+          assert.strictEqual(mismatch.status, 400)
+          assert.strictEqual(mismatch.json.error.code, -32020)
           // An update for a task not waiting (still working, or before its first ask) is acked and changes nothing.
           const working = yield* createTask(url, "sleepy", { run: "not-waiting", ms: 60_000 })
           yield* update(url, working, { name: { action: "accept", content: { name: "x" } } })
-          expect((yield* getTask(url, working)).status).toBe("working")
+          assert.strictEqual((yield* getTask(url, working)).status, "working")
           // A wrong-kind answer (a sampling result for a form) counts as missing: the question is asked again, under a new key.
           yield* pollUntil(url, taskId, waitingFor("name"))
           yield* update(url, taskId, { name: { role: "assistant", content: { type: "text", text: "?" }, model: "m" } })
           const again = yield* pollUntil(url, taskId, waitingFor("name#2"))
-          expect(again.inputRequests["name#2"].method).toBe("elicitation/create")
+          assert.strictEqual(again.inputRequests["name#2"].method, "elicitation/create")
           // A flood of updates with unknown keys: all acked, the task still waits, nothing else changes.
           const acks = yield* Effect.forEach(
             Array.from({ length: 300 }, (_, i) => i),
@@ -539,17 +522,17 @@ describe("Tasks over Streamable HTTP", () => {
               concurrency: 50
             }
           )
-          expect(acks.every((ack) => ack.resultType === "complete")).toBe(true)
-          expect(Object.keys((yield* getTask(url, taskId)).inputRequests)).toEqual(["name#2"])
+          assert.isTrue(acks.every((ack) => ack.resultType === "complete"))
+          assert.deepStrictEqual(Object.keys((yield* getTask(url, taskId)).inputRequests), ["name#2"])
           // Declining is the handler's typed failure: a tool error, so the task completes with isError.
           yield* update(url, taskId, { "name#2": { action: "decline" } })
           const declined = yield* pollUntil(url, taskId, terminal)
-          expect(declined.status).toBe("completed")
-          expect(declined.result.isError).toBe(true)
+          assert.strictEqual(declined.status, "completed")
+          assert.isTrue(declined.result.isError)
           // And the server keeps serving.
           yield* result(url, "tasks/cancel", { taskId: working })
           const fresh = yield* createTask(url, "ask_once", { run: "after" })
-          expect((yield* pollUntil(url, fresh, waitingFor("name"))).status).toBe("input_required")
+          assert.strictEqual((yield* pollUntil(url, fresh, waitingFor("name"))).status, "input_required")
         }).pipe(Effect.scoped)
       ),
     { timeout: 60_000 }

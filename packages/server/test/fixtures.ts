@@ -1,4 +1,6 @@
 import { Elicitation, Mrtr, RequestState, Roots, Sampling } from "@mrtr/core"
+import { makeRequestMeta } from "@mrtr/protocol/Meta"
+import type { ClientCapabilities } from "@mrtr/protocol/Schema"
 import { Effect, Layer, Schema } from "effect"
 import { McpServer, Prompt, RequestContext, Resource, Tool } from "../src/index.ts"
 
@@ -120,9 +122,10 @@ export const request = (method: string, params: Record<string, unknown> = {}, ca
   params: {
     ...params,
     _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": capabilities,
-      "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" },
+      ...makeRequestMeta({
+        clientCapabilities: capabilities as ClientCapabilities,
+        clientInfo: { name: "test", version: "0" }
+      }),
       ...(params._meta as object ?? {})
     }
   }

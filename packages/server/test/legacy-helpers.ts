@@ -6,6 +6,7 @@
  * falls back when the client cannot elicit).
  */
 import { Elicitation, MissingClientCapability } from "@mrtr/core"
+import { mcpHeaders } from "@mrtr/test-support/http"
 import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { HttpTransport, type McpHandler, McpServer, RequestContext, Tool } from "../src/index.ts"
 import { serverLayer } from "./fixtures.ts"
@@ -86,6 +87,10 @@ export const LEGACY_HEADERS = {
 
 export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { ...LEGACY_HEADERS, ...headers }, body: JSON.stringify(body) })
+
+/** POSTs a 2026-07-28 `message` with the headers its client sends (`mcpHeaders`), and `headers` on top. */
+export const postModern = (url: string, message: unknown, headers: Record<string, string> = {}) =>
+  post(url, message, { ...mcpHeaders(message), ...headers })
 
 let nextId = 1
 export const rpc = (method: string, params?: unknown) => ({

@@ -9,11 +9,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { HttpTransport as ClientHttp, McpClient, StdioTransport as ClientStdio } from "@mrtr/client"
 import { HttpTransport } from "@mrtr/server"
+import { server, stdioServerScript } from "@mrtr/test-support/fixtures"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { Effect, Layer, Ref } from "effect"
 import { fileURLToPath } from "node:url"
 import { Recorder, ScriptedUser } from "../src/index.ts"
-import { server } from "./fixtures.ts"
 
 const user = ScriptedUser.layer({
   elicitation: {
@@ -74,7 +74,7 @@ describe("end to end", () => {
   it.live("over stdio", () =>
     Effect.gen(function*() {
       const root = fileURLToPath(new URL("../../../", import.meta.url))
-      const script = fileURLToPath(new URL("./stdio-server.ts", import.meta.url))
+      const script = stdioServerScript
       const outcome = yield* scenario.pipe(
         Effect.provide(
           McpClient.layer({ logLevel: "info" }).pipe(
@@ -137,7 +137,7 @@ describe("end to end, 2025-11-25 (initialize, the server's legacy shim, in-fligh
   it.live("over stdio", () =>
     Effect.gen(function*() {
       const root = fileURLToPath(new URL("../../../", import.meta.url))
-      const script = fileURLToPath(new URL("./stdio-server.ts", import.meta.url))
+      const script = stdioServerScript
       const outcome = yield* scenario.pipe(
         Effect.provide(
           McpClient.layer({ logLevel: "info", protocol: "2025-11-25" }).pipe(

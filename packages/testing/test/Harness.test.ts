@@ -9,12 +9,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { McpClient } from "@mrtr/client"
 import { Elicitation, RequestState } from "@mrtr/core"
-import { MetaKey } from "@mrtr/protocol/Meta"
+import { METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER } from "@mrtr/protocol/Headers"
+import { MetaKey, PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { McpServer, Tool } from "@mrtr/server"
+import { server } from "@mrtr/test-support/fixtures"
 import { validateWire } from "@mrtr/test-support/wire"
 import { Effect, Layer, Ref, Schema } from "effect"
 import { Harness, Recorder, ScriptedUser } from "../src/index.ts"
-import { server } from "./fixtures.ts"
 
 const client = McpClient.McpClient
 const textOf = (result: { readonly content: ReadonlyArray<unknown> }) => (result.content[0] as { text: string }).text
@@ -226,9 +227,9 @@ describe("Harness + ScriptedUser", () => {
           const sent = (yield* Harness.entries).filter((e) => e.direction === "request")
           assert.deepStrictEqual(sent.map((e) => (e.message as any).method), ["tools/list", "tools/call"])
           assert.deepStrictEqual(sent[1]!.headers, {
-            "MCP-Protocol-Version": "2026-07-28",
-            "Mcp-Method": "tools/call",
-            "Mcp-Name": "regional",
+            [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION,
+            [METHOD_HEADER]: "tools/call",
+            [NAME_HEADER]: "regional",
             "Mcp-Param-Region": `=?base64?${Buffer.from("eu wést").toString("base64")}?=`
           })
           const tool = yield* client.use((c) => c.tool("regional"))
@@ -240,7 +241,7 @@ describe("Harness + ScriptedUser", () => {
   )
 })
 
-describe("keys named like Object.prototype members, end to end (issue 11, item 5)", () => {
+describe("keys named like Object.prototype members, end to end", () => {
   const oddKeys = Tool.make("odd_keys", {
     handler: () =>
       Effect.map(
@@ -282,7 +283,7 @@ describe("keys named like Object.prototype members, end to end (issue 11, item 5
     }).pipe(Effect.provide(Harness.layer({ server: oddServer, user: oddUser }))))
 })
 
-describe("a scripted answer the server refuses (issue 18)", () => {
+describe("a scripted answer the server refuses", () => {
   const book = Tool.make("book", {
     handler: () =>
       Elicitation.form({
