@@ -11,7 +11,9 @@ const decode = Schema.decodeUnknownSync(Schema.fromJsonString(Request))
 
 createInterface({ input: process.stdin }).on("line", (line) => {
   const { id } = decode(line)
-  Effect.runSync(Effect.sync(() => {
-    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { supportedVersions: ["2026-07-28"] } }) + "\n")
-  }).pipe(Effect.provide(Layer.empty)))
+  Effect.runSync(
+    Effect.sync(() => {
+      process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { supportedVersions: ["2026-07-28"] } }) + "\n")
+    }).pipe(Effect.provide(Layer.empty))
+  )
 })
