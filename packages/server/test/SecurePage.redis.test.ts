@@ -8,6 +8,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Elicitation } from "@mrtr/core"
+import { mcpPost, request } from "@mrtr/test-support/http"
 import { redisPerFile } from "@mrtr/test-support/infra"
 import { ConfigProvider, Effect, Layer, Schema } from "effect"
 import * as RedisService from "effect/persistence/Redis"
@@ -57,35 +58,11 @@ const instance = () => {
   )).pipe(Effect.flatMap((context) => Effect.provide(HttpTransport.url, context)))
 }
 
-let nextId = 1
+/** A `tools/call`'s result; a JSON-RPC error fails the test. */
 const call = (url: string, params: Record<string, unknown>) =>
-  Effect.promise(async () => {
-    const response = await fetch(url, {
-      method: "POST",
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: nextId++,
-        method: "tools/call",
-        params: {
-          ...params,
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": CAPS,
-            "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
-          }
-        }
-      }),
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "connect"
-      }
-    })
-    const reply = await response.json() as any
-    if (reply.error !== undefined) throw new Error(JSON.stringify(reply.error))
-    return reply.result
+  Effect.map(mcpPost(url, request("tools/call", params, { clientCapabilities: CAPS })), (reply) => {
+    if (reply.json.error !== undefined) throw new Error(JSON.stringify(reply.json.error))
+    return reply.json.result
   })
 
 /** Fills the page with `values` through instance `server`, as the user's browser would through the balancer. */

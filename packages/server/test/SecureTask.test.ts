@@ -7,6 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Elicitation } from "@mrtr/core"
+import { mcpPost, request } from "@mrtr/test-support/http"
 import { Effect, Layer, Schema } from "effect"
 import { HttpTransport, InteractionPage, McpServer, Tool } from "../src/index.ts"
 
@@ -42,36 +43,11 @@ const start = () => {
   ).pipe(Effect.flatMap((context) => Effect.provide(HttpTransport.url, context)))
 }
 
-let nextId = 1
+/** A 2026-07-28 request's result; a JSON-RPC error fails the test. */
 const call = (url: string, method: string, params: Record<string, unknown>) =>
-  Effect.promise(async () => {
-    const name = params.taskId ?? params.name
-    const response = await fetch(url, {
-      method: "POST",
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: nextId++,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": CAPS,
-            "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
-          }
-        }
-      }),
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        ...(typeof name === "string" ? { "mcp-name": name } : {})
-      }
-    })
-    const reply = await response.json() as any
-    if (reply.error !== undefined) throw new Error(`${method}: ${JSON.stringify(reply.error)}`)
-    return reply.result
+  Effect.map(mcpPost(url, request(method, params, { clientCapabilities: CAPS })), (reply) => {
+    if (reply.json.error !== undefined) throw new Error(`${method}: ${JSON.stringify(reply.json.error)}`)
+    return reply.json.result
   })
 
 const pollUntil = (url: string, taskId: string, done: (task: any) => boolean) =>
