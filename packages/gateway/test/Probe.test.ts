@@ -54,7 +54,6 @@ const callOnce = (url: string) =>
     )
     const client = Context.get(context, McpClient.McpClient)
     return yield* client.callTool({ name: "greet", arguments: { greeting: "Hi" } }, { maxRounds: 1 }).pipe(
-
       Effect.flip,
       Effect.map((error) => (error as { _tag: string })._tag)
     )
