@@ -35,7 +35,7 @@ import { McpError } from "@mrtr/protocol/ErrorCode"
 import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, InputRequest, InputRequests, InputResponses } from "@mrtr/protocol/Schema"
 import { RequestContext } from "@mrtr/server"
-import { Context, type Duration, Effect, Option, Result, Schema } from "effect"
+import { Cause, Context, type Duration, Effect, Exit, Option, Result, Schema } from "effect"
 import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
 
 const Conversation = ConversationModule.Conversation
@@ -186,6 +186,21 @@ export const toMcpError = (upstream: string, error: unknown): McpError => {
   return McpError.internalError(`Upstream ${upstream} is unavailable or failed: ${reason}`)
 }
 
+/** Did the upstream answer the call (its result or a JSON-RPC error), rather than the call being abandoned? */
+const answered = (exit: Exit.Exit<unknown, unknown>): boolean =>
+  Exit.isSuccess(exit) ||
+  (exit.cause.reasons.length > 0 &&
+    exit.cause.reasons.every((reason) => Cause.isFailReason(reason) && reason.error instanceof McpError))
+
+/**
+ * Runs `retire` when the upstream call ends without the upstream's answer
+ * (interrupted, timed out, a gateway ask suspended the handler): its
+ * 2025-11-25 session may still ask for it, so it is never leased again.
+ */
+export const retiredIfAbandoned =
+  (retire: Effect.Effect<void>) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.onExit(self, (exit) => answered(exit) ? Effect.void : retire)
+
 /** Is this failure the connection's (so the client is dropped and the next call connects again)? */
 export const isConnectionFailure = (error: unknown): boolean =>
   isRecord(error) && (error._tag === "TransportError" || error._tag === "RequestTimeout")
@@ -305,6 +320,8 @@ export interface Held {
     readonly params: Record<string, unknown>
     /** Closes the client after a connection failure. */
     readonly drop: Effect.Effect<void>
+    /** Never leases the client again (the held call was abandoned before the upstream's answer). */
+    readonly retire: Effect.Effect<void>
     /**
      * Keeps the client open until the returned release runs (once): taken
      * before the held call starts, released when it ends, so no bound of the
@@ -348,6 +365,7 @@ export const forward = (
         method,
         params,
         drop: pool.drop(client),
+        retire: pool.retire(client),
         retain: pool.retain(client)
       })
     }
@@ -356,6 +374,7 @@ export const forward = (
       return own(
         yield* callOnce(client, method, params, undefined, undefined, relay).pipe(
           Effect.provideContext(handlers),
+          retiredIfAbandoned(pool.retire(client)),
           Effect.catch((error) =>
             isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
           )

@@ -27,7 +27,17 @@ import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { Duration } from "effect"
 import { Effect, Schema } from "effect"
 import type * as HeldCalls from "../HeldCalls.ts"
-import { ask, callOnce, handlersFor, type Held, isConnectionFailure, own, stripMeta, toMcpError } from "./forward.ts"
+import {
+  ask,
+  callOnce,
+  handlersFor,
+  type Held,
+  isConnectionFailure,
+  own,
+  retiredIfAbandoned,
+  stripMeta,
+  toMcpError
+} from "./forward.ts"
 import { canonical } from "./pool.ts"
 
 /** Most times one conversation starts its held upstream call anew (holder lost) before it fails. */
@@ -38,7 +48,7 @@ const failedError = (error: { readonly code: number; readonly message: string; r
 
 /** The held-call path over `store`; `timeout` bounds the held upstream request. */
 export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Duration): Held => ({
-  forward: ({ client, conversation, drop, method, params, retain, upstream }) =>
+  forward: ({ client, conversation, drop, method, params, retain, retire, upstream }) =>
     Effect.gen(function*() {
       // Without a principal, a call is held in the share of its client address's group (IPv6 by /64), as the
       // server's other shares: one anonymous caller cannot fill the store for every other one.
@@ -58,6 +68,8 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
               ),
             capabilities
           )),
+          // abandoned (timed out, cancelled): its session may still ask for it, so it serves no other call
+          retiredIfAbandoned(retire),
           Effect.map(own),
           Effect.catch((error) =>
             (isConnectionFailure(error) ? drop : Effect.void).pipe(

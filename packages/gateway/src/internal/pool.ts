@@ -4,13 +4,27 @@
  * - A 2026-07-28 upstream reads the client's capabilities per request, so
  *   one client (one stdio process) serves every capability set: each call
  *   declares what its handlers answer (see `forward.ts`).
- * - A 2025-11-25 upstream learns a session's capabilities once, at
- *   `initialize`, so each capability set needs a session (a stdio process)
- *   of its own. Capability sets are first reduced to what the gateway can
- *   carry (`canonical`: elicitation form / url, sampling tools / context,
- *   roots), so at most 40 sets exist, and made to order only within bounds:
- *   `maxClients` in total and `maxClientsPerPrincipal` caused by one
- *   principal (else client address, else the anonymous share).
+ * - A 2025-11-25 session (an HTTP session, a stdio process) is stateful:
+ *   the upstream learns its capabilities once, at `initialize`, and keeps
+ *   what it was told in it (the roots it listed, above all). So a session
+ *   serves one share (`owner`: the caller's principal, else its client
+ *   address's group, else the anonymous share) and one capability set,
+ *   never two principals. Capability sets are first reduced to what the
+ *   gateway can carry (`canonical`: elicitation form / url, sampling tools /
+ *   context, roots), so at most 40 sets exist, and sessions are made to
+ *   order only within bounds: `maxClients` in total and
+ *   `maxClientsPerPrincipal` per share.
+ * - A 2025-11-25 stdio session serves one call that may ask at a time
+ *   (`exclusive`): over stdio a server's `elicitation/create`,
+ *   `sampling/createMessage` or `roots/list` names no request, so with two
+ *   calls in flight the client could not tell whose question it is. A call
+ *   declaring any capability leases its session for its whole life (a held
+ *   call until it ends); a second such call gets another session of the
+ *   same share and set, within the same bounds, or `UpstreamBusy`.
+ * - A session whose call was abandoned before its response (`retire`: the
+ *   caller left, a round suspended it, it timed out) is never leased again
+ *   and closes with its last lease (a stdio process ends): its upstream may
+ *   still ask for the abandoned call, and nobody is there to answer.
  *
  * Gotchas: a client is closed only when no call holds a lease on it: past a
  * bound the least recently used idle client is closed (past a share's
@@ -94,6 +108,13 @@ export interface Pool {
   readonly retain: (client: Client) => Effect.Effect<Effect.Effect<void>>
   /** Retires `client` (after a transport failure): the next lease connects again. */
   readonly drop: (client: Client) => Effect.Effect<void>
+  /**
+   * Retires `client` after one of its calls was abandoned before its
+   * response: never leased again, closed with its last lease (the base
+   * client, a 2026-07-28 upstream's one client, is kept: it holds no call's
+   * state).
+   */
+  readonly retire: (client: Client) => Effect.Effect<void>
   /** How many clients are open or connecting (each a stdio process, for a stdio upstream). */
   readonly size: () => number
   readonly close: Effect.Effect<void>
@@ -143,8 +164,10 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 /** How long a share's idle client stays before the share may replace it by one of another capability set. */
 const REUSE_AFTER_MILLIS = 60_000
 
-const keyOf = (capabilities: ClientCapabilities): string => JSON.stringify(canonical(capabilities))
-const BASE = keyOf({})
+/** A session's key: the share it serves (none: the gateway's own) and its capability set. */
+const keyOf = (capabilities: ClientCapabilities, owner: string | undefined): string =>
+  `${owner ?? ""}\u0000${JSON.stringify(canonical(capabilities))}`
+const BASE = keyOf({}, undefined)
 
 const transportOf = (upstream: Upstream, authorization: Context.Context<Authorization.Authorization> | undefined) =>
   upstream._tag === "Http"
@@ -188,7 +211,7 @@ export const make = (upstream: Upstream, options: {
     )
 
   // insertion order is recency: a lease moves its entry last
-  const entries = new Map<string, Entry>()
+  const entries = new Set<Entry>()
   /** Every entry not closed yet, retired ones included. */
   const live = new Set<Entry>()
 
@@ -203,7 +226,7 @@ export const make = (upstream: Upstream, options: {
   /** Out of the map (new leases connect again); closed now if idle, else with its last lease. */
   const retire = (entry: Entry): Effect.Effect<void> =>
     Effect.suspend(() => {
-      if (entries.get(entry.key) === entry) entries.delete(entry.key)
+      entries.delete(entry)
       entry.retired = true
       return entry.users === 0 ? closeNow(entry) : Effect.void
     })
@@ -259,7 +282,7 @@ export const make = (upstream: Upstream, options: {
   const room = (owner: string | undefined): Effect.Effect<void, UpstreamBusy> =>
     Effect.gen(function*() {
       if (owner !== undefined) {
-        const own = Array.from(entries.values()).filter((entry) => entry.owner === owner)
+        const own = Array.from(entries).filter((entry) => entry.owner === owner)
         if (own.length >= options.maxClientsPerPrincipal) {
           // Its own idle client makes room only once idle a while: switching sets must not spawn a process per call.
           const idle = idleOf(own, (yield* Clock.currentTimeMillis) - REUSE_AFTER_MILLIS)
@@ -276,7 +299,7 @@ export const make = (upstream: Upstream, options: {
         }
       }
       if (entries.size >= options.maxClients) {
-        const idle = idleOf(entries.values())
+        const idle = idleOf(entries)
         if (idle === undefined) {
           return yield* busy(
             new UpstreamBusy({ upstream: upstream.name, scope: "upstream", limit: options.maxClients })
@@ -286,19 +309,29 @@ export const make = (upstream: Upstream, options: {
       }
     })
 
-  /** A lease on the entry of `capabilities`, made if need be. */
-  const acquire = (capabilities: ClientCapabilities, owner: string | undefined) =>
+  /** An entry of `key` a new lease may take: any, or for an `exclusive` one an idle one. */
+  const reusable = (key: string, exclusive: boolean): Entry | undefined => {
+    let found: Entry | undefined
+    for (const entry of entries) {
+      // the most recently used one: the others may be closed first
+      if (entry.key === key && (!exclusive || entry.users === 0)) found = entry
+    }
+    return found
+  }
+
+  /** A lease on an entry of `owner` and `capabilities` (for an `exclusive` one, an idle one), made if need be. */
+  const acquire = (capabilities: ClientCapabilities, owner: string | undefined, exclusive: boolean) =>
     Effect.acquireRelease(
       Effect.gen(function*() {
-        const key = keyOf(capabilities)
-        let entry = entries.get(key)
+        const key = keyOf(capabilities, owner)
+        let entry = reusable(key, exclusive)
         if (entry === undefined) {
           yield* room(owner)
           entry = entryOf(key, canonical(capabilities), owner)
         } else {
-          entries.delete(key)
+          entries.delete(entry)
         }
-        entries.set(key, entry)
+        entries.add(entry)
         entry.users++
         return entry
       }),
@@ -307,13 +340,14 @@ export const make = (upstream: Upstream, options: {
 
   const lease = (capabilities: ClientCapabilities, owner: string | undefined) =>
     Effect.gen(function*() {
-      // The mirror's client first: its era says whether one client serves every capability set.
-      const base = yield* acquire({}, undefined)
-      const key = keyOf(capabilities)
-      if (key === BASE) return base
+      // The mirror's client first: its era says whether one client serves every share and capability set.
+      const base = yield* acquire({}, undefined, false)
+      if (keyOf(capabilities, owner) === BASE) return base
       const connection = yield* base.connection
       if (connection.era !== "2025-11-25") return base
-      return yield* acquire(capabilities, owner)
+      // over stdio a server's question cannot be told apart from another call's: one asking call per session
+      const asks = Object.keys(canonical(capabilities)).length > 0
+      return yield* acquire(capabilities, owner, upstream._tag === "Stdio" && asks)
     })
 
   const release = (entry: Entry) =>
@@ -339,14 +373,25 @@ export const make = (upstream: Upstream, options: {
 
   const drop = (client: Client) =>
     Effect.suspend(() => {
-      for (const entry of entries.values()) {
+      for (const entry of entries) {
         if (entry.client === client) return Effect.andThen(retire(entry), unavailable("transport"))
       }
       return Effect.void
     })
 
+  const retireClient = (client: Client) =>
+    Effect.suspend(() => {
+      for (const entry of entries) {
+        // the base client (a 2026-07-28 upstream's one client, the mirror's) keeps no call's state
+        if (entry.client === client && entry.key !== BASE) {
+          return retire(entry)
+        }
+      }
+      return Effect.void
+    })
+
   const close = Effect.suspend(() => {
-    const all = Array.from(entries.values())
+    const all = Array.from(entries)
     entries.clear()
     return Effect.forEach(all, (entry) => {
       entry.retired = true
@@ -354,5 +399,5 @@ export const make = (upstream: Upstream, options: {
     }, { discard: true })
   })
 
-  return { lease, retain, drop, size: () => live.size, close }
+  return { lease, retain, drop, retire: retireClient, size: () => live.size, close }
 }
