@@ -72,7 +72,10 @@ export const upstreamServer = (name: string, tools: ReadonlyArray<Tool.Tool<any,
 export const serve = async (layer: Layer.Layer<any, unknown>, transport: HttpTransport.LayerOptions = {}) => {
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
-    Layer.buildWithScope(HttpTransport.layer({ ...transport, port: 0 }).pipe(Layer.provideMerge(layer)), scope) as Effect.Effect<
+    Layer.buildWithScope(
+      HttpTransport.layer({ ...transport, port: 0 }).pipe(Layer.provideMerge(layer)),
+      scope
+    ) as Effect.Effect<
       Context.Context<any>,
       unknown
     >
