@@ -20,11 +20,18 @@
  *   calls in flight the client could not tell whose question it is. A call
  *   declaring any capability leases its session for its whole life (a held
  *   call until it ends); a second such call gets another session of the
- *   same share and set, within the same bounds, or `UpstreamBusy`.
+ *   same share and set, within the same bounds, or `UpstreamBusy`. Over
+ *   HTTP the server asks on the call's own stream, so a share's session
+ *   serves its calls together. A session declaring nothing is never asked.
  * - A session whose call was abandoned before its response (`retire`: the
  *   caller left, a round suspended it, it timed out) is never leased again
  *   and closes with its last lease (a stdio process ends): its upstream may
  *   still ask for the abandoned call, and nobody is there to answer.
+ *
+ * The era is probed once, by the first client (the mirror's, declaring
+ * nothing): the others are opened in the era it found, without a probe of
+ * their own (a stdio server slow to answer would otherwise be probed again
+ * by every process).
  *
  * Gotchas: a client is closed only when no call holds a lease on it: past a
  * bound the least recently used idle client is closed (past a share's
@@ -41,7 +48,7 @@
  */
 import { type Authorization, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
-import { Clock, Context, Effect, Exit, Layer, Metric, Schema, Scope } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Metric, Schema, Scope } from "effect"
 import * as Metrics from "../Metrics.ts"
 
 /**
@@ -101,11 +108,8 @@ export interface Pool {
     capabilities: ClientCapabilities,
     owner: string | undefined
   ) => Effect.Effect<Client, unknown, Scope.Scope>
-  /**
-   * One more lease on the entry of `client` (a call that outlives its
-   * handler's round, held open); the returned release ends it (once).
-   */
-  readonly retain: (client: Client) => Effect.Effect<Effect.Effect<void>>
+  /** The upstream's era, as the first client found it (connecting it if need be). */
+  readonly era: Effect.Effect<"2026-07-28" | "2025-11-25", unknown>
   /** Retires `client` (after a transport failure): the next lease connects again. */
   readonly drop: (client: Client) => Effect.Effect<void>
   /**
@@ -231,10 +235,14 @@ export const make = (upstream: Upstream, options: {
       return entry.users === 0 ? closeNow(entry) : Effect.void
     })
 
-  const connect = (scope: Scope.Closeable, capabilities: ClientCapabilities) =>
+  /** The era the first client found, once connected: the other clients are opened in it, without a probe. */
+  let era: "2026-07-28" | "2025-11-25" | undefined
+
+  const connect = (scope: Scope.Closeable, capabilities: ClientCapabilities, isBase: boolean) =>
     Effect.gen(function*() {
       const layer = McpClient.layer({
         ...options.client,
+        ...(!isBase && era !== undefined ? { protocol: era } : {}),
         clientInfo: options.clientInfo,
         // What a 2025-11-25 session declares at `initialize`; no handler Layer: each call brings its own,
         // and a 2026-07-28 request declares what they answer.
@@ -243,7 +251,22 @@ export const make = (upstream: Upstream, options: {
       const context = yield* Layer.buildWithScope(layer, scope)
       const client = Context.get(context, McpClient.McpClient)
       // Connect now: a failure is this connection's, not a later call's.
-      yield* client.connection
+      const start = yield* Clock.currentTimeMillis
+      const connection = yield* client.connection
+      if (isBase) {
+        era = connection.era
+        const probe = options.client.probeTimeout
+        if (
+          connection.era === "2025-11-25" && (options.client.protocol ?? "auto") === "auto" && probe !== undefined &&
+          (yield* Clock.currentTimeMillis) - start >= Duration.toMillis(Duration.fromInputUnsafe(probe))
+        ) {
+          yield* Effect.logWarning(
+            `Upstream ${upstream.name} did not answer server/discover within ${
+              Duration.format(Duration.fromInputUnsafe(probe))
+            }: taken as 2025-11-25 (its "protocol" skips the probe)`
+          )
+        }
+      }
       return client
     })
 
@@ -260,12 +283,20 @@ export const make = (upstream: Upstream, options: {
       retired: false,
       closed: false
     }
-    entry.ready = Effect.runSync(Effect.cached(
-      connect(scope, capabilities).pipe(
+    // Connects once, in the entry's scope: a caller that stops waiting (a timeout) does not abandon the connection
+    // (its process would stay with the scope, and the next caller start another); the client's own bounds end it.
+    let connected: Deferred.Deferred<Client, unknown> | undefined
+    entry.ready = Effect.suspend(() => {
+      if (connected !== undefined) return Deferred.await(connected)
+      const done = connected = Deferred.makeUnsafe<Client, unknown>()
+      return connect(scope, capabilities, key === BASE).pipe(
         Effect.tap((client) => Effect.sync(() => entry.client = client)),
-        Effect.tapError(() => Effect.andThen(retire(entry), unavailable("connect")))
+        Effect.tapError(() => Effect.andThen(retire(entry), unavailable("connect"))),
+        Effect.onExit((exit) => Deferred.done(done, exit)),
+        Effect.forkIn(scope),
+        Effect.andThen(Deferred.await(done))
       )
-    ))
+    })
     live.add(entry)
     return entry
   }
@@ -309,6 +340,13 @@ export const make = (upstream: Upstream, options: {
       }
     })
 
+  const release = (entry: Entry) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      entry.users--
+      if (entry.users === 0) entry.idleSince = now
+      return entry.retired && entry.users === 0 ? closeNow(entry) : Effect.void
+    })
+
   /** An entry of `key` a new lease may take: any, or for an `exclusive` one an idle one. */
   const reusable = (key: string, exclusive: boolean): Entry | undefined => {
     let found: Entry | undefined
@@ -338,37 +376,18 @@ export const make = (upstream: Upstream, options: {
       release
     ).pipe(Effect.flatMap((entry) => entry.ready))
 
+  /** The mirror's client: the first one, whose era says whether one client serves every share and capability set. */
+  const base = acquire({}, undefined, false)
+
   const lease = (capabilities: ClientCapabilities, owner: string | undefined) =>
     Effect.gen(function*() {
-      // The mirror's client first: its era says whether one client serves every share and capability set.
-      const base = yield* acquire({}, undefined, false)
-      if (keyOf(capabilities, owner) === BASE) return base
-      const connection = yield* base.connection
-      if (connection.era !== "2025-11-25") return base
+      const first = yield* base
+      if (keyOf(capabilities, owner) === BASE) return first
+      const connection = yield* first.connection
+      if (connection.era !== "2025-11-25") return first
       // over stdio a server's question cannot be told apart from another call's: one asking call per session
       const asks = Object.keys(canonical(capabilities)).length > 0
       return yield* acquire(capabilities, owner, upstream._tag === "Stdio" && asks)
-    })
-
-  const release = (entry: Entry) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      entry.users--
-      if (entry.users === 0) entry.idleSince = now
-      return entry.retired && entry.users === 0 ? closeNow(entry) : Effect.void
-    })
-
-  const retain = (client: Client) =>
-    Effect.sync(() => {
-      let entry: Entry | undefined
-      for (const candidate of live) if (candidate.client === client) entry = candidate
-      if (entry === undefined) return Effect.void
-      entry.users++
-      let released = false
-      return Effect.suspend(() => {
-        if (released) return Effect.void
-        released = true
-        return release(entry)
-      })
     })
 
   const drop = (client: Client) =>
@@ -399,5 +418,9 @@ export const make = (upstream: Upstream, options: {
     }, { discard: true })
   })
 
-  return { lease, retain, drop, retire: retireClient, size: () => live.size, close }
+  const eraOf = Effect.scoped(Effect.flatMap(base, (client) => client.connection)).pipe(
+    Effect.map((connection) => connection.era)
+  )
+
+  return { lease, era: eraOf, drop, retire: retireClient, size: () => live.size, close }
 }
