@@ -402,7 +402,9 @@ export type InteractionStoreUnavailable = InteractionStore.InteractionStoreUnava
 /**
  * A fleet-wide `InteractionStore` on the `Redis` service, with the memory
  * store's semantics: each interaction is a hash `<prefix><id>` (`state`,
- * `csrf`, `expiresAt`, `form`, and `content` while completed) whose key
+ * `csrf`, `expiresAt`, `form` with the interaction's public key, and
+ * `content` while completed: the value sealed to that key by the page,
+ * never in clear, see `InteractionSeal`) whose key
  * expires (`PEXPIREAT`) one TTL (at least a minute) after the page does, so
  * the page can still say it expired or was used; `create`, `get`,
  * `complete` and `take` are each one Lua script, so a page is completed once
@@ -454,9 +456,12 @@ export const layerInteractionStoreUrl = (
 
 /**
  * Options of the Redis `TaskStore` ({@link makeTaskStore}): `prefix` (default
- * `"mrtr:task:"`, shared by the fleet), `maxTasks` (most live tasks,
- * fleet-wide, default 10,000; past it `TaskStoreFull`, -32603), `timeout`
- * (most time one command may take, default 1 second).
+ * `"mrtr:task:"`, shared by the fleet), the memory store's bounds, enforced
+ * fleet-wide (`maxTasks`, default 10,000 without a principal and apart for
+ * principals, past it `TaskStoreFull`, -32603; `maxTasksPerPrincipal`,
+ * `maxTaskBytes`, `maxBytesPerPrincipal`, `maxAnonymousBytes`, past them
+ * `TaskTooLarge`), `timeout` (most time one command may take, default 1
+ * second).
  *
  * @category models
  * @since 0.2.0
@@ -466,8 +471,9 @@ export type TaskStoreOptions = RedisTaskStore.TaskStoreOptions
 /**
  * A fleet-wide `TaskStore` on the `Redis` service: each task a hash
  * `<prefix><taskId>` (`v` version, `r` the record as JSON) expiring at
- * `createdAt + ttlMs` (`PEXPIREAT`; none for `ttlMs: null`), counted for
- * `maxTasks` in the sorted set `<prefix>index`. `insert` is one Lua script,
+ * `createdAt + ttlMs` (`PEXPIREAT`; none for `ttlMs: null`), counted in
+ * sorted sets (`<prefix>index`, `<prefix>index:anonymous`,
+ * `<prefix>share:<share>`) with their bytes beside them. `insert` is one Lua script,
  * durable before it returns; `modify` an optimistic compare-and-set on `v`
  * (its `f` may run more than once). A command that fails or gets no answer
  * within `timeout` fails with `TaskStore.TaskStoreUnavailable` (JSON-RPC

@@ -40,7 +40,7 @@ const failedError = (error: { readonly code: number; readonly message: string; r
 export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Duration): Held => ({
   forward: ({ client, conversation, drop, method, params, retain, upstream }) =>
     Effect.gen(function*() {
-      // Without a principal, a call is held in the share of its client address's group (IPv6 by /64), as the
+      // Without a principal, a call is held in the share of its client address's group (IPv6 by /48), as the
       // server's other shares: one anonymous caller cannot fill the store for every other one.
       const principal = conversation.principal ?? (yield* Effect.map(
         ClientAddress.currentGroup,
