@@ -7,8 +7,10 @@
  *   result, the upstream's `inputRequests` and `requestState` included, is
  *   journaled in the gateway's sealed state and never shown to the client);
  *   the upstream's input requests become the gateway's asks, concurrently
- *   (one round), keyed `<upstream>/<key>`; their answers go back upstream
- *   with its `requestState` on the next exchange.
+ *   (one round), keyed `<upstream>/<key>` (`<upstream>/<key>#2`, ... when the
+ *   upstream asks a key again in a later exchange, after refusing its
+ *   answer: each exchange's answer stays in the journal); their answers go
+ *   back upstream with its `requestState` on the next exchange.
  * - 2025-11-25 upstream: the call is one exchange during which the upstream
  *   asks in flight; each request is answered by a gateway ask. When an ask
  *   suspends the gateway's handler (a 2026-07-28 client must retry), the
@@ -405,6 +407,8 @@ export const forward = (
     }
     const target = method === "resources/read" ? String(params.uri) : String(params.name)
     let retry: { inputResponses?: InputResponses; requestState?: string } = {}
+    // How often each upstream key was asked in this call's exchanges (replayed from the journal, so the same each round).
+    const times = new Map<string, number>()
     for (let n = 0; n < maxExchanges; n++) {
       const sent = { ...params, ...retry }
       const outcome: Outcome = yield* Mrtr.step(
@@ -413,11 +417,17 @@ export const forward = (
         Outcome
       )
       if (outcome._tag === "Complete") return outcome.result
-      const requests = Object.entries(outcome.inputRequests as InputRequests)
+      // A key the upstream asks again in a later exchange (its answer refused there) is another question of the
+      // gateway's: `<key>#2`, ... (as a task names it), so the journal keeps the answer each exchange was given.
+      const requests = Object.entries(outcome.inputRequests as InputRequests).map(([key, request]) => {
+        const time = (times.get(key) ?? 0) + 1
+        times.set(key, time)
+        return [key, time === 1 ? key : `${key}#${time}`, request] as const
+      })
       const answers = yield* Effect.forEach(
         requests,
-        ([key, request]) =>
-          Effect.map(ask(conversation, name, key, request as InputRequest), (answer) => [key, answer] as const),
+        ([key, own, request]) =>
+          Effect.map(ask(conversation, name, own, request as InputRequest), (answer) => [key, answer] as const),
         { concurrency: "unbounded" }
       )
       retry = {
