@@ -8,8 +8,10 @@
  *
  * 1. `Mrtr.step` names the held call (`<upstream>/held/<method>/<target>/<n>`):
  *    a fresh id on the first round, the journaled one on the retries.
- * 2. A fresh id starts the upstream call in the store; a journaled one is
- *    advanced there (on this instance or, in a fleet, the one holding it).
+ * 2. A fresh id leases a client (`open`) and starts the upstream call in the
+ *    store, which keeps the lease until the call ends; a journaled one is
+ *    advanced there (on this instance or, in a fleet, the one holding it),
+ *    without a client.
  * 3. The call's questions are asked with the client's derived keys
  *    (`<upstream>/elicitation-1`, ...): answered from the journal at once when
  *    the client already answered them, else the round ends and the client
@@ -18,16 +20,28 @@
  *    next `n` starts a new call here, whose repeated questions are answered
  *    from the journal (replay: the upstream repeats its work before them).
  *
- * Gotcha: the upstream call runs outside the handler's fiber, so it is not
+ * Gotchas: the upstream call runs outside the handler's fiber, so it is not
  * interrupted when the round ends; a handler failure (a capability the client
- * lacks) cancels it.
+ * lacks) cancels it. Its lease keeps a 2025-11-25 stdio session to this call
+ * alone while it is held (see `pool.ts`): that session's questions are this
+ * call's, whoever else calls the upstream meanwhile.
  */
 import { ClientAddress, Mrtr } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { Duration } from "effect"
 import { Effect, Schema } from "effect"
 import type * as HeldCalls from "../HeldCalls.ts"
-import { ask, callOnce, handlersFor, type Held, isConnectionFailure, own, stripMeta, toMcpError } from "./forward.ts"
+import {
+  ask,
+  callOnce,
+  handlersFor,
+  type Held,
+  type HeldClient,
+  isConnectionFailure,
+  own,
+  stripMeta,
+  toMcpError
+} from "./forward.ts"
 import { canonical } from "./pool.ts"
 
 /** Most times one conversation starts its held upstream call anew (holder lost) before it fails. */
@@ -38,7 +52,7 @@ const failedError = (error: { readonly code: number; readonly message: string; r
 
 /** The held-call path over `store`; `timeout` bounds the held upstream request. */
 export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Duration): Held => ({
-  forward: ({ client, conversation, drop, method, params, retain, upstream }) =>
+  forward: ({ conversation, method, open, params, upstream }) =>
     Effect.gen(function*() {
       // Without a principal, a call is held in the share of its client address's group (IPv6 by /48), as the
       // server's other shares: one anonymous caller cannot fill the store for every other one.
@@ -48,7 +62,7 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
       ))
       const capabilities = canonical(conversation.clientCapabilities)
       const target = method === "resources/read" ? String(params.uri) : String(params.name)
-      const run = (answer: HeldCalls.Answer) =>
+      const run = ({ client, drop }: HeldClient, answer: HeldCalls.Answer) =>
         callOnce(client, method, params, undefined, timeout).pipe(
           Effect.provideContext(handlersFor(
             (method, params, context) =>
@@ -76,11 +90,15 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
           Schema.String
         )
         if (fresh) {
-          // the call outlives this round's lease on the client: it holds one of its own until it ends
-          const release = yield* retain
-          yield* store.start(id, principal, (answer) => Effect.ensuring(run(answer), release)).pipe(
-            Effect.mapError((full) => full.toMcpError()),
-            Effect.onError(() => release)
+          // the call outlives this round: it leases its client until it ends (a stdio session: for it alone)
+          yield* Effect.uninterruptibleMask((restore) =>
+            Effect.flatMap(restore(open), (leased) =>
+              restore(
+                store.start(id, principal, (answer) => Effect.ensuring(run(leased, answer), leased.release))
+              ).pipe(
+                Effect.mapError((full) => full.toMcpError()),
+                Effect.onError(() => leased.release)
+              ))
           )
         }
         let answers: Record<string, unknown> = {}
