@@ -89,15 +89,19 @@ export const replayGuardRedemptionsTotal = RequestState.replayGuardRedemptionsTo
 /**
  * Options of the Redis connection ({@link layerClient}).
  *
- * - `url`: the Redis URL (see {@link urlConfigName}).
- * - `connectTimeout`: how long the initial connection (and each reconnection
- *   attempt) may take, default 2 seconds.
- *
  * @category models
  * @since 0.1.0
  */
 export interface ClientOptions {
+  /**
+   * The Redis URL (see {@link urlConfigName}).
+   */
   readonly url: string
+  /**
+   * How long the initial connection (and each reconnection attempt) may take.
+   *
+   * @default "2 seconds"
+   */
   readonly connectTimeout?: Duration.Input | undefined
 }
 
@@ -174,17 +178,22 @@ export const layerClientConfig: Layer.Layer<
 /**
  * Options of the Redis `ReplayGuard` ({@link makeReplayGuard}).
  *
- * - `prefix`: prefix of the keys, default `"mrtr:jti:"`. Instances of one
- *   fleet must share it; servers of different audiences may too (ids are
- *   random 128-bit values).
- * - `timeout`: most time one redemption may wait for Redis, default 1
- *   second; past it the redemption fails with `ReplayGuardUnavailable`.
- *
  * @category models
  * @since 0.1.0
  */
 export interface ReplayGuardOptions {
+  /**
+   * Prefix of the keys. Instances of one fleet must share it; servers of different audiences may too (ids are random
+   * 128-bit values).
+   *
+   * @default "mrtr:jti:"
+   */
   readonly prefix?: string | undefined
+  /**
+   * Most time one redemption may wait for Redis; past it the redemption fails with `ReplayGuardUnavailable`.
+   *
+   * @default "1 second"
+   */
   readonly timeout?: Duration.Input | undefined
 }
 
@@ -296,13 +305,15 @@ const encodeBusMessage = Schema.encodeSync(BusMessage)
 /**
  * Options of the Redis {@link NotificationBus} ({@link layerNotificationBus}).
  *
- * - `channel`: the pub/sub channel, default `"mrtr:notifications"`; every
- *   instance of a fleet must use the same.
- *
  * @category models
  * @since 0.1.0
  */
 export interface NotificationBusOptions {
+  /**
+   * The pub/sub channel; every instance of a fleet must use the same.
+   *
+   * @default "mrtr:notifications"
+   */
   readonly channel?: string | undefined
 }
 
@@ -362,18 +373,12 @@ export const layerNotificationBusUrl = (
   layerNotificationBus(options).pipe(Layer.provide(layerClient({ url })))
 
 /**
- * Options of the Redis `InteractionStore` ({@link makeInteractionStore}).
- *
- * - `prefix`: prefix of the keys, default `"mrtr:interaction:"`. Instances
- *   of one fleet must share it (a page completed on one instance resumes the
- *   conversation on another).
- * - `maxEntries`, `maxEntriesPerPrincipal`, `maxBytesPerPrincipal`,
- *   `maxAnonymousBytes`: the bounds of the memory store
- *   (`InteractionStore.InteractionStoreMemoryOptions`; defaults 10,000, 100,
- *   1 MiB and 32 MiB; the per-principal bounds also cap each client address
- *   without a principal), enforced fleet-wide, so clients cannot fill Redis
- *   with pages and values.
- * - `timeout`: most time one operation may wait for Redis, default 1 second.
+ * Options of the Redis `InteractionStore` ({@link makeInteractionStore}): its
+ * key prefix, shared by every instance of a fleet (a page completed on one
+ * instance resumes the conversation on another), the bounds of the memory
+ * store (`InteractionStore.InteractionStoreMemoryOptions`) enforced
+ * fleet-wide, and a timeout.
+
  *
  * @category models
  * @since 0.1.0
@@ -412,11 +417,8 @@ export type InteractionStoreUnavailable = InteractionStore.InteractionStoreUnava
  * `complete` and `take` are each one Lua script, so a page is completed once
  * and a value handed out once (then deleted) across the fleet. The bounds
  * are counted in sorted sets (`<prefix>count:anonymous`,
- * `<prefix>count:principals`, `<prefix>count:principal:<principal>`,
- * `<prefix>count:address:<address>`) of ids scored by when their record is
- * forgotten, each with a hash `<prefix>bytes:<same suffix>` of each id's
- * bytes (form, and sealed value until taken or expired) and their total,
- * checked in the create and complete scripts. Time comes from the `Clock`
+ * `<prefix>count:principals`, `<prefix>count:principal:<principal>`) of ids
+ * scored by when their record is forgotten. Time comes from the `Clock`
  * service (instances' clocks must agree, as for the `PXAT` of the replay
  * guard), ids from `SecureRandom`. The keys of one store live in different
  * hash slots: use a single Redis (or a primary with replicas), not Redis
@@ -568,15 +570,15 @@ export const layerSessionDirectoryUrl = (
  * @category models
  */
 export interface FleetOptions extends ClientOptions {
-  /** @default {} (see {@link ReplayGuardOptions}) */
+  /** The replay guard's options (see {@link ReplayGuardOptions}). @default {} */
   readonly replayGuard?: ReplayGuardOptions | undefined
-  /** @default {} (see {@link TaskStoreOptions}) */
+  /** The task store's options (see {@link TaskStoreOptions}). @default {} */
   readonly taskStore?: TaskStoreOptions | undefined
-  /** @default {} (see {@link InteractionStoreOptions}) */
+  /** The interaction store's options (see {@link InteractionStoreOptions}). @default {} */
   readonly interactionStore?: InteractionStoreOptions | undefined
-  /** @default {} (see {@link NotificationBusOptions}) */
+  /** The notification bus's options (see {@link NotificationBusOptions}). @default {} */
   readonly notificationBus?: NotificationBusOptions | undefined
-  /** @default {} (see {@link SessionDirectoryOptions}) */
+  /** The session directory's options (see {@link SessionDirectoryOptions}). @default {} */
   readonly sessionDirectory?: SessionDirectoryOptions | undefined
 }
 
