@@ -154,7 +154,9 @@ const instanceWithServer = Effect.fnUntraced(function*(
       Layer.provideMerge(
         McpServer.tools(greet, reconnect, quietReconnect).pipe(
           Layer.provideMerge(McpServer.resources(readme)),
-          Layer.provideMerge(McpServer.layerConfig({ name: "fleet", version: "1", ...options, shared: Redis.layerFleetConfig() }))
+          Layer.provideMerge(
+            McpServer.layerConfig({ name: "fleet", version: "1", ...options, shared: Redis.layerFleetConfig() })
+          )
         )
       ),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
@@ -554,9 +556,14 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
         // One address (loopback) opens its cap and four more on A, each declaring a large capability.
         const sessions: Array<{ readonly session: string; readonly headers: Record<string, string> }> = []
         for (let i = 0; i < 7; i++) {
-          sessions.push(yield* promise(() => initialize(a, { ...CAPS, experimental: { pad: { data: "x".repeat(8192) } } })))
+          sessions.push(
+            yield* promise(() => initialize(a, { ...CAPS, experimental: { pad: { data: "x".repeat(8192) } } }))
+          )
         }
-        const exists = Effect.forEach(sessions, ({ session }) => send<number>("EXISTS", `mrtr:legacy:session:${session}`))
+        const exists = Effect.forEach(
+          sessions,
+          ({ session }) => send<number>("EXISTS", `mrtr:legacy:session:${session}`)
+        )
         expect(yield* exists).toEqual([0, 0, 0, 0, 1, 1, 1])
         // The evicted ones are unknown on B too (no replica rebuilt from a record), the newest three are served.
         const onB = yield* Effect.forEach(sessions, ({ headers }) => ping(b, headers))
