@@ -39,6 +39,7 @@ import {
   type HeldClient,
   isConnectionFailure,
   own,
+  retiredIfAbandoned,
   stripMeta,
   toMcpError
 } from "./forward.ts"
@@ -62,7 +63,7 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
       ))
       const capabilities = canonical(conversation.clientCapabilities)
       const target = method === "resources/read" ? String(params.uri) : String(params.name)
-      const run = ({ client, drop }: HeldClient, answer: HeldCalls.Answer) =>
+      const run = ({ client, drop, retire }: HeldClient, answer: HeldCalls.Answer) =>
         callOnce(client, method, params, undefined, timeout).pipe(
           Effect.provideContext(handlersFor(
             (method, params, context) =>
@@ -72,6 +73,8 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
               ),
             capabilities
           )),
+          // abandoned (timed out, cancelled): its session may still ask for it, so it serves no other call
+          retiredIfAbandoned(retire),
           Effect.map(own),
           Effect.catch((error) =>
             (isConnectionFailure(error) ? drop : Effect.void).pipe(

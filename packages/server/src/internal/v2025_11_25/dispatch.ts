@@ -37,7 +37,7 @@
  * Streams (a request's SSE stream, the GET stream, resumption): `streams.ts`. Fleets: with a shared
  * `SessionDirectory` any instance serves any session (`fleet.ts`) and resumes any stream (`resume.ts`).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
- * server/*; `docs/architecture.md` (the 2025-11-25 walk).
+ * server/*; `docs/architecture-2025.md` (the 2025-11-25 walk).
  */
 import { Legacy } from "@mrtr/protocol"
 import { McpError } from "@mrtr/protocol/ErrorCode"
