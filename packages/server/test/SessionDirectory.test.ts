@@ -8,7 +8,8 @@
  * served by the other, an answer POSTed to the instance that does not run
  * the request is forwarded and completes it, a forged leg id is ignored,
  * `notifications/cancelled` and DELETE reach the instance running the
- * request; and Redis down: a typed failure, HTTP 503 with -32603, no hang;
+ * request, a session evicted at its address's cap is ended fleet-wide (its
+ * record deleted, 404 on every instance); and Redis down: a typed failure, HTTP 503 with -32603, no hang;
  * a request waiting for an answer waits through an unresponsive Redis and
  * fails with -32603 `session_lost` when the session's record is gone.
  */
@@ -140,7 +141,10 @@ const quietReconnect = Tool.make("quiet_reconnect", {
 })
 
 /** A server instance configured by the environment only, as a fleet member. */
-const instanceWithServer = Effect.fnUntraced(function*(transport: HttpTransport.LayerOptions = {}) {
+const instanceWithServer = Effect.fnUntraced(function*(
+  transport: HttpTransport.LayerOptions = {},
+  options: Partial<McpServer.Options> = {}
+) {
   const env = {
     MRTR_REDIS_URL: redis.url,
     MRTR_REQUEST_STATE_KEYS: Buffer.from(new Uint8Array(32).fill(3)).toString("base64url")
@@ -150,7 +154,9 @@ const instanceWithServer = Effect.fnUntraced(function*(transport: HttpTransport.
       Layer.provideMerge(
         McpServer.tools(greet, reconnect, quietReconnect).pipe(
           Layer.provideMerge(McpServer.resources(readme)),
-          Layer.provideMerge(McpServer.layerConfig({ name: "fleet", version: "1", shared: Redis.layerFleetConfig() }))
+          Layer.provideMerge(
+            McpServer.layerConfig({ name: "fleet", version: "1", ...options, shared: Redis.layerFleetConfig() })
+          )
         )
       ),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
@@ -528,6 +534,53 @@ describe("two instances sharing the Redis directory (2025-11-25 without affinity
         expect(Date.now() - startedAt).toBeLessThan(14_000)
         // The session is over everywhere: its next message gets 404.
         expect((yield* promise(() => post(a, rpc("ping"), headers))).status).toBe(404)
+      }).pipe(Effect.scoped, Effect.provide(Redis.layerClient({ url: redis.url }))),
+    60_000
+  )
+
+  it.live(
+    "a session evicted at the address's cap is ended fleet-wide: its record deleted, 404 on every instance",
+    () =>
+      Effect.gen(function*() {
+        const limits = { legacy: { maxSessionsPerPrincipal: 3 } }
+        const a = yield* Effect.map(instanceWithServer({}, limits), (i) => i.url)
+        const b = yield* Effect.map(instanceWithServer({}, limits), (i) => i.url)
+        yield* settle
+        const send = (yield* RedisService.Redis).send
+        const ping = (url: string, headers: Record<string, string>) =>
+          promise(async () => {
+            const response = await post(url, rpc("ping"), headers)
+            await response.text()
+            return response.status
+          })
+        // One address (loopback) opens its cap and four more on A, each declaring a large capability.
+        const sessions: Array<{ readonly session: string; readonly headers: Record<string, string> }> = []
+        for (let i = 0; i < 7; i++) {
+          sessions.push(
+            yield* promise(() => initialize(a, { ...CAPS, experimental: { pad: { data: "x".repeat(8192) } } }))
+          )
+        }
+        const exists = Effect.forEach(
+          sessions,
+          ({ session }) => send<number>("EXISTS", `mrtr:legacy:session:${session}`)
+        )
+        expect(yield* exists).toEqual([0, 0, 0, 0, 1, 1, 1])
+        // The evicted ones are unknown on B too (no replica rebuilt from a record), the newest three are served.
+        const onB = yield* Effect.forEach(sessions, ({ headers }) => ping(b, headers))
+        expect(onB).toEqual([404, 404, 404, 404, 200, 200, 200])
+        const onA = yield* Effect.forEach(sessions, ({ headers }) => ping(a, headers))
+        expect(onA).toEqual([404, 404, 404, 404, 200, 200, 200])
+        // The cap holds on B as well: three more there end the three replicas it holds, fleet-wide.
+        for (let i = 0; i < 3; i++) sessions.push(yield* promise(() => initialize(b, CAPS)))
+        expect(yield* exists).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 1, 1])
+        expect(yield* Effect.forEach(sessions.slice(4), ({ headers }) => ping(a, headers))).toEqual([
+          404,
+          404,
+          404,
+          200,
+          200,
+          200
+        ])
       }).pipe(Effect.scoped, Effect.provide(Redis.layerClient({ url: redis.url }))),
     60_000
   )

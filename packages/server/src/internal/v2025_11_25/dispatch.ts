@@ -74,7 +74,14 @@ export interface Dispatcher {
 export const make = (core: Core): Dispatcher => {
   const directory = core.directory
   const shared = directory.shared
-  const store = Session.makeStore(core.limits, directory.instanceId)
+  // A session evicted to make room is ended fleet-wide: its record deleted (otherwise the next message would
+  // rebuild it as a replica, and one client could keep any number of sessions). Redis unreachable: the record
+  // expires after the idle timeout.
+  const store = Session.makeStore(
+    core.limits,
+    directory.instanceId,
+    (session) => !shared || session.send !== undefined ? Effect.void : Effect.ignore(directory.remove(session.id))
+  )
   const ttl = core.limits.idleTimeoutMs
   const byConnection = new WeakMap<object, Session.Session>()
   const resumption = Resume.make(store, directory)

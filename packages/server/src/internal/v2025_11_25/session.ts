@@ -28,7 +28,10 @@
  * a shared directory (Redis, `Redis.layerFleet`) no affinity is needed: the
  * store here holds the sessions this instance created and local replicas of
  * those it served a message of (`fleet.ts`), each refreshed from the
- * directory on every message, and ended when the directory says so. What
+ * directory on every message, and ended when the directory says so. A
+ * session ended to make room has its record deleted too (`makeStore`'s
+ * `evicted`): otherwise its next message would rebuild it as a replica and
+ * the shares would bound nothing. What
  * still lives in one process: a request's stream and its legs (the answers
  * are routed to the owner by the leg id, `mrtr.<instance>.<n>`), the event
  * logs (a `Last-Event-ID` of another instance's stream is served by asking
@@ -318,8 +321,16 @@ export interface Store {
   readonly remove: (session: Session) => Effect.Effect<void>
 }
 
-/** The store of a server's sessions. */
-export const makeStore = (limits: Limits, instanceId: string): Store => {
+/**
+ * The store of a server's sessions. `evicted` runs for each session ended to
+ * make room (with a shared directory: its record deleted, so that no instance
+ * serves it again).
+ */
+export const makeStore = (
+  limits: Limits,
+  instanceId: string,
+  evicted: (session: Session) => Effect.Effect<void> = () => Effect.void
+): Store => {
   const sessions = new Map<string, Session>()
   let lastSweep = 0
 
@@ -356,6 +367,9 @@ export const makeStore = (limits: Limits, instanceId: string): Store => {
       return end(session)
     })
 
+  /** Ends `victim` to make room for another session: here and, through `evicted`, in the shared directory. */
+  const evict = (victim: Session) => Effect.as(Effect.andThen(remove(victim), evicted(victim)), true)
+
   /** A session that may be ended to make room: not stdio's, and no request of it in progress. */
   const evictable = (session: Session) => session.send === undefined && session.inflight.size === 0
 
@@ -385,7 +399,7 @@ export const makeStore = (limits: Limits, instanceId: string): Store => {
       const own = shares.get(share) ?? 0
       if (own >= limits.maxSessionsPerShare) {
         const victim = oldestOf(share)
-        return victim === undefined ? Effect.succeed(false) : Effect.as(remove(victim), true)
+        return victim === undefined ? Effect.succeed(false) : evict(victim)
       }
       if (sessions.size < limits.maxSessions) return Effect.succeed(true)
       // Shares from the largest down, those larger than the newcomer's first, then the newcomer's own.
@@ -393,10 +407,10 @@ export const makeStore = (limits: Limits, instanceId: string): Store => {
         .sort((a, b) => b[1] - a[1])
       for (const [key] of larger) {
         const victim = oldestOf(key)
-        if (victim !== undefined) return Effect.as(remove(victim), true)
+        if (victim !== undefined) return evict(victim)
       }
       const victim = oldestOf(share)
-      return victim === undefined ? Effect.succeed(false) : Effect.as(remove(victim), true)
+      return victim === undefined ? Effect.succeed(false) : evict(victim)
     })
 
   const create = (fields: NewSession): Session => {
