@@ -16,6 +16,14 @@
  *   the asks it repeats are answered from the journal at once (the
  *   determinism rule, upstream).
  *
+ * - Cancellation: the downstream request cancelled interrupts this handler,
+ *   and with it the upstream call (the client sends its
+ *   `notifications/cancelled`, or closes the HTTP request).
+ * - Tasks: a mirrored `tools/call` (`taskSource` given) whose downstream
+ *   request declares the Tasks extension asks the upstream for a task; its
+ *   `CreateTaskResult` is returned as `TaskSource.created`, which the server
+ *   answers under a sealed id and routes back (`mirror.ts: taskSource`).
+ *
  * The upstream is asked only what the gateway's client declared: the client
  * the call uses declares exactly the downstream request's capabilities (see
  * `pool.ts`), so a compliant upstream never asks more, and the ask checks it
@@ -34,8 +42,9 @@ import { Conversation as ConversationModule } from "@mrtr/core/engine"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, InputRequest, InputRequests, InputResponses } from "@mrtr/protocol/Schema"
-import { RequestContext } from "@mrtr/server"
-import { Context, type Duration, Effect, Option, Result, Schema } from "effect"
+import { declaresTasks } from "@mrtr/protocol/Tasks"
+import { RequestContext, TaskSource } from "@mrtr/server"
+import { Context, type Duration, Effect, Option, Result, Schema, Scope } from "effect"
 import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
 
 const Conversation = ConversationModule.Conversation
@@ -50,7 +59,9 @@ const Outcome = Schema.Union([
     _tag: Schema.Literal("Input"),
     inputRequests: Schema.Record(Schema.String, Schema.Unknown),
     requestState: Schema.optionalKey(Schema.String)
-  })
+  }),
+  // the upstream started a task (the request declared the Tasks extension): its CreateTaskResult
+  Schema.Struct({ _tag: Schema.Literal("Task"), task: Schema.Record(Schema.String, Schema.Unknown) })
 ])
 type Outcome = typeof Outcome.Type
 
@@ -196,10 +207,13 @@ export const callOnce = (
   params: Record<string, unknown>,
   maxRounds: number | undefined,
   timeout?: Duration.Duration,
-  relay?: Relay
+  relay?: Relay,
+  tasks?: boolean
 ): Effect.Effect<Record<string, unknown>, unknown> => {
   const options = {
     ...relay,
+    // the upstream's task comes back as `TaskStarted`, to pass through (never driven here)
+    ...(tasks === true ? { tasks: "manual" as const } : {}),
     ...(maxRounds === undefined ? {} : { maxRounds }),
     ...(timeout === undefined ? {} : { callTimeout: timeout, requestTimeout: timeout })
   }
@@ -271,9 +285,10 @@ const exchange = (
   client: McpClient.McpClient["Service"],
   method: Method,
   params: Record<string, unknown>,
-  relay: Relay
+  relay: Relay,
+  tasks: boolean
 ): Effect.Effect<Outcome, unknown> =>
-  callOnce(client, method, params, 1, undefined, relay).pipe(
+  callOnce(client, method, params, 1, undefined, relay, tasks).pipe(
     Effect.map((result): Outcome => ({ _tag: "Complete", result: own(result) })),
     Effect.catch((error: unknown): Effect.Effect<Outcome, unknown> => {
       if (isRecord(error) && error._tag === "MaxRoundsExceeded" && isRecord(error.lastResult)) {
@@ -283,6 +298,9 @@ const exchange = (
           inputRequests: isRecord(last.inputRequests) ? last.inputRequests : {},
           ...(typeof last.requestState === "string" ? { requestState: last.requestState } : {})
         })
+      }
+      if (isRecord(error) && error._tag === "TaskStarted" && isRecord(error.task)) {
+        return Effect.succeed({ _tag: "Task", task: error.task })
       }
       if (isRecord(error) && error._tag === "InputRequiredError") {
         return Effect.succeed({
@@ -311,6 +329,13 @@ export interface Held {
      * pool closes the client under it.
      */
     readonly retain: Effect.Effect<Effect.Effect<void>>
+    /** Where the held call's progress and log messages go while this round's request is in flight. */
+    readonly relay: Relay
+    /**
+     * The downstream request's scope (outside the forwarding's own), if the
+     * transport gave one: closed interrupted, the request was cancelled.
+     */
+    readonly requestScope: Scope.Scope | undefined
   }) => Effect.Effect<Record<string, unknown>, unknown, Conversation>
 }
 
@@ -324,70 +349,85 @@ export const forward = (
   method: Method,
   params: Record<string, unknown>,
   maxExchanges: number,
-  held?: Held | undefined
+  held?: Held | undefined,
+  taskSource?: string | undefined
 ): Effect.Effect<Record<string, unknown>, unknown, Conversation> =>
-  Effect.gen(function*() {
-    const conversation = yield* Conversation
-    const capabilities = canonical(conversation.clientCapabilities)
-    const owner = yield* ownerOf(conversation)
-    // The lease holds the client for the whole call: no other call's bound closes it meanwhile.
-    const client = yield* Effect.catch(pool.lease(capabilities, owner), (error) => Effect.fail(toMcpError(name, error)))
-    const upstreamFailure = (error: unknown) =>
-      (isConnectionFailure(error) ? pool.drop(client) : Effect.void).pipe(
-        Effect.andThen(Effect.fail(toMcpError(name, error)))
+  // the request's own scope, read before the forwarding opens its own
+  Effect.flatMap(Effect.serviceOption(Scope.Scope), (outer) =>
+    Effect.gen(function*() {
+      const conversation = yield* Conversation
+      const capabilities = canonical(conversation.clientCapabilities)
+      const owner = yield* ownerOf(conversation)
+      // The lease holds the client for the whole call: no other call's bound closes it meanwhile.
+      const client = yield* Effect.catch(
+        pool.lease(capabilities, owner),
+        (error) => Effect.fail(toMcpError(name, error))
       )
-    const handlers = handlersFor(askingAnswerer(conversation, name), capabilities)
-    const relay = yield* relayOf
-    const connection = yield* Effect.catch(client.connection, upstreamFailure)
-    if (connection.era === "2025-11-25" && conversation.inProcess !== true && held !== undefined) {
-      // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
-      return yield* held.forward({
-        conversation,
-        client,
-        upstream: name,
-        method,
-        params,
-        drop: pool.drop(client),
-        retain: pool.retain(client)
-      })
-    }
-    if (connection.era === "2025-11-25") {
-      // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
-      return own(
-        yield* callOnce(client, method, params, undefined, undefined, relay).pipe(
-          Effect.provideContext(handlers),
-          Effect.catch((error) =>
-            isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
+      const upstreamFailure = (error: unknown) =>
+        (isConnectionFailure(error) ? pool.drop(client) : Effect.void).pipe(
+          Effect.andThen(Effect.fail(toMcpError(name, error)))
+        )
+      const handlers = handlersFor(askingAnswerer(conversation, name), capabilities)
+      const relay = yield* relayOf
+      const connection = yield* Effect.catch(client.connection, upstreamFailure)
+      if (connection.era === "2025-11-25" && conversation.inProcess !== true && held !== undefined) {
+        // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
+        return yield* held.forward({
+          conversation,
+          client,
+          upstream: name,
+          method,
+          params,
+          drop: pool.drop(client),
+          retain: pool.retain(client),
+          relay,
+          requestScope: Option.getOrUndefined(outer)
+        })
+      }
+      if (connection.era === "2025-11-25") {
+        // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
+        return own(
+          yield* callOnce(client, method, params, undefined, undefined, relay).pipe(
+            Effect.provideContext(handlers),
+            Effect.catch((error) =>
+              isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
+            )
           )
         )
-      )
-    }
-    const target = method === "resources/read" ? String(params.uri) : String(params.name)
-    let retry: { inputResponses?: InputResponses; requestState?: string } = {}
-    for (let n = 0; n < maxExchanges; n++) {
-      const sent = { ...params, ...retry }
-      const outcome: Outcome = yield* Mrtr.step(
-        `${name}/${method}/${target}/${n}`,
-        exchange(client, method, sent, relay).pipe(Effect.provideContext(handlers), Effect.catch(upstreamFailure)),
-        Outcome
-      )
-      if (outcome._tag === "Complete") return outcome.result
-      const requests = Object.entries(outcome.inputRequests as InputRequests)
-      const answers = yield* Effect.forEach(
-        requests,
-        ([key, request]) =>
-          Effect.map(ask(conversation, name, key, request as InputRequest), (answer) => [key, answer] as const),
-        { concurrency: "unbounded" }
-      )
-      retry = {
-        inputResponses: Object.fromEntries(answers) as InputResponses,
-        ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState })
       }
-    }
-    return yield* Effect.fail(
-      McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`)
-    )
-  }).pipe(Effect.scoped)
+      const target = method === "resources/read" ? String(params.uri) : String(params.name)
+      // A task passes through to a client that declared the extension: the server seals its id (`TaskSource`).
+      const tasks = taskSource !== undefined && method === "tools/call" &&
+        declaresTasks(conversation.clientCapabilities)
+      let retry: { inputResponses?: InputResponses; requestState?: string } = {}
+      for (let n = 0; n < maxExchanges; n++) {
+        const sent = { ...params, ...retry }
+        const outcome: Outcome = yield* Mrtr.step(
+          `${name}/${method}/${target}/${n}`,
+          exchange(client, method, sent, relay, tasks).pipe(
+            Effect.provideContext(handlers),
+            Effect.catch(upstreamFailure)
+          ),
+          Outcome
+        )
+        if (outcome._tag === "Complete") return outcome.result
+        if (outcome._tag === "Task") return TaskSource.created(taskSource!, outcome.task) as any
+        const requests = Object.entries(outcome.inputRequests as InputRequests)
+        const answers = yield* Effect.forEach(
+          requests,
+          ([key, request]) =>
+            Effect.map(ask(conversation, name, key, request as InputRequest), (answer) => [key, answer] as const),
+          { concurrency: "unbounded" }
+        )
+        retry = {
+          inputResponses: Object.fromEntries(answers) as InputResponses,
+          ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState })
+        }
+      }
+      return yield* Effect.fail(
+        McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`)
+      )
+    }).pipe(Effect.scoped))
 
 /** The share a call's upstream clients count in: its principal's, else its client address's, else the anonymous one. */
 const ownerOf = (conversation: Conversation["Service"]) =>
