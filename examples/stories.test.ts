@@ -8,6 +8,8 @@ import { freePort, spawnReady } from "@mrtr/test-support/infra"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { Effect, type Layer } from "effect"
 import { fileURLToPath } from "node:url"
+import * as AgentClient from "./agent/client.ts"
+import * as Agent from "./agent/server.ts"
 import * as AiToolsClient from "./ai-tools/client.ts"
 import * as AiTools from "./ai-tools/server.ts"
 import * as AskingClient from "./asking/client.ts"
@@ -36,7 +38,9 @@ const stories: ReadonlyArray<
   ["tasks", Tasks.serve, TasksClient.verify],
   ["dual-era", DualEra.serve, DualEraClient.verify],
   ["authorization", Authorization.serve, AuthorizationClient.verify],
-  ["ai-tools", AiTools.serve, AiToolsClient.verify]
+  ["ai-tools", AiTools.serve, AiToolsClient.verify],
+  // the real @effect/ai-openai provider against a local OpenAI-compatible stub
+  ["agent", Agent.serve, AgentClient.verify]
 ]
 
 describe("examples", () => {

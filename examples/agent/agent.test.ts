@@ -7,58 +7,14 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
-import { ConfigProvider, Effect, Layer, Stream, Terminal } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { LanguageModel, type Prompt } from "effect/ai"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import * as Agent from "./agent.ts"
+import { BOOKED, DIALOG, ROOTS, script, scriptedTerminal, stubConfig } from "./client.ts"
 import * as Model from "./model.ts"
 import * as Stub from "./stub.ts"
-
-const ROOTS = [{ uri: "file:///trips", name: "Trips" }]
-
-/** The person's side of the dialog: each answer typed once the terminal shows the expected question. */
-const DIALOG: ReadonlyArray<readonly [question: string, answer: string]> = [
-  ["you> ", "Plan a train trip from Paris to Milan for me"],
-  ["Answer it? [Y/n]", ""],
-  ["Your name", "Ada"],
-  ["Email for the tickets", "ada@example.com"],
-  ["Departure date", "2026-05-01"],
-  ["Passengers", "2"],
-  ["First class?", "n"],
-  ["Seat", "window"],
-  ["Extras", ""],
-  ["Answer it? [Y/n]", "y"],
-  ["Book it?", "yes"],
-  ["you> ", "exit"]
-]
-
-const BOOKED = "Booked for Ada <ada@example.com>: Paris → Strasbourg → Zurich → Milan, 7h23, window seat. " +
-  "\"Rails, lakes and espresso.\" Plan filed under file:///trips."
-
-/** A terminal that types `dialog`'s answers, checking each question, and records everything it shows. */
-const scriptedTerminal = (dialog: ReadonlyArray<readonly [string, string]>) => {
-  const shown: Array<string> = []
-  let next = 0
-  const terminal = Terminal.make({
-    columns: Effect.succeed(80),
-    rows: Effect.succeed(24),
-    size: Effect.die("no size"),
-    readInput: Effect.die("no raw input"),
-    display: (text) => Effect.sync(() => void shown.push(text)),
-    readLine: Effect.suspend(() => {
-      const step = dialog[next++]
-      if (step === undefined) return Effect.die(new Error(`no scripted answer after: ${shown.join("")}`))
-      const [question, answer] = step
-      if (!shown.at(-1)?.includes(question)) {
-        return Effect.die(new Error(`expected the question "${question}", the terminal shows "${shown.at(-1)}"`))
-      }
-      shown.push(`${answer}\n`)
-      return Effect.succeed(answer)
-    })
-  })
-  return { layer: Layer.succeed(Terminal.Terminal, terminal), shown, answered: () => next }
-}
 
 const lastToolResult = (prompt: Prompt.Prompt): string | undefined => {
   for (const message of [...prompt.content].reverse()) {
@@ -139,9 +95,7 @@ describe("the terminal agent", () => {
         yield* Agent.session.pipe(
           Effect.provide(Agent.client(Agent.demoInProcess, "stub-model", ROOTS)),
           Effect.provide(Model.layer),
-          Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({
-            env: { OPENAI_BASE_URL: stub.baseUrl, OPENAI_API_KEY: "sk-test", OPENAI_MODEL: "stub-model" }
-          }))),
+          Effect.provide(stubConfig(stub.baseUrl)),
           Effect.provide(terminal.layer)
         )
         assert.deepStrictEqual(stub.failures, [])
@@ -190,41 +144,3 @@ describe("the terminal agent", () => {
     }
   }, 120_000)
 })
-
-/** What the real provider must send, request by request, and what the "model" answers. */
-const script: ReadonlyArray<Stub.Step> = [
-  {
-    name: "the person's message, with the demo's tools",
-    check: (request) => {
-      assert.strictEqual(request.model, "stub-model")
-      const names = (request.tools ?? []).map((tool) => tool.name).sort()
-      assert.deepStrictEqual(names, ["book_tickets", "check_timetables", "link_rail_account", "plan_trip"])
-      const planTrip = request.tools!.find((tool) => tool.name === "plan_trip")!
-      assert.strictEqual(planTrip.type, "function")
-      assert.deepStrictEqual(Object.keys(planTrip.parameters.properties), ["from", "to"])
-      const said = Stub.texts(request)
-      assert.include(said[0], "travel agent")
-      assert.strictEqual(said.at(-1), "Plan a train trip from Paris to Milan for me")
-    },
-    output: Stub.functionCall("plan_trip", { from: "Paris", to: "Milan" })
-  },
-  {
-    name: "the tool's sampling request, sent to the same model without tools",
-    check: (request) => {
-      assert.strictEqual(request.tools?.length ?? 0, 0)
-      assert.match(Stub.texts(request).join("\n"), /tagline for a train trip via Paris, Strasbourg, Zurich, Milan/)
-    },
-    output: Stub.message("Rails, lakes and espresso.")
-  },
-  {
-    name: "the tool's result, back to the model",
-    check: (request) => {
-      const output = request.input.find((item) => item.type === "function_call_output")
-      assert.isDefined(output)
-      assert.strictEqual(output!.call_id, "call_plan_trip")
-      assert.include(String(output!.output), "Booked for Ada <ada@example.com>")
-      assert.include(String(output!.output), "Rails, lakes and espresso.")
-    },
-    output: Stub.message("Your trip is booked.")
-  }
-]

@@ -8,8 +8,8 @@ import type { ClientTransport } from "@mrtr/client"
 import { LanguageModelSampling, McpClient, McpToolkit, MemoryTransport, RootsHandler } from "@mrtr/client"
 import type { Root } from "@mrtr/protocol/Schema"
 import { McpHandler } from "@mrtr/server"
-import { Effect, type JsonSchema, Layer, SchemaRepresentation, Terminal } from "effect"
-import { Chat, type LanguageModel, type Prompt, Tool, type Toolkit } from "effect/ai"
+import { Effect, Layer, Terminal } from "effect"
+import { Chat, type LanguageModel, type Prompt, type Toolkit } from "effect/ai"
 import * as Demo from "../demo/server.ts"
 import * as TerminalForms from "./terminal.ts"
 
@@ -52,7 +52,7 @@ export const respond = Effect.fn("respond")(function*(
 export const session = Effect.gen(function*() {
   const terminal = yield* Terminal.Terminal
   const mcp = yield* McpToolkit.McpToolkit
-  const tools = forProvider(yield* mcp.toolkit)
+  const tools = yield* mcp.toolkit
   const chat = yield* Chat.fromPrompt([{ role: "system", content: SYSTEM }])
   yield* terminal.display(`Tools: ${Object.keys(tools.tools).join(", ")}. Type "exit" to leave.\n`)
   while (true) {
@@ -66,41 +66,6 @@ export const session = Effect.gen(function*() {
     yield* terminal.display(`agent> ${answer}\n`)
   }
 })
-
-/**
- * The toolkit as a provider can take it: each tool's parameters become an Effect Schema of its JSON Schema
- * (`SchemaRepresentation.fromJsonSchemaDocument`), calls still go to the same handlers. `@effect/ai-openai` decodes a
- * tool call's arguments through its strict-mode codec of the tool's parameters Schema, which it cannot build for a
- * raw JSON Schema (`Tool.dynamic` with JSON): "Root JSON Schema must have type object". A tool whose JSON Schema does
- * not import is kept as it is.
- */
-export const forProvider = <Tools extends Record<string, Tool.Any>>(
-  toolkit: Toolkit.WithHandler<Tools>
-): Toolkit.WithHandler<Tools> => {
-  const tools: Record<string, Tool.Any> = {}
-  for (const [name, tool] of Object.entries(toolkit.tools)) {
-    const json = Tool.getJsonSchema(tool) as JsonSchema.JsonSchema & { readonly $defs?: JsonSchema.Definitions }
-    const { $defs, ...schema } = json
-    try {
-      const parameters = SchemaRepresentation.fromJsonSchemaDocument({
-        dialect: "draft-2020-12",
-        schema,
-        definitions: $defs ?? {}
-      })
-      tools[name] = Tool.dynamic(tool.name, {
-        ...(tool.description === undefined ? {} : { description: tool.description }),
-        parameters,
-        success: tool.successSchema,
-        failure: tool.failureSchema,
-        failureMode: tool.failureMode,
-        ...(tool.toModelOutput === undefined ? {} : { toModelOutput: tool.toModelOutput })
-      }).annotateMerge(tool.annotations)
-    } catch {
-      tools[name] = tool
-    }
-  }
-  return { tools: tools as Tools, handle: toolkit.handle }
-}
 
 /** What the terminal shows of a tool's result: its text blocks, or the failure's message. */
 const textOf = (result: unknown): string => {

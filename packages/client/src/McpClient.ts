@@ -50,6 +50,7 @@ import {
   ListResourceTemplatesResult,
   ListToolsResult,
   ReadResourceResult,
+  type SubscriptionFilter,
   type Tool
 } from "@mrtr/protocol/Schema"
 import type { Schema } from "effect"
@@ -193,6 +194,15 @@ export {
  * - `complete({ ref, argument })` → `CompleteResult`.
  * - `tool(name)`: the cached definition of a tool, if listed.
  * - `notifications`: every notification received from now on.
+ * - `listen(filter)`: the notifications `filter` asks for (`toolsListChanged`,
+ *   `promptsListChanged`, `resourcesListChanged`, `resourceSubscriptions`).
+ *   On 2026-07-28 a `subscriptions/listen` request whose stream is this one
+ *   (first `notifications/subscriptions/acknowledged`; it ends when the
+ *   server ends the subscription, fails with the server's error, e.g.
+ *   -32601 from a server without subscriptions); on 2025-11-25 the
+ *   session's notifications of those kinds, from `notifications` (a
+ *   resource's updates only after `resources/subscribe`; no
+ *   acknowledgement).
  * - `connection`: the era and version spoken (connects first when nothing
  *   was sent yet: the probe and, on 2025-11-25, `initialize`).
  *
@@ -248,12 +258,29 @@ export class McpClient extends Context.Service<McpClient, {
   ) => Effect.Effect<Record<string, unknown>, RequestError>
   readonly cancelTask: (taskId: string, options?: CallOptions) => Effect.Effect<Record<string, unknown>, RequestError>
   readonly notifications: Stream.Stream<Notification>
+  readonly listen: (filter: SubscriptionFilter) => Stream.Stream<Notification, RequestError>
   readonly connection: Effect.Effect<Connection, RequestError>
 }>()("@mrtr/client/McpClient") {}
 
 // =============================================================================
 // Helpers
 // =============================================================================
+
+/** Whether a 2025-11-25 notification is of a kind `filter` asks for. */
+const asked = (filter: SubscriptionFilter, notification: Notification): boolean => {
+  switch (notification.method) {
+    case "notifications/tools/list_changed":
+      return filter.toolsListChanged === true
+    case "notifications/prompts/list_changed":
+      return filter.promptsListChanged === true
+    case "notifications/resources/list_changed":
+      return filter.resourcesListChanged === true
+    case "notifications/resources/updated":
+      return filter.resourceSubscriptions?.includes(String(notification.params?.uri)) === true
+    default:
+      return false
+  }
+}
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "@mrtr/client", version: "0.1.0" }
 const DEFAULT_MAX_ROUNDS = 10
@@ -572,6 +599,15 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       taskMethod("tasks/update", { taskId, inputResponses }, callOptions),
     cancelTask: (taskId, callOptions) => taskMethod("tasks/cancel", { taskId }, callOptions),
     notifications: Stream.fromPubSub(pubsub),
+    listen: (filter) =>
+      Stream.unwrap(Effect.gen(function*() {
+        const era = yield* selection.era
+        if (era.listen !== undefined) {
+          const capabilities = declared(yield* currentHandlers)
+          return era.listen(filter, capabilities) as Stream.Stream<Notification, RequestError>
+        }
+        return Stream.filter(Stream.fromPubSub(pubsub), (notification) => asked(filter, notification))
+      })),
     connection: Effect.map(selection.era, (era) => era.connection)
   })
 })

@@ -3,10 +3,12 @@
  * `effect/ai` `Toolkit.WithHandler`, for `LanguageModel.generateText`,
  * `streamText` and `Chat`.
  *
- * Each server tool becomes a `Tool.dynamic` whose parameters are the tool's
- * `inputSchema` (JSON Schema, given to the model as is), whose success is
- * the whole `CallToolResult` (`McpToolResult`: every content block,
- * `structuredContent` checked against the tool's `outputSchema`, `_meta`)
+ * Each server tool becomes a `Tool.dynamic` whose parameters are an Effect
+ * Schema imported from the tool's `inputSchema` (so a provider builds its own
+ * JSON Schema of it, strict mode included, and decodes the model's
+ * arguments with it), whose success is the whole `CallToolResult`
+ * (`McpToolResult`: every content block, `structuredContent` checked against
+ * the tool's `outputSchema` and typed by its import, `_meta`)
  * and whose failure is `McpToolError` (a result with `isError: true`, a
  * JSON-RPC error, an ask nobody answered). The model sees the content
  * through `toModelOutput` (text as text; images, audio and blobs as files;
@@ -39,13 +41,30 @@
  *   so a suspension travels as the tool's result instead. Approval is still
  *   available before the call: `needsApproval` here sets it per tool (for
  *   instance for tools with `destructiveHint`).
- * - The tool list is cached: listed again after `notifications/tools/list_changed`,
- *   when the list's `ttlMs` (2026-07-28) has passed, or on `refresh`. Pass
+ * - The tool list is cached: listed again after `notifications/tools/list_changed`
+ *   (2025-11-25: on the session; 2026-07-28: on a `subscriptions/listen`
+ *   stream the toolkit keeps open from its first listing, when the server
+ *   acknowledges it), when the list's `ttlMs` (2026-07-28) has passed, or
+ *   on `refresh`. Pass
  *   `toolkit` (an Effect) to `generateText` to use the current list on each
  *   turn. A listing reads at most 100 pages (a server handing out cursors
  *   without end is cut there, logged).
  * - Model names: `prefix + name`, characters outside `[a-zA-Z0-9_-]` as
  *   `_`; a tool whose model name is too long or taken is skipped (logged).
+ * - The import of an `inputSchema` (`SchemaRepresentation.fromJsonSchemaDocument`):
+ *   an object that declares properties but leaves `additionalProperties`
+ *   open is offered closed, a root without properties is a tool without
+ *   parameters, `pattern`s are not sent (a server's pattern is not run
+ *   here: the server checks it), and keywords the import cannot represent
+ *   (`if`/`then`/`else`, `contains`, `dependentSchemas`, `not`, ...) are
+ *   left out of what the model is told. A schema that still does not import,
+ *   or that OpenAI's structured-output subset cannot express, is given to the
+ *   model as it is (`Tool.dynamic` with JSON Schema, not strict; logged): a
+ *   provider that decodes calls with an Effect Schema (`@effect/ai-openai`)
+ *   then fails the turn that calls that tool with its `AiError`.
+ * - Arguments the imported schema refuses are the tool's failure
+ *   (`effect/ai`'s `ToolParameterValidationError`, given to the model with
+ *   `failureMode: "return"`), without a `tools/call`.
  *
  * Source: MCP 2026-07-28, server/tools, basic/patterns/mrtr; 2025-11-25,
  * server/tools (list changed notification).
@@ -59,7 +78,7 @@ import {
   type Tool as McpToolDefinition,
   type ToolAnnotations
 } from "@mrtr/protocol/Schema"
-import { Clock, Context, Effect, Layer, Option, Ref, Schema, Semaphore, Stream } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Option, Ref, Schedule, Schema, Semaphore, Stream } from "effect"
 import { Prompt, Tool, Toolkit } from "effect/ai"
 import type * as JsonSchema from "effect/JsonSchema"
 import type { McpClientError } from "./Errors.ts"
@@ -164,13 +183,16 @@ export class McpToolError extends Schema.TaggedError<McpToolError>()("McpToolErr
 }
 
 /**
- * One MCP tool as an `effect/ai` tool.
+ * One MCP tool as an `effect/ai` tool. Its `parametersSchema` is the Effect
+ * Schema imported from the tool's `inputSchema` (read the JSON Schema with
+ * `Tool.getJsonSchema`); `jsonSchema` is set only for a tool whose schema
+ * could not be imported, given to the model as it is.
  *
  * @category models
  * @since 0.1.0
  */
 export type McpTool = Tool.Dynamic<string, {
-  readonly parameters: JsonSchema.JsonSchema
+  readonly parameters: Schema.Constraint | JsonSchema.JsonSchema
   readonly success: typeof McpToolOutcome
   readonly failure: typeof McpToolError
   readonly failureMode: Tool.FailureMode
@@ -266,6 +288,23 @@ export const suspendedIn = (prompt: Prompt.Prompt): ReadonlyArray<McpToolInputRe
 /** How many `tools/list` pages one listing reads at most (as the gateway's mirror and the CLI). */
 const MAX_LIST_PAGES = 100
 
+/** How long after an acknowledged `subscriptions/listen` stream ended or failed it is opened again. */
+const RELISTEN_DELAY = "1 second"
+
+/** How many distinct JSON Schemas each compiled-schema cache holds before it starts over. */
+const MAX_CACHED_SCHEMAS = 1_000
+
+/** A tool's success when it declares an `outputSchema`: `structuredContent` is of its imported schema. */
+const successOf = (structured: Schema.Codec<unknown, unknown>) =>
+  Schema.Union([
+    McpToolInputRequired,
+    Schema.Struct({
+      content: Schema.Array(ContentBlock),
+      structuredContent: Schema.optionalKey(structured),
+      _meta: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+    })
+  ])
+
 const decodeSuspension = Schema.decodeUnknownOption(McpToolInputRequired)
 const encodeOutcome = Schema.encodeSync(McpToolOutcome)
 const encodeError = Schema.encodeSync(McpToolError)
@@ -318,6 +357,7 @@ const matches = (
 ): boolean => typeof selection === "function" ? selection(tool) : selection.includes(tool.name)
 
 const LIST_CHANGED = "notifications/tools/list_changed"
+const ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 
 // =============================================================================
 // Constructor
@@ -353,6 +393,38 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     Stream.runForEach(() => Ref.set(stale, true)),
     Effect.forkScoped
   )
+
+  // 2026-07-28: list changes come on a `subscriptions/listen` stream, opened with the first listing. Its
+  // acknowledgement marks the list stale too (a change may have come while nothing listened). A stream that was
+  // acknowledged is opened again when it ends or fails; one that never was (a server without subscriptions, an
+  // error answer) leaves the list to its `ttlMs`.
+  const scope = yield* Effect.scope
+  const listening = yield* Ref.make(false)
+  const subscribeOnce = Effect.gen(function*() {
+    let acknowledged = false
+    yield* client.listen({ toolsListChanged: true }).pipe(
+      Stream.runForEach((notification) => {
+        if (notification.method === ACKNOWLEDGED) acknowledged = true
+        return notification.method === ACKNOWLEDGED || notification.method === LIST_CHANGED
+          ? Ref.set(stale, true)
+          : Effect.void
+      }),
+      Effect.catch((error) => Effect.logDebug(`McpToolkit: subscriptions/listen ended: ${error.message}`))
+    )
+    return acknowledged
+  })
+  const subscription = subscribeOnce.pipe(
+    Effect.repeat({ while: (acknowledged) => acknowledged, schedule: Schedule.spaced(RELISTEN_DELAY) })
+  )
+  const listen = Effect.gen(function*() {
+    if (yield* Ref.getAndSet(listening, true)) return
+    const era = yield* client.connection.pipe(
+      Effect.map((connection) => connection.era),
+      Effect.orElseSucceed(() => "")
+    )
+    if (era === "2026-07-28") yield* Effect.forkIn(subscription, scope)
+    else if (era === "") yield* Ref.set(listening, false) // not connected yet: the next listing tries again
+  })
 
   const requestFailure = (name: string) => (error: McpClientError): Effect.Effect<never, McpToolError> =>
     Effect.fail(
@@ -418,16 +490,44 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       )
     )
 
-  const checks = new Map<string, Mapping.StructuredCheck>()
+  /** Compiled once per distinct schema (a list is built again on every change); bounded. */
+  const memo = <A>(compile: (schema: Record<string, unknown>) => A) => {
+    const cache = new Map<string, A>()
+    return (schema: Record<string, unknown>): A => {
+      const key = JSON.stringify(schema)
+      let value = cache.get(key)
+      if (value === undefined) {
+        if (cache.size >= MAX_CACHED_SCHEMAS) cache.clear()
+        value = compile(schema)
+        cache.set(key, value)
+      }
+      return value
+    }
+  }
+  const structuredCheck = memo(Mapping.structuredCheckOf)
+  const structuredSchema = memo((schema) => {
+    const imported = Mapping.structuredOf(schema)
+    if (imported._tag === "Raw") return { decode: undefined, success: McpToolOutcome }
+    const decode = Schema.decodeUnknownExit(imported.schema)
+    return { decode, success: successOf(imported.schema) }
+  })
+  const parameters = memo(Mapping.parametersOf)
+  const warned = new WeakSet<Mapping.Imported>()
+
+  /** The check of a result's `structuredContent`: the `outputSchema` by JSON Schema's rules, then its import. */
   const checkOf = (definition: McpToolDefinition): Mapping.StructuredCheck | undefined => {
     if (definition.outputSchema === undefined) return undefined
-    const key = JSON.stringify(definition.outputSchema)
-    let check = checks.get(key)
-    if (check === undefined) {
-      check = Mapping.structuredCheckOf(definition.outputSchema as Record<string, unknown>)
-      checks.set(key, check)
+    const check = structuredCheck(definition.outputSchema as Record<string, unknown>)
+    const { decode } = structuredSchema(definition.outputSchema as Record<string, unknown>)
+    if (decode === undefined) return check
+    return (structuredContent) => {
+      const problem = check(structuredContent)
+      if (problem !== undefined) return problem
+      const exit = decode(structuredContent)
+      return exit._tag === "Success" ?
+        undefined :
+        `structuredContent does not match the tool's outputSchema: ${Cause.pretty(exit.cause)}`
     }
-    return check
   }
 
   const build = Effect.fnUntraced(function*(all: ReadonlyArray<McpToolDefinition>) {
@@ -450,17 +550,31 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       definitions.set(name, definition)
       const check = checkOf(definition)
       const approval = options.needsApproval?.(definition) === true
+      const imported = parameters(definition.inputSchema as Record<string, unknown>)
+      if (imported._tag === "Raw" && !warned.has(imported)) {
+        warned.add(imported) // once per schema, not on every listing
+        yield* Effect.logWarning(
+          `McpToolkit: the inputSchema of tool ${
+            JSON.stringify(definition.name)
+          } is given to the model as it is (it cannot be imported as an Effect Schema: ${imported.reason})`
+        )
+      }
       const tool = Mapping.annotate(
         Tool.dynamic(name, {
-          parameters: definition.inputSchema as JsonSchema.JsonSchema,
+          parameters: imported._tag === "Imported"
+            ? imported.schema
+            : definition.inputSchema as JsonSchema.JsonSchema,
           ...(definition.description === undefined ? {} : { description: definition.description }),
-          success: McpToolOutcome,
+          success: definition.outputSchema === undefined
+            ? McpToolOutcome
+            : structuredSchema(definition.outputSchema as Record<string, unknown>).success,
           failure: McpToolError,
           failureMode,
           ...(approval ? { needsApproval: true } : {}),
           toModelOutput: modelOutputOfOutcome
-        }) as McpTool,
-        definition
+        }) as unknown as McpTool,
+        definition,
+        imported._tag === "Imported"
       )
       tools.push(tool)
       handlers[name] = (params, context) =>
@@ -514,6 +628,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   }))
 
   const toolkit = Effect.gen(function*() {
+    yield* listen
     const cached = yield* Ref.get(current)
     const now = yield* Clock.currentTimeMillis
     if (Option.isSome(cached) && !(yield* Ref.get(stale)) && now < cached.value.expiresAt) {

@@ -150,6 +150,63 @@ describe("LanguageModelSampling", () => {
     })
   }
 
+  it.effect("the other values of each field: toolChoice none and auto, includeContext allServers, media, refusal", () =>
+    Effect.gen(function*() {
+      const PNG = "iVBORw0KGgo="
+      const WAV = "UklGRg=="
+      const model = scriptedModel([
+        [
+          { type: "file", mediaType: "image/png", data: PNG } as any,
+          { type: "file", mediaType: "audio/wav", data: WAV } as any,
+          finish("content-filter" as any)
+        ],
+        [{ type: "text", text: "fine" } as any, finish("stop")]
+      ])
+      const contexts: Array<string> = []
+      const create = LanguageModelSampling.createMessage({
+        includeContext: (which) => Effect.sync(() => void contexts.push(which)).pipe(Effect.as([]))
+      })
+      const context = { key: "s", method: "sampling/createMessage", target: "t", round: 1 }
+      const tools = [{
+        name: "lookup",
+        inputSchema: { type: "object" as const, properties: { q: { type: "string" } } }
+      }]
+      const first = yield* create({
+        messages: [{ role: "user", content: { type: "text", text: "Draw it" } }],
+        maxTokens: 5,
+        includeContext: "allServers",
+        tools,
+        toolChoice: { mode: "none" }
+      }, context).pipe(Effect.provide(model.layer))
+      // Generated images and audio go back as image and audio blocks; a filtered answer is a refusal.
+      assert.deepStrictEqual(first, {
+        role: "assistant",
+        content: [{ type: "image", data: PNG, mimeType: "image/png" }, {
+          type: "audio",
+          data: WAV,
+          mimeType: "audio/wav"
+        }],
+        model: "unknown",
+        stopReason: "refusal"
+      })
+      assert.strictEqual(model.requests[0]!.toolChoice, "none")
+      assert.deepStrictEqual(contexts, ["allServers"])
+      const second = yield* create({
+        messages: [{ role: "user", content: { type: "text", text: "Hi" } }],
+        maxTokens: 5,
+        includeContext: "none",
+        tools
+      }, context).pipe(Effect.provide(model.layer))
+      assert.deepStrictEqual(second, {
+        role: "assistant",
+        content: { type: "text", text: "fine" },
+        model: "unknown",
+        stopReason: "endTurn"
+      })
+      assert.strictEqual(model.requests[1]!.toolChoice, "auto")
+      assert.deepStrictEqual(contexts, ["allServers"]) // "none" asks for no context
+    }))
+
   it.effect("the capability is declared from the Layer's options", () =>
     Effect.gen(function*() {
       const model = scriptedModel([]).layer

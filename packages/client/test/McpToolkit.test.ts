@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { McpServer, Tool as ServerTool } from "@mrtr/server"
 import { Context, Effect, Layer, Ref, Schedule, Schema, Stream } from "effect"
-import { Chat, LanguageModel, Prompt, Tool } from "effect/ai"
+import { Chat, LanguageModel, OpenAiStructuredOutput, Prompt, Tool } from "effect/ai"
 import { ElicitationHandler, McpToolkit } from "../src/index.ts"
 import { clientOf, deletions, finish, scriptedModel, serverLayer, toolCall, tools } from "./aiServer.ts"
 import { clientLayer, fakeServer } from "./fixtures.ts"
@@ -55,18 +55,28 @@ describe("McpToolkit", () => {
             ])
             const weather = toolkit.tools.weather!
             assert.strictEqual(weather.description, "Current weather of a city")
+            // The JSON Schema of the imported Schema: the provider's transformer closes the object (OpenAI's,
+            // Anthropic's); effect/ai's default document leaves excess properties to decoding, which drops them.
             assert.deepStrictEqual(Tool.getJsonSchema(weather), {
               type: "object",
               properties: { city: { type: "string" } },
               required: ["city"],
-              additionalProperties: false
+              additionalProperties: true
             })
+            assert.deepStrictEqual(
+              Tool.getJsonSchema(weather, { transformer: OpenAiStructuredOutput.toCodecOpenAI }),
+              tools.weather.definition.inputSchema
+            )
             assert.strictEqual(Context.getUnsafe(weather.annotations, Tool.Title), "Weather")
             assert.strictEqual(Context.get(weather.annotations, Tool.Readonly), true)
             assert.strictEqual(Context.get(weather.annotations, Tool.Destructive), false)
             assert.strictEqual(Context.get(weather.annotations, Tool.Idempotent), true)
             assert.strictEqual(Context.get(weather.annotations, Tool.OpenWorld), false)
-            assert.strictEqual(Tool.getStrictMode(weather), false)
+            // The parameters are an Effect Schema imported from the inputSchema: a provider builds its own JSON
+            // Schema of it (strict mode left to the provider) and decodes the model's arguments with it.
+            assert.isTrue(Schema.isSchema(weather.parametersSchema))
+            assert.isUndefined(weather.jsonSchema)
+            assert.isUndefined(Tool.getStrictMode(weather))
             // ... and back: the effect/ai annotations stand for the same MCP hints.
             assert.deepStrictEqual(McpToolkit.annotationsOf(weather), {
               title: "Weather",
@@ -375,7 +385,8 @@ describe("McpToolkit against a server that breaks the rules", () => {
       },
       { name: "ns.tool/a", inputSchema: { type: "object" } },
       { name: "ns_tool_a", inputSchema: { type: "object" } },
-      { name: "x".repeat(80), inputSchema: { type: "object" } }
+      { name: "x".repeat(80), inputSchema: { type: "object" } },
+      { name: "typed", inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }
     ]
   }
   const server = fakeServer((request) =>
@@ -390,7 +401,7 @@ describe("McpToolkit against a server that breaks the rules", () => {
   it.effect("names outside [a-zA-Z0-9_-] are rewritten; a taken or too long name is skipped", () =>
     Effect.gen(function*() {
       const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
-      assert.deepStrictEqual(Object.keys(toolkit.tools).sort(), ["ns_tool_a", "report"])
+      assert.deepStrictEqual(Object.keys(toolkit.tools).sort(), ["ns_tool_a", "report", "typed"])
       const definition = yield* McpToolkit.McpToolkit.use((mcp) => mcp.definition("ns_tool_a"))
       assert.strictEqual(definition._tag === "Some" && definition.value.name, "ns.tool/a")
       // The list's ttlMs keeps it: no second tools/list.
@@ -416,9 +427,69 @@ describe("McpToolkit against a server that breaks the rules", () => {
       const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
       const calls = server.received.filter((r) => r.method === "tools/call").length
       const results = yield* Effect.flatMap(toolkit.handle("ns_tool_a", [1, 2] as any), Stream.runCollect)
-      assert.strictEqual((results.at(-1)!.result as McpToolkit.McpToolError).reason, "arguments")
+      // The imported Schema refuses them before the handler runs.
+      assert.strictEqual(results.at(-1)!.isFailure, true)
+      assert.strictEqual((results.at(-1)!.result as any).reason._tag, "ToolParameterValidationError")
       assert.strictEqual(server.received.filter((r) => r.method === "tools/call").length, calls)
     }).pipe(Effect.provide(layer)))
+
+  it.effect("arguments the imported schema refuses are the tool's failure, without a tools/call", () =>
+    Effect.gen(function*() {
+      const toolkit = yield* McpToolkit.McpToolkit.use((mcp) => mcp.toolkit)
+      const calls = () => server.received.filter((r) => r.method === "tools/call")
+      const before = calls().length
+      const refused = yield* Effect.flatMap(toolkit.handle("typed", { n: "three" } as any), Stream.runCollect)
+      assert.strictEqual(refused.at(-1)!.isFailure, true)
+      assert.strictEqual((refused.at(-1)!.result as any).reason._tag, "ToolParameterValidationError")
+      assert.strictEqual(calls().length, before)
+      // A key the schema does not declare is left out (the object is offered closed); the rest is sent.
+      const sent = yield* Effect.flatMap(toolkit.handle("typed", { n: 3, extra: true } as any), Stream.runCollect)
+      assert.strictEqual(sent.at(-1)!.isFailure, false)
+      assert.deepStrictEqual((calls().at(-1)!.params as any).arguments, { n: 3 })
+    }).pipe(Effect.provide(layer)))
+})
+
+describe("McpToolkit follows a server whose tool list changes", () => {
+  // The list may be kept a minute (ttlMs): only the server's notification can make the toolkit list again sooner.
+  const changing = McpServer.tools(tools.weather).pipe(
+    Layer.provideMerge(McpServer.layer({
+      name: "changing",
+      version: "1.0.0",
+      cache: { ttlMs: 60_000, cacheScope: "private" }
+    }))
+  )
+  const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, ok: (a: A) => boolean) =>
+    effect.pipe(
+      Effect.flatMap((a) => ok(a) ? Effect.succeed(a) : Effect.fail("not yet" as const)),
+      Effect.retry({ times: 100, schedule: Schedule.spaced("20 millis") })
+    )
+  const cases = [
+    ["2026-07-28", false, "subscriptions/listen, in memory"],
+    ["2026-07-28", true, "subscriptions/listen, HTTP semantics"],
+    ["2025-11-25", true, "notifications/tools/list_changed on the session's GET stream"]
+  ] as const
+  for (const [era, simulateHttp, how] of cases) {
+    it.live(`${era} (${how}): a tool added, then removed, is seen on the next turns`, () =>
+      Effect.gen(function*() {
+        const mcp = yield* McpToolkit.McpToolkit
+        assert.deepStrictEqual(Object.keys((yield* mcp.toolkit).tools), ["weather"])
+        const server = yield* McpServer.McpServer
+        yield* server.addTool(ServerTool.make("late", { handler: () => Effect.succeed("here") }))
+        const added = yield* eventually(mcp.toolkit, (toolkit) => toolkit.tools.late !== undefined)
+        assert.deepStrictEqual(Object.keys(added.tools).sort(), ["late", "weather"])
+        yield* server.removeTool("late")
+        const removed = yield* eventually(mcp.toolkit, (toolkit) => toolkit.tools.late === undefined)
+        assert.deepStrictEqual(Object.keys(removed.tools), ["weather"])
+      }).pipe(
+        Effect.provide(
+          McpToolkit.layer().pipe(
+            Layer.provideMerge(clientOf(era, undefined, {}, simulateHttp)),
+            Layer.provideMerge(changing)
+          )
+        ),
+        Effect.scoped
+      ))
+  }
 })
 
 describe("McpToolkit against a server whose list never ends", () => {

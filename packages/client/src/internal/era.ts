@@ -21,7 +21,7 @@
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { LoggingLevel } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, DiscoverResult, Implementation, ProgressToken, Tool } from "@mrtr/protocol/Schema"
-import type { Duration, Effect, Option, Scope } from "effect"
+import type { Duration, Effect, Option, Scope, Stream } from "effect"
 import type { ClientTransport } from "../ClientTransport.ts"
 import type { InputHandlerError, RequestError } from "../Errors.ts"
 import type { Connection, ServerRequest } from "../Models.ts"
@@ -88,6 +88,17 @@ export interface Era {
   readonly serve: (request: Record<string, unknown> & { readonly id: RequestId }) => Effect.Effect<void>
   /** Tells the server the client's roots changed (2025-11-25: `notifications/roots/list_changed`). */
   readonly rootsChanged: Effect.Effect<void>
+  /**
+   * 2026-07-28: a `subscriptions/listen` stream of the notifications `filter` asks for (the first one
+   * `notifications/subscriptions/acknowledged`); it ends when the server ends the subscription with its result.
+   * `undefined` on 2025-11-25, whose list changes come outside any request (`McpClient.notifications`).
+   */
+  readonly listen:
+    | ((
+      filter: Readonly<Record<string, unknown>>,
+      capabilities: ClientCapabilities
+    ) => Stream.Stream<{ readonly method: string; readonly params?: Readonly<Record<string, unknown>> }, RequestError>)
+    | undefined
 }
 
 /** What `McpClient` gives the era it selects. */

@@ -21,7 +21,7 @@ import type {
 import type { JsonSchema } from "effect"
 import { Prompt, type Response, Tool } from "effect/ai"
 import { Base64 } from "effect/encoding"
-import { modelPartOf } from "./toolkitMapping.ts"
+import { modelPartOf, parametersOf } from "./toolkitMapping.ts"
 
 type Block = SamplingMessageContentBlock
 
@@ -104,14 +104,20 @@ const toolResultOf = (
     providerExecuted: false
   })
 
-/** The server's offered tools as `effect/ai` dynamic tools (JSON Schema parameters), never run by the client. */
+/**
+ * The server's offered tools as `effect/ai` dynamic tools, never run by the client: parameters imported from the
+ * `inputSchema` as `McpToolkit` imports them (so a provider builds its own JSON Schema and decodes the model's
+ * arguments), else the JSON Schema as it is, not strict.
+ */
 export const toolsOf = (tools: ReadonlyArray<McpToolDefinition>): Record<string, Tool.Any> => {
   const out: Record<string, Tool.Any> = {}
   for (const tool of tools) {
-    out[tool.name] = Tool.dynamic(tool.name, {
-      parameters: tool.inputSchema as JsonSchema.JsonSchema,
-      ...(tool.description === undefined ? {} : { description: tool.description })
-    }).annotate(Tool.Strict, false) as unknown as Tool.Any
+    const imported = parametersOf(tool.inputSchema as Record<string, unknown>)
+    const description = tool.description === undefined ? {} : { description: tool.description }
+    out[tool.name] = imported._tag === "Imported"
+      ? Tool.dynamic(tool.name, { parameters: imported.schema, ...description }) as unknown as Tool.Any
+      : Tool.dynamic(tool.name, { parameters: tool.inputSchema as JsonSchema.JsonSchema, ...description })
+        .annotate(Tool.Strict, false) as unknown as Tool.Any
   }
   return out
 }

@@ -16,8 +16,9 @@
  */
 import type { ContentBlock, Tool as McpTool, ToolAnnotations } from "@mrtr/protocol/Schema"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { Context } from "effect"
-import { Prompt, Tool } from "effect/ai"
+import type { Schema } from "effect"
+import { Context, JsonSchema, SchemaRepresentation } from "effect"
+import { OpenAiStructuredOutput, Prompt, Tool } from "effect/ai"
 
 const MODEL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
@@ -27,10 +28,14 @@ export const modelName = (prefix: string, name: string): string | undefined => {
   return MODEL_NAME.test(candidate) ? candidate : undefined
 }
 
-/** Carries the MCP `title` and `annotations` hints to `effect/ai`'s tool annotations (only those the server set). */
-export const annotate = <T extends Tool.Any>(tool: T, definition: McpTool): T => {
+/**
+ * Carries the MCP `title` and `annotations` hints to `effect/ai`'s tool annotations (only those the server set).
+ * `strict`: whether the provider may hold the model to the parameters' schema (only for an imported schema, which
+ * the provider rewrites to its strict subset).
+ */
+export const annotate = <T extends Tool.Any>(tool: T, definition: McpTool, strict: boolean): T => {
   const hints: ToolAnnotations = definition.annotations ?? {}
-  let annotated: Tool.Any = tool.annotate(Tool.Strict, false)
+  let annotated: Tool.Any = strict ? tool : tool.annotate(Tool.Strict, false)
   const title = definition.title ?? hints.title
   if (title !== undefined) annotated = annotated.annotate(Tool.Title, title)
   if (hints.readOnlyHint !== undefined) annotated = annotated.annotate(Tool.Readonly, hints.readOnlyHint)
@@ -140,3 +145,121 @@ export const structuredCheckOf = (outputSchema: Readonly<Record<string, unknown>
     }`
   }
 }
+
+// =============================================================================
+// JSON Schema to Effect Schema
+// =============================================================================
+
+/**
+ * A tool's JSON Schema imported as an Effect Schema (`Imported`), or kept as it is (`Raw`) with the reason the
+ * import failed.
+ */
+export type Imported =
+  | { readonly _tag: "Imported"; readonly schema: Schema.Codec<unknown, unknown> }
+  | { readonly _tag: "Raw"; readonly reason: string }
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const reasonOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
+
+/** A 2020-12 document of a tool's schema: `$schema` dropped, draft-07 `definitions` read as `$defs`. */
+const documentOf = (json: Readonly<Record<string, unknown>>): JsonSchema.Document<"draft-2020-12"> => {
+  const { $schema, ...schema } = json
+  const draft07 = (typeof $schema === "string" && $schema.includes("draft-07")) ||
+    (schema.definitions !== undefined && schema.$defs === undefined)
+  return draft07 ? JsonSchema.fromSchemaDraft07(schema) : JsonSchema.fromSchemaDraft2020_12(schema)
+}
+
+/** Keywords the import rejects; a second attempt imports the schema without them (the server still checks them). */
+const UNSUPPORTED = [
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "contains",
+  "minContains",
+  "maxContains",
+  "dependentRequired",
+  "dependentSchemas",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties"
+]
+
+const isPrimitive = (u: unknown) => u === null || ["string", "number", "boolean"].includes(typeof u)
+
+const loosen = (node: JsonSchema.JsonSchema): JsonSchema.JsonSchema => {
+  const out: JsonSchema.JsonSchema = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (UNSUPPORTED.includes(key)) continue
+    if (key === "not" && !(isRecord(value) && Object.keys(value).length === 0)) continue
+    if (key === "const" && !isPrimitive(value)) continue
+    if (key === "enum" && !(Array.isArray(value) && value.every(isPrimitive))) continue
+    out[key] = value
+  }
+  return out
+}
+
+/**
+ * An object that declares its properties but leaves `additionalProperties` open is offered closed: the model is told
+ * to send the declared properties (providers' strict modes require every object closed).
+ */
+const closeDeclared = (node: JsonSchema.JsonSchema): JsonSchema.JsonSchema =>
+  isRecord(node.properties) && Object.keys(node.properties).length > 0 && node.patternProperties === undefined &&
+    (node.additionalProperties === undefined || node.additionalProperties === true)
+    ? { ...node, additionalProperties: false }
+    : node
+
+/** A root `{ type: "object" }` without properties is a tool without parameters (as the SDKs write one). */
+const closeRoot = (json: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> =>
+  json.properties === undefined && json.patternProperties === undefined &&
+    (json.additionalProperties === undefined || json.additionalProperties === true) &&
+    (json.type === undefined || json.type === "object")
+    ? { ...json, type: "object", properties: {}, additionalProperties: false }
+    : json
+
+const importWith = (
+  json: Readonly<Record<string, unknown>>,
+  onEnter: ((node: JsonSchema.JsonSchema) => JsonSchema.JsonSchema) | undefined
+): Schema.Codec<unknown, unknown> =>
+  SchemaRepresentation.fromJsonSchemaDocument(documentOf(json), {
+    // A server's patterns are not run here (a pattern is code from the server): the server checks them.
+    patterns: "ignore",
+    ...(onEnter === undefined ? {} : { onEnter })
+  }) as Schema.Codec<unknown, unknown>
+
+/** Imports `json`, then without the keywords the import rejects; the first error when both fail. */
+const importLoosely = (
+  json: Readonly<Record<string, unknown>>,
+  onEnter: (node: JsonSchema.JsonSchema) => JsonSchema.JsonSchema
+): Imported => {
+  try {
+    return { _tag: "Imported", schema: importWith(json, onEnter) }
+  } catch (first) {
+    try {
+      return { _tag: "Imported", schema: importWith(json, (node) => loosen(onEnter(node))) }
+    } catch {
+      return { _tag: "Raw", reason: reasonOf(first) }
+    }
+  }
+}
+
+/**
+ * A tool's `inputSchema` as the Effect Schema of its parameters: the schema providers turn into their own JSON
+ * Schema (with their strict-mode rewriting) and decode the model's arguments with. Kept `Raw` when it cannot be
+ * imported, or when OpenAI's structured-output subset (the strictest common one) cannot express the import.
+ */
+export const parametersOf = (inputSchema: Readonly<Record<string, unknown>>): Imported => {
+  const imported = importLoosely(closeRoot(inputSchema), closeDeclared)
+  if (imported._tag === "Raw") return imported
+  try {
+    OpenAiStructuredOutput.toCodecOpenAI(imported.schema)
+  } catch (error) {
+    return { _tag: "Raw", reason: reasonOf(error) }
+  }
+  return imported
+}
+
+/** A tool's `outputSchema` as the Effect Schema of its `structuredContent` (objects left as open as they are). */
+export const structuredOf = (outputSchema: Readonly<Record<string, unknown>>): Imported =>
+  importLoosely(outputSchema, (node) => node)

@@ -303,6 +303,7 @@ export const initialize = Effect.fnUntraced(function*(settings: EraSettings, opt
     rootsChanged: Effect.suspend(() =>
       respond(transport, { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, session.headers)
     ),
+    listen: undefined,
     start
   }
   return era

@@ -24,12 +24,13 @@ import { ErrorCode, type McpError } from "@mrtr/protocol/ErrorCode"
 import { requestHeaders } from "@mrtr/protocol/Headers"
 import { makeRequestMeta, PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { type ClientCapabilities, type DiscoverResult, type ProgressToken, type Tool } from "@mrtr/protocol/Schema"
-import { type Duration, Effect, Option } from "effect"
+import { type Duration, Effect, Option, Stream } from "effect"
 import type { OutgoingRequest } from "../../ClientTransport.ts"
-import type { RequestError } from "../../Errors.ts"
+import { ProtocolViolation, type RequestError } from "../../Errors.ts"
 import type { CallContext, Era, EraRequest, EraSettings } from "../era.ts"
 import { exchange, type StreamNotification } from "../exchange.ts"
 import { isRecord, pingOnly, takeRequestId } from "../outgoing.ts"
+import { mcpErrorOf } from "../results.ts"
 
 /** The `_meta` of a 2026-07-28 request. */
 export const requestMeta = (
@@ -93,6 +94,57 @@ export const make = (settings: EraSettings, discovered: DiscoverResult | undefin
         call.requestTimeout
       ),
     serve: (incoming) => pingOnly(settings.transport, incoming),
-    rootsChanged: Effect.void
+    rootsChanged: Effect.void,
+    listen: (filter, capabilities) => listen(settings, filter, capabilities)
   }
 }
+
+/**
+ * `subscriptions/listen`: the notifications of the stream, in order, until the server ends it with its result (the
+ * stream ends) or an error (the stream fails with it). No idle bound: a subscription may stay quiet for hours.
+ */
+const listen = (
+  settings: EraSettings,
+  filter: Readonly<Record<string, unknown>>,
+  capabilities: ClientCapabilities
+): Stream.Stream<{ readonly method: string; readonly params?: Readonly<Record<string, unknown>> }, RequestError> =>
+  Stream.suspend(() => {
+    const { transport } = settings
+    const message: OutgoingRequest = {
+      jsonrpc: "2.0",
+      id: takeRequestId(),
+      method: "subscriptions/listen",
+      params: { notifications: filter, _meta: requestMeta(settings, capabilities, undefined) }
+    }
+    const headers = transport.usesHeaders ? requestHeaders(message, undefined) : {}
+    const isResponse = (incoming: unknown) =>
+      isRecord(incoming) && typeof incoming.method !== "string" && ("result" in incoming || "error" in incoming)
+    return transport.request(message, headers).pipe(
+      Stream.takeUntil(isResponse),
+      Stream.mapEffect((incoming): Effect.Effect<
+        Option.Option<{ readonly method: string; readonly params?: Readonly<Record<string, unknown>> }>,
+        RequestError
+      > => {
+        if (!isRecord(incoming)) return Effect.succeedNone
+        if (isResponse(incoming)) {
+          if (!("error" in incoming)) return Effect.succeedNone
+          const error = mcpErrorOf(incoming.error)
+          return Effect.fail(
+            error ??
+              new ProtocolViolation({
+                method: "subscriptions/listen",
+                reason: "malformed JSON-RPC error",
+                result: incoming
+              })
+          )
+        }
+        if (typeof incoming.method !== "string" || "id" in incoming) return Effect.succeedNone
+        return Effect.succeedSome({
+          method: incoming.method,
+          ...(isRecord(incoming.params) ? { params: incoming.params } : {})
+        })
+      }),
+      Stream.filter(Option.isSome),
+      Stream.map((option) => option.value)
+    )
+  })
