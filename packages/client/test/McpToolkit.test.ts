@@ -101,7 +101,8 @@ describe("McpToolkit", () => {
               [toolCall("c1", "media", {}), toolCall("c2", "weather", { city: "Oslo" }), finish("tool-calls")],
               [{ type: "text", text: "done" } as any, finish()]
             ])
-            const response = yield* LanguageModel.generateText({ prompt: "show me", toolkit: yield* mcp.toolkit }).pipe(
+            const toolkit = yield* mcp.toolkit
+            const response = yield* LanguageModel.generateText({ prompt: "show me", toolkit }).pipe(
               Effect.provide(model.layer)
             )
             // The request the model received: both tools' JSON Schemas.
@@ -129,6 +130,7 @@ describe("McpToolkit", () => {
                 description: "the quarterly report"
               }
             ])
+            assert.strictEqual((media!.result as McpToolkit.McpToolResult)._meta?.["example.com/trace"], "t-1")
             // What goes back to the model on the next turn.
             const history = Prompt.fromResponseParts(response.content)
             const chat = yield* Chat.fromPrompt(history)
@@ -151,6 +153,13 @@ describe("McpToolkit", () => {
               city: "Oslo",
               celsius: 21
             })
+            // The tool's success Schema types structuredContent with the import of its outputSchema.
+            const success = Schema.decodeUnknownExit(toolkit.tools.weather!.successSchema as Schema.Codec<unknown>)
+            assert.strictEqual(
+              success({ content: [], structuredContent: { city: "Oslo", celsius: 21 } })._tag,
+              "Success"
+            )
+            assert.strictEqual(success({ content: [], structuredContent: { city: 1 } })._tag, "Failure")
           })
         ))
 

@@ -27,27 +27,30 @@ export const tools = {
   media: Tool.make("media", {
     description: "Every kind of content block",
     handler: () =>
-      Effect.succeed([
-        { type: "text" as const, text: "a chart and a sound" },
-        { type: "image" as const, data: PNG, mimeType: "image/png" },
-        { type: "audio" as const, data: WAV, mimeType: "audio/wav" },
-        {
-          type: "resource" as const,
-          resource: { uri: "file:///notes.md", mimeType: "text/markdown", text: "# Notes" }
-        },
-        {
-          type: "resource" as const,
-          resource: { uri: "file:///data.bin", mimeType: "application/octet-stream", blob: "AAEC" }
-        },
-        {
-          type: "resource_link" as const,
-          uri: "file:///report.pdf",
-          name: "report",
-          title: "Q3 report",
-          mimeType: "application/pdf",
-          description: "the quarterly report"
-        }
-      ])
+      Effect.succeed({
+        _meta: { "example.com/trace": "t-1" },
+        content: [
+          { type: "text" as const, text: "a chart and a sound" },
+          { type: "image" as const, data: PNG, mimeType: "image/png" },
+          { type: "audio" as const, data: WAV, mimeType: "audio/wav" },
+          {
+            type: "resource" as const,
+            resource: { uri: "file:///notes.md", mimeType: "text/markdown", text: "# Notes" }
+          },
+          {
+            type: "resource" as const,
+            resource: { uri: "file:///data.bin", mimeType: "application/octet-stream", blob: "AAEC" }
+          },
+          {
+            type: "resource_link" as const,
+            uri: "file:///report.pdf",
+            name: "report",
+            title: "Q3 report",
+            mimeType: "application/pdf",
+            description: "the quarterly report"
+          }
+        ]
+      })
   }),
   broken: Tool.make("broken", {
     description: "Always fails",

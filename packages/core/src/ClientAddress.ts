@@ -10,11 +10,18 @@
  * `undefined` where there is none (stdio, in memory, a test), and the
  * anonymous pool is then one share.
  *
- * The stores count a share by {@link group}, not by the exact address: an
- * IPv6 client usually holds a whole /64 (one interface may take a fresh
- * address from it at will), so IPv6 addresses are grouped by their /64, and
- * an IPv4-mapped IPv6 address (`::ffff:203.0.113.9`, what a dual-stack
- * socket reports for an IPv4 peer) counts as its IPv4 address.
+ * The stores count a share by {@link group}, not by the exact address. An
+ * IPv6 client holds a whole block, not one address: at least a /64 (an
+ * interface may take a fresh address from it at will), and a site is
+ * assigned up to a /48 (RFC 6177), which holds 65,536 /64s. Counting by the
+ * /64 would give one site 65,536 shares, enough to fill every pool of
+ * unauthenticated callers; so IPv6 addresses are grouped by their /48: one
+ * site is one client, as a network behind one IPv4 address (NAT) is. The
+ * price is the same as for IPv4 behind carrier-grade NAT: clients of one
+ * provider who share a /48 (a mobile carrier's /64s, a provider's /56s)
+ * share one share; authorization gives each user a share of their own. An
+ * IPv4-mapped IPv6 address (`::ffff:203.0.113.9`, what a dual-stack socket
+ * reports for an IPv4 peer) counts as its IPv4 address.
  *
  * Gotcha: behind a proxy that is not trusted every client has the proxy's
  * address, so they share one share; a forwarded header is never read unless
@@ -37,7 +44,7 @@ export const ClientAddress = Context.Reference<string | undefined>("@mrtr/core/C
 /**
  * The share a client address counts in (see the module header): an IPv4
  * address as is; an IPv4-mapped IPv6 address as its IPv4 address; any other
- * IPv6 address as its /64 network, `<first four groups>::/64` (lower-case,
+ * IPv6 address as its /48 network, `<first three groups>::/48` (lower-case,
  * no leading zeros; a zone `%eth0` and brackets dropped); anything else
  * (not an IP address) as is.
  *
@@ -45,7 +52,7 @@ export const ClientAddress = Context.Reference<string | undefined>("@mrtr/core/C
  * ```ts
  * import { ClientAddress } from "@mrtr/core"
  *
- * ClientAddress.group("2001:db8:0:7:a:b:c:d") // "2001:db8:0:7::/64"
+ * ClientAddress.group("2001:db8:0:7:a:b:c:d") // "2001:db8:0::/48"
  * ClientAddress.group("::ffff:203.0.113.9") // "203.0.113.9"
  * ClientAddress.group("203.0.113.9") // "203.0.113.9"
  * ```
@@ -64,7 +71,7 @@ export const group = (address: string): string => {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return `${groups[6]! >> 8}.${groups[6]! & 0xff}.${groups[7]! >> 8}.${groups[7]! & 0xff}`
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`
+  return `${groups.slice(0, 3).map((g) => g.toString(16)).join(":")}::/48`
 }
 
 /**

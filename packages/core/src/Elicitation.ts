@@ -30,6 +30,7 @@ import {
   UserIdentityRequired
 } from "./Errors.ts"
 import { InteractionLinks } from "./InteractionLinks.ts"
+import * as InteractionSeal from "./InteractionSeal.ts"
 import { InteractionStore, type InteractionStoreFull, type InteractionStoreUnavailable } from "./InteractionStore.ts"
 import * as ElicitResultDecoder from "./internal/elicitResult.ts"
 
@@ -360,7 +361,9 @@ const pagePollInterval = "200 millis"
  * the MCP client, and returns it decoded with `schema`, as {@link form} does.
  *
  * On the first round an interaction is created in the `InteractionStore`
- * (its id is journaled, so it travels sealed in `requestState`) and the
+ * with a fresh X25519 public key (its id and private key are journaled, so
+ * they travel sealed in `requestState`; the page seals the submitted value
+ * to that key, so the store never holds it in clear: `InteractionSeal`) and the
  * client gets `{ method: "elicitation/create", params: { mode: "url",
  * message, url } }` with the page's URL from `InteractionLinks`. The client
  * only consents (`accept`, no content) and retries; while the page is not
@@ -372,8 +375,8 @@ const pagePollInterval = "200 millis"
  * acceptance waits for the page instead (looking every 200 ms), and the shim
  * sends `notifications/elicitation/complete` once the handler moved past
  * it. Once the page was submitted, the
- * retry takes the value from the store (handed out once, then deleted) and
- * the handler resumes. Later rounds of the same conversation replay the
+ * retry takes the sealed value from the store (handed out once, then
+ * deleted), opens it with the journaled private key, and the handler resumes. Later rounds of the same conversation replay the
  * value from the journal, sealed (AEAD) in `requestState`: a handler that
  * asks nothing after `secure` never lets it leave the server. The page's
  * URL is journaled with the interaction, so every round (on any instance of
@@ -436,14 +439,27 @@ export const secure = <A>(
       return yield* Effect.logWarning(refused.message).pipe(Effect.andThen(Effect.fail(refused)))
     }
     const ttlMillis = Duration.toMillis(Duration.fromInputUnsafe(options.ttl ?? "10 minutes"))
-    // Without a principal, the interaction counts in its client address's share of the store (IPv6 by its /64).
+    // Without a principal, the interaction counts in its client address's share of the store (IPv6 by its /48).
     const address = conversation.principal === undefined ? yield* currentGroup : undefined
+    // The interaction's private key, journaled: it travels sealed in requestState (or a task's sealed journal), so
+    // whichever instance takes the retry can open the value; the store only ever sees the public key.
+    const opener = yield* conversation.step(
+      `mrtr/secure/${key}/key`,
+      Effect.map(InteractionSeal.generate, (pair) => pair.privateKey),
+      Schema.String
+    )
     const id = yield* conversation.step(
       `mrtr/secure/${key}`,
-      Effect.map(
-        store.create({ message, requestedSchema, principal: conversation.principal, address }, ttlMillis),
-        (interaction) => interaction.id
-      ),
+      Effect.flatMap(InteractionSeal.publicKeyOf(opener), (sealingKey) =>
+        sealingKey === undefined
+          ? Effect.die(new Error("The journaled key of a secure elicitation is not an X25519 key"))
+          : Effect.map(
+            store.create(
+              { message, requestedSchema, principal: conversation.principal, address, sealingKey },
+              ttlMillis
+            ),
+            (interaction) => interaction.id
+          )),
       Schema.String
     )
     // The page's URL is fixed by the round that made the interaction (journaled): a retry served by another
@@ -480,7 +496,11 @@ export const secure = <A>(
       Effect.flatMap(store.take(id), (taken) =>
         taken === undefined
           ? Effect.fail(new InteractionUnavailable({ key, reason: state === "handedOut" ? "handedOut" : "expired" }))
-          : Effect.succeed(taken)),
+          : Effect.flatMap(InteractionSeal.open(opener, id, taken), (opened) =>
+            opened === undefined
+              // Not sealed to this interaction's key: the store's record was written by something else than the page.
+              ? Effect.die(new Error("The value of a secure elicitation's page could not be opened"))
+              : Effect.succeed(opened))),
       Schema.Record(Schema.String, Schema.Unknown)
     )
     const value = ElicitationSchema.formatsHold(requestedSchema, content)

@@ -10,7 +10,9 @@
  * the page's URL (32 random bytes), so it is never logged; a value is handed
  * out once and deleted (the record stays as a tombstone without the value, so
  * a second submit of the page is told it was done, and an expired page is told
- * it expired, for one more TTL, at least a minute); a full store refuses new interactions
+ * it expired, for one more TTL, at least a minute); the value is held sealed to the interaction's
+ * `sealingKey` (`InteractionSeal`: the page seals it, only the conversation can open it), so no
+ * store ever holds a secret in clear; a full store refuses new interactions
  * (`InteractionStoreFull`) rather than forget pending ones, with bounds per
  * principal and apart for unauthenticated requests (as the `ReplayGuard`). A fleet needs a
  * shared store: `@mrtr/server/Redis`'s `layerInteractionStore` (a hash per id
@@ -30,7 +32,10 @@ import type { RequestedSchema } from "./ElicitationSchema.ts"
  * `Elicitation.form` would send it), `principal` (the authenticated user the
  * conversation belongs to, when authorization is on: only that user may
  * complete the page), `address` (without a principal, the client address of
- * the request: the share of the store the interaction counts in; not shown).
+ * the request: the share of the store the interaction counts in; not shown),
+ * `sealingKey` (the interaction's X25519 public key, 43 base64url
+ * characters, that the page seals the submitted value to; its private key
+ * stays in the conversation's journal: see `InteractionSeal`).
  *
  * @category models
  * @since 0.1.0
@@ -40,6 +45,8 @@ export interface InteractionForm {
   readonly requestedSchema: RequestedSchema
   readonly principal?: string | undefined
   readonly address?: string | undefined
+  /** @since 0.4.0 */
+  readonly sealingKey: string
 }
 
 /**
@@ -134,10 +141,12 @@ export class InteractionStoreUnavailable extends Schema.TaggedError<InteractionS
  *   {@link InteractionStoreFull}.
  * - `get(id)`: the interaction (its value never included), `undefined` for an
  *   unknown id.
- * - `complete(id, content)`: atomically `pending` → `completed` with
- *   `content` (the decoded form values, a JSON object).
- * - `take(id)`: atomically `completed` → `handedOut`, returning the content
- *   once; `undefined` in any other state.
+ * - `complete(id, sealed)`: atomically `pending` → `completed` with
+ *   `sealed` (the decoded form values, sealed by the page to the
+ *   interaction's `sealingKey` with `InteractionSeal.seal`: an opaque
+ *   string).
+ * - `take(id)`: atomically `completed` → `handedOut`, returning the sealed
+ *   value once; `undefined` in any other state.
  *
  * Every operation of a shared store may fail with
  * {@link InteractionStoreUnavailable}.
@@ -153,13 +162,8 @@ export class InteractionStore extends Context.Service<InteractionStore, {
     ttlMillis: number
   ) => Effect.Effect<Interaction, InteractionStoreFull | InteractionStoreUnavailable>
   readonly get: (id: string) => Effect.Effect<Interaction | undefined, InteractionStoreUnavailable>
-  readonly complete: (
-    id: string,
-    content: Readonly<Record<string, unknown>>
-  ) => Effect.Effect<CompleteOutcome, InteractionStoreUnavailable>
-  readonly take: (
-    id: string
-  ) => Effect.Effect<Readonly<Record<string, unknown>> | undefined, InteractionStoreUnavailable>
+  readonly complete: (id: string, sealed: string) => Effect.Effect<CompleteOutcome, InteractionStoreUnavailable>
+  readonly take: (id: string) => Effect.Effect<string | undefined, InteractionStoreUnavailable>
 }>()("@mrtr/core/InteractionStore") {
   /**
    * An in-memory store for one server instance (see
@@ -220,7 +224,8 @@ interface Entry {
   interaction: Interaction
   /** The client address share it counts in (no principal only). */
   readonly address: string | undefined
-  content: Readonly<Record<string, unknown>> | undefined
+  /** The sealed value, while completed. */
+  content: string | undefined
   /** When the record itself is forgotten: one TTL (at least a minute) after `expiresAt`. */
   readonly forgetAt: number
 }
@@ -330,6 +335,7 @@ const makeMemoryWith = (
             message: form.message,
             requestedSchema: form.requestedSchema,
             ...(form.principal === undefined ? {} : { principal: form.principal }),
+            sealingKey: form.sealingKey,
             expiresAt: now + ttl,
             state: "pending"
           }
@@ -337,7 +343,7 @@ const makeMemoryWith = (
           return Effect.succeed(interaction)
         })),
     get: (id) => withNow((now) => current(id, now)?.interaction),
-    complete: (id, content) =>
+    complete: (id, sealed) =>
       withNow((now): CompleteOutcome => {
         const entry = current(id, now)
         if (entry === undefined) return "unknown"
@@ -349,7 +355,7 @@ const makeMemoryWith = (
             return "alreadyCompleted"
           case "pending": {
             entry.interaction = { ...entry.interaction, state: "completed" }
-            entry.content = content
+            entry.content = sealed
             return "completed"
           }
         }

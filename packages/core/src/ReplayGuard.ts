@@ -262,7 +262,7 @@ export class ReplayGuard extends Context.Service<ReplayGuard, {
           Effect.contextWith((context: Context.Context<never>) => {
             const now = Context.get(context, Clock.Clock).currentTimeMillisUnsafe()
             const pool = principal === undefined ? anonymous : authenticated
-            // The share counted: the principal's, else the client address's, IPv6 by its /64 (none: the anonymous
+            // The share counted: the principal's, else the client address's, IPv6 by its /48 (none: the anonymous
             // pool alone).
             const address = principal === undefined ? Context.get(context, ClientAddress) : undefined
             const share = principal ?? (address === undefined ? undefined : `address:${group(address)}`)

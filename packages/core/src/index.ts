@@ -5,7 +5,7 @@
  * Knows nothing of transports.
  *
  * The engine's plumbing (`Engine`, `Conversation`, `Journal`, `Canonical`,
- * `InteractionLinks`) is under `@mrtr/core/engine`, for `@mrtr/server`'s use.
+ * `InteractionLinks`, `InteractionSeal`) is under `@mrtr/core/engine`, for `@mrtr/server`'s use.
  *
  * @since 0.1.0
  */

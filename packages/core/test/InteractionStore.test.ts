@@ -18,7 +18,9 @@ const refused = <A, E>(effect: Effect.Effect<A, E>) =>
 
 const form = {
   message: "Paste your key",
-  requestedSchema: { type: "object" as const, properties: { key: { type: "string" as const } }, required: ["key"] }
+  requestedSchema: { type: "object" as const, properties: { key: { type: "string" as const } }, required: ["key"] },
+  // the stores keep what they are given; the page seals the value to this key (InteractionSeal)
+  sealingKey: "k".repeat(43)
 }
 
 const store = (maxEntries?: number, maxEntriesPerPrincipal?: number) =>
@@ -46,13 +48,13 @@ describe("InteractionStore (memory)", () => {
       const s = yield* store()
       const { id } = yield* s.create(form, 60_000)
       assert.strictEqual(yield* s.take(id), undefined, "nothing to take while pending")
-      assert.strictEqual(yield* s.complete(id, { key: "sk-1" }), "completed")
-      assert.strictEqual(yield* s.complete(id, { key: "sk-2" }), "alreadyCompleted", "single use")
-      assert.deepStrictEqual(yield* s.take(id), { key: "sk-1" })
+      assert.strictEqual(yield* s.complete(id, "sk-1"), "completed")
+      assert.strictEqual(yield* s.complete(id, "sk-2"), "alreadyCompleted", "single use")
+      assert.strictEqual(yield* s.take(id), "sk-1")
       assert.strictEqual(yield* s.take(id), undefined, "handed out once")
       assert.strictEqual((yield* s.get(id))?.state, "handedOut")
-      assert.strictEqual(yield* s.complete(id, { key: "sk-3" }), "alreadyCompleted")
-      assert.strictEqual(yield* s.complete("y".repeat(43), { key: "sk" }), "unknown")
+      assert.strictEqual(yield* s.complete(id, "sk-3"), "alreadyCompleted")
+      assert.strictEqual(yield* s.complete("y".repeat(43), "sk"), "unknown")
     }))
 
   it.effect("expires at its TTL, says so for one more TTL (at least a minute), then forgets", () =>
@@ -60,12 +62,12 @@ describe("InteractionStore (memory)", () => {
       const s = yield* store()
       const pending = yield* s.create(form, 60_000)
       const completed = yield* s.create(form, 60_000)
-      assert.strictEqual(yield* s.complete(completed.id, { key: "sk" }), "completed")
+      assert.strictEqual(yield* s.complete(completed.id, "sk"), "completed")
       yield* TestClock.adjust("59 seconds")
       assert.strictEqual((yield* s.get(pending.id))?.state, "pending")
       yield* TestClock.adjust("1 second")
       assert.strictEqual((yield* s.get(pending.id))?.state, "expired")
-      assert.strictEqual(yield* s.complete(pending.id, { key: "late" }), "expired")
+      assert.strictEqual(yield* s.complete(pending.id, "late"), "expired")
       assert.strictEqual(yield* s.take(completed.id), undefined, "an uncollected value expires with its page")
       assert.strictEqual((yield* s.get(completed.id))?.state, "expired")
       const brief = yield* s.create(form, 1_000)
@@ -73,7 +75,7 @@ describe("InteractionStore (memory)", () => {
       assert.strictEqual((yield* s.get(brief.id))?.state, "expired", "a short TTL still says so for a minute")
       yield* TestClock.adjust("1 second")
       assert.strictEqual(yield* s.get(pending.id), undefined)
-      assert.strictEqual(yield* s.complete(pending.id, { key: "late" }), "unknown")
+      assert.strictEqual(yield* s.complete(pending.id, "late"), "unknown")
     }))
 
   it.effect("without a principal, one client address fills only its own share; other addresses still get pages", () =>

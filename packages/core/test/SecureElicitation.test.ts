@@ -12,7 +12,7 @@ import { validateWire } from "@mrtr/test-support/wire"
 import { Effect, Layer, Schema } from "effect"
 import { Digest, SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
-import { Engine, InteractionLinks } from "../src/engine/index.ts"
+import { Engine, InteractionLinks, InteractionSeal } from "../src/engine/index.ts"
 import {
   Elicitation,
   ElicitationDeclined,
@@ -76,6 +76,14 @@ const idOf = (result: InputRequiredResult, base = "https://mcp.example.com"): st
   return params.url.slice(`${base}/i/`.length)
 }
 
+/** What the page does on a valid submit: seal the value to the interaction's key, then complete it. */
+const submit = (store: InteractionStore.InteractionStore["Service"], id: string, content: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const interaction = yield* store.get(id)
+    assert.isDefined(interaction)
+    return yield* store.complete(id, yield* InteractionSeal.seal(interaction!.sealingKey, id, content))
+  })
+
 const connect = Effect.gen(function*() {
   const { api_key } = yield* Elicitation.secure({ key: "api_key", message: "Paste your Acme API key", schema: ApiKey })
   return `connected with ${api_key.length} characters`
@@ -105,7 +113,7 @@ describe("Elicitation.secure", () => {
         assert.deepStrictEqual(again.inputRequests, first.inputRequests)
         assert.notStrictEqual(again.requestState, first.requestState)
 
-        assert.strictEqual(yield* store.complete(id, { api_key: "sk-12345678" }), "completed")
+        assert.strictEqual(yield* submit(store, id, { api_key: "sk-12345678" }), "completed")
         const done = yield* round(connect, { inputResponses: accepted, requestState: again.requestState })
         assert.deepStrictEqual(done, { _tag: "Complete", value: "connected with 11 characters", round: 2 })
         assert.strictEqual((yield* store.get(id))?.state, "handedOut")
@@ -117,6 +125,36 @@ describe("Elicitation.secure", () => {
         )
         assert.instanceOf(replayed, InteractionUnavailable)
         assert.strictEqual(replayed.reason, "handedOut")
+      })
+    ))
+
+  it.effect("the store holds the value only sealed to the interaction's key; a value sealed otherwise is never handed on", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        const first = inputRequired(yield* round(connect))
+        const id = idOf(first)
+        const interaction = yield* store.get(id)
+        assert.match(interaction!.sealingKey, /^[A-Za-z0-9_-]{43}$/)
+        // the private key is in the journal (sealed in requestState), never in the store or the request
+        assert.notInclude(JSON.stringify(interaction), first.requestState ?? "")
+        const sealed = yield* InteractionSeal.seal(interaction!.sealingKey, id, { api_key: "sk-12345678" })
+        assert.notInclude(sealed, "sk-12345678")
+        assert.notInclude(Buffer.from(sealed.slice(3), "base64url").toString("latin1"), "sk-12345678")
+        // a value in clear (what the store held before) is not accepted as the page's
+        assert.strictEqual(yield* store.complete(id, JSON.stringify({ api_key: "sk-attacker" })), "completed")
+        const exit = yield* Effect.exit(round(connect, { inputResponses: accepted, requestState: first.requestState }))
+        assert.isTrue(exit._tag === "Failure" && !JSON.stringify(exit).includes("connected"), String(exit))
+
+        // sealed to this interaction's key but for another interaction id: refused too
+        const other = inputRequired(yield* round(connect))
+        const otherId = idOf(other)
+        const otherKey = (yield* store.get(otherId))!.sealingKey
+        const moved = yield* InteractionSeal.seal(otherKey, id, { api_key: "sk-12345678" })
+        assert.strictEqual(yield* store.complete(otherId, moved), "completed")
+        const refused = yield* Effect.exit(
+          round(connect, { inputResponses: accepted, requestState: other.requestState })
+        )
+        assert.strictEqual(refused._tag, "Failure")
       })
     ))
 
@@ -149,7 +187,7 @@ describe("Elicitation.secure", () => {
           )
           assert.deepStrictEqual(Object.keys(result.inputRequests ?? {}), ["api_key"])
         }
-        yield* store.complete(idOf(result), { api_key: "sk-abcdefgh" })
+        yield* submit(store, idOf(result), { api_key: "sk-abcdefgh" })
         result = inputRequired(yield* limited(handler, { inputResponses: accepted, requestState: result.requestState }))
         assert.deepStrictEqual(Object.keys(result.inputRequests ?? {}), ["ok"])
         // the next counted round is one too many
@@ -176,7 +214,7 @@ describe("Elicitation.secure", () => {
           return `${api_key}:${ok}`
         })
         const first = inputRequired(yield* round(handler))
-        yield* store.complete(idOf(first), { api_key: "sk-abcdefgh" })
+        yield* submit(store, idOf(first), { api_key: "sk-abcdefgh" })
         const second = inputRequired(
           yield* round(handler, { inputResponses: accepted, requestState: first.requestState })
         )
@@ -225,7 +263,7 @@ describe("Elicitation.secure", () => {
 
         // a stored value that does not decode (a shared store written by something else than the page)
         const again = inputRequired(yield* round(connect))
-        yield* store.complete(idOf(again), { api_key: "short" })
+        yield* submit(store, idOf(again), { api_key: "short" })
         const refused = yield* Effect.flip(
           round(connect, { inputResponses: accepted, requestState: again.requestState })
         )
@@ -275,7 +313,7 @@ describe("Elicitation.secure", () => {
           )
         )
         assert.deepStrictEqual(again.inputRequests, first.inputRequests)
-        yield* store.complete(idOf(first, "http://10.0.0.1:3000"), { api_key: "sk-12345678" })
+        yield* submit(store, idOf(first, "http://10.0.0.1:3000"), { api_key: "sk-12345678" })
         const done = yield* on("http://10.0.0.2:3000")(
           round(connect, { inputResponses: accepted, requestState: again.requestState })
         )

@@ -22,7 +22,7 @@
  *
  * Bounds: at most `maxHeld` calls held by the instance and `maxPerPrincipal`
  * per principal (the gateway holds a call without a principal in the share
- * of its client address's group, IPv6 by /64; the store counts it as one
+ * of its client address's group, IPv6 by /48; the store counts it as one
  * principal, as it does calls with no address at all); past either,
  * starting a call fails with {@link HeldCallsFull} (the forwarded request is
  * refused with -32603, `data.reason: "held_calls_full"`). A call no retry has

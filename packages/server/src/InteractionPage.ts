@@ -8,8 +8,10 @@
  * URL-mode elicitation; this module serves that URL. `GET` renders the form
  * (from the same flat schema as `Elicitation.form`); `POST` checks the CSRF
  * token, validates the values on the server (clear messages, the form kept),
- * stores them and answers "done, go back to your app"; the client's next
- * retry hands them to the handler.
+ * seals them to the interaction's public key (`InteractionSeal`: the store,
+ * Redis in a fleet, never holds them in clear), stores them and answers
+ * "done, go back to your app"; the client's next retry opens them and hands
+ * them to the handler.
  *
  * The page is safe by construction: no JavaScript, no third-party asset,
  * `Content-Security-Policy` (`default-src 'none'`, the one stylesheet by hash,
@@ -54,7 +56,7 @@
  * @since 0.1.0
  */
 import { ElicitationSchema, InteractionStore, InvalidOption } from "@mrtr/core"
-import { InteractionLinks } from "@mrtr/core/engine"
+import { InteractionLinks, InteractionSeal } from "@mrtr/core/engine"
 import { ByteSize, Context, Effect, Layer, Option, Ref, Result } from "effect"
 import type { HttpServerError, HttpServerRequest } from "effect/http"
 import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerResponse, UrlParams } from "effect/http"
@@ -454,7 +456,10 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
           problem
         )
       }
-      switch (yield* store.complete(interaction.id, content)) {
+      // Sealed to the interaction's key before it leaves this process: the store (Redis, in a fleet) never holds
+      // the value in clear, and only the conversation's journaled private key opens it.
+      const sealed = yield* InteractionSeal.seal(interaction.sealingKey, interaction.id, content)
+      switch (yield* store.complete(interaction.id, sealed)) {
         case "completed":
           return done
         case "alreadyCompleted":

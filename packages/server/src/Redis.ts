@@ -454,9 +454,12 @@ export const layerInteractionStoreUrl = (
 
 /**
  * Options of the Redis `TaskStore` ({@link makeTaskStore}): `prefix` (default
- * `"mrtr:task:"`, shared by the fleet), `maxTasks` (most live tasks,
- * fleet-wide, default 10,000; past it `TaskStoreFull`, -32603), `timeout`
- * (most time one command may take, default 1 second).
+ * `"mrtr:task:"`, shared by the fleet), the memory store's bounds, enforced
+ * fleet-wide (`maxTasks`, default 10,000 without a principal and apart for
+ * principals, past it `TaskStoreFull`, -32603; `maxTasksPerPrincipal`,
+ * `maxTaskBytes`, `maxBytesPerPrincipal`, `maxAnonymousBytes`, past them
+ * `TaskTooLarge`), `timeout` (most time one command may take, default 1
+ * second).
  *
  * @category models
  * @since 0.2.0
@@ -466,8 +469,9 @@ export type TaskStoreOptions = RedisTaskStore.TaskStoreOptions
 /**
  * A fleet-wide `TaskStore` on the `Redis` service: each task a hash
  * `<prefix><taskId>` (`v` version, `r` the record as JSON) expiring at
- * `createdAt + ttlMs` (`PEXPIREAT`; none for `ttlMs: null`), counted for
- * `maxTasks` in the sorted set `<prefix>index`. `insert` is one Lua script,
+ * `createdAt + ttlMs` (`PEXPIREAT`; none for `ttlMs: null`), counted in
+ * sorted sets (`<prefix>index`, `<prefix>index:anonymous`,
+ * `<prefix>share:<share>`) with their bytes beside them. `insert` is one Lua script,
  * durable before it returns; `modify` an optimistic compare-and-set on `v`
  * (its `f` may run more than once). A command that fails or gets no answer
  * within `timeout` fails with `TaskStore.TaskStoreUnavailable` (JSON-RPC

@@ -59,7 +59,7 @@ export interface TaskCall {
   readonly principal?: string | undefined
   /**
    * The client address of a call without a principal, as grouped for shares (`ClientAddress.group`: IPv6 by its
-   * /64): the share of the store it counts in.
+   * /48): the share of the store it counts in.
    */
   readonly address?: string | undefined
 }

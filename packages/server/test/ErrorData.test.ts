@@ -57,6 +57,24 @@ describe("error data bounded on the wire", () => {
       expect(error.data.supported).toContain("2026-07-28")
     }).pipe(Effect.provide(serverLayer())))
 
+  it.effect("a megabyte method name: -32601 on both eras, its message cut, never the name in full", () =>
+    Effect.gen(function*() {
+      const method = `tools/${megabyte}`
+      const error = errorOf(yield* handle(request(method)))
+      expect(error.code).toBe(-32601)
+      expectCut(error.message, `Method not found: ${method}`)
+      expect(JSON.stringify(error).length).toBeLessThan(3 * MAX_ERROR_MESSAGE_LENGTH)
+      const io = yield* stdio
+      yield* io.send(initialize)
+      yield* io.next
+      yield* io.send(rpc(method, {}))
+      const answer = yield* io.next
+      validateWire("JSONRPCErrorResponse", answer, LEGACY_SCHEMA_ID)
+      expect(answer.error.code).toBe(-32601)
+      expect(JSON.stringify(answer.error).length).toBeLessThan(3 * MAX_ERROR_MESSAGE_LENGTH)
+      yield* io.stop
+    }).pipe(Effect.provide(legacyServer())))
+
   it.effect("2025-11-25 resources/read of an unknown megabyte URI: data.uri of -32002 is cut", () =>
     Effect.gen(function*() {
       const io = yield* stdio

@@ -137,13 +137,13 @@ describe("2025-11-25 session shares", () => {
       expect(alive).toEqual([404, 200, 200])
     }, { trustedProxies: ["127.0.0.1"] })
   }, 30_000)
-  it("IPv6 addresses count by their /64, and an IPv4-mapped address as its IPv4 address", async () => {
+  it("IPv6 addresses count by their /48, and an IPv4-mapped address as its IPv4 address", async () => {
     await withServer({ legacy: { maxSessions: 100, maxSessionsPerPrincipal: 2 } }, async (url) => {
-      const neighbour = await initializeFrom(url, "2001:db8:1:3::1")
+      const neighbour = await initializeFrom(url, "2001:db8:2::1")
       if (typeof neighbour === "number") throw new Error(`initialize: HTTP ${neighbour}`)
-      // Three addresses of one /64: one client taking a fresh address for each session.
+      // Three /64s of one /48: one site taking a fresh address, in a fresh /64, for each session.
       const rotating: Array<Record<string, string>> = []
-      for (const address of ["2001:db8:1:2::1", "2001:db8:1:2:aaaa::2", "2001:DB8:1:2:ffff:ffff:ffff:ffff"]) {
+      for (const address of ["2001:db8:1:2::1", "2001:db8:1:aaaa::2", "2001:DB8:1:ffff:ffff:ffff:ffff:ffff"]) {
         const headers = await initializeFrom(url, address)
         if (typeof headers === "number") throw new Error(`initialize from ${address}: HTTP ${headers}`)
         rotating.push(headers)
@@ -151,7 +151,7 @@ describe("2025-11-25 session shares", () => {
       const alive = []
       for (const headers of rotating) alive.push(await ping(url, headers))
       expect(alive).toEqual([404, 200, 200])
-      // The next /64 is another client.
+      // The next /48 is another client.
       expect(await ping(url, neighbour)).toBe(200)
       const mapped: Array<Record<string, string>> = []
       for (const address of ["203.0.113.7", "::ffff:203.0.113.7", "::ffff:cb00:7107"]) {

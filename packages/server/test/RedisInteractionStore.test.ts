@@ -28,7 +28,9 @@ const refused = <A, E>(effect: Effect.Effect<A, E>) =>
 
 const form = {
   message: "Paste your key",
-  requestedSchema: { type: "object" as const, properties: { key: { type: "string" as const } }, required: ["key"] }
+  requestedSchema: { type: "object" as const, properties: { key: { type: "string" as const } }, required: ["key"] },
+  // the stores keep what they are given; the page seals the value to this key (InteractionSeal)
+  sealingKey: "k".repeat(43)
 }
 
 const redis = redisPerFile()
@@ -74,7 +76,7 @@ describe("Redis InteractionStore", () => {
         assert.strictEqual((yield* b.get(two.id))?.principal, undefined)
         assert.strictEqual(yield* b.get("x".repeat(43)), undefined, "unknown id")
         assert.strictEqual(yield* b.get("count:anonymous"), undefined, "no other key under the prefix is read")
-        assert.strictEqual(yield* b.complete("y".repeat(43), { key: "sk" }), "unknown")
+        assert.strictEqual(yield* b.complete("y".repeat(43), "sk"), "unknown")
         assert.strictEqual(yield* b.take("y".repeat(43)), undefined)
       })),
     30_000
@@ -87,17 +89,17 @@ describe("Redis InteractionStore", () => {
         const { a, b, prefix } = yield* twoStores()
         const { id } = yield* a.create(form, 60_000)
         assert.strictEqual(yield* b.take(id), undefined, "nothing to take while pending")
-        const outcomes = yield* Effect.all([b.complete(id, { key: "sk-1" }), a.complete(id, { key: "sk-2" })], {
+        const outcomes = yield* Effect.all([b.complete(id, "sk-1"), a.complete(id, "sk-2")], {
           concurrency: 2
         })
         assert.deepStrictEqual([...outcomes].sort(), ["alreadyCompleted", "completed"], "single use")
         const winner = outcomes[0] === "completed" ? "sk-1" : "sk-2"
         assert.strictEqual((yield* a.get(id))?.state, "completed")
         const taken = yield* Effect.all([a.take(id), b.take(id)], { concurrency: 2 })
-        assert.deepStrictEqual(taken.filter((v) => v !== undefined), [{ key: winner }], "handed out exactly once")
+        assert.deepStrictEqual(taken.filter((v) => v !== undefined), [winner], "handed out exactly once")
         assert.strictEqual((yield* b.get(id))?.state, "handedOut")
         assert.strictEqual(yield* send("HEXISTS", prefix + id, "content"), 0, "the value is deleted")
-        assert.strictEqual(yield* a.complete(id, { key: "sk-3" }), "alreadyCompleted")
+        assert.strictEqual(yield* a.complete(id, "sk-3"), "alreadyCompleted")
         assert.strictEqual(yield* a.take(id), undefined)
       })),
     30_000
@@ -110,7 +112,7 @@ describe("Redis InteractionStore", () => {
         const { a, b, prefix } = yield* twoStores()
         const pending = yield* a.create(form, 300)
         const completed = yield* a.create(form, 300)
-        assert.strictEqual(yield* b.complete(completed.id, { key: "sk" }), "completed")
+        assert.strictEqual(yield* b.complete(completed.id, "sk"), "completed")
         assert.strictEqual((yield* b.get(pending.id))?.state, "pending")
         assert.strictEqual(
           yield* send("PEXPIRETIME", prefix + pending.id),
@@ -119,14 +121,14 @@ describe("Redis InteractionStore", () => {
         )
         yield* Effect.sleep("400 millis")
         assert.strictEqual((yield* b.get(pending.id))?.state, "expired")
-        assert.strictEqual(yield* a.complete(pending.id, { key: "late" }), "expired")
+        assert.strictEqual(yield* a.complete(pending.id, "late"), "expired")
         assert.strictEqual(yield* b.take(completed.id), undefined, "an uncollected value expires with its page")
         assert.strictEqual((yield* a.get(completed.id))?.state, "expired")
         assert.strictEqual(yield* send("HEXISTS", prefix + completed.id, "content"), 0)
         // Redis forgetting the key (PEXPIREAT passed) is "unknown", as the memory store's eviction.
         yield* send("PEXPIREAT", prefix + pending.id, String(Date.now() - 1))
         assert.strictEqual(yield* a.get(pending.id), undefined)
-        assert.strictEqual(yield* a.complete(pending.id, { key: "late" }), "unknown")
+        assert.strictEqual(yield* a.complete(pending.id, "late"), "unknown")
       })),
     30_000
   )
@@ -189,7 +191,7 @@ describe("Redis InteractionStore", () => {
           const started = Date.now()
           const exits: Array<Exit.Exit<unknown, unknown>> = [
             yield* Effect.exit(store.take(id)),
-            yield* Effect.exit(store.complete(id, { key: "sk" })),
+            yield* Effect.exit(store.complete(id, "sk")),
             yield* Effect.exit(store.create(form, 60_000)),
             yield* Effect.exit(store.get(id))
           ]

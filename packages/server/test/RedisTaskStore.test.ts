@@ -145,6 +145,67 @@ describe("Redis TaskStore", () => {
   )
 
   it.live(
+    "bytes per principal and per client address, and of every call without a principal, are bounded fleet-wide",
+    () =>
+      Effect.gen(function*() {
+        // Each record is ~2.3 KB of JSON: two fit in a share's 5,000 bytes, three anonymous ones in the 7,500.
+        const [a, b] = yield* twoStores({ prefix: "t8:", maxBytesPerPrincipal: 5_000, maxAnonymousBytes: 7_500 })
+        const big = (call: Partial<TaskStore.TaskCall>, ttlMs: number | null = 600_000) =>
+          record({
+            ttlMs,
+            call: { tool: "t", arguments: { pad: "x".repeat(2_000) }, clientCapabilities: {}, ...call }
+          })
+        const refusal = (effect: Effect.Effect<unknown, unknown>) => Effect.map(Effect.flip(effect), (e) => e as any)
+
+        // One principal fills its share on two instances; another principal still has its own.
+        yield* a.insert(big({ principal: "ada" }))
+        yield* b.insert(big({ principal: "ada" }))
+        const ada = yield* refusal(a.insert(big({ principal: "ada" })))
+        expect(ada).toBeInstanceOf(TaskStore.TaskTooLarge)
+        expect(ada.scope).toBe("principal")
+        yield* b.insert(big({ principal: "bob" }))
+
+        // Without a principal: one client address's share, then the anonymous pool whatever the address.
+        const short = big({ address: "192.0.2.1" }, 400)
+        yield* a.insert(short)
+        yield* b.insert(big({ address: "192.0.2.1" }))
+        const address = yield* refusal(a.insert(big({ address: "192.0.2.1" })))
+        expect(address.scope).toBe("address")
+        yield* a.insert(big({ address: "192.0.2.2" }))
+        const pool = yield* refusal(b.insert(big({ address: "192.0.2.3" })))
+        expect(pool).toBeInstanceOf(TaskStore.TaskTooLarge)
+        expect(pool.scope).toBe("anonymous")
+        expect(pool.message).toContain("unauthenticated")
+        // Nothing of a refused record was written.
+        const raw = yield* Effect.flatMap(Effect.service(RedisService.Redis), (r) =>
+          r.send<Array<string>>("KEYS", "t8:task-*"))
+          .pipe(Effect.provide(client()))
+        expect(raw.length).toBe(6)
+
+        // An expired record gives its bytes back (to its share and to the pool).
+        yield* Effect.sleep("600 millis")
+        yield* b.insert(big({ address: "192.0.2.3" }))
+
+        // A record that grows past its share's bytes is refused, nothing written; a removed one frees its bytes.
+        const carol = big({ principal: "carol" })
+        yield* a.insert(carol)
+        const grown = yield* refusal(b.modify(carol.taskId, (r) =>
+          [undefined, { ...r, answers: { pad: "y".repeat(3_000) } }] as const))
+        expect(grown.scope).toBe("principal")
+        expect((yield* a.get(carol.taskId))?.answers).toEqual({})
+        yield* b.modify(carol.taskId, (r) =>
+          [undefined, { ...r, answers: { pad: "y".repeat(200) } }] as const)
+        yield* a.insert(big({ principal: "carol" }))
+        expect((yield* refusal(a.insert(big({ principal: "carol" })))).scope).toBe("principal")
+        yield* b.remove(carol.taskId)
+        yield* a.insert(big({ principal: "carol" }))
+        expect(yield* Effect.exit(Redis.makeTaskStore({ maxAnonymousBytes: 0 }).pipe(Effect.provide(client()))))
+          .toMatchObject({ _tag: "Failure" })
+      }).pipe(Effect.scoped),
+    30_000
+  )
+
+  it.live(
     "Redis stopped: every operation fails with TaskStoreUnavailable (counted, logged), no hang; restarted: works",
     () =>
       Effect.gen(function*() {

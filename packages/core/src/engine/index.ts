@@ -15,5 +15,7 @@ export * as Conversation from "../Conversation.ts"
 export * as Engine from "../Engine.ts"
 /** @since 0.1.0 */
 export * as InteractionLinks from "../InteractionLinks.ts"
+/** @since 0.4.0 */
+export * as InteractionSeal from "../InteractionSeal.ts"
 /** @since 0.1.0 */
 export * as Journal from "../Journal.ts"

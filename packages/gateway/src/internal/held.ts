@@ -71,7 +71,7 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
   return {
     forward: ({ client, conversation, drop, method, params, relay, requestScope, retain, upstream }) =>
       Effect.gen(function*() {
-        // Without a principal, a call is held in the share of its client address's group (IPv6 by /64), as the
+        // Without a principal, a call is held in the share of its client address's group (IPv6 by /48), as the
         // server's other shares: one anonymous caller cannot fill the store for every other one.
         const principal = conversation.principal ?? (yield* Effect.map(
           ClientAddress.currentGroup,

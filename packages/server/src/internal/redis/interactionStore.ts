@@ -4,7 +4,9 @@
  * `layerInteractionStore`, `layerInteractionStoreUrl`; the layout and the
  * bounds are in its docstring there).
  *
- * Gotchas: every change of a record is one Lua script (create with the
+ * Gotchas: the value of a completed page is the page's ciphertext, sealed to
+ * the interaction's `sealingKey` (`InteractionSeal`), never the secret in
+ * clear; every change of a record is one Lua script (create with the
  * bounds, complete once, take once), so two instances cannot both complete
  * or both take a page; time is the `Clock`'s (instances' clocks must agree);
  * a failed operation is `InteractionStoreUnavailable`, counted and logged by
@@ -145,6 +147,7 @@ export const makeInteractionStore = (
         message: form.message,
         requestedSchema: form.requestedSchema,
         ...(form.principal === undefined ? {} : { principal: form.principal }),
+        sealingKey: form.sealingKey,
         expiresAt: Number(reply[2]),
         state: reply[0] as InteractionStore.InteractionState
       }
@@ -166,6 +169,7 @@ export const makeInteractionStore = (
           message: form.message,
           requestedSchema: form.requestedSchema,
           ...(form.principal === undefined ? {} : { principal: form.principal }),
+          sealingKey: form.sealingKey,
           expiresAt: at + ttl,
           state: "pending"
         }
@@ -186,7 +190,8 @@ export const makeInteractionStore = (
           JSON.stringify({
             message: form.message,
             requestedSchema: form.requestedSchema,
-            ...(form.principal === undefined ? {} : { principal: form.principal })
+            ...(form.principal === undefined ? {} : { principal: form.principal }),
+            sealingKey: form.sealingKey
           }),
           interaction.id
         ])
@@ -216,20 +221,18 @@ export const makeInteractionStore = (
           Effect.flatMap(now, (at) => run<unknown>(getScript, [key(id)], [String(at)])).pipe(
             Effect.map((reply) => toInteraction(id, reply))
           ),
-      complete: (id, content) =>
+      // The value arrives sealed to the interaction's `sealingKey` (the page seals it): never in clear here.
+      complete: (id, sealed) =>
         !wellFormed(id) ?
           Effect.succeed("unknown" as const) :
-          Effect.flatMap(now, (at) => run<string>(completeScript, [key(id)], [String(at), JSON.stringify(content)]))
-            .pipe(
-              Effect.map((reply) => reply as InteractionStore.CompleteOutcome)
-            ),
+          Effect.flatMap(now, (at) => run<string>(completeScript, [key(id)], [String(at), sealed])).pipe(
+            Effect.map((reply) => reply as InteractionStore.CompleteOutcome)
+          ),
       take: (id) =>
         !wellFormed(id) ?
           Effect.succeed(undefined) :
           Effect.flatMap(now, (at) => run<string | null>(takeScript, [key(id)], [String(at)])).pipe(
-            Effect.map((reply) =>
-              typeof reply === "string" ? JSON.parse(reply) as Readonly<Record<string, unknown>> : undefined
-            )
+            Effect.map((reply) => typeof reply === "string" ? reply : undefined)
           )
     })
   })

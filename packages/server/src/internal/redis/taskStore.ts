@@ -22,13 +22,18 @@
  *   `TaskStoreUnavailable` (JSON-RPC -32603 for the task method), counted in
  *   `mrtr_redis_errors_total{operation="task"}` and logged at Warning; never
  *   a hang or a defect.
- * - `maxTasks` is global to every instance sharing the prefix, for tasks
- *   without a principal and, apart, for those of principals;
- *   `maxTasksPerPrincipal` bounds each principal, and each client address
- *   without one (`<prefix>share:<share>`, a sorted set like the index);
- *   `maxTaskBytes` each record. What all records weigh together is bounded
- *   by Redis' `maxmemory` (`noeviction`: the scripts that add are refused
- *   whole past it). The keys live in different hash slots: a single Redis (or a
+ * - The bounds are the memory store's, fleet-wide: `maxTasks` for tasks
+ *   without a principal (`<prefix>index:anonymous`) and, apart, for those
+ *   of principals (`<prefix>index`); `maxTasksPerPrincipal` each principal,
+ *   and each client address without one (`<prefix>share:<share>`, a sorted
+ *   set like the index); `maxTaskBytes` each record; `maxBytesPerPrincipal`
+ *   the records of one share together, `maxAnonymousBytes` those of every
+ *   call without a principal together. Each sorted set has a hash beside it
+ *   (`<set>:bytes`: each id's bytes and their `#total`), trimmed with it as
+ *   its entries expire, and checked and changed in the same script as the
+ *   record, on insert and on every write that grows a record. What all
+ *   records weigh together is bounded by Redis' `maxmemory` (`noeviction`:
+ *   the scripts that add are refused whole past it). The keys live in different hash slots: a single Redis (or a
  *   primary with replicas), not Redis Cluster. Instances' clocks must agree
  *   (expiry is computed from `createdAt`, as for the replay guard's `PXAT`).
  *
@@ -54,8 +59,9 @@ import { boundedSend, reportFailure } from "./metrics.ts"
  *
  * - `prefix`: prefix of the keys, default `"mrtr:task:"`; every instance of
  *   a fleet must share it.
- * - `maxTasks`: most live tasks in the store, fleet-wide (default 10,000);
- *   past it creating a task fails with `TaskStoreFull` (-32603).
+ * - `maxTasks`: most live tasks without a principal, and apart of all
+ *   principals together, fleet-wide (default 10,000); past it creating a
+ *   task fails with `TaskStoreFull` (-32603).
  * - `timeout`: most time one Redis command may take, default 1 second.
  */
 export interface TaskStoreOptions {
@@ -65,44 +71,111 @@ export interface TaskStoreOptions {
   readonly maxTasksPerPrincipal?: number | undefined
   /** Most bytes of one task's record (its JSON). @default 1048576 (1 MiB) */
   readonly maxTaskBytes?: number | undefined
+  /** Most bytes of the live records of one principal, or of one client address without a principal, fleet-wide. @default 16777216 (16 MiB) */
+  readonly maxBytesPerPrincipal?: number | undefined
+  /** Most bytes of the live records of every call without a principal together, fleet-wide. @default 67108864 (64 MiB) */
+  readonly maxAnonymousBytes?: number | undefined
   readonly timeout?: Duration.Input | undefined
 }
 
-// KEYS: record, index[, share index]. ARGV: now, maxTasks, record JSON, expireAt ("" = none), taskId, maxTasksPerPrincipal.
+// The byte accounts: beside each sorted set of ids (scored by expiry), a hash `<set>:bytes` of each id's bytes and
+// their sum (`#total`, never a task id). `trim` drops what expired from both; `keep` adds or resizes an id.
+const accountsLua = `
+local function trim(z, b, now)
+  local gone = redis.call('ZRANGEBYSCORE', z, '-inf', now)
+  for _, id in ipairs(gone) do
+    local n = redis.call('HGET', b, id)
+    if n then
+      redis.call('HINCRBY', b, '#total', -tonumber(n))
+      redis.call('HDEL', b, id)
+    end
+  end
+  if #gone > 0 then redis.call('ZREMRANGEBYSCORE', z, '-inf', now) end
+end
+local function total(b) return tonumber(redis.call('HGET', b, '#total') or '0') end
+local function held(b, id) return tonumber(redis.call('HGET', b, id) or '0') end
+local function keep(b, id, bytes)
+  redis.call('HINCRBY', b, '#total', bytes - held(b, id))
+  redis.call('HSET', b, id, bytes)
+end
+local function forget(z, b, id)
+  redis.call('ZREM', z, id)
+  local n = redis.call('HGET', b, id)
+  if n then
+    redis.call('HINCRBY', b, '#total', -tonumber(n))
+    redis.call('HDEL', b, id)
+  end
+end
+`
+
+// KEYS: record, pool, pool bytes, share, share bytes (the share's only used when ARGV[7] is '1').
+// ARGV: now, maxTasks, record JSON, expireAt ("" = none), taskId, maxTasksPerPrincipal, has a share ('1'/'0'),
+// anonymous ('1'/'0'), bytes, maxBytesPerPrincipal, maxAnonymousBytes.
 // The shebang without `allow-oom` makes Redis refuse the whole script past
 // `maxmemory` (without flags it checks only the first write, here a trim,
 // and lets the rest through).
 const insertScript = `#!lua
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-if #KEYS == 3 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
-  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'fullShare' end
+${accountsLua}
+local now = ARGV[1]
+local bytes = tonumber(ARGV[9])
+local shared = ARGV[7] == '1'
+trim(KEYS[2], KEYS[3], now)
+if shared then
+  trim(KEYS[4], KEYS[5], now)
+  if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[6]) then return 'fullShare' end
 end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return 'full' end
+if shared and total(KEYS[5]) + bytes > tonumber(ARGV[10]) then return 'largeShare' end
+if ARGV[8] == '1' and total(KEYS[3]) + bytes > tonumber(ARGV[11]) then return 'largeAnonymous' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'collision' end
 redis.call('HSET', KEYS[1], 'v', '1', 'r', ARGV[3])
 local score = ARGV[4] == '' and '+inf' or ARGV[4]
 if ARGV[4] ~= '' then redis.call('PEXPIREAT', KEYS[1], ARGV[4]) end
-for i = 2, #KEYS do redis.call('ZADD', KEYS[i], score, ARGV[5]) end
+redis.call('ZADD', KEYS[2], score, ARGV[5])
+keep(KEYS[3], ARGV[5], bytes)
+if shared then
+  redis.call('ZADD', KEYS[4], score, ARGV[5])
+  keep(KEYS[5], ARGV[5], bytes)
+end
 return 'OK'
 `
 
-// KEYS: record. ARGV: expected version, record JSON. 1 = written, 0 = changed or gone meanwhile.
+// KEYS: as insert's. ARGV: expected version, record JSON, now, taskId, has a share, anonymous, bytes,
+// maxBytesPerPrincipal, maxAnonymousBytes. 1 = written, 0 = changed or gone meanwhile, or the bound it would break.
 // Two flavours: a record that grows is refused past `maxmemory`; one that
 // does not (a task settling, cancelled, released) is written all the same.
 const compareAndSetBody = `
+${accountsLua}
 local v = redis.call('HGET', KEYS[1], 'v')
 if v ~= ARGV[1] then return 0 end
+local now = ARGV[3]
+local id = ARGV[4]
+local bytes = tonumber(ARGV[7])
+local shared = ARGV[5] == '1'
+trim(KEYS[2], KEYS[3], now)
+if shared then
+  trim(KEYS[4], KEYS[5], now)
+  local before = held(KEYS[5], id)
+  if bytes > before and total(KEYS[5]) - before + bytes > tonumber(ARGV[8]) then return 'largeShare' end
+end
+if ARGV[6] == '1' then
+  local before = held(KEYS[3], id)
+  if bytes > before and total(KEYS[3]) - before + bytes > tonumber(ARGV[9]) then return 'largeAnonymous' end
+end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 'r', ARGV[2])
+if redis.call('ZSCORE', KEYS[2], id) then keep(KEYS[3], id, bytes) end
+if shared and redis.call('ZSCORE', KEYS[4], id) then keep(KEYS[5], id, bytes) end
 return 1
 `
 const compareAndSetScript = `#!lua${compareAndSetBody}`
 const compareAndSetShrinkingScript = `#!lua flags=allow-oom${compareAndSetBody}`
 
-// KEYS: record, index. ARGV: taskId. Frees memory: runs past `maxmemory`.
+// KEYS: as insert's. ARGV: taskId, has a share. Frees memory: runs past `maxmemory`.
 const removeScript = `#!lua flags=allow-oom
+${accountsLua}
 redis.call('DEL', KEYS[1])
-redis.call('ZREM', KEYS[2], ARGV[1])
+forget(KEYS[2], KEYS[3], ARGV[1])
+if ARGV[2] == '1' then forget(KEYS[4], KEYS[5], ARGV[1]) end
 return 1
 `
 
@@ -123,7 +196,16 @@ export const makeTaskStore = (
     }
     const maxPerShare = options?.maxTasksPerPrincipal ?? 1_000
     const maxTaskBytes = options?.maxTaskBytes ?? 1_048_576
-    for (const [name, value] of [["maxTasksPerPrincipal", maxPerShare], ["maxTaskBytes", maxTaskBytes]] as const) {
+    const maxShareBytes = options?.maxBytesPerPrincipal ?? 16_777_216
+    const maxAnonymousBytes = options?.maxAnonymousBytes ?? 67_108_864
+    for (
+      const [name, value] of [
+        ["maxTasksPerPrincipal", maxPerShare],
+        ["maxTaskBytes", maxTaskBytes],
+        ["maxBytesPerPrincipal", maxShareBytes],
+        ["maxAnonymousBytes", maxAnonymousBytes]
+      ] as const
+    ) {
       if (!Number.isSafeInteger(value) || value < 1) {
         throw new RangeError(`Redis.makeTaskStore: ${name} must be a positive integer`)
       }
@@ -134,6 +216,27 @@ export const makeTaskStore = (
     // Ids from the wire reach Redis only when they could be a task's (the runner's are UUIDs): never another key
     // under the prefix (`index`), never a long or odd one. Any other id is an unknown task, without a round trip.
     const wellFormed = (taskId: string) => taskId !== "index" && /^[A-Za-z0-9_-]{1,128}$/.test(taskId)
+    // The sets (and byte accounts) a record counts in: its pool, and its share when it has one.
+    const accounts = (record: TaskRecord) => {
+      const share = shareOf(record)
+      const anonymous = record.call.principal === undefined
+      // Tasks without a principal and those of principals are two pools, each of `maxTasks`.
+      const pool = anonymous ? index + ":anonymous" : index
+      const shareKey = prefix + "share:" + (share ?? "none")
+      return {
+        keys: [key(record.taskId), pool, pool + ":bytes", shareKey, shareKey + ":bytes"],
+        shared: share === undefined ? "0" : "1",
+        anonymous: anonymous ? "1" : "0",
+        scope: anonymous ? "address" as const : "principal" as const
+      }
+    }
+    // The byte bound a script refused a record for, if it did.
+    const refusedFor = (reply: unknown, scope: "address" | "principal"): TaskTooLarge | undefined =>
+      reply === "largeShare"
+        ? new TaskTooLarge({ limit: maxShareBytes, scope })
+        : reply === "largeAnonymous"
+        ? new TaskTooLarge({ limit: maxAnonymousBytes, scope: "anonymous" })
+        : undefined
 
     const failed = (reason: string, cause: unknown) =>
       Effect.andThen(
@@ -157,7 +260,9 @@ export const makeTaskStore = (
           } catch (cause) {
             return failed("a malformed record", cause)
           }
-          return Effect.succeed(expired(record, now) ? undefined : { version, record, length: json.length })
+          return Effect.succeed(
+            expired(record, now) ? undefined : { version, record, bytes: Buffer.byteLength(json) }
+          )
         })
 
     const modify = <A>(
@@ -175,16 +280,30 @@ export const makeTaskStore = (
                 return Effect.succeed(value)
               }
               const json = JSON.stringify(next)
-              if (json.length > current.length && Buffer.byteLength(json) > maxTaskBytes) {
+              const bytes = Buffer.byteLength(json)
+              if (bytes > current.bytes && bytes > maxTaskBytes) {
                 return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
               }
               // A record that does not grow is written past `maxmemory` too (a cancel, a task settling).
-              const script = json.length > current.length ? compareAndSetScript : compareAndSetShrinkingScript
+              const script = bytes > current.bytes ? compareAndSetScript : compareAndSetShrinkingScript
+              const at = accounts(current.record)
               return Effect.flatMap(
-                evalScript<number>(script, [key(taskId)], [current.version, json]),
+                evalScript<number | string>(script, at.keys, [
+                  current.version,
+                  json,
+                  String(now),
+                  taskId,
+                  at.shared,
+                  at.anonymous,
+                  String(bytes),
+                  String(maxShareBytes),
+                  String(maxAnonymousBytes)
+                ]),
                 (written) =>
                   written === 1
                     ? Effect.succeed(value)
+                    : refusedFor(written, at.scope) !== undefined
+                    ? Effect.fail(refusedFor(written, at.scope)!)
                     : n + 1 < MAX_ATTEMPTS
                     // Lost the race: read again after a jittered backoff (up to 50 ms), so writers spread out.
                     ? Effect.andThen(
@@ -201,28 +320,30 @@ export const makeTaskStore = (
     return TaskStore.of({
       insert: (record) => {
         const json = JSON.stringify(record)
-        if (Buffer.byteLength(json) > maxTaskBytes) {
+        const bytes = Buffer.byteLength(json)
+        if (bytes > maxTaskBytes) {
           return Effect.fail(new TaskTooLarge({ limit: maxTaskBytes, scope: "task" }))
         }
-        const share = shareOf(record)
-        // Tasks without a principal and those of principals are two pools, each of `maxTasks`.
-        const pool = record.call.principal === undefined ? index + ":anonymous" : index
+        const at = accounts(record)
         return Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          evalScript<string>(insertScript, [
-            key(record.taskId),
-            pool,
-            ...(share === undefined ? [] : [prefix + "share:" + share])
-          ], [
+          evalScript<string>(insertScript, at.keys, [
             String(now),
             String(maxTasks),
             json,
             record.ttlMs === null ? "" : String(Math.ceil(record.createdAt + record.ttlMs)),
             record.taskId,
-            String(maxPerShare)
+            String(maxPerShare),
+            at.shared,
+            at.anonymous,
+            String(bytes),
+            String(maxShareBytes),
+            String(maxAnonymousBytes)
           ])).pipe(
             Effect.flatMap((reply): Effect.Effect<void, TaskStoreFull | TaskTooLarge | TaskStoreUnavailable> =>
               reply === "OK"
                 ? Effect.void
+                : refusedFor(reply, at.scope) !== undefined
+                ? Effect.fail(refusedFor(reply, at.scope)!)
                 : reply === "fullShare"
                 ? Effect.fail(
                   new TaskStoreFull({
@@ -239,7 +360,15 @@ export const makeTaskStore = (
       get: (taskId) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(read(taskId, now), (current) => current?.record)),
       modify,
+      // The record says which sets it counts in; one already gone (expired) leaves them as they expire.
       remove: (taskId) =>
-        wellFormed(taskId) ? Effect.asVoid(evalScript(removeScript, [key(taskId), index], [taskId])) : Effect.void
+        !wellFormed(taskId) ?
+          Effect.void :
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Effect.flatMap(read(taskId, now), (current) => {
+              if (current === undefined) return Effect.asVoid(send("DEL", key(taskId)))
+              const at = accounts(current.record)
+              return Effect.asVoid(evalScript(removeScript, at.keys, [taskId, at.shared]))
+            }))
     })
   })
