@@ -3,7 +3,8 @@
  * request body's `tools[].parameters` is each MCP tool's `inputSchema` as OpenAI's strict mode takes it (optional
  * properties required and nullable, objects closed), a schema written by hand (open objects, as a Python server
  * writes them) included; the arguments of the model's tool call are decoded (`null` for an absent optional property)
- * and reach the server's tool; a schema that cannot be imported is sent as it is, not strict. And a server's sampling
+ * and reach the server's tool; a schema that cannot be imported is sent as it is, not strict, and a call of that tool
+ * fails the turn with the provider's typed `AiError` (`UnsupportedSchemaError`), the server's tool not called. And a server's sampling
  * with tools answered by the same provider: the offered tool's schema, `toolChoice`, `maxTokens` and `temperature` in
  * the request body; the model's call back to the server as an unexecuted `tool_use` with its decoded input.
  * Source: MCP 2026-07-28, server/tools; OpenAI Responses API (function tools, strict mode).
@@ -167,6 +168,33 @@ describe("McpToolkit on @effect/ai-openai", () => {
           ["move", { to: "archive", force: true }],
           ["ping", {}]
         ])
+      }).pipe(Effect.scoped),
+    { timeout: 60_000 }
+  )
+
+  it.live(
+    "a call of a tool whose schema could not be imported fails the turn with the provider's typed error",
+    () =>
+      Effect.gen(function*() {
+        const stub = yield* Effect.acquireRelease(
+          Effect.promise(() =>
+            Stub.start([{ name: "a call of broken", check: () => {}, output: Stub.functionCall("broken", { x: 1 }) }])
+          ),
+          (stub) => Effect.promise(() => stub.close())
+        )
+        yield* Ref.set(received, [])
+        const failure = yield* Effect.gen(function*() {
+          const mcp = yield* McpToolkit.McpToolkit
+          return yield* LanguageModel.generateText({ prompt: "x", toolkit: yield* mcp.toolkit })
+        }).pipe(
+          Effect.provide(toolkit),
+          Effect.provide(Model.layer),
+          Effect.provide(stubConfig(stub.baseUrl)),
+          Effect.flip
+        )
+        assert.strictEqual(failure._tag, "AiError")
+        assert.strictEqual((failure as { reason: { _tag: string } }).reason._tag, "UnsupportedSchemaError")
+        assert.deepStrictEqual(yield* Ref.get(received), [])
       }).pipe(Effect.scoped),
     { timeout: 60_000 }
   )

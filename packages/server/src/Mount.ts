@@ -32,6 +32,7 @@
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import type { ToolAnnotations } from "@mrtr/protocol/Schema"
 import { Effect, Option, Schema } from "effect"
+import * as Glob from "./internal/glob.ts"
 import * as Owners from "./internal/owners.ts"
 import type { Prompt } from "./Prompt.ts"
 import { McpRequest } from "./RequestContext.ts"
@@ -156,18 +157,10 @@ export const stripUri = (namespace: string, uri: string): string | undefined => 
   return rest.startsWith(`${namespace}/`) ? head + rest.slice(namespace.length + 1) : undefined
 }
 
-const globRegExp = (glob: string): RegExp =>
-  new RegExp(
-    "^" +
-      Array.from(glob, (c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("")
-      + "$",
-    "s"
-  )
-
 const compileSelector = (selector: Selector): (item: MountedItem) => boolean => {
   if (typeof selector === "string") {
-    const regex = globRegExp(selector)
-    return (item) => regex.test(item.name) || (item.uri !== undefined && regex.test(item.uri))
+    const matches = Glob.matcher(selector)
+    return (item) => matches(item.name) || (item.uri !== undefined && matches(item.uri))
   }
   const wanted = Object.entries(selector.annotations)
   return (item) => {

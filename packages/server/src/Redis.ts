@@ -402,7 +402,9 @@ export type InteractionStoreUnavailable = InteractionStore.InteractionStoreUnava
 /**
  * A fleet-wide `InteractionStore` on the `Redis` service, with the memory
  * store's semantics: each interaction is a hash `<prefix><id>` (`state`,
- * `csrf`, `expiresAt`, `form`, and `content` while completed) whose key
+ * `csrf`, `expiresAt`, `form` with the interaction's public key, and
+ * `content` while completed: the value sealed to that key by the page,
+ * never in clear, see `InteractionSeal`) whose key
  * expires (`PEXPIREAT`) one TTL (at least a minute) after the page does, so
  * the page can still say it expired or was used; `create`, `get`,
  * `complete` and `take` are each one Lua script, so a page is completed once

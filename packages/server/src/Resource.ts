@@ -17,6 +17,7 @@ import type {
   ResourceTemplate as WireResourceTemplate
 } from "@mrtr/protocol/Schema"
 import { Effect, Schema } from "effect"
+import * as UriTemplate from "./internal/uriTemplate.ts"
 import type { Completer } from "./Prompt.ts"
 import type { McpRequest } from "./RequestContext.ts"
 
@@ -147,46 +148,20 @@ const makeStatic = <E, R>(
   completions: {}
 })
 
-const VARIABLE = /\{([+#./;?&]?)([A-Za-z0-9_]+)\*?\}/g
-
 /**
  * Compiles an RFC 6570 template into a matcher. Supported expressions:
  * `{var}` (one segment, no `/ ? #`, percent-decoded) and `{+var}` / `{#var}`
  * (reserved expansion: anything, including `/`). Other operators match like
- * `{var}` after their prefix character.
+ * `{var}` after their prefix character. Where a template is ambiguous
+ * (`{+a}/{+b}`), the earlier variable takes the longest text that lets the rest
+ * match. Matching takes time linear in the URI's length whatever the template
+ * (no backtracking), and a URI longer than 65,536 characters matches no template.
  *
  * @category templates
  * @since 0.1.0
  */
-export const compileTemplate = (template: string): (uri: string) => Record<string, string> | undefined => {
-  const names: Array<string> = []
-  let pattern = "^"
-  let last = 0
-  for (const match of template.matchAll(VARIABLE)) {
-    pattern += template.slice(last, match.index).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-    const [, operator, name] = match
-    names.push(name!)
-    pattern += operator === "+" || operator === "#"
-      ? (operator === "#" ? "#" : "") + "(.+)"
-      : (operator === "" ? "" : `\\${operator}`) + "([^/?#]+)"
-    last = match.index! + match[0].length
-  }
-  pattern += template.slice(last).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$"
-  const regex = new RegExp(pattern)
-  return (uri) => {
-    const found = regex.exec(uri)
-    if (found === null) return undefined
-    const variables: Record<string, string> = {}
-    try {
-      names.forEach((name, i) => {
-        variables[name] = decodeURIComponent(found[i + 1]!)
-      })
-    } catch {
-      return undefined
-    }
-    return variables
-  }
-}
+export const compileTemplate: (template: string) => (uri: string) => Record<string, string> | undefined =
+  UriTemplate.compileTemplate
 
 /**
  * Defines a resource template: `uriTemplate` (RFC 6570, see
