@@ -17,7 +17,7 @@ import { InteractionPage, McpServer } from "@mrtr/server"
 import { Explore } from "@mrtr/testing"
 import { Effect, Layer } from "effect"
 import { items, serverOptions, singleUserPage } from "../examples/demo/server.ts"
-import { server as greetServer } from "../examples/get-started/server.ts"
+import { server as greetServer } from "../examples/get-started/src/server.ts"
 
 const runs = Number(process.argv[2] ?? 200)
 

@@ -18,8 +18,8 @@ import * as AuthorizationClient from "./authorization/client.ts"
 import * as Authorization from "./authorization/server.ts"
 import * as DualEraClient from "./dual-era/client.ts"
 import * as DualEra from "./dual-era/server.ts"
-import * as GetStartedClient from "./get-started/client.ts"
-import * as GetStarted from "./get-started/server.ts"
+import * as GetStartedClient from "./get-started/src/client.ts"
+import * as GetStarted from "./get-started/src/server.ts"
 import * as TasksClient from "./tasks/client.ts"
 import * as Tasks from "./tasks/server.ts"
 import * as UrlModeClient from "./url-mode/client.ts"
@@ -54,7 +54,7 @@ describe("examples", () => {
 
   it("get-started runs as two processes, as the README runs it", async () => {
     const port = await freePort()
-    const file = (name: string) => fileURLToPath(new URL(`./get-started/${name}`, import.meta.url))
+    const file = (name: string) => fileURLToPath(new URL(`./get-started/src/${name}`, import.meta.url))
     const server = await spawnReady(process.execPath, [...sourceNodeArgs, file("server.ts"), String(port)], {
       ready: /listening http:\/\/127\.0\.0\.1:\d+\/mcp/,
       label: "get-started server",

@@ -40,13 +40,37 @@
  *    one against the same fixture server), counted on a line of their own;
  *    any failure among them fails the run.
  *
+ * 6. The gateway leg: `mrtr gateway` (`packages/cli/src/main.ts gateway
+ *    --config <file> --port 0`, its config generated into a temporary
+ *    directory) fronting the fixture server, once as an HTTP upstream (the
+ *    fixture server of step 2) and once as a stdio one (the fixture server
+ *    with `--stdio`, spawned by the gateway); for each, the same server
+ *    scenarios as steps 2 and 5 (both eras' requirements, then the Tasks
+ *    scenarios) against the gateway's URL, into
+ *    `.conformance/results/gateway-<http|stdio>-<era>` and
+ *    `gateway-<http|stdio>-tasks`, scored the same way, on summary lines of
+ *    their own. The gateway's stderr goes to
+ *    `.conformance/results/gateway-<http|stdio>.log`.
+ *
  * Options: `--server-only`, `--client-only`, `--era <2026-07-28|2025-11-25>`
  * (only that era's server scenarios; default both), `--scenario <name>`
  * (repeatable: run only these server scenarios, at the wire of `--era`,
- * default 2026-07-28).
+ * default 2026-07-28), `--gateway-only` (only the gateway leg),
+ * `--no-gateway` (no gateway leg), `--upstream <http|stdio>` (the gateway
+ * leg over that upstream only; default both).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
@@ -63,6 +87,11 @@ const RUNNER_JS = join(DIR, "node_modules", "@modelcontextprotocol", "conformanc
 const RUNNER_NODE = join(DIR, "node_modules", ".bin", "node")
 const SERVER_ENTRY = "examples/conformance-server/index.ts"
 const TSX = join(ROOT, "node_modules", ".bin", "tsx")
+/** `mrtr`, run from its sources as the fixture server is. */
+const CLI_ENTRY = "packages/cli/src/main.ts"
+/** How the gateway reaches the fixture server in the gateway leg. */
+const UPSTREAMS = ["http", "stdio"] as const
+type UpstreamKind = typeof UPSTREAMS[number]
 
 /**
  * The client leg. Runs only when `CLIENT_ENTRY` exists: first every scenario
@@ -136,9 +165,9 @@ const TASKS_SCENARIOS = [
   "tasks-mrtr-composition"
 ] as const
 
-const runTasksLeg = async (url: string): Promise<Array<ScenarioResult>> => {
-  const serverOutDir = join(RESULTS, `server-${REVISION}`)
-  const outDir = join(RESULTS, "tasks")
+const runTasksLeg = async (url: string, target: Target): Promise<Array<ScenarioResult>> => {
+  const serverOutDir = join(RESULTS, `${target.results}-${REVISION}`)
+  const outDir = join(RESULTS, `${target.results === "server" ? "" : `${target.results}-`}tasks`)
   rmSync(outDir, { recursive: true, force: true })
   mkdirSync(outDir, { recursive: true })
   const results: Array<ScenarioResult> = []
@@ -147,23 +176,23 @@ const runTasksLeg = async (url: string): Promise<Array<ScenarioResult>> => {
     const code = ran !== undefined
       ? 0
       : await runRunner(["server", "--url", url, "--scenario", scenario, "-o", relative(ROOT, outDir)])
-    const result = summarize("server", REVISION, scenario, false, ran ?? checksFileOf(outDir, "server-", scenario))
-    results.push({ ...result, leg: "tasks", passed: result.passed && code === 0 })
+    const result = summarize(target.leg, REVISION, scenario, false, ran ?? checksFileOf(outDir, "server-", scenario))
+    results.push({ ...result, tasks: true, passed: result.passed && code === 0 })
   }
   return results
 }
 
-/** The rows to report: a tasks scenario once, on the tasks leg; and the tasks summary line. */
+/** The rows to report: a tasks scenario once per leg, on its tasks row. */
 const withoutTasksDuplicates = (results: ReadonlyArray<ScenarioResult>): Array<ScenarioResult> => {
-  const tasks = new Set(results.filter((r) => r.leg === "tasks").map((r) => r.scenario))
-  return results.filter((r) => r.leg === "tasks" || !(r.era === REVISION && tasks.has(r.scenario)))
+  const tasks = new Set(results.filter((r) => r.tasks).map((r) => `${r.leg} ${r.scenario}`))
+  return results.filter((r) => r.tasks || !(r.era === REVISION && tasks.has(`${r.leg} ${r.scenario}`)))
 }
 
-const tasksSummary = (results: ReadonlyArray<ScenarioResult>): string | undefined => {
-  const tasks = results.filter((r) => r.leg === "tasks")
+const tasksSummary = (results: ReadonlyArray<ScenarioResult>, leg: Leg): string | undefined => {
+  const tasks = results.filter((r) => r.tasks && r.leg === leg)
   if (tasks.length === 0) return undefined
   const failed = tasks.filter((r) => !r.passed)
-  return `Tasks extension (SEP-2663, unscored; a failure fails the run): ${
+  return `${leg === "server" ? "" : `${leg}: `}Tasks extension (SEP-2663, unscored; a failure fails the run): ${
     tasks.length - failed.length
   }/${tasks.length} scenarios passed` +
     (failed.length > 0 ? ` (failing: ${failed.map((r) => r.scenario).join(", ")})` : "")
@@ -179,8 +208,21 @@ interface Check {
   readonly errorMessage?: string
 }
 
+/** Which suite a result is of: the fixture server's, the client's, or the gateway's over an upstream. */
+type Leg = "server" | "client" | "gateway-http" | "gateway-stdio"
+
+/** What the server scenarios run against: the fixture server, or the gateway in front of it. */
+interface Target {
+  readonly leg: Leg
+  /** The results folders' prefix: `<results>-<era>`, `<results>-tasks` (`tasks` for the fixture server). */
+  readonly results: string
+  readonly url: string
+}
+
 interface ScenarioResult {
-  readonly leg: "server" | "client" | "tasks"
+  readonly leg: Leg
+  /** A scenario of the Tasks extension leg (step 5). */
+  readonly tasks?: boolean | undefined
   readonly era: Era
   readonly scenario: string
   readonly scored: boolean
@@ -204,11 +246,23 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
   let era: Era | undefined
   let serverLeg = true
   let clientLeg = true
+  let gatewayLeg = true
+  let upstreams: ReadonlyArray<UpstreamKind> = UPSTREAMS
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === "--server-only") clientLeg = false
-    else if (arg === "--client-only") serverLeg = false
-    else if (arg === "--scenario") {
+    else if (arg === "--client-only") {
+      serverLeg = false
+      gatewayLeg = false
+    } else if (arg === "--gateway-only") {
+      serverLeg = false
+      clientLeg = false
+    } else if (arg === "--no-gateway") gatewayLeg = false
+    else if (arg === "--upstream") {
+      const value = argv[++i]
+      if (!UPSTREAMS.includes(value as UpstreamKind)) fail(`--upstream needs one of ${UPSTREAMS.join(", ")}`)
+      upstreams = [value as UpstreamKind]
+    } else if (arg === "--scenario") {
       const value = argv[++i]
       if (value === undefined || value.startsWith("--")) fail("--scenario needs a scenario name")
       scenarios.push(value!)
@@ -218,14 +272,15 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       era = value as Era
     } else if (arg === "--help" || arg === "-h") {
       process.stdout.write(
-        "usage: npm run conformance -- [--server-only | --client-only] [--era <2026-07-28|2025-11-25>] [--scenario <name>]...\n"
+        "usage: npm run conformance -- [--server-only | --client-only | --gateway-only | --no-gateway] " +
+          "[--upstream <http|stdio>] [--era <2026-07-28|2025-11-25>] [--scenario <name>]...\n"
       )
       process.exit(0)
     } else fail(`unknown option ${arg} (try --help)`)
   }
-  if (!serverLeg && !clientLeg) fail("--server-only and --client-only exclude each other")
+  if (!serverLeg && !clientLeg && !gatewayLeg) fail("these options leave nothing to run")
   const eras: ReadonlyArray<Era> = era !== undefined ? [era] : scenarios.length > 0 ? [REVISION] : ERAS
-  return { scenarios, eras, serverLeg, clientLeg }
+  return { scenarios, eras, serverLeg, clientLeg, gatewayLeg, upstreams }
 }
 
 // -- Installing the runner --------------------------------------------------------
@@ -343,12 +398,46 @@ interface RunningServer {
   readonly stop: () => Promise<void>
 }
 
+/** The fixture server over HTTP. */
 const startServer = (): Promise<RunningServer> =>
+  startListening(
+    "the fixture server",
+    ["--conditions=@mrtr/source", SERVER_ENTRY, "--port", "0"],
+    join(RESULTS, "server.log")
+  )
+
+/**
+ * `mrtr gateway` in front of the fixture server: over HTTP at `fixtureUrl`,
+ * or over stdio (the fixture server with `--stdio`, spawned by the gateway).
+ * Its configuration is written into a temporary directory.
+ */
+const startGateway = (upstream: UpstreamKind, fixtureUrl: string | undefined): Promise<RunningServer> => {
+  const server = upstream === "http"
+    ? { url: fixtureUrl }
+    : {
+      command: process.execPath,
+      args: ["--conditions=@mrtr/source", "--import", "tsx", SERVER_ENTRY, "--stdio"],
+      cwd: ROOT
+    }
+  const config = join(mkdtempSync(join(tmpdir(), "mrtr-conformance-gateway-")), "mcp.json")
+  // a single server: its names unprefixed, as the scenarios call them
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { conformance: server }, gateway: { name: "mrtr-conformance-gateway" } }, null, 2)
+  )
+  return startListening(
+    `the gateway (${upstream} upstream)`,
+    ["--conditions=@mrtr/source", CLI_ENTRY, "gateway", "--config", config, "--port", "0"],
+    join(RESULTS, `gateway-${upstream}.log`)
+  )
+}
+
+/** Runs `tsx <args>` until it prints `listening <url>` on stdout; its stderr goes to `logFile`. */
+const startListening = (what: string, args: ReadonlyArray<string>, logFile: string): Promise<RunningServer> =>
   new Promise((resolvePromise, reject) => {
     mkdirSync(RESULTS, { recursive: true })
-    const logFile = join(RESULTS, "server.log")
     const stderr = createWriteStream(logFile)
-    const child: ChildProcess = spawn(TSX, ["--conditions=@mrtr/source", SERVER_ENTRY, "--port", "0"], {
+    const child: ChildProcess = spawn(TSX, args, {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"]
     })
@@ -364,7 +453,7 @@ const startServer = (): Promise<RunningServer> =>
       child.kill("SIGKILL")
       reject(
         new Error(
-          `the fixture server printed no \`listening <url>\` line within ${SERVER_START_TIMEOUT_MS} ms (see ${logFile})`
+          `${what} printed no \`listening <url>\` line within ${SERVER_START_TIMEOUT_MS} ms (see ${logFile})`
         )
       )
     }, SERVER_START_TIMEOUT_MS)
@@ -375,14 +464,14 @@ const startServer = (): Promise<RunningServer> =>
     child.on("exit", (code, signal) => {
       clearTimeout(timer)
       reject(
-        new Error(`the fixture server exited (code ${code}, signal ${signal}) before it was ready; see ${logFile}`)
+        new Error(`${what} exited (code ${code}, signal ${signal}) before it was ready; see ${logFile}`)
       )
     })
     const lines = createInterface({ input: child.stdout! })
     let seen = false
     lines.on("line", (line) => {
       if (seen) {
-        log(`unexpected stdout from the fixture server: ${line}`)
+        log(`unexpected stdout from ${what}: ${line}`)
         return
       }
       seen = true
@@ -390,7 +479,7 @@ const startServer = (): Promise<RunningServer> =>
       if (match === null) {
         clearTimeout(timer)
         child.kill("SIGKILL")
-        reject(new Error(`the fixture server's first stdout line is not \`listening <url>\`: ${JSON.stringify(line)}`))
+        reject(new Error(`${what}'s first stdout line is not \`listening <url>\`: ${JSON.stringify(line)}`))
         return
       }
       clearTimeout(timer)
@@ -423,7 +512,7 @@ const checksFileOf = (outDir: string, prefix: string, scenario: string): string 
 }
 
 const summarize = (
-  leg: "server" | "client",
+  leg: Leg,
   era: Era,
   scenario: string,
   scored: boolean,
@@ -452,31 +541,43 @@ const summarize = (
 const printTable = (results: ReadonlyArray<ScenarioResult>) => {
   const width = Math.max(...results.map((r) => r.scenario.length), 8)
   const out: Array<string> = ["", "=== Conformance summary (from checks.json) ===", ""]
-  out.push(`     ${"scenario".padEnd(width)}  SUCCESS FAILURE WARNING  leg     era         scored`)
+  const legOf = (r: ScenarioResult) => r.tasks ? `${r.leg === "server" ? "" : `${r.leg}/`}tasks` : r.leg
+  const legWidth = Math.max(...results.map((r) => legOf(r).length), 6)
+  out.push(`     ${"scenario".padEnd(width)}  SUCCESS FAILURE WARNING  ${"leg".padEnd(legWidth)} era         scored`)
   for (const r of results) {
     const mark = r.passed ? "PASS" : "FAIL"
     out.push(
       `${mark} ${r.scenario.padEnd(width)}  ${String(r.counts.SUCCESS).padStart(7)} ${
         String(r.counts.FAILURE).padStart(7)
-      } ${String(r.counts.WARNING).padStart(7)}  ${r.leg.padEnd(7)} ${r.era}  ${r.scored ? "yes" : "no"}`
+      } ${String(r.counts.WARNING).padStart(7)}  ${legOf(r).padEnd(legWidth)} ${r.era}  ${r.scored ? "yes" : "no"}`
     )
     for (const f of r.failures) out.push(`       ${r.scored ? "!" : "~"} ${f.id}: ${f.message.split("\n")[0]}`)
   }
   out.push("")
-  for (const era of ERAS) {
-    const ofEra = results.filter((r) => r.era === era && r.leg !== "tasks")
-    if (ofEra.length === 0) continue
-    const scored = ofEra.filter((r) => r.scored)
-    const failed = scored.filter((r) => !r.passed)
-    const unscoredFailed = ofEra.filter((r) => !r.scored && !r.passed)
-    out.push(
-      `${era}: scored ${scored.length - failed.length}/${scored.length} scenarios passed` +
-        (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : "") +
-        `; not scored: ${ofEra.length - scored.length} run, ${unscoredFailed.length} failing`
-    )
+  // the fixture server's and the client's scenarios on one line per era, each gateway leg on lines of its own
+  const groups: ReadonlyArray<readonly [string, ReadonlyArray<Leg>]> = [
+    ["", ["server", "client"]],
+    ["gateway over HTTP, ", ["gateway-http"]],
+    ["gateway over stdio, ", ["gateway-stdio"]]
+  ]
+  for (const [label, legs] of groups) {
+    for (const era of ERAS) {
+      const ofEra = results.filter((r) => r.era === era && !r.tasks && legs.includes(r.leg))
+      if (ofEra.length === 0) continue
+      const scored = ofEra.filter((r) => r.scored)
+      const failed = scored.filter((r) => !r.passed)
+      const unscoredFailed = ofEra.filter((r) => !r.scored && !r.passed)
+      out.push(
+        `${label}${era}: scored ${scored.length - failed.length}/${scored.length} scenarios passed` +
+          (failed.length > 0 ? ` (failing: ${failed.map((r) => `${r.leg}:${r.scenario}`).join(", ")})` : "") +
+          `; not scored: ${ofEra.length - scored.length} run, ${unscoredFailed.length} failing`
+      )
+    }
+    for (const leg of legs) {
+      const tasksLine = tasksSummary(results, leg)
+      if (tasksLine !== undefined) out.push(tasksLine)
+    }
   }
-  const tasksLine = tasksSummary(results)
-  if (tasksLine !== undefined) out.push(tasksLine)
   process.stdout.write(out.join("\n") + "\n")
 }
 
@@ -528,6 +629,73 @@ const bundleClient = async (): Promise<void> => {
   })
 }
 
+// -- The server scenarios, against the fixture server or the gateway --------------------
+
+type Options = ReturnType<typeof parseOptions>
+type Scored = ReadonlyMap<Era, { readonly server: ReadonlySet<string>; readonly client: ReadonlySet<string> }>
+
+/** Each era's requirements (or the `--scenario`s) against `target`, then the Tasks scenarios. */
+const runServerSuites = async (
+  target: Target,
+  options: Options,
+  scoredByEra: Scored
+): Promise<{ results: Array<ScenarioResult>; runnerFailed: boolean }> => {
+  const results: Array<ScenarioResult> = []
+  let runnerFailed = false
+  for (const era of options.eras) {
+    const scored = scoredByEra.get(era)!
+    const outDir = join(RESULTS, `${target.results}-${era}`)
+    rmSync(outDir, { recursive: true, force: true })
+    mkdirSync(outDir, { recursive: true })
+    const selectors = options.scenarios.length > 0
+      ? options.scenarios.map((scenario) => ["--scenario", scenario, "--spec-version", era, "--force"])
+      : [["--requirements", era]]
+    let runnerExit = 0
+    for (const selector of selectors) {
+      const code = await runRunner(["server", "--url", target.url, ...selector, "-o", relative(ROOT, outDir)])
+      runnerExit = Math.max(runnerExit, code)
+    }
+    log(`server runner (${target.leg}, ${era}) exited with ${runnerExit}`)
+    // With --requirements the runner fails only on scored scenarios; with --scenario, on any FAILURE.
+    runnerFailed = runnerFailed || runnerExit !== 0
+    const ran = readdirSync(outDir)
+      .map((name) => /^server-(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/.exec(name)?.[1])
+      .filter((name): name is string => name !== undefined)
+    const expected = options.scenarios.length > 0 ? options.scenarios : [...scored.server]
+    for (const scenario of new Set([...expected, ...ran])) {
+      results.push(
+        summarize(target.leg, era, scenario, scored.server.has(scenario), checksFileOf(outDir, "server-", scenario))
+      )
+    }
+  }
+  if (options.scenarios.length === 0 && options.eras.includes(REVISION)) {
+    for (const result of await runTasksLeg(target.url, target)) results.push(result)
+  }
+  return { results, runnerFailed }
+}
+
+/** `runServerSuites` against `mrtr gateway` in front of the fixture server (`fixtureUrl` for an HTTP upstream). */
+const runGatewaySuites = async (
+  upstream: UpstreamKind,
+  fixtureUrl: string | undefined,
+  options: Options,
+  scoredByEra: Scored
+): Promise<{ results: Array<ScenarioResult>; runnerFailed: boolean }> => {
+  log(`starting the gateway (${CLI_ENTRY} gateway) in front of the fixture server over ${upstream}`)
+  const gateway = await startGateway(upstream, fixtureUrl).catch((error: Error) => fail(error.message))
+  log(`gateway at ${gateway.url}`)
+  try {
+    return await runServerSuites(
+      { leg: `gateway-${upstream}`, results: `gateway-${upstream}`, url: gateway.url },
+      options,
+      scoredByEra
+    )
+  } finally {
+    await gateway.stop()
+    log("gateway stopped")
+  }
+}
+
 // -- Main -----------------------------------------------------------------------------
 
 const main = async () => {
@@ -537,46 +705,31 @@ const main = async () => {
   let results: Array<ScenarioResult> = []
   let serverRunnerFailed = false
 
-  if (options.serverLeg) {
+  const runGateway = options.gatewayLeg && options.upstreams.length > 0
+  if (options.serverLeg || (runGateway && options.upstreams.includes("http"))) {
     log(`starting the fixture server (${SERVER_ENTRY})`)
     const server = await startServer().catch((error: Error) => fail(error.message))
     log(`fixture server at ${server.url}`)
     try {
-      for (const era of options.eras) {
-        const scored = scoredByEra.get(era)!
-        const outDir = join(RESULTS, `server-${era}`)
-        rmSync(outDir, { recursive: true, force: true })
-        mkdirSync(outDir, { recursive: true })
-        const selectors = options.scenarios.length > 0
-          ? options.scenarios.map((scenario) => ["--scenario", scenario, "--spec-version", era, "--force"])
-          : [["--requirements", era]]
-        let runnerExit = 0
-        for (const selector of selectors) {
-          const code = await runRunner(["server", "--url", server.url, ...selector, "-o", relative(ROOT, outDir)])
-          runnerExit = Math.max(runnerExit, code)
-        }
-        log(`server runner (${era}) exited with ${runnerExit}`)
-        // With --requirements the runner fails only on scored scenarios; with --scenario, on any FAILURE.
-        serverRunnerFailed = serverRunnerFailed || runnerExit !== 0
-        const ran = readdirSync(outDir)
-          .map((name) => /^server-(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/.exec(name)?.[1])
-          .filter((name): name is string => name !== undefined)
-        const expected = options.scenarios.length > 0 ? options.scenarios : [...scored.server]
-        for (const scenario of new Set([...expected, ...ran])) {
-          results.push(
-            summarize("server", era, scenario, scored.server.has(scenario), checksFileOf(outDir, "server-", scenario))
-          )
-        }
+      if (options.serverLeg) {
+        const leg = await runServerSuites({ leg: "server", results: "server", url: server.url }, options, scoredByEra)
+        for (const result of leg.results) results.push(result)
+        serverRunnerFailed = serverRunnerFailed || leg.runnerFailed
       }
-      if (options.scenarios.length === 0 && options.eras.includes(REVISION)) {
-        for (const result of await runTasksLeg(server.url)) {
-          results.push(result)
-        }
+      if (runGateway && options.upstreams.includes("http")) {
+        const leg = await runGatewaySuites("http", server.url, options, scoredByEra)
+        for (const result of leg.results) results.push(result)
+        serverRunnerFailed = serverRunnerFailed || leg.runnerFailed
       }
     } finally {
       await server.stop()
       log("fixture server stopped")
     }
+  }
+  if (runGateway && options.upstreams.includes("stdio")) {
+    const leg = await runGatewaySuites("stdio", undefined, options, scoredByEra)
+    for (const result of leg.results) results.push(result)
+    serverRunnerFailed = serverRunnerFailed || leg.runnerFailed
   }
 
   let clientRunnerFailed = false
@@ -666,7 +819,7 @@ const main = async () => {
     )
   }
   const explicit = options.scenarios.length > 0
-  const failed = results.some((r) => (r.scored || explicit || r.leg === "tasks") && !r.passed) || serverRunnerFailed ||
+  const failed = results.some((r) => (r.scored || explicit || r.tasks === true) && !r.passed) || serverRunnerFailed ||
     clientRunnerFailed
   process.exit(failed ? 1 : 0)
 }

@@ -5,10 +5,13 @@
  *
  * ```sh
  * npm run -s example:conformance-server -- --port 3000 [--host 127.0.0.1]
+ * npm run -s example:conformance-server -- --stdio
  * ```
  *
  * Serves `http://<host>:<port>/mcp` (`--port 0` picks a free port) and prints
- * exactly one line on stdout when ready: `listening <url>`. Logs go to stderr.
+ * exactly one line on stdout when ready: `listening <url>`; with `--stdio`,
+ * MCP on stdin/stdout until stdin ends (what `npm run conformance` puts
+ * behind `mrtr gateway` as a stdio upstream). Logs go to stderr.
  * The MRTR handlers ask in direct style (`./mrtr.ts`); the runtime suspends
  * them into a sealed `requestState`. The server is `McpServer.layerConfig`:
  * configured from the environment (key ring from `MRTR_REQUEST_STATE_KEYS`,
@@ -17,7 +20,8 @@
  * tasks of the Tasks extension (SEP-2663) when the request declares it.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { HttpTransport, McpServer } from "@mrtr/server"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
+import { HttpTransport, McpServer, StdioTransport } from "@mrtr/server"
 import { Console, Effect, Layer, Logger, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Everything from "./everything.ts"
@@ -54,16 +58,22 @@ const command = Command.make(
     host: Flag.String("host").pipe(
       Flag.withDescription("Interface to bind"),
       Flag.withDefault("127.0.0.1")
+    ),
+    stdio: Flag.Boolean("stdio").pipe(
+      Flag.withDescription("Serve MCP on stdin/stdout instead of HTTP, until stdin ends"),
+      Flag.withDefault(false)
     )
   },
-  ({ host, port }) =>
-    Effect.gen(function*() {
-      yield* Console.log(`listening ${yield* HttpTransport.url}`)
-      return yield* Effect.never
-    }).pipe(
-      Effect.provide(HttpTransport.layer({ port, host }).pipe(Layer.provide(ServerLive)))
-    )
-).pipe(Command.withDescription("MCP 2026-07-28 conformance fixture server (Streamable HTTP)"))
+  ({ host, port, stdio }) =>
+    stdio ?
+      StdioTransport.serve().pipe(Effect.provide(Layer.merge(ServerLive, NodeStdio.layer))) :
+      Effect.gen(function*() {
+        yield* Console.log(`listening ${yield* HttpTransport.url}`)
+        return yield* Effect.never
+      }).pipe(
+        Effect.provide(HttpTransport.layer({ port, host }).pipe(Layer.provide(ServerLive)))
+      )
+).pipe(Command.withDescription("MCP 2026-07-28 conformance fixture server (Streamable HTTP, or --stdio)"))
 
 command.pipe(
   Command.run({ version: "0.1.0" }),

@@ -27,7 +27,9 @@ const config = Flag.String("config").pipe(
     "The gateway's configuration: {\"mcpServers\": {\"<name>\": {\"command\", \"args\", \"env\"} | {\"url\", \"headers\"}}, " +
       "\"gateway\": {...}} (the file Claude Desktop, Cursor and VS Code use). Per server, optionally: \"namespace\" " +
       "(a string, or false for none; default the server's name, none with a single server), \"include\" / \"exclude\" " +
-      "(names, globs, or {\"annotations\": {...}}), \"protocol\" (auto, 2026-07-28, 2025-11-25), \"disabled\", and for a url " +
+      "(names, globs, or {\"annotations\": {...}}), \"protocol\" (auto, 2026-07-28, 2025-11-25), \"probeTimeout\" (how long " +
+      "auto waits for the server's answer to its probe; default 60 seconds for a command server, from its start, 10 for " +
+      "a url one), \"disabled\", and for a url " +
       "server \"oauth\": {\"issuer\", \"clientId\", \"clientSecret\"} (the gateway's own client at that server's authorization server " +
       "issuer, and sent to no other; " +
       "client credentials grant). \"gateway\": \"name\", \"port\" (default 3000), \"host\" (default 127.0.0.1), \"separator\" " +

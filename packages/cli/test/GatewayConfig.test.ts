@@ -173,5 +173,18 @@ describe("mrtr gateway --config: gateway settings", () => {
     const keys = await bad({ requestState: { keys: "k1:tooshort" } })
     expect(keys.code).toBe(2)
     expect(keys.output).toContain("MRTR_REQUEST_STATE_KEYS")
+    // an upstream's oauth on a stdio server would be dropped: refused, naming the server
+    const file = join(dir, "stdio-oauth.json")
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          files: { command: "npx", oauth: { issuer: as.issuer, clientId: "gw", clientSecret: "s" } }
+        }
+      })
+    )
+    const proc = await spawnReady(process.execPath, [BIN, "gateway", "--config", file, "--port", "0"], { cwd: ROOT })
+    expect(await proc.exited).toBe(2)
+    expect(proc.output()).toContain("mcpServers.files: \"oauth\" is for a \"url\" server only")
   }, 120_000)
 })

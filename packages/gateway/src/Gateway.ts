@@ -20,7 +20,11 @@
  *   and checked against the fields given.
  * - Per server, optionally: `namespace` (a string, or `false` for none),
  *   `include` / `exclude` (names, globs, or `{ "annotations": {…} }`),
- *   `protocol` (`"auto"`, `"2026-07-28"`, `"2025-11-25"`).
+ *   `protocol` (`"auto"`, `"2026-07-28"`, `"2025-11-25"`), `probeTimeout`
+ *   (a duration: how long `"auto"` waits for the server's answer to its
+ *   probe, see `Upstream.Options.probeTimeout`).
+ * - A `command` server with `url`, `headers` or `oauth` is refused: a stdio
+ *   server is reached without them (its credentials go in `env`).
  * - Namespaces: by default each server's items are served under its name
  *   (`files_read_file`), except when there is only one server: then
  *   unprefixed.
@@ -61,7 +65,8 @@ const common = {
   namespace: Schema.optionalKey(Schema.Union([Schema.String, Schema.Literal(false)])),
   include: Schema.optionalKey(Selectors),
   exclude: Schema.optionalKey(Selectors),
-  protocol: Schema.optionalKey(Protocol)
+  protocol: Schema.optionalKey(Protocol),
+  probeTimeout: Schema.optionalKey(Schema.String)
 }
 
 /**
@@ -168,6 +173,11 @@ export class GatewayConfigError extends Schema.TaggedError<GatewayConfigError>()
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/
 
+/** The fields of an HTTP server that a stdio one cannot use: refused on it rather than dropped. */
+const HTTP_ONLY = ["url", "headers", "oauth"] as const
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
 /**
  * Decodes and checks a configuration (parsed JSON).
  *
@@ -175,8 +185,27 @@ const NAME = /^[A-Za-z0-9_.-]{1,64}$/
  * @category config
  */
 export const decode = (input: unknown): Effect.Effect<Config, GatewayConfigError> =>
-  Schema.decodeUnknownEffect(Config)(input).pipe(
-    Effect.mapError((issue) => new GatewayConfigError({ reason: issue.message })),
+  Effect.suspend(() => {
+    // A `command` server's fields decode whatever else its entry says: an HTTP server's credentials would be dropped
+    // without a word, and the server then reached without them.
+    const servers = isRecord(input) && isRecord(input.mcpServers) ? input.mcpServers : {}
+    for (const [name, server] of Object.entries(servers)) {
+      if (!isRecord(server) || !("command" in server)) continue
+      const foreign = HTTP_ONLY.filter((field) => field in server)
+      if (foreign.length > 0) {
+        return Effect.fail(
+          new GatewayConfigError({
+            reason: `mcpServers.${name}: ${foreign.map((field) => `"${field}"`).join(", ")} ${
+              foreign.length === 1 ? "is" : "are"
+            } for a "url" server only; a "command" server gets its credentials from "env"`
+          })
+        )
+      }
+    }
+    return Schema.decodeUnknownEffect(Config)(input).pipe(
+      Effect.mapError((issue) => new GatewayConfigError({ reason: issue.message }))
+    )
+  }).pipe(
     Effect.flatMap((config) => {
       const durations = {
         "gateway.refreshInterval": config.gateway?.refreshInterval,
@@ -233,6 +262,13 @@ export const decode = (input: unknown): Effect.Effect<Config, GatewayConfigError
         if (!isStdio && !isHttpUrl(server.url)) {
           return Effect.fail(new GatewayConfigError({ reason: `mcpServers.${name}.url must be an http(s) URL` }))
         }
+        if (server.probeTimeout !== undefined && !isPositiveDuration(server.probeTimeout)) {
+          return Effect.fail(
+            new GatewayConfigError({
+              reason: `mcpServers.${name}.probeTimeout must be a duration such as "30 seconds"`
+            })
+          )
+        }
       }
       return Effect.succeed(config)
     })
@@ -276,6 +312,8 @@ export const upstreams = (config: Config): ReadonlyArray<{
   readonly namespace: string
   readonly mount: Mount.Options
   readonly protocol: "auto" | "2026-07-28" | "2025-11-25"
+  /** The server's `probeTimeout`, when it has one (else `Upstream.Options.probeTimeout`'s default). */
+  readonly probeTimeout?: Duration.Input | undefined
 }> => {
   const enabled = Object.entries(config.mcpServers).filter(([, server]) => server.disabled !== true)
   return enabled.map(([name, server]) => {
@@ -298,6 +336,7 @@ export const upstreams = (config: Config): ReadonlyArray<{
       upstream,
       namespace,
       protocol: server.protocol ?? "auto",
+      ...(server.probeTimeout === undefined ? {} : { probeTimeout: server.probeTimeout as Duration.Input }),
       mount: {
         ...(config.gateway?.separator === undefined ? {} : { separator: config.gateway.separator }),
         ...(server.include === undefined ? {} : { include: server.include as ReadonlyArray<Mount.Selector> }),
@@ -338,11 +377,12 @@ export const layer = (config: Config) => {
   const refreshInterval = config.gateway?.refreshInterval
   const held = config.gateway?.heldCalls
   const redisUrl = config.gateway?.redis?.url
-  const mounts = upstreams(config).map(({ mount, namespace, protocol, upstream }) =>
+  const mounts = upstreams(config).map(({ mount, namespace, probeTimeout, protocol, upstream }) =>
     McpServer.mount(
       namespace,
       Upstream.layer(upstream, {
         protocol,
+        ...(probeTimeout === undefined ? {} : { probeTimeout }),
         ...(callTimeout === undefined ? {} : { callTimeout: callTimeout as Duration.Input }),
         ...(refreshInterval === undefined ? {} : { refreshInterval: refreshInterval as Duration.Input }),
         ...(held?.timeout === undefined ? {} : { holdTimeout: held.timeout as Duration.Input })

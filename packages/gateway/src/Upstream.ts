@@ -191,6 +191,18 @@ export interface Options {
    */
   readonly protocol?: "auto" | "2026-07-28" | "2025-11-25" | undefined
   /**
+   * With `protocol: "auto"`, how long the first connection waits for the
+   * answer to its `server/discover` probe, counted from the request, so for
+   * a stdio upstream from the process's start: a stdio server that has not
+   * answered by then is taken as 2025-11-25, an HTTP one as unavailable (and
+   * tried again). The gateway's other connections to the upstream reuse the
+   * era found, without a probe. Generous for stdio, whose server may start
+   * slowly (`npx` installing it); a 2025-11-25 server that never answers a
+   * request before `initialize` costs it once: pin its `protocol`.
+   * @default "60 seconds" for a stdio upstream, "10 seconds" for an HTTP one
+   */
+  readonly probeTimeout?: Duration.Input | undefined
+  /**
    * The gateway's `clientInfo` upstream.
    * @default { name: "mrtr-gateway", version: "0.3.0" }
    */
@@ -275,6 +287,7 @@ const poolOf = (
     onUnavailable,
     client: {
       protocol: options.protocol ?? "auto",
+      probeTimeout: options.probeTimeout ?? (upstream._tag === "Stdio" ? "60 seconds" : "10 seconds"),
       // every level upstream: each message is relayed only at or above its downstream request's level
       logLevel: "debug",
       requestTimeout: callTimeout,

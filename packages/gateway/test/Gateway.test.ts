@@ -54,6 +54,43 @@ describe("Gateway configuration", () => {
       expect(yield* reason(JSON.stringify({ mcpServers: {}, gateway: { callTimeout: "soon" } }))).toContain(
         "gateway.callTimeout"
       )
+      expect(yield* reason(JSON.stringify({ mcpServers: { x: { command: "c", probeTimeout: "soon" } } }))).toContain(
+        "mcpServers.x.probeTimeout"
+      )
+    }))
+
+  it.effect("a stdio server's HTTP credentials are refused, naming the server, never dropped", () =>
+    Effect.gen(function*() {
+      const oauth = { issuer: "https://auth.example", clientId: "gw", clientSecret: "s" }
+      const error = yield* Effect.flip(
+        Gateway.parse(JSON.stringify({ mcpServers: { files: { command: "npx", args: ["pkg"], oauth } } }))
+      )
+      expect(error._tag).toBe("GatewayConfigError")
+      expect(error.reason).toBe(
+        "mcpServers.files: \"oauth\" is for a \"url\" server only; a \"command\" server gets its credentials from \"env\""
+      )
+      // even disabled: the file says something the gateway would not do
+      expect(
+        yield* reason(JSON.stringify({
+          mcpServers: {
+            a: { url: "http://h/mcp" },
+            b: { command: "c", headers: { A: "1" }, url: "http://h/mcp", disabled: true }
+          }
+        }))
+      ).toContain("mcpServers.b: \"url\", \"headers\" are for a \"url\" server only")
+      // the same fields on a url server are its own
+      const http = yield* Gateway.parse(
+        JSON.stringify({ mcpServers: { crm: { url: "https://crm.example/mcp", oauth } } })
+      )
+      expect(Gateway.upstreams(http)[0]!.upstream).toMatchObject({ _tag: "Http", oauth })
+    }))
+
+  it.effect("a server's probeTimeout reaches its upstream", () =>
+    Effect.gen(function*() {
+      const config = yield* Gateway.parse(JSON.stringify({
+        mcpServers: { slow: { command: "npx", probeTimeout: "2 minutes" }, quick: { command: "c" } }
+      }))
+      expect(Gateway.upstreams(config).map((u) => u.probeTimeout)).toEqual(["2 minutes", undefined])
     }))
 
   it.effect("gateway settings: requestState, redis, heldCalls, authorization, an upstream's oauth", () =>

@@ -44,7 +44,7 @@ import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, InputRequest, InputRequests, InputResponses } from "@mrtr/protocol/Schema"
 import { declaresTasks } from "@mrtr/protocol/Tasks"
 import { RequestContext, TaskSource } from "@mrtr/server"
-import { Context, type Duration, Effect, Option, Result, Schema, Scope } from "effect"
+import { Context, type Duration, Effect, Exit, Option, Result, Schema, Scope } from "effect"
 import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
 
 const Conversation = ConversationModule.Conversation
@@ -313,22 +313,27 @@ const exchange = (
     })
   )
 
+/** A client leased for a held call: kept until `release` runs (once), whatever the rounds in between. */
+export interface HeldClient {
+  readonly client: McpClient.McpClient["Service"]
+  /** Ends the lease (idempotent). */
+  readonly release: Effect.Effect<void>
+  /** Retires the client after a connection failure. */
+  readonly drop: Effect.Effect<void>
+}
+
 /** The held-call path of a 2026-07-28 client's call to a 2025-11-25 upstream (`held.ts`). */
 export interface Held {
   readonly forward: (input: {
     readonly conversation: Conversation["Service"]
-    readonly client: McpClient.McpClient["Service"]
     readonly upstream: string
     readonly method: Method
     readonly params: Record<string, unknown>
-    /** Closes the client after a connection failure. */
-    readonly drop: Effect.Effect<void>
     /**
-     * Keeps the client open until the returned release runs (once): taken
-     * before the held call starts, released when it ends, so no bound of the
-     * pool closes the client under it.
+     * Leases a client for a new held call, outside the handler's scope: a
+     * retry that reaches its held call needs none.
      */
-    readonly retain: Effect.Effect<Effect.Effect<void>>
+    readonly open: Effect.Effect<HeldClient, McpError>
     /** Where the held call's progress and log messages go while this round's request is in flight. */
     readonly relay: Relay
     /**
@@ -338,6 +343,23 @@ export interface Held {
     readonly requestScope: Scope.Scope | undefined
   }) => Effect.Effect<Record<string, unknown>, unknown, Conversation>
 }
+
+/** A lease of `pool` that lasts until its `release` (a held call's life, across rounds). */
+const openHeld = (
+  pool: Pool,
+  name: string,
+  capabilities: ClientCapabilities,
+  owner: string
+): Effect.Effect<HeldClient, McpError> =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const client = yield* pool.lease(capabilities, owner).pipe(
+      Scope.provide(scope),
+      Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))),
+      Effect.mapError((error) => toMcpError(name, error))
+    )
+    return { client, release: Scope.close(scope, Exit.void), drop: pool.drop(client) }
+  })
 
 /**
  * Forwards one request to the upstream `name`, from inside the gateway's
@@ -358,6 +380,21 @@ export const forward = (
       const conversation = yield* Conversation
       const capabilities = canonical(conversation.clientCapabilities)
       const owner = yield* ownerOf(conversation)
+      if (held !== undefined && conversation.inProcess !== true) {
+        const era = yield* Effect.catch(pool.era, (error) => Effect.fail(toMcpError(name, error)))
+        if (era === "2025-11-25") {
+          // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
+          return yield* held.forward({
+            conversation,
+            upstream: name,
+            method,
+            params,
+            open: openHeld(pool, name, capabilities, owner),
+            relay: yield* relayOf,
+            requestScope: Option.getOrUndefined(outer)
+          })
+        }
+      }
       // The lease holds the client for the whole call: no other call's bound closes it meanwhile.
       const client = yield* Effect.catch(
         pool.lease(capabilities, owner),
@@ -370,20 +407,6 @@ export const forward = (
       const handlers = handlersFor(askingAnswerer(conversation, name), capabilities)
       const relay = yield* relayOf
       const connection = yield* Effect.catch(client.connection, upstreamFailure)
-      if (connection.era === "2025-11-25" && conversation.inProcess !== true && held !== undefined) {
-        // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
-        return yield* held.forward({
-          conversation,
-          client,
-          upstream: name,
-          method,
-          params,
-          drop: pool.drop(client),
-          retain: pool.retain(client),
-          relay,
-          requestScope: Option.getOrUndefined(outer)
-        })
-      }
       if (connection.era === "2025-11-25") {
         // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
         return own(

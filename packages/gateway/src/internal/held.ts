@@ -8,8 +8,10 @@
  *
  * 1. `Mrtr.step` names the held call (`<upstream>/held/<method>/<target>/<n>`):
  *    a fresh id on the first round, the journaled one on the retries.
- * 2. A fresh id starts the upstream call in the store; a journaled one is
- *    advanced there (on this instance or, in a fleet, the one holding it).
+ * 2. A fresh id leases a client (`open`) and starts the upstream call in the
+ *    store, which keeps the lease until the call ends; a journaled one is
+ *    advanced there (on this instance or, in a fleet, the one holding it),
+ *    without a client.
  * 3. The call's questions are asked with the client's derived keys
  *    (`<upstream>/elicitation-1`, ...): answered from the journal at once when
  *    the client already answered them, else the round ends and the client
@@ -22,17 +24,16 @@
  * in flight (under its progress token, at its log level); between two rounds
  * there is no request to carry them (the 2026-07-28 wire has no session
  * stream) and they are dropped, as are those of a call held by another
- * instance of a fleet.
+ * instance of a fleet. A request cancelled while the upstream works (its
+ * scope closed interrupted) cancels the held call, and so its upstream
+ * request; a conversation abandoned between rounds is ended by the store's
+ * timeout, the same way.
  *
- * Cancellation: a request cancelled while the upstream works (its scope
- * closed interrupted) cancels the held call, so the upstream request is
- * cancelled too (`notifications/cancelled`); a conversation abandoned between
- * rounds is ended by the store's timeout, the same way.
- *
- * Gotcha: the upstream call runs outside the handler's fiber, so it is not
+ * Gotchas: the upstream call runs outside the handler's fiber, so it is not
  * interrupted when the round ends; a handler failure (a capability the client
- * lacks) cancels it. A round that ends while the upstream works (a fan-out's
- * other ask) leaves it held.
+ * lacks) cancels it. Its lease keeps a 2025-11-25 stdio session to this call
+ * alone while it is held (see `pool.ts`): that session's questions are this
+ * call's, whoever else calls the upstream meanwhile.
  */
 import { ClientAddress, Mrtr } from "@mrtr/core"
 import { McpError } from "@mrtr/protocol/ErrorCode"
@@ -44,6 +45,7 @@ import {
   callOnce,
   handlersFor,
   type Held,
+  type HeldClient,
   isConnectionFailure,
   own,
   type Relay,
@@ -69,7 +71,7 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
       Effect.suspend(() => relays.get(id)?.onNotification?.(notification) ?? Effect.void)
   })
   return {
-    forward: ({ client, conversation, drop, method, params, relay, requestScope, retain, upstream }) =>
+    forward: ({ conversation, method, open, params, relay, requestScope, upstream }) =>
       Effect.gen(function*() {
         // Without a principal, a call is held in the share of its client address's group (IPv6 by /48), as the
         // server's other shares: one anonymous caller cannot fill the store for every other one.
@@ -92,7 +94,7 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
                 : Effect.void)
           })
         const target = method === "resources/read" ? String(params.uri) : String(params.name)
-        const run = (id: string) => (answer: HeldCalls.Answer) =>
+        const run = (id: string, { client, drop }: HeldClient, answer: HeldCalls.Answer) =>
           callOnce(client, method, params, undefined, timeout, relayFor(id)).pipe(
             Effect.provideContext(handlersFor(
               (method, params, context) =>
@@ -120,13 +122,17 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
             Schema.String
           )
           if (fresh) {
-            // the call outlives this round's lease on the client: it holds one of its own until it ends
-            const release = yield* retain
+            // the call outlives this round: it leases its client until it ends (a stdio session: for it alone)
             relays.set(id, relay)
-            yield* store.start(id, principal, (answer) => Effect.ensuring(run(id)(answer), release)).pipe(
-              Effect.mapError((full) => full.toMcpError()),
-              Effect.onError(() => Effect.andThen(release, Effect.sync(() => relays.delete(id))))
-            )
+            yield* Effect.uninterruptibleMask((restore) =>
+              Effect.flatMap(restore(open), (leased) =>
+                restore(
+                  store.start(id, principal, (answer) => Effect.ensuring(run(id, leased, answer), leased.release))
+                ).pipe(
+                  Effect.mapError((full) => full.toMcpError()),
+                  Effect.onError(() => leased.release)
+                ))
+            ).pipe(Effect.onError(() => Effect.sync(() => relays.delete(id))))
           }
           let answers: Record<string, unknown> = {}
           while (true) {

@@ -11,6 +11,20 @@
  *   roots), so at most 40 sets exist, and made to order only within bounds:
  *   `maxClients` in total and `maxClientsPerPrincipal` caused by one
  *   principal (else client address, else the anonymous share).
+ * - A 2025-11-25 stdio session serves one call that may ask at a time
+ *   (`exclusive`): over stdio a server's `elicitation/create`,
+ *   `sampling/createMessage` or `roots/list` names no request, so with two
+ *   calls in flight the client could not tell whose question it is. A call
+ *   declaring any capability leases its session for its whole life (a held
+ *   call until it ends); a second such call gets another session of the
+ *   same set, within the same bounds, or `UpstreamBusy`. Over HTTP the
+ *   server asks on the call's own stream, so sessions are shared. A session
+ *   declaring nothing is never asked and is shared by every call.
+ *
+ * The era is probed once, by the first client (the mirror's, declaring
+ * nothing): the others are opened in the era it found, without a probe of
+ * their own (a stdio server slow to answer would otherwise be probed again
+ * by every process).
  *
  * Gotchas: a client is closed only when no call holds a lease on it: past a
  * bound the least recently used idle client is closed (past a share's
@@ -27,7 +41,7 @@
  */
 import { type Authorization, HttpTransport, McpClient, StdioTransport } from "@mrtr/client"
 import type { ClientCapabilities, Implementation } from "@mrtr/protocol/Schema"
-import { Clock, Context, Effect, Exit, Layer, Metric, Schema, Scope } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Metric, Schema, Scope } from "effect"
 import * as Metrics from "../Metrics.ts"
 
 /**
@@ -87,11 +101,8 @@ export interface Pool {
     capabilities: ClientCapabilities,
     owner: string | undefined
   ) => Effect.Effect<Client, unknown, Scope.Scope>
-  /**
-   * One more lease on the entry of `client` (a call that outlives its
-   * handler's round, held open); the returned release ends it (once).
-   */
-  readonly retain: (client: Client) => Effect.Effect<Effect.Effect<void>>
+  /** The upstream's era, as the first client found it (connecting it if need be). */
+  readonly era: Effect.Effect<"2026-07-28" | "2025-11-25", unknown>
   /** Retires `client` (after a transport failure): the next lease connects again. */
   readonly drop: (client: Client) => Effect.Effect<void>
   /** How many clients are open or connecting (each a stdio process, for a stdio upstream). */
@@ -188,7 +199,7 @@ export const make = (upstream: Upstream, options: {
     )
 
   // insertion order is recency: a lease moves its entry last
-  const entries = new Map<string, Entry>()
+  const entries = new Set<Entry>()
   /** Every entry not closed yet, retired ones included. */
   const live = new Set<Entry>()
 
@@ -203,15 +214,19 @@ export const make = (upstream: Upstream, options: {
   /** Out of the map (new leases connect again); closed now if idle, else with its last lease. */
   const retire = (entry: Entry): Effect.Effect<void> =>
     Effect.suspend(() => {
-      if (entries.get(entry.key) === entry) entries.delete(entry.key)
+      entries.delete(entry)
       entry.retired = true
       return entry.users === 0 ? closeNow(entry) : Effect.void
     })
 
-  const connect = (scope: Scope.Closeable, capabilities: ClientCapabilities) =>
+  /** The era the first client found, once connected: the other clients are opened in it, without a probe. */
+  let era: "2026-07-28" | "2025-11-25" | undefined
+
+  const connect = (scope: Scope.Closeable, capabilities: ClientCapabilities, isBase: boolean) =>
     Effect.gen(function*() {
       const layer = McpClient.layer({
         ...options.client,
+        ...(!isBase && era !== undefined ? { protocol: era } : {}),
         clientInfo: options.clientInfo,
         // What a 2025-11-25 session declares at `initialize`; no handler Layer: each call brings its own,
         // and a 2026-07-28 request declares what they answer.
@@ -220,7 +235,22 @@ export const make = (upstream: Upstream, options: {
       const context = yield* Layer.buildWithScope(layer, scope)
       const client = Context.get(context, McpClient.McpClient)
       // Connect now: a failure is this connection's, not a later call's.
-      yield* client.connection
+      const start = yield* Clock.currentTimeMillis
+      const connection = yield* client.connection
+      if (isBase) {
+        era = connection.era
+        const probe = options.client.probeTimeout
+        if (
+          connection.era === "2025-11-25" && (options.client.protocol ?? "auto") === "auto" && probe !== undefined &&
+          (yield* Clock.currentTimeMillis) - start >= Duration.toMillis(Duration.fromInputUnsafe(probe))
+        ) {
+          yield* Effect.logWarning(
+            `Upstream ${upstream.name} did not answer server/discover within ${
+              Duration.format(Duration.fromInputUnsafe(probe))
+            }: taken as 2025-11-25 (its "protocol" skips the probe)`
+          )
+        }
+      }
       return client
     })
 
@@ -237,12 +267,20 @@ export const make = (upstream: Upstream, options: {
       retired: false,
       closed: false
     }
-    entry.ready = Effect.runSync(Effect.cached(
-      connect(scope, capabilities).pipe(
+    // Connects once, in the entry's scope: a caller that stops waiting (a timeout) does not abandon the connection
+    // (its process would stay with the scope, and the next caller start another); the client's own bounds end it.
+    let connected: Deferred.Deferred<Client, unknown> | undefined
+    entry.ready = Effect.suspend(() => {
+      if (connected !== undefined) return Deferred.await(connected)
+      const done = connected = Deferred.makeUnsafe<Client, unknown>()
+      return connect(scope, capabilities, key === BASE).pipe(
         Effect.tap((client) => Effect.sync(() => entry.client = client)),
-        Effect.tapError(() => Effect.andThen(retire(entry), unavailable("connect")))
+        Effect.tapError(() => Effect.andThen(retire(entry), unavailable("connect"))),
+        Effect.onExit((exit) => Deferred.done(done, exit)),
+        Effect.forkIn(scope),
+        Effect.andThen(Deferred.await(done))
       )
-    ))
+    })
     live.add(entry)
     return entry
   }
@@ -259,7 +297,7 @@ export const make = (upstream: Upstream, options: {
   const room = (owner: string | undefined): Effect.Effect<void, UpstreamBusy> =>
     Effect.gen(function*() {
       if (owner !== undefined) {
-        const own = Array.from(entries.values()).filter((entry) => entry.owner === owner)
+        const own = Array.from(entries).filter((entry) => entry.owner === owner)
         if (own.length >= options.maxClientsPerPrincipal) {
           // Its own idle client makes room only once idle a while: switching sets must not spawn a process per call.
           const idle = idleOf(own, (yield* Clock.currentTimeMillis) - REUSE_AFTER_MILLIS)
@@ -276,7 +314,7 @@ export const make = (upstream: Upstream, options: {
         }
       }
       if (entries.size >= options.maxClients) {
-        const idle = idleOf(entries.values())
+        const idle = idleOf(entries)
         if (idle === undefined) {
           return yield* busy(
             new UpstreamBusy({ upstream: upstream.name, scope: "upstream", limit: options.maxClients })
@@ -286,36 +324,6 @@ export const make = (upstream: Upstream, options: {
       }
     })
 
-  /** A lease on the entry of `capabilities`, made if need be. */
-  const acquire = (capabilities: ClientCapabilities, owner: string | undefined) =>
-    Effect.acquireRelease(
-      Effect.gen(function*() {
-        const key = keyOf(capabilities)
-        let entry = entries.get(key)
-        if (entry === undefined) {
-          yield* room(owner)
-          entry = entryOf(key, canonical(capabilities), owner)
-        } else {
-          entries.delete(key)
-        }
-        entries.set(key, entry)
-        entry.users++
-        return entry
-      }),
-      release
-    ).pipe(Effect.flatMap((entry) => entry.ready))
-
-  const lease = (capabilities: ClientCapabilities, owner: string | undefined) =>
-    Effect.gen(function*() {
-      // The mirror's client first: its era says whether one client serves every capability set.
-      const base = yield* acquire({}, undefined)
-      const key = keyOf(capabilities)
-      if (key === BASE) return base
-      const connection = yield* base.connection
-      if (connection.era !== "2025-11-25") return base
-      return yield* acquire(capabilities, owner)
-    })
-
   const release = (entry: Entry) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
       entry.users--
@@ -323,30 +331,59 @@ export const make = (upstream: Upstream, options: {
       return entry.retired && entry.users === 0 ? closeNow(entry) : Effect.void
     })
 
-  const retain = (client: Client) =>
-    Effect.sync(() => {
-      let entry: Entry | undefined
-      for (const candidate of live) if (candidate.client === client) entry = candidate
-      if (entry === undefined) return Effect.void
-      entry.users++
-      let released = false
-      return Effect.suspend(() => {
-        if (released) return Effect.void
-        released = true
-        return release(entry)
-      })
+  /** An entry of `key` a new lease may take: any, or for an `exclusive` one an idle one. */
+  const reusable = (key: string, exclusive: boolean): Entry | undefined => {
+    let found: Entry | undefined
+    for (const entry of entries) {
+      // the most recently used one: the others may be closed first
+      if (entry.key === key && (!exclusive || entry.users === 0)) found = entry
+    }
+    return found
+  }
+
+  /** A lease on an entry of `capabilities` (for an `exclusive` one, an idle one), made if need be. */
+  const acquire = (capabilities: ClientCapabilities, owner: string | undefined, exclusive: boolean) =>
+    Effect.acquireRelease(
+      Effect.gen(function*() {
+        const key = keyOf(capabilities)
+        let entry = reusable(key, exclusive)
+        if (entry === undefined) {
+          yield* room(owner)
+          entry = entryOf(key, canonical(capabilities), owner)
+        } else {
+          entries.delete(entry)
+        }
+        entries.add(entry)
+        entry.users++
+        return entry
+      }),
+      release
+    ).pipe(Effect.flatMap((entry) => entry.ready))
+
+  /** The mirror's client: the first one, whose era says whether one client serves every capability set. */
+  const base = acquire({}, undefined, false)
+
+  const lease = (capabilities: ClientCapabilities, owner: string | undefined) =>
+    Effect.gen(function*() {
+      const first = yield* base
+      const key = keyOf(capabilities)
+      if (key === BASE) return first
+      const connection = yield* first.connection
+      if (connection.era !== "2025-11-25") return first
+      // over stdio a server's question cannot be told apart from another call's: one asking call per session
+      return yield* acquire(capabilities, owner, upstream._tag === "Stdio")
     })
 
   const drop = (client: Client) =>
     Effect.suspend(() => {
-      for (const entry of entries.values()) {
+      for (const entry of entries) {
         if (entry.client === client) return Effect.andThen(retire(entry), unavailable("transport"))
       }
       return Effect.void
     })
 
   const close = Effect.suspend(() => {
-    const all = Array.from(entries.values())
+    const all = Array.from(entries)
     entries.clear()
     return Effect.forEach(all, (entry) => {
       entry.retired = true
@@ -354,5 +391,9 @@ export const make = (upstream: Upstream, options: {
     }, { discard: true })
   })
 
-  return { lease, retain, drop, size: () => live.size, close }
+  const eraOf = Effect.scoped(Effect.flatMap(base, (client) => client.connection)).pipe(
+    Effect.map((connection) => connection.era)
+  )
+
+  return { lease, era: eraOf, drop, size: () => live.size, close }
 }

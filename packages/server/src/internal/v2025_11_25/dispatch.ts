@@ -24,8 +24,11 @@
  *
  * Encoding: legacy results carry no `resultType`, `ttlMs`, `cacheScope` or
  * 2026 `_meta` keys; a missing resource is -32002 with `data.uri`; an ask the
- * session's capabilities cannot answer (not caught by the handler) is -32600
- * with `data.requiredCapabilities`. JSON-RPC errors of requests travel with
+ * session's capabilities cannot answer (not caught by the handler) is, for a
+ * `tools/call` in a session, the tool's result with `isError: true`
+ * (`requests.ts: respond`), and for prompts, resources and requests outside a
+ * session -32600 with `data.reason` and `data.requiredCapabilities`
+ * (`errors.ts`). JSON-RPC errors of requests travel with
  * HTTP 200 (legacy clients read them from the body); session errors are
  * 400 (-32000: bad version header; -32600: initialize twice), 404 (-32001: unknown
  * or ended session, or one another authenticated principal opened), 409 (a second GET stream) and 503 (no room for a session;
@@ -34,7 +37,7 @@
  * Streams (a request's SSE stream, the GET stream, resumption): `streams.ts`. Fleets: with a shared
  * `SessionDirectory` any instance serves any session (`fleet.ts`) and resumes any stream (`resume.ts`).
  * Source: MCP 2025-11-25, basic/lifecycle, basic/transports, basic/utilities,
- * server/*; `docs/architecture.md` (the 2025-11-25 walk).
+ * server/*; `docs/architecture-2025.md` (the 2025-11-25 walk).
  */
 import { Legacy } from "@mrtr/protocol"
 import { McpError } from "@mrtr/protocol/ErrorCode"

@@ -1,6 +1,6 @@
 /**
  * Get started: a client that calls `greet` and answers its two questions from a handler Layer.
- * Run it while server.ts runs: `npx tsx examples/get-started/client.ts [url]`. It checks the result and exits 1
+ * Run it while server.ts runs: `npx tsx examples/get-started/src/client.ts [url]`. It checks the result and exits 1
  * when it is not the expected greeting.
  */
 // #region client

@@ -1,6 +1,6 @@
 /**
  * Get started: a tool that asks the user two questions, in direct style.
- * Run it: `npx tsx examples/get-started/server.ts [port]` (prints `listening <url>`).
+ * Run it: `npx tsx examples/get-started/src/server.ts [port]` (prints `listening <url>`).
  */
 // #region server
 import { NodeRuntime } from "@effect/platform-node"

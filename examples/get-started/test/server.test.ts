@@ -1,12 +1,12 @@
 /**
- * Get started: the tool of server.ts tested with a scripted user, in memory.
+ * Get started: the tool of src/server.ts tested with a scripted user, in memory.
  */
 // #region test
 import { assert, it } from "@effect/vitest"
 import { McpClient } from "@mrtr/client"
 import { Harness, Recorder, ScriptedUser } from "@mrtr/testing"
 import { Effect } from "effect"
-import { server } from "./server.js"
+import { server } from "../src/server.js"
 
 const user = ScriptedUser.layer({
   elicitation: {
@@ -25,3 +25,23 @@ it.layer(Harness.layer({ server, user }))((it) => {
     }))
 })
 // #endregion test
+
+// #region shared
+it.layer(Harness.layer({ server, user }))((it) => {
+  const greet = McpClient.McpClient.pipe(
+    Effect.flatMap((client) => client.callTool({ name: "greet", arguments: { greeting: "Hi" } }))
+  )
+  it.effect("asks two questions", () =>
+    Effect.gen(function*() {
+      yield* greet
+      assert.strictEqual((yield* Recorder.questions).length, 2)
+    }))
+  it.effect("asks two questions again", () =>
+    Effect.gen(function*() {
+      assert.strictEqual((yield* Recorder.questions).length, 2) // still the first test's questions
+      yield* Recorder.clear // forget them: this test sees only its own
+      yield* greet
+      assert.strictEqual((yield* Recorder.questions).length, 2) // 4 without the clear
+    }))
+})
+// #endregion shared

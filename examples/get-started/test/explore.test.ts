@@ -6,8 +6,9 @@
  */
 // #region explore
 import * as Explore from "@mrtr/testing/explore"
-import { server } from "./server.ts"
+import { server } from "../src/server.js"
 
+// The first argument names the test and the tool explored (give `tool: "..."` to explore another).
 Explore.it(
   "greet",
   { server, arguments: { greeting: "Hello" }, runs: 50, seed: 1, uncaughtDeclines: "allow" },
@@ -16,7 +17,6 @@ Explore.it(
     ending._tag !== "Result" || ending.result.isError === true ||
     ending.result.content[0].text === `Hello, ${accepted(asked, "name").name} from ${accepted(asked, "city").city}!`
 )
-// #endregion explore
 
 /** The content of the last accepted answer to `key` (on 2025-11-25 keys are derived: the n-th form). */
 const accepted = (asked: ReadonlyArray<Explore.Asked>, key: string): Record<string, any> => {
@@ -24,3 +24,4 @@ const accepted = (asked: ReadonlyArray<Explore.Asked>, key: string): Record<stri
   const answers = asked.filter((a) => (a.key === key || a.key === derived) && a.choice === "accept")
   return (answers.at(-1)?.answer as { content: Record<string, any> }).content
 }
+// #endregion explore
