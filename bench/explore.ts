@@ -8,10 +8,11 @@
  * (default 200, fixed seed, no failure to shrink) after a warm-up of 50; the
  * wall-clock time and this process's CPU per conversation (client, server and
  * checks are all in this process). Handlers: `greet` of the get-started example
- * (two forms in two rounds) and the demo's `plan_trip` (a form, a step, a
- * sampling and a roots request together, a confirmation). On 2026-07-28 each
- * round is sent twice (the determinism replay), so the row without it shows
- * what that check costs.
+ * (two forms in two rounds), the demo's `plan_trip` (a form, a step, a
+ * sampling and a roots request together, a confirmation) and its
+ * `book_tickets` (a task). Every suspended round runs twice in the server (the
+ * determinism replay) and every message is validated against the official
+ * schemas: the rows without them show what each check costs.
  */
 import { InteractionPage, McpServer } from "@mrtr/server"
 import { Explore } from "@mrtr/testing"
@@ -31,21 +32,39 @@ const cpu = () => {
   return usage.user + usage.system
 }
 
-const cases = [
-  { name: "greet", server: greetServer, tool: "greet", arguments: {} },
-  { name: "plan_trip", server: demo, tool: "plan_trip", arguments: { from: "Paris", to: "Berlin" } }
-] as const
+const trip = { from: "Paris", to: "Berlin" }
+
+type Mode = "2026-07-28" | "2025-11-25" | "task"
+type Row = readonly [label: string, modes: ReadonlyArray<Mode>, determinism: boolean, validate: boolean]
+
+const eras: ReadonlyArray<Row> = [
+  ["2026-07-28", ["2026-07-28"], true, true],
+  ["2026-07-28, no determinism replay", ["2026-07-28"], false, true],
+  ["2026-07-28, no wire validation", ["2026-07-28"], true, false],
+  ["2025-11-25", ["2025-11-25"], true, true]
+]
+
+const cases: ReadonlyArray<
+  { name: string; server: Layer.Layer<any, unknown>; tool: string; arguments: unknown; rows: ReadonlyArray<Row> }
+> = [
+  { name: "greet", server: greetServer, tool: "greet", arguments: {}, rows: eras },
+  { name: "plan_trip", server: demo, tool: "plan_trip", arguments: trip, rows: eras },
+  { name: "book_tickets", server: demo, tool: "book_tickets", arguments: trip, rows: [["task", ["task"], true, true]] }
+]
 
 const rows: Array<string> = []
 for (const c of cases) {
-  for (
-    const [label, modes, determinism] of [
-      ["2026-07-28", ["2026-07-28"], true],
-      ["2026-07-28, no determinism replay", ["2026-07-28"], false],
-      ["2025-11-25", ["2025-11-25"], true]
-    ] as const
-  ) {
-    const options = { server: c.server, tool: c.tool, arguments: c.arguments, modes, determinism, seed: 1 }
+  for (const [label, modes, determinism, validate] of c.rows) {
+    const options = {
+      server: c.server,
+      tool: c.tool,
+      arguments: c.arguments,
+      modes,
+      determinism,
+      seed: 1,
+      uncaughtDeclines: "allow" as const,
+      ...(validate ? {} : { validate: false as const })
+    }
     await Effect.runPromise(Explore.check({ ...options, runs: 50 }))
     const wall = performance.now()
     const before = cpu()
@@ -53,7 +72,7 @@ for (const c of cases) {
     const ms = (performance.now() - wall) / result.runs
     const cpuMs = (cpu() - before) / 1000 / result.runs
     rows.push(
-      `${c.name.padEnd(10)} ${label.padEnd(36)} ${ms.toFixed(2).padStart(7)} ms  ${cpuMs.toFixed(2).padStart(7)} ms CPU`
+      `${c.name.padEnd(12)} ${label.padEnd(36)} ${ms.toFixed(2).padStart(7)} ms  ${cpuMs.toFixed(2).padStart(7)} ms CPU`
     )
   }
 }

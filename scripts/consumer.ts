@@ -11,7 +11,8 @@
  *    `.consumer/node-<major>/` of this repository, gitignored, never a dependency of the project):
  *    (a) compiles the app with that Node's `tsc` (strict, NodeNext, no `allowImportingTsExtensions`);
  *    (b) runs the compiled server and client with plain `node` and checks the two-round conversation completes;
- *    (c) runs the app's vitest test (`@mrtr/testing`);
+ *    (c) runs the app's vitest tests (`@mrtr/testing`: a scripted user, and an exploration that validates the wire
+ *        against the schemas the package ships);
  *    (d) runs the installed `mrtr` bin against the server (answers from a file) and checks it completes.
  *
  * Exits 1 on the first failure, naming the step and the Node version. Options: `--node <major>` (repeatable) to run
@@ -89,6 +90,12 @@ const checkTarball = (name: string, manifest: Record<string, any>, files: Readon
   const has = (path: string) => files.includes(path)
   for (const required of ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"]) {
     if (!has(required)) fail(`${name}: the tarball lacks ${required}`)
+  }
+  // The official JSON Schemas an exploration validates the wire against.
+  if (name === "@mrtr/testing") {
+    for (const schema of ["schema-2026-07-28.json", "schema-2025-11-25.json", "schema-tasks-draft.json"]) {
+      if (!has(`schemas/${schema}`)) fail(`${name}: the tarball lacks schemas/${schema}`)
+    }
   }
   const testish = files.filter((f) => /^(test|test-utils)\//.test(f) || /vitest\.config|\.test\.|tsbuildinfo/.test(f))
   if (testish.length > 0) fail(`${name}: the tarball ships test files: ${testish.join(", ")}`)
@@ -244,7 +251,8 @@ const runFor = async (label: string, node: string, app: string) => {
 
   log(`${label}: (c) vitest with @mrtr/testing`)
   const vitest = run(`${label} vitest`, node, [join(app, "node_modules", "vitest", "vitest.mjs"), "run"], inApp)
-  if (!/1 passed/.test(vitest.replace(/\x1b\[[0-9;]*m/g, ""))) {
+  // trips.test.ts (a scripted user) and explore.test.ts (an exploration, wire validation on).
+  if (!/Tests\s+2 passed/.test(vitest.replace(/\x1b\[[0-9;]*m/g, ""))) {
     fail(`${label} vitest: no passing test reported\n${vitest}`)
   }
   log(`${label}: ok`)

@@ -6,7 +6,6 @@
  * suite expects, so a "no" they do not catch is allowed (`uncaughtDeclines`).
  */
 import { McpServer } from "@mrtr/server"
-import { LEGACY_SCHEMA_ID, SCHEMA_ID, wireErrors } from "@mrtr/test-support/wire"
 import * as Explore from "@mrtr/testing/explore"
 import { Layer } from "effect"
 import * as Everything from "./everything.ts"
@@ -23,10 +22,7 @@ const server = Layer.mergeAll(
   )
 )
 
-const validate: Explore.Validate = (defName, value, era) =>
-  wireErrors(defName, value, era === "2026-07-28" ? SCHEMA_ID : LEGACY_SCHEMA_ID)
-
-const common = { server, runs: 15, validate, uncaughtDeclines: "allow" as const }
+const common = { server, runs: 15, uncaughtDeclines: "allow" as const }
 
 for (
   const tool of [

@@ -18,10 +18,11 @@ Explore.it(
     ending.result.content[0].text === `Hello, ${accepted(asked, "name").name} from ${accepted(asked, "city").city}!`
 )
 
-/** The content of the last accepted answer to `key` (on 2025-11-25 keys are derived: the n-th form). */
-const accepted = (asked: ReadonlyArray<Explore.Asked>, key: string): Record<string, any> => {
-  const derived = key === "name" ? "elicitation-1" : "elicitation-2"
-  const answers = asked.filter((a) => (a.key === key || a.key === derived) && a.choice === "accept")
+/** The content of the last accepted answer to the form that asks for `field` (each era keys its asks its own way). */
+const accepted = (asked: ReadonlyArray<Explore.Asked>, field: string): Record<string, any> => {
+  const answers = asked.filter((a) =>
+    a.choice === "accept" && field in ((a.request.params as any).requestedSchema?.properties ?? {})
+  )
   return (answers.at(-1)?.answer as { content: Record<string, any> }).content
 }
 // #endregion explore

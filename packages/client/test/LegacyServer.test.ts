@@ -11,7 +11,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { sourceNodeArgs } from "@mrtr/test-support/node"
 import { LEGACY_SCHEMA_ID, validateWire } from "@mrtr/test-support/wire"
-import { Effect, Layer, Ref, SubscriptionRef } from "effect"
+import { Effect, Fiber, Layer, Ref, SubscriptionRef } from "effect"
 import { fileURLToPath } from "node:url"
 import * as ElicitationHandler from "../src/ElicitationHandler.ts"
 import * as Errors from "../src/Errors.ts"
@@ -306,6 +306,55 @@ describe("McpClient against the official v1 SDK server (2025-11-25)", () => {
       assert.sameMembers(of("everything"), ["elicitation-1", "sampling-1", "roots-1"])
       assert.deepStrictEqual(of("roots_elsewhere"), ["roots-1"])
     }), 30_000)
+
+  it.live(
+    "stdio: a question that arrives after its call was abandoned goes to no other call in flight; the server gets -32600",
+    () =>
+      Effect.gen(function*() {
+        const asked = yield* Ref.make<ReadonlyArray<string>>([])
+        const answering = (who: string) =>
+          ElicitationHandler.layer({
+            form: (params) =>
+              Ref.update(asked, (all) => [...all, `${who}: ${params.message}`]).pipe(
+                Effect.as(ElicitationHandler.accept({ name: who }))
+              )
+          })
+        const { late, waited } = yield* Effect.gen(function*() {
+          const client = yield* McpClient.McpClient
+          yield* client.connection
+          // A: abandoned before its server asks (300 ms in)
+          const abandoned = yield* client.callTool({ name: "ask_late" }).pipe(
+            Effect.provide(answering("a")),
+            Effect.timeoutOption("100 millis")
+          )
+          assert.isTrue(abandoned._tag === "None")
+          // B: the only call whose caller still waits when A's question arrives
+          const b = yield* client.callTool({ name: "wait" }).pipe(Effect.provide(answering("b")), Effect.forkChild)
+          let late = "none"
+          for (let i = 0; i < 100 && late === "none"; i++) {
+            yield* Effect.sleep("50 millis")
+            if (i < 10) continue // B alone in flight for the first half second
+            late = textOf(yield* client.callTool({ name: "late_outcome" }))
+          }
+          yield* Fiber.interrupt(b)
+          return { late, waited: b }
+        }).pipe(
+          Effect.provide(
+            McpClient.layer({ capabilities: { elicitation: { form: {} } } }).pipe(
+              Layer.provide(StdioTransport.layerNode({
+                command: process.execPath,
+                args: [...sourceNodeArgs, fixture, "--stdio"],
+                shutdownTimeout: "500 millis"
+              }))
+            )
+          )
+        )
+        assert.isDefined(waited)
+        assert.deepStrictEqual(yield* Ref.get(asked), [])
+        assert.strictEqual(late, "error -32600")
+      }).pipe(Effect.scoped),
+    30_000
+  )
 
   it.live(
     "HTTP: a failing handler fails the call with InputHandlerError; the server gets -32603 and the call is cancelled",

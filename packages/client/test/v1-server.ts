@@ -147,6 +147,21 @@ export const makeV1Server = (): McpServer => {
 
   server.registerTool("last_error", { description: "The error code greet_or_error got" }, async () => text(lastError))
 
+  // Works a while, then asks outside any request's stream, whether or not its call was cancelled meanwhile.
+  let lateOutcome = "none"
+  server.registerTool("ask_late", { description: "Asks the name after 300 ms, cancelled or not" }, async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    try {
+      const answer = await server.server.elicitInput({ message: "ask_late: your name?", requestedSchema: nameSchema })
+      lateOutcome = `${answer.action} ${String(answer.content?.name)}`
+    } catch (error) {
+      lateOutcome = `error ${String((error as { code?: unknown }).code)}`
+    }
+    return text(lateOutcome)
+  })
+
+  server.registerTool("late_outcome", { description: "What ask_late's question got" }, async () => text(lateOutcome))
+
   server.registerTool(
     "roots_changes",
     { description: "How many roots/list_changed arrived" },

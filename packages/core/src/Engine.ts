@@ -502,6 +502,28 @@ export interface Driver<A, B, E, R> {
 }
 
 /**
+ * A check of every round that suspends, for a test tool (`@mrtr/testing`'s
+ * `Explore`): when one is in the context, {@link drive} hands it each
+ * suspended round and `replay`, the same round run again from the journal it
+ * left, without answers, before the round is fulfilled (whichever way it
+ * travels: a result the client retries, 2025-11-25 requests, a task's
+ * status). A deterministic handler suspends again with the same pending asks
+ * (same keys, same question digests: `journal.pending`); one that reads the
+ * clock, a random number or a mutable variable outside `Mrtr.step` may not.
+ * Unset by default: production runs each round once.
+ *
+ * Gotcha: `replay` runs the handler's code again (a step already journaled
+ * replays; one that was not runs again), so only a test sets this.
+ *
+ * @category services
+ * @since 0.5.0
+ */
+export const ReplayCheck = Context.Reference<
+  | ((suspended: Suspended, replay: Effect.Effect<Outcome<unknown>, unknown>) => Effect.Effect<void>)
+  | undefined
+>("@mrtr/core/Engine/ReplayCheck", { defaultValue: () => undefined })
+
+/**
  * Runs `handler` for `request` round after round until `driver` ends it: the
  * one loop of every way an ask travels (see `docs/architecture.md`).
  * Each round is {@link runWith}; a suspended round goes to `driver.fulfil`,
@@ -509,7 +531,8 @@ export interface Driver<A, B, E, R> {
  * journal (nothing unsealed again: the request's `requestState` is used by
  * the first round only), and whose `End` is the call's value. Fails with the
  * handler's errors, a {@link RunError} (the round limit included) or the
- * driver's own.
+ * driver's own. A {@link ReplayCheck} in the context sees each suspended
+ * round before its fulfil.
  * Source: MCP 2026-07-28, basic/patterns/mrtr.
  *
  * @since 0.3.0
@@ -528,6 +551,7 @@ export const drive: <A, E, R, B, E2, R2>(
     driver: Driver<A, B, E2, R2>
   ) {
     let current = request
+    const check = yield* Effect.service(ReplayCheck)
     while (true) {
       const outcome = yield* runWith(services, handler, current)
       switch (outcome._tag) {
@@ -539,6 +563,19 @@ export const drive: <A, E, R, B, E2, R2>(
           }
           return yield* driver.detach(outcome.journal, outcome.round)
         case "InputRequired": {
+          if (check !== undefined) {
+            yield* check(
+              outcome,
+              runWith(services, handler, {
+                ...current,
+                // The round's own number: the handler sees the round it ran in (`Conversation.round`).
+                journal: { ...outcome.journal, round: outcome.journal.round - 1 },
+                inputResponses: undefined,
+                requestState: undefined,
+                seal: false
+              }) as Effect.Effect<Outcome<unknown>, unknown>
+            )
+          }
           const fulfilment = yield* driver.fulfil(outcome)
           if (fulfilment._tag === "End") return fulfilment.value
           // the next round in this process, from this round's journal (its state was unsealed once)

@@ -79,31 +79,38 @@ export interface Interaction extends InteractionForm {
 /**
  * What `complete` did: `completed` (the value is stored), or why not:
  * `alreadyCompleted` (completed or handed out before: the page is single
- * use), `expired`, `unknown` (no such id: tampered, or long gone).
+ * use), `expired`, `unknown` (no such id: tampered, or long gone),
+ * `full` (the value would take the interaction's share or pool past its
+ * bytes: `maxBytesPerPrincipal`, `maxAnonymousBytes`; nothing was stored,
+ * the page stays pending; since 0.4.0).
  *
  * @category models
  * @since 0.1.0
  */
-export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "unknown"
+export type CompleteOutcome = "completed" | "alreadyCompleted" | "expired" | "unknown" | "full"
 
 /**
  * The store holds as many interactions (pending, completed or tombstones) as
  * it may for the request's principal (`scope: "principal"`), for the
  * client address of a request without one (`scope: "address"`), or for all
  * requests without one (`scope: "anonymous"`): no new secure elicitation can
- * start there until some expire. `capacity` is the bound that was hit.
- * Answered as the tool's error (the handler may catch it).
+ * start there until some expire. `capacity` is the bound that was hit, in
+ * `unit`s: `"interactions"` (a count, the default) or `"bytes"` (what the
+ * stored forms and values weigh together: `maxBytesPerPrincipal`,
+ * `maxAnonymousBytes`). Answered as the tool's error (the handler may catch it).
  *
  * @category errors
  * @since 0.1.0
  */
 export class InteractionStoreFull extends Schema.TaggedError<InteractionStoreFull>()("InteractionStoreFull", {
   scope: Schema.Literals(["principal", "address", "anonymous"]),
-  capacity: Schema.Number
+  capacity: Schema.Number,
+  /** @since 0.4.0 */
+  unit: Schema.optional(Schema.Literals(["interactions", "bytes"]))
 }) {
   override get message(): string {
     return `The server cannot start another secure elicitation now: its interaction store holds ${this.capacity} ` +
-      `interactions ${
+      `${this.unit === "bytes" ? "bytes of interactions" : "interactions"} ${
         this.scope === "principal"
           ? "for this user"
           : this.scope === "address"
@@ -144,7 +151,7 @@ export class InteractionStoreUnavailable extends Schema.TaggedError<InteractionS
  * - `complete(id, sealed)`: atomically `pending` → `completed` with
  *   `sealed` (the decoded form values, sealed by the page to the
  *   interaction's `sealingKey` with `InteractionSeal.seal`: an opaque
- *   string).
+ *   string), unless its bytes would break a byte bound (`full`).
  * - `take(id)`: atomically `completed` → `handedOut`, returning the sealed
  *   value once; `undefined` in any other state.
  *
@@ -182,7 +189,8 @@ export class InteractionStore extends Context.Service<InteractionStore, {
 
   /**
    * The default in-memory store: at most 10,000 interactions without a
-   * principal, 10,000 for all principals, 100 per principal; WebCrypto
+   * principal, 10,000 for all principals, 100 per principal, 1 MiB per
+   * principal (or client address), 32 MiB without a principal; WebCrypto
    * randomness. For a single instance only; a fleet swaps this layer for a
    * shared store.
    *
@@ -204,9 +212,18 @@ export class InteractionStore extends Context.Service<InteractionStore, {
  * - `maxEntriesPerPrincipal`: the most of one principal, and the most of
  *   one client address among requests without a principal (default 100),
  *   so one user or one unauthenticated client cannot fill the store for
- *   others.
+ *   others;
+ * - `maxBytesPerPrincipal`: the most bytes (UTF-8 of each form's message and
+ *   schema as JSON, plus each stored sealed value) of one principal, or of
+ *   one client address without a principal (default 1 MiB);
+ * - `maxAnonymousBytes`: the most bytes of every interaction without a
+ *   principal together (default 32 MiB), so unauthenticated clients, from
+ *   however many addresses, cannot fill the server's memory (or Redis).
  *
- * Each record is kept until one TTL (at least a minute) after its expiry (so
+ * A form is counted from `create` until its record is forgotten, a value
+ * from `complete` until it is taken or its page expires. A create past a byte
+ * bound fails with `InteractionStoreFull` (`unit: "bytes"`), a complete
+ * answers `full`. Each record is kept until one TTL (at least a minute) after its expiry (so
  * the page can say it expired or was used), then evicted on use. Nothing live
  * is forgotten to make room.
  *
@@ -218,7 +235,25 @@ export interface InteractionStoreMemoryOptions {
   readonly maxEntries?: number | undefined
   /** The most interactions of one principal, or of one client address without a principal. @default 100 */
   readonly maxEntriesPerPrincipal?: number | undefined
+  /**
+   * The most bytes of the forms and values of one principal, or of one client address without a principal.
+   *
+   * @default 1048576 (1 MiB)
+   * @since 0.4.0
+   */
+  readonly maxBytesPerPrincipal?: number | undefined
+  /**
+   * The most bytes of the forms and values of every interaction without a principal together.
+   *
+   * @default 33554432 (32 MiB)
+   * @since 0.4.0
+   */
+  readonly maxAnonymousBytes?: number | undefined
 }
+
+// What a form weighs in the byte bounds: its message and schema as JSON (UTF-8).
+const formBytes = (form: Pick<InteractionForm, "message" | "requestedSchema">): number =>
+  Buffer.byteLength(JSON.stringify({ message: form.message, requestedSchema: form.requestedSchema }))
 
 interface Entry {
   interaction: Interaction
@@ -226,6 +261,8 @@ interface Entry {
   readonly address: string | undefined
   /** The sealed value, while completed. */
   content: string | undefined
+  /** What the form weighs (counted until forgotten). */
+  readonly formBytes: number
   /** When the record itself is forgotten: one TTL (at least a minute) after `expiresAt`. */
   readonly forgetAt: number
 }
@@ -248,41 +285,76 @@ const makeMemoryWith = (
 ): InteractionStore["Service"] => {
   const maxEntries = positiveInteger("maxEntries", options?.maxEntries ?? 10_000)
   const maxPerPrincipal = positiveInteger("maxEntriesPerPrincipal", options?.maxEntriesPerPrincipal ?? 100)
+  const maxShareBytes = positiveInteger("maxBytesPerPrincipal", options?.maxBytesPerPrincipal ?? 1_048_576)
+  const maxAnonymousBytes = positiveInteger("maxAnonymousBytes", options?.maxAnonymousBytes ?? 33_554_432)
   const entries = new Map<string, Entry>()
   let anonymous = 0
   let authenticated = 0
+  let anonymousBytes = 0
   const perPrincipal = new Map<string, number>()
   const perAddress = new Map<string, number>()
+  // Bytes of each share: `p:<principal>` or `a:<address>`.
+  const shareBytes = new Map<string, number>()
+  const shareOf = (principal: string | undefined, address: string | undefined): string | undefined =>
+    principal !== undefined ? "p:" + principal : address !== undefined ? "a:" + address : undefined
+  const bump = (map: Map<string, number>, key: string, delta: number) => {
+    const left = (map.get(key) ?? 0) + delta
+    if (left === 0) map.delete(key)
+    else map.set(key, left)
+  }
+  // Counts `delta` bytes for the entry's share and pool.
+  const weigh = (entry: Entry, delta: number) => {
+    const share = shareOf(entry.interaction.principal, entry.address)
+    if (share !== undefined) bump(shareBytes, share, delta)
+    if (entry.interaction.principal === undefined) anonymousBytes += delta
+  }
+  const entryBytes = (entry: Entry) => entry.formBytes + (entry.content === undefined ? 0 : entry.content.length)
   const add = (entry: Entry) => {
     entries.set(entry.interaction.id, entry)
     const principal = entry.interaction.principal
     if (principal === undefined) {
       anonymous++
-      if (entry.address !== undefined) perAddress.set(entry.address, (perAddress.get(entry.address) ?? 0) + 1)
+      if (entry.address !== undefined) bump(perAddress, entry.address, 1)
     } else {
       authenticated++
-      perPrincipal.set(principal, (perPrincipal.get(principal) ?? 0) + 1)
+      bump(perPrincipal, principal, 1)
     }
+    weigh(entry, entryBytes(entry))
   }
   const forget = (id: string, entry: Entry) => {
     entries.delete(id)
     const principal = entry.interaction.principal
     if (principal === undefined) {
       anonymous--
-      if (entry.address !== undefined) {
-        const left = (perAddress.get(entry.address) ?? 1) - 1
-        if (left === 0) perAddress.delete(entry.address)
-        else perAddress.set(entry.address, left)
-      }
+      if (entry.address !== undefined) bump(perAddress, entry.address, -1)
     } else {
       authenticated--
-      const left = (perPrincipal.get(principal) ?? 1) - 1
-      if (left === 0) perPrincipal.delete(principal)
-      else perPrincipal.set(principal, left)
+      bump(perPrincipal, principal, -1)
     }
+    weigh(entry, -entryBytes(entry))
   }
-  const sweep = (now: number) => {
-    for (const [id, entry] of entries) if (entry.forgetAt <= now) forget(id, entry)
+  // Drops the entry's value (taken or expired), giving its bytes back.
+  const dropContent = (entry: Entry) => {
+    if (entry.content !== undefined) weigh(entry, -entry.content.length)
+    entry.content = undefined
+  }
+  // Which byte bound `bytes` more of `principal` (else of `address`) would break, if any.
+  const heavy = (principal: string | undefined, address: string | undefined, bytes: number) => {
+    const share = shareOf(principal, address)
+    if (share !== undefined && (shareBytes.get(share) ?? 0) + bytes > maxShareBytes) {
+      return new InteractionStoreFull({
+        scope: principal === undefined ? "address" : "principal",
+        capacity: maxShareBytes,
+        unit: "bytes"
+      })
+    }
+    return principal === undefined && anonymousBytes + bytes > maxAnonymousBytes
+      ? new InteractionStoreFull({ scope: "anonymous", capacity: maxAnonymousBytes, unit: "bytes" })
+      : undefined
+  }
+  // Expires what is past `expiresAt` (its value's bytes given back) and forgets what is past `forgetAt`.
+  const settle = (now: number) => {
+    for (const [id] of entries) current(id, now)
   }
   // Which bound a new interaction of `principal` (else of `address`) would break, if any.
   const full = (principal: string | undefined, address: string | undefined): InteractionStoreFull | undefined => {
@@ -312,7 +384,7 @@ const makeMemoryWith = (
     const state = entry.interaction.state
     if (entry.interaction.expiresAt <= now && (state === "pending" || state === "completed")) {
       entry.interaction = { ...entry.interaction, state: "expired" }
-      entry.content = undefined
+      dropContent(entry)
     }
     return entry
   }
@@ -325,8 +397,10 @@ const makeMemoryWith = (
         Effect.clockWith((clock) => {
           const now = clock.currentTimeMillisUnsafe()
           const address = form.principal === undefined ? form.address : undefined
-          if (full(form.principal, address) !== undefined) sweep(now)
-          const refused = full(form.principal, address)
+          const weight = formBytes(form)
+          const refusal = () => full(form.principal, address) ?? heavy(form.principal, address, weight)
+          if (refusal() !== undefined) settle(now)
+          const refused = refusal()
           if (refused !== undefined) return Effect.fail(refused)
           const ttl = Math.max(1, Math.floor(ttlMillis))
           const interaction: Interaction = {
@@ -339,7 +413,13 @@ const makeMemoryWith = (
             expiresAt: now + ttl,
             state: "pending"
           }
-          add({ interaction, address, content: undefined, forgetAt: now + ttl + Math.max(ttl, minimumTombstoneMillis) })
+          add({
+            interaction,
+            address,
+            content: undefined,
+            formBytes: weight,
+            forgetAt: now + ttl + Math.max(ttl, minimumTombstoneMillis)
+          })
           return Effect.succeed(interaction)
         })),
     get: (id) => withNow((now) => current(id, now)?.interaction),
@@ -354,8 +434,13 @@ const makeMemoryWith = (
           case "handedOut":
             return "alreadyCompleted"
           case "pending": {
+            if (heavy(entry.interaction.principal, entry.address, sealed.length) !== undefined) {
+              settle(now)
+              if (heavy(entry.interaction.principal, entry.address, sealed.length) !== undefined) return "full"
+            }
             entry.interaction = { ...entry.interaction, state: "completed" }
             entry.content = sealed
+            weigh(entry, sealed.length)
             return "completed"
           }
         }
@@ -365,7 +450,7 @@ const makeMemoryWith = (
         const entry = current(id, now)
         if (entry === undefined || entry.interaction.state !== "completed") return undefined
         const content = entry.content
-        entry.content = undefined
+        dropContent(entry)
         entry.interaction = { ...entry.interaction, state: "handedOut" }
         return content
       })

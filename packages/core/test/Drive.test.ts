@@ -124,4 +124,63 @@ describe("Engine.drive", () => {
       }, { detach: true, inputResponses: first }))
       expect(Exit.hasDies(exit)).toBe(true)
     }))
+
+  it.effect("a ReplayCheck sees each suspended round with its replay from the journal it left, without answers", () =>
+    Effect.gen(function*() {
+      const seen: Array<{ round: number; pending: unknown; replayed: unknown; conversationRound: number }> = []
+      let replaying = false
+      // Reads a variable outside Mrtr.step, which only the replays change: its second question differs on replay.
+      const drifting = Effect.gen(function*() {
+        const a = yield* Elicitation.form({ key: "a", message: "A?", schema: Name })
+        const b = yield* Elicitation.form({ key: "b", message: `B after ${a.name}, ${replaying}?`, schema: Name })
+        return b.name
+      })
+      const check = (suspended: Engine.Suspended, replay: Effect.Effect<Engine.Outcome<unknown>, unknown>) =>
+        Effect.map(
+          Effect.acquireUseRelease(
+            Effect.sync(() => (replaying = true)),
+            () => replay,
+            () => Effect.sync(() => (replaying = false))
+          ),
+          (outcome) =>
+            void seen.push({
+              round: suspended.round,
+              pending: suspended.journal.pending,
+              replayed: outcome._tag === "InputRequired" ? outcome.journal.pending : outcome._tag,
+              conversationRound: outcome.round
+            })
+        ).pipe(Effect.orDie)
+      const value = yield* drive(drifting, {
+        fulfil: (suspended) => {
+          const answers: Record<string, unknown> = {}
+          for (const key of Object.keys(suspended.result.inputRequests ?? {})) {
+            answers[key] = { action: "accept", content: { name: key } }
+          }
+          return Effect.succeed(Engine.answered(answers as InputResponses))
+        },
+        complete: (value) => Effect.succeed(value)
+      }, { seal: false }).pipe(Effect.provideService(Engine.ReplayCheck, check))
+      expect(value).toBe("b")
+      expect(seen.map((s) => s.round)).toEqual([1, 2])
+      // Round 1 asks the same on replay; round 2's question reads the variable.
+      expect(seen[0]!.replayed).toEqual(seen[0]!.pending)
+      expect(Object.keys(seen[1]!.replayed as object)).toEqual(["b"])
+      expect(seen[1]!.replayed).not.toEqual(seen[1]!.pending)
+      // The replay runs as the round it replays: the same round number.
+      expect(seen.map((s) => s.conversationRound)).toEqual([1, 2])
+    }))
+
+  it.effect("without a ReplayCheck each round runs once", () =>
+    Effect.gen(function*() {
+      let runs = 0
+      const counted = Effect.gen(function*() {
+        runs++
+        return (yield* Elicitation.form({ key: "a", message: "A?", schema: Name })).name
+      })
+      yield* drive(counted, {
+        fulfil: () => Effect.succeed(Engine.answered({ a: { action: "accept", content: { name: "x" } } } as never)),
+        complete: (value) => Effect.succeed(value)
+      }, { seal: false })
+      expect(runs).toBe(2)
+    }))
 })

@@ -132,9 +132,83 @@ describe("InteractionStore (memory)", () => {
       yield* s.create(form, 1_000)
     }))
 
+  describe("bounded by bytes (forms and values), per share and for unauthenticated requests together", () => {
+    const heavy = (maxBytesPerPrincipal: number, maxAnonymousBytes: number) =>
+      InteractionStore.makeMemory({ maxBytesPerPrincipal, maxAnonymousBytes }).pipe(
+        Effect.provide(SecureRandom.layerWebCrypto)
+      )
+    const value = "v".repeat(4_000)
+
+    it.effect("one client address cannot hold more than its bytes; its pages' values come back on take and expiry", () =>
+      Effect.gen(function*() {
+        const s = yield* heavy(10_000, 1_000_000)
+        const at = { ...form, address: "203.0.113.1" }
+        const one = yield* s.create(at, 60_000)
+        const two = yield* s.create(at, 60_000)
+        assert.strictEqual(yield* s.complete(one.id, value), "completed")
+        assert.strictEqual(yield* s.complete(two.id, value), "completed")
+        const three = yield* s.create(at, 60_000)
+        assert.strictEqual(yield* s.complete(three.id, value), "full", "a third value would pass 10,000 bytes")
+        assert.strictEqual((yield* s.get(three.id))?.state, "pending", "nothing stored, the page still waits")
+        const large = yield* refused(s.create({ ...at, message: "m".repeat(2_000) }, 60_000))
+        assert.deepStrictEqual([large.scope, large.capacity, large.unit], ["address", 10_000, "bytes"])
+        assert.match(large.message, /10000 bytes of interactions for unauthenticated requests from this address/)
+        // Another address is not held back.
+        const other = yield* s.create({ ...form, address: "203.0.113.2" }, 60_000)
+        assert.strictEqual(yield* s.complete(other.id, value), "completed")
+        // A value taken gives its bytes back...
+        assert.strictEqual(yield* s.take(one.id), value)
+        assert.strictEqual(yield* s.complete(three.id, value), "completed")
+        assert.strictEqual(yield* s.complete((yield* s.create(at, 60_000)).id, value), "full")
+        // ...and so does a value its page expired with.
+        const late = yield* s.create(at, 120_000)
+        yield* TestClock.adjust("61 seconds")
+        assert.strictEqual(yield* s.complete(late.id, value), "completed")
+      }))
+
+    it.effect("requests without a principal, from any number of addresses, cannot hold more than their bytes", () =>
+      Effect.gen(function*() {
+        const s = yield* heavy(10_000, 25_000)
+        const big = { ...form, message: "m".repeat(7_000) }
+        for (let i = 1; i <= 3; i++) yield* s.create({ ...big, address: `203.0.113.${i}` }, 60_000)
+        const full = yield* refused(s.create({ ...big, address: "203.0.113.4" }, 60_000))
+        assert.deepStrictEqual([full.scope, full.capacity, full.unit], ["anonymous", 25_000, "bytes"])
+        const small = yield* s.create({ ...form, address: "203.0.113.5" }, 60_000)
+        assert.strictEqual(yield* s.complete(small.id, value), "full", "nor may a value take them past it")
+        // Authenticated users are not affected by what unauthenticated requests hold.
+        const alice = yield* s.create({ ...form, principal: "alice" }, 60_000)
+        assert.strictEqual(yield* s.complete(alice.id, value), "completed")
+        // The forms' bytes come back when their records are forgotten.
+        yield* TestClock.adjust("121 seconds")
+        yield* s.create({ ...big, address: "203.0.113.4" }, 60_000)
+      }))
+
+    it.effect("a user cannot hold more than its bytes, and other users are not held back", () =>
+      Effect.gen(function*() {
+        const s = yield* heavy(10_000, 1_000)
+        const alice = { ...form, principal: "alice" }
+        const pages = [yield* s.create(alice, 60_000), yield* s.create(alice, 60_000), yield* s.create(alice, 60_000)]
+        assert.strictEqual(yield* s.complete(pages[0]!.id, value), "completed")
+        assert.strictEqual(yield* s.complete(pages[1]!.id, value), "completed")
+        assert.strictEqual(yield* s.complete(pages[2]!.id, value), "full")
+        const large = yield* refused(s.create({ ...alice, message: "m".repeat(2_000) }, 60_000))
+        assert.deepStrictEqual([large.scope, large.capacity, large.unit], ["principal", 10_000, "bytes"])
+        const bob = yield* s.create({ ...form, principal: "bob" }, 60_000)
+        assert.strictEqual(yield* s.complete(bob.id, value), "completed")
+      }))
+  })
+
   it.effect("rejects a bound that is not a positive integer", () =>
     Effect.gen(function*() {
-      for (const made of [store(0), store(1, 0), store(1.5)]) {
+      for (
+        const made of [
+          store(0),
+          store(1, 0),
+          store(1.5),
+          InteractionStore.makeMemory({ maxBytesPerPrincipal: 0 }).pipe(Effect.provide(SecureRandom.layerWebCrypto)),
+          InteractionStore.makeMemory({ maxAnonymousBytes: -1 }).pipe(Effect.provide(SecureRandom.layerWebCrypto))
+        ]
+      ) {
         const exit = yield* Effect.exit(made)
         assert.isTrue(Exit.isFailure(exit))
         const defect = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined

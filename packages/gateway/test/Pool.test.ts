@@ -52,22 +52,25 @@ const gatewayOver = (name: "v1s" | "modern", log: string) => {
     ).pipe(
       Layer.provideMerge(McpServer.layer({ name: "gateway", version: "1.0.0", requestState: gatewayKeys })),
       Layer.orDie
-    )
+    ),
+    // callers tell their address (x-forwarded-for): the victim and the attacker are two shares
+    { trustedProxies: ["127.0.0.1"] }
   )
 }
 
 /** A downstream client of the gateway at `url`, declaring `capabilities`. */
-const clientOf = (url: string, options: McpClient.Options) =>
-  McpClient.layer(options).pipe(Layer.provide(HttpTransport.layerNode({ url })))
+const clientOf = (url: string, options: McpClient.Options, from: string) =>
+  McpClient.layer(options).pipe(Layer.provide(HttpTransport.layerNode({ url, headers: { "x-forwarded-for": from } })))
 
 const withClient = <A, E>(
   url: string,
   options: McpClient.Options,
   f: (client: McpClient.McpClient["Service"]) => Effect.Effect<A, E>,
-  extra: Layer.Layer<never> = Layer.empty
+  extra: Layer.Layer<never> = Layer.empty,
+  from = "203.0.113.66"
 ) =>
   Effect.scoped(Effect.gen(function*() {
-    const context = yield* Layer.build(clientOf(url, options).pipe(Layer.provide(extra)))
+    const context = yield* Layer.build(clientOf(url, options, from).pipe(Layer.provide(extra)))
     return yield* f(Context.get(context, McpClient.McpClient))
   }))
 
@@ -105,7 +108,8 @@ describe("the gateway's upstream clients under many capability sets", () => {
                 Effect.andThen(Deferred.await(answer)),
                 Effect.as(ElicitationHandler.accept({ name: "Kim" }))
               )
-          })
+          }),
+          "198.51.100.1"
         ).pipe(Effect.forkChild)
         yield* Deferred.await(asked)
         // The attacker: one client per capability set, each needing a 2025-11-25 session of its own.
@@ -118,10 +122,11 @@ describe("the gateway's upstream clients under many capability sets", () => {
         yield* Deferred.succeed(answer, undefined)
         const result = yield* Fiber.join(victim)
         expect(textOf(result)).toBe("Hello, Kim!")
-        // the mirror's process, the victim's and at most one more for the attacker's share (all on one address)
-        expect(spawned(v1Log)).toBeLessThanOrEqual(3)
+        // the mirror's process, the victim's (one per round: a round that suspends the upstream call abandons its
+        // session) and at most 2 for the attacker's share (all on one address)
+        expect(spawned(v1Log)).toBeLessThanOrEqual(5)
         const refused = outcomes.filter(Exit.isFailure).map((exit) => JSON.stringify(exit.cause))
-        expect(refused.length).toBeGreaterThanOrEqual(SETS.length - 1)
+        expect(refused.length).toBeGreaterThanOrEqual(SETS.length - 2)
         for (const failure of refused) {
           expect(failure).toContain("-32603")
           expect(failure).toContain("Upstream v1s has no free client")

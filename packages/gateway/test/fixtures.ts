@@ -68,11 +68,14 @@ export const upstreamServer = (name: string, tools: ReadonlyArray<Tool.Tool<any,
     Layer.orDie
   )
 
-/** Serves `layer` over HTTP on a free port until the returned `close`. */
-export const serve = async (layer: Layer.Layer<any, unknown>) => {
+/** Serves `layer` over HTTP on a free port (with `transport`'s other options) until the returned `close`. */
+export const serve = async (layer: Layer.Layer<any, unknown>, transport: HttpTransport.LayerOptions = {}) => {
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
-    Layer.buildWithScope(HttpTransport.layer({ port: 0 }).pipe(Layer.provideMerge(layer)), scope) as Effect.Effect<
+    Layer.buildWithScope(
+      HttpTransport.layer({ ...transport, port: 0 }).pipe(Layer.provideMerge(layer)),
+      scope
+    ) as Effect.Effect<
       Context.Context<any>,
       unknown
     >

@@ -349,6 +349,12 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
     "Please try again in a moment",
     "This page cannot be reached right now. Nothing was lost: reload it in a moment."
   )
+  // The store holds as many bytes as it may for this user (or address), or for unauthenticated requests.
+  const storeFull = notice(
+    503,
+    "Please try again later",
+    "The server holds too many answers right now. Nothing was stored: submit again later."
+  )
   const done = notice(
     200,
     "Done",
@@ -468,6 +474,8 @@ const makeHandler = (page: InteractionPage["Service"], store: Store, serverName:
           return expired
         case "unknown":
           return notFound
+        case "full":
+          return storeFull
       }
     })
 

@@ -367,10 +367,12 @@ export const layerNotificationBusUrl = (
  * - `prefix`: prefix of the keys, default `"mrtr:interaction:"`. Instances
  *   of one fleet must share it (a page completed on one instance resumes the
  *   conversation on another).
- * - `maxEntries`, `maxEntriesPerPrincipal`: the bounds of the memory store
- *   (`InteractionStore.InteractionStoreMemoryOptions`; defaults 10,000 and
- *   100; the per-principal bound also caps each client address without a
- *   principal), enforced fleet-wide.
+ * - `maxEntries`, `maxEntriesPerPrincipal`, `maxBytesPerPrincipal`,
+ *   `maxAnonymousBytes`: the bounds of the memory store
+ *   (`InteractionStore.InteractionStoreMemoryOptions`; defaults 10,000, 100,
+ *   1 MiB and 32 MiB; the per-principal bounds also cap each client address
+ *   without a principal), enforced fleet-wide, so clients cannot fill Redis
+ *   with pages and values.
  * - `timeout`: most time one operation may wait for Redis, default 1 second.
  *
  * @category models
@@ -410,8 +412,11 @@ export type InteractionStoreUnavailable = InteractionStore.InteractionStoreUnava
  * `complete` and `take` are each one Lua script, so a page is completed once
  * and a value handed out once (then deleted) across the fleet. The bounds
  * are counted in sorted sets (`<prefix>count:anonymous`,
- * `<prefix>count:principals`, `<prefix>count:principal:<principal>`) of ids
- * scored by when their record is forgotten. Time comes from the `Clock`
+ * `<prefix>count:principals`, `<prefix>count:principal:<principal>`,
+ * `<prefix>count:address:<address>`) of ids scored by when their record is
+ * forgotten, each with a hash `<prefix>bytes:<same suffix>` of each id's
+ * bytes (form, and sealed value until taken or expired) and their total,
+ * checked in the create and complete scripts. Time comes from the `Clock`
  * service (instances' clocks must agree, as for the `PXAT` of the replay
  * guard), ids from `SecureRandom`. The keys of one store live in different
  * hash slots: use a single Redis (or a primary with replicas), not Redis

@@ -6,7 +6,9 @@
  * `Schema.TaggedError` or `Data.TaggedError` with fields only, a plain
  * object, a string) is described by its `_tag` and its fields as JSON,
  * e.g. `NotFound {"id":42}`: never an empty text. Every such failure is
- * also logged (warning level, with the tool's name).
+ * also logged (warning level, with the tool's name) and reported, as a
+ * `Cause`, to the fiber's `ErrorReporter`s (`effect/ErrorReporter`, e.g. an
+ * error tracker's; none by default).
  *
  * To choose the result yourself, give the tool an `onError` (see
  * `Tool.Options`): it receives the handler's failure and returns what any

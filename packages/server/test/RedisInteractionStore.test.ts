@@ -169,6 +169,78 @@ describe("Redis InteractionStore", () => {
     30_000
   )
 
+  describe("bounded by bytes (forms and sealed values), fleet-wide", () => {
+    const value = "v".repeat(4_000)
+    const total = (prefix: string, share: string) =>
+      Effect.map(send<string | null>("HGET", prefix + "bytes:" + share, "#total"), Number)
+
+    it.live(
+      "one client address cannot hold more than its bytes; values come back on take and when their page expires",
+      () =>
+        Effect.scoped(Effect.gen(function*() {
+          const { a, b, prefix } = yield* twoStores({ maxBytesPerPrincipal: 10_000, maxAnonymousBytes: 1_000_000 })
+          const at = { ...form, address: "203.0.113.1" }
+          const one = yield* a.create(at, 60_000)
+          const two = yield* b.create(at, 60_000)
+          assert.strictEqual(yield* a.complete(one.id, value), "completed")
+          assert.strictEqual(yield* b.complete(two.id, value), "completed")
+          const three = yield* a.create(at, 60_000)
+          assert.strictEqual(yield* b.complete(three.id, value), "full", "a third value would pass 10,000 bytes")
+          assert.strictEqual((yield* a.get(three.id))?.state, "pending", "nothing stored, the page still waits")
+          const large = yield* refused(b.create({ ...at, message: "m".repeat(2_000) }, 60_000))
+          assert.deepStrictEqual([large.scope, large.capacity, large.unit], ["address", 10_000, "bytes"])
+          // Another address is not held back.
+          const other = yield* b.create({ ...form, address: "203.0.113.2" }, 60_000)
+          assert.strictEqual(yield* a.complete(other.id, value), "completed")
+          // A value taken gives its bytes back.
+          assert.strictEqual(yield* b.take(one.id), value)
+          assert.strictEqual(yield* a.complete(three.id, value), "completed")
+          assert.strictEqual(yield* b.complete((yield* a.create(at, 60_000)).id, value), "full")
+
+          // A value whose page expired gives its bytes back, although nobody read that page again.
+          const brief = { ...form, address: "203.0.113.3" }
+          const first = yield* a.create(brief, 500)
+          const formBytes = yield* total(prefix, "address:203.0.113.3")
+          assert.isAbove(formBytes, 100)
+          const second = yield* b.create(brief, 500)
+          assert.strictEqual(yield* a.complete(first.id, value), "completed")
+          assert.strictEqual(yield* b.complete(second.id, value), "completed")
+          const last = yield* a.create(brief, 60_000)
+          assert.strictEqual(yield* b.complete(last.id, value), "full")
+          yield* Effect.sleep("700 millis")
+          assert.strictEqual(yield* b.complete(last.id, value), "completed")
+          assert.strictEqual(yield* a.take(last.id), value)
+          assert.strictEqual(yield* total(prefix, "address:203.0.113.3"), 3 * formBytes, "only the forms are counted")
+          assert.strictEqual(yield* send<number>("HEXISTS", prefix + first.id, "content"), 0, "the value is gone")
+        })),
+      30_000
+    )
+
+    it.live(
+      "requests without a principal, from any number of addresses, cannot hold more than their bytes; users can",
+      () =>
+        Effect.scoped(Effect.gen(function*() {
+          const { a, b } = yield* twoStores({ maxBytesPerPrincipal: 10_000, maxAnonymousBytes: 25_000 })
+          const big = { ...form, message: "m".repeat(7_000) }
+          for (let i = 1; i <= 3; i++) {
+            yield* (i % 2 === 0 ? a : b).create({ ...big, address: `203.0.113.${i}` }, 60_000)
+          }
+          const full = yield* refused(a.create({ ...big, address: "203.0.113.4" }, 60_000))
+          assert.deepStrictEqual([full.scope, full.capacity, full.unit], ["anonymous", 25_000, "bytes"])
+          const small = yield* b.create({ ...form, address: "203.0.113.5" }, 60_000)
+          assert.strictEqual(yield* a.complete(small.id, value), "full", "nor may a value take them past it")
+          // Authenticated users are not affected by what unauthenticated requests hold.
+          const alice = yield* a.create({ ...form, principal: "alice" }, 60_000)
+          assert.strictEqual(yield* b.complete(alice.id, value), "completed")
+          yield* b.create({ ...big, principal: "bob" }, 60_000)
+          // Nor by another user's bytes.
+          const heavy = yield* refused(a.create({ ...big, principal: "alice" }, 60_000))
+          assert.deepStrictEqual([heavy.scope, heavy.capacity, heavy.unit], ["principal", 10_000, "bytes"])
+        })),
+      30_000
+    )
+  })
+
   it.live(
     "Redis unreachable: operations fail with InteractionStoreUnavailable, counted and logged, nothing handed out",
     () =>

@@ -115,7 +115,12 @@ describe("Redis stores past maxmemory (noeviction)", () => {
           // Only the two interactions made before: nothing of the refused one was written.
           assert.strictEqual(yield* send<number>("ZCARD", "oom:interaction:count:anonymous"), 2)
           const keys = yield* send<Array<string>>("KEYS", "oom:interaction:*")
-          assert.strictEqual(keys.filter((key) => !key.includes(":count:")).length, 2)
+          assert.strictEqual(keys.filter((key) => /^oom:interaction:[A-Za-z0-9_-]{43}$/.test(key)).length, 2)
+          assert.strictEqual(
+            Number(yield* send<string>("HGET", "oom:interaction:bytes:anonymous", "#total")),
+            2 * Buffer.byteLength(JSON.stringify(form)) + 1,
+            "nor any of its bytes: two forms and one value"
+          )
           assert.strictEqual(
             (yield* Effect.flip(store.complete(pending.id, "v".repeat(1024))))._tag,
             "InteractionStoreUnavailable"

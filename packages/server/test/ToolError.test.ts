@@ -2,12 +2,13 @@
  * Tool execution errors (MCP 2026-07-28, server/tools): a tool's typed
  * failure reaches the model as a result that says what failed, even when the
  * error has no `message` (a `Schema.TaggedError` with fields only); it is
- * logged; and `onError` maps a tool's errors to results of the user's choice.
+ * logged and reported with its cause to the request's `ErrorReporter`s; and
+ * `onError` maps a tool's errors to results of the user's choice.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { RequestState } from "@mrtr/core"
 import { validateWire } from "@mrtr/test-support/wire"
-import { Data, Effect, Layer, Logger, Schema } from "effect"
+import { Data, Effect, ErrorReporter, Layer, Logger, Schema } from "effect"
 import { McpServer, Tool, ToolError } from "../src/index.ts"
 import { request } from "./fixtures.ts"
 
@@ -85,6 +86,25 @@ describe("tool execution errors", () => {
       const soft = yield* call("mapped_soft")
       expect(soft.isError).toBe(false)
       expect(soft.content[0]!.text).toBe("try again later")
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("the failure is reported, cause and all, to the request's ErrorReporters (onError or not)", () =>
+    Effect.gen(function*() {
+      const reported: Array<unknown> = []
+      const reporter: ErrorReporter.ErrorReporter = {
+        [ErrorReporter.TypeId]: ErrorReporter.TypeId,
+        report: ({ cause }) => {
+          for (const reason of cause.reasons) if (reason._tag === "Fail") reported.push(reason.error)
+        }
+      }
+      yield* Effect.all([call("lookup", { id: 42 }), call("mapped", { id: 7 })]).pipe(
+        Effect.provideService(ErrorReporter.CurrentErrorReporters, new Set([reporter]))
+      )
+      expect(reported).toHaveLength(2)
+      for (const [i, id] of [42, 7].entries()) {
+        expect(reported[i]).toBeInstanceOf(NotFound)
+        expect(reported[i]).toMatchObject({ id })
+      }
     }).pipe(Effect.provide(layer)))
 
   it("describe is never empty, whatever was failed with", () => {

@@ -7,25 +7,29 @@
  * fields), decline, cancel; a model's text or tool call; lists of roots; and
  * the answers a real client gets wrong (no answer for a key, an answer of
  * another kind, content the form refuses), which the server must ask again.
- * Conversations run on 2026-07-28 (the explorer is the client: raw rounds of
- * `inputRequests` and `requestState`), on 2025-11-25 (through `McpClient`,
- * answering the shim's in-flight requests) and, with `tasks`, as a task.
+ * The explorer is the client, on the wire: conversations run on 2026-07-28
+ * (rounds of `inputRequests` and `requestState`), on 2025-11-25 (a session
+ * whose in-flight `elicitation/create`, `sampling/createMessage` and
+ * `roots/list` it answers) and as a task (`tasks/get`, `input_required`,
+ * `tasks/update`), as `modes` says.
  *
- * Checked in every conversation (each failure is shrunk to the simplest
- * answers that still fail, and printed as a test to paste):
+ * Checked in every conversation, on every mode (each failure is shrunk to
+ * the simplest answers that still fail, and printed as a test to paste):
  *
  * - no defect and no failure outside the handler's own: a decline or cancel
- *   the handler does not catch is reported with the ask's key;
+ *   the handler does not catch (as the server reports the handler's failure:
+ *   its `ElicitationDeclined` or `ElicitationCancelled`) is reported with the
+ *   ask's key;
  * - the conversation ends within `maxRounds` and the journal's size bound;
- * - determinism (2026-07-28): after each round the state is sent again
- *   without answers, with the clock 61 s ahead and another `Math.random`;
- *   the handler must ask the same questions (same keys, same questions). A
- *   handler that reads the time, a random number or a mutable variable
- *   outside `Mrtr.step` is caught on the first round it does, with the key
- *   whose question changed;
- * - every `Mrtr.step` runs once per conversation (2026-07-28);
+ * - determinism: each round the handler suspends runs again from the journal
+ *   it left, without answers, with the clock 61 s ahead and another
+ *   `Math.random` (`Engine.ReplayCheck`); the handler must ask the same
+ *   questions (same keys, same digests). A handler that reads the time, a
+ *   random number or a mutable variable outside `Mrtr.step` is caught on the
+ *   first round it does, with the key whose question changed;
+ * - every `Mrtr.step` runs once per conversation;
  * - every message the server sends is valid against the official JSON Schema
- *   of its era, when `validate` is given;
+ *   of its era (the schemas this package ships, see {@link wireValidator});
  * - the test's own `property` on how the conversation ended.
  *
  * **Example** (Exploring a tool)
@@ -40,10 +44,10 @@
  *   Effect.runPromise(Explore.check({ server, tool: "book_trip", arguments: { city: "Oslo" }, runs: 200 })))
  * ```
  *
- * Gotchas: the determinism check sends each state twice, which a server with
- * single-use states refuses (`determinism: false` there); while it runs,
- * `Date` and `Math.random` are replaced globally, so run explorations one at
- * a time. URL-mode elicitation is not declared (its page is not explored).
+ * Gotchas: while a round is replayed, `Date` and `Math.random` are replaced
+ * globally, so run explorations one at a time. URL-mode elicitation is not
+ * declared (its page is not explored). On 2025-11-25, where every request is
+ * answered, no answer is an empty result.
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr, client/elicitation,
  * client/sampling, client/roots; MCP 2025-11-25; Tasks extension (SEP-2663).
@@ -56,10 +60,13 @@ import type { ElicitResult } from "@mrtr/protocol/Schema"
 import { McpHandler, type Transport } from "@mrtr/server"
 import { Arbitrary, Context, Effect, Layer, Schema } from "effect"
 import * as Answers from "./internal/explore/answers.ts"
-import * as ClientRun from "./internal/explore/client.ts"
-import * as Conversation from "./internal/explore/conversation.ts"
+import * as Legacy from "./internal/explore/legacy.ts"
+import type * as Conversation from "./internal/explore/model.ts"
+import * as Mrtr from "./internal/explore/mrtr.ts"
 import * as Report from "./internal/explore/report.ts"
+import * as TaskRun from "./internal/explore/task.ts"
 import * as Users from "./internal/explore/users.ts"
+import * as Wire from "./internal/explore/wire.ts"
 
 /**
  * How a conversation is carried: `"2026-07-28"` (MRTR rounds),
@@ -83,8 +90,8 @@ export type Target = Conversation.Target
 
 /**
  * Validates a message against `$defs[defName]` of the official JSON Schema
- * of `era`: the error text, or `undefined` when valid (e.g. ajv over the
- * schemas the spec publishes).
+ * of `era` (`"tasks"`: the Tasks extension's): the error text, or
+ * `undefined` when valid. {@link wireValidator} is the default.
  *
  * @category models
  * @since 0.1.0
@@ -121,8 +128,8 @@ export type Ending = Conversation.Ending
 export type Violation = Conversation.Violation
 
 /**
- * One conversation: the `era`, the `arguments`, every ask with its answer,
- * the keys asked again, the ending and the violations.
+ * One conversation: its `mode` and `era`, the `arguments`, every ask with
+ * its answer, the keys asked again, the ending and the violations.
  *
  * @category models
  * @since 0.1.0
@@ -140,13 +147,14 @@ export type Trace = Conversation.Trace
 export type Coverage = Report.Coverage
 
 /**
- * What the test's `property` sees: the conversation's `era`, `arguments`,
- * `asked` and `ending`.
+ * What the test's `property` sees: the conversation's `mode` and `era`,
+ * `arguments`, `asked` and `ending`.
  *
  * @category models
  * @since 0.1.0
  */
 export interface Outcome {
+  readonly mode: Mode
   readonly era: "2026-07-28" | "2025-11-25"
   readonly arguments: unknown
   readonly asked: ReadonlyArray<Asked>
@@ -185,13 +193,15 @@ export interface Options<E = never> {
    */
   readonly seed?: number | string | undefined
   /**
-   * How conversations are carried, one drawn per conversation.
+   * How conversations are carried, one drawn per conversation: any of
+   * `"2026-07-28"`, `"2025-11-25"` and `"task"` (a task-eligible tool). Every
+   * check runs on each.
    * @default ["2026-07-28", "2025-11-25"]
    */
   readonly modes?: ReadonlyArray<Mode> | undefined
   /**
    * Also answer as a client that gets it wrong: no answer, an answer of
-   * another kind, content the form refuses (2026-07-28 only).
+   * another kind, content the form refuses.
    * @default true
    */
   readonly wrongAnswers?: boolean | undefined
@@ -201,8 +211,8 @@ export interface Options<E = never> {
    */
   readonly maxRounds?: number | undefined
   /**
-   * Replay each round's state without answers and compare the questions
-   * (2026-07-28). Off for a server with single-use states.
+   * Run each suspended round again from its journal, without answers, and
+   * compare the questions.
    * @default true
    */
   readonly determinism?: boolean | undefined
@@ -214,11 +224,11 @@ export interface Options<E = never> {
    */
   readonly uncaughtDeclines?: "fail" | "allow" | undefined
   /**
-   * Validates every message the server sends against the era's JSON
-   * Schema; without it, messages are not validated.
-   * @default undefined
+   * Validates every message the server sends against the era's official
+   * JSON Schema; `false` turns it off.
+   * @default wireValidator
    */
-  readonly validate?: Validate | undefined
+  readonly validate?: Validate | false | undefined
   /**
    * The test's own property of a conversation: `false`, a thrown error or a
    * failed Effect is a violation.
@@ -280,9 +290,10 @@ export class ExplorationFailed extends Schema.TaggedError<ExplorationFailed>()("
 }
 
 /**
- * An answer that leaves the key out of the retry's `inputResponses`, for a
- * scripted user replayed by {@link replay} (a real `McpClient` fails the call
- * with `InputHandlerError` instead).
+ * No answer, for a scripted user replayed by {@link replay}: the key is left
+ * out of the retry's `inputResponses` (of `tasks/update` for a task); on
+ * 2025-11-25 the request is answered with an empty result. (A real
+ * `McpClient` fails the call with `InputHandlerError` instead.)
  *
  * @category answers
  * @since 0.1.0
@@ -353,12 +364,28 @@ const argumentsOf = (args: unknown): Arbitrary.Arbitrary<unknown> => {
 const handlerOf = <E>(server: Layer.Layer<any, E, never>) =>
   Effect.map(Layer.build(server), (context) => Context.get(context as Context.Context<McpHandler>, McpHandler))
 
+/**
+ * The default of `validate`: ajv over the official JSON Schemas of
+ * 2026-07-28, 2025-11-25 and the Tasks extension, which this package ships
+ * (`schemas/`, loaded on first use).
+ *
+ * @category validation
+ * @since 0.5.0
+ */
+export const wireValidator: Validate = Wire.validate
+
 const checkProperty = (
   trace: Trace,
   property: Options["property"]
 ): Effect.Effect<Trace> => {
   if (property === undefined || trace.violations.length > 0) return Effect.succeed(trace)
-  const outcome: Outcome = { era: trace.era, arguments: trace.arguments, asked: trace.asked, ending: trace.ending }
+  const outcome: Outcome = {
+    mode: trace.mode,
+    era: trace.era,
+    arguments: trace.arguments,
+    asked: trace.asked,
+    ending: trace.ending
+  }
   return Effect.suspend(() => {
     const out = property(outcome)
     return Effect.isEffect(out) ? out : Effect.succeed(out)
@@ -371,15 +398,19 @@ const checkProperty = (
   )
 }
 
-interface Run {
+interface Run extends Conversation.Options {
   readonly handler: Transport.Handler
   readonly target: Target
-  readonly maxRounds: number
-  readonly uncaughtDeclines: "fail" | "allow" | undefined
-  readonly determinism: boolean
-  readonly validate: Validate | undefined
   readonly property: Options["property"]
 }
+
+/** One conversation carried as `mode`, answered by `user`. */
+const conversation = (run: Run, mode: Mode, args: unknown, user: Conversation.User): Effect.Effect<Trace, unknown> =>
+  mode === "2026-07-28"
+    ? Mrtr.run(run.handler, run.target, args, user, run)
+    : mode === "2025-11-25"
+    ? Legacy.run(run.handler, run.target, args, user, run)
+    : TaskRun.run(run.handler, run.target, args, user, run)
 
 /** One conversation of the exploration, with the drawn user. */
 const explore1 = (
@@ -388,27 +419,14 @@ const explore1 = (
   args: unknown,
   draws: ReadonlyArray<Answers.Draw>,
   wrong: boolean
-): Effect.Effect<Trace> => {
-  const asked: Array<Asked> = []
-  const users = Users.drawn(draws, wrong && mode === "2026-07-28", asked)
-  const conversation: Effect.Effect<Trace, unknown> = mode === "2026-07-28"
-    ? Conversation.run(run.handler, run.target, args, users.user, run)
-    : Effect.map(
-      ClientRun.run(run.handler, run.target, args, users.layer, {
-        protocol: mode === "task" ? "2026-07-28" : "2025-11-25",
-        tasks: mode === "task",
-        maxRounds: run.maxRounds,
-        uncaughtDeclines: run.uncaughtDeclines,
-        validate: run.validate
-      }),
-      (trace) => ({ ...trace, asked })
-    )
-  return conversation.pipe(
+): Effect.Effect<Trace> =>
+  conversation(run, mode, args, Users.drawn(draws, wrong)).pipe(
     Effect.catchCause((cause) =>
       Effect.succeed<Trace>({
+        mode,
         era: mode === "2025-11-25" ? "2025-11-25" : "2026-07-28",
         arguments: args,
-        asked,
+        asked: [],
         askedAgain: [],
         ending: { _tag: "Unfinished" },
         violations: [{ property: "defect", message: `the conversation failed: ${String(cause)}` }]
@@ -416,7 +434,9 @@ const explore1 = (
     ),
     Effect.flatMap((trace) => checkProperty(trace, run.property))
   )
-}
+
+const validatorOf = (validate: Validate | false | undefined): Validate | undefined =>
+  validate === false ? undefined : validate ?? wireValidator
 
 /**
  * Explores a tool, prompt or resource: runs `runs` conversations with drawn
@@ -440,7 +460,7 @@ export const check = <E>(options: Options<E>): Effect.Effect<Result, Exploration
       maxRounds: options.maxRounds ?? 16,
       uncaughtDeclines: options.uncaughtDeclines,
       determinism: options.determinism ?? true,
-      validate: options.validate,
+      validate: validatorOf(options.validate),
       property: options.property
     }
     const coverage = Report.empty()
@@ -510,12 +530,12 @@ export interface ReplayOptions<E, EU> {
   readonly user: Layer.Layer<any, EU, never>
   /** Rounds a conversation may take. @default 16 */
   readonly maxRounds?: number | undefined
-  /** The determinism check (2026-07-28). @default true */
+  /** The determinism check. @default true */
   readonly determinism?: boolean | undefined
   /** A decline the handler does not catch: a violation (`"fail"`) or not (`"allow"`). @default "fail" */
   readonly uncaughtDeclines?: "fail" | "allow" | undefined
-  /** The wire validator. @default undefined */
-  readonly validate?: Validate | undefined
+  /** The wire validator; `false` turns it off. @default wireValidator */
+  readonly validate?: Validate | false | undefined
   /** The test's own property. @default undefined */
   readonly property?: Options["property"]
 }
@@ -534,23 +554,17 @@ export const replay = <E, EU>(options: ReplayOptions<E, EU>): Effect.Effect<Trac
     const handler = yield* handlerOf(options.server)
     const mode = options.protocol ?? "2026-07-28"
     const args = options.arguments ?? ("resource" in target ? undefined : {})
-    const maxRounds = options.maxRounds ?? 16
-    const run = mode === "2026-07-28"
-      ? Effect.flatMap(Users.scripted, (user) =>
-        Conversation.run(handler, target, args, user, {
-          maxRounds,
-          uncaughtDeclines: options.uncaughtDeclines,
-          determinism: options.determinism ?? true,
-          validate: options.validate
-        })).pipe(Effect.provide(options.user))
-      : ClientRun.run(handler, target, args, options.user, {
-        protocol: mode === "task" ? "2026-07-28" : "2025-11-25",
-        tasks: mode === "task",
-        maxRounds,
-        uncaughtDeclines: options.uncaughtDeclines,
-        validate: options.validate
-      })
-    const trace = yield* checkProperty(yield* run, options.property)
+    const run: Run = {
+      handler,
+      target,
+      maxRounds: options.maxRounds ?? 16,
+      uncaughtDeclines: options.uncaughtDeclines,
+      determinism: options.determinism ?? true,
+      validate: validatorOf(options.validate),
+      property: options.property
+    }
+    const user = yield* Effect.provide(Users.scripted, yield* Layer.build(options.user))
+    const trace = yield* checkProperty(yield* conversation(run, mode, args, user), options.property)
     const violation = trace.violations[0]
     if (violation === undefined) return trace
     return yield* new ExplorationFailed({

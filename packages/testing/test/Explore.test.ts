@@ -1,20 +1,17 @@
 /**
- * The explorer itself: a well-behaved handler passes in both eras; a
- * non-deterministic handler, one that forgets to catch a decline, one with a
- * side effect outside `Mrtr.step` and one whose step runs twice are each
- * caught, shrunk and printed as a test; a printed test reproduces its
- * failure.
+ * The explorer itself: a well-behaved handler passes in both eras and as a
+ * task; a non-deterministic handler, one that forgets to catch a decline and
+ * one with a side effect outside `Mrtr.step` are each caught on 2026-07-28,
+ * on 2025-11-25 and as a task, shrunk and printed as a test that reproduces
+ * the failure when run; a step that runs twice is caught; an uncaught decline
+ * is told by the handler's failure, not by its text.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Elicitation, Mrtr, Roots, Sampling } from "@mrtr/core"
 import { McpServer, Prompt, Tool } from "@mrtr/server"
-import { LEGACY_SCHEMA_ID, SCHEMA_ID, wireErrors } from "@mrtr/test-support/wire"
 import { Explore, ScriptedUser } from "@mrtr/testing"
 import { Arbitrary, Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
-
-const validate: Explore.Validate = (defName, value, era) =>
-  wireErrors(defName, value, era === "2026-07-28" ? SCHEMA_ID : LEGACY_SCHEMA_ID)
 
 const Trip = Schema.Struct({
   nights: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 14 })),
@@ -24,6 +21,7 @@ const Trip = Schema.Struct({
 
 /** Asks for a trip, then a model's pick and the roots together, then a confirmation; every "no" is caught. */
 const planTrip = Tool.make("plan_trip", {
+  task: "optional",
   parameters: Schema.Struct({ city: Schema.String }),
   handler: Effect.fn(function*({ city }) {
     const trip = yield* Elicitation.form({ key: "trip", message: `Your trip to ${city}?`, schema: Trip }).pipe(
@@ -65,6 +63,7 @@ const planTrip = Tool.make("plan_trip", {
 
 /** Forgets to catch a decline of its confirmation. */
 const forgetful = Tool.make("forgetful", {
+  task: "optional",
   handler: Effect.fn(function*() {
     const { book } = yield* Elicitation.form({
       key: "confirm",
@@ -77,6 +76,7 @@ const forgetful = Tool.make("forgetful", {
 
 /** Reads the clock outside Mrtr.step: its question changes on replay. */
 const clockReader = Tool.make("clock_reader", {
+  task: "optional",
   handler: Effect.fn(function*() {
     const { name } = yield* Elicitation.form({
       key: "name",
@@ -97,6 +97,7 @@ const clockReader = Tool.make("clock_reader", {
 /** A side effect outside Mrtr.step: every replay books again, and the confirmation counts the bookings. */
 let bookings = 0
 const sideEffect = Tool.make("side_effect", {
+  task: "optional",
   handler: Effect.fn(function*() {
     bookings++
     const { ok } = yield* Elicitation.form({
@@ -125,6 +126,38 @@ const twoSteps = Tool.make("two_steps", {
   })
 })
 
+/** Forgets to catch a decline, and tells its errors in its own words: the explorer does not read them. */
+const forgetfulQuiet = Tool.make("forgetful_quiet", {
+  onError: () => "Something went wrong.",
+  handler: Effect.fn(function*() {
+    const { book } = yield* Elicitation.form({
+      key: "confirm",
+      message: "Book it?",
+      schema: Schema.Struct({ book: Schema.Boolean })
+    })
+    return book ? "Booked." : "Not booked."
+  })
+})
+
+class Refused extends Schema.TaggedError<Refused>()("Refused", { message: Schema.String }) {}
+
+/** Catches the decline and fails with its own error, whose text is the engine's: not an uncaught decline. */
+const mimic = Tool.make("mimic", {
+  handler: Effect.fn(function*() {
+    const { book } = yield* Elicitation.form({
+      key: "confirm",
+      message: "Book it?",
+      schema: Schema.Struct({ book: Schema.Boolean })
+    }).pipe(
+      Effect.catchTags({
+        ElicitationDeclined: () => Effect.fail(new Refused({ message: `The user declined the elicitation "confirm"` })),
+        ElicitationCancelled: () => Effect.succeed({ book: false })
+      })
+    )
+    return book ? "Booked." : "Not booked."
+  })
+})
+
 /** A prompt that asks. */
 const greeting = Prompt.make("greeting", {
   handler: Effect.fn(function*() {
@@ -139,7 +172,7 @@ const greeting = Prompt.make("greeting", {
   })
 })
 
-const server = McpServer.tools(planTrip, forgetful, clockReader, sideEffect, twoSteps).pipe(
+const server = McpServer.tools(planTrip, forgetful, clockReader, sideEffect, twoSteps, forgetfulQuiet, mimic).pipe(
   Layer.merge(McpServer.prompts(greeting)),
   Layer.provideMerge(McpServer.layer({ name: "explored", version: "1.0.0" }))
 )
@@ -147,9 +180,17 @@ const server = McpServer.tools(planTrip, forgetful, clockReader, sideEffect, two
 const failure = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.flip(effect).pipe(Effect.map((error) => error as Explore.ExplorationFailed))
 
+/** Runs the test an exploration printed (its `Explore.replay(...)`, as pasted in a test file of this server). */
+const runPrinted = (test: string): Effect.Effect<Explore.Trace, unknown> => {
+  const replay = test.slice(test.indexOf("Explore.replay("), test.length - 1)
+  return new Function("Explore", "ScriptedUser", "server", `return ${replay}`)(Explore, ScriptedUser, server)
+}
+
+const modes = ["2026-07-28", "2025-11-25", "task"] as const
+
 describe("Explore", () => {
   it.live(
-    "explores a well-behaved tool in both eras, with drawn arguments and a property",
+    "explores a well-behaved tool in both eras and as a task, with drawn arguments and a property",
     () =>
       Effect.gen(function*() {
         const result = yield* Explore.check({
@@ -158,7 +199,7 @@ describe("Explore", () => {
           arguments: Schema.Struct({ city: Schema.String }),
           runs: 60,
           seed: 7,
-          validate,
+          modes,
           // Drawn texts include lone surrogates, which the server refuses as invalid params (-32602).
           property: ({ ending }) =>
             ending._tag === "Result"
@@ -174,7 +215,9 @@ describe("Explore", () => {
         assert.isAbove(trip.askedAgain, 0)
         assert.isAbove(coverage.keys.confirm!.accepted, 0)
         assert.isAbove(coverage.keys.pick!.accepted, 0)
-        assert.isTrue(Object.keys(coverage.endings).some((e) => e.includes("2025-11-25")))
+        for (const mode of ["2025-11-25", "task"]) {
+          assert.isTrue(Object.keys(coverage.endings).some((e) => e.includes(mode)), mode)
+        }
         assert.include(Explore.formatCoverage(coverage), "trip (elicitation): accepted")
       }),
     60_000
@@ -182,7 +225,7 @@ describe("Explore", () => {
 
   it.live("explores a prompt", () =>
     Effect.gen(function*() {
-      const result = yield* Explore.check({ server, prompt: "greeting", runs: 20, seed: 1, validate })
+      const result = yield* Explore.check({ server, prompt: "greeting", runs: 20, seed: 1 })
       assert.isAbove(result.coverage.keys.name!.declined, 0)
     }))
 
@@ -202,26 +245,6 @@ describe("Explore", () => {
       )[0]!
       const words = (text: string) => text.replace(/\s+/g, "")
       assert.include(words(error.test), words(pasted))
-    }))
-
-  it.live("catches a handler that reads the clock outside Mrtr.step, on its first such round", () =>
-    Effect.gen(function*() {
-      const error = yield* failure(
-        Explore.check({ server, tool: "clock_reader", runs: 20, seed: 5, modes: ["2026-07-28"] })
-      )
-      assert.strictEqual(error.violation.property, "determinism")
-      assert.strictEqual(error.violation.key, "ok")
-      assert.include(error.violation.message, "round 2")
-    }))
-
-  it.live("catches a side effect outside Mrtr.step", () =>
-    Effect.gen(function*() {
-      const error = yield* failure(
-        Explore.check({ server, tool: "side_effect", runs: 10, seed: 9, modes: ["2026-07-28"] })
-      )
-      assert.strictEqual(error.violation.property, "determinism")
-      assert.strictEqual(error.violation.key, "ok")
-      assert.include(error.violation.message, "round 1")
     }))
 
   it.live("catches a step that runs more than once per conversation", () =>
@@ -259,6 +282,77 @@ describe("Explore", () => {
       assert.deepStrictEqual(trace.asked[0]!.answer, { action: "accept", content: { nights: 1, cabin: "economy" } })
       assert.deepStrictEqual(trace.asked[3]!.answer, { action: "accept", content: { book: false } })
       assert.include(["Oslo", "Rome"], (trace.arguments as { city: string }).city)
+    }))
+
+  for (const mode of modes) {
+    describe(mode, () => {
+      it.live("catches a decline the handler does not catch: shrunk, printed, and the printed test fails the same", () =>
+        Effect.gen(function*() {
+          const error = yield* failure(Explore.check({ server, tool: "forgetful", runs: 50, seed: 3, modes: [mode] }))
+          assert.strictEqual(error.violation.property, "uncaught-decline")
+          assert.strictEqual(error.violation.key, "confirm")
+          const trace = error.trace as Explore.Trace
+          assert.strictEqual(trace.mode, mode)
+          assert.strictEqual(trace.asked.length, 1) // shrunk to the one answer that matters
+          assert.include(["decline", "cancel"], trace.asked[0]!.choice)
+          assert.include(error.test, `protocol: "${mode}"`)
+          const again = yield* failure(runPrinted(error.test))
+          assert.strictEqual(again.violation.property, "uncaught-decline")
+          assert.strictEqual(again.violation.key, "confirm")
+        }))
+
+      it.live("catches a handler that reads the clock outside Mrtr.step, on its first such round", () =>
+        Effect.gen(function*() {
+          const error = yield* failure(
+            Explore.check({ server, tool: "clock_reader", runs: 20, seed: 5, modes: [mode] })
+          )
+          assert.strictEqual(error.violation.property, "determinism")
+          assert.strictEqual(error.violation.key, "ok")
+          assert.include(error.violation.message, "round 2")
+          const trace = error.trace as Explore.Trace
+          assert.deepStrictEqual(trace.asked.map((a) => a.choice), ["accept"]) // the name, simplest
+          const again = yield* failure(runPrinted(error.test))
+          assert.strictEqual(again.violation.property, "determinism")
+          assert.strictEqual(again.violation.key, "ok")
+        }))
+
+      it.live("catches a side effect outside Mrtr.step", () =>
+        Effect.gen(function*() {
+          const error = yield* failure(Explore.check({ server, tool: "side_effect", runs: 10, seed: 9, modes: [mode] }))
+          assert.strictEqual(error.violation.property, "determinism")
+          assert.strictEqual(error.violation.key, "ok")
+          assert.include(error.violation.message, "round 1")
+          const again = yield* failure(runPrinted(error.test))
+          assert.strictEqual(again.violation.property, "determinism")
+        }))
+    })
+  }
+
+  it.live("tells an uncaught decline by the handler's failure, whatever text the tool's error shows", () =>
+    Effect.gen(function*() {
+      const error = yield* failure(Explore.check({ server, tool: "forgetful_quiet", runs: 50, seed: 3 }))
+      assert.strictEqual(error.violation.property, "uncaught-decline")
+      assert.strictEqual(error.violation.key, "confirm")
+      assert.include(error.violation.message, "Something went wrong.")
+    }))
+
+  it.live("a decline the handler catches is not reported, even as an error with the engine's words", () =>
+    Effect.gen(function*() {
+      for (const [protocol, key] of [["2026-07-28", "confirm"], ["2025-11-25", "elicitation-1"]] as const) {
+        const trace = yield* Explore.replay({
+          server,
+          tool: "mimic",
+          protocol,
+          user: ScriptedUser.layer({ elicitation: { byKey: { [key]: ScriptedUser.decline } } })
+        })
+        assert.deepStrictEqual(trace.violations, [])
+        const ending = trace.ending as Extract<Explore.Ending, { _tag: "Result" }>
+        assert.isTrue(ending.result.isError)
+        assert.deepStrictEqual(ending.result.content, [
+          { type: "text", text: `The user declined the elicitation "confirm"` }
+        ])
+      }
+      yield* Explore.check({ server, tool: "mimic", runs: 20, seed: 3 })
     }))
 
   // The test the explorer printed for `forgetful` (seed 3), pasted: it reproduces the failure.

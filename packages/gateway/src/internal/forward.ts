@@ -7,8 +7,10 @@
  *   result, the upstream's `inputRequests` and `requestState` included, is
  *   journaled in the gateway's sealed state and never shown to the client);
  *   the upstream's input requests become the gateway's asks, concurrently
- *   (one round), keyed `<upstream>/<key>`; their answers go back upstream
- *   with its `requestState` on the next exchange.
+ *   (one round), keyed `<upstream>/<key>` (`<upstream>/<key>#2`, ... when the
+ *   upstream asks a key again in a later exchange, after refusing its
+ *   answer: each exchange's answer stays in the journal); their answers go
+ *   back upstream with its `requestState` on the next exchange.
  * - 2025-11-25 upstream: the call is one exchange during which the upstream
  *   asks in flight; each request is answered by a gateway ask. When an ask
  *   suspends the gateway's handler (a 2026-07-28 client must retry), the
@@ -44,7 +46,7 @@ import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, InputRequest, InputRequests, InputResponses } from "@mrtr/protocol/Schema"
 import { declaresTasks } from "@mrtr/protocol/Tasks"
 import { RequestContext, TaskSource } from "@mrtr/server"
-import { Context, type Duration, Effect, Exit, Option, Result, Schema, Scope } from "effect"
+import { Cause, Context, type Duration, Effect, Exit, Option, Result, Schema, Scope } from "effect"
 import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
 
 const Conversation = ConversationModule.Conversation
@@ -197,6 +199,21 @@ export const toMcpError = (upstream: string, error: unknown): McpError => {
   return McpError.internalError(`Upstream ${upstream} is unavailable or failed: ${reason}`)
 }
 
+/** Did the upstream answer the call (its result or a JSON-RPC error), rather than the call being abandoned? */
+const answered = (exit: Exit.Exit<unknown, unknown>): boolean =>
+  Exit.isSuccess(exit) ||
+  (exit.cause.reasons.length > 0 &&
+    exit.cause.reasons.every((reason) => Cause.isFailReason(reason) && reason.error instanceof McpError))
+
+/**
+ * Runs `retire` when the upstream call ends without the upstream's answer
+ * (interrupted, timed out, a gateway ask suspended the handler): its
+ * 2025-11-25 session may still ask for it, so it is never leased again.
+ */
+export const retiredIfAbandoned =
+  (retire: Effect.Effect<void>) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.onExit(self, (exit) => answered(exit) ? Effect.void : retire)
+
 /** Is this failure the connection's (so the client is dropped and the next call connects again)? */
 export const isConnectionFailure = (error: unknown): boolean =>
   isRecord(error) && (error._tag === "TransportError" || error._tag === "RequestTimeout")
@@ -320,6 +337,8 @@ export interface HeldClient {
   readonly release: Effect.Effect<void>
   /** Retires the client after a connection failure. */
   readonly drop: Effect.Effect<void>
+  /** Never leases the client again (the held call was abandoned before the upstream's answer). */
+  readonly retire: Effect.Effect<void>
 }
 
 /** The held-call path of a 2026-07-28 client's call to a 2025-11-25 upstream (`held.ts`). */
@@ -358,7 +377,7 @@ const openHeld = (
       Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))),
       Effect.mapError((error) => toMcpError(name, error))
     )
-    return { client, release: Scope.close(scope, Exit.void), drop: pool.drop(client) }
+    return { client, release: Scope.close(scope, Exit.void), drop: pool.drop(client), retire: pool.retire(client) }
   })
 
 /**
@@ -412,6 +431,7 @@ export const forward = (
         return own(
           yield* callOnce(client, method, params, undefined, undefined, relay).pipe(
             Effect.provideContext(handlers),
+            retiredIfAbandoned(pool.retire(client)),
             Effect.catch((error) =>
               isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
             )
@@ -423,6 +443,8 @@ export const forward = (
       const tasks = taskSource !== undefined && method === "tools/call" &&
         declaresTasks(conversation.clientCapabilities)
       let retry: { inputResponses?: InputResponses; requestState?: string } = {}
+      // How often each upstream key was asked in this call's exchanges (replayed from the journal, so the same each round).
+      const times = new Map<string, number>()
       for (let n = 0; n < maxExchanges; n++) {
         const sent = { ...params, ...retry }
         const outcome: Outcome = yield* Mrtr.step(
@@ -435,11 +457,17 @@ export const forward = (
         )
         if (outcome._tag === "Complete") return outcome.result
         if (outcome._tag === "Task") return TaskSource.created(taskSource!, outcome.task) as any
-        const requests = Object.entries(outcome.inputRequests as InputRequests)
+        // A key the upstream asks again in a later exchange (its answer refused there) is another question of the
+        // gateway's: `<key>#2`, ... (as a task names it), so the journal keeps the answer each exchange was given.
+        const requests = Object.entries(outcome.inputRequests as InputRequests).map(([key, request]) => {
+          const time = (times.get(key) ?? 0) + 1
+          times.set(key, time)
+          return [key, time === 1 ? key : `${key}#${time}`, request] as const
+        })
         const answers = yield* Effect.forEach(
           requests,
-          ([key, request]) =>
-            Effect.map(ask(conversation, name, key, request as InputRequest), (answer) => [key, answer] as const),
+          ([key, own, request]) =>
+            Effect.map(ask(conversation, name, own, request as InputRequest), (answer) => [key, answer] as const),
           { concurrency: "unbounded" }
         )
         retry = {

@@ -49,6 +49,7 @@ import {
   isConnectionFailure,
   own,
   type Relay,
+  retiredIfAbandoned,
   stripMeta,
   toMcpError
 } from "./forward.ts"
@@ -94,7 +95,7 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
                 : Effect.void)
           })
         const target = method === "resources/read" ? String(params.uri) : String(params.name)
-        const run = (id: string, { client, drop }: HeldClient, answer: HeldCalls.Answer) =>
+        const run = (id: string, { client, drop, retire }: HeldClient, answer: HeldCalls.Answer) =>
           callOnce(client, method, params, undefined, timeout, relayFor(id)).pipe(
             Effect.provideContext(handlersFor(
               (method, params, context) =>
@@ -104,6 +105,8 @@ export const make = (store: HeldCalls.HeldCalls["Service"], timeout: Duration.Du
                 ),
               capabilities
             )),
+            // abandoned (timed out, cancelled): its session may still ask for it, so it serves no other call
+            retiredIfAbandoned(retire),
             Effect.map(own),
             Effect.catch((error) =>
               (isConnectionFailure(error) ? drop : Effect.void).pipe(

@@ -4,22 +4,29 @@
  * - A 2026-07-28 upstream reads the client's capabilities per request, so
  *   one client (one stdio process) serves every capability set: each call
  *   declares what its handlers answer (see `forward.ts`).
- * - A 2025-11-25 upstream learns a session's capabilities once, at
- *   `initialize`, so each capability set needs a session (a stdio process)
- *   of its own. Capability sets are first reduced to what the gateway can
- *   carry (`canonical`: elicitation form / url, sampling tools / context,
- *   roots), so at most 40 sets exist, and made to order only within bounds:
- *   `maxClients` in total and `maxClientsPerPrincipal` caused by one
- *   principal (else client address, else the anonymous share).
+ * - A 2025-11-25 session (an HTTP session, a stdio process) is stateful:
+ *   the upstream learns its capabilities once, at `initialize`, and keeps
+ *   what it was told in it (the roots it listed, above all). So a session
+ *   serves one share (`owner`: the caller's principal, else its client
+ *   address's group, else the anonymous share) and one capability set,
+ *   never two principals. Capability sets are first reduced to what the
+ *   gateway can carry (`canonical`: elicitation form / url, sampling tools /
+ *   context, roots), so at most 40 sets exist, and sessions are made to
+ *   order only within bounds: `maxClients` in total and
+ *   `maxClientsPerPrincipal` per share.
  * - A 2025-11-25 stdio session serves one call that may ask at a time
  *   (`exclusive`): over stdio a server's `elicitation/create`,
  *   `sampling/createMessage` or `roots/list` names no request, so with two
  *   calls in flight the client could not tell whose question it is. A call
  *   declaring any capability leases its session for its whole life (a held
  *   call until it ends); a second such call gets another session of the
- *   same set, within the same bounds, or `UpstreamBusy`. Over HTTP the
- *   server asks on the call's own stream, so sessions are shared. A session
- *   declaring nothing is never asked and is shared by every call.
+ *   same share and set, within the same bounds, or `UpstreamBusy`. Over
+ *   HTTP the server asks on the call's own stream, so a share's session
+ *   serves its calls together. A session declaring nothing is never asked.
+ * - A session whose call was abandoned before its response (`retire`: the
+ *   caller left, a round suspended it, it timed out) is never leased again
+ *   and closes with its last lease (a stdio process ends): its upstream may
+ *   still ask for the abandoned call, and nobody is there to answer.
  *
  * The era is probed once, by the first client (the mirror's, declaring
  * nothing): the others are opened in the era it found, without a probe of
@@ -105,6 +112,13 @@ export interface Pool {
   readonly era: Effect.Effect<"2026-07-28" | "2025-11-25", unknown>
   /** Retires `client` (after a transport failure): the next lease connects again. */
   readonly drop: (client: Client) => Effect.Effect<void>
+  /**
+   * Retires `client` after one of its calls was abandoned before its
+   * response: never leased again, closed with its last lease (the base
+   * client, a 2026-07-28 upstream's one client, is kept: it holds no call's
+   * state).
+   */
+  readonly retire: (client: Client) => Effect.Effect<void>
   /** How many clients are open or connecting (each a stdio process, for a stdio upstream). */
   readonly size: () => number
   readonly close: Effect.Effect<void>
@@ -154,8 +168,10 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 /** How long a share's idle client stays before the share may replace it by one of another capability set. */
 const REUSE_AFTER_MILLIS = 60_000
 
-const keyOf = (capabilities: ClientCapabilities): string => JSON.stringify(canonical(capabilities))
-const BASE = keyOf({})
+/** A session's key: the share it serves (none: the gateway's own) and its capability set. */
+const keyOf = (capabilities: ClientCapabilities, owner: string | undefined): string =>
+  `${owner ?? ""}\u0000${JSON.stringify(canonical(capabilities))}`
+const BASE = keyOf({}, undefined)
 
 const transportOf = (upstream: Upstream, authorization: Context.Context<Authorization.Authorization> | undefined) =>
   upstream._tag === "Http"
@@ -341,11 +357,11 @@ export const make = (upstream: Upstream, options: {
     return found
   }
 
-  /** A lease on an entry of `capabilities` (for an `exclusive` one, an idle one), made if need be. */
+  /** A lease on an entry of `owner` and `capabilities` (for an `exclusive` one, an idle one), made if need be. */
   const acquire = (capabilities: ClientCapabilities, owner: string | undefined, exclusive: boolean) =>
     Effect.acquireRelease(
       Effect.gen(function*() {
-        const key = keyOf(capabilities)
+        const key = keyOf(capabilities, owner)
         let entry = reusable(key, exclusive)
         if (entry === undefined) {
           yield* room(owner)
@@ -360,24 +376,35 @@ export const make = (upstream: Upstream, options: {
       release
     ).pipe(Effect.flatMap((entry) => entry.ready))
 
-  /** The mirror's client: the first one, whose era says whether one client serves every capability set. */
+  /** The mirror's client: the first one, whose era says whether one client serves every share and capability set. */
   const base = acquire({}, undefined, false)
 
   const lease = (capabilities: ClientCapabilities, owner: string | undefined) =>
     Effect.gen(function*() {
       const first = yield* base
-      const key = keyOf(capabilities)
-      if (key === BASE) return first
+      if (keyOf(capabilities, owner) === BASE) return first
       const connection = yield* first.connection
       if (connection.era !== "2025-11-25") return first
       // over stdio a server's question cannot be told apart from another call's: one asking call per session
-      return yield* acquire(capabilities, owner, upstream._tag === "Stdio")
+      const asks = Object.keys(canonical(capabilities)).length > 0
+      return yield* acquire(capabilities, owner, upstream._tag === "Stdio" && asks)
     })
 
   const drop = (client: Client) =>
     Effect.suspend(() => {
       for (const entry of entries) {
         if (entry.client === client) return Effect.andThen(retire(entry), unavailable("transport"))
+      }
+      return Effect.void
+    })
+
+  const retireClient = (client: Client) =>
+    Effect.suspend(() => {
+      for (const entry of entries) {
+        // the base client (a 2026-07-28 upstream's one client, the mirror's) keeps no call's state
+        if (entry.client === client && entry.key !== BASE) {
+          return retire(entry)
+        }
       }
       return Effect.void
     })
@@ -395,5 +422,5 @@ export const make = (upstream: Upstream, options: {
     Effect.map((connection) => connection.era)
   )
 
-  return { lease, era: eraOf, drop, size: () => live.size, close }
+  return { lease, era: eraOf, drop, retire: retireClient, size: () => live.size, close }
 }

@@ -25,7 +25,7 @@ import {
 import { describeCapabilities } from "@mrtr/protocol/Capabilities"
 import { ErrorCode, McpError } from "@mrtr/protocol/ErrorCode"
 import type { JsonRpcErrorObject, RequestId } from "@mrtr/protocol/JsonRpc"
-import { Cause, Effect, Option, Predicate } from "effect"
+import { Cause, Effect, ErrorReporter, Option, Predicate } from "effect"
 import * as HttpStatus from "../HttpStatus.ts"
 import type { Reply, WireMessage } from "../Transport.ts"
 
@@ -131,9 +131,14 @@ export const knownError = (error: unknown, context: FailureContext): McpError | 
  * as its error; anything else logged (with its cause: a handler's own
  * failure may carry internals) and answered -32603 without details. (A
  * handler that wants the client to see an error fails with an `McpError`.)
+ * A failure that is not the protocol's (the handler's own, a defect, the
+ * user's "no" a prompt did not catch) is also reported, cause and all, to
+ * the fiber's `ErrorReporter`s (`effect/ErrorReporter`; none by default).
  */
 export const errorOf = Effect.fnUntraced(function*(cause: Cause.Cause<unknown>, context: FailureContext) {
   const failure = Cause.findErrorOption(cause)
+  // A failure of the handler's own (the user's "no" included, not the protocol's): to the fiber's `ErrorReporter`s.
+  if (Option.isNone(failure) || toMcpError(failure.value) === undefined) yield* ErrorReporter.report(cause)
   const known = Option.isSome(failure) ? knownError(failure.value, context) : undefined
   if (known !== undefined) return known.toJsonRpc()
   yield* Effect.logError(context.log ?? "Request failed", cause).pipe(Effect.annotateLogs(context.annotations))

@@ -13,7 +13,7 @@
  * server/resources, server/utilities/completion.
  */
 import { McpError } from "@mrtr/protocol/ErrorCode"
-import { Effect, PubSub } from "effect"
+import { Cause, Effect, ErrorReporter, PubSub } from "effect"
 import type { Completer, Prompt } from "../Prompt.ts"
 import type { Resource } from "../Resource.ts"
 import type { Tool } from "../Tool.ts"
@@ -110,7 +110,9 @@ const makeUnsafe = (changes: PubSub.PubSub<ListChanged>): Registry => {
         if (toMcpError(error) !== undefined) return Effect.fail(error)
         // A tool's own typed failure is a tool execution error, reported in the result (see ToolError).
         const text = ToolError.describe(error)
-        return Effect.logWarning(`Tool ${name} failed: ${text}`).pipe(
+        // Reported with its cause (the fiber's `ErrorReporter`s, none by default), then logged.
+        return ErrorReporter.report(Cause.fail(error)).pipe(
+          Effect.andThen(Effect.logWarning(`Tool ${name} failed: ${text}`)),
           Effect.annotateLogs({ tool: name }),
           Effect.andThen(
             Effect.sync(() =>

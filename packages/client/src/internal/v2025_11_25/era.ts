@@ -20,10 +20,20 @@
  *   calls share one renewal.
  * - `notifications/roots/list_changed` whenever the roots change.
  *
- * Server requests: on a request's own stream they belong to that call; on
- * the GET stream or stdio they belong to the one call in flight, or to the
- * connection (the Layer's handlers, the connection's keys) when there are
- * several or none, and are answered in a fiber of the client's scope. At
+ * Server requests: on a request's own stream they belong to that call. On
+ * the GET stream or stdio nothing ties them to a call, so the client never
+ * guesses: a call abandoned before its response (interrupted, timed out)
+ * still counts as in flight until the connection closes (its server may ask
+ * for it late), and such a request belongs to
+ * - the call in flight, when exactly one is and it was not abandoned;
+ * - the connection (the Layer's handlers, the connection's keys) when none
+ *   is;
+ * - otherwise no call: the Layer's handler answers it when the Layer has
+ *   one for its kind, else it is refused with -32600 (`InvalidRequest`,
+ *   "cannot tell which request ... belongs to"), never given to a call it
+ *   may not belong to.
+ *
+ * They are answered in a fiber of the client's scope. At
  * most `MAX_PENDING_SERVER_REQUESTS` (64) are answered at a time; more are
  * refused at once (-32603). A handler's failure fails an MRTR call with its
  * `InputHandlerError` (the server is answered -32603).
@@ -42,7 +52,7 @@
 import { ErrorCode } from "@mrtr/protocol/ErrorCode"
 import type { RequestId } from "@mrtr/protocol/JsonRpc"
 import type { ClientCapabilities } from "@mrtr/protocol/Schema"
-import { Deferred, Effect, Option, Semaphore, Stream } from "effect"
+import { Cause, Deferred, Effect, Exit, Option, Semaphore, Stream } from "effect"
 import type { OutgoingRequest } from "../../ClientTransport.ts"
 import { type InputHandlerError, type RequestError, RequestTimeout } from "../../Errors.ts"
 import type { ServerRequest } from "../../Models.ts"
@@ -87,6 +97,8 @@ interface ActiveCall {
   readonly failed: Deferred.Deferred<never, InputHandlerError>
   readonly failOnHandlerError: boolean
   readonly onServerRequest: ((request: ServerRequest) => Effect.Effect<void>) | undefined
+  /** Ended without its response (interrupted, timed out): still counted in flight, never given a request. */
+  abandoned: boolean
 }
 
 /** Tells the call's `onServerRequest` of an answered request. */
@@ -100,6 +112,15 @@ const report = (call: ActiveCall | undefined, answered: Answered): Effect.Effect
   })
 
 const ignoreNotification = () => Effect.void
+
+/** The request was answered by an HTTP error status (a TransportError with a status): no call of it is in flight. */
+const isRefusedRequest = (exit: Exit.Exit<unknown, unknown>): boolean =>
+  Exit.isFailure(exit) &&
+  exit.cause.reasons.some((reason) =>
+    Cause.isFailReason(reason) && typeof reason.error === "object" && reason.error !== null &&
+    (reason.error as { _tag?: unknown })._tag === "TransportError" &&
+    typeof (reason.error as { status?: unknown }).status === "number"
+  )
 
 /**
  * Opens a session (`initialize`, `notifications/initialized`) and returns
@@ -170,11 +191,27 @@ export const initialize = Effect.fnUntraced(function*(settings: EraSettings, opt
       )
     })
 
-  /** A server request outside any stream: the one call in flight's, else the connection's; in a fiber of its own. */
+  /**
+   * A server request outside any stream: the one call in flight's (unless abandoned), else the connection's, or
+   * refused when it cannot be told whose it is (see the header); in a fiber of its own.
+   */
   const serve = (request: Record<string, unknown> & { readonly id: RequestId }): Effect.Effect<void> =>
     Effect.suspend(() => {
-      const call = active.size === 1 ? [...active][0] : undefined
+      const only = active.size === 1 ? [...active][0]! : undefined
+      const call = only !== undefined && !only.abandoned ? only : undefined
       const { headers } = session
+      if (call === undefined && active.size > 0 && !layerAnswers(request.method)) {
+        return respond(transport, {
+          jsonrpc: "2.0",
+          id: request.id,
+          error: {
+            code: ErrorCode.InvalidRequest,
+            message: `The client cannot tell which of its ${active.size} requests in flight this ${
+              String(request.method)
+            } request belongs to (it arrived outside any request's stream); refused`
+          }
+        }, headers)
+      }
       // answered in a fiber of its own: a person taking their time blocks neither
       // the other requests nor the notifications that arrive meanwhile
       return answerBounded(request, call?.handlers ?? settings.layerHandlers, call?.keys ?? connectionKeys).pipe(
@@ -190,6 +227,15 @@ export const initialize = Effect.fnUntraced(function*(settings: EraSettings, opt
         Effect.asVoid
       )
     })
+
+  /** Whether the Layer's own handlers answer `method` (or it is a ping): a request no call can claim may go to them. */
+  const layerAnswers = (method: unknown): boolean => {
+    const handlers = settings.layerHandlers
+    return method === "ping" ||
+      (method === "elicitation/create" && Option.isSome(handlers.elicitation)) ||
+      (method === "sampling/createMessage" && Option.isSome(handlers.sampling)) ||
+      (method === "roots/list" && Option.isSome(handlers.roots))
+  }
 
   /** The GET stream and the log level of the current session. */
   const start: Effect.Effect<void> = Effect.suspend(() => {
@@ -231,7 +277,8 @@ export const initialize = Effect.fnUntraced(function*(settings: EraSettings, opt
       handlers: context.handlers,
       failed: yield* Deferred.make<never, InputHandlerError>(),
       failOnHandlerError: context.failOnHandlerError,
-      onServerRequest: context.onServerRequest
+      onServerRequest: context.onServerRequest,
+      abandoned: false
     }
     const serveOnStream = (request: Record<string, unknown> & { readonly id: RequestId }) =>
       answerBounded(request, call.handlers, call.keys).pipe(
@@ -249,15 +296,24 @@ export const initialize = Effect.fnUntraced(function*(settings: EraSettings, opt
           serve: serveOnStream,
           failed: call.failed,
           idleTimeout: context.requestTimeout,
-          onAbandon: options.cancelsAbandoned
-            ? respond(transport, {
-              jsonrpc: "2.0",
-              method: "notifications/cancelled",
-              params: { requestId: message.id, reason: "The client abandoned the request" }
-            }, current.headers)
-            : undefined
+          // runs when the exchange ends without its response: the server may still ask for this call
+          onAbandon: Effect.andThen(
+            Effect.sync(() => void (call.abandoned = true)),
+            options.cancelsAbandoned
+              ? respond(transport, {
+                jsonrpc: "2.0",
+                method: "notifications/cancelled",
+                params: { requestId: message.id, reason: "The client abandoned the request" }
+              }, current.headers)
+              : Effect.void
+          )
         }),
-      () => Effect.sync(() => active.delete(call))
+      // an abandoned call stays in flight for `serve` (until the connection closes), unless its request never
+      // reached a session (an HTTP error status: the server answered, the session is gone)
+      (_, exit) =>
+        Effect.sync(() => {
+          if (!call.abandoned || isRefusedRequest(exit)) active.delete(call)
+        })
     )
   })
 
@@ -272,7 +328,16 @@ export const initialize = Effect.fnUntraced(function*(settings: EraSettings, opt
   const renew = (gone: Session): Effect.Effect<Session, RequestError> =>
     lock.withPermits(1)(Effect.suspend(() =>
       session !== gone ? Effect.succeed(session) : openSession().pipe(
-        Effect.tap((opened) => Effect.andThen(Effect.sync(() => void (session = opened)), start))
+        Effect.tap((opened) =>
+          Effect.andThen(
+            Effect.sync(() => {
+              session = opened
+              // the old session's abandoned calls cannot ask in the new one
+              for (const call of active) if (call.abandoned) active.delete(call)
+            }),
+            start
+          )
+        )
       )
     ))
 

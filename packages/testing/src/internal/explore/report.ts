@@ -3,7 +3,7 @@
  * tree (which asks were reached, with which outcomes) and, for a failure,
  * the shrunk conversation printed as a test to paste.
  */
-import type { Asked, Target, Trace } from "./conversation.ts"
+import type { Asked, Target, Trace } from "./model.ts"
 
 /** The outcomes one ask key was reached with. */
 export interface KeyCoverage {
@@ -48,7 +48,7 @@ const endingOf = (trace: Trace): string => {
 /** Adds one conversation to `coverage`. */
 export const add = (coverage: ReturnType<typeof empty>, trace: Trace): void => {
   coverage.conversations++
-  const ending = `${endingOf(trace)} (${trace.era})`
+  const ending = `${endingOf(trace)} (${trace.mode === "task" ? "task" : trace.era})`
   coverage.endings[ending] = (coverage.endings[ending] ?? 0) + 1
   for (const asked of trace.asked) {
     const key = asked.key.replace(/#\d+$/, "")
@@ -179,7 +179,7 @@ export const printTest = (
     options.server === "server" ? `    server,` : `    server: ${options.server},`,
     `    ${targetFields(target)},`,
     ...("resource" in target ? [] : [`    arguments: ${json(trace.arguments ?? {})},`]),
-    `    protocol: ${json(trace.era)},`,
+    `    protocol: ${json(trace.mode)},`,
     scriptOf(trace.asked, "  "),
     `  }))`
   ].join("\n")
@@ -187,7 +187,7 @@ export const printTest = (
 /** The shrunk conversation, round by round. */
 export const formatTrace = (trace: Trace): string =>
   [
-    `  era ${trace.era}, arguments ${json(trace.arguments)}`,
+    `  ${trace.mode === "task" ? "as a task" : `era ${trace.era}`}, arguments ${json(trace.arguments)}`,
     ...trace.asked.map((a) =>
       `  round ${a.round} ${a.key} (${kindOf(a.request.method)}): ${a.choice} ${
         a.answer === undefined ? "" : json(a.answer)

@@ -1,15 +1,15 @@
 /**
  * The two users of an exploration: the drawn one (each ask consumes the next
  * draw of the tape, `answers.ts`) and a scripted one (the client's input
- * handler services in context, e.g. `ScriptedUser.layer`), each both as the
- * 2026-07-28 driver's `User` and as input handler Layers for `McpClient`.
+ * handler services in context, e.g. `ScriptedUser.layer`), both as the
+ * `User` every driver answers through.
  */
 import type { Errors } from "@mrtr/client"
 import { ElicitationHandler, RootsHandler, SamplingHandler } from "@mrtr/client"
 import type { ClientCapabilities, InputRequest } from "@mrtr/protocol/Schema"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { answer, type Choice, type Draw, zero } from "./answers.ts"
-import type { Asked, User } from "./conversation.ts"
+import type { User } from "./model.ts"
 
 /** The reason of the `InputHandlerError` that `Explore.noAnswer` fails with: the key is left out of `inputResponses`. */
 export const NO_ANSWER = "no answer (Explore.noAnswer)"
@@ -17,47 +17,13 @@ export const NO_ANSWER = "no answer (Explore.noAnswer)"
 /** What the drawn user declares: every kind, sampling with tools. */
 export const drawnCapabilities: ClientCapabilities = { elicitation: { form: {} }, sampling: { tools: {} }, roots: {} }
 
-/** The drawn user: answers from `draws`, recording into `asked` when it answers through the client. */
-export const drawn = (draws: ReadonlyArray<Draw>, wrong: boolean, asked: Array<Asked>) => {
+/** The drawn user: answers from `draws`, one per ask, in the order asked. */
+export const drawn = (draws: ReadonlyArray<Draw>, wrong: boolean): User => {
   let next = 0
-  const take = (request: InputRequest) => answer(request, draws[next++] ?? zero, wrong)
-  const user: User = {
+  return {
     capabilities: drawnCapabilities,
-    answer: (_key, request) => Effect.sync(() => take(request))
+    answer: (_key, request) => Effect.sync(() => answer(request, draws[next++] ?? zero, wrong))
   }
-  const through = <A>(key: string, round: number, request: InputRequest) =>
-    Effect.sync(() => {
-      const given = take(request)
-      asked.push({ round, key, request, choice: given.choice, answer: given.answer })
-      return given.answer as A
-    })
-  const layer = Layer.mergeAll(
-    Layer.succeed(
-      ElicitationHandler.ElicitationHandler,
-      ElicitationHandler.ElicitationHandler.of({
-        form: (params, context) => through(context.key, context.round, { method: "elicitation/create", params })
-      })
-    ),
-    Layer.succeed(
-      SamplingHandler.SamplingHandler,
-      SamplingHandler.SamplingHandler.of({
-        createMessage: (params, context) =>
-          through(context.key, context.round, { method: "sampling/createMessage", params }),
-        tools: true
-      })
-    ),
-    Layer.succeed(
-      RootsHandler.RootsHandler,
-      RootsHandler.RootsHandler.of({
-        listRoots: (context) =>
-          Effect.map(
-            through<{ roots: ReadonlyArray<any> }>(context.key, context.round, { method: "roots/list", params: {} }),
-            (result) => result.roots
-          )
-      })
-    )
-  )
-  return { user, layer }
 }
 
 const choiceOf = (request: InputRequest, response: any): Choice =>
