@@ -37,8 +37,16 @@
  * dropped after a transport failure and made again by the next call, and
  * the mirror retries with backoff (logged).
  *
- * Not forwarded yet: progress, logging and cancellation notifications,
- * completions, tasks (an upstream task is driven to its end by the client).
+ * Besides the questions: the upstream's progress and log messages are
+ * relayed to the downstream request (a held call's to the round in flight);
+ * a downstream request cancelled cancels its upstream call (a held call too,
+ * and one abandoned ends with the store's timeout); a `tools/call` whose
+ * request declares the Tasks extension passes the upstream's task through
+ * (the server's `TaskSource`: an id sealed for the caller, `tasks/get` /
+ * `update` / `cancel` routed here); `completion/complete` of a mirrored
+ * prompt or template is forwarded with the upstream's own name.
+ *
+ * Not forwarded yet: `subscriptions/listen`, task status notifications.
  *
  * Source: MCP 2026-07-28, basic/patterns/mrtr, basic/authorization
  * (security best practices); MCP 2025-11-25, basic/lifecycle.
@@ -364,6 +372,9 @@ export const layer = (upstream: Upstream, options: Options = {}): Layer.Layer<ne
     yield* Effect.addFinalizer(() => pool.close)
     const held = yield* heldOf(options)
     const mirror = Mirror.make(server, pool, upstream.name, options.maxExchanges ?? 16, held)
+    // its tasks pass through: a forwarded call's task is the server's under a sealed id, routed back here
+    yield* server.addTaskSource(upstream.name, Mirror.taskSource(pool, upstream.name))
+    yield* Effect.addFinalizer(() => server.removeTaskSource(upstream.name))
     const refresh = Effect.gen(function*() {
       const client = yield* pool.lease(NO_CAPABILITIES, undefined)
       yield* Mirror.list(client).pipe(Effect.flatMap(mirror.apply), Effect.onError(() => pool.drop(client)))

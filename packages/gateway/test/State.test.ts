@@ -1,11 +1,13 @@
 /**
- * The gateway's own sealed `requestState`, sent back to it replayed or
- * expired: refused with the frozen -32602, and the upstream never reached.
+ * The gateway's own sealed `requestState`, sent back to it tampered,
+ * replayed, expired or by another principal: refused with the frozen
+ * -32602, and the upstream never reached (its handler's run count does not
+ * move).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { McpClient } from "@mrtr/client"
 import { RequestState } from "@mrtr/core"
-import { McpServer } from "@mrtr/server"
+import { McpServer, MemoryTransport } from "@mrtr/server"
 import { Harness } from "@mrtr/testing"
 import { Effect, Layer } from "effect"
 import { Upstream } from "../src/index.ts"
@@ -56,7 +58,60 @@ const retry = (requestState: string) =>
 
 const codeOf = (error: any) => error.code ?? error.error?.code
 
-describe("the gateway's state, replayed or expired", () => {
+let nextId = 1
+/** A raw 2026-07-28 `tools/call` of a client answering forms. */
+const request = (params: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id: nextId++,
+  method: "tools/call",
+  params: {
+    ...params,
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+      "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
+    }
+  }
+})
+
+describe("the gateway's state, tampered, replayed, expired or another principal's", () => {
+  it.live("a tampered state is refused with -32602 and never reaches the upstream", () =>
+    Effect.gen(function*() {
+      const state = yield* firstState
+      const before = runs.trip
+      for (const tampered of [state.slice(0, -4) + (state.endsWith("AAAA") ? "BBBB" : "AAAA"), `${state}x`, "v2.x.y"]) {
+        const refused = yield* Effect.flip(retry(tampered))
+        expect(codeOf(refused)).toBe(-32602)
+      }
+      expect(runs.trip).toBe(before)
+      // the genuine state still works
+      const done = yield* retry(state)
+      expect((done.content[0] as { text: string }).text).toBe("Eve goes to Faro")
+    }).pipe(Effect.provide(Harness.layer({ server: gateway(), user }))))
+
+  it.live("another principal's state is refused with -32602 and never reaches the upstream", () =>
+    Effect.gen(function*() {
+      const channel = yield* MemoryTransport.MemoryChannel
+      const call = (principal: string, extra: Record<string, unknown> = {}) =>
+        Effect.map(
+          channel.request(
+            request({ name: "hotels_trip", arguments: { to: "Faro" }, ...extra }),
+            { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "hotels_trip" },
+            principal
+          ),
+          (messages) => messages.at(-1) as any
+        )
+      const first = yield* call("alice")
+      expect(first.result.resultType).toBe("input_required")
+      const state = first.result.requestState as string
+      const before = runs.trip
+      const refused = yield* call("bob", { inputResponses: answer, requestState: state })
+      expect(refused.error.code).toBe(-32602)
+      expect(runs.trip).toBe(before)
+      const done = yield* call("alice", { inputResponses: answer, requestState: state })
+      expect(done.result.content[0].text).toBe("Eve goes to Faro")
+    }).pipe(Effect.provide(MemoryTransport.layer.pipe(Layer.provideMerge(gateway())))))
+
   it.live("a replayed state is refused with -32602 and never reaches the upstream", () =>
     Effect.gen(function*() {
       const state = yield* firstState

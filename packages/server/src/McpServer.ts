@@ -42,6 +42,7 @@ import * as Results from "./internal/results.ts"
 import * as ServerConfig from "./internal/serverConfig.ts"
 import * as ServerOptions from "./internal/serverOptions.ts"
 import { makeTasks, type TaskOptions } from "./internal/tasks.ts"
+import * as TaskSources from "./internal/taskSources.ts"
 import * as Legacy from "./internal/v2025_11_25/dispatch.ts"
 import { McpHandler } from "./McpHandler.ts"
 import * as Mount from "./Mount.ts"
@@ -50,6 +51,7 @@ import type { Prompt } from "./Prompt.ts"
 import type { McpRequest } from "./RequestContext.ts"
 import type { Resource } from "./Resource.ts"
 import { makeLocal as makeLocalDirectory, SessionDirectory } from "./SessionDirectory.ts"
+import type { TaskSource } from "./TaskSource.ts"
 import * as TaskStore from "./TaskStore.ts"
 import type { Tool } from "./Tool.ts"
 import type { Incoming, Reply } from "./Transport.ts"
@@ -215,6 +217,20 @@ export class McpServer extends Context.Service<
      * @since 0.2.0
      */
     readonly legacySessions: Effect.Effect<number>
+    /**
+     * Registers (or replaces) the source `name` of tasks run elsewhere: a
+     * `tools/call` handler's `TaskSource.created(name, task)` becomes this
+     * server's `CreateTaskResult` under a sealed id, and `tasks/get`,
+     * `tasks/update`, `tasks/cancel` for that id go to `source` (see
+     * `TaskSource`).
+     * @since 0.5.0
+     */
+    readonly addTaskSource: (name: string, source: TaskSource) => Effect.Effect<void>
+    /**
+     * Unregisters the source `name`: its tasks' ids are then unknown tasks (-32602).
+     * @since 0.5.0
+     */
+    readonly removeTaskSource: (name: string) => Effect.Effect<void>
   }
 >()("@mrtr/server/McpServer") {}
 
@@ -287,7 +303,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
   }, bus.publish)
 
-  const mrtrServer: MrtrCall.MrtrServer = { engine, registry, audience, encoding, tasks }
+  const taskSources = TaskSources.make(codec, audience, encoding)
+  const mrtrServer: MrtrCall.MrtrServer = { engine, registry, audience, encoding, tasks, taskSources }
 
   /** A method answered at once (no handler that asks): its result, encoded. */
   const complete =
@@ -325,7 +342,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       case "tasks/update":
       case "tasks/cancel":
         return Effect.map(
-          tasks.dispatch(parsed.method, params, parsed.clientCapabilities, principal),
+          // a task of a source (run elsewhere, `TaskSource.ts`), else one of this server's
+          (taskSources.owns(params) ? taskSources.dispatch : tasks.dispatch)(
+            parsed.method,
+            params,
+            parsed.clientCapabilities,
+            principal
+          ),
           complete(parsed, principal)
         )
       default:
@@ -417,7 +440,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     removeResource: registry.removeResource,
     handle,
     resourceUpdated: (uri) => Effect.andThen(deliverLocally(uri), bus.publish({ _tag: "ResourceUpdated", uri })),
-    legacySessions: Effect.sync(() => legacy === undefined ? 0 : legacy.store.sessions.size)
+    legacySessions: Effect.sync(() => legacy === undefined ? 0 : legacy.store.sessions.size),
+    addTaskSource: taskSources.add,
+    removeTaskSource: taskSources.remove
   })
 })
 

@@ -40,6 +40,8 @@ export * as Resource from "./Resource.ts"
 export * as SessionDirectory from "./SessionDirectory.ts"
 /** @since 0.1.0 */
 export * as StdioTransport from "./StdioTransport.ts"
+/** @since 0.5.0 */
+export * as TaskSource from "./TaskSource.ts"
 /** @since 0.1.0 */
 export * as TaskStore from "./TaskStore.ts"
 /** @since 0.1.0 */

@@ -4,7 +4,7 @@ import { PROTOCOL_VERSION_HEADER } from "@mrtr/protocol/Headers"
 import { PROTOCOL_VERSION } from "@mrtr/protocol/Meta"
 import { mcpHeaders } from "@mrtr/test-support/http"
 import { validateWire } from "@mrtr/test-support/wire"
-import { Context, type Duration, Effect, Exit, Fiber, Layer, Scheduler, Schema, Stream } from "effect"
+import { Context, Deferred, type Duration, Effect, Exit, Fiber, Layer, Scheduler, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { McpServer, Prompt, StdioTransport, Tool, type Transport } from "../src/index.ts"
 import { greet, Name, request, serverLayer } from "./fixtures.ts"
@@ -303,6 +303,28 @@ describe("McpServer dispatch", () => {
       const quiet = yield* handle(request("tools/call", { name: "progress" }))
       assert.deepStrictEqual(result(quiet).content, [{ type: "text", text: "done" }])
     }).pipe(Effect.provide(layer)))
+
+  it.live("a request that may stream, given up before its first message, interrupts its handler", () =>
+    Effect.gen(function*() {
+      const started = yield* Deferred.make<void>()
+      const interrupted = yield* Deferred.make<void>()
+      const waits = Tool.make("waits", {
+        handler: () =>
+          Deferred.succeed(started, undefined).pipe(
+            Effect.andThen(Effect.never),
+            Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
+          )
+      })
+      yield* Effect.gen(function*() {
+        const reply = yield* Effect.forkChild(handle(request("tools/call", {
+          name: "waits",
+          _meta: { progressToken: "p1", "io.modelcontextprotocol/logLevel": "info" }
+        })))
+        yield* Deferred.await(started)
+        yield* Fiber.interrupt(reply)
+        yield* Deferred.await(interrupted).pipe(Effect.timeout("5 seconds"))
+      }).pipe(Effect.provide(McpServer.tools(waits).pipe(Layer.provideMerge(layer))))
+    }))
 
   it.live("subscriptions/listen acknowledges, then forwards only the list changes asked for", () =>
     Effect.gen(function*() {

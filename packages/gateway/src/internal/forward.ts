@@ -18,6 +18,14 @@
  *   the asks it repeats are answered from the journal at once (the
  *   determinism rule, upstream).
  *
+ * - Cancellation: the downstream request cancelled interrupts this handler,
+ *   and with it the upstream call (the client sends its
+ *   `notifications/cancelled`, or closes the HTTP request).
+ * - Tasks: a mirrored `tools/call` (`taskSource` given) whose downstream
+ *   request declares the Tasks extension asks the upstream for a task; its
+ *   `CreateTaskResult` is returned as `TaskSource.created`, which the server
+ *   answers under a sealed id and routes back (`mirror.ts: taskSource`).
+ *
  * The upstream is asked only what the gateway's client declared: the client
  * the call uses declares exactly the downstream request's capabilities (see
  * `pool.ts`), so a compliant upstream never asks more, and the ask checks it
@@ -36,7 +44,8 @@ import { Conversation as ConversationModule } from "@mrtr/core/engine"
 import { McpError } from "@mrtr/protocol/ErrorCode"
 import { LoggingLevel, MetaKey } from "@mrtr/protocol/Meta"
 import type { ClientCapabilities, InputRequest, InputRequests, InputResponses } from "@mrtr/protocol/Schema"
-import { RequestContext } from "@mrtr/server"
+import { declaresTasks } from "@mrtr/protocol/Tasks"
+import { RequestContext, TaskSource } from "@mrtr/server"
 import { Cause, Context, type Duration, Effect, Exit, Option, Result, Schema, Scope } from "effect"
 import { canonical, type Pool, UpstreamBusy } from "./pool.ts"
 
@@ -52,7 +61,9 @@ const Outcome = Schema.Union([
     _tag: Schema.Literal("Input"),
     inputRequests: Schema.Record(Schema.String, Schema.Unknown),
     requestState: Schema.optionalKey(Schema.String)
-  })
+  }),
+  // the upstream started a task (the request declared the Tasks extension): its CreateTaskResult
+  Schema.Struct({ _tag: Schema.Literal("Task"), task: Schema.Record(Schema.String, Schema.Unknown) })
 ])
 type Outcome = typeof Outcome.Type
 
@@ -213,10 +224,13 @@ export const callOnce = (
   params: Record<string, unknown>,
   maxRounds: number | undefined,
   timeout?: Duration.Duration,
-  relay?: Relay
+  relay?: Relay,
+  tasks?: boolean
 ): Effect.Effect<Record<string, unknown>, unknown> => {
   const options = {
     ...relay,
+    // the upstream's task comes back as `TaskStarted`, to pass through (never driven here)
+    ...(tasks === true ? { tasks: "manual" as const } : {}),
     ...(maxRounds === undefined ? {} : { maxRounds }),
     ...(timeout === undefined ? {} : { callTimeout: timeout, requestTimeout: timeout })
   }
@@ -288,9 +302,10 @@ const exchange = (
   client: McpClient.McpClient["Service"],
   method: Method,
   params: Record<string, unknown>,
-  relay: Relay
+  relay: Relay,
+  tasks: boolean
 ): Effect.Effect<Outcome, unknown> =>
-  callOnce(client, method, params, 1, undefined, relay).pipe(
+  callOnce(client, method, params, 1, undefined, relay, tasks).pipe(
     Effect.map((result): Outcome => ({ _tag: "Complete", result: own(result) })),
     Effect.catch((error: unknown): Effect.Effect<Outcome, unknown> => {
       if (isRecord(error) && error._tag === "MaxRoundsExceeded" && isRecord(error.lastResult)) {
@@ -300,6 +315,9 @@ const exchange = (
           inputRequests: isRecord(last.inputRequests) ? last.inputRequests : {},
           ...(typeof last.requestState === "string" ? { requestState: last.requestState } : {})
         })
+      }
+      if (isRecord(error) && error._tag === "TaskStarted" && isRecord(error.task)) {
+        return Effect.succeed({ _tag: "Task", task: error.task })
       }
       if (isRecord(error) && error._tag === "InputRequiredError") {
         return Effect.succeed({
@@ -335,6 +353,13 @@ export interface Held {
      * retry that reaches its held call needs none.
      */
     readonly open: Effect.Effect<HeldClient, McpError>
+    /** Where the held call's progress and log messages go while this round's request is in flight. */
+    readonly relay: Relay
+    /**
+     * The downstream request's scope (outside the forwarding's own), if the
+     * transport gave one: closed interrupted, the request was cancelled.
+     */
+    readonly requestScope: Scope.Scope | undefined
   }) => Effect.Effect<Record<string, unknown>, unknown, Conversation>
 }
 
@@ -365,80 +390,95 @@ export const forward = (
   method: Method,
   params: Record<string, unknown>,
   maxExchanges: number,
-  held?: Held | undefined
+  held?: Held | undefined,
+  taskSource?: string | undefined
 ): Effect.Effect<Record<string, unknown>, unknown, Conversation> =>
-  Effect.gen(function*() {
-    const conversation = yield* Conversation
-    const capabilities = canonical(conversation.clientCapabilities)
-    const owner = yield* ownerOf(conversation)
-    if (held !== undefined && conversation.inProcess !== true) {
-      const era = yield* Effect.catch(pool.era, (error) => Effect.fail(toMcpError(name, error)))
-      if (era === "2025-11-25") {
-        // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
-        return yield* held.forward({
-          conversation,
-          upstream: name,
-          method,
-          params,
-          open: openHeld(pool, name, capabilities, owner)
-        })
+  // the request's own scope, read before the forwarding opens its own
+  Effect.flatMap(Effect.serviceOption(Scope.Scope), (outer) =>
+    Effect.gen(function*() {
+      const conversation = yield* Conversation
+      const capabilities = canonical(conversation.clientCapabilities)
+      const owner = yield* ownerOf(conversation)
+      if (held !== undefined && conversation.inProcess !== true) {
+        const era = yield* Effect.catch(pool.era, (error) => Effect.fail(toMcpError(name, error)))
+        if (era === "2025-11-25") {
+          // A 2026-07-28 client's rounds: the upstream call is held open between them (see `held.ts`).
+          return yield* held.forward({
+            conversation,
+            upstream: name,
+            method,
+            params,
+            open: openHeld(pool, name, capabilities, owner),
+            relay: yield* relayOf,
+            requestScope: Option.getOrUndefined(outer)
+          })
+        }
       }
-    }
-    // The lease holds the client for the whole call: no other call's bound closes it meanwhile.
-    const client = yield* Effect.catch(pool.lease(capabilities, owner), (error) => Effect.fail(toMcpError(name, error)))
-    const upstreamFailure = (error: unknown) =>
-      (isConnectionFailure(error) ? pool.drop(client) : Effect.void).pipe(
-        Effect.andThen(Effect.fail(toMcpError(name, error)))
+      // The lease holds the client for the whole call: no other call's bound closes it meanwhile.
+      const client = yield* Effect.catch(
+        pool.lease(capabilities, owner),
+        (error) => Effect.fail(toMcpError(name, error))
       )
-    const handlers = handlersFor(askingAnswerer(conversation, name), capabilities)
-    const relay = yield* relayOf
-    const connection = yield* Effect.catch(client.connection, upstreamFailure)
-    if (connection.era === "2025-11-25") {
-      // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
-      return own(
-        yield* callOnce(client, method, params, undefined, undefined, relay).pipe(
-          Effect.provideContext(handlers),
-          retiredIfAbandoned(pool.retire(client)),
-          Effect.catch((error) =>
-            isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
+      const upstreamFailure = (error: unknown) =>
+        (isConnectionFailure(error) ? pool.drop(client) : Effect.void).pipe(
+          Effect.andThen(Effect.fail(toMcpError(name, error)))
+        )
+      const handlers = handlersFor(askingAnswerer(conversation, name), capabilities)
+      const relay = yield* relayOf
+      const connection = yield* Effect.catch(client.connection, upstreamFailure)
+      if (connection.era === "2025-11-25") {
+        // Asks in flight: a gateway ask that suspends the handler abandons this call (see the header).
+        return own(
+          yield* callOnce(client, method, params, undefined, undefined, relay).pipe(
+            Effect.provideContext(handlers),
+            retiredIfAbandoned(pool.retire(client)),
+            Effect.catch((error) =>
+              isAskFailure(error) ? Effect.fail((error as { cause: unknown }).cause) : upstreamFailure(error)
+            )
           )
         )
-      )
-    }
-    const target = method === "resources/read" ? String(params.uri) : String(params.name)
-    let retry: { inputResponses?: InputResponses; requestState?: string } = {}
-    // How often each upstream key was asked in this call's exchanges (replayed from the journal, so the same each round).
-    const times = new Map<string, number>()
-    for (let n = 0; n < maxExchanges; n++) {
-      const sent = { ...params, ...retry }
-      const outcome: Outcome = yield* Mrtr.step(
-        `${name}/${method}/${target}/${n}`,
-        exchange(client, method, sent, relay).pipe(Effect.provideContext(handlers), Effect.catch(upstreamFailure)),
-        Outcome
-      )
-      if (outcome._tag === "Complete") return outcome.result
-      // A key the upstream asks again in a later exchange (its answer refused there) is another question of the
-      // gateway's: `<key>#2`, ... (as a task names it), so the journal keeps the answer each exchange was given.
-      const requests = Object.entries(outcome.inputRequests as InputRequests).map(([key, request]) => {
-        const time = (times.get(key) ?? 0) + 1
-        times.set(key, time)
-        return [key, time === 1 ? key : `${key}#${time}`, request] as const
-      })
-      const answers = yield* Effect.forEach(
-        requests,
-        ([key, own, request]) =>
-          Effect.map(ask(conversation, name, own, request as InputRequest), (answer) => [key, answer] as const),
-        { concurrency: "unbounded" }
-      )
-      retry = {
-        inputResponses: Object.fromEntries(answers) as InputResponses,
-        ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState })
       }
-    }
-    return yield* Effect.fail(
-      McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`)
-    )
-  }).pipe(Effect.scoped)
+      const target = method === "resources/read" ? String(params.uri) : String(params.name)
+      // A task passes through to a client that declared the extension: the server seals its id (`TaskSource`).
+      const tasks = taskSource !== undefined && method === "tools/call" &&
+        declaresTasks(conversation.clientCapabilities)
+      let retry: { inputResponses?: InputResponses; requestState?: string } = {}
+      // How often each upstream key was asked in this call's exchanges (replayed from the journal, so the same each round).
+      const times = new Map<string, number>()
+      for (let n = 0; n < maxExchanges; n++) {
+        const sent = { ...params, ...retry }
+        const outcome: Outcome = yield* Mrtr.step(
+          `${name}/${method}/${target}/${n}`,
+          exchange(client, method, sent, relay, tasks).pipe(
+            Effect.provideContext(handlers),
+            Effect.catch(upstreamFailure)
+          ),
+          Outcome
+        )
+        if (outcome._tag === "Complete") return outcome.result
+        if (outcome._tag === "Task") return TaskSource.created(taskSource!, outcome.task) as any
+        // A key the upstream asks again in a later exchange (its answer refused there) is another question of the
+        // gateway's: `<key>#2`, ... (as a task names it), so the journal keeps the answer each exchange was given.
+        const requests = Object.entries(outcome.inputRequests as InputRequests).map(([key, request]) => {
+          const time = (times.get(key) ?? 0) + 1
+          times.set(key, time)
+          return [key, time === 1 ? key : `${key}#${time}`, request] as const
+        })
+        const answers = yield* Effect.forEach(
+          requests,
+          ([key, own, request]) =>
+            Effect.map(ask(conversation, name, own, request as InputRequest), (answer) => [key, answer] as const),
+          { concurrency: "unbounded" }
+        )
+        retry = {
+          inputResponses: Object.fromEntries(answers) as InputResponses,
+          ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState })
+        }
+      }
+      return yield* Effect.fail(
+        McpError.internalError(`Upstream ${name} asked for input more than ${maxExchanges} times`)
+      )
+    }).pipe(Effect.scoped))
 
 /** The share a call's upstream clients count in: its principal's, else its client address's, else the anonymous one. */
 const ownerOf = (conversation: Conversation["Service"]) =>

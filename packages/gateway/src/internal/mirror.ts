@@ -5,8 +5,13 @@
  * the difference: removed items are removed, new or changed ones added, so
  * the gateway's own `list_changed` announces it.
  *
- * Gotcha: a list method the upstream does not serve (-32601, or a capability
- * it does not declare) mirrors as empty.
+ * A mirrored prompt's arguments and a template's variables complete by
+ * `completion/complete` forwarded to the upstream, with its own name or
+ * template in `ref`.
+ *
+ * Gotchas: a list method the upstream does not serve (-32601, or a capability
+ * it does not declare) mirrors as empty; a completion the upstream fails (or
+ * does not serve) offers no value.
  */
 import type { McpClient } from "@mrtr/client"
 import type {
@@ -15,9 +20,9 @@ import type {
   ResourceTemplate as WireTemplate,
   Tool as WireTool
 } from "@mrtr/protocol/Schema"
-import { type McpServer, type Prompt, Resource, type Tool } from "@mrtr/server"
+import { type McpServer, type Prompt, Resource, type TaskSource, type Tool } from "@mrtr/server"
 import { Effect } from "effect"
-import { forward, type Held } from "./forward.ts"
+import { forward, type Held, toMcpError } from "./forward.ts"
 import type { Pool } from "./pool.ts"
 
 const MAX_PAGES = 100
@@ -73,6 +78,62 @@ export const list = (client: McpClient.McpClient["Service"]): Effect.Effect<List
     )
   })
 
+/** The variables of an RFC 6570 template (`{a}`, `{+a}`, `{?a,b*}`, `{/a:3}`, ...). */
+export const templateVariables = (template: string): ReadonlyArray<string> => {
+  const names = new Set<string>()
+  for (const [, expression] of template.matchAll(/\{([^}]*)\}/g)) {
+    for (const spec of expression!.replace(/^[+#./;?&]/, "").split(",")) {
+      const name = spec.replace(/\*$|:\d+$/, "").trim()
+      if (name !== "") names.add(name)
+    }
+  }
+  return Array.from(names)
+}
+
+/**
+ * A completer forwarding `completion/complete` to the upstream for the
+ * argument `argument` of `ref` (the upstream's own name or template). An
+ * upstream that fails or does not complete offers nothing.
+ */
+const completer = (pool: Pool, ref: Record<string, unknown>, argument: string) =>
+(
+  value: string,
+  context: Readonly<Record<string, string>>
+): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.gen(function*() {
+    const client = yield* pool.lease({}, undefined)
+    const result = yield* client.complete({
+      ref: ref as any,
+      argument: { name: argument, value },
+      ...(Object.keys(context).length === 0 ? {} : { context: { arguments: { ...context } } })
+    })
+    return result.completion.values
+  }).pipe(Effect.scoped, Effect.orElseSucceed((): ReadonlyArray<string> => []))
+
+const completionsOf = (pool: Pool, ref: Record<string, unknown>, names: ReadonlyArray<string>) =>
+  Object.fromEntries(names.map((name) => [name, completer(pool, ref, name)] as const))
+
+/**
+ * The upstream's tasks, as the gateway's server routes them (`TaskSource`):
+ * `tasks/get`, `tasks/update` and `tasks/cancel` with the upstream's own
+ * task id, on the mirror's client (a 2026-07-28 upstream has one client for
+ * every caller; the server already checked the caller against the sealed id).
+ */
+export const taskSource = (pool: Pool, name: string): TaskSource.TaskSource => {
+  const via = <A>(request: (client: McpClient.McpClient["Service"]) => Effect.Effect<A, unknown>) =>
+    pool.lease({}, undefined).pipe(
+      Effect.flatMap(request),
+      Effect.scoped,
+      Effect.mapError((error) => toMcpError(name, error))
+    )
+  return {
+    get: (taskId) => via((client) => client.getTask(taskId)),
+    update: (taskId, inputResponses) =>
+      Effect.asVoid(via((client) => client.updateTask(taskId, inputResponses as any))),
+    cancel: (taskId) => Effect.asVoid(via((client) => client.cancelTask(taskId)))
+  }
+}
+
 type AnyTool = Tool.Tool<any, never>
 type AnyPrompt = Prompt.Prompt<any, never>
 type AnyResource = Resource.Resource<any, never>
@@ -95,14 +156,18 @@ export const make = (
     name: wire.name,
     definition: wire,
     call: (args: unknown) =>
-      forward(pool, name, "tools/call", { name: wire.name, arguments: args ?? {} }, maxExchanges, held) as any
+      forward(pool, name, "tools/call", { name: wire.name, arguments: args ?? {} }, maxExchanges, held, name) as any
   })
   const promptOf = (wire: WirePrompt): AnyPrompt => ({
     name: wire.name,
     definition: wire,
     get: (args: unknown) =>
       forward(pool, name, "prompts/get", { name: wire.name, arguments: args ?? {} }, maxExchanges, held) as any,
-    completions: {}
+    completions: completionsOf(
+      pool,
+      { type: "ref/prompt", name: wire.name },
+      (wire.arguments ?? []).map((argument) => argument.name).filter((n) => typeof n === "string")
+    )
   })
   const resourceOf = (wire: WireResource): AnyResource => ({
     _tag: "Resource",
@@ -118,7 +183,11 @@ export const make = (
     definition: wire,
     match: Resource.compileTemplate(wire.uriTemplate),
     read: (uri) => forward(pool, name, "resources/read", { uri }, maxExchanges, held) as any,
-    completions: {}
+    completions: completionsOf(
+      pool,
+      { type: "ref/resource", uri: wire.uriTemplate },
+      templateVariables(wire.uriTemplate)
+    )
   })
 
   const sync = <W>(

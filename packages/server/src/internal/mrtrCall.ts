@@ -24,10 +24,12 @@ import { type InputResponses } from "@mrtr/protocol/Schema"
 import { declaresTasks, tasksRequiredCapabilities } from "@mrtr/protocol/Tasks"
 import { Effect, Predicate } from "effect"
 import * as Observability from "../Observability.ts"
+import { isCreated } from "../TaskSource.ts"
 import type * as Envelope from "./envelope.ts"
 import * as Registry from "./registry.ts"
 import * as Results from "./results.ts"
 import type { Tasks } from "./tasks.ts"
+import type { TaskSources } from "./taskSources.ts"
 
 type Parsed = Envelope.Parsed
 
@@ -38,6 +40,7 @@ export interface MrtrServer {
   readonly audience: string
   readonly encoding: Results.Encoding
   readonly tasks: Tasks
+  readonly taskSources: TaskSources
 }
 
 /** A retry's `inputResponses` and `requestState`, or the -32602 their shapes answer. */
@@ -98,6 +101,11 @@ const runMrtr = Effect.fnUntraced(function*(
       return Engine.end(Results.encodeInputRequired(encoding, suspended.result))
     }),
     complete: Effect.fnUntraced(function*(value, round) {
+      if (isCreated(value)) {
+        // a task started elsewhere (`TaskSource.ts`): its CreateTaskResult, under an id sealed here
+        yield* recorded("task", round)
+        return yield* server.taskSources.create(value, parsed.clientCapabilities, principal)
+      }
       yield* recorded("complete", round)
       return Results.encodeResult(encoding, "2026-07-28", method, value, !retried && round === 0, principal)
     }),

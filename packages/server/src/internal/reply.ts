@@ -6,7 +6,8 @@
  * one response (with its HTTP status from the `HttpStatus` table, stage
  * "method"), or, once the handler emits a notification (progress, log) on a
  * client that accepts SSE, a stream ending with the response. The stream
- * closing interrupts the request.
+ * closing interrupts the request, and so does the reply given up before its
+ * first message.
  * Gotcha: without a progress token or a log level nothing can precede the
  * response, so the request runs in place (no queue, no fiber): the common case.
  * Source: MCP 2026-07-28, basic/transports (Streamable HTTP), basic/utilities/progress,
@@ -75,7 +76,8 @@ const streamed = Effect.fnUntraced(function*(
     Effect.tap((message) => Queue.offer(queue, message).pipe(Effect.andThen(Queue.end(queue)))),
     Effect.forkDetach
   )
-  const first = yield* Effect.orDie(Queue.take(queue))
+  // Cancelled before its first message (the client gone): the request is interrupted with it.
+  const first = yield* Effect.orDie(Queue.take(queue)).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)))
   return "id" in first
     ? { _tag: "Response", message: first, httpStatus: statusOf(first) } satisfies Reply
     : {
