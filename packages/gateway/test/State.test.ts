@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { McpClient } from "@mrtr/client"
 import { RequestState } from "@mrtr/core"
 import { McpServer, MemoryTransport } from "@mrtr/server"
+import * as Http from "@mrtr/test-support/http"
 import { Harness } from "@mrtr/testing"
 import { Effect, Layer } from "effect"
 import { Upstream } from "../src/index.ts"
@@ -58,21 +59,9 @@ const retry = (requestState: string) =>
 
 const codeOf = (error: any) => error.code ?? error.error?.code
 
-let nextId = 1
 /** A raw 2026-07-28 `tools/call` of a client answering forms. */
-const request = (params: Record<string, unknown>) => ({
-  jsonrpc: "2.0",
-  id: nextId++,
-  method: "tools/call",
-  params: {
-    ...params,
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-      "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
-    }
-  }
-})
+const request = (params: Record<string, unknown>) =>
+  Http.request("tools/call", params, { clientCapabilities: { elicitation: { form: {} } } })
 
 describe("the gateway's state, tampered, replayed, expired or another principal's", () => {
   it.live("a tampered state is refused with -32602 and never reaches the upstream", () =>
@@ -94,11 +83,10 @@ describe("the gateway's state, tampered, replayed, expired or another principal'
       const channel = yield* MemoryTransport.MemoryChannel
       const call = (principal: string, extra: Record<string, unknown> = {}) =>
         Effect.map(
-          channel.request(
-            request({ name: "hotels_trip", arguments: { to: "Faro" }, ...extra }),
-            { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "hotels_trip" },
-            principal
-          ),
+          Effect.suspend(() => {
+            const message = request({ name: "hotels_trip", arguments: { to: "Faro" }, ...extra })
+            return channel.request(message, Http.mcpHeaders(message), principal)
+          }),
           (messages) => messages.at(-1) as any
         )
       const first = yield* call("alice")

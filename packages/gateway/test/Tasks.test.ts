@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { McpClient } from "@mrtr/client"
 import { Elicitation } from "@mrtr/core"
 import { McpHandler, McpServer, MemoryTransport, Tool } from "@mrtr/server"
+import * as Http from "@mrtr/test-support/http"
 import { Harness } from "@mrtr/testing"
 import { Effect, Layer, Schema } from "effect"
 import { Upstream } from "../src/index.ts"
@@ -127,20 +128,8 @@ describe("tasks pass through the gateway", () => {
 })
 
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } }
-let nextId = 1
-const request = (method: string, params: Record<string, unknown>) => ({
-  jsonrpc: "2.0",
-  id: nextId++,
-  method,
-  params: {
-    ...params,
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": TASKS,
-      "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
-    }
-  }
-})
+const request = (method: string, params: Record<string, unknown>) =>
+  Http.request(method, params, { clientCapabilities: TASKS })
 
 describe("a forwarded task's id", () => {
   it.live("tampered, or another principal's: -32602, and the upstream is never asked", () =>
@@ -148,11 +137,10 @@ describe("a forwarded task's id", () => {
       const channel = yield* MemoryTransport.MemoryChannel
       const send = (method: string, params: Record<string, unknown>, principal?: string) =>
         Effect.map(
-          channel.request(request(method, params), {
-            "MCP-Protocol-Version": "2026-07-28",
-            "Mcp-Method": method,
-            "Mcp-Name": String(params.name ?? params.taskId)
-          }, principal),
+          Effect.suspend(() => {
+            const message = request(method, params)
+            return channel.request(message, Http.mcpHeaders(message), principal)
+          }),
           (messages) => messages.at(-1) as any
         )
       const created = yield* send("tools/call", { name: "up_slow", arguments: { tag: "alice" } }, "alice")
