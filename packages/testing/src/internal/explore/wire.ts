@@ -9,7 +9,7 @@
  */
 import type { ValidateFunction } from "ajv"
 import addFormatsModule from "ajv-formats"
-import Ajv2020Module from "ajv/dist/2020.js"
+import { Ajv2020 } from "ajv/dist/2020.js"
 import * as fs from "node:fs"
 
 /** Which schema a message is validated against: an era's, or the Tasks extension's. */
@@ -21,15 +21,12 @@ const FILES: Record<Era, string> = {
   tasks: "schema-tasks-draft.json"
 }
 
-// ajv ships CommonJS; under NodeNext the default import may be the module object.
-type AjvCtor = typeof Ajv2020Module.default
-const Ajv2020: AjvCtor = (Ajv2020Module as unknown as { default?: AjvCtor }).default ??
-  (Ajv2020Module as unknown as AjvCtor)
-type AddFormats = typeof addFormatsModule.default
+// ajv-formats ships CommonJS; under NodeNext its default import may be the module object.
+type AddFormats = (ajv: Ajv2020) => unknown
 const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ??
   (addFormatsModule as unknown as AddFormats)
 
-let ajv: InstanceType<AjvCtor> | undefined
+let ajv: Ajv2020 | undefined
 const documents = new Map<Era, { readonly $defs: Record<string, unknown> }>()
 const validators = new Map<string, ValidateFunction>()
 
@@ -61,8 +58,9 @@ export const validate = (defName: string, value: unknown, era: Era): string | un
   if (check === undefined) {
     const document = documentOf(era)
     if (!Object.hasOwn(document.$defs, defName)) return `the ${era} schema has no definition "${defName}"`
-    check = ajv!.compile({ $ref: `${FILES[era]}#/$defs/${defName}` })
-    validators.set(key, check)
+    const compiled = ajv!.compile({ $ref: `${FILES[era]}#/$defs/${defName}` })
+    validators.set(key, compiled)
+    check = compiled
   }
   if (check(value)) return undefined
   return ajv!.errorsText(check.errors, { dataVar: defName, separator: "\n" })
