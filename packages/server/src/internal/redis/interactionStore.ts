@@ -20,6 +20,7 @@ import { InteractionStore } from "@mrtr/core"
 import { Duration, Effect } from "effect"
 import { SecureRandom } from "effect/crypto"
 import * as Redis from "effect/persistence/Redis"
+import { byteAccountsLua } from "./byteAccounts.ts"
 import * as RedisMetrics from "./metrics.ts"
 
 /** Options of the store: see `Redis.InteractionStoreOptions`. */
@@ -44,21 +45,10 @@ export interface InteractionStoreOptions {
 // store's sweep does), and `<prefix>bytes:<suffix>`, a hash of each id's bytes (its form, and its sealed value
 // while stored) and their sum (`#total`, never an id), trimmed with it. Every script gets the prefix (ARGV[1]) and
 // reaches the accounts of the record it changes from there (a single Redis, not Redis Cluster, as documented).
-const accountsLua = `
+const accountsLua = `${byteAccountsLua}
 local P = ARGV[1]
-local function trim(s, now)
-  local z, b = P .. 'count:' .. s, P .. 'bytes:' .. s
-  local gone = redis.call('ZRANGEBYSCORE', z, '-inf', now)
-  for _, id in ipairs(gone) do
-    local n = redis.call('HGET', b, id)
-    if n then
-      redis.call('HINCRBY', b, '#total', -tonumber(n))
-      redis.call('HDEL', b, id)
-    end
-  end
-  if #gone > 0 then redis.call('ZREMRANGEBYSCORE', z, '-inf', now) end
-end
-local function total(s) return tonumber(redis.call('HGET', P .. 'bytes:' .. s, '#total') or '0') end
+local function trimAccount(s, now) trim(P .. 'count:' .. s, P .. 'bytes:' .. s, now) end
+local function totalOf(s) return total(P .. 'bytes:' .. s) end
 local function weigh(s, id, delta)
   local b = P .. 'bytes:' .. s
   if redis.call('HEXISTS', b, id) == 1 then
@@ -114,14 +104,14 @@ local forgetAt = tonumber(ARGV[3])
 local id, pool, share = ARGV[9], ARGV[10], ARGV[11]
 local bytes = tonumber(ARGV[12])
 expireValues(now)
-trim(pool, now)
+trimAccount(pool, now)
 if share ~= '' then
-  trim(share, now)
+  trimAccount(share, now)
   if redis.call('ZCARD', P .. 'count:' .. share) >= tonumber(ARGV[5]) then return 'fullPrincipal' end
 end
 if redis.call('ZCARD', P .. 'count:' .. pool) >= tonumber(ARGV[4]) then return 'fullScope' end
-if share ~= '' and total(share) + bytes > tonumber(ARGV[13]) then return 'heavyPrincipal' end
-if pool == 'anonymous' and total(pool) + bytes > tonumber(ARGV[14]) then return 'heavyScope' end
+if share ~= '' and totalOf(share) + bytes > tonumber(ARGV[13]) then return 'heavyPrincipal' end
+if pool == 'anonymous' and totalOf(pool) + bytes > tonumber(ARGV[14]) then return 'heavyScope' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'collision' end
 redis.call('HSET', KEYS[1], 'state', 'pending', 'csrf', ARGV[6], 'expiresAt', ARGV[7], 'form', ARGV[8],
   'pool', pool, 'share', share)
@@ -161,12 +151,12 @@ local bytes = #ARGV[4]
 expireValues(now)
 local s = redis.call('HMGET', KEYS[1], 'pool', 'share')
 if s[2] and s[2] ~= '' then
-  trim(s[2], now)
-  if total(s[2]) + bytes > tonumber(ARGV[5]) then return 'full' end
+  trimAccount(s[2], now)
+  if totalOf(s[2]) + bytes > tonumber(ARGV[5]) then return 'full' end
 end
 if s[1] == 'anonymous' then
-  trim(s[1], now)
-  if total(s[1]) + bytes > tonumber(ARGV[6]) then return 'full' end
+  trimAccount(s[1], now)
+  if totalOf(s[1]) + bytes > tonumber(ARGV[6]) then return 'full' end
 end
 redis.call('HSET', KEYS[1], 'state', 'completed', 'content', ARGV[4])
 weighRecord(KEYS[1], ARGV[3], bytes)

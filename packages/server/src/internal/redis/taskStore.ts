@@ -52,6 +52,7 @@ import {
   TaskTooLarge
 } from "../../TaskStore.ts"
 import { shareOf } from "../taskShare.ts"
+import { byteAccountsLua } from "./byteAccounts.ts"
 import { boundedSend, reportFailure } from "./metrics.ts"
 
 /**
@@ -97,19 +98,7 @@ export interface TaskStoreOptions {
 
 // The byte accounts: beside each sorted set of ids (scored by expiry), a hash `<set>:bytes` of each id's bytes and
 // their sum (`#total`, never a task id). `trim` drops what expired from both; `keep` adds or resizes an id.
-const accountsLua = `
-local function trim(z, b, now)
-  local gone = redis.call('ZRANGEBYSCORE', z, '-inf', now)
-  for _, id in ipairs(gone) do
-    local n = redis.call('HGET', b, id)
-    if n then
-      redis.call('HINCRBY', b, '#total', -tonumber(n))
-      redis.call('HDEL', b, id)
-    end
-  end
-  if #gone > 0 then redis.call('ZREMRANGEBYSCORE', z, '-inf', now) end
-end
-local function total(b) return tonumber(redis.call('HGET', b, '#total') or '0') end
+const accountsLua = `${byteAccountsLua}
 local function held(b, id) return tonumber(redis.call('HGET', b, id) or '0') end
 local function keep(b, id, bytes)
   redis.call('HINCRBY', b, '#total', bytes - held(b, id))
